@@ -1,0 +1,136 @@
+/* passes_capi.c: the public pass API (ws-c/Passes.h) over the pass table. */
+#include "ws-c/Passes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../passes/ws_pass.h"
+
+static MlirStringRef ref(const char *s) {
+  return mlirStringRefCreateFromCString(s ? s : "");
+}
+
+intptr_t wsGetNumPasses(void) { return ws_pass_def_count(); }
+
+MlirStringRef wsPassGetArgument(intptr_t index) {
+  const ws_pass_def *def = ws_pass_def_at((int)index);
+  return ref(def ? def->argument : NULL);
+}
+
+MlirStringRef wsPassGetSummary(intptr_t index) {
+  const ws_pass_def *def = ws_pass_def_at((int)index);
+  return ref(def ? def->summary : NULL);
+}
+
+intptr_t wsPassGetNumOptions(intptr_t index) {
+  const ws_pass_def *def = ws_pass_def_at((int)index);
+  return def ? def->num_options : 0;
+}
+
+void wsPassGetOption(intptr_t index, intptr_t option, MlirStringRef *name,
+                     MlirStringRef *default_value, MlirStringRef *help) {
+  const ws_pass_def *def = ws_pass_def_at((int)index);
+  const ws_option_spec *spec =
+      def && option >= 0 && option < def->num_options ? &def->options[option]
+                                                      : NULL;
+  if (name)
+    *name = ref(spec ? spec->name : NULL);
+  if (default_value)
+    *default_value = ref(spec ? spec->default_value : NULL);
+  if (help)
+    *help = ref(spec ? spec->help : NULL);
+}
+
+bool wsPassIsPipeline(intptr_t index) {
+  const ws_pass_def *def = ws_pass_def_at((int)index);
+  return def && def->build;
+}
+
+intptr_t wsLookupPass(MlirStringRef argument) {
+  for (int i = 0; i < ws_pass_def_count(); i++)
+    if (ws_pass_def_at(i) == ws_find_pass_def(argument))
+      return i;
+  return -1;
+}
+
+static void report(MlirStringCallback on_error, void *user_data,
+                   const char *message) {
+  if (on_error)
+    on_error(mlirStringRefCreateFromCString(message), user_data);
+}
+
+/* Finds and configures a definition; the shared first step of every entry
+ * point that takes a name and an option string. */
+static const ws_pass_def *configure(MlirStringRef argument,
+                                    MlirStringRef options,
+                                    ws_pass_options *opts,
+                                    MlirStringCallback on_error,
+                                    void *user_data) {
+  char error[WS_ERROR_MAX];
+  const ws_pass_def *def = ws_find_pass_def(argument);
+  if (!def) {
+    snprintf(error, sizeof error, "'%.*s' is not a ws pass",
+             (int)argument.length, argument.data);
+    report(on_error, user_data, error);
+    return NULL;
+  }
+  if (!ws_parse_pass_options(def, options, opts, error)) {
+    report(on_error, user_data, error);
+    return NULL;
+  }
+  return def;
+}
+
+MlirPass wsCreatePass(MlirStringRef argument, MlirStringRef options,
+                      MlirStringCallback on_error, void *user_data) {
+  ws_pass_options opts;
+  const ws_pass_def *def =
+      configure(argument, options, &opts, on_error, user_data);
+  if (!def)
+    return (MlirPass){NULL};
+  if (!def->run) {
+    char error[WS_ERROR_MAX];
+    snprintf(error, sizeof error,
+             "'%s' is a pipeline; add it with wsAddPassByName", def->argument);
+    report(on_error, user_data, error);
+    return (MlirPass){NULL};
+  }
+  return ws_make_external_pass(def, &opts);
+}
+
+MlirLogicalResult wsAddPassByName(MlirOpPassManager pm, MlirStringRef argument,
+                                  MlirStringRef options,
+                                  MlirStringCallback on_error, void *user_data) {
+  ws_pass_options opts;
+  const ws_pass_def *def =
+      configure(argument, options, &opts, on_error, user_data);
+  if (!def)
+    return mlirLogicalResultFailure();
+  if (def->build) {
+    char error[WS_ERROR_MAX];
+    if (!def->build(pm, &opts, error)) {
+      report(on_error, user_data, error);
+      return mlirLogicalResultFailure();
+    }
+    return mlirLogicalResultSuccess();
+  }
+  MlirPass pass = ws_make_external_pass(def, &opts);
+  if (!pass.ptr) {
+    report(on_error, user_data, "out of memory");
+    return mlirLogicalResultFailure();
+  }
+  mlirOpPassManagerAddOwnedPass(pm, pass);
+  return mlirLogicalResultSuccess();
+}
+
+MlirPass wsCreateVerifyPass(MlirStringRef options, MlirStringCallback on_error,
+                            void *user_data) {
+  return wsCreatePass(ref(ws_verify_pass_def.argument), options, on_error,
+                      user_data);
+}
+
+MlirLogicalResult wsAddPipeline(MlirOpPassManager pm, MlirStringRef options,
+                                MlirStringCallback on_error, void *user_data) {
+  return wsAddPassByName(pm, ref(ws_pipeline_def.argument), options, on_error,
+                         user_data);
+}

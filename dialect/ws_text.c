@@ -1,0 +1,98 @@
+/* ws_text.c: bounded printing of MLIR objects into C buffers. */
+#include "ws_text.h"
+
+#include "mlir-c/Diagnostics.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void ws_text_init(ws_text *t, char *buf, size_t cap) {
+  t->buf = buf;
+  t->cap = cap;
+  t->len = 0;
+  t->truncated = false;
+  buf[0] = '\0';
+}
+
+/* Copies what fits and remembers that the rest was cut, so a message about
+ * a huge type stays a message instead of an overflow. */
+void ws_text_append_ref(MlirStringRef s, void *text) {
+  ws_text *t = text;
+  size_t room = t->cap - 1 - t->len;
+  size_t n = s.length < room ? s.length : room;
+  if (n < s.length)
+    t->truncated = true;
+  memcpy(t->buf + t->len, s.data, n);
+  t->len += n;
+  t->buf[t->len] = '\0';
+}
+
+void ws_text_appendf(ws_text *t, const char *fmt, ...) {
+  char tmp[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return;
+  if ((size_t)n >= sizeof tmp) {
+    n = sizeof tmp - 1;
+    t->truncated = true;
+  }
+  ws_text_append_ref((MlirStringRef){tmp, (size_t)n}, t);
+}
+
+const char *ws_type_str(MlirType type, char *buf, size_t cap) {
+  ws_text t;
+  ws_text_init(&t, buf, cap);
+  mlirTypePrint(type, ws_text_append_ref, &t);
+  return buf;
+}
+
+const char *ws_attr_str(MlirAttribute attr, char *buf, size_t cap) {
+  ws_text t;
+  ws_text_init(&t, buf, cap);
+  mlirAttributePrint(attr, ws_text_append_ref, &t);
+  return buf;
+}
+
+const char *ws_op_name(MlirOperation op, char *buf, size_t cap) {
+  ws_text t;
+  ws_text_init(&t, buf, cap);
+  ws_text_append_ref(mlirIdentifierStr(mlirOperationGetName(op)), &t);
+  return buf;
+}
+
+bool ws_ref_eq(MlirStringRef ref, const char *s) {
+  size_t n = strlen(s);
+  return ref.length == n && memcmp(ref.data, s, n) == 0;
+}
+
+/* Formats into a bounded buffer; shared by the two error entry points. */
+static void emit_vformat(MlirLocation loc, const char *prefix, const char *fmt,
+                         va_list ap) {
+  char msg[2048];
+  size_t used = (size_t)snprintf(msg, sizeof msg, "%s", prefix);
+  if (used >= sizeof msg)
+    used = sizeof msg - 1;
+  vsnprintf(msg + used, sizeof msg - used, fmt, ap);
+  mlirEmitError(loc, msg);
+}
+
+void ws_emit_error_at(MlirLocation loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  emit_vformat(loc, "", fmt, ap);
+  va_end(ap);
+}
+
+void ws_emit_op_error(MlirOperation op, const char *fmt, ...) {
+  char name[128], prefix[160];
+  snprintf(prefix, sizeof prefix, "'%s' op ",
+           ws_op_name(op, name, sizeof name));
+  va_list ap;
+  va_start(ap, fmt);
+  emit_vformat(mlirOperationGetLocation(op), prefix, fmt, ap);
+  va_end(ap);
+}

@@ -1,0 +1,52 @@
+/* ws_text.h: print MLIR objects into fixed C buffers, for messages and for
+ * the few checks that can only read a type's printed form (IRDL types have
+ * no C API accessors). Internal to the ws library. */
+#ifndef WS_TEXT_H
+#define WS_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mlir-c/IR.h"
+
+/* A bounded output buffer: appends stop at cap-1 bytes, always NUL-ended. */
+typedef struct ws_text {
+  char *buf;
+  size_t cap;
+  size_t len;
+  bool truncated;
+} ws_text;
+
+/* Starts `t` on `buf` of `cap` bytes (cap >= 1). */
+void ws_text_init(ws_text *t, char *buf, size_t cap);
+
+/* Appends `s`; an MlirStringCallback, so MLIR printers can write into it. */
+void ws_text_append_ref(MlirStringRef s, void *text);
+
+/* Appends printf-formatted text. */
+void ws_text_appendf(ws_text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Prints `type` into buf; returns buf. */
+const char *ws_type_str(MlirType type, char *buf, size_t cap);
+
+/* Prints `attr` into buf; returns buf. */
+const char *ws_attr_str(MlirAttribute attr, char *buf, size_t cap);
+
+/* The name of `op` ("ws.load") as a NUL-terminated copy in buf; returns buf. */
+const char *ws_op_name(MlirOperation op, char *buf, size_t cap);
+
+/* True when the MlirStringRef equals the C string. */
+bool ws_ref_eq(MlirStringRef ref, const char *s);
+
+
+/* Emits an error at `loc` through the context's diagnostic engine. */
+void ws_emit_error_at(MlirLocation loc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Emits "'NAME' op MESSAGE" at the location of `op`, the form MLIR's own
+ * verifiers use, so ws errors read like upstream ones. */
+void ws_emit_op_error(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif /* WS_TEXT_H */

@@ -1,0 +1,163 @@
+/* pass_options.c: parse a pass's options from MLIR's textual form
+ * ("smem-budget=1000 chip=sm_90a"), the text between a pass name's braces. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws_pass.h"
+
+static void set_default(const ws_option_spec *spec, ws_option_value *v) {
+  memset(v, 0, sizeof *v);
+  const char *d = spec->default_value ? spec->default_value : "";
+  switch (spec->kind) {
+  case WS_OPTION_INT:
+    v->i = strtoll(d, NULL, 10);
+    break;
+  case WS_OPTION_BOOL:
+    v->b = strcmp(d, "true") == 0;
+    break;
+  case WS_OPTION_STRING:
+    snprintf(v->s, sizeof v->s, "%s", d);
+    break;
+  }
+}
+
+/* True when `value` (n bytes) is one of the '|'-separated `choices`. */
+static bool is_choice(const char *choices, const char *value, size_t n) {
+  const char *p = choices;
+  while (*p) {
+    const char *bar = strchr(p, '|');
+    size_t len = bar ? (size_t)(bar - p) : strlen(p);
+    if (len == n && memcmp(p, value, n) == 0)
+      return true;
+    if (!bar)
+      break;
+    p = bar + 1;
+  }
+  return false;
+}
+
+/* Converts one value; a value may be quoted to hold spaces. */
+static bool parse_value(const ws_pass_def *def, const ws_option_spec *spec,
+                        const char *value, size_t n, ws_option_value *out,
+                        char error[WS_ERROR_MAX]) {
+  char text[WS_OPTION_TEXT_MAX];
+  if (n >= 2 && (value[0] == '"' || value[0] == '\'') && value[n - 1] == value[0]) {
+    value++;
+    n -= 2;
+  }
+  if (n >= sizeof text) {
+    snprintf(error, WS_ERROR_MAX, "%s: value of option '%s' is too long",
+             def->argument, spec->name);
+    return false;
+  }
+  memcpy(text, value, n);
+  text[n] = '\0';
+  switch (spec->kind) {
+  case WS_OPTION_INT: {
+    char *end = NULL;
+    errno = 0;
+    long long x = strtoll(text, &end, 0);
+    if (n == 0 || *end != '\0' || errno != 0 || x < spec->min || x > spec->max) {
+      snprintf(error, WS_ERROR_MAX,
+               "%s: option '%s' takes an integer from %lld to %lld, got '%s'",
+               def->argument, spec->name, spec->min, spec->max, text);
+      return false;
+    }
+    out->i = x;
+    return true;
+  }
+  case WS_OPTION_BOOL:
+    if (strcmp(text, "true") == 0 || strcmp(text, "1") == 0 || n == 0) {
+      out->b = true;
+      return true;
+    }
+    if (strcmp(text, "false") == 0 || strcmp(text, "0") == 0) {
+      out->b = false;
+      return true;
+    }
+    snprintf(error, WS_ERROR_MAX,
+             "%s: option '%s' takes true or false, got '%s'", def->argument,
+             spec->name, text);
+    return false;
+  case WS_OPTION_STRING:
+    if (spec->choices && !is_choice(spec->choices, text, n)) {
+      snprintf(error, WS_ERROR_MAX, "%s: option '%s' takes one of %s, got '%s'",
+               def->argument, spec->name, spec->choices, text);
+      return false;
+    }
+    snprintf(out->s, sizeof out->s, "%s", text);
+    return true;
+  }
+  return false;
+}
+
+static const ws_option_spec *find_option(const ws_pass_def *def,
+                                         const char *key, size_t n, int *index) {
+  for (int i = 0; i < def->num_options; i++) {
+    if (strlen(def->options[i].name) == n &&
+        memcmp(def->options[i].name, key, n) == 0) {
+      *index = i;
+      return &def->options[i];
+    }
+  }
+  return NULL;
+}
+
+/* Length of a value starting at p: up to the next blank outside quotes. */
+static size_t value_length(const char *p, const char *end) {
+  const char *q = p;
+  char quote = 0;
+  while (q < end) {
+    if (quote) {
+      if (*q == quote)
+        quote = 0;
+    } else if (*q == '"' || *q == '\'') {
+      quote = *q;
+    } else if (*q == ' ' || *q == '\t' || *q == '\n') {
+      break;
+    }
+    q++;
+  }
+  return (size_t)(q - p);
+}
+
+bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text,
+                           ws_pass_options *out, char error[WS_ERROR_MAX]) {
+  for (int i = 0; i < def->num_options; i++)
+    set_default(&def->options[i], &out->v[i]);
+  const char *p = text.data, *end = text.data + text.length;
+  while (p < end) {
+    if (*p == ' ' || *p == '\t' || *p == '\n') {
+      p++;
+      continue;
+    }
+    const char *key = p;
+    while (p < end && *p != '=' && *p != ' ' && *p != '\t' && *p != '\n')
+      p++;
+    size_t key_len = (size_t)(p - key);
+    int index = -1;
+    const ws_option_spec *spec = find_option(def, key, key_len, &index);
+    if (!spec) {
+      snprintf(error, WS_ERROR_MAX, "%s: unknown option '%.*s'%s",
+               def->argument, (int)key_len, key,
+               def->num_options ? "" : " (this pass takes no options)");
+      return false;
+    }
+    const char *value = p;
+    size_t value_len = 0;
+    if (p < end && *p == '=') {
+      value = ++p;
+      value_len = value_length(p, end);
+      p += value_len;
+    } else if (spec->kind != WS_OPTION_BOOL) {
+      snprintf(error, WS_ERROR_MAX, "%s: option '%s' needs a value ('%s=...')",
+               def->argument, spec->name, spec->name);
+      return false;
+    }
+    if (!parse_value(def, spec, value, value_len, &out->v[index], error))
+      return false;
+  }
+  return true;
+}

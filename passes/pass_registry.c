@@ -1,0 +1,30 @@
+/* pass_registry.c: the list of ws passes and pipelines. Constant data, so
+ * there is nothing to register and no state to share between contexts. */
+#include <string.h>
+
+#include "ws_pass.h"
+
+static const ws_pass_def *const all_passes[] = {
+    &ws_verify_pass_def,
+    &ws_pipeline_def,
+};
+
+int ws_pass_def_count(void) {
+  return (int)(sizeof all_passes / sizeof all_passes[0]);
+}
+
+const ws_pass_def *ws_pass_def_at(int index) {
+  if (index < 0 || index >= ws_pass_def_count())
+    return NULL;
+  return all_passes[index];
+}
+
+const ws_pass_def *ws_find_pass_def(MlirStringRef argument) {
+  for (int i = 0; i < ws_pass_def_count(); i++) {
+    const char *name = all_passes[i]->argument;
+    if (strlen(name) == argument.length &&
+        memcmp(name, argument.data, argument.length) == 0)
+      return all_passes[i];
+  }
+  return NULL;
+}

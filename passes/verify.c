@@ -1,0 +1,488 @@
+/* verify.c: ws-verify, the semantic checks IRDL cannot express.
+ *
+ * IRDL already guarantees operand and result kinds (a descriptor, i32
+ * coordinates, tensors). This pass checks what relates them: coordinate
+ * count against descriptor rank, tiles against boxes, dot shapes, the
+ * boxes TMA can move, the ws attributes, and that ws code sits in a kernel
+ * of a gpu.module targeting a supported NVVM chip. Every later ws pass runs
+ * ws_verify_root first, so no pass sees input this pass would reject. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "ws_pass.h"
+#include "../dialect/ws_text.h"
+
+enum { TMA_MAX_RANK = 5, TMA_MAX_BOX_DIM = 256, TMA_INNER_ALIGN_BYTES = 16 };
+
+static const char supported_elements[] =
+    "f16, bf16, f32, f8E4M3FN, f8E5M2, i8, i32";
+static const char supported_chips[] = "sm_90a or sm_100a";
+
+/* Ops and functions seen during the walk; the kernel context of each
+ * function is checked once after the walk, so a kernel with twenty ws ops
+ * and a bad target gets one error, not twenty. */
+typedef struct op_list {
+  MlirOperation *items;
+  size_t len, cap;
+} op_list;
+
+typedef struct verify_state {
+  const char *chip;
+  bool ok;
+  op_list functions;
+  op_list modules;
+} verify_state;
+
+static void op_list_add_unique(op_list *list, MlirOperation op) {
+  for (size_t i = 0; i < list->len; i++)
+    if (mlirOperationEqual(list->items[i], op))
+      return;
+  if (list->len == list->cap) {
+    size_t cap = list->cap ? list->cap * 2 : 8;
+    MlirOperation *items = realloc(list->items, cap * sizeof *items);
+    if (!items)
+      return; /* a missed context check, never a crash */
+    list->items = items;
+    list->cap = cap;
+  }
+  list->items[list->len++] = op;
+}
+
+static bool op_is(MlirOperation op, const char *name) {
+  return ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+static MlirOperation enclosing(MlirOperation op, const char *name) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (op_is(p, name))
+      return p;
+  return (MlirOperation){NULL};
+}
+
+/* Remembers the function holding ws code; ws code outside any gpu.func is
+ * an error right away. */
+static void note_ws_user(verify_state *st, MlirOperation op) {
+  MlirOperation func = op_is(op, "gpu.func") ? op : enclosing(op, "gpu.func");
+  if (mlirOperationIsNull(func)) {
+    ws_emit_op_error(op, "must be inside a gpu.func kernel of a gpu.module; "
+                         "ws code only runs in GPU kernels");
+    st->ok = false;
+    return;
+  }
+  op_list_add_unique(&st->functions, func);
+}
+
+/* ---- descriptor boxes ---------------------------------------------------- */
+
+/* The boxes a TMA copy can move: rank 1-5, static, each extent 1-256, the
+ * innermost extent a multiple of 16 bytes, an accepted element type. */
+static bool check_box(MlirLocation loc, MlirType desc) {
+  char dbuf[256], ebuf[64];
+  MlirType box = wsTensorDescTypeGetBox(desc);
+  ws_type_str(desc, dbuf, sizeof dbuf);
+  if (mlirTypeIsNull(box)) {
+    ws_emit_error_at(loc, "descriptor %s: the box must be a ranked tensor", dbuf);
+    return false;
+  }
+  int64_t rank = mlirShapedTypeGetRank(box);
+  if (rank < 1 || rank > TMA_MAX_RANK) {
+    ws_emit_error_at(loc, "descriptor %s: box rank %lld is not supported; "
+                          "expected rank 1 to %d",
+                     dbuf, (long long)rank, TMA_MAX_RANK);
+    return false;
+  }
+  MlirType elem = mlirShapedTypeGetElementType(box);
+  int bytes = wsElementTypeByteWidth(elem);
+  if (bytes == 0) {
+    ws_emit_error_at(loc, "descriptor %s: element type %s is not supported; "
+                          "expected one of %s",
+                     dbuf, ws_type_str(elem, ebuf, sizeof ebuf),
+                     supported_elements);
+    return false;
+  }
+  for (int64_t d = 0; d < rank; d++) {
+    int64_t extent = mlirShapedTypeGetDimSize(box, d);
+    if (mlirShapedTypeIsDynamicSize(extent)) {
+      ws_emit_error_at(loc, "descriptor %s: box dimension %lld is dynamic; "
+                            "expected a static box shape",
+                       dbuf, (long long)d);
+      return false;
+    }
+    if (extent < 1 || extent > TMA_MAX_BOX_DIM) {
+      ws_emit_error_at(loc, "descriptor %s: box dimension %lld is %lld; TMA "
+                            "boxes take 1 to %d elements per dimension",
+                       dbuf, (long long)d, (long long)extent, TMA_MAX_BOX_DIM);
+      return false;
+    }
+  }
+  int64_t inner = mlirShapedTypeGetDimSize(box, rank - 1) * bytes;
+  if (inner % TMA_INNER_ALIGN_BYTES != 0) {
+    ws_emit_error_at(loc, "descriptor %s: the innermost box dimension spans "
+                          "%lld bytes; TMA needs a multiple of %d bytes",
+                     dbuf, (long long)inner, TMA_INNER_ALIGN_BYTES);
+    return false;
+  }
+  return true;
+}
+
+/* Checks the descriptor arguments of a function's entry block. */
+static void check_function_arguments(verify_state *st, MlirOperation func) {
+  if (mlirOperationGetNumRegions(func) < 1)
+    return;
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (mlirBlockIsNull(entry))
+    return;
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
+    MlirValue arg = mlirBlockGetArgument(entry, i);
+    MlirType type = mlirValueGetType(arg);
+    if (!wsTypeIsATensorDesc(type))
+      continue;
+    if (!op_is(func, "gpu.func")) {
+      ws_emit_op_error(func, "takes a !ws.tensor_desc argument; descriptors "
+                             "are only allowed on gpu.func kernels");
+      st->ok = false;
+      return;
+    }
+    op_list_add_unique(&st->functions, func);
+    if (!check_box(mlirValueGetLocation(arg), type))
+      st->ok = false;
+  }
+}
+
+/* ---- ws.load / ws.store -------------------------------------------------- */
+
+/* Shared by load and store: the coordinates must match the rank, and the
+ * tile (result or stored value) must be exactly the box. */
+static bool check_access(MlirOperation op, intptr_t num_coords, MlirType tile,
+                         const char *tile_role) {
+  char dbuf[256], tbuf[256], bbuf[256];
+  MlirType desc = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirType box = wsTensorDescTypeGetBox(desc);
+  if (mlirTypeIsNull(box)) {
+    ws_emit_op_error(op, "descriptor %s has no ranked tensor box",
+                     ws_type_str(desc, dbuf, sizeof dbuf));
+    return false;
+  }
+  int64_t rank = mlirShapedTypeGetRank(box);
+  if (num_coords != rank) {
+    ws_emit_op_error(op, "has %lld coordinate%s but descriptor %s has rank "
+                         "%lld; expected %lld coordinates",
+                     (long long)num_coords, num_coords == 1 ? "" : "s",
+                     ws_type_str(desc, dbuf, sizeof dbuf), (long long)rank,
+                     (long long)rank);
+    return false;
+  }
+  if (!mlirTypeEqual(tile, box)) {
+    ws_emit_op_error(op, "%s type %s does not match the descriptor's box; "
+                         "expected %s",
+                     tile_role, ws_type_str(tile, tbuf, sizeof tbuf),
+                     ws_type_str(box, bbuf, sizeof bbuf));
+    return false;
+  }
+  return true;
+}
+
+static bool check_load(MlirOperation op) {
+  return check_access(op, mlirOperationGetNumOperands(op) - 1,
+                      mlirValueGetType(mlirOperationGetResult(op, 0)),
+                      "result");
+}
+
+static bool check_store(MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  return check_access(op, n - 2,
+                      mlirValueGetType(mlirOperationGetOperand(op, n - 1)),
+                      "stored value");
+}
+
+/* ---- ws.dot -------------------------------------------------------------- */
+
+static bool is_dot_input_element(MlirType t) {
+  return mlirTypeIsAF16(t) || mlirTypeIsABF16(t) ||
+         mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E5M2(t);
+}
+
+/* Rank-2 static tensor check for one dot operand. */
+static bool is_matrix(MlirOperation op, MlirType t, const char *role) {
+  char buf[256];
+  if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != 2 ||
+      !mlirShapedTypeHasStaticShape(t)) {
+    ws_emit_op_error(op, "operand %s must be a static rank-2 tensor, got %s",
+                     role, ws_type_str(t, buf, sizeof buf));
+    return false;
+  }
+  return true;
+}
+
+static bool check_dot(MlirOperation op) {
+  char abuf[256], bbuf[256], cbuf[256];
+  MlirType a = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirType b = mlirValueGetType(mlirOperationGetOperand(op, 1));
+  MlirType acc = mlirValueGetType(mlirOperationGetOperand(op, 2));
+  if (!is_matrix(op, a, "a") || !is_matrix(op, b, "b") ||
+      !is_matrix(op, acc, "acc"))
+    return false;
+  MlirAttribute tb = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("transpose_b"));
+  if (!mlirAttributeIsNull(tb) && !mlirAttributeIsAUnit(tb)) {
+    ws_emit_op_error(op, "attribute transpose_b must be a unit attribute, got %s",
+                     ws_attr_str(tb, abuf, sizeof abuf));
+    return false;
+  }
+  bool transpose_b = !mlirAttributeIsNull(tb);
+  MlirType ea = mlirShapedTypeGetElementType(a);
+  MlirType eb = mlirShapedTypeGetElementType(b);
+  if (!is_dot_input_element(ea) || !mlirTypeEqual(ea, eb)) {
+    ws_emit_op_error(op, "operands a and b have element types %s and %s; "
+                         "expected the same one of f16, bf16, f8E4M3FN, f8E5M2",
+                     ws_type_str(ea, abuf, sizeof abuf),
+                     ws_type_str(eb, bbuf, sizeof bbuf));
+    return false;
+  }
+  if (!mlirTypeIsAF32(mlirShapedTypeGetElementType(acc))) {
+    ws_emit_op_error(op, "accumulator %s must have element type f32",
+                     ws_type_str(acc, cbuf, sizeof cbuf));
+    return false;
+  }
+  int64_t m = mlirShapedTypeGetDimSize(a, 0), k = mlirShapedTypeGetDimSize(a, 1);
+  int64_t kb = mlirShapedTypeGetDimSize(b, transpose_b ? 1 : 0);
+  int64_t n = mlirShapedTypeGetDimSize(b, transpose_b ? 0 : 1);
+  if (k != kb) {
+    ws_emit_op_error(op, "a is %s (K = %lld) but b is %s%s (K = %lld); "
+                         "expected the same K",
+                     ws_type_str(a, abuf, sizeof abuf), (long long)k,
+                     ws_type_str(b, bbuf, sizeof bbuf),
+                     transpose_b ? " with transpose_b" : "", (long long)kb);
+    return false;
+  }
+  if (mlirShapedTypeGetDimSize(acc, 0) != m ||
+      mlirShapedTypeGetDimSize(acc, 1) != n) {
+    ws_emit_op_error(op, "accumulator %s does not match the product of a "
+                         "and b; expected tensor<%lldx%lldxf32>",
+                     ws_type_str(acc, cbuf, sizeof cbuf), (long long)m,
+                     (long long)n);
+    return false;
+  }
+  return true;
+}
+
+/* ---- ws attributes ------------------------------------------------------- */
+
+/* Reads an i32 IntegerAttr; false when the attribute is anything else. */
+static bool get_i32(MlirAttribute attr, long long *value) {
+  if (!mlirAttributeIsAInteger(attr))
+    return false;
+  MlirType t = mlirAttributeGetType(attr);
+  if (!mlirTypeIsAInteger(t) || mlirIntegerTypeGetWidth(t) != 32)
+    return false;
+  *value = (long long)mlirIntegerAttrGetValueInt(attr);
+  return true;
+}
+
+static bool check_warp_specialize(verify_state *st, MlirOperation op,
+                                  MlirAttribute attr) {
+  if (!op_is(op, "scf.for")) {
+    ws_emit_op_error(op, "carries ws.warp_specialize; only an scf.for loop "
+                         "can be warp-specialized");
+    return false;
+  }
+  if (!mlirAttributeIsAUnit(attr)) {
+    ws_emit_op_error(op, "ws.warp_specialize must be a unit attribute");
+    return false;
+  }
+  note_ws_user(st, op);
+  return true;
+}
+
+static bool check_num_stages(verify_state *st, MlirOperation op,
+                             MlirAttribute attr) {
+  (void)st;
+  long long v;
+  bool marked = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("ws.warp_specialize")));
+  if (!op_is(op, "scf.for") || !marked) {
+    ws_emit_op_error(op, "carries ws.num_stages; it belongs on the scf.for "
+                         "marked ws.warp_specialize");
+    return false;
+  }
+  if (!get_i32(attr, &v) || v < 1 || v > 8) {
+    char buf[128];
+    ws_emit_op_error(op, "ws.num_stages = %s; expected an i32 from 1 to 8",
+                     ws_attr_str(attr, buf, sizeof buf));
+    return false;
+  }
+  return true;
+}
+
+static bool check_num_warps(verify_state *st, MlirOperation op,
+                            MlirAttribute attr) {
+  long long v;
+  if (!op_is(op, "gpu.func")) {
+    ws_emit_op_error(op, "carries ws.num_warps; it belongs on a gpu.func kernel");
+    return false;
+  }
+  if (!get_i32(attr, &v) || (v != 4 && v != 8)) {
+    char buf[128];
+    ws_emit_op_error(op, "ws.num_warps = %s; expected 4 or 8 (: i32)",
+                     ws_attr_str(attr, buf, sizeof buf));
+    return false;
+  }
+  note_ws_user(st, op);
+  return true;
+}
+
+typedef struct attr_rule {
+  const char *name;
+  bool (*check)(verify_state *, MlirOperation, MlirAttribute);
+} attr_rule;
+
+static const attr_rule attr_rules[] = {
+    {"ws.warp_specialize", check_warp_specialize},
+    {"ws.num_stages", check_num_stages},
+    {"ws.num_warps", check_num_warps},
+};
+
+static void check_ws_attributes(verify_state *st, MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); i++) {
+    MlirNamedAttribute na = mlirOperationGetAttribute(op, i);
+    MlirStringRef name = mlirIdentifierStr(na.name);
+    if (name.length < 3 || memcmp(name.data, "ws.", 3) != 0)
+      continue;
+    const attr_rule *rule = NULL;
+    for (size_t r = 0; r < sizeof attr_rules / sizeof attr_rules[0]; r++)
+      if (ws_ref_eq(name, attr_rules[r].name))
+        rule = &attr_rules[r];
+    if (!rule) {
+      ws_emit_op_error(op, "has unknown attribute '%.*s'; ws attributes are "
+                           "ws.warp_specialize, ws.num_stages, ws.num_warps",
+                       (int)name.length, name.data);
+      st->ok = false;
+    } else if (!rule->check(st, op, na.attribute)) {
+      st->ok = false;
+    }
+  }
+}
+
+/* ---- kernel context ------------------------------------------------------ */
+
+/* Finds `chip = "..."` in a printed #nvvm.target; MLIR's default is sm_50. */
+static void target_chip(const char *printed, char *chip, size_t cap) {
+  const char *p = strstr(printed, "chip = \"");
+  if (!p) {
+    snprintf(chip, cap, "sm_50");
+    return;
+  }
+  p += strlen("chip = \"");
+  size_t n = strcspn(p, "\"");
+  snprintf(chip, cap, "%.*s", (int)n, p);
+}
+
+static bool check_module_target(const verify_state *st, MlirOperation module) {
+  char buf[512], chip[64];
+  MlirAttribute targets = mlirOperationGetAttributeByName(
+      module, mlirStringRefCreateFromCString("targets"));
+  if (mlirAttributeIsNull(targets) || !mlirAttributeIsAArray(targets) ||
+      mlirArrayAttrGetNumElements(targets) == 0) {
+    ws_emit_op_error(module, "has no target; ws kernels need a gpu.module "
+                             "with [#nvvm.target<chip = \"sm_90a\">] (or "
+                             "\"sm_100a\")");
+    return false;
+  }
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(targets); i++) {
+    ws_attr_str(mlirArrayAttrGetElement(targets, i), buf, sizeof buf);
+    if (strncmp(buf, "#nvvm.target", strlen("#nvvm.target")) != 0) {
+      ws_emit_op_error(module, "has target %s; ws kernels need an NVVM target "
+                               "(#nvvm.target<chip = \"sm_90a\">)", buf);
+      return false;
+    }
+    target_chip(buf, chip, sizeof chip);
+    if (strcmp(chip, "sm_90a") != 0 && strcmp(chip, "sm_100a") != 0) {
+      ws_emit_op_error(module, "targets chip \"%s\"; ws kernels need %s "
+                               "(TMA, mbarrier and setmaxnreg)",
+                       chip, supported_chips);
+      return false;
+    }
+    if (st->chip[0] && strcmp(chip, st->chip) != 0) {
+      ws_emit_op_error(module, "targets chip \"%s\" but the pipeline was "
+                               "asked for chip=%s",
+                       chip, st->chip);
+      return false;
+    }
+  }
+  return true;
+}
+
+static void check_kernel_context(verify_state *st, MlirOperation func) {
+  if (mlirAttributeIsNull(mlirOperationGetAttributeByName(
+          func, mlirStringRefCreateFromCString("gpu.kernel")))) {
+    ws_emit_op_error(func, "uses ws ops or types but is not a kernel; "
+                           "expected 'gpu.func @name(...) kernel'");
+    st->ok = false;
+  }
+  MlirOperation module = mlirOperationGetParentOperation(func);
+  if (mlirOperationIsNull(module) || !op_is(module, "gpu.module")) {
+    ws_emit_op_error(func, "must be inside a gpu.module");
+    st->ok = false;
+    return;
+  }
+  size_t before = st->modules.len;
+  op_list_add_unique(&st->modules, module);
+  if (st->modules.len != before && !check_module_target(st, module))
+    st->ok = false;
+}
+
+/* ---- the walk ------------------------------------------------------------ */
+
+static MlirWalkResult verify_op(MlirOperation op, void *user_data) {
+  verify_state *st = user_data;
+  check_ws_attributes(st, op);
+  if (op_is(op, "gpu.func") || op_is(op, "func.func"))
+    check_function_arguments(st, op);
+  if (!wsOperationIsInDialect(op))
+    return MlirWalkResultAdvance;
+  note_ws_user(st, op);
+  bool ok = true;
+  if (wsOperationIsA(op, "load"))
+    ok = check_load(op);
+  else if (wsOperationIsA(op, "store"))
+    ok = check_store(op);
+  else if (wsOperationIsA(op, "dot"))
+    ok = check_dot(op);
+  if (!ok)
+    st->ok = false;
+  return MlirWalkResultAdvance;
+}
+
+bool ws_verify_root(MlirOperation root, const char *chip) {
+  verify_state st = {.chip = chip ? chip : "", .ok = true};
+  mlirOperationWalk(root, verify_op, &st, MlirWalkPreOrder);
+  for (size_t i = 0; i < st.functions.len; i++)
+    check_kernel_context(&st, st.functions.items[i]);
+  free(st.functions.items);
+  free(st.modules.items);
+  return st.ok;
+}
+
+static const ws_option_spec verify_options[] = {
+    {"chip", WS_OPTION_STRING, "",
+     "required target chip (empty: any of sm_90a, sm_100a)", "|sm_90a|sm_100a",
+     0, 0},
+};
+
+static bool run_verify(MlirOperation root, const ws_pass_options *opts) {
+  return ws_verify_root(root, opts->v[0].s);
+}
+
+const ws_pass_def ws_verify_pass_def = {
+    .argument = "ws-verify",
+    .summary = "Check ws ops, types and attributes against the rules IRDL "
+               "cannot express",
+    .options = verify_options,
+    .num_options = 1,
+    .run = run_verify,
+};

@@ -1,0 +1,84 @@
+/* ws_pass.h: how a ws pass is described, configured and run. Internal.
+ *
+ * Every pass file defines one `ws_pass_def` (its argument, summary, options
+ * and run function); pass_registry.c lists them all. A pipeline is a def
+ * with a `build` function instead of `run`. */
+#ifndef WS_PASS_H
+#define WS_PASS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+
+enum { WS_MAX_OPTIONS = 8, WS_OPTION_TEXT_MAX = 128, WS_ERROR_MAX = 512 };
+
+typedef enum ws_option_kind {
+  WS_OPTION_INT,
+  WS_OPTION_BOOL,
+  WS_OPTION_STRING,
+} ws_option_kind;
+
+typedef struct ws_option_spec {
+  const char *name;
+  ws_option_kind kind;
+  const char *default_value;
+  const char *help;
+  /* For strings: the allowed values separated by '|', or NULL for any. For
+   * integers: the smallest and largest accepted values. */
+  const char *choices;
+  long long min, max;
+} ws_option_spec;
+
+typedef struct ws_option_value {
+  long long i;
+  bool b;
+  char s[WS_OPTION_TEXT_MAX];
+} ws_option_value;
+
+typedef struct ws_pass_options {
+  ws_option_value v[WS_MAX_OPTIONS];
+} ws_pass_options;
+
+typedef struct ws_pass_def ws_pass_def;
+
+struct ws_pass_def {
+  const char *argument;
+  const char *summary;
+  const ws_option_spec *options;
+  int num_options;
+  /* A pass: runs on the op it is scheduled on; returns false on failure
+   * (after emitting located errors). */
+  bool (*run)(MlirOperation root, const ws_pass_options *opts);
+  /* A pipeline: adds its passes to pm; on failure writes `error`. */
+  bool (*build)(MlirOpPassManager pm, const ws_pass_options *opts,
+                char error[WS_ERROR_MAX]);
+  /* Dialects the pass creates ops of (loaded before it runs). */
+  MlirDialectHandle (*const *dependent_dialects)(void);
+  int num_dependent_dialects;
+};
+
+/* Parses "key=value key=value" into `out`, starting from the defaults.
+ * On failure writes a message to `error` and returns false. */
+bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text,
+                           ws_pass_options *out, char error[WS_ERROR_MAX]);
+
+/* All passes and pipelines, in the order --help lists them. */
+const ws_pass_def *ws_pass_def_at(int index);
+int ws_pass_def_count(void);
+const ws_pass_def *ws_find_pass_def(MlirStringRef argument);
+
+/* Wraps `def` configured with `opts` as an MLIR external pass. */
+MlirPass ws_make_external_pass(const ws_pass_def *def,
+                               const ws_pass_options *opts);
+
+/* The pass definitions (one per file in passes/). */
+extern const ws_pass_def ws_verify_pass_def;
+extern const ws_pass_def ws_pipeline_def;
+
+/* The checks of ws-verify, which every later ws pass runs first. `chip` is
+ * the required target chip, or "" for any supported one. */
+bool ws_verify_root(MlirOperation root, const char *chip);
+
+#endif /* WS_PASS_H */

@@ -1,0 +1,38 @@
+# The ws lit suite: ws-opt, the mlir-opt plugin and the C API, checked with
+# FileCheck. Paths come from lit.site.cfg.py, which CMake configures.
+import os
+import subprocess
+
+import lit.formats
+
+config.name = "ws"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".mlir", ".c", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ws_obj_root, "test")
+
+# Our tools first, then LLVM's (FileCheck, not, mlir-opt).
+config.environment["PATH"] = os.pathsep.join(
+    [config.ws_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+
+mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+if config.ws_sanitize:
+    # mlir-opt is not instrumented; the sanitizer runtimes must be loaded
+    # first for the instrumented plugin to load into it.
+    def runtime(name):
+        return subprocess.check_output(
+            [config.c_compiler, "-print-file-name=" + name], text=True).strip()
+    preload = runtime("libasan.so") + ":" + runtime("libubsan.so")
+    mlir_opt = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (preload, mlir_opt)
+    config.available_features.add("sanitize")
+    # MLIR's own process-lifetime registries are not leaks of ours.
+    config.environment["LSAN_OPTIONS"] = "suppressions=" + os.path.join(
+        config.ws_src_root, "test", "lsan.supp")
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+
+config.substitutions.append(("%mlir_opt", mlir_opt))
+config.substitutions.append(("%ws_plugin", config.ws_plugin))
+config.substitutions.append(("%ws_irdl", config.ws_irdl_file))
+config.substitutions.append(("%ws_src", config.ws_src_root))
+config.substitutions.append(("%python", config.python_executable))

@@ -1,0 +1,108 @@
+/* diagnostics.c: ws-opt's diagnostic handler. */
+#include "diagnostics.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/IR.h"
+
+typedef struct file_position {
+  MlirStringRef file;
+  int line, col;
+} file_position;
+
+/* Reduces any location to a file position: names and call sites point at
+ * what they wrap, fused locations at their first file position. */
+static bool resolve(MlirLocation loc, file_position *pos, int depth) {
+  if (depth > 16 || mlirLocationIsNull(loc))
+    return false;
+  if (mlirLocationIsAFileLineColRange(loc)) {
+    pos->file = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
+    pos->line = mlirLocationFileLineColRangeGetStartLine(loc);
+    pos->col = mlirLocationFileLineColRangeGetStartColumn(loc);
+    return true;
+  }
+  if (mlirLocationIsAName(loc))
+    return resolve(mlirLocationNameGetChildLoc(loc), pos, depth + 1);
+  if (mlirLocationIsACallSite(loc))
+    return resolve(mlirLocationCallSiteGetCallee(loc), pos, depth + 1);
+  if (mlirLocationIsAFused(loc)) {
+    MlirLocation parts[16];
+    intptr_t n = mlirLocationFusedGetNumLocations(loc);
+    if (n > 16)
+      return false;
+    mlirLocationFusedGetLocations(loc, parts);
+    for (intptr_t i = 0; i < n; i++)
+      if (resolve(parts[i], pos, depth + 1))
+        return true;
+  }
+  return false;
+}
+
+static const char *severity_word(MlirDiagnosticSeverity s) {
+  switch (s) {
+  case MlirDiagnosticError:
+    return "error";
+  case MlirDiagnosticWarning:
+    return "warning";
+  case MlirDiagnosticNote:
+    return "note";
+  case MlirDiagnosticRemark:
+    return "remark";
+  }
+  return "error";
+}
+
+static void write_to_stderr(MlirStringRef s, void *unused) {
+  (void)unused;
+  fwrite(s.data, 1, s.length, stderr);
+}
+
+/* Quotes the line and puts a caret under the column. */
+static void quote_source(const diagnostic_printer *p, const file_position *pos) {
+  const char *line;
+  size_t len;
+  if (!p->source || !source_line(p->source, pos->line, &line, &len))
+    return;
+  fprintf(stderr, "%.*s\n", (int)len, line);
+  for (int i = 1; i < pos->col && (size_t)i <= len; i++)
+    fputc(line[i - 1] == '\t' ? '\t' : ' ', stderr);
+  fputs("^\n", stderr);
+}
+
+/* MLIR names a buffer parsed from memory "-"; that buffer is our input. */
+static bool is_source_file(const diagnostic_printer *p, MlirStringRef file) {
+  return p->source && file.length == 1 && file.data[0] == '-';
+}
+
+static void print_one(diagnostic_printer *p, MlirDiagnostic diag) {
+  file_position pos;
+  const char *sev = severity_word(mlirDiagnosticGetSeverity(diag));
+  bool located = resolve(mlirDiagnosticGetLocation(diag), &pos, 0);
+  if (located && is_source_file(p, pos.file))
+    fprintf(stderr, "%s:%d:%d: %s: ", p->source->name, pos.line, pos.col, sev);
+  else if (located)
+    fprintf(stderr, "%.*s:%d:%d: %s: ", (int)pos.file.length, pos.file.data,
+            pos.line, pos.col, sev);
+  else
+    fprintf(stderr, "%s: %s: ", p->source ? p->source->name : "ws-opt", sev);
+  mlirDiagnosticPrint(diag, write_to_stderr, NULL);
+  fputc('\n', stderr);
+  if (located && is_source_file(p, pos.file))
+    quote_source(p, &pos);
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(diag); i++)
+    print_one(p, mlirDiagnosticGetNote(diag, i));
+}
+
+static MlirLogicalResult handle(MlirDiagnostic diag, void *user_data) {
+  diagnostic_printer *p = user_data;
+  if (mlirDiagnosticGetSeverity(diag) == MlirDiagnosticError)
+    p->errors++;
+  print_one(p, diag);
+  return mlirLogicalResultSuccess();
+}
+
+MlirDiagnosticHandlerID diagnostics_attach(MlirContext ctx,
+                                           diagnostic_printer *printer) {
+  return mlirContextAttachDiagnosticHandler(ctx, handle, printer, NULL);
+}

@@ -1,0 +1,20 @@
+/* pipeline_text.h: build a pass manager from MLIR's textual pipeline syntax,
+ * "builtin.module(canonicalize, gpu.module(ws-verify{chip=sm_90a}))".
+ *
+ * Upstream MLIR parses this syntax only for passes in its global registry,
+ * which C cannot add to; so ws-opt walks the text itself, adds ws passes
+ * through the ws C API and hands every other element to MLIR. */
+#ifndef WS_OPT_PIPELINE_TEXT_H
+#define WS_OPT_PIPELINE_TEXT_H
+
+#include <stdbool.h>
+
+#include "mlir-c/Pass.h"
+
+/* Adds the pipeline `text` to `pm` (anchored on builtin.module). Returns
+ * false and writes a message to `error` when the text is malformed or names
+ * an unknown pass or bad option. */
+bool pipeline_text_add(MlirPassManager pm, const char *text, char *error,
+                       size_t error_cap);
+
+#endif

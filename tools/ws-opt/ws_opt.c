@@ -1,0 +1,178 @@
+/* ws_opt.c: ws-opt's main: set up a context with every upstream dialect and
+ * pass plus the ws dialect, then parse, transform and print each input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
+#include "pipeline_text.h"
+#include "source.h"
+#include "ws-c/Dialect.h"
+
+typedef struct driver {
+  cli_options opts;
+  MlirContext ctx;
+  FILE *out;
+} driver;
+
+/* The pipeline text to run: --pass-pipeline, or ws-pipeline for
+ * --ws-pipeline, or nothing (parse, verify and print). */
+static const char *pipeline_text(const driver *d, char *buf, size_t cap) {
+  if (d->opts.ws_pipeline) {
+    if (d->opts.ws_pipeline[0])
+      snprintf(buf, cap, "builtin.module(ws-pipeline{%s})", d->opts.ws_pipeline);
+    else
+      snprintf(buf, cap, "builtin.module(ws-pipeline)");
+    return buf;
+  }
+  return d->opts.pipeline ? d->opts.pipeline : "";
+}
+
+/* Builds the pass manager for one input; `instrument` adds the IR printing
+ * and timing asked for (left off for the up-front pipeline check, which
+ * never runs). */
+static MlirPassManager make_pass_manager(const driver *d, bool instrument,
+                                         char *error, size_t error_cap) {
+  char text[8192];
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(
+      d->ctx, mlirStringRefCreateFromCString("builtin.module"));
+  if (!pipeline_text_add(pm, pipeline_text(d, text, sizeof text), error,
+                         error_cap)) {
+    mlirPassManagerDestroy(pm);
+    return (MlirPassManager){NULL};
+  }
+  mlirPassManagerEnableVerifier(pm, true);
+  if (!instrument)
+    return pm;
+  if (d->opts.print_before_all || d->opts.print_after_all) {
+    MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+    mlirPassManagerEnableIRPrinting(pm, d->opts.print_before_all,
+                                    d->opts.print_after_all, true, false, false,
+                                    flags, mlirStringRefCreate(NULL, 0));
+    mlirOpPrintingFlagsDestroy(flags);
+  }
+  if (d->opts.timing)
+    mlirPassManagerEnableTiming(pm);
+  return pm;
+}
+
+static void write_out(MlirStringRef s, void *file) {
+  fwrite(s.data, 1, s.length, file);
+}
+
+/* Parses, transforms and prints one input (a whole file or one split
+ * chunk). Returns true on success. Errors are printed by the handler. */
+static bool process(const driver *d, const char *text, size_t len,
+                    bool separator) {
+  MlirModule module =
+      mlirModuleCreateParse(d->ctx, mlirStringRefCreate(text, len));
+  if (mlirModuleIsNull(module))
+    return false;
+  char error[1024];
+  MlirPassManager pm = make_pass_manager(d, true, error, sizeof error);
+  bool ok = pm.ptr != NULL;
+  if (ok)
+    ok = mlirLogicalResultIsSuccess(
+        mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
+  if (pm.ptr)
+    mlirPassManagerDestroy(pm);
+  if (ok) {
+    if (separator)
+      fputs("// -----\n", d->out);
+    MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+    if (d->opts.generic)
+      mlirOpPrintingFlagsPrintGenericOpForm(flags);
+    mlirOperationPrintWithFlags(mlirModuleGetOperation(module), flags,
+                                write_out, d->out);
+    mlirOpPrintingFlagsDestroy(flags);
+    fputc('\n', d->out);
+  }
+  mlirModuleDestroy(module);
+  return ok;
+}
+
+static MlirContext create_context(void) {
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+  /* One thread keeps diagnostics and IR dumps in a stable order. */
+  mlirContextEnableMultithreading(ctx, false);
+  mlirRegisterAllLLVMTranslations(ctx);
+  return ctx;
+}
+
+/* Runs every chunk; the result is the worst exit status. */
+static int run_inputs(driver *d, const source_buffer *src) {
+  if (!d->opts.split_input)
+    return process(d, src->text, src->len, false) ? EXIT_OK : EXIT_ERROR;
+  source_chunk *chunks = NULL;
+  size_t n = source_split(src, &chunks);
+  int status = EXIT_OK;
+  bool printed = false;
+  for (size_t i = 0; i < n; i++) {
+    if (process(d, chunks[i].text, chunks[i].len, printed))
+      printed = true;
+    else
+      status = EXIT_ERROR;
+    free(chunks[i].text);
+  }
+  free(chunks);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  driver d = {0};
+  int status = cli_parse(argc, argv, &d.opts);
+  if (status != EXIT_OK)
+    return status;
+  if (d.opts.help) {
+    cli_print_help(stdout);
+    return EXIT_OK;
+  }
+  if (d.opts.version) {
+    cli_print_version(stdout);
+    return EXIT_OK;
+  }
+  mlirRegisterAllPasses();
+  d.ctx = create_context();
+  if (mlirLogicalResultIsFailure(wsContextLoadDialect(d.ctx))) {
+    fprintf(stderr, "ws-opt: error: cannot load the ws dialect\n");
+    mlirContextDestroy(d.ctx);
+    return EXIT_ERROR;
+  }
+  /* Check the pipeline once up front: a bad one is a usage error. */
+  char error[1024];
+  MlirPassManager probe = make_pass_manager(&d, false, error, sizeof error);
+  if (!probe.ptr) {
+    fprintf(stderr, "ws-opt: error: invalid pass pipeline: %s\n", error);
+    mlirContextDestroy(d.ctx);
+    return EXIT_USAGE;
+  }
+  mlirPassManagerDestroy(probe);
+
+  source_buffer src = {0};
+  status = EXIT_ERROR;
+  if (source_read(d.opts.input, &src)) {
+    bool to_stdout = strcmp(d.opts.output, "-") == 0;
+    d.out = to_stdout ? stdout : fopen(d.opts.output, "w");
+    if (!d.out) {
+      fprintf(stderr, "ws-opt: error: cannot open output file '%s'\n",
+              d.opts.output);
+    } else {
+      diagnostic_printer printer = {&src, 0};
+      MlirDiagnosticHandlerID h = diagnostics_attach(d.ctx, &printer);
+      status = run_inputs(&d, &src);
+      mlirContextDetachDiagnosticHandler(d.ctx, h);
+      if (!to_stdout && fclose(d.out) != 0)
+        status = EXIT_ERROR;
+    }
+    source_free(&src);
+  }
+  mlirContextDestroy(d.ctx);
+  return status;
+}
