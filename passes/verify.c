@@ -237,9 +237,15 @@ static bool check_dot(MlirOperation op) {
   bool transpose_b = !mlirAttributeIsNull(tb);
   MlirType ea = mlirShapedTypeGetElementType(a);
   MlirType eb = mlirShapedTypeGetElementType(b);
-  if (!is_dot_input_element(ea) || !mlirTypeEqual(ea, eb)) {
+  if (mlirTypeEqual(ea, eb) && !is_dot_input_element(ea)) {
+    ws_emit_op_error(op, "element type %s is not supported for a and b; "
+                         "expected one of f16, bf16, f8E4M3FN, f8E5M2",
+                     ws_type_str(ea, abuf, sizeof abuf));
+    return false;
+  }
+  if (!mlirTypeEqual(ea, eb)) {
     ws_emit_op_error(op, "operands a and b have element types %s and %s; "
-                         "expected the same one of f16, bf16, f8E4M3FN, f8E5M2",
+                         "expected the same element type",
                      ws_type_str(ea, abuf, sizeof abuf),
                      ws_type_str(eb, bbuf, sizeof bbuf));
     return false;

@@ -59,21 +59,40 @@ static bool read_options(reader *r, MlirStringRef *options) {
   return false;
 }
 
-static void note_upstream_error(MlirStringRef message, void *user_data) {
-  reader *r = user_data;
-  char what[512];
-  snprintf(what, sizeof what, "%.*s", (int)message.length, message.data);
-  fail(r, what);
+/* Error text arrives in pieces (MLIR prints a whole diagnostic through the
+ * callback); the pieces are joined and reduced to the message itself. */
+typedef struct message_buffer {
+  char text[1024];
+  size_t len;
+} message_buffer;
+
+static void collect_message(MlirStringRef piece, void *user_data) {
+  message_buffer *m = user_data;
+  size_t room = sizeof m->text - 1 - m->len;
+  size_t n = piece.length < room ? piece.length : room;
+  memcpy(m->text + m->len, piece.data, n);
+  m->len += n;
+  m->text[m->len] = '\0';
+}
+
+static void fail_with_message(reader *r, message_buffer *m, const char *fallback) {
+  const char *msg = strstr(m->text, "error: ");
+  msg = msg ? msg + strlen("error: ") : m->text;
+  char line[1024];
+  snprintf(line, sizeof line, "%.*s", (int)strcspn(msg, "\n"), msg);
+  fail(r, line[0] ? line : fallback);
 }
 
 /* Adds one pass: ws passes by the ws C API, all others through MLIR's own
  * registry (which then parses the options). */
 static void add_pass(reader *r, MlirOpPassManager pm, MlirStringRef name,
                      MlirStringRef options, bool has_options) {
+  message_buffer m = {.len = 0};
+  m.text[0] = '\0';
   if (wsLookupPass(name) >= 0) {
     if (mlirLogicalResultIsFailure(
-            wsAddPassByName(pm, name, options, note_upstream_error, r)))
-      fail(r, "invalid ws pass");
+            wsAddPassByName(pm, name, options, collect_message, &m)))
+      fail_with_message(r, &m, "invalid ws pass");
     return;
   }
   char element[4096];
@@ -88,8 +107,8 @@ static void add_pass(reader *r, MlirOpPassManager pm, MlirStringRef name,
     return;
   }
   if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(
-          pm, mlirStringRefCreate(element, (size_t)n), note_upstream_error, r)))
-    fail(r, "invalid pass");
+          pm, mlirStringRefCreate(element, (size_t)n), collect_message, &m)))
+    fail_with_message(r, &m, "invalid pass");
 }
 
 static void read_pipeline(reader *r, MlirOpPassManager pm, int depth);

@@ -90,6 +90,7 @@ static bool process(const driver *d, const char *text, size_t len,
                                 write_out, d->out);
     mlirOpPrintingFlagsDestroy(flags);
     fputc('\n', d->out);
+    fflush(d->out); /* keep output and diagnostics of split parts in order */
   }
   mlirModuleDestroy(module);
   return ok;

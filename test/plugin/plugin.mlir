@@ -1,0 +1,25 @@
+// mlir-opt runs ws passes from the plugin, with options and beside upstream
+// passes, once the dialect is loaded from its IRDL file.
+// RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify)' %ws_src/integration/add.mlir | FileCheck %s --check-prefix=ADD
+// RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(canonicalize, ws-verify{chip=sm_90a}, cse)' %ws_src/integration/matmul.mlir | FileCheck %s --check-prefix=MM
+// RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-pipeline{chip=sm_90a})' %ws_src/integration/add.mlir | FileCheck %s --check-prefix=ADD
+// RUN: not %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify)' %s 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: not %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify{chip=sm_75})' %s 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: %mlir_opt --load-pass-plugin=%ws_plugin --help | FileCheck %s --check-prefix=HELP
+
+// ADD: gpu.func @add
+// ADD: "ws.store"
+// MM: "ws.dot"{{.*}}{transpose_b}
+// OPT: ws-verify: option 'chip' takes one of
+// HELP: --ws-pipeline
+// HELP: --ws-verify
+
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%d: !ws.tensor_desc<tensor<32x64xf32>>, %i: i32) kernel {
+      // ERR: plugin.mlir:[[@LINE+1]]:12: error: 'ws.load' op has 3 coordinates but descriptor !ws.tensor_desc<tensor<32x64xf32>> has rank 2; expected 2 coordinates
+      %t = "ws.load"(%d, %i, %i, %i) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, i32) -> tensor<32x64xf32>
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,4 @@
+func.func @f() {
+  %x = arith.constant 1 : i32
+  retur
+}

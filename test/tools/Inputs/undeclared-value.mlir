@@ -1,0 +1,3 @@
+func.func @f() {
+  return %nope : i32
+}
