@@ -26,9 +26,6 @@ if config.ws_sanitize:
     preload = runtime("libasan.so") + ":" + runtime("libubsan.so")
     mlir_opt = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (preload, mlir_opt)
     config.available_features.add("sanitize")
-    # MLIR's own process-lifetime registries are not leaks of ours.
-    config.environment["LSAN_OPTIONS"] = "suppressions=" + os.path.join(
-        config.ws_src_root, "test", "lsan.supp")
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 
 config.substitutions.append(("%mlir_opt", mlir_opt))

@@ -172,10 +172,11 @@ bool pipeline_text_add(MlirPassManager pm, const char *text, char *error,
   skip_blanks(&r);
   static const char anchor[] = "builtin.module";
   size_t n = sizeof anchor - 1;
-  const char *after = r.p + n;
+  bool anchored = strncmp(r.p, anchor, n) == 0;
+  const char *after = anchored ? r.p + n : r.p;
   while (*after && isspace((unsigned char)*after))
     after++;
-  bool anchored = strncmp(r.p, anchor, n) == 0 && *after == '(';
+  anchored = anchored && *after == '(';
   if (anchored) {
     r.p = after + 1;
     read_pipeline(&r, top, 0);
