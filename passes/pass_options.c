@@ -38,6 +38,26 @@ static bool is_choice(const char *choices, const char *value, size_t n) {
   return false;
 }
 
+/* Writes the '|'-separated choices as "a, b or c" (an empty choice shows
+ * as ""), for messages. */
+static void describe_choices(const char *choices, char *out, size_t cap) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (const char *p = choices;;) {
+    const char *bar = strchr(p, '|');
+    size_t len = bar ? (size_t)(bar - p) : strlen(p);
+    const char *sep = used == 0 ? "" : bar ? ", " : " or ";
+    int n = len ? snprintf(out + used, cap - used, "%s%.*s", sep, (int)len, p)
+                : snprintf(out + used, cap - used, "%s\"\"", sep);
+    if (n < 0 || (size_t)n >= cap - used)
+      return;
+    used += (size_t)n;
+    if (!bar)
+      return;
+    p = bar + 1;
+  }
+}
+
 /* Converts one value; a value may be quoted to hold spaces. */
 static bool parse_value(const ws_pass_def *def, const ws_option_spec *spec,
                         const char *value, size_t n, ws_option_value *out,
@@ -83,8 +103,10 @@ static bool parse_value(const ws_pass_def *def, const ws_option_spec *spec,
     return false;
   case WS_OPTION_STRING:
     if (spec->choices && !is_choice(spec->choices, text, n)) {
-      snprintf(error, WS_ERROR_MAX, "%s: option '%s' takes one of %s, got '%s'",
-               def->argument, spec->name, spec->choices, text);
+      char allowed[WS_OPTION_TEXT_MAX * 2];
+      describe_choices(spec->choices, allowed, sizeof allowed);
+      snprintf(error, WS_ERROR_MAX, "%s: option '%s' takes %s, got '%s'",
+               def->argument, spec->name, allowed, text);
       return false;
     }
     snprintf(out->s, sizeof out->s, "%s", text);

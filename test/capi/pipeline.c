@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mlir-c/Diagnostics.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
@@ -86,6 +87,64 @@ static int run_mixed_pipeline(MlirContext ctx, const char *verify_options) {
   return mlirLogicalResultIsSuccess(r) ? 0 : 1;
 }
 
+static MlirType parse_type(MlirContext ctx, const char *text) {
+  return mlirTypeParseGet(ctx, mlirStringRefCreateFromCString(text));
+}
+
+static void print_op_summary(const char *what, MlirOperation op) {
+  printf("%s: ", what);
+  print_to_stdout(mlirIdentifierStr(mlirOperationGetName(op)), NULL);
+  printf(" operands=%d verifies=%d", (int)mlirOperationGetNumOperands(op),
+         mlirOperationVerify(op));
+  if (mlirOperationGetNumResults(op) == 1) {
+    fputs(" result=", stdout);
+    mlirTypePrint(mlirValueGetType(mlirOperationGetResult(op, 0)),
+                  print_to_stdout, NULL);
+  }
+  fputc('\n', stdout);
+}
+
+/* Builds each ws op with the dialect helpers inside a detached block whose
+ * arguments stand in for kernel values. */
+static void build_ops(MlirContext ctx) {
+  MlirLocation loc = mlirLocationUnknownGet(ctx);
+  MlirType box = parse_type(ctx, "tensor<64x64xf16>");
+  MlirType types[4] = {wsTensorDescTypeGet(box), mlirIntegerTypeGet(ctx, 32),
+                       box, parse_type(ctx, "tensor<64x64xf32>")};
+  MlirLocation locs[4] = {loc, loc, loc, loc};
+  MlirBlock block = mlirBlockCreate(4, types, locs);
+  MlirValue desc = mlirBlockGetArgument(block, 0);
+  MlirValue coords[2] = {mlirBlockGetArgument(block, 1),
+                         mlirBlockGetArgument(block, 1)};
+  MlirOperation load = wsLoadOpCreate(loc, desc, 2, coords);
+  mlirBlockAppendOwnedOperation(block, load);
+  MlirOperation store =
+      wsStoreOpCreate(loc, desc, 2, coords, mlirOperationGetResult(load, 0));
+  mlirBlockAppendOwnedOperation(block, store);
+  MlirValue tile = mlirBlockGetArgument(block, 2);
+  MlirOperation dot =
+      wsDotOpCreate(loc, tile, tile, mlirBlockGetArgument(block, 3), true);
+  mlirBlockAppendOwnedOperation(block, dot);
+  print_op_summary("load", load);
+  print_op_summary("store", store);
+  print_op_summary("dot", dot);
+  printf("isa: load=%d store=%d dot=%d in-dialect=%d\n",
+         wsOperationIsA(load, "load"), wsOperationIsA(store, "store"),
+         wsOperationIsA(dot, "dot") && !wsOperationIsA(dot, "load"),
+         wsOperationIsInDialect(dot));
+  printf("transpose_b=%d\n",
+         !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+             dot, mlirStringRefCreateFromCString("transpose_b"))));
+  /* A load from something that is not a descriptor is refused. */
+  MlirOperation bad = wsLoadOpCreate(loc, tile, 2, coords);
+  printf("load from a tensor: null=%d\n", mlirOperationIsNull(bad));
+  printf("byte widths: f16=%d f32=%d f64=%d\n",
+         wsElementTypeByteWidth(mlirF16TypeGet(ctx)),
+         wsElementTypeByteWidth(mlirF32TypeGet(ctx)),
+         wsElementTypeByteWidth(mlirF64TypeGet(ctx)));
+  mlirBlockDestroy(block);
+}
+
 int main(void) {
   MlirContext ctx = make_context();
   printf("loaded before: %d\n", wsContextIsDialectLoaded(ctx));
@@ -105,6 +164,15 @@ int main(void) {
   printf(" is-desc=%d box-equal=%d\n", wsTypeIsATensorDesc(desc),
          mlirTypeEqual(wsTensorDescTypeGetBox(desc), box));
   // CHECK: !ws.tensor_desc<tensor<32x64xf32>> is-desc=1 box-equal=1
+
+  build_ops(ctx);
+  // CHECK: load: ws.load operands=3 verifies=1 result=tensor<64x64xf16>
+  // CHECK: store: ws.store operands=4 verifies=1
+  // CHECK: dot: ws.dot operands=3 verifies=1 result=tensor<64x64xf32>
+  // CHECK: isa: load=1 store=1 dot=1 in-dialect=1
+  // CHECK: transpose_b=1
+  // CHECK: load from a tensor: null=1
+  // CHECK: byte widths: f16=2 f32=4 f64=0
 
   /* The pass list is visible. */
   for (intptr_t i = 0; i < wsGetNumPasses(); i++) {
@@ -132,7 +200,7 @@ int main(void) {
 
   /* A bad option is refused when the pass is created. */
   status = run_mixed_pipeline(ctx, "chip=sm_75");
-  // CHECK: ws-verify: option 'chip' takes one of |sm_90a|sm_100a, got 'sm_75'
+  // CHECK: ws-verify: option 'chip' takes "", sm_90a or sm_100a, got 'sm_75'
   // CHECK: create failed
 
   /* The whole pipeline through wsAddPipeline. */

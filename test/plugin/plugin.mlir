@@ -10,7 +10,7 @@
 // ADD: gpu.func @add
 // ADD: "ws.store"
 // MM: "ws.dot"{{.*}}{transpose_b}
-// OPT: ws-verify: option 'chip' takes one of
+// OPT: ws-verify: option 'chip' takes "", sm_90a or sm_100a, got 'sm_75'
 // HELP: --ws-pipeline
 // HELP: --ws-verify
 
