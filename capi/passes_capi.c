@@ -53,10 +53,9 @@ intptr_t wsLookupPass(MlirStringRef argument) {
   return -1;
 }
 
-static void report(MlirStringCallback on_error, void *user_data,
-                   const char *message) {
-  if (on_error)
-    on_error(mlirStringRefCreateFromCString(message), user_data);
+static void report(const WsDiagnostics *diag, const char *message) {
+  if (diag && diag->on_error)
+    diag->on_error(mlirStringRefCreateFromCString(message), diag->user_data);
 }
 
 /* Finds and configures a definition; the shared first step of every entry
@@ -64,73 +63,63 @@ static void report(MlirStringCallback on_error, void *user_data,
 static const ws_pass_def *configure(MlirStringRef argument,
                                     MlirStringRef options,
                                     ws_pass_options *opts,
-                                    MlirStringCallback on_error,
-                                    void *user_data) {
+                                    const WsDiagnostics *diag) {
   char error[WS_ERROR_MAX];
   const ws_pass_def *def = ws_find_pass_def(argument);
   if (!def) {
     snprintf(error, sizeof error, "'%.*s' is not a ws pass",
              (int)argument.length, argument.data);
-    report(on_error, user_data, error);
+    report(diag, error);
     return NULL;
   }
   if (!ws_parse_pass_options(def, options, opts, error)) {
-    report(on_error, user_data, error);
+    report(diag, error);
     return NULL;
   }
   return def;
 }
 
 MlirPass wsCreatePass(MlirStringRef argument, MlirStringRef options,
-                      MlirStringCallback on_error, void *user_data) {
+                      const WsDiagnostics *diag) {
   ws_pass_options opts;
   const ws_pass_def *def =
-      configure(argument, options, &opts, on_error, user_data);
+      configure(argument, options, &opts, diag);
   if (!def)
     return (MlirPass){NULL};
   if (!def->run) {
     char error[WS_ERROR_MAX];
     snprintf(error, sizeof error,
              "'%s' is a pipeline; add it with wsAddPassByName", def->argument);
-    report(on_error, user_data, error);
+    report(diag, error);
     return (MlirPass){NULL};
   }
-  return ws_make_external_pass(def, &opts);
+  return ws_make_external_pass(def, &opts, diag);
 }
 
 MlirLogicalResult wsAddPassByName(MlirOpPassManager pm, MlirStringRef argument,
                                   MlirStringRef options,
-                                  MlirStringCallback on_error, void *user_data) {
-  ws_pass_options opts;
-  const ws_pass_def *def =
-      configure(argument, options, &opts, on_error, user_data);
-  if (!def)
-    return mlirLogicalResultFailure();
-  if (def->build) {
-    char error[WS_ERROR_MAX];
-    if (!def->build(pm, &opts, error)) {
-      report(on_error, user_data, error);
-      return mlirLogicalResultFailure();
-    }
-    return mlirLogicalResultSuccess();
-  }
-  MlirPass pass = ws_make_external_pass(def, &opts);
-  if (!pass.ptr) {
-    report(on_error, user_data, "out of memory");
+                                  const WsDiagnostics *diag) {
+  char error[WS_ERROR_MAX];
+  const ws_pass_def *def = ws_find_pass_def(argument);
+  if (!def) {
+    snprintf(error, sizeof error, "'%.*s' is not a ws pass",
+             (int)argument.length, argument.data);
+    report(diag, error);
     return mlirLogicalResultFailure();
   }
-  mlirOpPassManagerAddOwnedPass(pm, pass);
+  if (!ws_add_configured_pass(pm, def, options, diag, error)) {
+    report(diag, error);
+    return mlirLogicalResultFailure();
+  }
   return mlirLogicalResultSuccess();
 }
 
-MlirPass wsCreateVerifyPass(MlirStringRef options, MlirStringCallback on_error,
-                            void *user_data) {
-  return wsCreatePass(ref(ws_verify_pass_def.argument), options, on_error,
-                      user_data);
+MlirPass wsCreateVerifyPass(MlirStringRef options,
+                            const WsDiagnostics *diag) {
+  return wsCreatePass(ref(ws_verify_pass_def.argument), options, diag);
 }
 
 MlirLogicalResult wsAddPipeline(MlirOpPassManager pm, MlirStringRef options,
-                                MlirStringCallback on_error, void *user_data) {
-  return wsAddPassByName(pm, ref(ws_pipeline_def.argument), options, on_error,
-                         user_data);
+                                const WsDiagnostics *diag) {
+  return wsAddPassByName(pm, ref(ws_pipeline_def.argument), options, diag);
 }

@@ -4,13 +4,20 @@
 // `ws-verify{chip=sm_90a}` exactly as ws-opt does. No logic lives here.
 #include <string>
 
+#include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "ws-c/Passes.h"
 
 static void appendMessage(MlirStringRef s, void *userData) {
   static_cast<std::string *>(userData)->append(s.data, s.length);
+}
+
+// Remarks from the C passes become MLIR remarks, as upstream passes emit.
+static void emitRemark(MlirLocation loc, MlirStringRef message, void *) {
+  mlir::emitRemark(unwrap(loc)) << llvm::StringRef(message.data, message.length);
 }
 
 static void registerWsPasses() {
@@ -24,9 +31,9 @@ static void registerWsPasses() {
               llvm::function_ref<llvm::LogicalResult(const llvm::Twine &)>
                   errorHandler) -> llvm::LogicalResult {
           std::string message;
+          WsDiagnostics diag = {appendMessage, emitRemark, &message};
           if (mlirLogicalResultIsFailure(wsAddPassByName(
-                  wrap(&pm), arg, {options.data(), options.size()},
-                  appendMessage, &message)))
+                  wrap(&pm), arg, {options.data(), options.size()}, &diag)))
             return errorHandler(message);
           return llvm::success();
         },

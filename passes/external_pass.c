@@ -2,6 +2,8 @@
  *
  * Each pass instance owns a heap copy of its parsed options; MLIR clones
  * instances for parallel pass managers and destroys them with the manager. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,7 @@
 typedef struct pass_instance {
   const ws_pass_def *def;
   ws_pass_options opts;
+  ws_pass_env env;
 } pass_instance;
 
 static void instance_construct(void *user_data) { (void)user_data; }
@@ -32,17 +35,43 @@ static void *instance_clone(void *user_data) {
 static void instance_run(MlirOperation op, MlirExternalPass pass,
                          void *user_data) {
   const pass_instance *inst = user_data;
-  if (!inst->def->run(op, &inst->opts))
+  if (!inst->def->run(op, &inst->opts, &inst->env))
     mlirExternalPassSignalFailure(pass);
 }
 
+static void print_remark_to_stderr(MlirStringRef s, void *unused) {
+  (void)unused;
+  fwrite(s.data, 1, s.length, stderr);
+}
+
+void ws_remark(const ws_pass_env *env, MlirLocation loc, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return;
+  size_t len = (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
+  if (env && env->diag.on_remark) {
+    env->diag.on_remark(loc, mlirStringRefCreate(msg, len), env->diag.user_data);
+    return;
+  }
+  mlirLocationPrint(loc, print_remark_to_stderr, NULL);
+  fprintf(stderr, ": remark: %s\n", msg);
+}
+
 MlirPass ws_make_external_pass(const ws_pass_def *def,
-                               const ws_pass_options *opts) {
+                               const ws_pass_options *opts,
+                               const WsDiagnostics *diag) {
   pass_instance *inst = malloc(sizeof *inst);
   if (!inst)
     return (MlirPass){NULL};
   inst->def = def;
   inst->opts = *opts;
+  memset(&inst->env, 0, sizeof inst->env);
+  if (diag)
+    inst->env.diag = *diag;
   MlirExternalPassCallbacks callbacks = {
       instance_construct, instance_destruct, instance_initialize,
       instance_clone, instance_run,
@@ -58,4 +87,21 @@ MlirPass ws_make_external_pass(const ws_pass_def *def,
   return mlirCreateExternalPass(
       id, arg, arg, mlirStringRefCreateFromCString(def->summary),
       mlirStringRefCreate(NULL, 0), num_deps, deps, callbacks, inst);
+}
+
+bool ws_add_configured_pass(MlirOpPassManager pm, const ws_pass_def *def,
+                            MlirStringRef options, const WsDiagnostics *diag,
+                            char error[WS_ERROR_MAX]) {
+  ws_pass_options opts;
+  if (!ws_parse_pass_options(def, options, &opts, error))
+    return false;
+  if (def->build)
+    return def->build(pm, &opts, diag, error);
+  MlirPass pass = ws_make_external_pass(def, &opts, diag);
+  if (!pass.ptr) {
+    snprintf(error, WS_ERROR_MAX, "%s: out of memory", def->argument);
+    return false;
+  }
+  mlirOpPassManagerAddOwnedPass(pm, pass);
+  return true;
 }

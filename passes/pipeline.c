@@ -13,16 +13,12 @@ static const ws_option_spec pipeline_options[] = {
 };
 
 static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
-                           char error[WS_ERROR_MAX]) {
-  ws_pass_options verify_opts;
+                           const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
   char text[WS_OPTION_TEXT_MAX + 8];
-  int n = snprintf(text, sizeof text, "chip=%s", opts->v[0].s);
-  if (!ws_parse_pass_options(&ws_verify_pass_def, mlirStringRefCreate(text, (size_t)n),
-                             &verify_opts, error))
-    return false;
-  mlirOpPassManagerAddOwnedPass(pm, ws_make_external_pass(&ws_verify_pass_def,
-                                                          &verify_opts));
-  return true;
+  snprintf(text, sizeof text, "chip=%s", opts->v[0].s);
+  return ws_add_configured_pass(pm, &ws_verify_pass_def,
+                                mlirStringRefCreateFromCString(text), diag,
+                                error);
 }
 
 const ws_pass_def ws_pipeline_def = {

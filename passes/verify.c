@@ -480,7 +480,9 @@ static const ws_option_spec verify_options[] = {
      0, 0},
 };
 
-static bool run_verify(MlirOperation root, const ws_pass_options *opts) {
+static bool run_verify(MlirOperation root, const ws_pass_options *opts,
+                       const ws_pass_env *env) {
+  (void)env;
   return ws_verify_root(root, opts->v[0].s);
 }
 

@@ -11,6 +11,7 @@
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
+#include "ws-c/Passes.h"
 
 enum { WS_MAX_OPTIONS = 8, WS_OPTION_TEXT_MAX = 128, WS_ERROR_MAX = 512 };
 
@@ -43,6 +44,15 @@ typedef struct ws_pass_options {
 
 typedef struct ws_pass_def ws_pass_def;
 
+/* What a running pass may report to: a copy of the creator's diagnostics. */
+typedef struct ws_pass_env {
+  WsDiagnostics diag;
+} ws_pass_env;
+
+/* Reports a remark at `loc` through env's callback (stderr without one). */
+void ws_remark(const ws_pass_env *env, MlirLocation loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 struct ws_pass_def {
   const char *argument;
   const char *summary;
@@ -50,10 +60,11 @@ struct ws_pass_def {
   int num_options;
   /* A pass: runs on the op it is scheduled on; returns false on failure
    * (after emitting located errors). */
-  bool (*run)(MlirOperation root, const ws_pass_options *opts);
+  bool (*run)(MlirOperation root, const ws_pass_options *opts,
+              const ws_pass_env *env);
   /* A pipeline: adds its passes to pm; on failure writes `error`. */
   bool (*build)(MlirOpPassManager pm, const ws_pass_options *opts,
-                char error[WS_ERROR_MAX]);
+                const WsDiagnostics *diag, char error[WS_ERROR_MAX]);
   /* Dialects the pass creates ops of (loaded before it runs). */
   MlirDialectHandle (*const *dependent_dialects)(void);
   int num_dependent_dialects;
@@ -71,7 +82,14 @@ const ws_pass_def *ws_find_pass_def(MlirStringRef argument);
 
 /* Wraps `def` configured with `opts` as an MLIR external pass. */
 MlirPass ws_make_external_pass(const ws_pass_def *def,
-                               const ws_pass_options *opts);
+                               const ws_pass_options *opts,
+                               const WsDiagnostics *diag);
+
+/* Parses `options` (MLIR's "k=v k=v" text) for `def` and adds the pass to
+ * pm; pipelines use it to add their stages. */
+bool ws_add_configured_pass(MlirOpPassManager pm, const ws_pass_def *def,
+                            MlirStringRef options, const WsDiagnostics *diag,
+                            char error[WS_ERROR_MAX]);
 
 /* The pass definitions (one per file in passes/). */
 extern const ws_pass_def ws_verify_pass_def;

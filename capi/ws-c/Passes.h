@@ -20,6 +20,21 @@
 extern "C" {
 #endif
 
+/* Receives a pass's remarks: why a loop was not specialized, what a pass
+ * chose. `loc` is the op the remark is about. */
+typedef void (*WsRemarkCallback)(MlirLocation loc, MlirStringRef message,
+                                 void *user_data);
+
+/* Where a pass reports: `on_error` gets problems found while creating or
+ * configuring it (unknown name, bad option), `on_remark` its remarks while
+ * it runs. Both may be NULL; without `on_remark`, remarks are printed to
+ * stderr as "loc(...): remark: ...". A pass keeps a copy of this struct. */
+typedef struct WsDiagnostics {
+  MlirStringCallback on_error;
+  WsRemarkCallback on_remark;
+  void *user_data;
+} WsDiagnostics;
+
 /* The number of ws passes and pipelines that can be created by name. */
 intptr_t wsGetNumPasses(void);
 
@@ -45,29 +60,28 @@ intptr_t wsLookupPass(MlirStringRef argument);
 
 /* Adds the ws pass or pipeline named `argument`, configured by `options`
  * (MLIR's "key=value key=value" form, may be empty), to `pm`. On failure
- * (unknown name, bad option) nothing is added, `on_error` (may be NULL) gets
+ * (unknown name, bad option) nothing is added, diagnostics->on_error gets
  * one message, and the result is failure. */
 MlirLogicalResult wsAddPassByName(MlirOpPassManager pm, MlirStringRef argument,
                                   MlirStringRef options,
-                                  MlirStringCallback on_error, void *user_data);
+                                  const WsDiagnostics *diagnostics);
 
 /* Creates the single pass named `argument` with `options`. Returns a null
- * pass (test with mlirPassIsNull... or .ptr == NULL) and reports through
- * `on_error` when the name is unknown, names a pipeline, or an option is bad.
+ * pass (.ptr == NULL) and reports through diagnostics->on_error when the name is unknown, names a pipeline, or an option is bad.
  * The caller owns the pass until it hands it to a pass manager. */
 MlirPass wsCreatePass(MlirStringRef argument, MlirStringRef options,
-                      MlirStringCallback on_error, void *user_data);
+                      const WsDiagnostics *diagnostics);
 
 /* Creates ws-verify: checks every ws op, type and attribute against the
  * rules IRDL cannot express (see docs in README.md). Options: chip=NAME
  * (sm_90a or sm_100a; when given, kernels must target that chip). */
-MlirPass wsCreateVerifyPass(MlirStringRef options, MlirStringCallback on_error,
-                            void *user_data);
+MlirPass wsCreateVerifyPass(MlirStringRef options,
+                            const WsDiagnostics *diagnostics);
 
 /* Adds the whole ws pipeline (ws-pipeline) to `pm` with `options`
  * ("chip=sm_90a"). Reports like wsAddPassByName. */
 MlirLogicalResult wsAddPipeline(MlirOpPassManager pm, MlirStringRef options,
-                                MlirStringCallback on_error, void *user_data);
+                                const WsDiagnostics *diagnostics);
 
 #ifdef __cplusplus
 }

@@ -64,8 +64,9 @@ static int run_mixed_pipeline(MlirContext ctx, const char *verify_options) {
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
   mlirPassManagerAddOwnedPass(pm, mlirCreateTransformsCanonicalizer());
+  WsDiagnostics diag = {print_to_stdout, NULL, NULL};
   MlirPass verify = wsCreateVerifyPass(
-      mlirStringRefCreateFromCString(verify_options), print_to_stdout, NULL);
+      mlirStringRefCreateFromCString(verify_options), &diag);
   if (!verify.ptr) {
     puts("\ncreate failed");
     mlirPassManagerDestroy(pm);
@@ -205,9 +206,10 @@ int main(void) {
 
   /* The whole pipeline through wsAddPipeline. */
   MlirPassManager pm = mlirPassManagerCreate(ctx);
+  WsDiagnostics diag = {print_to_stdout, NULL, NULL};
   MlirLogicalResult added = wsAddPipeline(mlirPassManagerGetAsOpPassManager(pm),
                                           mlirStringRefCreateFromCString("chip=sm_90a"),
-                                          print_to_stdout, NULL);
+                                          &diag);
   printf("pipeline added: %d\n", mlirLogicalResultIsSuccess(added));
   mlirPrintPassPipeline(mlirPassManagerGetAsOpPassManager(pm), print_to_stdout, NULL);
   fputc('\n', stdout);

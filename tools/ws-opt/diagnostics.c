@@ -75,23 +75,41 @@ static bool is_source_file(const diagnostic_printer *p, MlirStringRef file) {
   return p->source && file.length == 1 && file.data[0] == '-';
 }
 
+/* Prints "where: severity: " for a location; shared by diagnostics and the
+ * remarks of ws passes. Returns the resolved position for quoting. */
+static bool print_header(const diagnostic_printer *p, MlirLocation loc,
+                         const char *sev, file_position *pos) {
+  bool located = resolve(loc, pos, 0);
+  if (located && is_source_file(p, pos->file))
+    fprintf(stderr, "%s:%d:%d: %s: ", p->source->name, pos->line, pos->col, sev);
+  else if (located)
+    fprintf(stderr, "%.*s:%d:%d: %s: ", (int)pos->file.length, pos->file.data,
+            pos->line, pos->col, sev);
+  else
+    fprintf(stderr, "%s: %s: ", p->source ? p->source->name : "ws-opt", sev);
+  return located;
+}
+
 static void print_one(diagnostic_printer *p, MlirDiagnostic diag) {
   file_position pos;
   const char *sev = severity_word(mlirDiagnosticGetSeverity(diag));
-  bool located = resolve(mlirDiagnosticGetLocation(diag), &pos, 0);
-  if (located && is_source_file(p, pos.file))
-    fprintf(stderr, "%s:%d:%d: %s: ", p->source->name, pos.line, pos.col, sev);
-  else if (located)
-    fprintf(stderr, "%.*s:%d:%d: %s: ", (int)pos.file.length, pos.file.data,
-            pos.line, pos.col, sev);
-  else
-    fprintf(stderr, "%s: %s: ", p->source ? p->source->name : "ws-opt", sev);
+  bool located = print_header(p, mlirDiagnosticGetLocation(diag), sev, &pos);
   mlirDiagnosticPrint(diag, write_to_stderr, NULL);
   fputc('\n', stderr);
   if (located && is_source_file(p, pos.file))
     quote_source(p, &pos);
   for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(diag); i++)
     print_one(p, mlirDiagnosticGetNote(diag, i));
+}
+
+void diagnostics_print_remark(MlirLocation loc, MlirStringRef message,
+                              void *printer) {
+  diagnostic_printer *p = printer;
+  file_position pos;
+  bool located = print_header(p, loc, "remark", &pos);
+  fprintf(stderr, "%.*s\n", (int)message.length, message.data);
+  if (located && is_source_file(p, pos.file))
+    quote_source(p, &pos);
 }
 
 static MlirLogicalResult handle(MlirDiagnostic diag, void *user_data) {

@@ -13,6 +13,7 @@
 #include "ws-c/Passes.h"
 
 typedef struct reader {
+  pipeline_sink *sink;
   const char *text, *p;
   char *error;
   size_t error_cap;
@@ -61,23 +62,25 @@ static bool read_options(reader *r, MlirStringRef *options) {
 
 /* Error text arrives in pieces (MLIR prints a whole diagnostic through the
  * callback); the pieces are joined and reduced to the message itself. */
-typedef struct message_buffer {
-  char text[1024];
-  size_t len;
-} message_buffer;
-
 static void collect_message(MlirStringRef piece, void *user_data) {
-  message_buffer *m = user_data;
-  size_t room = sizeof m->text - 1 - m->len;
+  pipeline_sink *m = user_data;
+  size_t room = sizeof m->message - 1 - m->len;
   size_t n = piece.length < room ? piece.length : room;
-  memcpy(m->text + m->len, piece.data, n);
+  memcpy(m->message + m->len, piece.data, n);
   m->len += n;
-  m->text[m->len] = '\0';
+  m->message[m->len] = '\0';
 }
 
-static void fail_with_message(reader *r, message_buffer *m, const char *fallback) {
-  const char *msg = strstr(m->text, "error: ");
-  msg = msg ? msg + strlen("error: ") : m->text;
+static void forward_remark(MlirLocation loc, MlirStringRef message,
+                           void *user_data) {
+  pipeline_sink *sink = user_data;
+  if (sink->on_remark)
+    sink->on_remark(loc, message, sink->remark_data);
+}
+
+static void fail_with_message(reader *r, const char *fallback) {
+  const char *msg = strstr(r->sink->message, "error: ");
+  msg = msg ? msg + strlen("error: ") : r->sink->message;
   char line[1024];
   snprintf(line, sizeof line, "%.*s", (int)strcspn(msg, "\n"), msg);
   fail(r, line[0] ? line : fallback);
@@ -87,12 +90,12 @@ static void fail_with_message(reader *r, message_buffer *m, const char *fallback
  * registry (which then parses the options). */
 static void add_pass(reader *r, MlirOpPassManager pm, MlirStringRef name,
                      MlirStringRef options, bool has_options) {
-  message_buffer m = {.len = 0};
-  m.text[0] = '\0';
+  r->sink->len = 0;
+  r->sink->message[0] = '\0';
   if (wsLookupPass(name) >= 0) {
-    if (mlirLogicalResultIsFailure(
-            wsAddPassByName(pm, name, options, collect_message, &m)))
-      fail_with_message(r, &m, "invalid ws pass");
+    WsDiagnostics diag = {collect_message, forward_remark, r->sink};
+    if (mlirLogicalResultIsFailure(wsAddPassByName(pm, name, options, &diag)))
+      fail_with_message(r, "invalid ws pass");
     return;
   }
   char element[4096];
@@ -107,8 +110,9 @@ static void add_pass(reader *r, MlirOpPassManager pm, MlirStringRef name,
     return;
   }
   if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(
-          pm, mlirStringRefCreate(element, (size_t)n), collect_message, &m)))
-    fail_with_message(r, &m, "invalid pass");
+          pm, mlirStringRefCreate(element, (size_t)n), collect_message,
+          r->sink)))
+    fail_with_message(r, "invalid pass");
 }
 
 static void read_pipeline(reader *r, MlirOpPassManager pm, int depth);
@@ -165,9 +169,9 @@ static void read_pipeline(reader *r, MlirOpPassManager pm, int depth) {
   }
 }
 
-bool pipeline_text_add(MlirPassManager pm, const char *text, char *error,
-                       size_t error_cap) {
-  reader r = {text, text, error, error_cap, false};
+bool pipeline_text_add(MlirPassManager pm, const char *text,
+                       pipeline_sink *sink, char *error, size_t error_cap) {
+  reader r = {sink, text, text, error, error_cap, false};
   MlirOpPassManager top = mlirPassManagerGetAsOpPassManager(pm);
   skip_blanks(&r);
   static const char anchor[] = "builtin.module";

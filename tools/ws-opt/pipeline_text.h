@@ -10,11 +10,21 @@
 #include <stdbool.h>
 
 #include "mlir-c/Pass.h"
+#include "ws-c/Passes.h"
+
+/* Where the passes of a pipeline report. It must outlive the pass manager:
+ * ws passes keep a pointer to it for their remarks. */
+typedef struct pipeline_sink {
+  char message[1024]; /* the text of the last error while adding a pass */
+  size_t len;
+  WsRemarkCallback on_remark; /* remarks of ws passes while they run */
+  void *remark_data;
+} pipeline_sink;
 
 /* Adds the pipeline `text` to `pm` (anchored on builtin.module). Returns
  * false and writes a message to `error` when the text is malformed or names
  * an unknown pass or bad option. */
-bool pipeline_text_add(MlirPassManager pm, const char *text, char *error,
-                       size_t error_cap);
+bool pipeline_text_add(MlirPassManager pm, const char *text,
+                       pipeline_sink *sink, char *error, size_t error_cap);
 
 #endif

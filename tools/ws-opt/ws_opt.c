@@ -17,6 +17,8 @@ typedef struct driver {
   cli_options opts;
   MlirContext ctx;
   FILE *out;
+  diagnostic_printer printer;
+  pipeline_sink sink; /* outlives every pass manager */
 } driver;
 
 /* The pipeline text to run: --pass-pipeline, or ws-pipeline for
@@ -35,13 +37,13 @@ static const char *pipeline_text(const driver *d, char *buf, size_t cap) {
 /* Builds the pass manager for one input; `instrument` adds the IR printing
  * and timing asked for (left off for the up-front pipeline check, which
  * never runs). */
-static MlirPassManager make_pass_manager(const driver *d, bool instrument,
+static MlirPassManager make_pass_manager(driver *d, bool instrument,
                                          char *error, size_t error_cap) {
   char text[8192];
   MlirPassManager pm = mlirPassManagerCreateOnOperation(
       d->ctx, mlirStringRefCreateFromCString("builtin.module"));
-  if (!pipeline_text_add(pm, pipeline_text(d, text, sizeof text), error,
-                         error_cap)) {
+  if (!pipeline_text_add(pm, pipeline_text(d, text, sizeof text), &d->sink,
+                         error, error_cap)) {
     mlirPassManagerDestroy(pm);
     return (MlirPassManager){NULL};
   }
@@ -66,7 +68,7 @@ static void write_out(MlirStringRef s, void *file) {
 
 /* Parses, transforms and prints one input (a whole file or one split
  * chunk). Returns true on success. Errors are printed by the handler. */
-static bool process(const driver *d, const char *text, size_t len,
+static bool process(driver *d, const char *text, size_t len,
                     bool separator) {
   MlirModule module =
       mlirModuleCreateParse(d->ctx, mlirStringRefCreate(text, len));
@@ -141,6 +143,8 @@ int main(int argc, char **argv) {
   }
   mlirRegisterAllPasses();
   d.ctx = create_context();
+  d.sink.on_remark = diagnostics_print_remark;
+  d.sink.remark_data = &d.printer;
   if (mlirLogicalResultIsFailure(wsContextLoadDialect(d.ctx))) {
     fprintf(stderr, "ws-opt: error: cannot load the ws dialect\n");
     mlirContextDestroy(d.ctx);
@@ -165,8 +169,8 @@ int main(int argc, char **argv) {
       fprintf(stderr, "ws-opt: error: cannot open output file '%s'\n",
               d.opts.output);
     } else {
-      diagnostic_printer printer = {&src, 0};
-      MlirDiagnosticHandlerID h = diagnostics_attach(d.ctx, &printer);
+      d.printer = (diagnostic_printer){&src, 0};
+      MlirDiagnosticHandlerID h = diagnostics_attach(d.ctx, &d.printer);
       status = run_inputs(&d, &src);
       mlirContextDetachDiagnosticHandler(d.ctx, h);
       if (!to_stdout && fclose(d.out) != 0)
