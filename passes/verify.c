@@ -342,6 +342,31 @@ static bool check_num_warps(verify_state *st, MlirOperation op,
   return true;
 }
 
+/* The plan attributes the ws passes add: each must have its kind (they are
+ * read back by later passes, so a hand-edited one must still parse). */
+static bool check_plan_attr(verify_state *st, MlirOperation op,
+                            const char *name, bool ok) {
+  (void)st;
+  if (!ok)
+    ws_emit_op_error(op, "attribute %s has the wrong kind (it is written by "
+                         "the ws passes; see passes/ws_plan.h)", name);
+  return ok;
+}
+
+static bool check_array_attr(verify_state *st, MlirOperation op, MlirAttribute a) {
+  return check_plan_attr(st, op, "ws.partition(s)/ws.channels", mlirAttributeIsAArray(a));
+}
+
+static bool check_dict_attr(verify_state *st, MlirOperation op, MlirAttribute a) {
+  return check_plan_attr(st, op, "ws.ring", mlirAttributeIsADictionary(a));
+}
+
+static bool check_kernel_int_attr(verify_state *st, MlirOperation op, MlirAttribute a) {
+  long long v;
+  return check_plan_attr(st, op, "ws.smem_bytes/maxnreg/block_threads/blocks_per_sm",
+                         op_is(op, "gpu.func") && get_i32(a, &v) && v >= 0);
+}
+
 typedef struct attr_rule {
   const char *name;
   bool (*check)(verify_state *, MlirOperation, MlirAttribute);
@@ -351,6 +376,14 @@ static const attr_rule attr_rules[] = {
     {"ws.warp_specialize", check_warp_specialize},
     {"ws.num_stages", check_num_stages},
     {"ws.num_warps", check_num_warps},
+    {"ws.partition", check_array_attr},
+    {"ws.partitions", check_array_attr},
+    {"ws.channels", check_array_attr},
+    {"ws.ring", check_dict_attr},
+    {"ws.smem_bytes", check_kernel_int_attr},
+    {"ws.maxnreg", check_kernel_int_attr},
+    {"ws.block_threads", check_kernel_int_attr},
+    {"ws.blocks_per_sm", check_kernel_int_attr},
 };
 
 static void check_ws_attributes(verify_state *st, MlirOperation op) {
@@ -364,8 +397,9 @@ static void check_ws_attributes(verify_state *st, MlirOperation op) {
       if (ws_ref_eq(name, attr_rules[r].name))
         rule = &attr_rules[r];
     if (!rule) {
-      ws_emit_op_error(op, "has unknown attribute '%.*s'; ws attributes are "
-                           "ws.warp_specialize, ws.num_stages, ws.num_warps",
+      ws_emit_op_error(op, "has unknown attribute '%.*s'; ws attributes in "
+                           "the input are ws.warp_specialize, ws.num_stages, "
+                           "ws.num_warps",
                        (int)name.length, name.data);
       st->ok = false;
     } else if (!rule->check(st, op, na.attribute)) {

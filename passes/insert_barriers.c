@@ -1,0 +1,148 @@
+/* insert_barriers.c: ws-insert-barriers, which fixes the producer/consumer
+ * protocol of every channel and the register budget of every warpgroup.
+ *
+ * Per channel (one full/empty mbarrier pair per ring slot; slot = i % depth
+ * and phase = (i / depth) & 1 from the iteration count i):
+ *  - full: the producer arrives. A TMA producer arrives once with expect-tx
+ *    of the exact bytes of its boxes; a compute producer with every thread.
+ *  - empty: the consumer arrives when it is done with a slot: every compute
+ *    thread, or the store thread once its TMA store has read the slot.
+ *  - producers wait on empty starting at phase 1 (a fresh barrier counts as
+ *    having completed the phase before phase 0, so the first wait passes),
+ *    consumers wait on full starting at phase 0.
+ *  - fence.proxy.async where generic accesses meet TMA: before a compute
+ *    consumer releases a slot that TMA will refill (release_fence), and
+ *    after a compute producer writes a slot a TMA store will read
+ *    (publish_fence).
+ *  - a TMA store consumer keeps depth-1 stores in flight: it waits with
+ *    cp.async.bulk.wait_group.read depth-1 before releasing the slot of the
+ *    store issued depth-1 steps ago, and drains all at exit (drain).
+ *
+ * Registers: compute warps form warpgroups 0..; load and store warps share
+ * the next warpgroup. The kernel gets a register cap at entry (.maxnreg) that
+ * lets blocks_per_sm blocks fit; the producer warpgroup drops to 24 with
+ * setmaxnreg.dec and the compute warpgroups take what it frees (setmaxnreg
+ * .inc), in multiples of 8, at most 256. Totals are checked against the
+ * 65536 registers of an SM. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ws_pass.h"
+#include "ws_plan.h"
+#include "../dialect/ws_text.h"
+
+enum {
+  SM_REGISTERS = 65536,
+  SM_SMEM_BYTES = 233472, /* 228 KiB, of which 1 KiB per block is reserved */
+  BLOCK_RESERVED_SMEM = 1024,
+  PRODUCER_REGISTERS = 24,
+  MAX_REGISTERS = 256,
+  MAX_BLOCKS_PER_SM = 2,
+  WARPGROUP_THREADS = 128,
+};
+
+static void plan_channel(ws_plan *plan, ws_channel *c) {
+  int compute_threads = plan->parts[WS_COMPUTE].num_warps * 32;
+  c->expect_tx = 0;
+  for (int r = 0; r < plan->num_rings; r++)
+    if (plan->rings[r].channel == (int)(c - plan->channels) && c->from == WS_LOAD)
+      c->expect_tx += plan->rings[r].slot_bytes;
+  c->full_arrivals = c->from == WS_COMPUTE ? compute_threads : 1;
+  c->empty_arrivals = c->to == WS_COMPUTE ? compute_threads : 1;
+  c->producer_phase = 1;
+  c->consumer_phase = 0;
+  c->release_fence = c->from == WS_LOAD && c->to == WS_COMPUTE;
+  c->publish_fence = c->from == WS_COMPUTE && c->to == WS_STORE;
+  c->drain = c->to == WS_STORE ? c->depth - 1 : 0;
+}
+
+/* Warp layout and register budgets; false (after an error) when they cannot
+ * fit the register file. */
+static bool plan_registers(ws_plan *plan) {
+  ws_partition *compute = &plan->parts[WS_COMPUTE];
+  int compute_warps = compute->present ? compute->num_warps : 0;
+  int producers = plan->parts[WS_LOAD].present + plan->parts[WS_STORE].present;
+  int warps = compute_warps + (compute_warps ? 4 : producers);
+  int threads = warps * 32;
+  int by_smem = SM_SMEM_BYTES / (plan->smem_bytes + BLOCK_RESERVED_SMEM);
+  int blocks = by_smem < MAX_BLOCKS_PER_SM ? by_smem : MAX_BLOCKS_PER_SM;
+  if (blocks < 1)
+    blocks = 1;
+  int block_regs = SM_REGISTERS / blocks;
+  int cap = block_regs / threads / 8 * 8;
+  if (cap > MAX_REGISTERS - 1)
+    cap = MAX_REGISTERS - 8; /* .maxnreg takes at most 255 */
+  int next = 0;
+  if (compute->present) {
+    compute->first_warp = 0;
+    next = compute_warps;
+  }
+  for (int p = 0; p < WS_NUM_PARTS; p++)
+    if (p != WS_COMPUTE && plan->parts[p].present)
+      plan->parts[p].first_warp = next++;
+  int compute_regs = cap;
+  if (compute->present) {
+    int free_regs = block_regs - PRODUCER_REGISTERS * WARPGROUP_THREADS;
+    compute_regs = free_regs / (compute_warps * 32) / 8 * 8;
+    if (compute_regs > MAX_REGISTERS)
+      compute_regs = MAX_REGISTERS;
+    compute->registers = compute_regs;
+    plan->parts[WS_LOAD].registers = PRODUCER_REGISTERS;
+    plan->parts[WS_STORE].registers = PRODUCER_REGISTERS;
+  } else {
+    plan->parts[WS_LOAD].registers = cap;
+    plan->parts[WS_STORE].registers = cap;
+  }
+  long total = compute->present
+                   ? (long)compute_regs * compute_warps * 32 +
+                         (long)PRODUCER_REGISTERS * WARPGROUP_THREADS
+                   : (long)cap * threads;
+  if (total * blocks > SM_REGISTERS || compute_regs < cap) {
+    ws_emit_op_error(plan->loop, "register plan does not fit: %d block(s) of "
+                                 "%ld registers exceed the %d of an SM",
+                     blocks, total, SM_REGISTERS);
+    return false;
+  }
+  plan->maxnreg = cap;
+  plan->block_threads = threads;
+  plan->blocks_per_sm = blocks;
+  return true;
+}
+
+static bool insert_barriers(MlirOperation loop) {
+  ws_plan plan;
+  if (!ws_plan_read(loop, &plan) || plan.num_channels == 0)
+    return true; /* not scheduled or not planned */
+  if (plan.channels[0].full_arrivals)
+    return true; /* already done */
+  for (int c = 0; c < plan.num_channels; c++)
+    plan_channel(&plan, &plan.channels[c]);
+  if (!plan_registers(&plan))
+    return false;
+  ws_plan_write_channels(&plan);
+  ws_plan_write_partitions(&plan);
+  ws_plan_write_kernel(&plan);
+  return true;
+}
+
+static bool run_insert_barriers(MlirOperation root, const ws_pass_options *opts,
+                                const ws_pass_env *env) {
+  (void)opts;
+  (void)env;
+  if (!ws_verify_root(root, ""))
+    return false;
+  MlirOperation loops[64];
+  int n = ws_marked_loops(root, loops, 64);
+  bool ok = true;
+  for (int i = 0; i < n; i++)
+    ok &= insert_barriers(loops[i]);
+  return ok;
+}
+
+const ws_pass_def ws_insert_barriers_pass_def = {
+    .argument = "ws-insert-barriers",
+    .summary = "Fix the mbarrier protocol of every channel (arrive counts, "
+               "phases, expect-tx, proxy fences, store drain) and the "
+               "setmaxnreg budget of every warpgroup",
+    .run = run_insert_barriers,
+};

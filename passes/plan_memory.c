@@ -1,0 +1,214 @@
+/* plan_memory.c: ws-plan-memory, which gives every tile that crosses
+ * partitions a multi-buffered ring in shared memory.
+ *
+ * Rings with the same producer and consumer partitions form a channel and
+ * share its barriers (one full/empty mbarrier pair per slot), so the load
+ * partition fills a and b of one step under one expect-tx. Ring depth:
+ * ws.num_stages on the loop sets every channel's depth; without it, channels
+ * fed by TMA loads get the deepest of 4, 3, 2 that keeps the block within
+ * half the budget (two blocks per SM hide more latency), others get 2, and
+ * if even that does not fit, depths shrink to 1. Buffers are laid out in
+ * one arena in ring order, each aligned for TMA (128 bytes; 1024 bytes for
+ * swizzled boxes), followed by the barriers (8 bytes each). Over budget is
+ * an error listing every buffer and its bytes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "ws_pass.h"
+#include "ws_plan.h"
+#include "../dialect/ws_text.h"
+
+enum { TMA_ALIGN = 128, SWIZZLED_ALIGN = 1024, MBARRIER_BYTES = 8 };
+
+static int align_up(int x, int a) { return (x + a - 1) / a * a; }
+
+/* The one partition a tile's users other than its producer live in; -1 when
+ * none, -2 when several (not supported). */
+static int consumer_partition(MlirOperation op, int producer) {
+  int consumer = -1;
+  MlirValue v = mlirOperationGetResult(op, 0);
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    unsigned m = ws_op_partitions(mlirOpOperandGetOwner(u)) & ~(1u << producer);
+    for (int p = 0; p < WS_NUM_PARTS; p++)
+      if (m & (1u << p)) {
+        if (consumer >= 0 && consumer != p)
+          return -2;
+        consumer = p;
+      }
+  }
+  return consumer;
+}
+
+static int channel_for(ws_plan *plan, int from, int to) {
+  for (int c = 0; c < plan->num_channels; c++)
+    if (plan->channels[c].from == from && plan->channels[c].to == to)
+      return c;
+  if (plan->num_channels == WS_MAX_CHANNELS)
+    return -1;
+  ws_channel *c = &plan->channels[plan->num_channels];
+  memset(c, 0, sizeof *c);
+  c->from = from;
+  c->to = to;
+  return plan->num_channels++;
+}
+
+/* Finds the crossing tiles and their channels. */
+static bool collect_rings(ws_plan *plan) {
+  MlirBlock body = ws_loop_body(plan->loop);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (mlirOperationGetNumResults(op) != 1 ||
+        !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0))))
+      continue;
+    unsigned mask = ws_op_partitions(op);
+    int from = -1;
+    for (int p = 0; p < WS_NUM_PARTS; p++)
+      if (mask == (1u << p))
+        from = p;
+    int to = from < 0 ? -1 : consumer_partition(op, from);
+    if (to == -1)
+      continue;
+    if (to == -2) {
+      ws_emit_op_error(op, "produces a tile that two other partitions use; "
+                           "each tile may cross to one partition");
+      return false;
+    }
+    int channel = channel_for(plan, from, to);
+    if (channel < 0 || plan->num_rings == WS_MAX_RINGS) {
+      ws_emit_op_error(op, "needs more than %d rings; the loop moves too many "
+                           "tiles between partitions", WS_MAX_RINGS);
+      return false;
+    }
+    ws_ring *r = &plan->rings[plan->num_rings++];
+    r->producer = op;
+    r->tile = mlirValueGetType(mlirOperationGetResult(op, 0));
+    r->channel = channel;
+    r->slot_bytes = ws_tile_bytes(r->tile);
+    r->swizzle = 0; /* row-major slots: the compute layout reads them linearly */
+    r->align = r->swizzle ? SWIZZLED_ALIGN : TMA_ALIGN;
+  }
+  return true;
+}
+
+/* Offsets for the current depths; returns the arena size. */
+static int lay_out(ws_plan *plan) {
+  int offset = 0;
+  for (int i = 0; i < plan->num_rings; i++) {
+    ws_ring *r = &plan->rings[i];
+    offset = align_up(offset, r->align);
+    r->offset = offset;
+    offset += r->slot_bytes * plan->channels[r->channel].depth;
+  }
+  offset = align_up(offset, MBARRIER_BYTES);
+  for (int c = 0; c < plan->num_channels; c++) {
+    ws_channel *ch = &plan->channels[c];
+    ch->full = offset;
+    ch->empty = offset + ch->depth * MBARRIER_BYTES;
+    offset += 2 * ch->depth * MBARRIER_BYTES;
+  }
+  return offset;
+}
+
+static void set_depths(ws_plan *plan, int load_depth, int other_depth) {
+  for (int c = 0; c < plan->num_channels; c++)
+    plan->channels[c].depth = plan->channels[c].from == WS_LOAD ? load_depth : other_depth;
+}
+
+/* The documented rule (see the file comment). */
+static int choose_depths(ws_plan *plan, int stages, int budget) {
+  if (stages > 0) {
+    set_depths(plan, stages, stages);
+    return lay_out(plan);
+  }
+  for (int d = 4; d >= 2; d--) {
+    set_depths(plan, d, 2);
+    int bytes = lay_out(plan);
+    if (bytes <= budget / 2)
+      return bytes;
+  }
+  set_depths(plan, 2, 2);
+  int bytes = lay_out(plan);
+  if (bytes <= budget)
+    return bytes;
+  set_depths(plan, 1, 1);
+  return lay_out(plan);
+}
+
+static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
+  char text[2048], loc[256];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  ws_text_appendf(&t, "shared memory plan needs %d bytes but the budget is %d "
+                      "bytes (227 KiB per block on sm_90a, or smem-budget=):",
+                  bytes, budget);
+  for (int i = 0; i < plan->num_rings; i++) {
+    const ws_ring *r = &plan->rings[i];
+    const ws_channel *c = &plan->channels[r->channel];
+    ws_text l;
+    ws_text_init(&l, loc, sizeof loc);
+    mlirLocationPrint(mlirOperationGetLocation(r->producer), ws_text_append_ref, &l);
+    char name[64], tile[128];
+    ws_text_appendf(&t, " ring %d (%s %s, %s -> %s at %s): %d x %d = %d bytes;",
+                    i, ws_op_name(r->producer, name, sizeof name),
+                    ws_type_str(r->tile, tile, sizeof tile),
+                    ws_part_names[c->from], ws_part_names[c->to], loc, c->depth,
+                    r->slot_bytes, c->depth * r->slot_bytes);
+  }
+  int barriers = 0;
+  for (int c = 0; c < plan->num_channels; c++)
+    barriers += 2 * plan->channels[c].depth * MBARRIER_BYTES;
+  ws_text_appendf(&t, " barriers: %d bytes", barriers);
+  ws_emit_op_error(plan->loop, "%s", text);
+}
+
+static bool plan_loop(MlirOperation loop, int budget) {
+  ws_plan plan;
+  if (!ws_plan_read(loop, &plan))
+    return true; /* not scheduled: nothing to plan */
+  if (plan.num_channels)
+    return true; /* already planned */
+  if (!collect_rings(&plan))
+    return false;
+  int stages = ws_int_attr(loop, "ws.num_stages", 0);
+  int bytes = choose_depths(&plan, stages, budget);
+  if (bytes > budget) {
+    report_over_budget(&plan, bytes, budget);
+    return false;
+  }
+  plan.smem_bytes = bytes;
+  ws_plan_write_rings(&plan);
+  ws_plan_write_channels(&plan);
+  ws_plan_write_kernel(&plan);
+  return true;
+}
+
+static bool run_plan_memory(MlirOperation root, const ws_pass_options *opts,
+                            const ws_pass_env *env) {
+  (void)env;
+  if (!ws_verify_root(root, ""))
+    return false;
+  MlirOperation loops[64];
+  int n = ws_marked_loops(root, loops, 64);
+  bool ok = true;
+  for (int i = 0; i < n; i++)
+    ok &= plan_loop(loops[i], (int)opts->v[0].i);
+  return ok;
+}
+
+static const ws_option_spec plan_memory_options[] = {
+    {"smem-budget", WS_OPTION_INT, "232448",
+     "shared memory per block in bytes (227 KiB on sm_90a)", NULL, 1024,
+     1 << 30},
+};
+
+const ws_pass_def ws_plan_memory_pass_def = {
+    .argument = "ws-plan-memory",
+    .summary = "Give every tile that crosses partitions a multi-buffered "
+               "shared-memory ring and check the budget",
+    .options = plan_memory_options,
+    .num_options = 1,
+    .run = run_plan_memory,
+};

@@ -1,0 +1,185 @@
+/* ws_builder.c: generic operation creation for the ws passes. */
+#include "ws_builder.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+ws_builder ws_builder_at_end(MlirBlock block, MlirLocation loc) {
+  ws_builder b = {mlirLocationGetContext(loc), loc, block, {NULL}};
+  return b;
+}
+
+ws_builder ws_builder_before(MlirOperation op) {
+  MlirLocation loc = mlirOperationGetLocation(op);
+  ws_builder b = {mlirLocationGetContext(loc), loc, mlirOperationGetBlock(op), op};
+  return b;
+}
+
+MlirType ws_type(MlirContext ctx, const char *text) {
+  return mlirTypeParseGet(ctx, mlirStringRefCreateFromCString(text));
+}
+
+MlirAttribute ws_attr(MlirContext ctx, const char *text) {
+  return mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
+}
+
+MlirNamedAttribute ws_named(MlirContext ctx, const char *name,
+                            MlirAttribute attr) {
+  return mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), attr);
+}
+
+MlirNamedAttribute ws_named_text(MlirContext ctx, const char *name,
+                                 const char *attr_text) {
+  return ws_named(ctx, name, ws_attr(ctx, attr_text));
+}
+
+static void insert(ws_builder *b, MlirOperation op) {
+  if (!mlirOperationIsNull(b->before))
+    mlirBlockInsertOwnedOperationBefore(b->block, b->before, op);
+  else
+    mlirBlockAppendOwnedOperation(b->block, op);
+}
+
+MlirOperation ws_build(ws_builder *b, const char *name, intptr_t num_operands,
+                       const MlirValue *operands, intptr_t num_results,
+                       const MlirType *results, intptr_t num_attrs,
+                       const MlirNamedAttribute *attrs, intptr_t num_regions) {
+  MlirOperationState state =
+      mlirOperationStateGet(mlirStringRefCreateFromCString(name), b->loc);
+  if (num_operands)
+    mlirOperationStateAddOperands(&state, num_operands, operands);
+  if (num_results)
+    mlirOperationStateAddResults(&state, num_results, results);
+  if (num_attrs)
+    mlirOperationStateAddAttributes(&state, num_attrs, attrs);
+  MlirRegion regions[2];
+  if (num_regions > 2)
+    num_regions = 2;
+  for (intptr_t i = 0; i < num_regions; i++)
+    regions[i] = mlirRegionCreate();
+  if (num_regions)
+    mlirOperationStateAddOwnedRegions(&state, num_regions, regions);
+  MlirOperation op = mlirOperationCreate(&state);
+  insert(b, op);
+  return op;
+}
+
+MlirValue ws_build_value(ws_builder *b, const char *name, intptr_t num_operands,
+                         const MlirValue *operands, MlirType result,
+                         intptr_t num_attrs, const MlirNamedAttribute *attrs) {
+  MlirOperation op = ws_build(b, name, num_operands, operands, 1, &result,
+                              num_attrs, attrs, 0);
+  return mlirOperationGetResult(op, 0);
+}
+
+MlirOperation ws_build_void(ws_builder *b, const char *name,
+                            intptr_t num_operands, const MlirValue *operands,
+                            intptr_t num_attrs, const MlirNamedAttribute *attrs) {
+  return ws_build(b, name, num_operands, operands, 0, NULL, num_attrs, attrs, 0);
+}
+
+MlirValue ws_const_int(ws_builder *b, int64_t value, MlirType type) {
+  MlirNamedAttribute v =
+      ws_named(b->ctx, "value", mlirIntegerAttrGet(type, value));
+  return ws_build_value(b, "arith.constant", 0, NULL, type, 1, &v);
+}
+
+MlirValue ws_const_i32(ws_builder *b, int64_t value) {
+  return ws_const_int(b, value, mlirIntegerTypeGet(b->ctx, 32));
+}
+
+MlirValue ws_arith(ws_builder *b, const char *name, MlirValue lhs,
+                   MlirValue rhs) {
+  MlirValue ops[2] = {lhs, rhs};
+  return ws_build_value(b, name, 2, ops, mlirValueGetType(lhs), 0, NULL);
+}
+
+MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs,
+                  MlirValue rhs) {
+  static const char *const names[] = {"eq",  "ne",  "slt", "sle", "sgt",
+                                      "sge", "ult", "ule", "ugt", "uge"};
+  int64_t code = 0;
+  for (int64_t i = 0; i < 10; i++)
+    if (strcmp(names[i], predicate) == 0)
+      code = i;
+  MlirValue ops[2] = {lhs, rhs};
+  MlirNamedAttribute pred = ws_named(
+      b->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), code));
+  return ws_build_value(b, "arith.cmpi", 2, ops, mlirIntegerTypeGet(b->ctx, 1),
+                        1, &pred);
+}
+
+/* GEP with one index: constant (folded into rawConstantIndices) or dynamic
+ * (marked there by INT32_MIN, the LLVM dialect's convention). */
+static MlirValue byte_gep(ws_builder *b, MlirValue base, MlirValue dynamic,
+                          int32_t constant) {
+  char raw[48];
+  snprintf(raw, sizeof raw, "array<i32: %d>",
+           mlirValueIsNull(dynamic) ? constant : INT32_MIN);
+  MlirNamedAttribute attrs[2] = {
+      ws_named_text(b->ctx, "elem_type", "i8"),
+      ws_named_text(b->ctx, "rawConstantIndices", raw),
+  };
+  MlirValue ops[2] = {base, dynamic};
+  return ws_build_value(b, "llvm.getelementptr", mlirValueIsNull(dynamic) ? 1 : 2,
+                        ops, mlirValueGetType(base), 2, attrs);
+}
+
+MlirValue ws_byte_ptr(ws_builder *b, MlirValue base, MlirValue offset) {
+  return byte_gep(b, base, offset, 0);
+}
+
+MlirValue ws_byte_ptr_const(ws_builder *b, MlirValue base, int32_t offset) {
+  if (offset == 0)
+    return base;
+  return byte_gep(b, base, (MlirValue){NULL}, offset);
+}
+
+void ws_build_terminator(MlirBlock block, MlirLocation loc, const char *name,
+                         intptr_t n, const MlirValue *operands) {
+  ws_builder end = ws_builder_at_end(block, loc);
+  ws_build(&end, name, n, operands, 0, NULL, 0, NULL, 0);
+}
+
+/* A region holding one new block, the block terminated by scf.yield. */
+static MlirBlock add_yield_block(MlirOperation op, intptr_t region,
+                                 MlirLocation loc) {
+  MlirBlock block = mlirBlockCreate(0, NULL, NULL);
+  mlirRegionAppendOwnedBlock(mlirOperationGetRegion(op, region), block);
+  ws_build_terminator(block, loc, "scf.yield", 0, NULL);
+  return block;
+}
+
+MlirOperation ws_build_if(ws_builder *b, MlirValue cond, MlirBlock *then_block,
+                          MlirBlock *else_block) {
+  MlirOperation op = ws_build(b, "scf.if", 1, &cond, 0, NULL, 0, NULL, 2);
+  *then_block = add_yield_block(op, 0, b->loc);
+  if (else_block)
+    *else_block = add_yield_block(op, 1, b->loc);
+  return op;
+}
+
+MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub,
+                           MlirValue step, intptr_t num_iter,
+                           const MlirValue *inits, MlirBlock *body) {
+  enum { max_iter = 8 };
+  MlirValue operands[3 + max_iter] = {lb, ub, step};
+  MlirType types[1 + max_iter] = {mlirValueGetType(lb)};
+  MlirLocation locs[1 + max_iter] = {b->loc};
+  if (num_iter > max_iter)
+    num_iter = max_iter;
+  for (intptr_t i = 0; i < num_iter; i++) {
+    operands[3 + i] = inits[i];
+    types[1 + i] = mlirValueGetType(inits[i]);
+    locs[1 + i] = b->loc;
+  }
+  MlirOperation op = ws_build(b, "scf.for", 3 + num_iter, operands, num_iter,
+                              types + 1, 0, NULL, 1);
+  *body = mlirBlockCreate(1 + num_iter, types, locs);
+  mlirRegionAppendOwnedBlock(mlirOperationGetRegion(op, 0), *body);
+  return op;
+}

@@ -1,0 +1,74 @@
+/* ws_builder.h: create operations through the MLIR C API's generic
+ * OperationState, with the few helpers the lowering needs. Internal. */
+#ifndef WS_BUILDER_H
+#define WS_BUILDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+/* Where new operations go: at the end of `block`, or before `before`. */
+typedef struct ws_builder {
+  MlirContext ctx;
+  MlirLocation loc;
+  MlirBlock block;
+  MlirOperation before; /* null: append */
+} ws_builder;
+
+ws_builder ws_builder_at_end(MlirBlock block, MlirLocation loc);
+ws_builder ws_builder_before(MlirOperation op);
+
+MlirType ws_type(MlirContext ctx, const char *text);
+MlirAttribute ws_attr(MlirContext ctx, const char *text);
+MlirNamedAttribute ws_named(MlirContext ctx, const char *name,
+                            MlirAttribute attr);
+/* A named attribute parsed from text: ws_named_text(ctx, "group", "1 : i32"). */
+MlirNamedAttribute ws_named_text(MlirContext ctx, const char *name,
+                                 const char *attr_text);
+
+/* Creates op `name` and inserts it at the builder's point. Regions are
+ * added empty (num_regions of them). */
+MlirOperation ws_build(ws_builder *b, const char *name, intptr_t num_operands,
+                       const MlirValue *operands, intptr_t num_results,
+                       const MlirType *results, intptr_t num_attrs,
+                       const MlirNamedAttribute *attrs, intptr_t num_regions);
+
+/* The first result of a new op with one result. */
+MlirValue ws_build_value(ws_builder *b, const char *name, intptr_t num_operands,
+                         const MlirValue *operands, MlirType result,
+                         intptr_t num_attrs, const MlirNamedAttribute *attrs);
+
+/* An op with no operands, results or regions, attributes from text pairs. */
+MlirOperation ws_build_void(ws_builder *b, const char *name,
+                            intptr_t num_operands, const MlirValue *operands,
+                            intptr_t num_attrs, const MlirNamedAttribute *attrs);
+
+MlirValue ws_const_int(ws_builder *b, int64_t value, MlirType type);
+MlirValue ws_const_i32(ws_builder *b, int64_t value);
+/* arith binary op on same-typed operands: "arith.addi", "arith.muli"... */
+MlirValue ws_arith(ws_builder *b, const char *name, MlirValue lhs, MlirValue rhs);
+/* arith.cmpi with a predicate name: eq ne slt sle sgt sge ult ule ugt uge. */
+MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs,
+                  MlirValue rhs);
+/* llvm.getelementptr base[offset] with an i8 element (a byte offset). */
+MlirValue ws_byte_ptr(ws_builder *b, MlirValue base, MlirValue offset);
+MlirValue ws_byte_ptr_const(ws_builder *b, MlirValue base, int32_t offset);
+
+/* scf.if with no results; *then_block (and *else_block when asked) are
+ * created, each already terminated by scf.yield; build before it. */
+MlirOperation ws_build_if(ws_builder *b, MlirValue cond, MlirBlock *then_block,
+                          MlirBlock *else_block);
+
+/* scf.for over i32 bounds with iter args; *body gets the induction variable
+ * and the iter args as arguments and no terminator: the caller appends
+ * scf.yield. */
+MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub,
+                           MlirValue step, intptr_t num_iter,
+                           const MlirValue *inits, MlirBlock *body);
+
+/* Appends a terminator `name` (scf.yield, llvm.return) with operands. */
+void ws_build_terminator(MlirBlock block, MlirLocation loc, const char *name,
+                         intptr_t n, const MlirValue *operands);
+
+#endif

@@ -1,0 +1,275 @@
+/* ws_plan.c: reading and writing the plan attributes (see ws_plan.h). The
+ * attributes are built as text and parsed, which keeps their printed form,
+ * the thing tests check, in one place. */
+#include "ws_plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "../dialect/ws_text.h"
+
+const char *const ws_part_names[WS_NUM_PARTS] = {"load", "compute", "store"};
+
+static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+int ws_part_from_name(MlirStringRef name) {
+  for (int p = 0; p < WS_NUM_PARTS; p++)
+    if (ws_ref_eq(name, ws_part_names[p]))
+      return p;
+  return -1;
+}
+
+bool ws_has_attr(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, ref(name)));
+}
+
+int ws_int_attr(MlirOperation op, const char *name, int fallback) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, ref(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
+             ? (int)mlirIntegerAttrGetValueInt(a)
+             : fallback;
+}
+
+void ws_set_int_attr(MlirOperation op, const char *name, long long value) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  mlirOperationSetAttributeByName(
+      op, ref(name), mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value));
+}
+
+static void set_attr_text(MlirOperation op, const char *name, const char *text) {
+  MlirAttribute a = mlirAttributeParseGet(mlirOperationGetContext(op), ref(text));
+  if (!mlirAttributeIsNull(a))
+    mlirOperationSetAttributeByName(op, ref(name), a);
+}
+
+unsigned ws_op_partitions(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, ref("ws.partition"));
+  unsigned mask = 0;
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAArray(a))
+    return 0;
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(a); i++) {
+    MlirAttribute e = mlirArrayAttrGetElement(a, i);
+    int p = mlirAttributeIsAString(e) ? ws_part_from_name(mlirStringAttrGetValue(e)) : -1;
+    if (p >= 0)
+      mask |= 1u << p;
+  }
+  return mask;
+}
+
+void ws_set_op_partitions(MlirOperation op, unsigned mask) {
+  char text[64];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  ws_text_appendf(&t, "[");
+  for (int p = 0; p < WS_NUM_PARTS; p++)
+    if (mask & (1u << p))
+      ws_text_appendf(&t, "%s\"%s\"", t.len > 1 ? ", " : "", ws_part_names[p]);
+  ws_text_appendf(&t, "]");
+  set_attr_text(op, "ws.partition", text);
+}
+
+typedef struct loop_collector {
+  MlirOperation *loops;
+  int n, max;
+} loop_collector;
+
+static MlirWalkResult collect_loop(MlirOperation op, void *user_data) {
+  loop_collector *c = user_data;
+  if (ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), "scf.for") &&
+      ws_has_attr(op, "ws.warp_specialize") && c->n < c->max)
+    c->loops[c->n++] = op;
+  return MlirWalkResultAdvance;
+}
+
+int ws_marked_loops(MlirOperation root, MlirOperation *loops, int max) {
+  loop_collector c = {loops, 0, max};
+  mlirOperationWalk(root, collect_loop, &c, MlirWalkPreOrder);
+  return c.n;
+}
+
+MlirBlock ws_loop_body(MlirOperation loop) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+}
+
+int ws_tile_bytes(MlirType tile) {
+  if (!mlirTypeIsARankedTensor(tile) || !mlirShapedTypeHasStaticShape(tile))
+    return 0;
+  long long n = wsElementTypeByteWidth(mlirShapedTypeGetElementType(tile));
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(tile); d++)
+    n *= mlirShapedTypeGetDimSize(tile, d);
+  return (int)n;
+}
+
+int ws_ring_of_value(const ws_plan *plan, MlirValue value) {
+  for (int r = 0; r < plan->num_rings; r++)
+    if (mlirValueEqual(mlirOperationGetResult(plan->rings[r].producer, 0), value))
+      return r;
+  return -1;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static int dict_int(MlirAttribute dict, const char *key, int fallback) {
+  MlirAttribute a = mlirDictionaryAttrGetElementByName(dict, ref(key));
+  if (mlirAttributeIsNull(a))
+    return fallback;
+  if (mlirAttributeIsAInteger(a))
+    return (int)mlirIntegerAttrGetValueInt(a);
+  if (mlirAttributeIsABool(a))
+    return mlirBoolAttrGetValue(a);
+  return fallback;
+}
+
+static int dict_part(MlirAttribute dict, const char *key) {
+  MlirAttribute a = mlirDictionaryAttrGetElementByName(dict, ref(key));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) ? ws_part_from_name(mlirStringAttrGetValue(a)) : -1;
+}
+
+static void read_partitions(ws_plan *plan, MlirAttribute table) {
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(table); i++) {
+    MlirAttribute e = mlirArrayAttrGetElement(table, i);
+    int p = mlirAttributeIsADictionary(e) ? dict_part(e, "name") : -1;
+    if (p < 0)
+      continue;
+    plan->parts[p].present = true;
+    plan->parts[p].num_warps = dict_int(e, "num_warps", 1);
+    plan->parts[p].registers = dict_int(e, "registers", 0);
+    plan->parts[p].first_warp = dict_int(e, "first_warp", 0);
+  }
+}
+
+static void read_channels(ws_plan *plan, MlirAttribute list) {
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(list) && i < WS_MAX_CHANNELS; i++) {
+    MlirAttribute e = mlirArrayAttrGetElement(list, i);
+    ws_channel *c = &plan->channels[plan->num_channels++];
+    c->from = dict_part(e, "from");
+    c->to = dict_part(e, "to");
+    c->depth = dict_int(e, "depth", 1);
+    c->full = dict_int(e, "full", 0);
+    c->empty = dict_int(e, "empty", 0);
+    c->full_arrivals = dict_int(e, "full_arrivals", 0);
+    c->empty_arrivals = dict_int(e, "empty_arrivals", 0);
+    c->expect_tx = dict_int(e, "expect_tx", 0);
+    c->producer_phase = dict_int(e, "producer_phase", 1);
+    c->consumer_phase = dict_int(e, "consumer_phase", 0);
+    c->release_fence = dict_int(e, "release_fence", 0);
+    c->publish_fence = dict_int(e, "publish_fence", 0);
+    c->drain = dict_int(e, "drain", 0);
+  }
+}
+
+static void read_ring(ws_plan *plan, MlirOperation op) {
+  MlirAttribute d = mlirOperationGetAttributeByName(op, ref("ws.ring"));
+  if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d) ||
+      plan->num_rings >= WS_MAX_RINGS)
+    return;
+  ws_ring *r = &plan->rings[plan->num_rings++];
+  r->producer = op;
+  r->tile = mlirValueGetType(mlirOperationGetResult(op, 0));
+  r->channel = dict_int(d, "channel", 0);
+  r->offset = dict_int(d, "offset", 0);
+  r->slot_bytes = dict_int(d, "slot_bytes", 0);
+  r->align = dict_int(d, "align", 128);
+  r->swizzle = dict_int(d, "swizzle", 0);
+}
+
+bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  plan->loop = loop;
+  for (MlirOperation p = mlirOperationGetParentOperation(loop);
+       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(p)), "gpu.func")) {
+      plan->func = p;
+      break;
+    }
+  MlirAttribute table = mlirOperationGetAttributeByName(loop, ref("ws.partitions"));
+  if (mlirAttributeIsNull(table) || !mlirAttributeIsAArray(table))
+    return false;
+  read_partitions(plan, table);
+  MlirAttribute channels = mlirOperationGetAttributeByName(loop, ref("ws.channels"));
+  if (!mlirAttributeIsNull(channels) && mlirAttributeIsAArray(channels))
+    read_channels(plan, channels);
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    read_ring(plan, op);
+  if (!mlirOperationIsNull(plan->func)) {
+    plan->smem_bytes = ws_int_attr(plan->func, "ws.smem_bytes", 0);
+    plan->maxnreg = ws_int_attr(plan->func, "ws.maxnreg", 0);
+    plan->block_threads = ws_int_attr(plan->func, "ws.block_threads", 0);
+    plan->blocks_per_sm = ws_int_attr(plan->func, "ws.blocks_per_sm", 0);
+  }
+  return true;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+void ws_plan_write_partitions(const ws_plan *plan) {
+  char text[512];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  ws_text_appendf(&t, "[");
+  for (int p = 0; p < WS_NUM_PARTS; p++) {
+    const ws_partition *part = &plan->parts[p];
+    if (!part->present)
+      continue;
+    ws_text_appendf(&t, "%s{name = \"%s\", num_warps = %d : i32", t.len > 1 ? ", " : "",
+                    ws_part_names[p], part->num_warps);
+    if (part->registers)
+      ws_text_appendf(&t, ", registers = %d : i32, first_warp = %d : i32",
+                      part->registers, part->first_warp);
+    ws_text_appendf(&t, "}");
+  }
+  ws_text_appendf(&t, "]");
+  set_attr_text(plan->loop, "ws.partitions", text);
+}
+
+void ws_plan_write_rings(const ws_plan *plan) {
+  for (int i = 0; i < plan->num_rings; i++) {
+    const ws_ring *r = &plan->rings[i];
+    char text[256];
+    snprintf(text, sizeof text,
+             "{channel = %d : i32, offset = %d : i32, slot_bytes = %d : i32, "
+             "align = %d : i32, swizzle = %d : i32}",
+             r->channel, r->offset, r->slot_bytes, r->align, r->swizzle);
+    set_attr_text(r->producer, "ws.ring", text);
+  }
+}
+
+void ws_plan_write_channels(const ws_plan *plan) {
+  char text[2048];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  ws_text_appendf(&t, "[");
+  for (int i = 0; i < plan->num_channels; i++) {
+    const ws_channel *c = &plan->channels[i];
+    ws_text_appendf(&t, "%s{from = \"%s\", to = \"%s\", depth = %d : i32, "
+                        "full = %d : i32, empty = %d : i32",
+                    i ? ", " : "", ws_part_names[c->from], ws_part_names[c->to],
+                    c->depth, c->full, c->empty);
+    if (c->full_arrivals)
+      ws_text_appendf(&t, ", full_arrivals = %d : i32, empty_arrivals = %d : i32, "
+                          "expect_tx = %d : i32, producer_phase = %d : i32, "
+                          "consumer_phase = %d : i32, release_fence = %s, "
+                          "publish_fence = %s, drain = %d : i32",
+                      c->full_arrivals, c->empty_arrivals, c->expect_tx,
+                      c->producer_phase, c->consumer_phase,
+                      c->release_fence ? "true" : "false",
+                      c->publish_fence ? "true" : "false", c->drain);
+    ws_text_appendf(&t, "}");
+  }
+  ws_text_appendf(&t, "]");
+  set_attr_text(plan->loop, "ws.channels", text);
+}
+
+void ws_plan_write_kernel(const ws_plan *plan) {
+  if (plan->smem_bytes)
+    ws_set_int_attr(plan->func, "ws.smem_bytes", plan->smem_bytes);
+  if (plan->maxnreg) {
+    ws_set_int_attr(plan->func, "ws.maxnreg", plan->maxnreg);
+    ws_set_int_attr(plan->func, "ws.block_threads", plan->block_threads);
+    ws_set_int_attr(plan->func, "ws.blocks_per_sm", plan->blocks_per_sm);
+  }
+}
