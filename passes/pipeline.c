@@ -1,30 +1,82 @@
-/* pipeline.c: ws-pipeline, the whole ws flow as one pipeline element.
+/* pipeline.c: ws-pipeline, the whole ws flow as one pipeline element:
  *
- * For now the flow is the verifier; each later stage (partition scheduling,
- * memory planning, barriers, lowering) is appended here as it lands, so the
- * C API's wsAddPipeline and `ws-opt --ws-pipeline` always mean "all of it". */
+ *   plan:   ws-verify{chip}, ws-partition-schedule, ws-plan-memory,
+ *           ws-insert-barriers
+ *   lower:  ws-lower-to-nvvm, then upstream lowering of each gpu.module
+ *           (scf to cf, gpu and nvvm to llvm) and gpu-module-to-binary
+ *
+ * stage=plan|lower|all picks the halves (ws-opt --emit=launcher reads the
+ * plan between them); format=bin|isa|llvm|none picks what
+ * gpu-module-to-binary makes (none stops before it). */
 #include <stdio.h>
+#include <string.h>
 
 #include "ws_pass.h"
 
 static const ws_option_spec pipeline_options[] = {
-    {"chip", WS_OPTION_STRING, "sm_90a",
-     "target chip; kernels must target it", "sm_90a|sm_100a", 0, 0},
+    {"chip", WS_OPTION_STRING, "sm_90a", "target chip; kernels must target it",
+     "sm_90a|sm_100a", 0, 0},
+    {"format", WS_OPTION_STRING, "bin",
+     "what gpu-module-to-binary makes: bin (cubin), isa (PTX), llvm "
+     "(bitcode), none (stop before it)",
+     "bin|isa|llvm|none", 0, 0},
+    {"stage", WS_OPTION_STRING, "all", "which half to run: plan, lower, all",
+     "plan|lower|all", 0, 0},
+    {"smem-budget", WS_OPTION_INT, "232448",
+     "shared memory per block in bytes (ws-plan-memory)", NULL, 1024, 1 << 30},
 };
+
+enum { OPT_CHIP, OPT_FORMAT, OPT_STAGE, OPT_BUDGET };
+
+static bool add(MlirOpPassManager pm, const ws_pass_def *def, const char *options,
+                const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
+  return ws_add_configured_pass(pm, def, mlirStringRefCreateFromCString(options),
+                                diag, error);
+}
+
+static void note_upstream_error(MlirStringRef message, void *error) {
+  snprintf(error, WS_ERROR_MAX, "%.*s", (int)message.length, message.data);
+}
+
+static bool add_upstream(MlirOpPassManager pm, const char *text,
+                         char error[WS_ERROR_MAX]) {
+  return mlirLogicalResultIsSuccess(mlirOpPassManagerAddPipeline(
+      pm, mlirStringRefCreateFromCString(text), note_upstream_error, error));
+}
 
 static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
                            const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
-  char text[WS_OPTION_TEXT_MAX + 8];
-  snprintf(text, sizeof text, "chip=%s", opts->v[0].s);
-  return ws_add_configured_pass(pm, &ws_verify_pass_def,
-                                mlirStringRefCreateFromCString(text), diag,
-                                error);
+  char text[256];
+  const char *stage = opts->v[OPT_STAGE].s;
+  bool plan = strcmp(stage, "lower") != 0, lower = strcmp(stage, "plan") != 0;
+  if (plan) {
+    snprintf(text, sizeof text, "chip=%s", opts->v[OPT_CHIP].s);
+    if (!add(pm, &ws_verify_pass_def, text, diag, error) ||
+        !add(pm, &ws_partition_schedule_pass_def, "", diag, error))
+      return false;
+    snprintf(text, sizeof text, "smem-budget=%lld", opts->v[OPT_BUDGET].i);
+    if (!add(pm, &ws_plan_memory_pass_def, text, diag, error) ||
+        !add(pm, &ws_insert_barriers_pass_def, "", diag, error))
+      return false;
+  }
+  if (!lower)
+    return true;
+  if (!add(pm, &ws_lower_to_nvvm_pass_def, "", diag, error) ||
+      !add_upstream(pm, "gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, "
+                        "convert-nvvm-to-llvm, canonicalize, cse, "
+                        "reconcile-unrealized-casts)",
+                    error))
+    return false;
+  if (strcmp(opts->v[OPT_FORMAT].s, "none") == 0)
+    return true;
+  snprintf(text, sizeof text, "gpu-module-to-binary{format=%s}", opts->v[OPT_FORMAT].s);
+  return add_upstream(pm, text, error);
 }
 
 const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
-    .summary = "The whole ws flow, from tile-level kernel to target code",
+    .summary = "The whole ws flow, from tile-level kernel to cubin",
     .options = pipeline_options,
-    .num_options = 1,
+    .num_options = 4,
     .build = build_pipeline,
 };

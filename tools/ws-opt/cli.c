@@ -68,7 +68,10 @@ static int take_value_flag(int argc, char **argv, int *i, cli_options *out) {
     out->output = v;
   else if (take_value(argc, argv, i, "--pass-pipeline", &v, &missing))
     out->pipeline = v;
-  else if (strcmp(argv[*i], "--ws-pipeline") == 0)
+  else if (take_value(argc, argv, i, "--emit", &v, &missing)) {
+    if (!missing && !emit_parse(v, &out->emit))
+      return -2;
+  } else if (strcmp(argv[*i], "--ws-pipeline") == 0)
     out->ws_pipeline = "";
   else if (strncmp(argv[*i], "--ws-pipeline=", 14) == 0)
     out->ws_pipeline = argv[*i] + 14;
@@ -83,6 +86,9 @@ int cli_parse(int argc, char **argv, cli_options *out) {
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     int taken = take_value_flag(argc, argv, &i, out);
+    if (taken == -2)
+      return usage_error("unknown --emit kind in '%s'; expected mlir, llvm, "
+                         "ptx, cubin or launcher", arg);
     if (taken < 0)
       return usage_error("option '%s' needs a value", arg);
     if (taken > 0)
@@ -104,6 +110,12 @@ int cli_parse(int argc, char **argv, cli_options *out) {
   }
   if (!out->input)
     out->input = "-";
+  if (out->emit != EMIT_NONE && out->pipeline)
+    return usage_error("%s", "--emit runs the ws pipeline; combine it with "
+                             "--ws-pipeline=<options>, not --pass-pipeline");
+  if (out->emit == EMIT_LAUNCHER && strcmp(out->output, "-") == 0)
+    return usage_error("%s", "--emit=launcher writes NAME.h and NAME.c: give "
+                             "-o <dir>/NAME");
   if (out->pipeline && out->ws_pipeline)
     return usage_error("%s", "--pass-pipeline and --ws-pipeline cannot be "
                              "combined; put ws-pipeline into the pipeline");
@@ -142,6 +154,10 @@ void cli_print_help(FILE *f) {
         "                              may be mixed and nested under op anchors\n"
         "                              such as gpu.module(...)\n"
         "  --ws-pipeline[=<options>]   run the whole ws flow, e.g. --ws-pipeline=chip=sm_90a\n"
+        "  --emit=<kind>               run the ws flow and write: mlir (the lowered\n"
+        "                              module), llvm (LLVM IR), ptx, cubin, or\n"
+        "                              launcher (-o DIR/NAME writes NAME.h, NAME.c:\n"
+        "                              embedded cubin and typed launch functions)\n"
         "  --split-input-file          split the input at '// -----' lines and\n"
         "                              process each part on its own\n"
         "  --mlir-print-ir-before-all  print the IR before every pass (stderr)\n"

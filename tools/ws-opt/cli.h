@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "emit.h"
+
 enum { EXIT_OK = 0, EXIT_ERROR = 1, EXIT_USAGE = 2 };
 
 typedef struct cli_options {
@@ -12,6 +14,7 @@ typedef struct cli_options {
   const char *output;      /* "-" for stdout */
   const char *pipeline;    /* --pass-pipeline text, or NULL */
   const char *ws_pipeline; /* --ws-pipeline options, or NULL */
+  emit_kind emit;          /* --emit */
   bool split_input;
   bool print_before_all, print_after_all;
   bool timing;

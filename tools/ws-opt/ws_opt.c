@@ -22,7 +22,8 @@ typedef struct driver {
 } driver;
 
 /* The pipeline text to run: --pass-pipeline, or ws-pipeline for
- * --ws-pipeline, or nothing (parse, verify and print). */
+ * --ws-pipeline, or nothing (parse, verify and print). With --emit, the
+ * emit code supplies its own texts; this one only checks the options. */
 static const char *pipeline_text(const driver *d, char *buf, size_t cap) {
   if (d->opts.ws_pipeline) {
     if (d->opts.ws_pipeline[0])
@@ -37,13 +38,12 @@ static const char *pipeline_text(const driver *d, char *buf, size_t cap) {
 /* Builds the pass manager for one input; `instrument` adds the IR printing
  * and timing asked for (left off for the up-front pipeline check, which
  * never runs). */
-static MlirPassManager make_pass_manager(driver *d, bool instrument,
-                                         char *error, size_t error_cap) {
-  char text[8192];
+static MlirPassManager make_pass_manager(driver *d, const char *text,
+                                         bool instrument, char *error,
+                                         size_t error_cap) {
   MlirPassManager pm = mlirPassManagerCreateOnOperation(
       d->ctx, mlirStringRefCreateFromCString("builtin.module"));
-  if (!pipeline_text_add(pm, pipeline_text(d, text, sizeof text), &d->sink,
-                         error, error_cap)) {
+  if (!pipeline_text_add(pm, text, &d->sink, error, error_cap)) {
     mlirPassManagerDestroy(pm);
     return (MlirPassManager){NULL};
   }
@@ -66,6 +66,21 @@ static void write_out(MlirStringRef s, void *file) {
   fwrite(s.data, 1, s.length, file);
 }
 
+/* Runs one pipeline text over the module (the emit modes run two). */
+static bool run_text(void *driver_ptr, MlirModule module, const char *text) {
+  driver *d = driver_ptr;
+  char error[1024];
+  MlirPassManager pm = make_pass_manager(d, text, true, error, sizeof error);
+  if (!pm.ptr) {
+    fprintf(stderr, "ws-opt: error: invalid pass pipeline: %s\n", error);
+    return false;
+  }
+  bool ok = mlirLogicalResultIsSuccess(
+      mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
 /* Parses, transforms and prints one input (a whole file or one split
  * chunk). Returns true on success. Errors are printed by the handler. */
 static bool process(driver *d, const char *text, size_t len,
@@ -74,15 +89,13 @@ static bool process(driver *d, const char *text, size_t len,
       mlirModuleCreateParse(d->ctx, mlirStringRefCreate(text, len));
   if (mlirModuleIsNull(module))
     return false;
-  char error[1024];
-  MlirPassManager pm = make_pass_manager(d, true, error, sizeof error);
-  bool ok = pm.ptr != NULL;
-  if (ok)
-    ok = mlirLogicalResultIsSuccess(
-        mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
-  if (pm.ptr)
-    mlirPassManagerDestroy(pm);
-  if (ok) {
+  char pipeline[8192];
+  bool ok = d->opts.emit == EMIT_NONE
+                ? run_text(d, module, pipeline_text(d, pipeline, sizeof pipeline))
+                : emit_run(d->opts.emit, module, d->opts.ws_pipeline, run_text, d,
+                           d->out, d->opts.output);
+  bool print = d->opts.emit == EMIT_NONE || d->opts.emit == EMIT_MLIR;
+  if (ok && print) {
     if (separator)
       fputs("// -----\n", d->out);
     MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
@@ -152,7 +165,9 @@ int main(int argc, char **argv) {
   }
   /* Check the pipeline once up front: a bad one is a usage error. */
   char error[1024];
-  MlirPassManager probe = make_pass_manager(&d, false, error, sizeof error);
+  char text[8192];
+  MlirPassManager probe = make_pass_manager(&d, pipeline_text(&d, text, sizeof text),
+                                            false, error, sizeof error);
   if (!probe.ptr) {
     fprintf(stderr, "ws-opt: error: invalid pass pipeline: %s\n", error);
     mlirContextDestroy(d.ctx);
@@ -164,6 +179,8 @@ int main(int argc, char **argv) {
   status = EXIT_ERROR;
   if (source_read(d.opts.input, &src)) {
     bool to_stdout = strcmp(d.opts.output, "-") == 0;
+    if (d.opts.emit == EMIT_LAUNCHER)
+      to_stdout = true; /* the launcher writes its own two files */
     d.out = to_stdout ? stdout : fopen(d.opts.output, "w");
     if (!d.out) {
       fprintf(stderr, "ws-opt: error: cannot open output file '%s'\n",

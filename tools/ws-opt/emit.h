@@ -1,0 +1,32 @@
+/* emit.h: ws-opt --emit=mlir|llvm|ptx|cubin|launcher. */
+#ifndef WS_OPT_EMIT_H
+#define WS_OPT_EMIT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "mlir-c/IR.h"
+
+typedef enum emit_kind {
+  EMIT_NONE, /* no --emit: run --pass-pipeline and print the IR */
+  EMIT_MLIR,
+  EMIT_LLVM,
+  EMIT_PTX,
+  EMIT_CUBIN,
+  EMIT_LAUNCHER,
+} emit_kind;
+
+/* Parses the value of --emit; false when unknown. */
+bool emit_parse(const char *text, emit_kind *out);
+
+/* Runs a pipeline text on the module; shared with the plain path. */
+typedef bool (*run_pipeline_fn)(void *driver, MlirModule module, const char *text);
+
+/* Runs the ws pipeline (with `ws_options`, the user's --ws-pipeline text)
+ * up to what `kind` needs and writes it: to `out` for text kinds and
+ * cubin, to `output_base`.h/.c for the launcher. */
+bool emit_run(emit_kind kind, MlirModule module, const char *ws_options,
+              run_pipeline_fn run, void *driver, FILE *out,
+              const char *output_base);
+
+#endif

@@ -1,0 +1,132 @@
+/* launch_info.c: read kernel signatures and plans for the launcher. */
+#include "launch_info.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+
+typedef struct collector {
+  launch_info *out;
+  int n, max;
+  bool failed;
+} collector;
+
+static bool name_is(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
+}
+
+static int int_attr(MlirOperation op, const char *name) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
+             ? (int)mlirIntegerAttrGetValueInt(a) : 0;
+}
+
+static bool scalar_c_type(MlirType t, char *out, size_t cap) {
+  const char *c = NULL;
+  if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32)
+    c = "int32_t";
+  else if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64)
+    c = "int64_t";
+  else if (mlirTypeIsAF32(t))
+    c = "float";
+  else if (mlirTypeIsAF64(t))
+    c = "double";
+  if (c)
+    snprintf(out, cap, "%s", c);
+  return c != NULL;
+}
+
+static const char *cu_dtype(MlirType e) {
+  if (mlirTypeIsAF16(e))
+    return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+  if (mlirTypeIsABF16(e))
+    return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
+  if (mlirTypeIsAF32(e))
+    return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+  if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 32)
+    return "CU_TENSOR_MAP_DATA_TYPE_INT32";
+  return "CU_TENSOR_MAP_DATA_TYPE_UINT8"; /* i8 and the f8 types: bytes */
+}
+
+/* The swizzle the plan chose for the ring this descriptor fills or drains. */
+static int ring_swizzle(MlirValue desc) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(desc); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    MlirOperation producer = user;
+    if (wsOperationIsA(user, "store")) {
+      MlirValue v = mlirOperationGetOperand(user, mlirOperationGetNumOperands(user) - 1);
+      if (!mlirValueIsAOpResult(v))
+        continue;
+      producer = mlirOpResultGetOwner(v);
+    }
+    MlirAttribute ring = mlirOperationGetAttributeByName(producer, mlirStringRefCreateFromCString("ws.ring"));
+    if (mlirAttributeIsNull(ring))
+      continue;
+    MlirAttribute sw = mlirDictionaryAttrGetElementByName(ring, mlirStringRefCreateFromCString("swizzle"));
+    if (!mlirAttributeIsNull(sw) && mlirAttributeIsAInteger(sw))
+      return (int)mlirIntegerAttrGetValueInt(sw);
+  }
+  return 0;
+}
+
+static void describe(collector *c, MlirOperation func) {
+  launch_info *info = &c->out[c->n];
+  memset(info, 0, sizeof *info);
+  MlirAttribute name = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name"));
+  MlirStringRef n = mlirStringAttrGetValue(name);
+  snprintf(info->name, sizeof info->name, "%.*s", (int)n.length, n.data);
+  info->block_threads = int_attr(func, "ws.block_threads");
+  info->smem_bytes = int_attr(func, "ws.smem_bytes");
+  info->blocks_per_sm = int_attr(func, "ws.blocks_per_sm");
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
+    if (i == LAUNCH_MAX_ARGS) {
+      fprintf(stderr, "ws-opt: error: kernel %s has too many arguments\n", info->name);
+      c->failed = true;
+      return;
+    }
+    MlirValue arg = mlirBlockGetArgument(entry, i);
+    MlirType t = mlirValueGetType(arg);
+    launch_arg *a = &info->args[info->num_args++];
+    if (wsTypeIsATensorDesc(t)) {
+      MlirType box = wsTensorDescTypeGetBox(t);
+      MlirType e = mlirShapedTypeGetElementType(box);
+      a->is_desc = true;
+      a->rank = (int)mlirShapedTypeGetRank(box);
+      for (int d = 0; d < a->rank; d++)
+        a->box[d] = mlirShapedTypeGetDimSize(box, d);
+      snprintf(a->cu_dtype, sizeof a->cu_dtype, "%s", cu_dtype(e));
+      a->elem_bytes = wsElementTypeByteWidth(e);
+      a->swizzle = ring_swizzle(arg);
+    } else if (!scalar_c_type(t, a->c_type, sizeof a->c_type)) {
+      fprintf(stderr, "ws-opt: error: kernel %s: argument %d has a type the "
+                      "launcher cannot pass\n", info->name, (int)i);
+      c->failed = true;
+      return;
+    }
+  }
+  c->n++;
+}
+
+static MlirWalkResult visit(MlirOperation op, void *user_data) {
+  collector *c = user_data;
+  if (name_is(op, "gpu.func") && int_attr(op, "ws.block_threads") > 0) {
+    if (c->n == c->max) {
+      c->failed = true;
+      return MlirWalkResultInterrupt;
+    }
+    describe(c, op);
+  }
+  return MlirWalkResultAdvance;
+}
+
+int launch_info_collect(MlirOperation module, launch_info *out, int max) {
+  collector c = {out, 0, max, false};
+  mlirOperationWalk(module, visit, &c, MlirWalkPreOrder);
+  return c.failed ? -1 : c.n;
+}

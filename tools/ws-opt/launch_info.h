@@ -1,0 +1,34 @@
+/* launch_info.h: what a host needs to launch each planned kernel, read from
+ * the plan attributes (after ws-insert-barriers, before lowering). */
+#ifndef WS_OPT_LAUNCH_INFO_H
+#define WS_OPT_LAUNCH_INFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+enum { LAUNCH_MAX_ARGS = 32, LAUNCH_MAX_KERNELS = 16 };
+
+typedef struct launch_arg {
+  bool is_desc;
+  char c_type[16];   /* scalars: int32_t, int64_t, float, double */
+  int rank;          /* descriptors: */
+  int64_t box[5];    /* outermost first */
+  char cu_dtype[48]; /* CU_TENSOR_MAP_DATA_TYPE_... */
+  int elem_bytes;
+  int swizzle;       /* bytes: 0, 32, 64, 128 */
+} launch_arg;
+
+typedef struct launch_info {
+  char name[128];
+  int block_threads, smem_bytes, blocks_per_sm;
+  int num_args;
+  launch_arg args[LAUNCH_MAX_ARGS];
+} launch_info;
+
+/* Fills `out` with the planned kernels of `module`; returns their count,
+ * or -1 after printing why a kernel cannot be described. */
+int launch_info_collect(MlirOperation module, launch_info *out, int max);
+
+#endif
