@@ -20,10 +20,11 @@
  *
  * Registers: compute warps form warpgroups 0..; load and store warps share
  * the next warpgroup. The kernel gets a register cap at entry (.maxnreg) that
- * lets blocks_per_sm blocks fit; the producer warpgroup drops to 24 with
- * setmaxnreg.dec and the compute warpgroups take what it frees (setmaxnreg
- * .inc), in multiples of 8, at most 256. Totals are checked against the
- * 65536 registers of an SM. */
+ * lets blocks_per_sm blocks fit; the block's pool is that cap times its
+ * threads. The producer warpgroup drops to 24 with setmaxnreg.dec and the
+ * compute warpgroups take what it frees (setmaxnreg.inc), in multiples of 8,
+ * at most 256, never more than the pool holds. Totals are checked against
+ * the pool and the 65536 registers of an SM. */
 #include <stdio.h>
 #include <string.h>
 
@@ -37,7 +38,6 @@ enum {
   BLOCK_RESERVED_SMEM = 1024,
   PRODUCER_REGISTERS = 24,
   MAX_REGISTERS = 256,
-  MAX_BLOCKS_PER_SM = 2,
   WARPGROUP_THREADS = 128,
 };
 
@@ -58,14 +58,14 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
 
 /* Warp layout and register budgets; false (after an error) when they cannot
  * fit the register file. */
-static bool plan_registers(ws_plan *plan) {
+static bool plan_registers(ws_plan *plan, int max_blocks) {
   ws_partition *compute = &plan->parts[WS_COMPUTE];
   int compute_warps = compute->present ? compute->num_warps : 0;
   int producers = plan->parts[WS_LOAD].present + plan->parts[WS_STORE].present;
   int warps = compute_warps + (compute_warps ? 4 : producers);
   int threads = warps * 32;
   int by_smem = SM_SMEM_BYTES / (plan->smem_bytes + BLOCK_RESERVED_SMEM);
-  int blocks = by_smem < MAX_BLOCKS_PER_SM ? by_smem : MAX_BLOCKS_PER_SM;
+  int blocks = by_smem < max_blocks ? by_smem : max_blocks;
   if (blocks < 1)
     blocks = 1;
   int block_regs = SM_REGISTERS / blocks;
@@ -80,9 +80,13 @@ static bool plan_registers(ws_plan *plan) {
   for (int p = 0; p < WS_NUM_PARTS; p++)
     if (p != WS_COMPUTE && plan->parts[p].present)
       plan->parts[p].first_warp = next++;
+  /* setmaxnreg moves registers within the pool the block got at launch,
+   * cap * threads; .inc waits until .dec has freed enough, so sizing it
+   * from anything larger than the pool would wait forever. */
+  long pool = (long)cap * threads;
   int compute_regs = cap;
   if (compute->present) {
-    int free_regs = block_regs - PRODUCER_REGISTERS * WARPGROUP_THREADS;
+    int free_regs = (int)pool - PRODUCER_REGISTERS * WARPGROUP_THREADS;
     compute_regs = free_regs / (compute_warps * 32) / 8 * 8;
     if (compute_regs > MAX_REGISTERS)
       compute_regs = MAX_REGISTERS;
@@ -97,10 +101,12 @@ static bool plan_registers(ws_plan *plan) {
                    ? (long)compute_regs * compute_warps * 32 +
                          (long)PRODUCER_REGISTERS * WARPGROUP_THREADS
                    : (long)cap * threads;
-  if (total * blocks > SM_REGISTERS || compute_regs < cap) {
-    ws_emit_op_error(plan->loop, "register plan does not fit: %d block(s) of "
-                                 "%ld registers exceed the %d of an SM",
-                     blocks, total, SM_REGISTERS);
+  if (total > pool || pool * blocks > SM_REGISTERS || compute_regs < cap) {
+    ws_emit_op_error(plan->loop, "register plan does not fit: warpgroups need "
+                                 "%ld registers of a block pool of %ld (%d per "
+                                 "thread at entry), %d block(s) of which must "
+                                 "fit the %d of an SM",
+                     total, pool, cap, blocks, SM_REGISTERS);
     return false;
   }
   plan->maxnreg = cap;
@@ -109,7 +115,7 @@ static bool plan_registers(ws_plan *plan) {
   return true;
 }
 
-static bool insert_barriers(MlirOperation loop) {
+static bool insert_barriers(MlirOperation loop, int max_blocks) {
   ws_plan plan;
   if (!ws_plan_read(loop, &plan) || plan.num_channels == 0)
     return true; /* not scheduled or not planned */
@@ -117,7 +123,7 @@ static bool insert_barriers(MlirOperation loop) {
     return true; /* already done */
   for (int c = 0; c < plan.num_channels; c++)
     plan_channel(&plan, &plan.channels[c]);
-  if (!plan_registers(&plan))
+  if (!plan_registers(&plan, max_blocks))
     return false;
   ws_plan_write_channels(&plan);
   ws_plan_write_partitions(&plan);
@@ -127,7 +133,6 @@ static bool insert_barriers(MlirOperation loop) {
 
 static bool run_insert_barriers(MlirOperation root, const ws_pass_options *opts,
                                 const ws_pass_env *env) {
-  (void)opts;
   (void)env;
   if (!ws_verify_root(root, ""))
     return false;
@@ -135,14 +140,22 @@ static bool run_insert_barriers(MlirOperation root, const ws_pass_options *opts,
   int n = ws_marked_loops(root, loops, 64);
   bool ok = true;
   for (int i = 0; i < n; i++)
-    ok &= insert_barriers(loops[i]);
+    ok &= insert_barriers(loops[i], (int)opts->v[0].i);
   return ok;
 }
+
+static const ws_option_spec insert_barriers_options[] = {
+    {"max-blocks-per-sm", WS_OPTION_INT, "2",
+     "blocks per SM the register cap at entry leaves room for (fewer when "
+     "shared memory allows fewer)", NULL, 1, 8},
+};
 
 const ws_pass_def ws_insert_barriers_pass_def = {
     .argument = "ws-insert-barriers",
     .summary = "Fix the mbarrier protocol of every channel (arrive counts, "
                "phases, expect-tx, proxy fences, store drain) and the "
                "setmaxnreg budget of every warpgroup",
+    .options = insert_barriers_options,
+    .num_options = 1,
     .run = run_insert_barriers,
 };

@@ -24,9 +24,12 @@ static const ws_option_spec pipeline_options[] = {
      "plan|lower|all", 0, 0},
     {"smem-budget", WS_OPTION_INT, "232448",
      "shared memory per block in bytes (ws-plan-memory)", NULL, 1024, 1 << 30},
+    {"max-blocks-per-sm", WS_OPTION_INT, "2",
+     "blocks per SM the register cap leaves room for (ws-insert-barriers)", NULL,
+     1, 8},
 };
 
-enum { OPT_CHIP, OPT_FORMAT, OPT_STAGE, OPT_BUDGET };
+enum { OPT_CHIP, OPT_FORMAT, OPT_STAGE, OPT_BUDGET, OPT_BLOCKS };
 
 static bool add(MlirOpPassManager pm, const ws_pass_def *def, const char *options,
                 const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
@@ -55,8 +58,10 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
         !add(pm, &ws_partition_schedule_pass_def, "", diag, error))
       return false;
     snprintf(text, sizeof text, "smem-budget=%lld", opts->v[OPT_BUDGET].i);
-    if (!add(pm, &ws_plan_memory_pass_def, text, diag, error) ||
-        !add(pm, &ws_insert_barriers_pass_def, "", diag, error))
+    if (!add(pm, &ws_plan_memory_pass_def, text, diag, error))
+      return false;
+    snprintf(text, sizeof text, "max-blocks-per-sm=%lld", opts->v[OPT_BLOCKS].i);
+    if (!add(pm, &ws_insert_barriers_pass_def, text, diag, error))
       return false;
   }
   if (!lower)
@@ -77,6 +82,6 @@ const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
     .summary = "The whole ws flow, from tile-level kernel to cubin",
     .options = pipeline_options,
-    .num_options = 4,
+    .num_options = 5,
     .build = build_pipeline,
 };

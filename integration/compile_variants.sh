@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Compiles every integration variant to PTX and to a C launcher, and checks
+# that the PTX has what warp specialization needs: setmaxnreg (inc and dec),
+# TMA loads and stores (cp.async.bulk.tensor), mbarrier waits and the async
+# proxy fence. Needs no GPU.  Usage: compile_variants.sh WS_OPT OUTDIR
+set -euo pipefail
+ws_opt="$1"
+out="$2"
+here="$(cd "$(dirname "$0")" && pwd)"
+python3 "$here/variants.py" "$out" >/dev/null
+fail=0
+count=0
+while read -r name op dtype rows cols stages warps inputs; do
+  "$ws_opt" "$out/$name.mlir" --emit=ptx -o "$out/$name.ptx"
+  "$ws_opt" "$out/$name.mlir" --emit=launcher -o "$out/$name"
+  for pattern in 'setmaxnreg.inc.sync.aligned.u32' 'setmaxnreg.dec.sync.aligned.u32' \
+                 'cp.async.bulk.tensor.2d.shared::cluster.global' \
+                 'cp.async.bulk.tensor.2d.global.shared::cta' \
+                 'mbarrier.try_wait.parity' 'fence.proxy.async.shared::cta' '.maxnreg'; do
+    if ! grep -qF "$pattern" "$out/$name.ptx"; then
+      echo "FAIL $name: PTX lacks $pattern"
+      fail=1
+    fi
+  done
+  if grep -q 'fma.rn' "$out/$name.ptx"; then echo 1; else echo 0; fi > "$out/$name.fused"
+  count=$((count + 1))
+done < "$out/manifest"
+echo "compiled $count variants to PTX and launchers; PTX checks $([ $fail = 0 ] && echo passed || echo FAILED)"
+exit $fail
