@@ -64,6 +64,20 @@ const char *ws_op_name(MlirOperation op, char *buf, size_t cap) {
   return buf;
 }
 
+const char *ws_loc_str(MlirLocation loc, char *buf, size_t cap) {
+  while (mlirLocationIsAName(loc))
+    loc = mlirLocationNameGetChildLoc(loc);
+  if (mlirLocationIsAFileLineColRange(loc)) {
+    snprintf(buf, cap, "%d:%d", mlirLocationFileLineColRangeGetStartLine(loc),
+             mlirLocationFileLineColRangeGetStartColumn(loc));
+    return buf;
+  }
+  ws_text t;
+  ws_text_init(&t, buf, cap);
+  mlirLocationPrint(loc, ws_text_append_ref, &t);
+  return buf;
+}
+
 bool ws_ref_eq(MlirStringRef ref, const char *s) {
   size_t n = strlen(s);
   return ref.length == n && memcmp(ref.data, s, n) == 0;

@@ -36,6 +36,10 @@ const char *ws_attr_str(MlirAttribute attr, char *buf, size_t cap);
 /* The name of `op` ("ws.load") as a NUL-terminated copy in buf; returns buf. */
 const char *ws_op_name(MlirOperation op, char *buf, size_t cap);
 
+/* "line:col" of a file location (unwrapping name locations), else the
+ * location as MLIR prints it; into buf, which is returned. */
+const char *ws_loc_str(MlirLocation loc, char *buf, size_t cap);
+
 /* True when the MlirStringRef equals the C string. */
 bool ws_ref_eq(MlirStringRef ref, const char *s);
 

@@ -26,4 +26,19 @@ while read -r name op dtype rows cols stages warps inputs; do
   count=$((count + 1))
 done < "$out/manifest"
 echo "compiled $count variants to PTX and launchers; PTX checks $([ $fail = 0 ] && echo passed || echo FAILED)"
+# The generated launchers and the GPU harness must compile (no GPU needed).
+cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
+built=0
+while read -r name op dtype rows cols stages warps inputs; do
+  if gcc -std=c11 -O2 -Wall -Werror -ffp-contract=off -DMOD="$name" -DKERN="$name" \
+       -DNUM_IN="$inputs" -DOP_"${op^^}" -DELEM_"${dtype^^}" -DROWS="$rows" \
+       -I"$out" -I"$cuda/include" -c "$here/elementwise_test.c" -o "$out/$name.test.o" &&
+     gcc -std=c11 -O2 -Wall -Werror -I"$cuda/include" -c "$out/$name.c" -o "$out/$name.o"; then
+    built=$((built + 1))
+  else
+    echo "FAIL $name: launcher or harness does not compile"
+    fail=1
+  fi
+done < "$out/manifest"
+echo "harness compiles for $built variants"
 exit $fail

@@ -18,6 +18,7 @@
  * allows), so consecutive threads touch consecutive 16-byte pieces of a
  * row-major slot, which is free of bank conflicts. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -725,44 +726,55 @@ static void set_target_features(MlirOperation module) {
     mlirOperationSetAttributeByName(module, mlirStringRefCreateFromCString("targets"), a);
 }
 
-static bool lower_kernel(MlirOperation loop) {
-  static lowering L; /* large; one kernel at a time (passes are not reentrant per instance) */
-  memset(&L, 0, sizeof L);
-  if (!ws_plan_read(loop, &L.plan) || !L.plan.maxnreg) {
+static bool lower_with(lowering *L, MlirOperation loop) {
+  if (!ws_plan_read(loop, &L->plan) || !L->plan.maxnreg) {
     ws_emit_op_error(loop, "is marked ws.warp_specialize but was not planned; "
                            "run ws-partition-schedule, ws-plan-memory and "
                            "ws-insert-barriers first (or see their remarks)");
     return false;
   }
-  L.old_func = L.plan.func;
-  L.loc = mlirOperationGetLocation(L.old_func);
-  L.ctx = mlirOperationGetContext(loop);
-  L.i32 = mlirIntegerTypeGet(L.ctx, 32);
-  L.ptr_shared = ws_type(L.ctx, "!llvm.ptr<3>");
-  L.ptr_cluster = ws_type(L.ctx, "!llvm.ptr<7>");
-  if (!choose_compute_layout(&L) || !create_function(&L))
+  L->old_func = L->plan.func;
+  L->loc = mlirOperationGetLocation(L->old_func);
+  L->ctx = mlirOperationGetContext(loop);
+  L->i32 = mlirIntegerTypeGet(L->ctx, 32);
+  L->ptr_shared = ws_type(L->ctx, "!llvm.ptr<3>");
+  L->ptr_cluster = ws_type(L->ctx, "!llvm.ptr<7>");
+  if (!choose_compute_layout(L) || !create_function(L))
     return false;
-  MlirOperation module = mlirOperationGetParentOperation(L.old_func);
-  ensure_smem_global(&L, module);
-  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(L.new_func, 0));
-  ws_builder b = ws_builder_at_end(entry, L.loc);
-  MlirNamedAttribute global = ws_named_text(L.ctx, "global_name", "@ws_smem");
-  L.smem = ws_build_value(&b, "llvm.mlir.addressof", 0, NULL, L.ptr_shared, 1, &global);
-  L.tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, L.i32, 0, NULL);
-  bool ok = emit_prologue(&L, &b);
+  MlirOperation module = mlirOperationGetParentOperation(L->old_func);
+  ensure_smem_global(L, module);
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(L->new_func, 0));
+  ws_builder b = ws_builder_at_end(entry, L->loc);
+  MlirNamedAttribute global = ws_named_text(L->ctx, "global_name", "@ws_smem");
+  L->smem = ws_build_value(&b, "llvm.mlir.addressof", 0, NULL, L->ptr_shared, 1, &global);
+  L->tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, L->i32, 0, NULL);
+  bool ok = emit_prologue(L, &b);
   if (ok) {
-    MlirValue warp = ws_arith(&b, "arith.divui", L.tid, c32(&b, 32));
-    init_barriers(&L, &b);
-    ok = emit_partitions(&L, &b, warp);
+    MlirValue warp = ws_arith(&b, "arith.divui", L->tid, c32(&b, 32));
+    init_barriers(L, &b);
+    ok = emit_partitions(L, &b, warp);
   }
-  ws_build_terminator(entry, L.loc, "llvm.return", 0, NULL);
+  ws_build_terminator(entry, L->loc, "llvm.return", 0, NULL);
   if (!ok) {
-    mlirOperationDestroy(L.new_func);
+    mlirOperationDestroy(L->new_func);
     return false;
   }
   set_target_features(module);
-  mlirOperationDestroy(L.old_func);
+  mlirOperationDestroy(L->old_func);
   return true;
+}
+
+/* The lowering state is large (value maps, register tiles): one heap copy
+ * per kernel, so concurrent pass instances share nothing. */
+static bool lower_kernel(MlirOperation loop) {
+  lowering *state = calloc(1, sizeof *state);
+  if (!state) {
+    ws_emit_op_error(loop, "out of memory while lowering");
+    return false;
+  }
+  bool ok = lower_with(state, loop);
+  free(state);
+  return ok;
 }
 
 /* Every ws op must have been inside a planned loop. */

@@ -37,12 +37,16 @@ static bool add(MlirOpPassManager pm, const ws_pass_def *def, const char *option
                                 diag, error);
 }
 
+/* MLIR reports a pipeline error in pieces; they are appended. */
 static void note_upstream_error(MlirStringRef message, void *error) {
-  snprintf(error, WS_ERROR_MAX, "%.*s", (int)message.length, message.data);
+  char *e = error;
+  size_t used = strlen(e);
+  snprintf(e + used, WS_ERROR_MAX - used, "%.*s", (int)message.length, message.data);
 }
 
 static bool add_upstream(MlirOpPassManager pm, const char *text,
                          char error[WS_ERROR_MAX]) {
+  error[0] = '\0';
   return mlirLogicalResultIsSuccess(mlirOpPassManagerAddPipeline(
       pm, mlirStringRefCreateFromCString(text), note_upstream_error, error));
 }

@@ -147,14 +147,12 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
   for (int i = 0; i < plan->num_rings; i++) {
     const ws_ring *r = &plan->rings[i];
     const ws_channel *c = &plan->channels[r->channel];
-    ws_text l;
-    ws_text_init(&l, loc, sizeof loc);
-    mlirLocationPrint(mlirOperationGetLocation(r->producer), ws_text_append_ref, &l);
+    ws_loc_str(mlirOperationGetLocation(r->producer), loc, sizeof loc);
     char name[64], tile[128];
-    ws_text_appendf(&t, " ring %d (%s %s, %s -> %s at %s): %d x %d = %d bytes;",
+    ws_text_appendf(&t, " ring %d (%s %s at line %s, %s -> %s): %d x %d = %d bytes;",
                     i, ws_op_name(r->producer, name, sizeof name),
-                    ws_type_str(r->tile, tile, sizeof tile),
-                    ws_part_names[c->from], ws_part_names[c->to], loc, c->depth,
+                    ws_type_str(r->tile, tile, sizeof tile), loc,
+                    ws_part_names[c->from], ws_part_names[c->to], c->depth,
                     r->slot_bytes, c->depth * r->slot_bytes);
   }
   int barriers = 0;

@@ -79,7 +79,9 @@ MlirPass wsCreateVerifyPass(MlirStringRef options,
                             const WsDiagnostics *diagnostics);
 
 /* Adds the whole ws pipeline (ws-pipeline) to `pm` with `options`
- * ("chip=sm_90a"). Reports like wsAddPassByName. */
+ * ("chip=sm_90a format=bin"; see ws-opt --help for all). Its lowering half
+ * uses upstream passes by name, so call mlirRegisterAllPasses() first.
+ * Reports like wsAddPassByName. */
 MlirLogicalResult wsAddPipeline(MlirOpPassManager pm, MlirStringRef options,
                                 const WsDiagnostics *diagnostics);
 

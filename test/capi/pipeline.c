@@ -147,6 +147,7 @@ static void build_ops(MlirContext ctx) {
 }
 
 int main(void) {
+  mlirRegisterAllPasses(); /* ws-pipeline's lowering half names upstream passes */
   MlirContext ctx = make_context();
   printf("loaded before: %d\n", wsContextIsDialectLoaded(ctx));
   if (mlirLogicalResultIsFailure(wsContextLoadDialect(ctx)) ||
@@ -214,7 +215,8 @@ int main(void) {
   mlirPrintPassPipeline(mlirPassManagerGetAsOpPassManager(pm), print_to_stdout, NULL);
   fputc('\n', stdout);
   // CHECK: pipeline added: 1
-  // CHECK: ws-verify
+  // CHECK: ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-lower-to-nvvm,gpu.module(convert-scf-to-cf
+  // CHECK-SAME: gpu-module-to-binary
   mlirPassManagerDestroy(pm);
   mlirContextDestroy(ctx);
   return 0;

@@ -2,7 +2,8 @@
 // passes, once the dialect is loaded from its IRDL file.
 // RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify)' %ws_src/integration/add.mlir | FileCheck %s --check-prefix=ADD
 // RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(canonicalize, ws-verify{chip=sm_90a}, cse)' %ws_src/integration/matmul.mlir | FileCheck %s --check-prefix=MM
-// RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-pipeline{chip=sm_90a})' %ws_src/integration/add.mlir | FileCheck %s --check-prefix=ADD
+// RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-pipeline{chip=sm_90a format=isa})' %ws_src/integration/add.mlir | FileCheck %s --check-prefix=PTX
+// RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory{smem-budget=50000}, ws-insert-barriers)' %ws_src/integration/add.mlir | FileCheck %s --check-prefix=PLAN
 // RUN: not %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify)' %s 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify{chip=sm_75})' %s 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: %mlir_opt --load-pass-plugin=%ws_plugin --help | FileCheck %s --check-prefix=HELP
@@ -10,6 +11,9 @@
 // ADD: gpu.func @add
 // ADD: "ws.store"
 // MM: "ws.dot"{{.*}}{transpose_b}
+// PTX: gpu.binary @kernels
+// PTX-SAME: setmaxnreg.inc.sync.aligned.u32
+// PLAN: ws.smem_bytes = 49216 : i32
 // OPT: ws-verify: option 'chip' takes "", sm_90a or sm_100a, got 'sm_75'
 // HELP: --ws-pipeline
 // HELP: --ws-verify

@@ -1,0 +1,62 @@
+// RUN: not ws-opt --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule)' %s 2>&1 | FileCheck %s --implicit-check-not=error:
+
+// An op the scheduler has no partition for is an error at that op.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %i0 = arith.constant 0 : index
+      scf.for %y = %c0 to %n step %c64 : i32 {
+        %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+        // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:14: error: 'tensor.extract' op cannot be placed in a partition of a ws.warp_specialize loop; supported inside it: ws.load, ws.store, elementwise arith/math on tiles, scalar arith
+        %e = tensor.extract %t[%i0, %i0] : tensor<32x64xf32>
+        "ws.store"(%a, %c0, %y, %t) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A tile from outside the loop that is not a splat constant cannot be
+// rebuilt in the compute partition.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %first = "ws.load"(%a, %c0, %c0) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+      scf.for %y = %c0 to %n step %c64 : i32 {
+        %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+        // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:14: error: 'arith.addf' op uses a tile defined outside the warp-specialized loop that is not a splat constant
+        %s = arith.addf %t, %first : tensor<32x64xf32>
+        "ws.store"(%a, %c0, %y, %s) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Two marked loops in one kernel.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      scf.for %y = %c0 to %n step %c64 : i32 {
+        %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+        "ws.store"(%a, %c0, %y, %t) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
+      } {ws.warp_specialize}
+      // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:7: error: 'scf.for' op is a second ws.warp_specialize loop in one kernel; mark one loop per kernel
+      scf.for %y = %c0 to %n step %c64 : i32 {
+        %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+        "ws.store"(%a, %c0, %y, %t) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,21 @@
+// RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory{smem-budget=20000})' %s 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory)' %s 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// Over budget is an error at the loop that names every buffer and its bytes.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @big(%a: !ws.tensor_desc<tensor<128x128xf32>>, %b: !ws.tensor_desc<tensor<128x128xf32>>,
+                  %c: !ws.tensor_desc<tensor<128x128xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c128 = arith.constant 128 : i32
+      // OPTION: plan-memory-budget.mlir:[[@LINE+2]]:7: error: 'scf.for' op shared memory plan needs 786560 bytes but the budget is 20000 bytes (227 KiB per block on sm_90a, or smem-budget=): ring 0 (ws.load tensor<128x128xf32> at line [[@LINE+3]]:15, load -> compute): 4 x 65536 = 262144 bytes; ring 1 (ws.load tensor<128x128xf32> at line [[@LINE+4]]:15, load -> compute): 4 x 65536 = 262144 bytes; ring 2 (arith.addf tensor<128x128xf32> at line [[@LINE+5]]:15, compute -> store): 4 x 65536 = 262144 bytes; barriers: 128 bytes
+      // DEFAULT: plan-memory-budget.mlir:[[@LINE+1]]:7: error: 'scf.for' op shared memory plan needs 786560 bytes but the budget is 232448 bytes
+      scf.for %y = %c0 to %n step %c128 : i32 {
+        %ta = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<128x128xf32>>, i32, i32) -> tensor<128x128xf32>
+        %tb = "ws.load"(%b, %c0, %y) : (!ws.tensor_desc<tensor<128x128xf32>>, i32, i32) -> tensor<128x128xf32>
+        %tc = arith.addf %ta, %tb : tensor<128x128xf32>
+        "ws.store"(%c, %c0, %y, %tc) : (!ws.tensor_desc<tensor<128x128xf32>>, i32, i32, tensor<128x128xf32>) -> ()
+      } {ws.warp_specialize, ws.num_stages = 4 : i32}
+      gpu.return
+    }
+  }
+}
