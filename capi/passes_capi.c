@@ -58,6 +58,18 @@ static void report(const WsDiagnostics *diag, const char *message) {
     diag->on_error(mlirStringRefCreateFromCString(message), diag->user_data);
 }
 
+static const ws_pass_def *find_or_report(MlirStringRef argument,
+                                         const WsDiagnostics *diag) {
+  const ws_pass_def *def = ws_find_pass_def(argument);
+  if (!def) {
+    char error[WS_ERROR_MAX];
+    snprintf(error, sizeof error, "'%.*s' is not a ws pass",
+             (int)argument.length, argument.data);
+    report(diag, error);
+  }
+  return def;
+}
+
 /* Finds and configures a definition; the shared first step of every entry
  * point that takes a name and an option string. */
 static const ws_pass_def *configure(MlirStringRef argument,
@@ -65,13 +77,9 @@ static const ws_pass_def *configure(MlirStringRef argument,
                                     ws_pass_options *opts,
                                     const WsDiagnostics *diag) {
   char error[WS_ERROR_MAX];
-  const ws_pass_def *def = ws_find_pass_def(argument);
-  if (!def) {
-    snprintf(error, sizeof error, "'%.*s' is not a ws pass",
-             (int)argument.length, argument.data);
-    report(diag, error);
+  const ws_pass_def *def = find_or_report(argument, diag);
+  if (!def)
     return NULL;
-  }
   if (!ws_parse_pass_options(def, options, opts, error)) {
     report(diag, error);
     return NULL;
@@ -100,13 +108,9 @@ MlirLogicalResult wsAddPassByName(MlirOpPassManager pm, MlirStringRef argument,
                                   MlirStringRef options,
                                   const WsDiagnostics *diag) {
   char error[WS_ERROR_MAX];
-  const ws_pass_def *def = ws_find_pass_def(argument);
-  if (!def) {
-    snprintf(error, sizeof error, "'%.*s' is not a ws pass",
-             (int)argument.length, argument.data);
-    report(diag, error);
+  const ws_pass_def *def = find_or_report(argument, diag);
+  if (!def)
     return mlirLogicalResultFailure();
-  }
   if (!ws_add_configured_pass(pm, def, options, diag, error)) {
     report(diag, error);
     return mlirLogicalResultFailure();

@@ -115,7 +115,10 @@ static bool plan_registers(ws_plan *plan, int max_blocks) {
   return true;
 }
 
-static bool insert_barriers(MlirOperation loop, int max_blocks) {
+static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
+                            const ws_pass_env *env) {
+  (void)env;
+  int max_blocks = (int)opts->v[0].i;
   ws_plan plan;
   if (!ws_plan_read(loop, &plan) || plan.num_channels == 0)
     return true; /* not scheduled or not planned */
@@ -133,15 +136,7 @@ static bool insert_barriers(MlirOperation loop, int max_blocks) {
 
 static bool run_insert_barriers(MlirOperation root, const ws_pass_options *opts,
                                 const ws_pass_env *env) {
-  (void)env;
-  if (!ws_verify_root(root, ""))
-    return false;
-  MlirOperation loops[64];
-  int n = ws_marked_loops(root, loops, 64);
-  bool ok = true;
-  for (int i = 0; i < n; i++)
-    ok &= insert_barriers(loops[i], (int)opts->v[0].i);
-  return ok;
+  return ws_run_on_marked_loops(root, insert_barriers, opts, env);
 }
 
 static const ws_option_spec insert_barriers_options[] = {

@@ -201,6 +201,33 @@ static bool is_scalar(MlirOperation op) {
   return !wsOperationIsInDialect(op);
 }
 
+/* Walks the source loop body for one partition from `op` on: clones the
+ * partition's scalar ops at b and returns its next tile op (a ws op or an
+ * op on tiles), or a null op at the end of the body. */
+static MlirOperation next_tile_op(lowering *L, ws_builder *b, value_map *local,
+                                  MlirOperation op, int part) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!in_partition(op, part) || op_is(op, "scf.yield"))
+      continue;
+    if (!is_scalar(op))
+      return op;
+    clone_mapped(L, b, op, local);
+  }
+  return op;
+}
+
+/* The first tile op of a partition in the source loop (see next_tile_op). */
+static MlirOperation first_tile_op(lowering *L, ws_builder *b, value_map *local,
+                                   int part) {
+  return next_tile_op(L, b, local, mlirBlockGetFirstOperation(ws_loop_body(L->plan.loop)),
+                      part);
+}
+
+static MlirOperation after(lowering *L, ws_builder *b, value_map *local,
+                           MlirOperation op, int part) {
+  return next_tile_op(L, b, local, mlirOperationGetNextInBlock(op), part);
+}
+
 static void emit_load_partition(lowering *L, ws_builder *outer) {
   value_map local = {.n = 0};
   MlirValue i;
@@ -208,15 +235,8 @@ static void emit_load_partition(lowering *L, ws_builder *outer) {
   ws_builder b = ws_builder_at_end(body, L->loc);
   bool started[WS_MAX_CHANNELS] = {false};
   MlirValue slot[WS_MAX_CHANNELS], full[WS_MAX_CHANNELS];
-  MlirBlock src = ws_loop_body(L->plan.loop);
-  for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!in_partition(op, WS_LOAD) || op_is(op, "scf.yield"))
-      continue;
-    if (is_scalar(op)) {
-      clone_mapped(L, &b, op, &local);
-      continue;
-    }
+  for (MlirOperation op = first_tile_op(L, &b, &local, WS_LOAD); !mlirOperationIsNull(op);
+       op = after(L, &b, &local, op, WS_LOAD)) {
     int r = ws_ring_of_value(&L->plan, mlirOperationGetResult(op, 0));
     const ws_ring *ring = &L->plan.rings[r];
     const ws_channel *c = &L->plan.channels[ring->channel];
@@ -254,15 +274,8 @@ static void emit_store_partition(lowering *L, ws_builder *outer) {
   ws_builder b = ws_builder_at_end(body, L->loc);
   bool started[WS_MAX_CHANNELS] = {false};
   MlirValue slot[WS_MAX_CHANNELS];
-  MlirBlock src = ws_loop_body(L->plan.loop);
-  for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!in_partition(op, WS_STORE) || op_is(op, "scf.yield"))
-      continue;
-    if (is_scalar(op)) {
-      clone_mapped(L, &b, op, &local);
-      continue;
-    }
+  for (MlirOperation op = first_tile_op(L, &b, &local, WS_STORE); !mlirOperationIsNull(op);
+       op = after(L, &b, &local, op, WS_STORE)) {
     int n = (int)mlirOperationGetNumOperands(op);
     int r = ws_ring_of_value(&L->plan, mlirOperationGetOperand(op, n - 1));
     const ws_ring *ring = &L->plan.rings[r];
@@ -348,30 +361,39 @@ static MlirNamedAttribute alignment_attr(lowering *L, const ws_ring *ring) {
   return ws_named_text(L->ctx, "alignment", text);
 }
 
-/* Reads every ring of the channels that feed compute into registers, then
- * releases their slots (fenced: TMA will overwrite them). */
-static void read_incoming(lowering *L, ws_builder *b, MlirValue i) {
+/* The compute partition's side of every channel it touches. Incoming:
+ * wait until the slot is full, read each ring's chunks into registers, fence
+ * (TMA refills the slot) and release it. Outgoing: wait until the slot is
+ * empty, write the chunks, fence (a TMA store reads the slot) and publish. */
+static void transfer(lowering *L, ws_builder *b, MlirValue i, bool incoming) {
   for (int ch = 0; ch < L->plan.num_channels; ch++) {
     const ws_channel *c = &L->plan.channels[ch];
-    if (c->to != WS_COMPUTE)
+    if ((incoming ? c->to : c->from) != WS_COMPUTE)
       continue;
     MlirValue slot, phase;
-    slot_and_phase(b, i, c->depth, c->consumer_phase, &slot, &phase);
-    wait_parity(b, slot_ptr(L, b, c->full, slot, 8), phase);
+    slot_and_phase(b, i, c->depth, incoming ? c->consumer_phase : c->producer_phase,
+                   &slot, &phase);
+    wait_parity(b, slot_ptr(L, b, incoming ? c->full : c->empty, slot, 8), phase);
     for (int r = 0; r < L->plan.num_rings; r++) {
       const ws_ring *ring = &L->plan.rings[r];
       if (ring->channel != ch)
         continue;
-      tile_regs *t = new_tile(L, mlirOperationGetResult(ring->producer, 0));
+      MlirValue tile = mlirOperationGetResult(ring->producer, 0);
+      tile_regs *t = incoming ? new_tile(L, tile) : find_tile(L, tile);
       MlirNamedAttribute align = alignment_attr(L, ring);
       for (int j = 0; t && j < L->chunks; j++) {
         MlirValue p = chunk_ptr(L, b, ring, slot, j);
-        t->chunks[j] = ws_build_value(b, "llvm.load", 1, &p, chunk_type(L, ring->tile), 1, &align);
+        if (incoming) {
+          t->chunks[j] = ws_build_value(b, "llvm.load", 1, &p, chunk_type(L, ring->tile), 1, &align);
+        } else {
+          MlirValue ops[2] = {t->chunks[j], p};
+          ws_build_void(b, "llvm.store", 2, ops, 1, &align);
+        }
       }
     }
-    if (c->release_fence)
+    if (incoming ? c->release_fence : c->publish_fence)
       fence_async_shared(b);
-    arrive(L, b, slot_ptr(L, b, c->empty, slot, 8));
+    arrive(L, b, slot_ptr(L, b, incoming ? c->empty : c->full, slot, 8));
   }
 }
 
@@ -423,53 +445,22 @@ static bool vectorize(lowering *L, ws_builder *b, MlirOperation op, value_map *l
   return true;
 }
 
-/* Writes every ring compute produces into its slot and publishes it. */
-static void write_outgoing(lowering *L, ws_builder *b, MlirValue i) {
-  for (int ch = 0; ch < L->plan.num_channels; ch++) {
-    const ws_channel *c = &L->plan.channels[ch];
-    if (c->from != WS_COMPUTE)
-      continue;
-    MlirValue slot, phase;
-    slot_and_phase(b, i, c->depth, c->producer_phase, &slot, &phase);
-    wait_parity(b, slot_ptr(L, b, c->empty, slot, 8), phase);
-    for (int r = 0; r < L->plan.num_rings; r++) {
-      const ws_ring *ring = &L->plan.rings[r];
-      if (ring->channel != ch)
-        continue;
-      tile_regs *t = find_tile(L, mlirOperationGetResult(ring->producer, 0));
-      MlirNamedAttribute align = alignment_attr(L, ring);
-      for (int j = 0; t && j < L->chunks; j++) {
-        MlirValue ops[2] = {t->chunks[j], chunk_ptr(L, b, ring, slot, j)};
-        ws_build_void(b, "llvm.store", 2, ops, 1, &align);
-      }
-    }
-    if (c->publish_fence)
-      fence_async_shared(b);
-    arrive(L, b, slot_ptr(L, b, c->full, slot, 8));
-  }
-}
-
 static bool emit_compute_partition(lowering *L, ws_builder *outer) {
   value_map local = {.n = 0};
   MlirValue i;
   MlirBlock body = open_loop(L, outer, &local, &i);
   ws_builder b = ws_builder_at_end(body, L->loc);
   L->num_tiles = 0;
-  read_incoming(L, &b, i);
-  MlirBlock src = ws_loop_body(L->plan.loop);
-  for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!in_partition(op, WS_COMPUTE) || op_is(op, "scf.yield"))
-      continue;
-    if (is_scalar(op)) {
-      clone_mapped(L, &b, op, &local);
-    } else if (!vectorize(L, &b, op, &local)) {
+  transfer(L, &b, i, true);
+  for (MlirOperation op = first_tile_op(L, &b, &local, WS_COMPUTE); !mlirOperationIsNull(op);
+       op = after(L, &b, &local, op, WS_COMPUTE)) {
+    if (!vectorize(L, &b, op, &local)) {
       ws_emit_op_error(op, "cannot be distributed over the compute threads "
                            "(too many tiles or operands)");
       return false;
     }
   }
-  write_outgoing(L, &b, i);
+  transfer(L, &b, i, false);
   close_loop(&b, body, i);
   return true;
 }
@@ -766,7 +757,10 @@ static bool lower_with(lowering *L, MlirOperation loop) {
 
 /* The lowering state is large (value maps, register tiles): one heap copy
  * per kernel, so concurrent pass instances share nothing. */
-static bool lower_kernel(MlirOperation loop) {
+static bool lower_kernel(MlirOperation loop, const ws_pass_options *opts,
+                         const ws_pass_env *env) {
+  (void)opts;
+  (void)env;
   lowering *state = calloc(1, sizeof *state);
   if (!state) {
     ws_emit_op_error(loop, "out of memory while lowering");
@@ -788,15 +782,8 @@ static MlirWalkResult find_leftover(MlirOperation op, void *user_data) {
 
 static bool run_lower(MlirOperation root, const ws_pass_options *opts,
                       const ws_pass_env *env) {
-  (void)opts;
-  (void)env;
-  if (!ws_verify_root(root, ""))
+  if (!ws_run_on_marked_loops(root, lower_kernel, opts, env))
     return false;
-  MlirOperation loops[64];
-  int n = ws_marked_loops(root, loops, 64);
-  for (int i = 0; i < n; i++)
-    if (!lower_kernel(loops[i]))
-      return false;
   MlirOperation leftover = {NULL};
   mlirOperationWalk(root, find_leftover, &leftover, MlirWalkPreOrder);
   if (!mlirOperationIsNull(leftover)) {

@@ -196,44 +196,26 @@ static bool schedule_loop(MlirOperation loop, int compute_warps,
   return true;
 }
 
-/* One marked loop per kernel: the partitions own the whole block. */
-static bool check_one_loop_per_kernel(MlirOperation *loops, int n) {
-  for (int i = 1; i < n; i++) {
-    MlirOperation a = mlirOperationGetParentOperation(loops[i - 1]);
-    MlirOperation b = mlirOperationGetParentOperation(loops[i]);
-    while (!mlirOperationIsNull(a) && !ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(a)), "gpu.func"))
-      a = mlirOperationGetParentOperation(a);
-    while (!mlirOperationIsNull(b) && !ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(b)), "gpu.func"))
-      b = mlirOperationGetParentOperation(b);
-    if (mlirOperationEqual(a, b)) {
-      ws_emit_op_error(loops[i], "is a second ws.warp_specialize loop in one "
-                                 "kernel; mark one loop per kernel");
-      return false;
-    }
+/* One marked loop per kernel (the partitions own the whole block); the
+ * first one in a kernel is scheduled, any later one is an error. */
+static bool schedule(MlirOperation loop, const ws_pass_options *opts,
+                     const ws_pass_env *env) {
+  (void)opts;
+  MlirOperation func = ws_enclosing_kernel(loop);
+  MlirOperation first;
+  if (ws_marked_loops(func, &first, 1) == 1 && !mlirOperationEqual(first, loop)) {
+    ws_emit_op_error(loop, "is a second ws.warp_specialize loop in one "
+                           "kernel; mark one loop per kernel");
+    return false;
   }
-  return true;
+  if (ws_has_attr(loop, "ws.partitions"))
+    return true; /* already scheduled */
+  return schedule_loop(loop, ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS), env);
 }
 
 static bool run_schedule(MlirOperation root, const ws_pass_options *opts,
                          const ws_pass_env *env) {
-  (void)opts;
-  if (!ws_verify_root(root, ""))
-    return false;
-  MlirOperation loops[64];
-  int n = ws_marked_loops(root, loops, 64);
-  if (!check_one_loop_per_kernel(loops, n))
-    return false;
-  bool ok = true;
-  for (int i = 0; i < n; i++) {
-    if (ws_has_attr(loops[i], "ws.partitions"))
-      continue; /* already scheduled */
-    MlirOperation func = mlirOperationGetParentOperation(loops[i]);
-    while (!ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(func)), "gpu.func"))
-      func = mlirOperationGetParentOperation(func);
-    int warps = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS);
-    ok &= schedule_loop(loops[i], warps, env);
-  }
-  return ok;
+  return ws_run_on_marked_loops(root, schedule, opts, env);
 }
 
 const ws_pass_def ws_partition_schedule_pass_def = {

@@ -162,7 +162,10 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
   ws_emit_op_error(plan->loop, "%s", text);
 }
 
-static bool plan_loop(MlirOperation loop, int budget) {
+static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
+                      const ws_pass_env *env) {
+  (void)env;
+  int budget = (int)opts->v[0].i;
   ws_plan plan;
   if (!ws_plan_read(loop, &plan))
     return true; /* not scheduled: nothing to plan */
@@ -185,15 +188,7 @@ static bool plan_loop(MlirOperation loop, int budget) {
 
 static bool run_plan_memory(MlirOperation root, const ws_pass_options *opts,
                             const ws_pass_env *env) {
-  (void)env;
-  if (!ws_verify_root(root, ""))
-    return false;
-  MlirOperation loops[64];
-  int n = ws_marked_loops(root, loops, 64);
-  bool ok = true;
-  for (int i = 0; i < n; i++)
-    ok &= plan_loop(loops[i], (int)opts->v[0].i);
-  return ok;
+  return ws_run_on_marked_loops(root, plan_loop, opts, env);
 }
 
 static const ws_option_spec plan_memory_options[] = {

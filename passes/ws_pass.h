@@ -103,4 +103,12 @@ extern const ws_pass_def ws_pipeline_def;
  * the required target chip, or "" for any supported one. */
 bool ws_verify_root(MlirOperation root, const char *chip);
 
+/* What the passes after ws-verify share: verify the whole root, then run
+ * `fn` on every ws.warp_specialize loop (all of them, even after a failure,
+ * so that one run reports every bad loop). */
+typedef bool (*ws_loop_fn)(MlirOperation loop, const ws_pass_options *opts,
+                           const ws_pass_env *env);
+bool ws_run_on_marked_loops(MlirOperation root, ws_loop_fn fn,
+                            const ws_pass_options *opts, const ws_pass_env *env);
+
 #endif /* WS_PASS_H */

@@ -9,6 +9,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
+#include "ws_pass.h"
 #include "../dialect/ws_text.h"
 
 const char *const ws_part_names[WS_NUM_PARTS] = {"load", "compute", "store"};
@@ -88,6 +89,27 @@ int ws_marked_loops(MlirOperation root, MlirOperation *loops, int max) {
   loop_collector c = {loops, 0, max};
   mlirOperationWalk(root, collect_loop, &c, MlirWalkPreOrder);
   return c.n;
+}
+
+MlirOperation ws_enclosing_kernel(MlirOperation op) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(p)), "gpu.func"))
+      return p;
+  return (MlirOperation){NULL};
+}
+
+bool ws_run_on_marked_loops(MlirOperation root, ws_loop_fn fn,
+                            const ws_pass_options *opts, const ws_pass_env *env) {
+  if (!ws_verify_root(root, ""))
+    return false;
+  enum { max_loops = 256 };
+  MlirOperation loops[max_loops];
+  int n = ws_marked_loops(root, loops, max_loops);
+  bool ok = true;
+  for (int i = 0; i < n; i++)
+    ok &= fn(loops[i], opts, env);
+  return ok;
 }
 
 MlirBlock ws_loop_body(MlirOperation loop) {
@@ -179,12 +201,7 @@ static void read_ring(ws_plan *plan, MlirOperation op) {
 bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->loop = loop;
-  for (MlirOperation p = mlirOperationGetParentOperation(loop);
-       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
-    if (ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(p)), "gpu.func")) {
-      plan->func = p;
-      break;
-    }
+  plan->func = ws_enclosing_kernel(loop);
   MlirAttribute table = mlirOperationGetAttributeByName(loop, ref("ws.partitions"));
   if (mlirAttributeIsNull(table) || !mlirAttributeIsAArray(table))
     return false;

@@ -64,6 +64,9 @@ unsigned ws_op_partitions(MlirOperation op);
 void ws_set_op_partitions(MlirOperation op, unsigned mask);
 int ws_part_from_name(MlirStringRef name);
 
+/* The gpu.func around `op`, or a null op. */
+MlirOperation ws_enclosing_kernel(MlirOperation op);
+
 /* The scf.for ops marked ws.warp_specialize under `root`, in order. */
 int ws_marked_loops(MlirOperation root, MlirOperation *loops, int max);
 
