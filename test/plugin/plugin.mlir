@@ -7,6 +7,9 @@
 // RUN: not %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify)' %s 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify{chip=sm_75})' %s 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: %mlir_opt --load-pass-plugin=%ws_plugin --help | FileCheck %s --check-prefix=HELP
+// Remarks of the C passes arrive as MLIR remarks.
+// RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-partition-schedule)' %ws_src/integration/matmul.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// REMARK: matmul.mlir:19:14: remark: loop not warp-specialized: it carries values between iterations (iter_args)
 
 // ADD: gpu.func @add
 // ADD: "ws.store"
