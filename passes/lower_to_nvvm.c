@@ -238,6 +238,8 @@ static void emit_load_partition(lowering *L, ws_builder *outer) {
   for (MlirOperation op = first_tile_op(L, &b, &local, WS_LOAD); !mlirOperationIsNull(op);
        op = after(L, &b, &local, op, WS_LOAD)) {
     int r = ws_ring_of_value(&L->plan, mlirOperationGetResult(op, 0));
+    if (r < 0)
+      continue; /* nobody uses the tile: ws-plan-memory dropped the load */
     const ws_ring *ring = &L->plan.rings[r];
     const ws_channel *c = &L->plan.channels[ring->channel];
     int ch = ring->channel;
@@ -278,6 +280,10 @@ static void emit_store_partition(lowering *L, ws_builder *outer) {
        op = after(L, &b, &local, op, WS_STORE)) {
     int n = (int)mlirOperationGetNumOperands(op);
     int r = ws_ring_of_value(&L->plan, mlirOperationGetOperand(op, n - 1));
+    if (r < 0) {
+      ws_emit_op_error(op, "stores a tile that has no ring; run ws-plan-memory");
+      return;
+    }
     const ws_ring *ring = &L->plan.rings[r];
     const ws_channel *c = &L->plan.channels[ring->channel];
     int ch = ring->channel;

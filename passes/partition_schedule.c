@@ -101,6 +101,13 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask,
   if (wsOperationIsA(op, "load")) {
     *mask = 1u << WS_LOAD;
   } else if (wsOperationIsA(op, "store")) {
+    MlirValue v = mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1);
+    if (!mlirValueIsAOpResult(v) ||
+        !mlirOperationEqual(mlirOperationGetParentOperation(mlirOpResultGetOwner(v)), loop)) {
+      ws_emit_op_error(op, "stores a tile defined outside the warp-specialized "
+                           "loop; load or compute it inside the loop");
+      return OP_ERROR;
+    }
     *mask = 1u << WS_STORE;
   } else if (wsOperationIsA(op, "dot")) {
     ws_remark(env, mlirOperationGetLocation(op),

@@ -55,8 +55,9 @@ static int channel_for(ws_plan *plan, int from, int to) {
   return plan->num_channels++;
 }
 
-/* Finds the crossing tiles and their channels. */
-static bool collect_rings(ws_plan *plan) {
+/* Finds the crossing tiles and their channels. A load nobody uses is not
+ * given a ring, and the lowering does not issue it. */
+static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
   MlirBlock body = ws_loop_body(plan->loop);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -69,6 +70,10 @@ static bool collect_rings(ws_plan *plan) {
       if (mask == (1u << p))
         from = p;
     int to = from < 0 ? -1 : consumer_partition(op, from);
+    if (to == -1 && wsOperationIsA(op, "load"))
+      ws_remark(env, mlirOperationGetLocation(op),
+                "the loaded tile is not used by another partition; the load "
+                "is dropped");
     if (to == -1)
       continue;
     if (to == -2) {
@@ -164,15 +169,19 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
 
 static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
                       const ws_pass_env *env) {
-  (void)env;
   int budget = (int)opts->v[0].i;
   ws_plan plan;
   if (!ws_plan_read(loop, &plan))
     return true; /* not scheduled: nothing to plan */
   if (plan.num_channels)
     return true; /* already planned */
-  if (!collect_rings(&plan))
+  if (!collect_rings(&plan, env))
     return false;
+  if (plan.num_rings == 0) {
+    ws_emit_op_error(loop, "moves no tile between partitions (no loaded tile "
+                           "is used), so there is nothing to warp-specialize");
+    return false;
+  }
   int stages = ws_int_attr(loop, "ws.num_stages", 0);
   int bytes = choose_depths(&plan, stages, budget);
   if (bytes > budget) {

@@ -14,7 +14,8 @@ module attributes {gpu.container_module} {
       %zero = arith.constant dense<0.0> : tensor<32x64xf32>
       // REMARK: partition-schedule-remarks.mlir:[[@LINE+1]]:7: remark: loop not warp-specialized: it has no ws.load, so there is nothing for a producer partition to do
       scf.for %y = %c0 to %n step %c64 : i32 {
-        "ws.store"(%c, %c0, %y, %zero) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
+        %z = arith.addf %zero, %zero : tensor<32x64xf32>
+        "ws.store"(%c, %c0, %y, %z) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
       } {ws.warp_specialize}
       gpu.return
     }
