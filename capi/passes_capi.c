@@ -47,8 +47,9 @@ bool wsPassIsPipeline(intptr_t index) {
 }
 
 intptr_t wsLookupPass(MlirStringRef argument) {
-  for (int i = 0; i < ws_pass_def_count(); i++)
-    if (ws_pass_def_at(i) == ws_find_pass_def(argument))
+  const ws_pass_def *def = ws_find_pass_def(argument);
+  for (int i = 0; def && i < ws_pass_def_count(); i++)
+    if (ws_pass_def_at(i) == def)
       return i;
   return -1;
 }
