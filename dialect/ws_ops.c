@@ -18,7 +18,7 @@ bool wsOperationIsInDialect(MlirOperation op) {
 bool wsOperationIsA(MlirOperation op, const char *name) {
   char full[64];
   snprintf(full, sizeof full, WS_DIALECT_NAMESPACE ".%s", name);
-  return ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), full);
+  return ws_op_is(op, full);
 }
 
 /* Collects desc, coords and an optional trailing value into one operand

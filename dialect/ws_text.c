@@ -78,6 +78,18 @@ const char *ws_loc_str(MlirLocation loc, char *buf, size_t cap) {
   return buf;
 }
 
+bool ws_op_is(MlirOperation op, const char *name) {
+  return ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+MlirOperation ws_enclosing_op(MlirOperation op, const char *name) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (ws_op_is(p, name))
+      return p;
+  return (MlirOperation){NULL};
+}
+
 bool ws_ref_eq(MlirStringRef ref, const char *s) {
   size_t n = strlen(s);
   return ref.length == n && memcmp(ref.data, s, n) == 0;

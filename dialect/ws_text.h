@@ -40,6 +40,12 @@ const char *ws_op_name(MlirOperation op, char *buf, size_t cap);
  * location as MLIR prints it; into buf, which is returned. */
 const char *ws_loc_str(MlirLocation loc, char *buf, size_t cap);
 
+/* True when `op` is named `name` ("scf.for", "ws.load"). */
+bool ws_op_is(MlirOperation op, const char *name);
+
+/* The nearest ancestor of `op` named `name`, or a null op. */
+MlirOperation ws_enclosing_op(MlirOperation op, const char *name);
+
 /* True when the MlirStringRef equals the C string. */
 bool ws_ref_eq(MlirStringRef ref, const char *s);
 

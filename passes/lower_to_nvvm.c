@@ -76,10 +76,6 @@ static MlirValue lookup(const lowering *L, const value_map *local, MlirValue v) 
   return mlirValueEqual(inner, v) ? map_get(&L->outer, v) : inner;
 }
 
-static bool op_is(MlirOperation op, const char *name) {
-  return ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
-}
-
 /* Clones a scalar op at the builder, operands through the maps. */
 static MlirOperation clone_mapped(lowering *L, ws_builder *b, MlirOperation op,
                                   value_map *local) {
@@ -160,11 +156,10 @@ static void bulk_wait(ws_builder *b, int pending, bool read) {
 
 /* TMA coordinates run innermost first; ws.load/ws.store list them outermost
  * first. */
-static int reversed_coords(lowering *L, MlirOperation op, int first, int rank,
-                           value_map *local, MlirValue *out) {
+static void reversed_coords(lowering *L, MlirOperation op, int first, int rank,
+                            value_map *local, MlirValue *out) {
   for (int d = 0; d < rank; d++)
     out[d] = lookup(L, local, mlirOperationGetOperand(op, first + rank - 1 - d));
-  return rank;
 }
 
 /* ---- partitions ---------------------------------------------------------- */
@@ -207,7 +202,7 @@ static bool is_scalar(MlirOperation op) {
 static MlirOperation next_tile_op(lowering *L, ws_builder *b, value_map *local,
                                   MlirOperation op, int part) {
   for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!in_partition(op, part) || op_is(op, "scf.yield"))
+    if (!in_partition(op, part) || ws_op_is(op, "scf.yield"))
       continue;
     if (!is_scalar(op))
       return op;
@@ -423,7 +418,7 @@ static tile_regs *materialize_splat(lowering *L, ws_builder *b, MlirValue tile) 
  * becomes one vector for all chunks. */
 static bool vectorize(lowering *L, ws_builder *b, MlirOperation op, value_map *local) {
   MlirValue result = mlirOperationGetResult(op, 0);
-  if (op_is(op, "arith.constant"))
+  if (ws_op_is(op, "arith.constant"))
     return materialize_splat(L, b, result) != NULL;
   intptr_t n = mlirOperationGetNumOperands(op);
   tile_regs *in[8];
@@ -604,7 +599,7 @@ static void ensure_smem_global(lowering *L, MlirOperation module) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     MlirAttribute sym = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
-    if (op_is(op, "llvm.mlir.global") && !mlirAttributeIsNull(sym) &&
+    if (ws_op_is(op, "llvm.mlir.global") && !mlirAttributeIsNull(sym) &&
         ws_ref_eq(mlirStringAttrGetValue(sym), "ws_smem"))
       return;
   }
@@ -643,7 +638,7 @@ static bool emit_prologue(lowering *L, ws_builder *b) {
     clone_mapped(L, b, op, NULL);
   }
   MlirOperation after = mlirOperationGetNextInBlock(L->plan.loop);
-  if (!op_is(after, "gpu.return")) {
+  if (!ws_op_is(after, "gpu.return")) {
     ws_emit_op_error(after, "follows the warp-specialized loop; only "
                             "gpu.return may come after it");
     return false;

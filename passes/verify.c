@@ -52,22 +52,10 @@ static void op_list_add_unique(op_list *list, MlirOperation op) {
   list->items[list->len++] = op;
 }
 
-static bool op_is(MlirOperation op, const char *name) {
-  return ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
-}
-
-static MlirOperation enclosing(MlirOperation op, const char *name) {
-  for (MlirOperation p = mlirOperationGetParentOperation(op);
-       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
-    if (op_is(p, name))
-      return p;
-  return (MlirOperation){NULL};
-}
-
 /* Remembers the function holding ws code; ws code outside any gpu.func is
  * an error right away. */
 static void note_ws_user(verify_state *st, MlirOperation op) {
-  MlirOperation func = op_is(op, "gpu.func") ? op : enclosing(op, "gpu.func");
+  MlirOperation func = ws_op_is(op, "gpu.func") ? op : ws_enclosing_op(op, "gpu.func");
   if (mlirOperationIsNull(func)) {
     ws_emit_op_error(op, "must be inside a gpu.func kernel of a gpu.module; "
                          "ws code only runs in GPU kernels");
@@ -142,7 +130,7 @@ static void check_function_arguments(verify_state *st, MlirOperation func) {
     MlirType type = mlirValueGetType(arg);
     if (!wsTypeIsATensorDesc(type))
       continue;
-    if (!op_is(func, "gpu.func")) {
+    if (!ws_op_is(func, "gpu.func")) {
       ws_emit_op_error(func, "takes a !ws.tensor_desc argument; descriptors "
                              "are only allowed on gpu.func kernels");
       st->ok = false;
@@ -292,7 +280,7 @@ static bool get_i32(MlirAttribute attr, long long *value) {
 
 static bool check_warp_specialize(verify_state *st, MlirOperation op,
                                   MlirAttribute attr) {
-  if (!op_is(op, "scf.for")) {
+  if (!ws_op_is(op, "scf.for")) {
     ws_emit_op_error(op, "carries ws.warp_specialize; only an scf.for loop "
                          "can be warp-specialized");
     return false;
@@ -311,7 +299,7 @@ static bool check_num_stages(verify_state *st, MlirOperation op,
   long long v;
   bool marked = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("ws.warp_specialize")));
-  if (!op_is(op, "scf.for") || !marked) {
+  if (!ws_op_is(op, "scf.for") || !marked) {
     ws_emit_op_error(op, "carries ws.num_stages; it belongs on the scf.for "
                          "marked ws.warp_specialize");
     return false;
@@ -328,7 +316,7 @@ static bool check_num_stages(verify_state *st, MlirOperation op,
 static bool check_num_warps(verify_state *st, MlirOperation op,
                             MlirAttribute attr) {
   long long v;
-  if (!op_is(op, "gpu.func")) {
+  if (!ws_op_is(op, "gpu.func")) {
     ws_emit_op_error(op, "carries ws.num_warps; it belongs on a gpu.func kernel");
     return false;
   }
@@ -344,9 +332,7 @@ static bool check_num_warps(verify_state *st, MlirOperation op,
 
 /* The plan attributes the ws passes add: each must have its kind (they are
  * read back by later passes, so a hand-edited one must still parse). */
-static bool check_plan_attr(verify_state *st, MlirOperation op,
-                            const char *name, bool ok) {
-  (void)st;
+static bool check_plan_attr(MlirOperation op, const char *name, bool ok) {
   if (!ok)
     ws_emit_op_error(op, "attribute %s has the wrong kind (it is written by "
                          "the ws passes; see passes/ws_plan.h)", name);
@@ -354,17 +340,20 @@ static bool check_plan_attr(verify_state *st, MlirOperation op,
 }
 
 static bool check_array_attr(verify_state *st, MlirOperation op, MlirAttribute a) {
-  return check_plan_attr(st, op, "ws.partition(s)/ws.channels", mlirAttributeIsAArray(a));
+  (void)st;
+  return check_plan_attr(op, "ws.partition(s)/ws.channels", mlirAttributeIsAArray(a));
 }
 
 static bool check_dict_attr(verify_state *st, MlirOperation op, MlirAttribute a) {
-  return check_plan_attr(st, op, "ws.ring", mlirAttributeIsADictionary(a));
+  (void)st;
+  return check_plan_attr(op, "ws.ring", mlirAttributeIsADictionary(a));
 }
 
 static bool check_kernel_int_attr(verify_state *st, MlirOperation op, MlirAttribute a) {
+  (void)st;
   long long v;
-  return check_plan_attr(st, op, "ws.smem_bytes/maxnreg/block_threads/blocks_per_sm",
-                         op_is(op, "gpu.func") && get_i32(a, &v) && v >= 0);
+  return check_plan_attr(op, "ws.smem_bytes/maxnreg/block_threads/blocks_per_sm",
+                         ws_op_is(op, "gpu.func") && get_i32(a, &v) && v >= 0);
 }
 
 typedef struct attr_rule {
@@ -465,7 +454,7 @@ static void check_kernel_context(verify_state *st, MlirOperation func) {
     st->ok = false;
   }
   MlirOperation module = mlirOperationGetParentOperation(func);
-  if (mlirOperationIsNull(module) || !op_is(module, "gpu.module")) {
+  if (mlirOperationIsNull(module) || !ws_op_is(module, "gpu.module")) {
     ws_emit_op_error(func, "must be inside a gpu.module");
     st->ok = false;
     return;
@@ -481,7 +470,7 @@ static void check_kernel_context(verify_state *st, MlirOperation func) {
 static MlirWalkResult verify_op(MlirOperation op, void *user_data) {
   verify_state *st = user_data;
   check_ws_attributes(st, op);
-  if (op_is(op, "gpu.func") || op_is(op, "func.func"))
+  if (ws_op_is(op, "gpu.func") || ws_op_is(op, "func.func"))
     check_function_arguments(st, op);
   if (!wsOperationIsInDialect(op))
     return MlirWalkResultAdvance;

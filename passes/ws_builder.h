@@ -39,7 +39,7 @@ MlirValue ws_build_value(ws_builder *b, const char *name, intptr_t num_operands,
                          const MlirValue *operands, MlirType result,
                          intptr_t num_attrs, const MlirNamedAttribute *attrs);
 
-/* An op with no operands, results or regions, attributes from text pairs. */
+/* An op with operands and attributes but no results or regions. */
 MlirOperation ws_build_void(ws_builder *b, const char *name,
                             intptr_t num_operands, const MlirValue *operands,
                             intptr_t num_attrs, const MlirNamedAttribute *attrs);

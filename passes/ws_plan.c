@@ -79,7 +79,7 @@ typedef struct loop_collector {
 
 static MlirWalkResult collect_loop(MlirOperation op, void *user_data) {
   loop_collector *c = user_data;
-  if (ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), "scf.for") &&
+  if (ws_op_is(op, "scf.for") &&
       ws_has_attr(op, "ws.warp_specialize") && c->n < c->max)
     c->loops[c->n++] = op;
   return MlirWalkResultAdvance;
@@ -92,11 +92,7 @@ int ws_marked_loops(MlirOperation root, MlirOperation *loops, int max) {
 }
 
 MlirOperation ws_enclosing_kernel(MlirOperation op) {
-  for (MlirOperation p = mlirOperationGetParentOperation(op);
-       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
-    if (ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(p)), "gpu.func"))
-      return p;
-  return (MlirOperation){NULL};
+  return ws_enclosing_op(op, "gpu.func");
 }
 
 bool ws_run_on_marked_loops(MlirOperation root, ws_loop_fn fn,
