@@ -13,6 +13,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
+#include "ws_divisor.h"
 #include "ws_pass.h"
 #include "../dialect/ws_text.h"
 
@@ -21,6 +22,8 @@ enum { TMA_MAX_RANK = 5, TMA_MAX_BOX_DIM = 256, TMA_INNER_ALIGN_BYTES = 16 };
 static const char supported_elements[] =
     "f16, bf16, f32, f8E4M3FN, f8E5M2, i8, i32";
 static const char supported_chips[] = "sm_90a or sm_100a";
+
+static bool get_i32(MlirAttribute attr, long long *value);
 
 /* Ops and functions seen during the walk; the kernel context of each
  * function is checked once after the walk, so a kernel with twenty ws ops
@@ -118,6 +121,45 @@ static bool check_box(MlirLocation loc, MlirType desc) {
   return true;
 }
 
+/* `ws.divisibility = N : i32` (N >= 1) on an integer kernel argument
+ * promises the host passes only multiples of N; the alignment proof of TMA
+ * coordinates builds on it. Any other ws.* argument attribute is unknown. */
+static bool check_argument_attributes(MlirOperation func, intptr_t index,
+                                      MlirValue arg) {
+  MlirAttribute all = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("arg_attrs"));
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
+      index >= mlirArrayAttrGetNumElements(all))
+    return true;
+  MlirAttribute dict = mlirArrayAttrGetElement(all, index);
+  if (!mlirAttributeIsADictionary(dict))
+    return true;
+  MlirLocation loc = mlirValueGetLocation(arg);
+  for (intptr_t i = 0; i < mlirDictionaryAttrGetNumElements(dict); i++) {
+    MlirNamedAttribute na = mlirDictionaryAttrGetElement(dict, i);
+    MlirStringRef name = mlirIdentifierStr(na.name);
+    if (name.length < 3 || memcmp(name.data, "ws.", 3) != 0)
+      continue;
+    char buf[128];
+    if (!ws_ref_eq(name, "ws.divisibility")) {
+      ws_emit_error_at(loc, "kernel argument %d has unknown attribute '%.*s'; "
+                            "the ws argument attribute is ws.divisibility",
+                       (int)index, (int)name.length, name.data);
+      return false;
+    }
+    long long v;
+    MlirType t = mlirValueGetType(arg);
+    if (!(mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t)) ||
+        !get_i32(na.attribute, &v) || v < 1) {
+      ws_emit_error_at(loc, "kernel argument %d: ws.divisibility = %s; expected "
+                            "a positive i32 on an integer argument",
+                       (int)index, ws_attr_str(na.attribute, buf, sizeof buf));
+      return false;
+    }
+  }
+  return true;
+}
+
 /* Checks the descriptor arguments of a function's entry block. */
 static void check_function_arguments(verify_state *st, MlirOperation func) {
   if (mlirOperationGetNumRegions(func) < 1)
@@ -128,6 +170,8 @@ static void check_function_arguments(verify_state *st, MlirOperation func) {
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
     MlirType type = mlirValueGetType(arg);
+    if (!check_argument_attributes(func, i, arg))
+      st->ok = false;
     if (!wsTypeIsATensorDesc(type))
       continue;
     if (!ws_op_is(func, "gpu.func")) {
@@ -175,17 +219,45 @@ static bool check_access(MlirOperation op, intptr_t num_coords, MlirType tile,
   return true;
 }
 
+/* TMA faults unless a copy's innermost coordinate is a multiple of 16
+ * bytes; the coordinate must be proven so (see ws_divisor.h). The operand
+ * before the tile (a store) or the last one (a load) is the innermost. */
+static bool check_inner_coordinate(MlirOperation op, intptr_t index) {
+  MlirType desc = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirType elem = mlirShapedTypeGetElementType(wsTensorDescTypeGetBox(desc));
+  int bytes = wsElementTypeByteWidth(elem);
+  if (bytes == 0)
+    return true; /* the descriptor check reports it */
+  long long need = TMA_INNER_ALIGN_BYTES / bytes;
+  MlirValue coord = mlirOperationGetOperand(op, index);
+  long long have = ws_known_divisor(coord);
+  if (have % need == 0)
+    return true;
+  char origin[320], ebuf[64];
+  ws_emit_op_error(op, "innermost coordinate (operand %d) must be a multiple "
+                       "of %lld elements (16 bytes of %s) for TMA, but it is "
+                       "only proven a multiple of %lld; it is %s. Offset and "
+                       "step it by multiples of %lld, or mark the kernel "
+                       "argument it comes from {ws.divisibility = %lld : i32}",
+                   (int)index, need, ws_type_str(elem, ebuf, sizeof ebuf),
+                   have, ws_value_origin(coord, origin, sizeof origin), need,
+                   need);
+  return false;
+}
+
 static bool check_load(MlirOperation op) {
-  return check_access(op, mlirOperationGetNumOperands(op) - 1,
-                      mlirValueGetType(mlirOperationGetResult(op, 0)),
-                      "result");
+  intptr_t n = mlirOperationGetNumOperands(op);
+  return check_access(op, n - 1, mlirValueGetType(mlirOperationGetResult(op, 0)),
+                      "result") &&
+         check_inner_coordinate(op, n - 1);
 }
 
 static bool check_store(MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
   return check_access(op, n - 2,
                       mlirValueGetType(mlirOperationGetOperand(op, n - 1)),
-                      "stored value");
+                      "stored value") &&
+         check_inner_coordinate(op, n - 2);
 }
 
 /* ---- ws.dot -------------------------------------------------------------- */

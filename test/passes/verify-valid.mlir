@@ -1,6 +1,7 @@
 // RUN: ws-opt --pass-pipeline='builtin.module(ws-verify)' %s | FileCheck %s
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-verify{chip=sm_100a})' %s --split-input-file 2>&1 | FileCheck %s --check-prefix=CHIP
-// ws-verify accepts every element type, ranks 1 and 5, both dot forms, fp8
+// ws-verify accepts every element type (coordinates proven 16-byte aligned
+// through ws.divisibility), ranks 1 and 5, both dot forms, fp8
 // dots, ws.num_stages on the marked loop and an sm_100a target, and leaves
 // the IR as it was.
 module attributes {gpu.container_module} {
@@ -9,7 +10,7 @@ module attributes {gpu.container_module} {
     gpu.func @types(%a: !ws.tensor_desc<tensor<16xf16>>, %b: !ws.tensor_desc<tensor<8x64xbf16>>,
                     %c: !ws.tensor_desc<tensor<4xf32>>, %d: !ws.tensor_desc<tensor<2x2x2x2x16xf8E4M3FN>>,
                     %e: !ws.tensor_desc<tensor<256x16xf8E5M2>>, %f: !ws.tensor_desc<tensor<1x16xi8>>,
-                    %g: !ws.tensor_desc<tensor<1x4xi32>>, %i: i32) kernel {
+                    %g: !ws.tensor_desc<tensor<1x4xi32>>, %i: i32 {ws.divisibility = 16 : i32}) kernel {
       // CHECK: "ws.load"{{.*}} -> tensor<16xf16>
       %t = "ws.load"(%a, %i) : (!ws.tensor_desc<tensor<16xf16>>, i32) -> tensor<16xf16>
       // CHECK: "ws.load"{{.*}} -> tensor<2x2x2x2x16xf8E4M3FN>
@@ -39,7 +40,7 @@ module attributes {gpu.container_module} {
 }
 // -----
 // The sm_90a part above fails under chip=sm_100a; this sm_100a part passes.
-// CHIP: verify-valid.mlir:7:3: error: 'gpu.module' op targets chip "sm_90a" but the pipeline was asked for chip=sm_100a
+// CHIP: verify-valid.mlir:8:3: error: 'gpu.module' op targets chip "sm_90a" but the pipeline was asked for chip=sm_100a
 // CHIP-NOT: error
 // CHIP: gpu.module @b [#nvvm.target<chip = "sm_100a">]
 module attributes {gpu.container_module} {
