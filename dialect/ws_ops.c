@@ -21,6 +21,15 @@ bool wsOperationIsA(MlirOperation op, const char *name) {
   return ws_op_is(op, full);
 }
 
+bool wsTensorDescIsStored(MlirValue desc) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(desc); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (wsOperationIsA(mlirOpOperandGetOwner(u), "store") &&
+        mlirOpOperandGetOperandNumber(u) == 0)
+      return true;
+  return false;
+}
+
 /* Collects desc, coords and an optional trailing value into one operand
  * array; coordinates are at most rank 5, so a small array is enough. */
 static MlirOperation create_access(const char *name, MlirLocation loc,

@@ -151,7 +151,7 @@ static ws_tensor matrix(CUdeviceptr p, uint64_t rows, uint64_t cols) {
   return t;
 }
 
-static CUresult launch(const MODULE_T *m, CUdeviceptr *in, CUdeviceptr out,
+static CUresult launch(MODULE_T *m, CUdeviceptr *in, CUdeviceptr out,
                        uint64_t rows, uint64_t cols) {
   ws_tensor a = matrix(in[0], rows, cols), b = matrix(in[1], rows, cols);
   ws_tensor o = matrix(out, rows, cols);

@@ -25,11 +25,14 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "ws_builder.h"
+#include "ws_lower_f8.h"
+#include "ws_lower_store.h"
 #include "ws_pass.h"
 #include "ws_plan.h"
 #include "../dialect/ws_text.h"
 
-enum { MAX_MAPPED = 512, MAX_CHUNKS = 64, MAX_TILES = 64, WAIT_HINT_NS = 1000000 };
+enum { MAX_MAPPED = 512, MAX_CHUNKS = 64, MAX_TILES = 64, WAIT_HINT_NS = 1000000,
+       MAX_ARGS = 32 };
 
 typedef struct value_map {
   MlirValue from[MAX_MAPPED], to[MAX_MAPPED];
@@ -49,9 +52,14 @@ typedef struct lowering {
   MlirOperation old_func, new_func;
   value_map outer;
   MlirValue smem, tid;
+  MlirValue views[MAX_ARGS]; /* store views, by the kernel's argument index */
   MlirType i32, ptr_shared, ptr_cluster;
-  /* compute layout */
-  int threads, vec, chunks;
+  /* compute layout: `total` chunks of `vec` elements, chunk j of thread t
+   * is chunk j * threads + t; when total is not a multiple of threads, the
+   * last chunk of some threads lies past the tile (`last_valid` is false
+   * there: it reads slot chunk 0 and writes nothing) */
+  int threads, vec, chunks, total;
+  MlirValue last_valid;
   tile_regs tiles[MAX_TILES];
   int num_tiles;
 } lowering;
@@ -288,16 +296,31 @@ static void emit_store_partition(lowering *L, ws_builder *outer) {
       wait_parity(&b, slot_ptr(L, &b, c->full, slot[ch], 8), phase);
       started[ch] = true;
     }
-    int rank = n - 2;
-    MlirValue ops[8];
-    ops[0] = lookup(L, &local, mlirOperationGetOperand(op, 0));
-    ops[1] = slot_ptr(L, &b, ring->offset, slot[ch], ring->slot_bytes);
-    reversed_coords(L, op, 1, rank, &local, ops + 2);
-    char seg[64];
-    snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 0, 0>", rank);
-    MlirNamedAttribute attrs[1] = {ws_named_text(L->ctx, "operandSegmentSizes", seg)};
-    ws_build_void(&b, "nvvm.cp.async.bulk.tensor.global.shared.cta", 2 + rank, ops, 1,
-                  attrs);
+    MlirValue desc = mlirOperationGetOperand(op, 0);
+    if (!mlirValueIsABlockArgument(desc) ||
+        !mlirBlockEqual(mlirBlockArgumentGetOwner(desc),
+                        mlirRegionGetFirstBlock(mlirOperationGetRegion(L->old_func, 0)))) {
+      ws_emit_op_error(op, "stores through a descriptor that is not a kernel "
+                           "argument; pass descriptors as gpu.func arguments");
+      return;
+    }
+    if (ring->swizzle) {
+      ws_emit_op_error(op, "stores from a swizzled ring, which the exact store "
+                           "cannot read yet");
+      return;
+    }
+    ws_store_site site = {
+        .map = lookup(L, &local, desc),
+        .view = L->views[mlirBlockArgumentGetArgNumber(desc)],
+        .src = slot_ptr(L, &b, ring->offset, slot[ch], ring->slot_bytes),
+        .rank = n - 2,
+        .elem_bytes = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile)),
+    };
+    for (int d = 0; d < site.rank; d++) {
+      site.coords[d] = lookup(L, &local, mlirOperationGetOperand(op, 1 + d));
+      site.box[d] = mlirShapedTypeGetDimSize(ring->tile, d);
+    }
+    ws_emit_exact_store(&b, &site);
   }
   /* One bulk group per step; release the slot read depth-1 steps ago. */
   ws_build_void(&b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
@@ -336,9 +359,23 @@ static tile_regs *new_tile(lowering *L, MlirValue tile) {
   return t;
 }
 
+/* A chunk of `tile` in registers (f8 widened to f32, see ws_lower_f8.h). */
 static MlirType chunk_type(const lowering *L, MlirType tile) {
   int64_t v = L->vec;
-  return mlirVectorTypeGet(1, &v, mlirShapedTypeGetElementType(tile));
+  return mlirVectorTypeGet(1, &v, ws_register_element(mlirShapedTypeGetElementType(tile)));
+}
+
+/* A chunk as it lies in a ring slot: f8 elements are bytes. */
+static MlirType slot_chunk_type(const lowering *L, MlirType tile) {
+  MlirType e = mlirShapedTypeGetElementType(tile);
+  int64_t v = L->vec;
+  return mlirVectorTypeGet(1, &v, ws_is_f8(e) ? mlirIntegerTypeGet(L->ctx, 8) : e);
+}
+
+/* Chunk j may lie past the tile only when it is the last and the chunk
+ * count does not divide evenly. */
+static bool chunk_may_be_past(const lowering *L, int j) {
+  return j == L->chunks - 1 && L->total % L->threads != 0;
 }
 
 /* Byte offset of chunk j of this thread within a slot of `elem_bytes`. */
@@ -348,19 +385,49 @@ static MlirValue chunk_offset(lowering *L, ws_builder *b, int j, int elem_bytes)
   return ws_arith(b, "arith.addi", mine, c32(b, j * L->threads * piece));
 }
 
-static MlirValue chunk_ptr(lowering *L, ws_builder *b, const ws_ring *ring,
-                           MlirValue slot, int j) {
-  int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
-  MlirValue base = slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
-  return ws_byte_ptr(b, base, chunk_offset(L, b, j, eb));
-}
-
 static MlirNamedAttribute alignment_attr(lowering *L, const ws_ring *ring) {
   int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
   char text[32];
   snprintf(text, sizeof text, "%d : i64", L->vec * eb);
   return ws_named_text(L->ctx, "alignment", text);
 }
+
+static MlirValue chunk_ptr(lowering *L, ws_builder *b, const ws_ring *ring,
+                           MlirValue slot, int j) {
+  int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
+  MlirValue base = slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
+  MlirValue offset = chunk_offset(L, b, j, eb);
+  if (chunk_may_be_past(L, j)) /* read chunk 0 instead: in the slot, unused */
+    offset = ws_build_value(b, "arith.select", 3,
+                            (MlirValue[]){L->last_valid, offset, c32(b, 0)}, L->i32, 0, NULL);
+  return ws_byte_ptr(b, base, offset);
+}
+
+static MlirValue load_chunk(lowering *L, ws_builder *b, const ws_ring *ring,
+                            MlirValue ptr) {
+  MlirNamedAttribute align = alignment_attr(L, ring);
+  MlirValue v = ws_build_value(b, "llvm.load", 1, &ptr, slot_chunk_type(L, ring->tile),
+                               1, &align);
+  MlirType e = mlirShapedTypeGetElementType(ring->tile);
+  return ws_is_f8(e) ? ws_f8_widen(b, v, e) : v;
+}
+
+static void store_chunk(lowering *L, ws_builder *b, const ws_ring *ring, MlirValue ptr,
+                        MlirValue v, int j) {
+  MlirType e = mlirShapedTypeGetElementType(ring->tile);
+  ws_builder at = *b;
+  if (chunk_may_be_past(L, j)) {
+    MlirBlock then_block;
+    ws_build_if(b, L->last_valid, &then_block, NULL);
+    at = ws_builder_before(mlirBlockGetTerminator(then_block));
+  }
+  if (ws_is_f8(e))
+    v = ws_f8_narrow(&at, v, e);
+  MlirNamedAttribute align = alignment_attr(L, ring);
+  MlirValue ops[2] = {v, ptr};
+  ws_build_void(&at, "llvm.store", 2, ops, 1, &align);
+}
+
 
 /* The compute partition's side of every channel it touches. Incoming:
  * wait until the slot is full, read each ring's chunks into registers, fence
@@ -381,15 +448,12 @@ static void transfer(lowering *L, ws_builder *b, MlirValue i, bool incoming) {
         continue;
       MlirValue tile = mlirOperationGetResult(ring->producer, 0);
       tile_regs *t = incoming ? new_tile(L, tile) : find_tile(L, tile);
-      MlirNamedAttribute align = alignment_attr(L, ring);
       for (int j = 0; t && j < L->chunks; j++) {
         MlirValue p = chunk_ptr(L, b, ring, slot, j);
-        if (incoming) {
-          t->chunks[j] = ws_build_value(b, "llvm.load", 1, &p, chunk_type(L, ring->tile), 1, &align);
-        } else {
-          MlirValue ops[2] = {t->chunks[j], p};
-          ws_build_void(b, "llvm.store", 2, ops, 1, &align);
-        }
+        if (incoming)
+          t->chunks[j] = load_chunk(L, b, ring, p);
+        else
+          store_chunk(L, b, ring, p, t->chunks[j], j);
       }
     }
     if (incoming ? c->release_fence : c->publish_fence)
@@ -398,15 +462,26 @@ static void transfer(lowering *L, ws_builder *b, MlirValue i, bool incoming) {
   }
 }
 
-/* A splat constant tile becomes one splat vector shared by all chunks. */
+/* A splat constant tile becomes one splat vector shared by all chunks (an
+ * f8 splat becomes the f32 vector of its value); NULL for anything else. */
 static tile_regs *materialize_splat(lowering *L, ws_builder *b, MlirValue tile) {
+  if (!mlirValueIsAOpResult(tile))
+    return NULL;
   MlirOperation def = mlirOpResultGetOwner(tile);
   MlirAttribute value = mlirOperationGetInherentAttributeByName(
       def, mlirStringRefCreateFromCString("value"));
+  if (!ws_op_is(def, "arith.constant") || mlirAttributeIsNull(value) ||
+      !mlirAttributeIsADenseElements(value) || !mlirDenseElementsAttrIsSplat(value)) {
+    ws_emit_op_error(def, "is a tile the compute partition cannot rebuild; "
+                          "only splat constants can be");
+    return NULL;
+  }
   MlirType vt = chunk_type(L, mlirValueGetType(tile));
-  MlirAttribute splat =
-      mlirDenseElementsAttrSplatGet(vt, mlirDenseElementsAttrGetSplatValue(value));
-  MlirNamedAttribute attr = ws_named(L->ctx, "value", splat);
+  MlirAttribute element = mlirDenseElementsAttrGetSplatValue(value);
+  if (ws_is_f8(mlirShapedTypeGetElementType(mlirValueGetType(tile))))
+    element = mlirFloatAttrDoubleGet(L->ctx, mlirF32TypeGet(L->ctx),
+                                     mlirFloatAttrGetValueDouble(element));
+  MlirNamedAttribute attr = ws_named(L->ctx, "value", mlirDenseElementsAttrSplatGet(vt, element));
   MlirValue v = ws_build_value(b, "arith.constant", 0, NULL, vt, 1, &attr);
   tile_regs *t = new_tile(L, tile);
   for (int j = 0; t && j < L->chunks; j++)
@@ -414,15 +489,61 @@ static tile_regs *materialize_splat(lowering *L, ws_builder *b, MlirValue tile) 
   return t;
 }
 
+static MlirType tile_element(MlirValue v) {
+  return mlirShapedTypeGetElementType(mlirValueGetType(v));
+}
+
+/* extf/truncf with an f8 side: the f8 side is f32 in registers, so the op
+ * becomes a plain f32 conversion (exact) and, into f8, a rounding. Returns
+ * the result chunk, or a null value when `op` is no such conversion. */
+static MlirValue convert_f8_chunk(lowering *L, ws_builder *b, MlirOperation op,
+                                  MlirValue chunk) {
+  MlirType from = tile_element(mlirOperationGetOperand(op, 0));
+  MlirType to = tile_element(mlirOperationGetResult(op, 0));
+  bool ext = ws_op_is(op, "arith.extf"), trunc = ws_op_is(op, "arith.truncf");
+  if (!(ext || trunc) || !(ws_is_f8(from) || ws_is_f8(to)))
+    return (MlirValue){NULL};
+  MlirType f32 = mlirF32TypeGet(L->ctx);
+  int64_t v = L->vec;
+  if (ws_is_f8(from)) { /* extf f8 -> f16, bf16 or f32 */
+    if (mlirTypeIsAF32(to))
+      return chunk;
+    return ws_build_value(b, "arith.truncf", 1, &chunk, mlirVectorTypeGet(1, &v, to), 0, NULL);
+  }
+  if (!mlirTypeIsAF32(from)) /* truncf f16 or bf16 -> f8 */
+    chunk = ws_build_value(b, "arith.extf", 1, &chunk, mlirVectorTypeGet(1, &v, f32), 0, NULL);
+  return ws_f8_round(b, chunk, to);
+}
+
+/* Ops that would mean something else on the f32 form of an f8 tile. */
+static bool rejects_f8(lowering *L, MlirOperation op) {
+  bool f8 = ws_is_f8(tile_element(mlirOperationGetResult(op, 0)));
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++)
+    f8 |= ws_is_f8(tile_element(mlirOperationGetOperand(op, k)));
+  if (!f8 || !ws_op_is(op, "arith.bitcast"))
+    return false;
+  (void)L;
+  ws_emit_op_error(op, "reinterprets the bits of an f8 tile, which the "
+                       "compute partition holds widened to f32; use "
+                       "arith.extf/arith.truncf");
+  return true;
+}
+
 /* Clones an elementwise op once per chunk, on vectors; a splat constant
- * becomes one vector for all chunks. */
+ * becomes one vector for all chunks; an op with an f8 result computes in
+ * f32 and is rounded to the format. */
 static bool vectorize(lowering *L, ws_builder *b, MlirOperation op, value_map *local) {
   MlirValue result = mlirOperationGetResult(op, 0);
   if (ws_op_is(op, "arith.constant"))
     return materialize_splat(L, b, result) != NULL;
   intptr_t n = mlirOperationGetNumOperands(op);
   tile_regs *in[8];
-  if (n > 8)
+  if (n > 8) {
+    ws_emit_op_error(op, "has more than 8 operands; the compute partition "
+                         "takes at most 8");
+    return false;
+  }
+  if (rejects_f8(L, op))
     return false;
   for (intptr_t k = 0; k < n; k++) {
     MlirValue v = mlirOperationGetOperand(op, k);
@@ -433,15 +554,26 @@ static bool vectorize(lowering *L, ws_builder *b, MlirOperation op, value_map *l
       return false;
   }
   tile_regs *out = new_tile(L, result);
-  if (!out)
+  if (!out) {
+    ws_emit_op_error(op, "needs more than %d tiles in registers; split the loop",
+                     MAX_TILES);
     return false;
+  }
+  MlirType rt = tile_element(result);
   for (int j = 0; j < L->chunks; j++) {
+    MlirValue converted = convert_f8_chunk(L, b, op, in[0]->chunks[j]);
+    if (!mlirValueIsNull(converted)) {
+      out->chunks[j] = converted;
+      continue;
+    }
     MlirOperation copy = clone_mapped(L, b, op, local);
     for (intptr_t k = 0; k < n; k++)
       mlirOperationSetOperand(copy, k, in[k]->chunks[j]);
     mlirValueSetType(mlirOperationGetResult(copy, 0),
                      chunk_type(L, mlirValueGetType(result)));
     out->chunks[j] = mlirOperationGetResult(copy, 0);
+    if (ws_is_f8(rt))
+      out->chunks[j] = ws_f8_round(b, out->chunks[j], rt);
   }
   return true;
 }
@@ -449,17 +581,19 @@ static bool vectorize(lowering *L, ws_builder *b, MlirOperation op, value_map *l
 static bool emit_compute_partition(lowering *L, ws_builder *outer) {
   value_map local = {.n = 0};
   MlirValue i;
+  if (L->total % L->threads) {
+    MlirValue last = ws_arith(outer, "arith.addi", L->tid,
+                              c32(outer, (L->chunks - 1) * L->threads));
+    L->last_valid = ws_cmpi(outer, "ult", last, c32(outer, L->total));
+  }
   MlirBlock body = open_loop(L, outer, &local, &i);
   ws_builder b = ws_builder_at_end(body, L->loc);
   L->num_tiles = 0;
   transfer(L, &b, i, true);
   for (MlirOperation op = first_tile_op(L, &b, &local, WS_COMPUTE); !mlirOperationIsNull(op);
        op = after(L, &b, &local, op, WS_COMPUTE)) {
-    if (!vectorize(L, &b, op, &local)) {
-      ws_emit_op_error(op, "cannot be distributed over the compute threads "
-                           "(too many tiles or operands)");
+    if (!vectorize(L, &b, op, &local))
       return false;
-    }
   }
   transfer(L, &b, i, false);
   close_loop(&b, body, i);
@@ -497,17 +631,11 @@ static bool choose_compute_layout(lowering *L) {
   }
   if (numel == 0)
     return true;
-  long per_thread = numel / L->threads;
-  if (numel % L->threads) {
-    ws_emit_op_error(L->plan.loop, "compute tiles of %ld elements cannot be "
-                                   "split evenly over %d threads",
-                     numel, L->threads);
-    return false;
-  }
   L->vec = 16 / widest;
-  while (L->vec > 1 && per_thread % L->vec)
+  while (L->vec > 1 && numel % L->vec)
     L->vec /= 2;
-  L->chunks = (int)(per_thread / L->vec);
+  L->total = (int)(numel / L->vec);
+  L->chunks = (L->total + L->threads - 1) / L->threads;
   if (L->chunks > MAX_CHUNKS) {
     ws_emit_op_error(L->plan.loop, "compute tiles of %ld elements need %d "
                                    "chunks per thread; at most %d are supported",
@@ -536,16 +664,17 @@ static bool llvm_arg_type(MlirType t, char *buf, size_t cap) {
 static bool create_function(lowering *L) {
   MlirBlock old_entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(L->old_func, 0));
   intptr_t n = mlirBlockGetNumArguments(old_entry);
-  char sig[1024], arg_attrs[4096], ty[64];
+  char sig[2048], arg_attrs[8192], ty[64];
   ws_text sig_t, attrs_t;
   ws_text_init(&sig_t, sig, sizeof sig);
   ws_text_init(&attrs_t, arg_attrs, sizeof arg_attrs);
   ws_text_appendf(&sig_t, "!llvm.func<void (");
   ws_text_appendf(&attrs_t, "[");
-  MlirType types[32];
-  MlirLocation locs[32];
-  if (n > 32) {
-    ws_emit_op_error(L->old_func, "has more than 32 arguments");
+  MlirType types[2 * MAX_ARGS];
+  MlirLocation locs[2 * MAX_ARGS];
+  intptr_t index[MAX_ARGS], num_params = 0;
+  if (n > MAX_ARGS) {
+    ws_emit_op_error(L->old_func, "has more than %d arguments", MAX_ARGS);
     return false;
   }
   for (intptr_t i = 0; i < n; i++) {
@@ -559,13 +688,23 @@ static bool create_function(lowering *L) {
       return false;
     }
     bool desc = wsTypeIsATensorDesc(t);
+    MlirType ptr = ws_type(L->ctx, "!llvm.ptr");
     ws_text_appendf(&sig_t, "%s%s", i ? ", " : "", ty);
     ws_text_appendf(&attrs_t, "%s%s", i ? ", " : "",
                     desc ? "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, "
                            "nvvm.grid_constant}"
                          : "{}");
-    types[i] = desc ? mlirTypeParseGet(L->ctx, mlirStringRefCreateFromCString("!llvm.ptr")) : t;
-    locs[i] = mlirValueGetLocation(arg);
+    index[i] = num_params;
+    types[num_params] = desc ? ptr : t;
+    locs[num_params++] = mlirValueGetLocation(arg);
+    if (desc && wsTensorDescIsStored(arg)) { /* its store view follows it */
+      ws_text_appendf(&sig_t, ", ptr");
+      ws_text_appendf(&attrs_t, ", {llvm.align = 8 : i64, llvm.byval = "
+                                "!llvm.array<%d x i64>, nvvm.grid_constant}",
+                      WS_STORE_VIEW_WORDS);
+      types[num_params] = ptr;
+      locs[num_params++] = mlirValueGetLocation(arg);
+    }
   }
   ws_text_appendf(&sig_t, ")>");
   ws_text_appendf(&attrs_t, "]");
@@ -586,10 +725,15 @@ static bool create_function(lowering *L) {
   };
   ws_builder before = ws_builder_before(L->old_func);
   L->new_func = ws_build(&before, "llvm.func", 0, NULL, 0, NULL, 8, attrs, 1);
-  MlirBlock entry = mlirBlockCreate(n, types, locs);
+  MlirBlock entry = mlirBlockCreate(num_params, types, locs);
   mlirRegionAppendOwnedBlock(mlirOperationGetRegion(L->new_func, 0), entry);
-  for (intptr_t i = 0; i < n; i++)
-    map_put(&L->outer, mlirBlockGetArgument(old_entry, i), mlirBlockGetArgument(entry, i));
+  for (intptr_t i = 0; i < n; i++) {
+    map_put(&L->outer, mlirBlockGetArgument(old_entry, i),
+            mlirBlockGetArgument(entry, index[i]));
+    bool viewed = i + 1 < n ? index[i + 1] == index[i] + 2 : num_params == index[i] + 2;
+    if (viewed)
+      L->views[i] = mlirBlockGetArgument(entry, index[i] + 1);
+  }
   return true;
 }
 

@@ -56,6 +56,11 @@ bool wsOperationIsA(MlirOperation op, const char *name);
 /* Returns true when `op` belongs to the ws dialect. */
 bool wsOperationIsInDialect(MlirOperation op);
 
+/* Returns true when a ws.store writes through descriptor value `desc`. Such
+ * a descriptor's kernel parameter is followed, after lowering, by its store
+ * view (see the launcher and passes/ws_lower_store.h). */
+bool wsTensorDescIsStored(MlirValue desc);
+
 /* Creates "ws.load"(desc, coords...) -> box type of desc. Returns a null
  * operation when `desc` is not a !ws.tensor_desc. The caller owns the result
  * and usually inserts it into a block. */

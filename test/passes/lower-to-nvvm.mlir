@@ -9,7 +9,9 @@
 
 // CHECK: gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 // CHECK: llvm.mlir.global external @ws_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-// CHECK: llvm.func @add(%{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// The stored descriptor's map is followed by its store view (12 x i64).
+// CHECK: llvm.func @add(%{{[a-z0-9]+}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{[a-z0-9]+}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK-SAME: %[[MAP:[a-z0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %[[VIEW:[a-z0-9]+]]: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = !llvm.array<12 x i64>, nvvm.grid_constant}
 // CHECK-SAME: %{{.*}}: i32) attributes {nvvm.kernel, nvvm.maxnreg = 128 : i32, nvvm.reqntid = array<i32: 256>}
 // Thread 0 sets up every barrier: load full (1 arrival + tx), load empty (128
 // compute threads), x4 slots; store full (128), store empty (1), x2.
@@ -45,7 +47,26 @@
 // CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: nvvm.elect.sync
 // CHECK: nvvm.mbarrier.try_wait.parity
-// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// A tile whose columns reach the view's limit (the last partial 16-byte
+// granule of a row) is copied element by element, each row and column
+// checked against the tensor's sizes; any other tile is one TMA store.
+// CHECK: %[[LIMIT_PTR:.*]] = llvm.getelementptr %[[VIEW]][8]
+// CHECK: %[[LIMIT:.*]] = llvm.load %[[LIMIT_PTR]] {alignment = 8 : i64} : !llvm.ptr -> i64
+// CHECK: %[[END:.*]] = arith.addi %{{.*}}, %c64_i64 : i64
+// CHECK: %[[EDGE:.*]] = arith.cmpi sgt, %[[END]], %[[LIMIT]] : i64
+// CHECK: scf.if %[[EDGE]] {
+// CHECK: scf.for %[[ROW:.*]] = %c0_i32 to %c32_i32 step %c1_i32
+// CHECK: arith.cmpi ult
+// CHECK: scf.if
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+// CHECK: scf.for
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: } else {
+// CHECK-NEXT: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]]
+// CHECK-NEXT: }
 // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
 // CHECK-NEXT: nvvm.cp.async.bulk.wait_group 1 {read}
 // CHECK: arith.cmpi uge

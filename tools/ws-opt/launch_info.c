@@ -103,6 +103,7 @@ static void describe(collector *c, MlirOperation func) {
       snprintf(a->cu_dtype, sizeof a->cu_dtype, "%s", cu_dtype(e));
       a->elem_bytes = wsElementTypeByteWidth(e);
       a->swizzle = ring_swizzle(arg);
+      a->stored = wsTensorDescIsStored(arg);
     } else if (!scalar_c_type(t, a->c_type, sizeof a->c_type)) {
       fprintf(stderr, "ws-opt: error: kernel %s: argument %d has a type the "
                       "launcher cannot pass\n", info->name, (int)i);

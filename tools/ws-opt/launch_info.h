@@ -18,6 +18,7 @@ typedef struct launch_arg {
   char cu_dtype[48]; /* CU_TENSOR_MAP_DATA_TYPE_... */
   int elem_bytes;
   int swizzle;       /* bytes: 0, 32, 64, 128 */
+  bool stored;       /* a ws.store writes it: the kernel takes a store view */
 } launch_arg;
 
 typedef struct launch_info {

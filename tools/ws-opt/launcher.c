@@ -37,14 +37,18 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
           name, name, name);
   fprintf(f, "#ifndef WS_TENSOR_DEFINED\n#define WS_TENSOR_DEFINED\n"
              "/* A global tensor: sizes and strides (in elements) outermost first;\n"
-             " * the innermost stride must be 1. */\n"
+             " * the innermost stride must be 1. TMA needs the base 16-byte aligned,\n"
+             " * every other stride a multiple of 16 bytes below 2^40 bytes, and\n"
+             " * each size from 1 to 2^32. */\n"
              "typedef struct ws_tensor {\n  CUdeviceptr base;\n  int rank;\n"
              "  uint64_t sizes[5];\n  uint64_t strides[5];\n} ws_tensor;\n#endif\n\n");
-  fprintf(f, "/* The loaded module: one CUfunction per kernel. */\ntypedef struct %s_module {\n"
-             "  CUmodule module;\n", name);
+  fprintf(f, "/* The loaded module: one CUfunction per kernel. When a launch returns\n"
+             " * CUDA_ERROR_INVALID_VALUE because of an argument, `error` says which\n"
+             " * argument broke which rule (it is \"\" after a successful launch). */\n"
+             "typedef struct %s_module {\n  CUmodule module;\n", name);
   for (int k = 0; k < n; k++)
     fprintf(f, "  CUfunction %s;\n", ks[k].name);
-  fprintf(f, "} %s_module;\n\n", name);
+  fprintf(f, "  char error[256];\n} %s_module;\n\n", name);
   fprintf(f, "/* Loads the embedded cubin into the current context and sets each\n"
              " * kernel's dynamic shared memory limit. */\n"
              "CUresult %s_load(%s_module *m);\nvoid %s_unload(%s_module *m);\n\n",
@@ -52,8 +56,11 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
   for (int k = 0; k < n; k++) {
     fprintf(f, "/* %s: %d threads per block, %d bytes of dynamic shared memory.\n"
                " * Descriptor arguments are global tensors; their TMA boxes are\n"
-               " * fixed by the kernel. */\nCUresult %s_%s_launch(const %s_module *m, "
-               "CUstream stream,\n    unsigned grid_x, unsigned grid_y, unsigned grid_z",
+               " * fixed by the kernel. The kernel reads and writes no byte outside\n"
+               " * them, for any grid. Arguments TMA cannot take are refused with\n"
+               " * CUDA_ERROR_INVALID_VALUE and a message in m->error. */\n"
+               "CUresult %s_%s_launch(%s_module *m, CUstream stream,\n"
+               "    unsigned grid_x, unsigned grid_y, unsigned grid_z",
             ks[k].name, ks[k].block_threads, ks[k].smem_bytes, name, ks[k].name, name);
     write_params(f, &ks[k]);
     fprintf(f, ");\n\n");
@@ -61,16 +68,50 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
   fprintf(f, "#endif\n");
 }
 
+/* The checks mirror cuTensorMapEncodeTiled's rules, so that a bad tensor
+ * is a message naming the argument rather than an opaque error or a fault;
+ * the store view gives the kernel what it needs to write the last partial
+ * 16-byte granule of a row exactly (see passes/lower_store.c). */
 static void write_encoder(FILE *f) {
   fprintf(f,
+      "#include <stdio.h>\n\n"
+      "/* Records why argument `arg` was refused; returns CUDA_ERROR_INVALID_VALUE. */\n"
+      "static CUresult refuse(char *error, int arg, const char *rule, unsigned long long value) {\n"
+      "  snprintf(error, 256, \"arg%%d: %%s (got %%llu)\", arg, rule, value);\n"
+      "  return CUDA_ERROR_INVALID_VALUE;\n"
+      "}\n\n"
+      "/* Checks tensor `t` (argument `arg`) against what TMA accepts. */\n"
+      "static CUresult check_tensor(char *error, int arg, const ws_tensor *t, int elem_bytes,\n"
+      "                             int rank) {\n"
+      "  if (!t)\n"
+      "    return refuse(error, arg, \"the ws_tensor pointer is NULL\", 0);\n"
+      "  if (t->rank != rank)\n"
+      "    return refuse(error, arg, \"rank must equal the descriptor's box rank\", (unsigned long long)t->rank);\n"
+      "  if (t->base %% 16)\n"
+      "    return refuse(error, arg, \"base must be 16-byte aligned\", (unsigned long long)t->base);\n"
+      "  if (t->strides[rank - 1] != 1)\n"
+      "    return refuse(error, arg, \"the innermost stride must be 1 element\", t->strides[rank - 1]);\n"
+      "  for (int d = 0; d < rank; d++) {\n"
+      "    if (t->sizes[d] < 1 || t->sizes[d] > (1ull << 32))\n"
+      "      return refuse(error, arg, \"each size must be from 1 to 2^32\", t->sizes[d]);\n"
+      "    if (d == rank - 1)\n"
+      "      continue;\n"
+      "    unsigned long long bytes = t->strides[d] * (unsigned long long)elem_bytes;\n"
+      "    if (bytes %% 16 || bytes == 0 || bytes >= (1ull << 40) || t->strides[d] >= (1ull << 40))\n"
+      "      return refuse(error, arg, \"each outer stride must be a nonzero multiple of 16 bytes \"\n"
+      "                    \"below 2^40 bytes\", t->strides[d]);\n"
+      "  }\n"
+      "  return CUDA_SUCCESS;\n"
+      "}\n\n"
       "/* Builds a tiled TMA descriptor; box and swizzle come from the plan. */\n"
-      "static CUresult encode(CUtensorMap *map, const ws_tensor *t, CUtensorMapDataType dtype,\n"
-      "                       int elem_bytes, int rank, const cuuint32_t *box_outer_first,\n"
-      "                       CUtensorMapSwizzle swizzle) {\n"
-      "  cuuint64_t dims[5], strides[5];\n"
-      "  cuuint32_t box[5], unit[5];\n"
-      "  if (!t || t->rank != rank || t->strides[rank - 1] != 1)\n"
-      "    return CUDA_ERROR_INVALID_VALUE;\n"
+      "static CUresult encode(char *error, int arg, CUtensorMap *map, const ws_tensor *t,\n"
+      "                       CUtensorMapDataType dtype, int elem_bytes, int rank,\n"
+      "                       const cuuint32_t *box_outer_first, CUtensorMapSwizzle swizzle) {\n"
+      "  cuuint64_t dims[5] = {0}, strides[5] = {0};\n"
+      "  cuuint32_t box[5] = {0}, unit[5] = {0};\n"
+      "  CUresult r = check_tensor(error, arg, t, elem_bytes, rank);\n"
+      "  if (r != CUDA_SUCCESS)\n"
+      "    return r;\n"
       "  for (int d = 0; d < rank; d++) {\n"
       "    dims[d] = t->sizes[rank - 1 - d];\n"
       "    box[d] = box_outer_first[rank - 1 - d];\n"
@@ -78,10 +119,28 @@ static void write_encoder(FILE *f) {
       "    if (d > 0)\n"
       "      strides[d - 1] = t->strides[rank - 1 - d] * (cuuint64_t)elem_bytes;\n"
       "  }\n"
-      "  return cuTensorMapEncodeTiled(map, dtype, (cuuint32_t)rank, (void *)t->base, dims,\n"
-      "                                strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,\n"
-      "                                swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,\n"
-      "                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
+      "  r = cuTensorMapEncodeTiled(map, dtype, (cuuint32_t)rank, (void *)t->base, dims, strides,\n"
+      "                             box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,\n"
+      "                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B,\n"
+      "                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
+      "  if (r != CUDA_SUCCESS)\n"
+      "    snprintf(error, 256, \"arg%%d: cuTensorMapEncodeTiled refused the tensor (CUresult %%d)\",\n"
+      "             arg, (int)r);\n"
+      "  return r;\n"
+      "}\n\n"
+      "/* What a kernel that stores into `t` reads besides the descriptor:\n"
+      " * base, the column from which a tile is stored element by element\n"
+      " * (the last whole 16-byte granule of a row ends there; no limit when\n"
+      " * rows end on a granule), sizes and byte strides, outermost first. */\n"
+      "static void store_view(int64_t view[12], const ws_tensor *t, int elem_bytes, int rank) {\n"
+      "  uint64_t inner = t->sizes[rank - 1];\n"
+      "  uint64_t per_granule = 16 / (uint64_t)elem_bytes;\n"
+      "  view[0] = (int64_t)t->base;\n"
+      "  view[1] = inner %% per_granule ? (int64_t)(inner / per_granule * per_granule) : INT64_MAX;\n"
+      "  for (int d = 0; d < 5; d++) {\n"
+      "    view[2 + d] = d < rank ? (int64_t)t->sizes[d] : 1;\n"
+      "    view[7 + d] = d < rank ? (int64_t)(t->strides[d] * (uint64_t)elem_bytes) : 0;\n"
+      "  }\n"
       "}\n\n");
 }
 
@@ -95,10 +154,10 @@ static const char *swizzle_name(int bytes) {
 }
 
 static void write_launch(FILE *f, const char *name, const launch_info *k) {
-  fprintf(f, "CUresult %s_%s_launch(const %s_module *m, CUstream stream,\n"
+  fprintf(f, "CUresult %s_%s_launch(%s_module *m, CUstream stream,\n"
              "    unsigned grid_x, unsigned grid_y, unsigned grid_z", name, k->name, name);
   write_params(f, k);
-  fprintf(f, ") {\n  CUresult r;\n");
+  fprintf(f, ") {\n  CUresult r;\n  m->error[0] = '\\0';\n");
   for (int i = 0; i < k->num_args; i++) {
     const launch_arg *a = &k->args[i];
     if (!a->is_desc)
@@ -107,13 +166,20 @@ static void write_launch(FILE *f, const char *name, const launch_info *k) {
     for (int d = 0; d < a->rank; d++)
       fprintf(f, "%s%lld", d ? ", " : "", (long long)a->box[d]);
     fprintf(f, "};\n  CUtensorMap map%d;\n"
-               "  if ((r = encode(&map%d, arg%d, %s, %d, %d, box%d, %s)) != CUDA_SUCCESS)\n"
-               "    return r;\n",
-            i, i, i, a->cu_dtype, a->elem_bytes, a->rank, i, swizzle_name(a->swizzle));
+               "  if ((r = encode(m->error, %d, &map%d, arg%d, %s, %d, %d, box%d, %s)) != "
+               "CUDA_SUCCESS)\n    return r;\n",
+            i, i, i, i, a->cu_dtype, a->elem_bytes, a->rank, i, swizzle_name(a->swizzle));
+    if (a->stored)
+      fprintf(f, "  int64_t view%d[12];\n  store_view(view%d, arg%d, %d, %d);\n", i, i, i,
+              a->elem_bytes, a->rank);
   }
   fprintf(f, "  void *params[] = {");
-  for (int i = 0; i < k->num_args; i++)
-    fprintf(f, "%s%s%d", i ? ", " : "", k->args[i].is_desc ? "&map" : "&arg", i);
+  for (int i = 0; i < k->num_args; i++) {
+    const launch_arg *a = &k->args[i];
+    fprintf(f, "%s%s%d", i ? ", " : "", a->is_desc ? "&map" : "&arg", i);
+    if (a->stored)
+      fprintf(f, ", view%d", i);
+  }
   fprintf(f, "};\n  return cuLaunchKernel(m->%s, grid_x, grid_y, grid_z, %d, 1, 1, %d, "
              "stream, params, NULL);\n}\n\n", k->name, k->block_threads, k->smem_bytes);
 }
@@ -127,7 +193,8 @@ static void write_source(FILE *f, const char *name, const launch_info *ks, int n
   for (size_t i = 0; i < len; i++)
     fprintf(f, "%s%u,", i % 20 ? "" : "\n  ", cubin[i]);
   fprintf(f, "\n};\n\n");
-  fprintf(f, "CUresult %s_load(%s_module *m) {\n  CUresult r = cuModuleLoadData(&m->module, cubin);\n"
+  fprintf(f, "CUresult %s_load(%s_module *m) {\n  m->error[0] = '\\0';\n"
+             "  CUresult r = cuModuleLoadData(&m->module, cubin);\n"
              "  if (r != CUDA_SUCCESS)\n    return r;\n", name, name);
   for (int k = 0; k < n; k++)
     fprintf(f, "  if ((r = cuModuleGetFunction(&m->%s, m->module, \"%s\")) != CUDA_SUCCESS ||\n"

@@ -1,0 +1,129 @@
+/* lower_store.c: the exact tile store of ws_lower_store.h. Interior tiles
+ * keep the one-instruction TMA path (the bandwidth figures depend on it);
+ * only a tile that reaches a partial granule takes the element loop, which
+ * is bounded by the tile and by the tensor, so it never writes outside. */
+#include "ws_lower_store.h"
+
+#include <stdio.h>
+
+#include "mlir-c/BuiltinTypes.h"
+
+static MlirType i64_type(ws_builder *b) { return mlirIntegerTypeGet(b->ctx, 64); }
+
+static MlirValue const64(ws_builder *b, int64_t v) {
+  return ws_const_int(b, v, i64_type(b));
+}
+
+static MlirValue widen(ws_builder *b, MlirValue v32) {
+  return ws_build_value(b, "arith.extsi", 1, &v32, i64_type(b), 0, NULL);
+}
+
+/* Word `index` of the store view. */
+static MlirValue view_word(ws_builder *b, MlirValue view, int index) {
+  MlirValue p = ws_byte_ptr_const(b, view, index * 8);
+  MlirNamedAttribute align = ws_named_text(b->ctx, "alignment", "8 : i64");
+  return ws_build_value(b, "llvm.load", 1, &p, i64_type(b), 1, &align);
+}
+
+static void emit_tma_store(ws_builder *b, const ws_store_site *s) {
+  MlirValue ops[7];
+  ops[0] = s->map;
+  ops[1] = s->src;
+  for (int d = 0; d < s->rank; d++) /* TMA takes the innermost first */
+    ops[2 + d] = s->coords[s->rank - 1 - d];
+  char seg[64];
+  snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 0, 0>", s->rank);
+  MlirNamedAttribute attrs[1] = {ws_named_text(b->ctx, "operandSegmentSizes", seg)};
+  ws_build_void(b, "nvvm.cp.async.bulk.tensor.global.shared.cta", 2 + s->rank, ops, 1,
+                attrs);
+}
+
+/* An scf.for over [lb, ub) with step 1; returns a builder in its body and
+ * the induction variable (the body is already terminated). */
+static ws_builder open_for(ws_builder *b, MlirValue lb, MlirValue ub, MlirValue *iv) {
+  MlirBlock body;
+  MlirValue one = ws_const_int(b, 1, mlirValueGetType(lb));
+  ws_build_for(b, lb, ub, one, 0, NULL, &body);
+  ws_build_terminator(body, b->loc, "scf.yield", 0, NULL);
+  *iv = mlirBlockGetArgument(body, 0);
+  return ws_builder_before(mlirBlockGetTerminator(body));
+}
+
+static ws_builder open_if(ws_builder *b, MlirValue cond) {
+  MlirBlock then_block;
+  ws_build_if(b, cond, &then_block, NULL);
+  return ws_builder_before(mlirBlockGetTerminator(then_block));
+}
+
+/* Copies the row at local row index `row` of the tile: the outer
+ * coordinates are checked, then only the in-bounds columns are copied. */
+static void copy_row(ws_builder *b, const ws_store_site *s, MlirValue row,
+                     MlirValue base, const MlirValue *sizes, const MlirValue *strides) {
+  int inner = s->rank - 1;
+  MlirValue ok = {NULL};
+  MlirValue offset = const64(b, 0), rest = row;
+  for (int d = inner - 1; d >= 0; d--) {
+    MlirValue extent = ws_const_i32(b, s->box[d]);
+    MlirValue local = ws_arith(b, "arith.remui", rest, extent);
+    rest = ws_arith(b, "arith.divui", rest, extent);
+    MlirValue g = ws_arith(b, "arith.addi", widen(b, s->coords[d]), widen(b, local));
+    MlirValue inside = ws_cmpi(b, "ult", g, sizes[d]);
+    ok = mlirValueIsNull(ok) ? inside : ws_arith(b, "arith.andi", ok, inside);
+    offset = ws_arith(b, "arith.addi", offset, ws_arith(b, "arith.muli", g, strides[d]));
+  }
+  ws_builder in = mlirValueIsNull(ok) ? *b : open_if(b, ok);
+  /* Columns [max(0, -x0), min(box, size - x0)) are inside the tensor. */
+  MlirValue x0 = widen(&in, s->coords[inner]);
+  MlirValue zero = const64(&in, 0);
+  MlirValue lo = ws_arith(&in, "arith.maxsi", zero, ws_arith(&in, "arith.subi", zero, x0));
+  MlirValue hi = ws_arith(&in, "arith.minsi", const64(&in, s->box[inner]),
+                          ws_arith(&in, "arith.subi", sizes[inner], x0));
+  MlirValue col;
+  ws_builder body = open_for(&in, lo, hi, &col);
+  MlirType word = mlirIntegerTypeGet(b->ctx, (unsigned)s->elem_bytes * 8);
+  MlirValue eb = const64(&body, s->elem_bytes);
+  MlirValue local = ws_arith(&body, "arith.addi",
+                             ws_arith(&body, "arith.muli", widen(&body, row),
+                                      const64(&body, s->box[inner])),
+                             col);
+  MlirValue local_bytes = ws_arith(&body, "arith.muli", local, eb);
+  MlirValue from = ws_byte_ptr(&body, s->src,
+                               ws_build_value(&body, "arith.trunci", 1, &local_bytes,
+                                              mlirIntegerTypeGet(b->ctx, 32), 0, NULL));
+  MlirValue v = ws_build_value(&body, "llvm.load", 1, &from, word, 0, NULL);
+  MlirValue at = ws_arith(&body, "arith.addi", base,
+                          ws_arith(&body, "arith.addi", offset,
+                                   ws_arith(&body, "arith.muli",
+                                            ws_arith(&body, "arith.addi", x0, col), eb)));
+  MlirValue to = ws_build_value(&body, "llvm.inttoptr", 1, &at,
+                                ws_type(b->ctx, "!llvm.ptr<1>"), 0, NULL);
+  MlirValue ops[2] = {v, to};
+  ws_build_void(&body, "llvm.store", 2, ops, 0, NULL);
+}
+
+static void emit_element_store(ws_builder *b, const ws_store_site *s) {
+  MlirValue base = view_word(b, s->view, 0);
+  MlirValue sizes[5], strides[5];
+  for (int d = 0; d < s->rank; d++) {
+    sizes[d] = view_word(b, s->view, 2 + d);
+    strides[d] = view_word(b, s->view, 7 + d);
+  }
+  int64_t rows = 1;
+  for (int d = 0; d < s->rank - 1; d++)
+    rows *= s->box[d];
+  MlirValue row;
+  ws_builder body = open_for(b, ws_const_i32(b, 0), ws_const_i32(b, rows), &row);
+  copy_row(&body, s, row, base, sizes, strides);
+}
+
+void ws_emit_exact_store(ws_builder *b, const ws_store_site *s) {
+  MlirValue limit = view_word(b, s->view, 1);
+  MlirValue end = ws_arith(b, "arith.addi", widen(b, s->coords[s->rank - 1]),
+                           const64(b, s->box[s->rank - 1]));
+  MlirBlock edge, interior;
+  ws_build_if(b, ws_cmpi(b, "sgt", end, limit), &edge, &interior);
+  ws_builder e = ws_builder_before(mlirBlockGetTerminator(edge));
+  emit_element_store(&e, s);
+  ws_builder t = ws_builder_before(mlirBlockGetTerminator(interior));
+  emit_tma_store(&t, s);
+}

@@ -1,0 +1,37 @@
+/* ws_lower_store.h: how the lowering writes one tile from shared memory to
+ * its global tensor, exactly. Internal.
+ *
+ * A TMA store clips at a tensor's edge only in whole 16-byte granules of the
+ * innermost dimension, so a row whose length is not a multiple of 16 bytes
+ * would get the rest of its last granule written. Every stored descriptor
+ * therefore comes with a store view (a grid-constant kernel parameter the
+ * launcher fills, int64 x 12):
+ *   [0] base address   [1] limit: the first column of the last partial
+ *   granule (INT64_MAX when rows end on a granule)
+ *   [2..6] sizes       [7..11] strides in bytes, both outermost first.
+ * A tile whose columns stay below the limit is stored by TMA; a tile that
+ * reaches past it is copied element by element, each element checked
+ * against the tensor's bounds. */
+#ifndef WS_LOWER_STORE_H
+#define WS_LOWER_STORE_H
+
+#include <stdint.h>
+
+#include "ws_builder.h"
+
+enum { WS_STORE_VIEW_WORDS = 12 };
+
+typedef struct ws_store_site {
+  MlirValue map;       /* !llvm.ptr: the grid-constant CUtensorMap */
+  MlirValue view;      /* !llvm.ptr: the grid-constant store view */
+  MlirValue src;       /* !llvm.ptr<3>: the tile, row-major, unswizzled */
+  MlirValue coords[5]; /* i32, outermost first */
+  int rank;
+  int64_t box[5]; /* outermost first */
+  int elem_bytes;
+} ws_store_site;
+
+/* Emits the exact store of one tile at b (run by one thread). */
+void ws_emit_exact_store(ws_builder *b, const ws_store_site *s);
+
+#endif
