@@ -11,6 +11,7 @@
  * one arena in ring order, each aligned for TMA (128 bytes; 1024 bytes for
  * swizzled boxes), followed by the barriers (8 bytes each). Over budget is
  * an error listing every buffer and its bytes. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +23,6 @@
 
 enum { TMA_ALIGN = 128, SWIZZLED_ALIGN = 1024, MBARRIER_BYTES = 8 };
 
-static int align_up(int x, int a) { return (x + a - 1) / a * a; }
 
 /* The one partition a tile's users other than its producer live in; -1 when
  * none, -2 when several (not supported). */
@@ -98,23 +98,28 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
   return true;
 }
 
-/* Offsets for the current depths; returns the arena size. */
+static long long align_up(long long x, int a) { return (x + a - 1) / a * a; }
+
+/* Offsets for the current depths; returns the arena size, saturated at
+ * INT_MAX (a plan that large is over any budget and is reported, never
+ * used, so its offsets need not be exact). */
 static int lay_out(ws_plan *plan) {
-  int offset = 0;
+  long long offset = 0;
   for (int i = 0; i < plan->num_rings; i++) {
     ws_ring *r = &plan->rings[i];
     offset = align_up(offset, r->align);
-    r->offset = offset;
-    offset += r->slot_bytes * plan->channels[r->channel].depth;
+    r->offset = offset > INT_MAX ? INT_MAX : (int)offset;
+    offset += (long long)r->slot_bytes * plan->channels[r->channel].depth;
   }
   offset = align_up(offset, MBARRIER_BYTES);
   for (int c = 0; c < plan->num_channels; c++) {
     ws_channel *ch = &plan->channels[c];
-    ch->full = offset;
-    ch->empty = offset + ch->depth * MBARRIER_BYTES;
+    ch->full = offset > INT_MAX ? INT_MAX : (int)offset;
+    ch->empty = offset + ch->depth * MBARRIER_BYTES > INT_MAX ? INT_MAX
+                                                                : (int)(offset + ch->depth * MBARRIER_BYTES);
     offset += 2 * ch->depth * MBARRIER_BYTES;
   }
-  return offset;
+  return offset > INT_MAX ? INT_MAX : (int)offset;
 }
 
 static void set_depths(ws_plan *plan, int load_depth, int other_depth) {

@@ -116,9 +116,9 @@ int ws_tile_bytes(MlirType tile) {
   if (!mlirTypeIsARankedTensor(tile) || !mlirShapedTypeHasStaticShape(tile))
     return 0;
   long long n = wsElementTypeByteWidth(mlirShapedTypeGetElementType(tile));
-  for (intptr_t d = 0; d < mlirShapedTypeGetRank(tile); d++)
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(tile) && n <= WS_MAX_TILE_BYTES; d++)
     n *= mlirShapedTypeGetDimSize(tile, d);
-  return (int)n;
+  return n > WS_MAX_TILE_BYTES ? WS_MAX_TILE_BYTES : (int)n;
 }
 
 int ws_ring_of_value(const ws_plan *plan, MlirValue value) {

@@ -91,7 +91,10 @@ MlirBlock ws_loop_body(MlirOperation loop);
 /* The ring whose tile is `value`, or -1. */
 int ws_ring_of_value(const ws_plan *plan, MlirValue value);
 
-/* Bytes of one tile (static tensor type). */
+/* Bytes of one tile (static tensor type), saturated at WS_MAX_TILE_BYTES
+ * (far past any shared-memory budget, and small enough that sums of every
+ * ring's slots stay within 64 bits). */
+enum { WS_MAX_TILE_BYTES = 1 << 28 };
 int ws_tile_bytes(MlirType tile);
 
 #endif

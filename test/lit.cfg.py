@@ -8,7 +8,7 @@ import lit.formats
 config.name = "ws"
 config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".mlir", ".c", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "kernelgen.py", "pipeline_fuzz.py", "malformed.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ws_obj_root, "test")
 
