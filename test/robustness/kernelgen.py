@@ -105,6 +105,16 @@ def make(rng, gpu=False, index=0):
     k.rank = len(k.box)
     k.warps = rng.choice([4, 8])
     k.stages = rng.choice([0, 0, 0, 1, 2, 3, 4])
+    if gpu:  # fit the budget and the compute partition's 64 chunks per thread
+        ring_bytes = sum(BYTES[t] for t in k.inputs) + BYTES[k.out_type]
+        while (_prod(k.box) * ring_bytes * max(k.stages, 1) > 150000 or _prod(k.box) > 16384):
+            d = max(range(k.rank), key=lambda i: k.box[i] if i < k.rank - 1 else 0)
+            if d < k.rank - 1 and k.box[d] > 1:
+                k.box[d] //= 2
+            else:
+                k.box[-1] = max(granule, k.box[-1] // 2)
+                if k.box[-1] == granule:
+                    break
     inner = k.box[-1]
     k.step = inner * rng.choice([1, 1, 1, 2]) if rng.random() < 0.85 else granule * rng.randint(1, 4)
     k.start = rng.choice([0, 0, 16, 32, -16, ("arg", 16)])

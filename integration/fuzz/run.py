@@ -1,0 +1,388 @@
+#!/usr/bin/env python3
+"""GPU differential fuzz: runs every kernel prepare.py compiled into DIR on
+the GPU over random shapes (ragged in every dimension, 1-D tails, padded
+strides, column slices of a wider tensor, inputs smaller than the output so
+that loads zero-fill, grids larger than the work, negative loop starts) and
+compares each with the CPU reference (reference.py): bit-exact, NaN equal to
+any NaN, transcendental math within 4 ulps (f32) or 1 ulp (narrower types)
+of the output type. Every tensor lies between sentinel guard bytes and has
+sentinels in its padding; all of them, every input byte and every output
+element the kernel does not cover must come back unchanged. Each kernel
+runs in its own process under a 10 s watchdog per launch, so a hang or a
+fault is one outcome, not the end of the run.
+
+  run.py DIR [--jobs N] [--shapes N]        the whole suite, a table at the end
+  run.py DIR --one NAME [--shapes N]        one kernel (what the suite spawns)
+Without a GPU it prints "skipped: no GPU"."""
+import argparse
+import concurrent.futures
+import ctypes
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+try:  # numpy is needed on the GPU machine only
+    import numpy as np
+    import reference as ref
+except ImportError:
+    np = ref = None
+
+GUARD = 256
+WATCHDOG_S = 10
+
+
+class WsTensor(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_uint64), ("rank", ctypes.c_int),
+                ("sizes", ctypes.c_uint64 * 5), ("strides", ctypes.c_uint64 * 5)]
+
+
+class Cuda:
+    def __init__(self):
+        self.lib = ctypes.CDLL("libcuda.so.1")
+        self.check(self.lib.cuInit(0), "cuInit")
+        dev = ctypes.c_int()
+        self.check(self.lib.cuDeviceGet(ctypes.byref(dev), 0), "cuDeviceGet")
+        self.ctx = ctypes.c_void_p()
+        self.check(self.lib.cuDevicePrimaryCtxRetain(ctypes.byref(self.ctx), dev), "ctx")
+        self.check(self.lib.cuCtxSetCurrent(self.ctx), "ctx")
+
+    def check(self, r, what):
+        if r != 0:
+            raise RuntimeError("%s: CUresult %d" % (what, r))
+
+    def alloc(self, nbytes):
+        p = ctypes.c_uint64()
+        self.check(self.lib.cuMemAlloc_v2(ctypes.byref(p), ctypes.c_size_t(nbytes)), "alloc")
+        return p.value
+
+    def put(self, dev, host):
+        self.check(self.lib.cuMemcpyHtoD_v2(ctypes.c_uint64(dev), host.ctypes.data_as(ctypes.c_void_p),
+                                            ctypes.c_size_t(host.nbytes)), "copy in")
+
+    def get(self, dev, nbytes):
+        host = np.empty(nbytes, dtype=np.uint8)
+        self.check(self.lib.cuMemcpyDtoH_v2(host.ctypes.data_as(ctypes.c_void_p), ctypes.c_uint64(dev),
+                                            ctypes.c_size_t(nbytes)), "copy out")
+        return host
+
+    def wait(self):
+        """Polls an event; a kernel still running after the watchdog is a hang."""
+        ev = ctypes.c_void_p()
+        self.check(self.lib.cuEventCreate(ctypes.byref(ev), 0), "event")
+        self.check(self.lib.cuEventRecord(ev, None), "event")
+        start = time.time()
+        while True:
+            r = self.lib.cuEventQuery(ev)
+            if r == 0:
+                return
+            if r != 600:  # CUDA_ERROR_NOT_READY
+                raise RuntimeError("kernel execution: CUresult %d" % r)
+            if time.time() - start > WATCHDOG_S:
+                print("HANG: kernel still running after %d s" % WATCHDOG_S, flush=True)
+                os._exit(3)
+            time.sleep(0.0005)
+
+
+def draw_shape(rng, spec):
+    """Output sizes, per-input sizes, launch counts per outer dimension, n."""
+    box, rank = spec["box"], spec["rank"]
+    sizes = []
+    for d in range(rank):
+        if d == rank - 1:
+            s = rng.choice([1, 3, box[d] - 1, box[d] + 5, 2 * box[d] + 7, 3 * box[d],
+                            rng.randint(1, 5 * box[d] + 40)])
+            if rank == 1 and rng.random() < 0.3:
+                s = rng.choice([1000003, 100003, 65537, 4099])
+        else:
+            s = rng.choice([1, box[d], box[d] + 1, 2 * box[d] - 1, rng.randint(1, 3 * box[d] + 3)])
+        sizes.append(max(1, s))
+    while np.prod(sizes) > 1 << 21:
+        d = int(np.argmax(sizes))
+        sizes[d] = max(1, sizes[d] // 2)
+    in_sizes = []
+    for _ in spec["inputs"]:
+        if rng.random() < 0.2:
+            in_sizes.append([max(1, s - rng.randint(0, s)) for s in sizes])
+        else:
+            in_sizes.append(list(sizes))
+    counts = [-(-sizes[d] // box[d]) + rng.choice([0, 0, 1, 2]) for d in range(rank - 1)]
+    n = sizes[-1] + rng.choice([0, 0, 0, box[-1], -min(sizes[-1] - 1, rng.randint(0, box[-1]))])
+    return sizes, in_sizes, counts, n
+
+
+def layout(rng, sizes, eb):
+    """Element strides (outermost first) with padding, the offset of the view
+    in its rows (a column slice), and the allocation's element span."""
+    granule = 16 // eb
+    offset = granule * rng.choice([0, 0, 1, 3])
+    pitch = sizes[-1] + offset + granule * rng.choice([0, 0, 1, 2])
+    pitch = -(-pitch // granule) * granule
+    strides = [1] * len(sizes)
+    if len(sizes) > 1:
+        strides[-2] = pitch
+    for d in range(len(sizes) - 3, -1, -1):
+        strides[d] = strides[d + 1] * (sizes[d + 1] + rng.choice([0, 0, 1]))
+    span = offset + sum((sizes[d] - 1) * strides[d] for d in range(len(sizes))) + 1
+    span += granule  # bytes after the last element, still inside the allocation
+    return strides, offset, span
+
+
+class Tensor:
+    def __init__(self, cuda, rng, sizes, t):
+        self.t, self.sizes, self.eb = t, sizes, ref.BYTES[t]
+        self.strides, self.offset, span = layout(rng, sizes, self.eb)
+        self.nbytes = GUARD + span * self.eb + GUARD
+        self.host = np.frombuffer(rng.randbytes(self.nbytes), dtype=np.uint8).copy()
+        self.dev = cuda.alloc(self.nbytes)
+        self.base = self.dev + GUARD + self.offset * self.eb
+
+    def element_index(self):
+        """Byte offset (in host) of every element of the view, by coordinate."""
+        idx = np.zeros(self.sizes, dtype=np.int64)
+        for d, s in enumerate(self.sizes):
+            shape = [1] * len(self.sizes)
+            shape[d] = s
+            idx = idx + (np.arange(s, dtype=np.int64) * self.strides[d]).reshape(shape)
+        return GUARD + (self.offset + idx) * self.eb
+
+    def gather(self, data):
+        idx = self.element_index()[..., None] + np.arange(self.eb)
+        return data[idx].reshape(-1)
+
+    def scatter(self, raw):
+        idx = self.element_index()[..., None] + np.arange(self.eb)
+        self.host[idx.reshape(-1)] = raw
+
+    def arg(self):
+        w = WsTensor()
+        w.base, w.rank = self.base, len(self.sizes)
+        for d in range(len(self.sizes)):
+            w.sizes[d], w.strides[d] = self.sizes[d], self.strides[d]
+        return w
+
+
+def random_values(rng, t, count):
+    """Element bytes: half random bit patterns (every encoding: NaN,
+    infinities, subnormals), half small values with few significant bits."""
+    raw = np.frombuffer(rng.randbytes(count * ref.BYTES[t]), dtype=np.uint8).copy()
+    nice = np.array([rng.choice([0, 1, -1, 2, 0.5, -3, 1.25, 6, -0.375, 100, -448, 1000])
+                     for _ in range(min(count, 4096))], dtype=np.float64)
+    nice = np.resize(nice, count)
+    if t in ref.FLOATS:
+        nice_raw = ref.encode(nice.astype(np.float32), t).reshape(-1)
+    else:
+        nice_raw = ref.encode(nice.astype(np.int64), t).reshape(-1)
+    mask = np.resize(np.frombuffer(rng.randbytes(count), dtype=np.uint8) & 1, count).astype(bool)
+    eb = ref.BYTES[t]
+    raw = raw.reshape(count, eb)
+    raw[mask] = nice_raw.reshape(count, eb)[mask]
+    return raw.reshape(-1)
+
+
+def covered(spec, sizes, counts, n):
+    """Elements the grid and the loop write."""
+    box, rank = spec["box"], spec["rank"]
+    mask = np.ones(sizes, dtype=bool)
+    for d in range(rank - 1):
+        shape = [1] * rank
+        shape[d] = sizes[d]
+        mask &= (np.arange(sizes[d]) < counts[d] * box[d]).reshape(shape)
+    inner = np.zeros(sizes[-1], dtype=bool)
+    start = spec["start"] if isinstance(spec["start"], int) else spec["start_value"]
+    for y in range(start, n, spec["step"]):
+        inner[max(y, 0):max(min(y + box[-1], sizes[-1]), 0)] = True
+    return mask & inner.reshape([1] * (rank - 1) + [sizes[-1]])
+
+
+def compare(spec, want, got_raw, t):
+    """Mismatching elements: bits, NaN == NaN, or ulps for transcendentals."""
+    eb = ref.BYTES[t]
+    want_raw = ref.encode(want, t).reshape(-1, eb)
+    got_raw = got_raw.reshape(-1, eb)
+    same = (want_raw == got_raw).all(axis=1)
+    if t in ref.FLOATS:
+        got = ref.decode(got_raw.reshape(-1), t)
+        w = ref.decode(want_raw.reshape(-1), t)
+        same |= np.isnan(got) & np.isnan(w)
+        if spec["transcendental"]:
+            bits = lambda raw: raw.reshape(-1, eb).astype(np.uint64) @ (256 ** np.arange(eb, dtype=np.uint64))  # noqa: E731
+            ulps = np.abs(ref.ordered(bits(want_raw), t) - ref.ordered(bits(got_raw), t))
+            same |= ulps <= (4 if t == "f32" else 1)
+    return np.flatnonzero(~same)
+
+
+def run_one(directory, name, shapes):
+    spec = next(s for s in json.load(open(os.path.join(directory, "manifest.json")))["kernels"]
+                if s["name"] == name)
+    cuda = Cuda()
+    lib = ctypes.CDLL(os.path.join(directory, name + ".so"))
+    module = ctypes.create_string_buffer(4096)
+    cuda.check(lib["%s_load" % name](module), "load")
+    launch = lib["%s_%s_launch" % (name, name)]
+    rng = random.Random("shape/%s" % name)
+    for shape_index in range(shapes):
+        sizes, in_sizes, counts, n = draw_shape(rng, spec)
+        ins = [Tensor(cuda, rng, s, t) for s, t in zip(in_sizes, spec["inputs"])]
+        out = Tensor(cuda, rng, sizes, spec["out_type"])
+        values = []
+        for x in ins:
+            raw = random_values(rng, x.t, int(np.prod(x.sizes)))
+            x.scatter(raw)
+            v = ref.decode(raw, x.t).reshape(x.sizes)
+            full = np.zeros(sizes, dtype=v.dtype)  # out-of-bounds loads read zero
+            full[tuple(slice(0, min(a, b)) for a, b in zip(x.sizes, sizes))] = \
+                v[tuple(slice(0, min(a, b)) for a, b in zip(x.sizes, sizes))]
+            values.append(full)
+        for x in ins + [out]:
+            cuda.put(x.dev, x.host)
+        args = [x.arg() for x in ins + [out]]
+        scalars = [n]
+        spec["start_value"] = 16 * rng.randint(-1, 2)
+        if not isinstance(spec["start"], int):
+            scalars.append(spec["start_value"])
+        rank = spec["rank"]
+        scalars += [counts[d] for d in range(rank - 3)]
+        grid = [1, 1, 1]
+        if rank >= 2:
+            grid[0] = counts[rank - 2]
+        if rank >= 3:
+            grid[1] = counts[rank - 3]
+        if rank >= 4:
+            grid[2] = int(np.prod(counts[:rank - 3]))
+        if rank == 1:
+            grid[0] = rng.choice([1, 1, 3])
+        launch.argtypes = ([ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_uint] * 3 +
+                           [ctypes.POINTER(WsTensor)] * len(args) + [ctypes.c_int32] * len(scalars))
+        if shape_index == 0 and out.eb < 16:
+            # The launcher refuses a base TMA cannot take, naming the argument.
+            args[-1].base += out.eb
+            r = launch(module, None, *grid, *[ctypes.byref(a) for a in args], *scalars)
+            message = module.raw[16:16 + 256].split(b"\0")[0].decode()
+            args[-1].base -= out.eb
+            if r != 1 or "16-byte aligned" not in message:
+                print("LAUNCH-ERROR %s: a misaligned base gave CUresult %d, message %r" % (name, r, message))
+                return 4
+        r = launch(module, None, *grid, *[ctypes.byref(a) for a in args], *scalars)
+        what = "%s shape %d sizes %s grid %s n %d" % (name, shape_index, sizes, grid, n)
+        if r != 0:
+            print("LAUNCH-ERROR %s: CUresult %d: %s" % (what, r, module.raw[16:16 + 256]
+                                                        .split(b"\0")[0].decode()))
+            return 4
+        cuda.wait()
+        bad_guard = 0
+        for x in ins:
+            bad_guard += int((cuda.get(x.dev, x.nbytes) != x.host).sum())
+        got = cuda.get(out.dev, out.nbytes)
+        view = np.zeros(out.nbytes, dtype=bool)
+        view[(out.element_index()[..., None] + np.arange(out.eb)).reshape(-1)] = True
+        bad_guard += int(((got != out.host) & ~view).sum())
+        mask = covered(spec, sizes, counts, n)
+        got_el = out.gather(got).reshape(-1, out.eb)
+        old_el = out.gather(out.host).reshape(-1, out.eb)
+        untouched = ~mask.reshape(-1)
+        bad_untouched = int((got_el[untouched] != old_el[untouched]).any(axis=1).sum())
+        want = ref.run(spec, values).reshape(-1)[mask.reshape(-1)]
+        bad = compare(spec, want, got_el[mask.reshape(-1)].reshape(-1), spec["out_type"])
+        if bad_guard or bad_untouched:
+            print("GUARD %s: %d bytes outside the view and %d uncovered elements changed"
+                  % (what, bad_guard, bad_untouched))
+            return 5
+        if len(bad):
+            i = bad[0]
+            print("MISMATCH %s: %d of %d elements; first: want %r got %r" % (
+                what, len(bad), int(mask.sum()), ref.encode(want[i:i + 1], spec["out_type"]).tolist(),
+                got_el[mask.reshape(-1)][i].tolist()))
+            return 6
+    print("PASS %s: %d shapes" % (name, shapes))
+    return 0
+
+
+OUTCOMES = {0: "pass", 3: "hang", 4: "launch refused", 5: "wrote outside", 6: "wrong values"}
+
+
+def build_so(directory, name):
+    cuda = os.environ.get("WS_CUDA_ROOT", "/usr/local/cuda")
+    out = os.path.join(directory, name + ".so")
+    subprocess.run(["gcc", "-shared", "-O2", "-fPIC", "-I" + os.path.join(cuda, "include"),
+                    os.path.join(directory, name + ".c"), "-o", out,
+                    "-L" + os.path.join(cuda, "lib64", "stubs"), "-lcuda"], check=True)
+
+
+def run_suite(args):
+    kernels = json.load(open(os.path.join(args.dir, "manifest.json")))["kernels"]
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 4) as pool:
+        list(pool.map(lambda s: build_so(args.dir, s["name"]), kernels))
+
+    def one(spec):
+        try:
+            p = subprocess.run([sys.executable, __file__, args.dir, "--one", spec["name"],
+                                "--shapes", str(args.shapes)], capture_output=True, text=True,
+                               timeout=120)
+            code, text = p.returncode, (p.stdout + p.stderr).strip()
+        except subprocess.TimeoutExpired:
+            code, text = 3, "HANG: no answer in 120 s"
+        return spec, OUTCOMES.get(code, "fault (exit %d)" % code), text
+
+    table = {}
+    failures = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for spec, outcome, text in pool.map(one, kernels):
+            key = (spec["rank"], spec["out_type"])
+            row = table.setdefault(key, {})
+            row[outcome] = row.get(outcome, 0) + 1
+            if outcome != "pass":
+                failures.append("%s (%s): %s" % (spec["name"], outcome, text.splitlines()[-1] if text else ""))
+    print("%-6s %-10s %s" % ("rank", "out type", "outcomes"))
+    for (rank, t), row in sorted(table.items()):
+        print("%-6d %-10s %s" % (rank, t, ", ".join("%s %d" % kv for kv in sorted(row.items()))))
+    for f in failures:
+        print("FAIL " + f)
+    total = sum(sum(r.values()) for r in table.values())
+    passed = sum(r.get("pass", 0) for r in table.values())
+    sample = [s["name"] for s in kernels[:args.sanitize]]
+    san_pass, san_fail = 0, 0
+    sanitizer = os.path.join(os.environ.get("WS_CUDA_ROOT", "/usr/local/cuda"), "bin", "compute-sanitizer")
+    for tool in ("memcheck", "racecheck"):
+        for name in sample:
+            p = subprocess.run([sanitizer, "--tool", tool, "--error-exitcode", "9", sys.executable,
+                                __file__, args.dir, "--one", name, "--shapes", "1"],
+                               capture_output=True, text=True)
+            summary = [l for l in p.stdout.splitlines() if "SUMMARY" in l]
+            ok = p.returncode == 0
+            san_pass += ok
+            san_fail += not ok
+            print("compute-sanitizer --tool %s %s: exit %d %s" % (tool, name, p.returncode,
+                                                                  summary[-1] if summary else ""))
+    print("gpu fuzz: %d kernels x %d shapes: %d passed, %d failed; sanitizer %d passed, %d failed"
+          % (total, args.shapes, passed, total - passed, san_pass, san_fail))
+    print("%d passed, %d failed" % (passed + san_pass, total - passed + san_fail))
+    return 0 if passed == total and san_fail == 0 else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir")
+    ap.add_argument("--one")
+    ap.add_argument("--shapes", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=6)
+    ap.add_argument("--sanitize", type=int, default=4, help="kernels run under compute-sanitizer")
+    args = ap.parse_args()
+    if args.one:
+        return run_one(args.dir, args.one, args.shapes)
+    if not shutil.which("nvidia-smi") or subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode:
+        print("skipped: no GPU")
+        return 0
+    if np is None:
+        print("error: the GPU fuzz needs numpy")
+        return 1
+    return run_suite(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
