@@ -46,7 +46,7 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
   c->expect_tx = 0;
   for (int r = 0; r < plan->num_rings; r++)
     if (plan->rings[r].channel == (int)(c - plan->channels) && c->from == WS_LOAD)
-      c->expect_tx += plan->rings[r].slot_bytes;
+      c->expect_tx += ws_tile_bytes(plan->rings[r].tile); /* the box, not its padded slot */
   c->full_arrivals = c->from == WS_COMPUTE ? compute_threads : 1;
   c->empty_arrivals = c->to == WS_COMPUTE ? compute_threads : 1;
   c->producer_phase = 1;

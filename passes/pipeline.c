@@ -7,11 +7,17 @@
  *
  * stage=plan|lower|all picks the halves (ws-opt --emit=launcher reads the
  * plan between them); format=bin|isa|llvm|none picks what
- * gpu-module-to-binary makes (none stops before it). */
+ * gpu-module-to-binary makes (none stops before it). cuda-path names the
+ * toolkit explicitly (ptxas and libdevice, which math ops call), so the
+ * result does not depend on CUDA_HOME being set. */
 #include <stdio.h>
 #include <string.h>
 
 #include "ws_pass.h"
+
+#ifndef WS_DEFAULT_CUDA_ROOT
+#define WS_DEFAULT_CUDA_ROOT "/usr/local/cuda"
+#endif
 
 static const ws_option_spec pipeline_options[] = {
     {"chip", WS_OPTION_STRING, "sm_90a", "target chip; kernels must target it",
@@ -27,9 +33,11 @@ static const ws_option_spec pipeline_options[] = {
     {"max-blocks-per-sm", WS_OPTION_INT, "2",
      "blocks per SM the register cap leaves room for (ws-insert-barriers)", NULL,
      1, 8},
+    {"cuda-path", WS_OPTION_STRING, WS_DEFAULT_CUDA_ROOT,
+     "CUDA toolkit root: ptxas and libdevice for gpu-module-to-binary", NULL, 0, 0},
 };
 
-enum { OPT_CHIP, OPT_FORMAT, OPT_STAGE, OPT_BUDGET, OPT_BLOCKS };
+enum { OPT_CHIP, OPT_FORMAT, OPT_STAGE, OPT_BUDGET, OPT_BLOCKS, OPT_CUDA };
 
 static bool add(MlirOpPassManager pm, const ws_pass_def *def, const char *options,
                 const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
@@ -53,7 +61,7 @@ static bool add_upstream(MlirOpPassManager pm, const char *text,
 
 static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
                            const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
-  char text[256];
+  char text[2 * WS_OPTION_TEXT_MAX + 96];
   const char *stage = opts->v[OPT_STAGE].s;
   bool plan = strcmp(stage, "lower") != 0, lower = strcmp(stage, "plan") != 0;
   if (plan) {
@@ -78,7 +86,14 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
     return false;
   if (strcmp(opts->v[OPT_FORMAT].s, "none") == 0)
     return true;
-  snprintf(text, sizeof text, "gpu-module-to-binary{format=%s}", opts->v[OPT_FORMAT].s);
+  const char *cuda = opts->v[OPT_CUDA].s;
+  if (strpbrk(cuda, " \t{}\"'") || !cuda[0]) {
+    snprintf(error, WS_ERROR_MAX, "ws-pipeline: cuda-path '%s' must be a non-empty "
+             "path without spaces, quotes or braces", cuda);
+    return false;
+  }
+  snprintf(text, sizeof text, "gpu-module-to-binary{format=%s toolkit=%s}",
+           opts->v[OPT_FORMAT].s, cuda);
   return add_upstream(pm, text, error);
 }
 
@@ -86,6 +101,6 @@ const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
     .summary = "The whole ws flow, from tile-level kernel to cubin",
     .options = pipeline_options,
-    .num_options = 5,
+    .num_options = 6,
     .build = build_pipeline,
 };

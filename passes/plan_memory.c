@@ -9,8 +9,9 @@
  * half the budget (two blocks per SM hide more latency), others get 2, and
  * if even that does not fit, depths shrink to 1. Buffers are laid out in
  * one arena in ring order, each aligned for TMA (128 bytes; 1024 bytes for
- * swizzled boxes), followed by the barriers (8 bytes each). Over budget is
- * an error listing every buffer and its bytes. */
+ * swizzled boxes), every slot padded to that alignment, followed by the
+ * barriers (8 bytes each). Over budget is an error listing every buffer and
+ * its bytes. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +23,8 @@
 #include "../dialect/ws_text.h"
 
 enum { TMA_ALIGN = 128, SWIZZLED_ALIGN = 1024, MBARRIER_BYTES = 8 };
+
+static long long align_up(long long x, int a) { return (x + a - 1) / a * a; }
 
 
 /* The one partition a tile's users other than its producer live in; -1 when
@@ -91,14 +94,15 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
     r->producer = op;
     r->tile = mlirValueGetType(mlirOperationGetResult(op, 0));
     r->channel = channel;
-    r->slot_bytes = ws_tile_bytes(r->tile);
     r->swizzle = 0; /* row-major slots: the compute layout reads them linearly */
     r->align = r->swizzle ? SWIZZLED_ALIGN : TMA_ALIGN;
+    /* Every slot, not just the first, is a TMA destination or source, so
+     * slots are padded to the alignment (a 1x16 f32 tile takes 128). */
+    r->slot_bytes = (int)align_up(ws_tile_bytes(r->tile), r->align);
   }
   return true;
 }
 
-static long long align_up(long long x, int a) { return (x + a - 1) / a * a; }
 
 /* Offsets for the current depths; returns the arena size, saturated at
  * INT_MAX (a plan that large is over any budget and is reported, never

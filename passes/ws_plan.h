@@ -37,7 +37,8 @@ typedef struct ws_partition {
 typedef struct ws_ring {
   MlirOperation producer; /* defines the tile (ws.load or a compute op) */
   MlirType tile;
-  int channel, offset, slot_bytes, align, swizzle;
+  int channel, offset, align, swizzle;
+  int slot_bytes; /* the distance between slots: the tile padded to align */
 } ws_ring;
 
 typedef struct ws_channel {

@@ -26,7 +26,9 @@ def build(args, i):
     p = subprocess.run([args.ws_opt, base + ".mlir", "--emit=launcher", "-o", base],
                        capture_output=True, text=True)
     if p.returncode != 0:
-        return None, "%s: ws-opt failed: %s" % (k.name, p.stderr.strip()[:600])
+        with open(base + ".err", "w") as f:
+            f.write(p.stderr)
+        return None, "%s: ws-opt failed (exit %d): %s" % (k.name, p.returncode, p.stderr.strip()[-3000:])
     cuda = os.environ.get("WS_CUDA_ROOT", "/usr/local/cuda")
     c = subprocess.run(["gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-fPIC",
                         "-I" + os.path.join(cuda, "include"), "-c", base + ".c", "-o", base + ".o"],

@@ -338,11 +338,10 @@ def run_suite(args):
             row[outcome] = row.get(outcome, 0) + 1
             if outcome != "pass":
                 failures.append("%s (%s): %s" % (spec["name"], outcome, text.splitlines()[-1] if text else ""))
+                print("FAIL " + failures[-1], flush=True)
     print("%-6s %-10s %s" % ("rank", "out type", "outcomes"))
     for (rank, t), row in sorted(table.items()):
         print("%-6d %-10s %s" % (rank, t, ", ".join("%s %d" % kv for kv in sorted(row.items()))))
-    for f in failures:
-        print("FAIL " + f)
     total = sum(sum(r.values()) for r in table.values())
     passed = sum(r.get("pass", 0) for r in table.values())
     sample = [s["name"] for s in kernels[:args.sanitize]]
