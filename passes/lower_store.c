@@ -1,7 +1,8 @@
 /* lower_store.c: the exact tile store of ws_lower_store.h. Interior tiles
  * keep the one-instruction TMA path (the bandwidth figures depend on it);
- * only a tile that reaches a partial granule takes the element loop, which
- * is bounded by the tile and by the tensor, so it never writes outside. */
+ * only a tile that reaches a partial granule, or starts at a negative
+ * coordinate (where a TMA store faults), takes the element loop, which is
+ * bounded by the tile and by the tensor, so it never writes outside. */
 #include "ws_lower_store.h"
 
 #include <stdio.h>
@@ -120,8 +121,14 @@ void ws_emit_exact_store(ws_builder *b, const ws_store_site *s) {
   MlirValue limit = view_word(b, s->view, 1);
   MlirValue end = ws_arith(b, "arith.addi", widen(b, s->coords[s->rank - 1]),
                            const64(b, s->box[s->rank - 1]));
+  MlirValue element_path = ws_cmpi(b, "sgt", end, limit);
+  /* A TMA store with a negative coordinate dies with an illegal instruction
+   * on the H100 (a load clips it); such a tile takes the element path. */
+  for (int d = 0; d < s->rank; d++)
+    element_path = ws_arith(b, "arith.ori", element_path,
+                            ws_cmpi(b, "slt", s->coords[d], ws_const_i32(b, 0)));
   MlirBlock edge, interior;
-  ws_build_if(b, ws_cmpi(b, "sgt", end, limit), &edge, &interior);
+  ws_build_if(b, element_path, &edge, &interior);
   ws_builder e = ws_builder_before(mlirBlockGetTerminator(edge));
   emit_element_store(&e, s);
   ws_builder t = ws_builder_before(mlirBlockGetTerminator(interior));

@@ -9,9 +9,11 @@
  *   [0] base address   [1] limit: the first column of the last partial
  *   granule (INT64_MAX when rows end on a granule)
  *   [2..6] sizes       [7..11] strides in bytes, both outermost first.
- * A tile whose columns stay below the limit is stored by TMA; a tile that
- * reaches past it is copied element by element, each element checked
- * against the tensor's bounds. */
+ * A tile whose columns stay below the limit and whose coordinates are not
+ * negative is stored by TMA; any other tile is copied element by element,
+ * each element checked against the tensor's bounds (a TMA store with a
+ * negative coordinate faults with an illegal instruction on the H100,
+ * though a TMA load clips it). */
 #ifndef WS_LOWER_STORE_H
 #define WS_LOWER_STORE_H
 

@@ -48,12 +48,18 @@
 // CHECK: nvvm.elect.sync
 // CHECK: nvvm.mbarrier.try_wait.parity
 // A tile whose columns reach the view's limit (the last partial 16-byte
-// granule of a row) is copied element by element, each row and column
+// granule of a row) or that starts at a negative coordinate is copied
+// element by element, each row and column
 // checked against the tensor's sizes; any other tile is one TMA store.
 // CHECK: %[[LIMIT_PTR:.*]] = llvm.getelementptr %[[VIEW]][8]
 // CHECK: %[[LIMIT:.*]] = llvm.load %[[LIMIT_PTR]] {alignment = 8 : i64} : !llvm.ptr -> i64
 // CHECK: %[[END:.*]] = arith.addi %{{.*}}, %c64_i64 : i64
-// CHECK: %[[EDGE:.*]] = arith.cmpi sgt, %[[END]], %[[LIMIT]] : i64
+// CHECK: %[[PAST:.*]] = arith.cmpi sgt, %[[END]], %[[LIMIT]] : i64
+// A negative coordinate (where a TMA store faults) takes the element path too.
+// CHECK: arith.cmpi slt, %{{.*}}, %c0_i32
+// CHECK: arith.ori %[[PAST]]
+// CHECK: arith.cmpi slt, %{{.*}}, %c0_i32
+// CHECK: %[[EDGE:.*]] = arith.ori
 // CHECK: scf.if %[[EDGE]] {
 // CHECK: scf.for %[[ROW:.*]] = %c0_i32 to %c32_i32 step %c1_i32
 // CHECK: arith.cmpi ult
