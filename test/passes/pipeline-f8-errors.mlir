@@ -1,0 +1,39 @@
+// RUN: not ws-opt --split-input-file --ws-pipeline=format=none %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// What the compute partition cannot do with f8 or constant tiles is a
+// located error, not a crash in the LLVM translation.
+
+// The bits of an f8 tile are not in a register (it is held as f32).
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<4x16xf8E4M3FN>>, %c: !ws.tensor_desc<tensor<4x16xi8>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c16 = arith.constant 16 : i32
+      scf.for %y = %c0 to %n step %c16 : i32 {
+        %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<4x16xf8E4M3FN>>, i32, i32) -> tensor<4x16xf8E4M3FN>
+        // CHECK: pipeline-f8-errors.mlir:[[@LINE+1]]:14: error: 'arith.bitcast' op reinterprets the bits of an f8 tile, which the compute partition holds widened to f32; use arith.extf/arith.truncf
+        %b = arith.bitcast %t : tensor<4x16xf8E4M3FN> to tensor<4x16xi8>
+        "ws.store"(%c, %c0, %y, %b) : (!ws.tensor_desc<tensor<4x16xi8>>, i32, i32, tensor<4x16xi8>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// A constant tile inside the loop must be a splat.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<1x4xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c4 = arith.constant 4 : i32
+      scf.for %y = %c0 to %n step %c4 : i32 {
+        %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<1x4xf32>>, i32, i32) -> tensor<1x4xf32>
+        // CHECK: pipeline-f8-errors.mlir:[[@LINE+1]]:14: error: 'arith.constant' op is a tile the compute partition cannot rebuild; only splat constants can be
+        %k = arith.constant dense<[[1.0, 2.0, 3.0, 4.0]]> : tensor<1x4xf32>
+        %r = arith.addf %t, %k : tensor<1x4xf32>
+        "ws.store"(%a, %c0, %y, %r) : (!ws.tensor_desc<tensor<1x4xf32>>, i32, i32, tensor<1x4xf32>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
