@@ -1,4 +1,5 @@
-/* launch_info.c: read kernel signatures and plans for the launcher. */
+/* launch_info.c: what the launcher needs of each planned kernel: its
+ * signature (read here) and its plan (read through ws-c/Plan.h). */
 #include "launch_info.h"
 
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
+#include "ws-c/Plan.h"
 
 typedef struct collector {
   launch_info *out;
@@ -17,12 +19,6 @@ typedef struct collector {
 static bool name_is(MlirOperation op, const char *name) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
-}
-
-static int int_attr(MlirOperation op, const char *name) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
-             ? (int)mlirIntegerAttrGetValueInt(a) : 0;
 }
 
 static bool scalar_c_type(MlirType t, char *out, size_t cap) {
@@ -52,37 +48,16 @@ static const char *cu_dtype(MlirType e) {
   return "CU_TENSOR_MAP_DATA_TYPE_UINT8"; /* i8 and the f8 types: bytes */
 }
 
-/* The swizzle the plan chose for the ring this descriptor fills or drains. */
-static int ring_swizzle(MlirValue desc) {
-  for (MlirOpOperand u = mlirValueGetFirstUse(desc); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u)) {
-    MlirOperation user = mlirOpOperandGetOwner(u);
-    MlirOperation producer = user;
-    if (wsOperationIsA(user, "store")) {
-      MlirValue v = mlirOperationGetOperand(user, mlirOperationGetNumOperands(user) - 1);
-      if (!mlirValueIsAOpResult(v))
-        continue;
-      producer = mlirOpResultGetOwner(v);
-    }
-    MlirAttribute ring = mlirOperationGetAttributeByName(producer, mlirStringRefCreateFromCString("ws.ring"));
-    if (mlirAttributeIsNull(ring))
-      continue;
-    MlirAttribute sw = mlirDictionaryAttrGetElementByName(ring, mlirStringRefCreateFromCString("swizzle"));
-    if (!mlirAttributeIsNull(sw) && mlirAttributeIsAInteger(sw))
-      return (int)mlirIntegerAttrGetValueInt(sw);
-  }
-  return 0;
-}
-
-static void describe(collector *c, MlirOperation func) {
+static void describe(collector *c, MlirOperation func, WsPlan plan) {
   launch_info *info = &c->out[c->n];
   memset(info, 0, sizeof *info);
   MlirAttribute name = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name"));
   MlirStringRef n = mlirStringAttrGetValue(name);
   snprintf(info->name, sizeof info->name, "%.*s", (int)n.length, n.data);
-  info->block_threads = int_attr(func, "ws.block_threads");
-  info->smem_bytes = int_attr(func, "ws.smem_bytes");
-  info->blocks_per_sm = int_attr(func, "ws.blocks_per_sm");
+  WsPlanKernel k = wsPlanGetKernel(plan);
+  info->block_threads = k.block_threads;
+  info->smem_bytes = k.shared_memory_bytes;
+  info->blocks_per_sm = k.blocks_per_sm;
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
     if (i == LAUNCH_MAX_ARGS) {
@@ -102,7 +77,7 @@ static void describe(collector *c, MlirOperation func) {
         a->box[d] = mlirShapedTypeGetDimSize(box, d);
       snprintf(a->cu_dtype, sizeof a->cu_dtype, "%s", cu_dtype(e));
       a->elem_bytes = wsElementTypeByteWidth(e);
-      a->swizzle = ring_swizzle(arg);
+      a->swizzle = wsPlanGetDescriptorSwizzle(plan, arg);
       a->stored = wsTensorDescIsStored(arg);
     } else if (!scalar_c_type(t, a->c_type, sizeof a->c_type)) {
       fprintf(stderr, "ws-opt: error: kernel %s: argument %d has a type the "
@@ -114,16 +89,20 @@ static void describe(collector *c, MlirOperation func) {
   c->n++;
 }
 
+/* A kernel is launchable once ws-insert-barriers fixed its block size. */
 static MlirWalkResult visit(MlirOperation op, void *user_data) {
   collector *c = user_data;
-  if (name_is(op, "gpu.func") && int_attr(op, "ws.block_threads") > 0) {
-    if (c->n == c->max) {
+  if (!name_is(op, "gpu.func"))
+    return MlirWalkResultAdvance;
+  WsPlan plan = wsPlanCreate(op);
+  if (!wsPlanIsNull(plan) && wsPlanGetKernel(plan).block_threads > 0) {
+    if (c->n == c->max)
       c->failed = true;
-      return MlirWalkResultInterrupt;
-    }
-    describe(c, op);
+    else
+      describe(c, op, plan);
   }
-  return MlirWalkResultAdvance;
+  wsPlanDestroy(plan);
+  return c->failed ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
 }
 
 int launch_info_collect(MlirOperation module, launch_info *out, int max) {

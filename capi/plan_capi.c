@@ -1,0 +1,102 @@
+/* plan_capi.c: ws-c/Plan.h over the internal plan reader (passes/ws_plan.c).
+ * The public table lists the partitions present, in the order the plan
+ * keeps them; channel ends are indices into that table. */
+#include "ws-c/Plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "ws-c/Dialect.h"
+#include "../passes/ws_plan.h"
+
+typedef struct plan_handle {
+  ws_plan plan;
+  int table[WS_NUM_PARTS]; /* public index -> plan partition */
+  int index[WS_NUM_PARTS]; /* plan partition -> public index, or -1 */
+  int num_parts;
+} plan_handle;
+
+static plan_handle *unwrap(WsPlan p) { return (plan_handle *)p.ptr; }
+
+WsPlan wsPlanCreate(MlirOperation kernel) {
+  WsPlan none = {NULL};
+  MlirOperation loop;
+  if (mlirOperationIsNull(kernel) || ws_marked_loops(kernel, &loop, 1) != 1)
+    return none;
+  plan_handle *h = calloc(1, sizeof *h);
+  if (!h)
+    return none;
+  if (!ws_plan_read(loop, &h->plan)) {
+    free(h);
+    return none;
+  }
+  for (int p = 0; p < WS_NUM_PARTS; p++) {
+    h->index[p] = -1;
+    if (h->plan.parts[p].present) {
+      h->index[p] = h->num_parts;
+      h->table[h->num_parts++] = p;
+    }
+  }
+  return (WsPlan){h};
+}
+
+void wsPlanDestroy(WsPlan plan) { free(unwrap(plan)); }
+
+WsPlanKernel wsPlanGetKernel(WsPlan plan) {
+  const ws_plan *p = &unwrap(plan)->plan;
+  return (WsPlanKernel){p->block_threads, p->smem_bytes, p->maxnreg, p->blocks_per_sm};
+}
+
+intptr_t wsPlanGetNumPartitions(WsPlan plan) { return unwrap(plan)->num_parts; }
+
+WsPlanPartition wsPlanGetPartition(WsPlan plan, intptr_t index) {
+  const plan_handle *h = unwrap(plan);
+  int p = h->table[index];
+  const ws_partition *part = &h->plan.parts[p];
+  return (WsPlanPartition){ws_part_names[p], part->num_warps, part->registers,
+                           part->first_warp};
+}
+
+intptr_t wsPlanGetNumRings(WsPlan plan) { return unwrap(plan)->plan.num_rings; }
+
+WsPlanRing wsPlanGetRing(WsPlan plan, intptr_t index) {
+  const ws_ring *r = &unwrap(plan)->plan.rings[index];
+  return (WsPlanRing){r->producer, r->tile,      r->channel, r->offset,
+                      r->slot_bytes, r->align, r->swizzle};
+}
+
+intptr_t wsPlanGetNumChannels(WsPlan plan) { return unwrap(plan)->plan.num_channels; }
+
+WsPlanChannel wsPlanGetChannel(WsPlan plan, intptr_t index) {
+  const plan_handle *h = unwrap(plan);
+  const ws_channel *c = &h->plan.channels[index];
+  return (WsPlanChannel){
+      .from = h->index[c->from], .to = h->index[c->to], .depth = c->depth,
+      .full = c->full, .empty = c->empty, .full_arrivals = c->full_arrivals,
+      .empty_arrivals = c->empty_arrivals, .expect_tx = c->expect_tx,
+      .producer_phase = c->producer_phase, .consumer_phase = c->consumer_phase,
+      .release_fence = c->release_fence, .publish_fence = c->publish_fence,
+      .drain = c->drain,
+  };
+}
+
+/* A load's ring is on the load; a store's on the op producing its tile. */
+int wsPlanGetDescriptorSwizzle(WsPlan plan, MlirValue desc) {
+  const ws_plan *p = &unwrap(plan)->plan;
+  for (MlirOpOperand u = mlirValueGetFirstUse(desc); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    MlirValue tile;
+    if (wsOperationIsA(user, "load"))
+      tile = mlirOperationGetResult(user, 0);
+    else if (wsOperationIsA(user, "store"))
+      tile = mlirOperationGetOperand(user, mlirOperationGetNumOperands(user) - 1);
+    else
+      continue;
+    int r = ws_ring_of_value(p, tile);
+    if (r >= 0)
+      return p->rings[r].swizzle;
+  }
+  return 0;
+}

@@ -1,0 +1,102 @@
+/* ws-c/Plan.h: the plan the ws passes record on a kernel, read back.
+ *
+ * ws-partition-schedule, ws-plan-memory and ws-insert-barriers leave their
+ * decisions on the IR as attributes (see README, "The pipeline"), so a
+ * planned module can be printed, edited and fed back. This is the one
+ * reader of those attributes: the passes, the launcher writer and any tool
+ * that wants to know what ws decided (threads, shared memory, partitions,
+ * rings, channels, swizzles) use it.
+ *
+ * A WsPlan is an opaque handle owned by the caller (wsPlanDestroy). It
+ * refers to operations and types of the module it was read from and is
+ * valid as long as they are. Nothing here keeps global state. */
+#ifndef WS_C_PLAN_H
+#define WS_C_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct WsPlan {
+  void *ptr;
+} WsPlan;
+
+/* Reads the plan of `kernel`, a gpu.func holding a ws.warp_specialize loop.
+ * Returns a null plan when the kernel has no partition table (it was not
+ * scheduled, or the scheduler left it alone). Parts decided by later passes
+ * read as 0 until those passes ran. */
+WsPlan wsPlanCreate(MlirOperation kernel);
+
+/* Frees a plan (a null plan is ignored). */
+void wsPlanDestroy(WsPlan plan);
+
+/* True for the null plan. */
+static inline bool wsPlanIsNull(WsPlan plan) { return plan.ptr == NULL; }
+
+/* The launch shape ws-insert-barriers fixed: threads per block, dynamic
+ * shared memory in bytes, the register cap at entry (.maxnreg) and the
+ * blocks per SM that cap leaves room for. */
+typedef struct WsPlanKernel {
+  int block_threads;
+  int shared_memory_bytes;
+  int max_registers;
+  int blocks_per_sm;
+} WsPlanKernel;
+WsPlanKernel wsPlanGetKernel(WsPlan plan);
+
+/* Partitions, by index: role ("load", "compute", "store"), warps, registers
+ * after setmaxnreg, and the first warp of the block they own. */
+typedef struct WsPlanPartition {
+  const char *role;
+  int num_warps;
+  int registers;
+  int first_warp;
+} WsPlanPartition;
+intptr_t wsPlanGetNumPartitions(WsPlan plan);
+WsPlanPartition wsPlanGetPartition(WsPlan plan, intptr_t index);
+
+/* Rings: the op that produces the tile, the tile type, its channel, the
+ * byte offset in the shared-memory arena, the distance between slots, the
+ * alignment and the swizzle span in bytes (0: none). */
+typedef struct WsPlanRing {
+  MlirOperation producer;
+  MlirType tile;
+  int channel;
+  int offset;
+  int slot_bytes;
+  int align;
+  int swizzle;
+} WsPlanRing;
+intptr_t wsPlanGetNumRings(WsPlan plan);
+WsPlanRing wsPlanGetRing(WsPlan plan, intptr_t index);
+
+/* Channels: from and to are partition indices; depth is the slot count;
+ * full and empty the byte offsets of the barrier arrays; the rest is the
+ * protocol ws-insert-barriers fixed (arrive counts, expect-tx bytes, start
+ * phases, proxy fences, TMA store groups kept in flight). */
+typedef struct WsPlanChannel {
+  int from, to, depth;
+  int full, empty;
+  int full_arrivals, empty_arrivals, expect_tx;
+  int producer_phase, consumer_phase;
+  bool release_fence, publish_fence;
+  int drain;
+} WsPlanChannel;
+intptr_t wsPlanGetNumChannels(WsPlan plan);
+WsPlanChannel wsPlanGetChannel(WsPlan plan, intptr_t index);
+
+/* The swizzle span (bytes; 0 for none) of the ring that descriptor
+ * argument `desc` fills (a ws.load) or drains (a ws.store): what the host
+ * must encode in its CUtensorMap. 0 when no ring is attached to it. */
+int wsPlanGetDescriptorSwizzle(WsPlan plan, MlirValue desc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WS_C_PLAN_H */

@@ -1,0 +1,127 @@
+/* Reading a plan through the public C API (ws-c/Plan.h): the SPEC's add
+ * kernel goes through ws-pipeline{stage=plan}, then every table the passes
+ * recorded is read back.
+ *
+ * RUN: ws-capi-plan-test 2>&1 | FileCheck %s
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
+#include "ws-c/Dialect.h"
+#include "ws-c/Passes.h"
+#include "ws-c/Plan.h"
+
+static const char kernel[] =
+    "module attributes {gpu.container_module} {\n"
+    "  gpu.module @kernels [#nvvm.target<chip = \"sm_90a\">] {\n"
+    "    gpu.func @add(%a: !ws.tensor_desc<tensor<32x64xf32>>, %b: !ws.tensor_desc<tensor<32x64xf32>>,\n"
+    "                  %c: !ws.tensor_desc<tensor<32x64xf32>>, %ynumel: i32) kernel {\n"
+    "      %pid = gpu.block_id x\n"
+    "      %pid32 = arith.index_cast %pid : index to i32\n"
+    "      %c0 = arith.constant 0 : i32\n"
+    "      %c32 = arith.constant 32 : i32\n"
+    "      %c64 = arith.constant 64 : i32\n"
+    "      %x = arith.muli %pid32, %c32 : i32\n"
+    "      scf.for %y = %c0 to %ynumel step %c64 : i32 {\n"
+    "        %ta = \"ws.load\"(%a, %x, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>\n"
+    "        %tb = \"ws.load\"(%b, %x, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>\n"
+    "        %tc = arith.addf %ta, %tb : tensor<32x64xf32>\n"
+    "        \"ws.store\"(%c, %x, %y, %tc) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()\n"
+    "      } {ws.warp_specialize}\n"
+    "      gpu.return\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+static void print_to_stdout(MlirStringRef s, void *unused) {
+  (void)unused;
+  fwrite(s.data, 1, s.length, stdout);
+}
+
+static MlirWalkResult find_kernel(MlirOperation op, void *user_data) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length == 8 && memcmp(name.data, "gpu.func", 8) == 0) {
+    *(MlirOperation *)user_data = op;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static void print_plan(MlirOperation func) {
+  WsPlan plan = wsPlanCreate(func);
+  if (wsPlanIsNull(plan)) {
+    puts("no plan");
+    return;
+  }
+  WsPlanKernel k = wsPlanGetKernel(plan);
+  printf("kernel: threads=%d smem=%d maxnreg=%d blocks/SM=%d\n", k.block_threads,
+         k.shared_memory_bytes, k.max_registers, k.blocks_per_sm);
+  for (intptr_t i = 0; i < wsPlanGetNumPartitions(plan); i++) {
+    WsPlanPartition p = wsPlanGetPartition(plan, i);
+    printf("partition %d: %s warps=%d registers=%d first_warp=%d\n", (int)i, p.role,
+           p.num_warps, p.registers, p.first_warp);
+  }
+  for (intptr_t i = 0; i < wsPlanGetNumRings(plan); i++) {
+    WsPlanRing r = wsPlanGetRing(plan, i);
+    printf("ring %d: ", (int)i);
+    mlirTypePrint(r.tile, print_to_stdout, NULL);
+    printf(" channel=%d offset=%d slot=%d align=%d swizzle=%d\n", r.channel, r.offset,
+           r.slot_bytes, r.align, r.swizzle);
+  }
+  for (intptr_t i = 0; i < wsPlanGetNumChannels(plan); i++) {
+    WsPlanChannel c = wsPlanGetChannel(plan, i);
+    printf("channel %d: %d->%d depth=%d full@%d empty@%d arrivals=%d/%d tx=%d "
+           "phases=%d/%d fences=%d/%d drain=%d\n",
+           (int)i, c.from, c.to, c.depth, c.full, c.empty, c.full_arrivals,
+           c.empty_arrivals, c.expect_tx, c.producer_phase, c.consumer_phase,
+           c.release_fence, c.publish_fence, c.drain);
+  }
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  printf("swizzle of %%a: %d\n", wsPlanGetDescriptorSwizzle(plan, mlirBlockGetArgument(entry, 0)));
+  wsPlanDestroy(plan);
+}
+
+int main(void) {
+  mlirRegisterAllPasses();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+  if (mlirLogicalResultIsFailure(wsContextLoadDialect(ctx)))
+    return 1;
+  MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kernel));
+  MlirOperation func = {NULL};
+  mlirOperationWalk(mlirModuleGetOperation(module), find_kernel, &func, MlirWalkPreOrder);
+
+  /* Before any pass there is no plan. */
+  print_plan(func);
+  // CHECK: no plan
+
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  WsDiagnostics diag = {print_to_stdout, NULL, NULL};
+  if (mlirLogicalResultIsFailure(wsAddPipeline(mlirPassManagerGetAsOpPassManager(pm),
+                                               mlirStringRefCreateFromCString("stage=plan"),
+                                               &diag)) ||
+      mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)))) {
+    puts("pipeline failed");
+    return 1;
+  }
+  print_plan(func);
+  // CHECK: kernel: threads=256 smem=82016 maxnreg=128 blocks/SM=2
+  // CHECK: partition 0: load warps=1 registers=24 first_warp=4
+  // CHECK: partition 1: compute warps=4 registers=232 first_warp=0
+  // CHECK: partition 2: store warps=1 registers=24 first_warp=5
+  // CHECK: ring 0: tensor<32x64xf32> channel=0 offset=0 slot=8192 align=128 swizzle=0
+  // CHECK: ring 1: tensor<32x64xf32> channel=0 offset=32768 slot=8192 align=128 swizzle=0
+  // CHECK: ring 2: tensor<32x64xf32> channel=1 offset=65536 slot=8192 align=128 swizzle=0
+  // CHECK: channel 0: 0->1 depth=4 full@81920 empty@81952 arrivals=1/128 tx=16384 phases=1/0 fences=1/0 drain=0
+  // CHECK: channel 1: 1->2 depth=2 full@81984 empty@82000 arrivals=128/1 tx=0 phases=1/0 fences=0/1 drain=1
+  // CHECK: swizzle of %a: 0
+  mlirPassManagerDestroy(pm);
+  mlirModuleDestroy(module);
+  mlirContextDestroy(ctx);
+  return 0;
+}
