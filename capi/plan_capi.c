@@ -1,6 +1,5 @@
-/* plan_capi.c: ws-c/Plan.h over the internal plan reader (passes/ws_plan.c).
- * The public table lists the partitions present, in the order the plan
- * keeps them; channel ends are indices into that table. */
+/* plan_capi.c: ws-c/Plan.h over the internal plan reader (passes/ws_plan.c):
+ * the public tables are the plan's own, index for index. */
 #include "ws-c/Plan.h"
 
 #include <stdlib.h>
@@ -12,9 +11,6 @@
 
 typedef struct plan_handle {
   ws_plan plan;
-  int table[WS_NUM_PARTS]; /* public index -> plan partition */
-  int index[WS_NUM_PARTS]; /* plan partition -> public index, or -1 */
-  int num_parts;
 } plan_handle;
 
 static plan_handle *unwrap(WsPlan p) { return (plan_handle *)p.ptr; }
@@ -31,13 +27,6 @@ WsPlan wsPlanCreate(MlirOperation kernel) {
     free(h);
     return none;
   }
-  for (int p = 0; p < WS_NUM_PARTS; p++) {
-    h->index[p] = -1;
-    if (h->plan.parts[p].present) {
-      h->index[p] = h->num_parts;
-      h->table[h->num_parts++] = p;
-    }
-  }
   return (WsPlan){h};
 }
 
@@ -48,14 +37,12 @@ WsPlanKernel wsPlanGetKernel(WsPlan plan) {
   return (WsPlanKernel){p->block_threads, p->smem_bytes, p->maxnreg, p->blocks_per_sm};
 }
 
-intptr_t wsPlanGetNumPartitions(WsPlan plan) { return unwrap(plan)->num_parts; }
+intptr_t wsPlanGetNumPartitions(WsPlan plan) { return unwrap(plan)->plan.num_parts; }
 
 WsPlanPartition wsPlanGetPartition(WsPlan plan, intptr_t index) {
-  const plan_handle *h = unwrap(plan);
-  int p = h->table[index];
-  const ws_partition *part = &h->plan.parts[p];
-  return (WsPlanPartition){ws_part_names[p], part->num_warps, part->registers,
-                           part->first_warp};
+  const ws_partition *part = &unwrap(plan)->plan.parts[index];
+  return (WsPlanPartition){part->name, ws_role_names[part->role], part->num_warps,
+                           part->registers, part->first_warp};
 }
 
 intptr_t wsPlanGetNumRings(WsPlan plan) { return unwrap(plan)->plan.num_rings; }
@@ -72,7 +59,7 @@ WsPlanChannel wsPlanGetChannel(WsPlan plan, intptr_t index) {
   const plan_handle *h = unwrap(plan);
   const ws_channel *c = &h->plan.channels[index];
   return (WsPlanChannel){
-      .from = h->index[c->from], .to = h->index[c->to], .depth = c->depth,
+      .from = c->from, .to = c->to, .depth = c->depth,
       .full = c->full, .empty = c->empty, .full_arrivals = c->full_arrivals,
       .empty_arrivals = c->empty_arrivals, .expect_tx = c->expect_tx,
       .producer_phase = c->producer_phase, .consumer_phase = c->consumer_phase,

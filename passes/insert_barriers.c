@@ -41,27 +41,34 @@ enum {
   WARPGROUP_THREADS = 128,
 };
 
+/* A compute partition arrives with every thread; a TMA partition with one
+ * elected lane. */
+static int arrivals(const ws_partition *p) {
+  return p->role == WS_ROLE_COMPUTE ? p->num_warps * 32 : 1;
+}
+
 static void plan_channel(ws_plan *plan, ws_channel *c) {
-  int compute_threads = plan->parts[WS_COMPUTE].num_warps * 32;
+  ws_role from = plan->parts[c->from].role, to = plan->parts[c->to].role;
   c->expect_tx = 0;
   for (int r = 0; r < plan->num_rings; r++)
-    if (plan->rings[r].channel == (int)(c - plan->channels) && c->from == WS_LOAD)
+    if (plan->rings[r].channel == (int)(c - plan->channels) && from == WS_ROLE_LOAD)
       c->expect_tx += ws_tile_bytes(plan->rings[r].tile); /* the box, not its padded slot */
-  c->full_arrivals = c->from == WS_COMPUTE ? compute_threads : 1;
-  c->empty_arrivals = c->to == WS_COMPUTE ? compute_threads : 1;
+  c->full_arrivals = arrivals(&plan->parts[c->from]);
+  c->empty_arrivals = arrivals(&plan->parts[c->to]);
   c->producer_phase = 1;
   c->consumer_phase = 0;
-  c->release_fence = c->from == WS_LOAD && c->to == WS_COMPUTE;
-  c->publish_fence = c->from == WS_COMPUTE && c->to == WS_STORE;
-  c->drain = c->to == WS_STORE ? c->depth - 1 : 0;
+  c->release_fence = from == WS_ROLE_LOAD && to == WS_ROLE_COMPUTE;
+  c->publish_fence = from == WS_ROLE_COMPUTE && to == WS_ROLE_STORE;
+  c->drain = to == WS_ROLE_STORE ? c->depth - 1 : 0;
 }
 
 /* Warp layout and register budgets; false (after an error) when they cannot
  * fit the register file. */
 static bool plan_registers(ws_plan *plan, int max_blocks) {
-  ws_partition *compute = &plan->parts[WS_COMPUTE];
-  int compute_warps = compute->present ? compute->num_warps : 0;
-  int producers = plan->parts[WS_LOAD].present + plan->parts[WS_STORE].present;
+  int compute_index = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
+  ws_partition *compute = compute_index >= 0 ? &plan->parts[compute_index] : NULL;
+  int compute_warps = compute ? compute->num_warps : 0;
+  int producers = plan->num_parts - (compute != NULL);
   int warps = compute_warps + (compute_warps ? 4 : producers);
   int threads = warps * 32;
   int by_smem = SM_SMEM_BYTES / (plan->smem_bytes + BLOCK_RESERVED_SMEM);
@@ -73,31 +80,29 @@ static bool plan_registers(ws_plan *plan, int max_blocks) {
   if (cap > MAX_REGISTERS - 1)
     cap = MAX_REGISTERS - 8; /* .maxnreg takes at most 255 */
   int next = 0;
-  if (compute->present) {
+  if (compute) {
     compute->first_warp = 0;
     next = compute_warps;
   }
-  for (int p = 0; p < WS_NUM_PARTS; p++)
-    if (p != WS_COMPUTE && plan->parts[p].present)
+  for (int p = 0; p < plan->num_parts; p++)
+    if (p != compute_index)
       plan->parts[p].first_warp = next++;
   /* setmaxnreg moves registers within the pool the block got at launch,
    * cap * threads; .inc waits until .dec has freed enough, so sizing it
    * from anything larger than the pool would wait forever. */
   long pool = (long)cap * threads;
   int compute_regs = cap;
-  if (compute->present) {
+  if (compute) {
     int free_regs = (int)pool - PRODUCER_REGISTERS * WARPGROUP_THREADS;
     compute_regs = free_regs / (compute_warps * 32) / 8 * 8;
     if (compute_regs > MAX_REGISTERS)
       compute_regs = MAX_REGISTERS;
-    compute->registers = compute_regs;
-    plan->parts[WS_LOAD].registers = PRODUCER_REGISTERS;
-    plan->parts[WS_STORE].registers = PRODUCER_REGISTERS;
-  } else {
-    plan->parts[WS_LOAD].registers = cap;
-    plan->parts[WS_STORE].registers = cap;
   }
-  long total = compute->present
+  for (int p = 0; p < plan->num_parts; p++)
+    plan->parts[p].registers = p == compute_index ? compute_regs
+                               : compute          ? PRODUCER_REGISTERS
+                                                  : cap;
+  long total = compute
                    ? (long)compute_regs * compute_warps * 32 +
                          (long)PRODUCER_REGISTERS * WARPGROUP_THREADS
                    : (long)cap * threads;

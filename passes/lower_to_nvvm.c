@@ -53,6 +53,7 @@ typedef struct lowering {
   value_map outer;
   MlirValue smem, tid;
   MlirValue views[MAX_ARGS]; /* store views, by the kernel's argument index */
+  int compute;               /* index of the compute partition, or -1 */
   MlirType i32, ptr_shared, ptr_cluster;
   /* compute layout: `total` chunks of `vec` elements, chunk j of thread t
    * is chunk j * threads + t; when total is not a multiple of threads, the
@@ -193,8 +194,8 @@ static void close_loop(ws_builder *b, MlirBlock body, MlirValue counter) {
   ws_build_terminator(body, b->loc, "scf.yield", 1, &next);
 }
 
-static bool in_partition(MlirOperation op, int part) {
-  return (ws_op_partitions(op) >> part) & 1;
+static bool in_partition(const lowering *L, MlirOperation op, int part) {
+  return (ws_op_partitions(&L->plan, op) >> part) & 1;
 }
 
 static bool is_scalar(MlirOperation op) {
@@ -210,7 +211,7 @@ static bool is_scalar(MlirOperation op) {
 static MlirOperation next_tile_op(lowering *L, ws_builder *b, value_map *local,
                                   MlirOperation op, int part) {
   for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!in_partition(op, part) || ws_op_is(op, "scf.yield"))
+    if (!in_partition(L, op, part) || ws_op_is(op, "scf.yield"))
       continue;
     if (!is_scalar(op))
       return op;
@@ -231,15 +232,15 @@ static MlirOperation after(lowering *L, ws_builder *b, value_map *local,
   return next_tile_op(L, b, local, mlirOperationGetNextInBlock(op), part);
 }
 
-static void emit_load_partition(lowering *L, ws_builder *outer) {
+static void emit_load_partition(lowering *L, ws_builder *outer, int part) {
   value_map local = {.n = 0};
   MlirValue i;
   MlirBlock body = open_loop(L, outer, &local, &i);
   ws_builder b = ws_builder_at_end(body, L->loc);
   bool started[WS_MAX_CHANNELS] = {false};
   MlirValue slot[WS_MAX_CHANNELS], full[WS_MAX_CHANNELS];
-  for (MlirOperation op = first_tile_op(L, &b, &local, WS_LOAD); !mlirOperationIsNull(op);
-       op = after(L, &b, &local, op, WS_LOAD)) {
+  for (MlirOperation op = first_tile_op(L, &b, &local, part); !mlirOperationIsNull(op);
+       op = after(L, &b, &local, op, part)) {
     int r = ws_ring_of_value(&L->plan, mlirOperationGetResult(op, 0));
     if (r < 0)
       continue; /* nobody uses the tile: ws-plan-memory dropped the load */
@@ -272,15 +273,15 @@ static void emit_load_partition(lowering *L, ws_builder *outer) {
   close_loop(&b, body, i);
 }
 
-static void emit_store_partition(lowering *L, ws_builder *outer) {
+static void emit_store_partition(lowering *L, ws_builder *outer, int part) {
   value_map local = {.n = 0};
   MlirValue i;
   MlirBlock body = open_loop(L, outer, &local, &i);
   ws_builder b = ws_builder_at_end(body, L->loc);
   bool started[WS_MAX_CHANNELS] = {false};
   MlirValue slot[WS_MAX_CHANNELS];
-  for (MlirOperation op = first_tile_op(L, &b, &local, WS_STORE); !mlirOperationIsNull(op);
-       op = after(L, &b, &local, op, WS_STORE)) {
+  for (MlirOperation op = first_tile_op(L, &b, &local, part); !mlirOperationIsNull(op);
+       op = after(L, &b, &local, op, part)) {
     int n = (int)mlirOperationGetNumOperands(op);
     int r = ws_ring_of_value(&L->plan, mlirOperationGetOperand(op, n - 1));
     if (r < 0) {
@@ -436,7 +437,7 @@ static void store_chunk(lowering *L, ws_builder *b, const ws_ring *ring, MlirVal
 static void transfer(lowering *L, ws_builder *b, MlirValue i, bool incoming) {
   for (int ch = 0; ch < L->plan.num_channels; ch++) {
     const ws_channel *c = &L->plan.channels[ch];
-    if ((incoming ? c->to : c->from) != WS_COMPUTE)
+    if ((incoming ? c->to : c->from) != L->compute)
       continue;
     MlirValue slot, phase;
     slot_and_phase(b, i, c->depth, incoming ? c->consumer_phase : c->producer_phase,
@@ -590,8 +591,8 @@ static bool emit_compute_partition(lowering *L, ws_builder *outer) {
   ws_builder b = ws_builder_at_end(body, L->loc);
   L->num_tiles = 0;
   transfer(L, &b, i, true);
-  for (MlirOperation op = first_tile_op(L, &b, &local, WS_COMPUTE); !mlirOperationIsNull(op);
-       op = after(L, &b, &local, op, WS_COMPUTE)) {
+  for (MlirOperation op = first_tile_op(L, &b, &local, L->compute); !mlirOperationIsNull(op);
+       op = after(L, &b, &local, op, L->compute)) {
     if (!vectorize(L, &b, op, &local))
       return false;
   }
@@ -603,14 +604,15 @@ static bool emit_compute_partition(lowering *L, ws_builder *outer) {
 /* V and the chunk count for the compute tiles: 16-byte pieces of the widest
  * element where the tile allows. */
 static bool choose_compute_layout(lowering *L) {
-  const ws_partition *compute = &L->plan.parts[WS_COMPUTE];
-  L->threads = compute->num_warps * 32;
+  if (L->compute < 0)
+    return true; /* no compute partition: nothing to lay out */
+  L->threads = L->plan.parts[L->compute].num_warps * 32;
   int widest = 1;
   long numel = 0;
   MlirBlock src = ws_loop_body(L->plan.loop);
   for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!in_partition(op, WS_COMPUTE) || is_scalar(op))
+    if (!in_partition(L, op, L->compute) || is_scalar(op))
       continue;
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
     long n = 1;
@@ -809,27 +811,33 @@ static void init_barriers(lowering *L, ws_builder *b) {
   ws_build_void(b, "nvvm.barrier0", 0, NULL, 0, NULL);
 }
 
-/* if (warp == w && elected) { partition loop } */
-static void emit_worker(lowering *L, ws_builder *b, MlirValue warp, int part,
-                        void (*emit)(lowering *, ws_builder *)) {
-  if (!L->plan.parts[part].present)
-    return;
+static void emit_worker_at(lowering *L, ws_builder *b, MlirValue warp, int part,
+                           void (*emit)(lowering *, ws_builder *, int)) {
   MlirValue mine = ws_cmpi(b, "eq", warp, c32(b, L->plan.parts[part].first_warp));
   MlirValue elected = ws_build_value(b, "nvvm.elect.sync", 0, NULL,
                                      mlirIntegerTypeGet(L->ctx, 1), 0, NULL);
   MlirBlock then_block;
   ws_build_if(b, ws_arith(b, "arith.andi", mine, elected), &then_block, NULL);
   ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
-  emit(L, &t);
+  emit(L, &t, part);
+}
+
+/* if (warp == w && elected) { partition loop }, for each partition of the
+ * role. */
+static void emit_worker(lowering *L, ws_builder *b, MlirValue warp, ws_role role,
+                        void (*emit)(lowering *, ws_builder *, int)) {
+  for (int part = 0; part < L->plan.num_parts; part++)
+    if (L->plan.parts[part].role == role)
+      emit_worker_at(L, b, warp, part, emit);
 }
 
 static bool emit_partitions(lowering *L, ws_builder *b, MlirValue warp) {
-  const ws_partition *compute = &L->plan.parts[WS_COMPUTE];
-  if (!compute->present) {
-    emit_worker(L, b, warp, WS_LOAD, emit_load_partition);
-    emit_worker(L, b, warp, WS_STORE, emit_store_partition);
+  if (L->compute < 0) {
+    emit_worker(L, b, warp, WS_ROLE_LOAD, emit_load_partition);
+    emit_worker(L, b, warp, WS_ROLE_STORE, emit_store_partition);
     return true;
   }
+  const ws_partition *compute = &L->plan.parts[L->compute];
   MlirBlock then_block, else_block;
   ws_build_if(b, ws_cmpi(b, "ult", warp, c32(b, compute->num_warps)), &then_block,
               &else_block);
@@ -837,11 +845,13 @@ static bool emit_partitions(lowering *L, ws_builder *b, MlirValue warp) {
   setmaxnreg(&t, true, compute->registers);
   if (!emit_compute_partition(L, &t))
     return false;
+  /* The TMA partitions share the warpgroup after the compute warps; they
+   * all drop to the same count. */
   ws_builder e = ws_builder_before(mlirBlockGetTerminator(else_block));
-  setmaxnreg(&e, false, L->plan.parts[WS_LOAD].present ? L->plan.parts[WS_LOAD].registers
-                                                       : L->plan.parts[WS_STORE].registers);
-  emit_worker(L, &e, warp, WS_LOAD, emit_load_partition);
-  emit_worker(L, &e, warp, WS_STORE, emit_store_partition);
+  int producer = L->compute == 0 ? 1 : 0;
+  setmaxnreg(&e, false, L->plan.parts[producer].registers);
+  emit_worker(L, &e, warp, WS_ROLE_LOAD, emit_load_partition);
+  emit_worker(L, &e, warp, WS_ROLE_STORE, emit_store_partition);
   return true;
 }
 
@@ -870,6 +880,7 @@ static bool lower_with(lowering *L, MlirOperation loop) {
     return false;
   }
   L->old_func = L->plan.func;
+  L->compute = ws_plan_find_role(&L->plan, WS_ROLE_COMPUTE);
   L->loc = mlirOperationGetLocation(L->old_func);
   L->ctx = mlirOperationGetContext(loop);
   L->i32 = mlirIntegerTypeGet(L->ctx, 32);

@@ -94,12 +94,13 @@ static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
 
 typedef enum { OP_OK, OP_ERROR, OP_SKIP } op_verdict;
 
-/* Gives tile ops their partition; scalar ops are decided afterwards. */
+/* Gives tile ops their role (as a bit of a role mask); scalar ops are
+ * decided afterwards, once the partition table exists. */
 static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask,
                            const ws_pass_env *env) {
   MlirType shape;
   if (wsOperationIsA(op, "load")) {
-    *mask = 1u << WS_LOAD;
+    *mask = 1u << WS_ROLE_LOAD;
   } else if (wsOperationIsA(op, "store")) {
     MlirValue v = mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1);
     if (!mlirValueIsAOpResult(v) ||
@@ -108,14 +109,14 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask,
                            "loop; load or compute it inside the loop");
       return OP_ERROR;
     }
-    *mask = 1u << WS_STORE;
+    *mask = 1u << WS_ROLE_STORE;
   } else if (wsOperationIsA(op, "dot")) {
     ws_remark(env, mlirOperationGetLocation(op),
               "loop not warp-specialized: ws.dot needs the MMA partition, "
               "which this scheduler does not build yet");
     return OP_SKIP;
   } else if (is_elementwise(op, &shape)) {
-    *mask = 1u << WS_COMPUTE;
+    *mask = 1u << WS_ROLE_COMPUTE;
   } else if (is_scalar_math(op)) {
     *mask = 0;
   } else {
@@ -129,13 +130,13 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask,
 }
 
 /* The partitions that use an op's results (the yield counts as all). */
-static unsigned users_mask(MlirOperation op, unsigned all) {
+static unsigned users_mask(const ws_plan *plan, MlirOperation op, unsigned all) {
   unsigned mask = 0;
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
     for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
          !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
       MlirOperation user = mlirOpOperandGetOwner(u);
-      unsigned m = ws_op_partitions(user);
+      unsigned m = ws_op_partitions(plan, user);
       mask |= name_starts(user, "scf.yield") ? all : m;
     }
   return mask;
@@ -179,26 +180,32 @@ static bool schedule_loop(MlirOperation loop, int compute_warps,
                         "there is nothing for a producer partition to do");
     return true;
   }
-  unsigned present = 0;
+  /* The table: one partition per role present, in role order. */
+  unsigned roles = 0;
   for (int i = 0; i < n; i++)
-    present |= masks[i];
-  /* Scalars, last to first, so each sees its users' partitions. */
-  for (int i = n - 1; i >= 0; i--) {
-    if (masks[i] == 0) {
-      unsigned m = users_mask(ops[i], present);
-      masks[i] = m ? m : present;
-    }
-    ws_set_op_partitions(ops[i], masks[i]);
-  }
-  ws_set_op_partitions(term, present);
+    roles |= masks[i];
   ws_plan plan;
   memset(&plan, 0, sizeof plan);
   plan.loop = loop;
-  int warps[WS_NUM_PARTS] = {1, compute_warps, 1};
-  for (int p = 0; p < WS_NUM_PARTS; p++) {
-    plan.parts[p].present = (present >> p) & 1;
-    plan.parts[p].num_warps = warps[p];
+  int warps[WS_NUM_ROLES] = {1, compute_warps, 1};
+  unsigned index_of[WS_NUM_ROLES] = {0};
+  for (int r = 0; r < WS_NUM_ROLES; r++)
+    if ((roles >> r) & 1)
+      index_of[r] = 1u << ws_plan_add_partition(&plan, (ws_role)r, warps[r]);
+  unsigned present = (1u << plan.num_parts) - 1;
+  /* Scalars, last to first, so each sees its users' partitions. */
+  for (int i = n - 1; i >= 0; i--) {
+    unsigned m = 0;
+    for (int r = 0; r < WS_NUM_ROLES; r++)
+      if ((masks[i] >> r) & 1)
+        m |= index_of[r];
+    if (m == 0) {
+      m = users_mask(&plan, ops[i], present);
+      m = m ? m : present;
+    }
+    ws_set_op_partitions(&plan, ops[i], m);
   }
+  ws_set_op_partitions(&plan, term, present);
   ws_plan_write_partitions(&plan);
   return true;
 }

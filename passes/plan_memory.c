@@ -29,13 +29,13 @@ static long long align_up(long long x, int a) { return (x + a - 1) / a * a; }
 
 /* The one partition a tile's users other than its producer live in; -1 when
  * none, -2 when several (not supported). */
-static int consumer_partition(MlirOperation op, int producer) {
+static int consumer_partition(const ws_plan *plan, MlirOperation op, int producer) {
   int consumer = -1;
   MlirValue v = mlirOperationGetResult(op, 0);
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
-    unsigned m = ws_op_partitions(mlirOpOperandGetOwner(u)) & ~(1u << producer);
-    for (int p = 0; p < WS_NUM_PARTS; p++)
+    unsigned m = ws_op_partitions(plan, mlirOpOperandGetOwner(u)) & ~(1u << producer);
+    for (int p = 0; p < plan->num_parts; p++)
       if (m & (1u << p)) {
         if (consumer >= 0 && consumer != p)
           return -2;
@@ -67,12 +67,12 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
     if (mlirOperationGetNumResults(op) != 1 ||
         !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0))))
       continue;
-    unsigned mask = ws_op_partitions(op);
+    unsigned mask = ws_op_partitions(plan, op);
     int from = -1;
-    for (int p = 0; p < WS_NUM_PARTS; p++)
+    for (int p = 0; p < plan->num_parts; p++)
       if (mask == (1u << p))
         from = p;
-    int to = from < 0 ? -1 : consumer_partition(op, from);
+    int to = from < 0 ? -1 : consumer_partition(plan, op, from);
     if (to == -1 && wsOperationIsA(op, "load"))
       ws_remark(env, mlirOperationGetLocation(op),
                 "the loaded tile is not used by another partition; the load "
@@ -128,7 +128,8 @@ static int lay_out(ws_plan *plan) {
 
 static void set_depths(ws_plan *plan, int load_depth, int other_depth) {
   for (int c = 0; c < plan->num_channels; c++)
-    plan->channels[c].depth = plan->channels[c].from == WS_LOAD ? load_depth : other_depth;
+    plan->channels[c].depth =
+        plan->parts[plan->channels[c].from].role == WS_ROLE_LOAD ? load_depth : other_depth;
 }
 
 /* The documented rule (see the file comment). */
@@ -166,7 +167,7 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
     ws_text_appendf(&t, " ring %d (%s %s at line %s, %s -> %s): %d x %d = %d bytes;",
                     i, ws_op_name(r->producer, name, sizeof name),
                     ws_type_str(r->tile, tile, sizeof tile), loc,
-                    ws_part_names[c->from], ws_part_names[c->to], c->depth,
+                    plan->parts[c->from].name, plan->parts[c->to].name, c->depth,
                     r->slot_bytes, c->depth * r->slot_bytes);
   }
   int barriers = 0;

@@ -12,14 +12,40 @@
 #include "ws_pass.h"
 #include "../dialect/ws_text.h"
 
-const char *const ws_part_names[WS_NUM_PARTS] = {"load", "compute", "store"};
+const char *const ws_role_names[WS_NUM_ROLES] = {"load", "compute", "store"};
 
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
 
-int ws_part_from_name(MlirStringRef name) {
-  for (int p = 0; p < WS_NUM_PARTS; p++)
-    if (ws_ref_eq(name, ws_part_names[p]))
-      return p;
+int ws_role_from_name(MlirStringRef name) {
+  for (int r = 0; r < WS_NUM_ROLES; r++)
+    if (ws_ref_eq(name, ws_role_names[r]))
+      return r;
+  return -1;
+}
+
+int ws_plan_find_role(const ws_plan *plan, ws_role role) {
+  for (int i = 0; i < plan->num_parts; i++)
+    if (plan->parts[i].role == role)
+      return i;
+  return -1;
+}
+
+int ws_plan_add_partition(ws_plan *plan, ws_role role, int num_warps) {
+  if (plan->num_parts == WS_MAX_PARTS)
+    return -1;
+  ws_partition *p = &plan->parts[plan->num_parts];
+  memset(p, 0, sizeof *p);
+  snprintf(p->name, sizeof p->name, "%s", ws_role_names[role]);
+  p->role = role;
+  p->num_warps = num_warps;
+  return plan->num_parts++;
+}
+
+/* The partition named `name`, or -1. */
+static int part_by_name(const ws_plan *plan, MlirStringRef name) {
+  for (int i = 0; i < plan->num_parts; i++)
+    if (ws_ref_eq(name, plan->parts[i].name))
+      return i;
   return -1;
 }
 
@@ -46,28 +72,28 @@ static void set_attr_text(MlirOperation op, const char *name, const char *text) 
     mlirOperationSetAttributeByName(op, ref(name), a);
 }
 
-unsigned ws_op_partitions(MlirOperation op) {
+unsigned ws_op_partitions(const ws_plan *plan, MlirOperation op) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, ref("ws.partition"));
   unsigned mask = 0;
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAArray(a))
     return 0;
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(a); i++) {
     MlirAttribute e = mlirArrayAttrGetElement(a, i);
-    int p = mlirAttributeIsAString(e) ? ws_part_from_name(mlirStringAttrGetValue(e)) : -1;
+    int p = mlirAttributeIsAString(e) ? part_by_name(plan, mlirStringAttrGetValue(e)) : -1;
     if (p >= 0)
       mask |= 1u << p;
   }
   return mask;
 }
 
-void ws_set_op_partitions(MlirOperation op, unsigned mask) {
-  char text[64];
+void ws_set_op_partitions(const ws_plan *plan, MlirOperation op, unsigned mask) {
+  char text[WS_MAX_PARTS * (WS_PART_NAME_MAX + 4) + 4];
   ws_text t;
   ws_text_init(&t, text, sizeof text);
   ws_text_appendf(&t, "[");
-  for (int p = 0; p < WS_NUM_PARTS; p++)
+  for (int p = 0; p < plan->num_parts; p++)
     if (mask & (1u << p))
-      ws_text_appendf(&t, "%s\"%s\"", t.len > 1 ? ", " : "", ws_part_names[p]);
+      ws_text_appendf(&t, "%s\"%s\"", t.len > 1 ? ", " : "", plan->parts[p].name);
   ws_text_appendf(&t, "]");
   set_attr_text(op, "ws.partition", text);
 }
@@ -141,21 +167,35 @@ static int dict_int(MlirAttribute dict, const char *key, int fallback) {
   return fallback;
 }
 
-static int dict_part(MlirAttribute dict, const char *key) {
+static MlirStringRef dict_string(MlirAttribute dict, const char *key) {
   MlirAttribute a = mlirDictionaryAttrGetElementByName(dict, ref(key));
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) ? ws_part_from_name(mlirStringAttrGetValue(a)) : -1;
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) ? mlirStringAttrGetValue(a)
+                                                               : ref("");
 }
 
+static int dict_part(const ws_plan *plan, MlirAttribute dict, const char *key) {
+  return part_by_name(plan, dict_string(dict, key));
+}
+
+/* Rows without a known role or a usable name are skipped; ws-verify
+ * checks the attribute's kind, the passes what they need of its rows. */
 static void read_partitions(ws_plan *plan, MlirAttribute table) {
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(table); i++) {
     MlirAttribute e = mlirArrayAttrGetElement(table, i);
-    int p = mlirAttributeIsADictionary(e) ? dict_part(e, "name") : -1;
-    if (p < 0)
+    if (!mlirAttributeIsADictionary(e) || plan->num_parts == WS_MAX_PARTS)
       continue;
-    plan->parts[p].present = true;
-    plan->parts[p].num_warps = dict_int(e, "num_warps", 1);
-    plan->parts[p].registers = dict_int(e, "registers", 0);
-    plan->parts[p].first_warp = dict_int(e, "first_warp", 0);
+    MlirStringRef name = dict_string(e, "name");
+    MlirStringRef role_name = dict_string(e, "role");
+    /* Plans saved before partitions had roles name them by role. */
+    int role = ws_role_from_name(role_name.length ? role_name : name);
+    if (role < 0 || name.length == 0 || name.length >= WS_PART_NAME_MAX)
+      continue;
+    ws_partition *p = &plan->parts[plan->num_parts++];
+    snprintf(p->name, sizeof p->name, "%.*s", (int)name.length, name.data);
+    p->role = (ws_role)role;
+    p->num_warps = dict_int(e, "num_warps", 1);
+    p->registers = dict_int(e, "registers", 0);
+    p->first_warp = dict_int(e, "first_warp", 0);
   }
 }
 
@@ -163,8 +203,8 @@ static void read_channels(ws_plan *plan, MlirAttribute list) {
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(list) && i < WS_MAX_CHANNELS; i++) {
     MlirAttribute e = mlirArrayAttrGetElement(list, i);
     ws_channel *c = &plan->channels[plan->num_channels++];
-    c->from = dict_part(e, "from");
-    c->to = dict_part(e, "to");
+    c->from = dict_part(plan, e, "from");
+    c->to = dict_part(plan, e, "to");
     c->depth = dict_int(e, "depth", 1);
     c->full = dict_int(e, "full", 0);
     c->empty = dict_int(e, "empty", 0);
@@ -194,6 +234,19 @@ static void read_ring(ws_plan *plan, MlirOperation op) {
   r->swizzle = dict_int(d, "swizzle", 0);
 }
 
+/* A hand-edited plan may name partitions or channels that do not exist;
+ * such a plan is not used (the passes then report the loop as unplanned). */
+static bool consistent(const ws_plan *plan) {
+  for (int c = 0; c < plan->num_channels; c++)
+    if (plan->channels[c].from < 0 || plan->channels[c].to < 0 ||
+        plan->channels[c].depth < 1 || plan->channels[c].depth > 8)
+      return false;
+  for (int r = 0; r < plan->num_rings; r++)
+    if (plan->rings[r].channel < 0 || plan->rings[r].channel >= plan->num_channels)
+      return false;
+  return true;
+}
+
 bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->loop = loop;
@@ -214,22 +267,21 @@ bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
     plan->block_threads = ws_int_attr(plan->func, "ws.block_threads", 0);
     plan->blocks_per_sm = ws_int_attr(plan->func, "ws.blocks_per_sm", 0);
   }
-  return true;
+  return consistent(plan);
 }
 
 /* ---- writing ------------------------------------------------------------- */
 
 void ws_plan_write_partitions(const ws_plan *plan) {
-  char text[512];
+  char text[WS_MAX_PARTS * 160];
   ws_text t;
   ws_text_init(&t, text, sizeof text);
   ws_text_appendf(&t, "[");
-  for (int p = 0; p < WS_NUM_PARTS; p++) {
+  for (int p = 0; p < plan->num_parts; p++) {
     const ws_partition *part = &plan->parts[p];
-    if (!part->present)
-      continue;
-    ws_text_appendf(&t, "%s{name = \"%s\", num_warps = %d : i32", t.len > 1 ? ", " : "",
-                    ws_part_names[p], part->num_warps);
+    ws_text_appendf(&t, "%s{name = \"%s\", role = \"%s\", num_warps = %d : i32",
+                    t.len > 1 ? ", " : "", part->name, ws_role_names[part->role],
+                    part->num_warps);
     if (part->registers)
       ws_text_appendf(&t, ", registers = %d : i32, first_warp = %d : i32",
                       part->registers, part->first_warp);
@@ -260,7 +312,7 @@ void ws_plan_write_channels(const ws_plan *plan) {
     const ws_channel *c = &plan->channels[i];
     ws_text_appendf(&t, "%s{from = \"%s\", to = \"%s\", depth = %d : i32, "
                         "full = %d : i32, empty = %d : i32",
-                    i ? ", " : "", ws_part_names[c->from], ws_part_names[c->to],
+                    i ? ", " : "", plan->parts[c->from].name, plan->parts[c->to].name,
                     c->depth, c->full, c->empty);
     if (c->full_arrivals)
       ws_text_appendf(&t, ", full_arrivals = %d : i32, empty_arrivals = %d : i32, "

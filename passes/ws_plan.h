@@ -1,12 +1,14 @@
 /* ws_plan.h: the plan of one warp-specialized loop, as the passes record it
  * in attributes, read back into C structs. Internal.
  *
- *   ws-partition-schedule  ws.partition = ["load"] on every op of the loop,
- *                          ws.partitions = [{name, num_warps, registers?}]
- *                          on the loop
+ *   ws-partition-schedule  ws.partition = ["load"] on every op of the loop
+ *                          (partition names), the partition table
+ *                          ws.partitions = [{name, role, num_warps,
+ *                          registers?, first_warp?}] on the loop
  *   ws-plan-memory         ws.ring = {channel, offset, slot_bytes, align,
  *                          swizzle} on each op whose tile crosses partitions,
- *                          ws.channels = [{from, to, depth, full, empty}] on
+ *                          ws.channels = [{from, to (partition names),
+ *                          depth, full, empty}] on
  *                          the loop, ws.smem_bytes on the kernel
  *   ws-insert-barriers     adds to each channel: full_arrivals,
  *                          empty_arrivals, expect_tx, producer_phase,
@@ -22,13 +24,17 @@
 
 #include "mlir-c/IR.h"
 
-enum { WS_LOAD, WS_COMPUTE, WS_STORE, WS_NUM_PARTS };
-enum { WS_MAX_RINGS = 16, WS_MAX_CHANNELS = 6 };
+/* What a partition does; the lowering emits one kind of loop per role. */
+typedef enum ws_role { WS_ROLE_LOAD, WS_ROLE_COMPUTE, WS_ROLE_STORE, WS_NUM_ROLES } ws_role;
+enum { WS_MAX_PARTS = 8, WS_MAX_RINGS = 16, WS_MAX_CHANNELS = 6, WS_PART_NAME_MAX = 16 };
 
-extern const char *const ws_part_names[WS_NUM_PARTS];
+extern const char *const ws_role_names[WS_NUM_ROLES];
 
+/* One row of the partition table. Ops name their partitions in
+ * ws.partition; channels name their ends. */
 typedef struct ws_partition {
-  bool present;
+  char name[WS_PART_NAME_MAX];
+  ws_role role;
   int num_warps;
   int registers; /* 0: not decided yet */
   int first_warp;
@@ -42,7 +48,8 @@ typedef struct ws_ring {
 } ws_ring;
 
 typedef struct ws_channel {
-  int from, to, depth;
+  int from, to; /* partition indices */
+  int depth;
   int full, empty; /* byte offsets of the barrier arrays */
   int full_arrivals, empty_arrivals, expect_tx;
   int producer_phase, consumer_phase;
@@ -52,7 +59,8 @@ typedef struct ws_channel {
 
 typedef struct ws_plan {
   MlirOperation func, loop;
-  ws_partition parts[WS_NUM_PARTS];
+  ws_partition parts[WS_MAX_PARTS];
+  int num_parts;
   ws_ring rings[WS_MAX_RINGS];
   int num_rings;
   ws_channel channels[WS_MAX_CHANNELS];
@@ -60,10 +68,20 @@ typedef struct ws_plan {
   int smem_bytes, maxnreg, block_threads, blocks_per_sm;
 } ws_plan;
 
-/* Partition bit set of an op (bit p for partition p); 0 when unscheduled. */
-unsigned ws_op_partitions(MlirOperation op);
-void ws_set_op_partitions(MlirOperation op, unsigned mask);
-int ws_part_from_name(MlirStringRef name);
+/* Partition bit set of an op (bit i for plan->parts[i], read from the names
+ * in its ws.partition); 0 when unscheduled. */
+unsigned ws_op_partitions(const ws_plan *plan, MlirOperation op);
+void ws_set_op_partitions(const ws_plan *plan, MlirOperation op, unsigned mask);
+
+/* The role named `name`, or -1. */
+int ws_role_from_name(MlirStringRef name);
+
+/* Index of the first partition with `role`, or -1. */
+int ws_plan_find_role(const ws_plan *plan, ws_role role);
+
+/* Appends a partition named after its role; returns its index, or -1 when
+ * the table is full. */
+int ws_plan_add_partition(ws_plan *plan, ws_role role, int num_warps);
 
 /* The gpu.func around `op`, or a null op. */
 MlirOperation ws_enclosing_kernel(MlirOperation op);

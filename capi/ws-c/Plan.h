@@ -49,9 +49,11 @@ typedef struct WsPlanKernel {
 } WsPlanKernel;
 WsPlanKernel wsPlanGetKernel(WsPlan plan);
 
-/* Partitions, by index: role ("load", "compute", "store"), warps, registers
- * after setmaxnreg, and the first warp of the block they own. */
+/* Partitions, by index: the name ops carry in ws.partition, the role
+ * ("load", "compute", "store"), warps, registers after setmaxnreg, and the
+ * first warp of the block they own. The strings live as long as the plan. */
 typedef struct WsPlanPartition {
+  const char *name;
   const char *role;
   int num_warps;
   int registers;

@@ -61,7 +61,7 @@ static void print_plan(MlirOperation func) {
          k.shared_memory_bytes, k.max_registers, k.blocks_per_sm);
   for (intptr_t i = 0; i < wsPlanGetNumPartitions(plan); i++) {
     WsPlanPartition p = wsPlanGetPartition(plan, i);
-    printf("partition %d: %s warps=%d registers=%d first_warp=%d\n", (int)i, p.role,
+    printf("partition %d: %s (%s) warps=%d registers=%d first_warp=%d\n", (int)i, p.name, p.role,
            p.num_warps, p.registers, p.first_warp);
   }
   for (intptr_t i = 0; i < wsPlanGetNumRings(plan); i++) {
@@ -111,9 +111,9 @@ int main(void) {
   }
   print_plan(func);
   // CHECK: kernel: threads=256 smem=82016 maxnreg=128 blocks/SM=2
-  // CHECK: partition 0: load warps=1 registers=24 first_warp=4
-  // CHECK: partition 1: compute warps=4 registers=232 first_warp=0
-  // CHECK: partition 2: store warps=1 registers=24 first_warp=5
+  // CHECK: partition 0: load (load) warps=1 registers=24 first_warp=4
+  // CHECK: partition 1: compute (compute) warps=4 registers=232 first_warp=0
+  // CHECK: partition 2: store (store) warps=1 registers=24 first_warp=5
   // CHECK: ring 0: tensor<32x64xf32> channel=0 offset=0 slot=8192 align=128 swizzle=0
   // CHECK: ring 1: tensor<32x64xf32> channel=0 offset=32768 slot=8192 align=128 swizzle=0
   // CHECK: ring 2: tensor<32x64xf32> channel=1 offset=65536 slot=8192 align=128 swizzle=0

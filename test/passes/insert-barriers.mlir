@@ -12,7 +12,7 @@
 // CHECK-SAME: {consumer_phase = 0 : i32, depth = 2 : i32, drain = 1 : i32, empty = 82000 : i32, empty_arrivals = 1 : i32, expect_tx = 0 : i32, from = "compute", full = 81984 : i32, full_arrivals = 128 : i32, producer_phase = 1 : i32, publish_fence = true, release_fence = false, to = "store"}]
 // Compute is warpgroup 0 (warps 0-3); load and store share warpgroup 1 and
 // drop to 24 registers; compute rises to (128 * 256 - 24 * 128) / 128 = 232.
-// CHECK-SAME: ws.partitions = [{first_warp = 4 : i32, name = "load", num_warps = 1 : i32, registers = 24 : i32}, {first_warp = 0 : i32, name = "compute", num_warps = 4 : i32, registers = 232 : i32}, {first_warp = 5 : i32, name = "store", num_warps = 1 : i32, registers = 24 : i32}]
+// CHECK-SAME: ws.partitions = [{first_warp = 4 : i32, name = "load", num_warps = 1 : i32, registers = 24 : i32, role = "load"}, {first_warp = 0 : i32, name = "compute", num_warps = 4 : i32, registers = 232 : i32, role = "compute"}, {first_warp = 5 : i32, name = "store", num_warps = 1 : i32, registers = 24 : i32, role = "store"}]
 // FOUR-LABEL: gpu.func @add_auto
 // FOUR-SAME: ws.blocks_per_sm = 2 : i32
 
@@ -37,4 +37,4 @@
 // CHECK-LABEL: gpu.func @add_bf16_w8
 // CHECK-SAME: ws.block_threads = 384 : i32, ws.blocks_per_sm = 2 : i32, ws.maxnreg = 80 : i32
 // CHECK: empty_arrivals = 256 : i32
-// CHECK-SAME: {first_warp = 8 : i32, name = "load", num_warps = 1 : i32, registers = 24 : i32}, {first_warp = 0 : i32, name = "compute", num_warps = 8 : i32, registers = 104 : i32}, {first_warp = 9 : i32, name = "store", num_warps = 1 : i32, registers = 24 : i32}
+// CHECK-SAME: {first_warp = 8 : i32, name = "load", num_warps = 1 : i32, registers = 24 : i32, role = "load"}, {first_warp = 0 : i32, name = "compute", num_warps = 8 : i32, registers = 104 : i32, role = "compute"}, {first_warp = 9 : i32, name = "store", num_warps = 1 : i32, registers = 24 : i32, role = "store"}

@@ -8,7 +8,7 @@
 // CHECK-NEXT: "ws.load"{{.*}}{ws.partition = ["load"]}
 // CHECK-NEXT: arith.addf {{.*}}{ws.partition = ["compute"]}
 // CHECK-NEXT: "ws.store"{{.*}}{ws.partition = ["store"]}
-// CHECK-NEXT: } {ws.partitions = [{name = "load", num_warps = 1 : i32}, {name = "compute", num_warps = 4 : i32}, {name = "store", num_warps = 1 : i32}], ws.warp_specialize}
+// CHECK-NEXT: } {ws.partitions = [{name = "load", num_warps = 1 : i32, role = "load"}, {name = "compute", num_warps = 4 : i32, role = "compute"}, {name = "store", num_warps = 1 : i32, role = "store"}], ws.warp_specialize}
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @add(%a: !ws.tensor_desc<tensor<32x64xf32>>, %b: !ws.tensor_desc<tensor<32x64xf32>>,
@@ -40,7 +40,7 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: arith.mulf {{.*}}{ws.partition = ["compute"]}
 // CHECK-NEXT: arith.addi {{.*}}{ws.partition = ["store"]} : i32
 // CHECK-NEXT: "ws.store"{{.*}}{ws.partition = ["store"]}
-// CHECK-NEXT: } {ws.partitions = [{{.*}}{name = "compute", num_warps = 8 : i32}
+// CHECK-NEXT: } {ws.partitions = [{{.*}}{name = "compute", num_warps = 8 : i32, role = "compute"}
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @muladd(%a: !ws.tensor_desc<tensor<32x64xf32>>, %b: !ws.tensor_desc<tensor<32x64xf32>>,
@@ -69,7 +69,7 @@ module attributes {gpu.container_module} {
 
 // A copy has no compute: two partitions.
 // CHECK-LABEL: gpu.func @copy
-// CHECK: {ws.partitions = [{name = "load", num_warps = 1 : i32}, {name = "store", num_warps = 1 : i32}], ws.warp_specialize}
+// CHECK: {ws.partitions = [{name = "load", num_warps = 1 : i32, role = "load"}, {name = "store", num_warps = 1 : i32, role = "store"}], ws.warp_specialize}
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @copy(%a: !ws.tensor_desc<tensor<16x256xbf16>>, %c: !ws.tensor_desc<tensor<16x256xbf16>>, %n: i32) kernel {
