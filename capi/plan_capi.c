@@ -23,7 +23,7 @@ WsPlan wsPlanCreate(MlirOperation kernel) {
   plan_handle *h = calloc(1, sizeof *h);
   if (!h)
     return none;
-  if (!ws_plan_read(loop, &h->plan)) {
+  if (!ws_plan_read(loop, &h->plan) || !ws_plan_is_consistent(&h->plan)) {
     free(h);
     return none;
   }

@@ -127,6 +127,8 @@ static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
   ws_plan plan;
   if (!ws_plan_read(loop, &plan) || plan.num_channels == 0)
     return true; /* not scheduled or not planned */
+  if (!ws_plan_check(&plan))
+    return false;
   if (plan.channels[0].full_arrivals)
     return true; /* already done */
   for (int c = 0; c < plan.num_channels; c++)

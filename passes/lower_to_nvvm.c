@@ -873,7 +873,9 @@ static void set_target_features(MlirOperation module) {
 }
 
 static bool lower_with(lowering *L, MlirOperation loop) {
-  if (!ws_plan_read(loop, &L->plan) || !L->plan.maxnreg) {
+  if (ws_plan_read(loop, &L->plan) && !ws_plan_check(&L->plan))
+    return false;
+  if (!L->plan.maxnreg) {
     ws_emit_op_error(loop, "is marked ws.warp_specialize but was not planned; "
                            "run ws-partition-schedule, ws-plan-memory and "
                            "ws-insert-barriers first (or see their remarks)");

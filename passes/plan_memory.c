@@ -183,6 +183,8 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
   ws_plan plan;
   if (!ws_plan_read(loop, &plan))
     return true; /* not scheduled: nothing to plan */
+  if (!ws_plan_check(&plan))
+    return false;
   if (plan.num_channels)
     return true; /* already planned */
   if (!collect_rings(&plan, env))

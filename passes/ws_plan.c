@@ -234,17 +234,68 @@ static void read_ring(ws_plan *plan, MlirOperation op) {
   r->swizzle = dict_int(d, "swizzle", 0);
 }
 
-/* A hand-edited plan may name partitions or channels that do not exist;
- * such a plan is not used (the passes then report the loop as unplanned). */
-static bool consistent(const ws_plan *plan) {
-  for (int c = 0; c < plan->num_channels; c++)
-    if (plan->channels[c].from < 0 || plan->channels[c].to < 0 ||
-        plan->channels[c].depth < 1 || plan->channels[c].depth > 8)
+/* A saved plan may have been edited by hand: every name it uses must be in
+ * its partition table and every index in range, or the lowering would drop
+ * ops or read past its tables. Writes why (and where) into `why`/`where`. */
+static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation *where) {
+  *where = plan->loop;
+  for (int p = 0; p < plan->num_parts; p++) {
+    const ws_partition *part = &plan->parts[p];
+    bool warpgroups = part->role == WS_ROLE_COMPUTE;
+    if (part->num_warps < 1 || part->num_warps > 16 || (warpgroups && part->num_warps % 4)) {
+      snprintf(why, cap, "ws.partitions: partition \"%s\" has %d warps; expected 1 to 16%s",
+               part->name, part->num_warps, warpgroups ? ", a multiple of 4" : "");
       return false;
+    }
+  }
+  for (int c = 0; c < plan->num_channels; c++) {
+    const ws_channel *ch = &plan->channels[c];
+    if (ch->from < 0 || ch->to < 0 || ch->from == ch->to) {
+      snprintf(why, cap, "ws.channels[%d]: its ends must be two different partitions of "
+                         "ws.partitions", c);
+      return false;
+    }
+    if (ch->depth < 1 || ch->depth > 8) {
+      snprintf(why, cap, "ws.channels[%d]: depth %d; expected 1 to 8", c, ch->depth);
+      return false;
+    }
+  }
   for (int r = 0; r < plan->num_rings; r++)
-    if (plan->rings[r].channel < 0 || plan->rings[r].channel >= plan->num_channels)
+    if (plan->rings[r].channel < 0 || plan->rings[r].channel >= plan->num_channels) {
+      *where = plan->rings[r].producer;
+      snprintf(why, cap, "ws.ring names channel %d; the loop has %d", plan->rings[r].channel,
+               plan->num_channels);
       return false;
+    }
+  /* The terminator is left out: an empty scf.yield is not printed, so its
+   * attributes do not survive a saved plan. */
+  MlirBlock body = ws_loop_body(plan->loop);
+  MlirOperation term = mlirBlockGetTerminator(body);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op) && !mlirOperationEqual(op, term);
+       op = mlirOperationGetNextInBlock(op))
+    if (ws_op_partitions(plan, op) == 0) {
+      *where = op;
+      snprintf(why, cap, "is in no partition of the loop's ws.partitions (its ws.partition "
+                         "is missing or names none of them)");
+      return false;
+    }
   return true;
+}
+
+bool ws_plan_check(const ws_plan *plan) {
+  char why[256];
+  MlirOperation where;
+  if (consistent(plan, why, sizeof why, &where))
+    return true;
+  ws_emit_op_error(where, "%s; the plan is inconsistent (edited by hand?)", why);
+  return false;
+}
+
+bool ws_plan_is_consistent(const ws_plan *plan) {
+  char why[256];
+  MlirOperation where;
+  return consistent(plan, why, sizeof why, &where);
 }
 
 bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
@@ -267,7 +318,7 @@ bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
     plan->block_threads = ws_int_attr(plan->func, "ws.block_threads", 0);
     plan->blocks_per_sm = ws_int_attr(plan->func, "ws.blocks_per_sm", 0);
   }
-  return consistent(plan);
+  return true;
 }
 
 /* ---- writing ------------------------------------------------------------- */

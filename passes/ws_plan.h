@@ -90,8 +90,17 @@ MlirOperation ws_enclosing_kernel(MlirOperation op);
 int ws_marked_loops(MlirOperation root, MlirOperation *loops, int max);
 
 /* Reads every plan attribute present on the loop, its ops and its kernel.
- * Returns false when the loop has no partition table. */
+ * Returns false when the loop has no partition table. A plan read back may
+ * have been edited: check it before use. */
 bool ws_plan_read(MlirOperation loop, ws_plan *plan);
+
+/* True when every name and index the plan uses resolves (partitions of
+ * ops and channels, ring channels, depths, warp counts); otherwise emits a
+ * located error saying what does not and returns false. */
+bool ws_plan_check(const ws_plan *plan);
+
+/* The same check, silent. */
+bool ws_plan_is_consistent(const ws_plan *plan);
 
 /* Write the plan's parts back as attributes. */
 void ws_plan_write_partitions(const ws_plan *plan);

@@ -28,7 +28,9 @@ typedef struct WsPlan {
 
 /* Reads the plan of `kernel`, a gpu.func holding a ws.warp_specialize loop.
  * Returns a null plan when the kernel has no partition table (it was not
- * scheduled, or the scheduler left it alone). Parts decided by later passes
+ * scheduled, or the scheduler left it alone) or when its plan does not hold
+ * together (a name or index that resolves to nothing, as a hand edit can
+ * leave; the ws passes report those with a located error). Parts decided by later passes
  * read as 0 until those passes ran. */
 WsPlan wsPlanCreate(MlirOperation kernel);
 
