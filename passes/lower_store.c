@@ -56,10 +56,19 @@ static ws_builder open_if(ws_builder *b, MlirValue cond) {
   return ws_builder_before(mlirBlockGetTerminator(then_block));
 }
 
+/* What every row of the element path shares, computed once per tile. */
+typedef struct element_copy {
+  const ws_store_site *s;
+  MlirValue base, sizes[5], strides[5];
+  MlirValue coords[5]; /* the tile's coordinates, widened to i64 */
+  MlirValue lo, hi;    /* in-bounds columns of the tile: [lo, hi) */
+  MlirValue elem_bytes;
+} element_copy;
+
 /* Copies the row at local row index `row` of the tile: the outer
  * coordinates are checked, then only the in-bounds columns are copied. */
-static void copy_row(ws_builder *b, const ws_store_site *s, MlirValue row,
-                     MlirValue base, const MlirValue *sizes, const MlirValue *strides) {
+static void copy_row(ws_builder *b, const element_copy *c, MlirValue row) {
+  const ws_store_site *s = c->s;
   int inner = s->rank - 1;
   MlirValue ok = {NULL};
   MlirValue offset = const64(b, 0), rest = row;
@@ -67,35 +76,26 @@ static void copy_row(ws_builder *b, const ws_store_site *s, MlirValue row,
     MlirValue extent = ws_const_i32(b, s->box[d]);
     MlirValue local = ws_arith(b, "arith.remui", rest, extent);
     rest = ws_arith(b, "arith.divui", rest, extent);
-    MlirValue g = ws_arith(b, "arith.addi", widen(b, s->coords[d]), widen(b, local));
-    MlirValue inside = ws_cmpi(b, "ult", g, sizes[d]);
+    MlirValue g = ws_arith(b, "arith.addi", c->coords[d], widen(b, local));
+    MlirValue inside = ws_cmpi(b, "ult", g, c->sizes[d]);
     ok = mlirValueIsNull(ok) ? inside : ws_arith(b, "arith.andi", ok, inside);
-    offset = ws_arith(b, "arith.addi", offset, ws_arith(b, "arith.muli", g, strides[d]));
+    offset = ws_arith(b, "arith.addi", offset, ws_arith(b, "arith.muli", g, c->strides[d]));
   }
   ws_builder in = mlirValueIsNull(ok) ? *b : open_if(b, ok);
-  /* Columns [max(0, -x0), min(box, size - x0)) are inside the tensor. */
-  MlirValue x0 = widen(&in, s->coords[inner]);
-  MlirValue zero = const64(&in, 0);
-  MlirValue lo = ws_arith(&in, "arith.maxsi", zero, ws_arith(&in, "arith.subi", zero, x0));
-  MlirValue hi = ws_arith(&in, "arith.minsi", const64(&in, s->box[inner]),
-                          ws_arith(&in, "arith.subi", sizes[inner], x0));
+  MlirValue row_start = ws_arith(&in, "arith.muli", widen(&in, row), const64(&in, s->box[inner]));
   MlirValue col;
-  ws_builder body = open_for(&in, lo, hi, &col);
-  MlirType word = mlirIntegerTypeGet(b->ctx, (unsigned)s->elem_bytes * 8);
-  MlirValue eb = const64(&body, s->elem_bytes);
-  MlirValue local = ws_arith(&body, "arith.addi",
-                             ws_arith(&body, "arith.muli", widen(&body, row),
-                                      const64(&body, s->box[inner])),
-                             col);
-  MlirValue local_bytes = ws_arith(&body, "arith.muli", local, eb);
+  ws_builder body = open_for(&in, c->lo, c->hi, &col);
+  MlirValue local_bytes = ws_arith(&body, "arith.muli",
+                                   ws_arith(&body, "arith.addi", row_start, col), c->elem_bytes);
   MlirValue from = ws_byte_ptr(&body, s->src,
                                ws_build_value(&body, "arith.trunci", 1, &local_bytes,
                                               mlirIntegerTypeGet(b->ctx, 32), 0, NULL));
+  MlirType word = mlirIntegerTypeGet(b->ctx, (unsigned)s->elem_bytes * 8);
   MlirValue v = ws_build_value(&body, "llvm.load", 1, &from, word, 0, NULL);
-  MlirValue at = ws_arith(&body, "arith.addi", base,
+  MlirValue column = ws_arith(&body, "arith.addi", c->coords[inner], col);
+  MlirValue at = ws_arith(&body, "arith.addi", c->base,
                           ws_arith(&body, "arith.addi", offset,
-                                   ws_arith(&body, "arith.muli",
-                                            ws_arith(&body, "arith.addi", x0, col), eb)));
+                                   ws_arith(&body, "arith.muli", column, c->elem_bytes)));
   MlirValue to = ws_build_value(&body, "llvm.inttoptr", 1, &at,
                                 ws_type(b->ctx, "!llvm.ptr<1>"), 0, NULL);
   MlirValue ops[2] = {v, to};
@@ -103,18 +103,25 @@ static void copy_row(ws_builder *b, const ws_store_site *s, MlirValue row,
 }
 
 static void emit_element_store(ws_builder *b, const ws_store_site *s) {
-  MlirValue base = view_word(b, s->view, 0);
-  MlirValue sizes[5], strides[5];
+  element_copy c = {.s = s, .base = view_word(b, s->view, 0)};
   for (int d = 0; d < s->rank; d++) {
-    sizes[d] = view_word(b, s->view, 2 + d);
-    strides[d] = view_word(b, s->view, 7 + d);
+    c.sizes[d] = view_word(b, s->view, 2 + d);
+    c.strides[d] = view_word(b, s->view, 7 + d);
+    c.coords[d] = widen(b, s->coords[d]);
   }
+  /* Columns [max(0, -x0), min(box, size - x0)) are inside the tensor. */
+  int inner = s->rank - 1;
+  MlirValue x0 = c.coords[inner], zero = const64(b, 0);
+  c.lo = ws_arith(b, "arith.maxsi", zero, ws_arith(b, "arith.subi", zero, x0));
+  c.hi = ws_arith(b, "arith.minsi", const64(b, s->box[inner]),
+                  ws_arith(b, "arith.subi", c.sizes[inner], x0));
+  c.elem_bytes = const64(b, s->elem_bytes);
   int64_t rows = 1;
-  for (int d = 0; d < s->rank - 1; d++)
+  for (int d = 0; d < inner; d++)
     rows *= s->box[d];
   MlirValue row;
   ws_builder body = open_for(b, ws_const_i32(b, 0), ws_const_i32(b, rows), &row);
-  copy_row(&body, s, row, base, sizes, strides);
+  copy_row(&body, &c, row);
 }
 
 void ws_emit_exact_store(ws_builder *b, const ws_store_site *s) {

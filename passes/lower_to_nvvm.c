@@ -32,7 +32,7 @@
 #include "../dialect/ws_text.h"
 
 enum { MAX_MAPPED = 512, MAX_CHUNKS = 64, MAX_TILES = 64, WAIT_HINT_NS = 1000000,
-       MAX_ARGS = 32 };
+       MAX_ARGS = 32, PRODUCER_FALLBACK_REGISTERS = 24 };
 
 typedef struct value_map {
   MlirValue from[MAX_MAPPED], to[MAX_MAPPED];
@@ -429,7 +429,6 @@ static void store_chunk(lowering *L, ws_builder *b, const ws_ring *ring, MlirVal
   ws_build_void(&at, "llvm.store", 2, ops, 1, &align);
 }
 
-
 /* The compute partition's side of every channel it touches. Incoming:
  * wait until the slot is full, read each ring's chunks into registers, fence
  * (TMA refills the slot) and release it. Outgoing: wait until the slot is
@@ -517,13 +516,12 @@ static MlirValue convert_f8_chunk(lowering *L, ws_builder *b, MlirOperation op,
 }
 
 /* Ops that would mean something else on the f32 form of an f8 tile. */
-static bool rejects_f8(lowering *L, MlirOperation op) {
+static bool rejects_f8(MlirOperation op) {
   bool f8 = ws_is_f8(tile_element(mlirOperationGetResult(op, 0)));
   for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++)
     f8 |= ws_is_f8(tile_element(mlirOperationGetOperand(op, k)));
   if (!f8 || !ws_op_is(op, "arith.bitcast"))
     return false;
-  (void)L;
   ws_emit_op_error(op, "reinterprets the bits of an f8 tile, which the "
                        "compute partition holds widened to f32; use "
                        "arith.extf/arith.truncf");
@@ -544,7 +542,7 @@ static bool vectorize(lowering *L, ws_builder *b, MlirOperation op, value_map *l
                          "takes at most 8");
     return false;
   }
-  if (rejects_f8(L, op))
+  if (rejects_f8(op))
     return false;
   for (intptr_t k = 0; k < n; k++) {
     MlirValue v = mlirOperationGetOperand(op, k);
@@ -582,7 +580,7 @@ static bool vectorize(lowering *L, ws_builder *b, MlirOperation op, value_map *l
 static bool emit_compute_partition(lowering *L, ws_builder *outer) {
   value_map local = {.n = 0};
   MlirValue i;
-  if (L->total % L->threads) {
+  if (L->chunks && chunk_may_be_past(L, L->chunks - 1)) {
     MlirValue last = ws_arith(outer, "arith.addi", L->tid,
                               c32(outer, (L->chunks - 1) * L->threads));
     L->last_valid = ws_cmpi(outer, "ult", last, c32(outer, L->total));
@@ -848,8 +846,11 @@ static bool emit_partitions(lowering *L, ws_builder *b, MlirValue warp) {
   /* The TMA partitions share the warpgroup after the compute warps; they
    * all drop to the same count. */
   ws_builder e = ws_builder_before(mlirBlockGetTerminator(else_block));
-  int producer = L->compute == 0 ? 1 : 0;
-  setmaxnreg(&e, false, L->plan.parts[producer].registers);
+  int producer = 0;
+  while (producer < L->plan.num_parts && L->plan.parts[producer].role == WS_ROLE_COMPUTE)
+    producer++;
+  setmaxnreg(&e, false, producer < L->plan.num_parts ? L->plan.parts[producer].registers
+                                                     : PRODUCER_FALLBACK_REGISTERS);
   emit_worker(L, &e, warp, WS_ROLE_LOAD, emit_load_partition);
   emit_worker(L, &e, warp, WS_ROLE_STORE, emit_store_partition);
   return true;

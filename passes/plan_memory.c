@@ -103,6 +103,7 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
   return true;
 }
 
+static int saturate(long long x) { return x > INT_MAX ? INT_MAX : (int)x; }
 
 /* Offsets for the current depths; returns the arena size, saturated at
  * INT_MAX (a plan that large is over any budget and is reported, never
@@ -112,18 +113,17 @@ static int lay_out(ws_plan *plan) {
   for (int i = 0; i < plan->num_rings; i++) {
     ws_ring *r = &plan->rings[i];
     offset = align_up(offset, r->align);
-    r->offset = offset > INT_MAX ? INT_MAX : (int)offset;
+    r->offset = saturate(offset);
     offset += (long long)r->slot_bytes * plan->channels[r->channel].depth;
   }
   offset = align_up(offset, MBARRIER_BYTES);
   for (int c = 0; c < plan->num_channels; c++) {
     ws_channel *ch = &plan->channels[c];
-    ch->full = offset > INT_MAX ? INT_MAX : (int)offset;
-    ch->empty = offset + ch->depth * MBARRIER_BYTES > INT_MAX ? INT_MAX
-                                                                : (int)(offset + ch->depth * MBARRIER_BYTES);
+    ch->full = saturate(offset);
+    ch->empty = saturate(offset + ch->depth * MBARRIER_BYTES);
     offset += 2 * ch->depth * MBARRIER_BYTES;
   }
-  return offset > INT_MAX ? INT_MAX : (int)offset;
+  return saturate(offset);
 }
 
 static void set_depths(ws_plan *plan, int load_depth, int other_depth) {

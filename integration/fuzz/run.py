@@ -185,7 +185,7 @@ def random_values(rng, t, count):
     return raw.reshape(-1)
 
 
-def covered(spec, sizes, counts, n):
+def covered(spec, sizes, counts, n, start):
     """Elements the grid and the loop write."""
     box, rank = spec["box"], spec["rank"]
     mask = np.ones(sizes, dtype=bool)
@@ -194,7 +194,6 @@ def covered(spec, sizes, counts, n):
         shape[d] = sizes[d]
         mask &= (np.arange(sizes[d]) < counts[d] * box[d]).reshape(shape)
     inner = np.zeros(sizes[-1], dtype=bool)
-    start = spec["start"] if isinstance(spec["start"], int) else spec["start_value"]
     for y in range(start, n, spec["step"]):
         inner[max(y, 0):max(min(y + box[-1], sizes[-1]), 0)] = True
     return mask & inner.reshape([1] * (rank - 1) + [sizes[-1]])
@@ -243,9 +242,11 @@ def run_one(directory, name, shapes):
             cuda.put(x.dev, x.host)
         args = [x.arg() for x in ins + [out]]
         scalars = [n]
-        spec["start_value"] = 16 * rng.randint(-1, 2)
-        if not isinstance(spec["start"], int):
-            scalars.append(spec["start_value"])
+        start = 16 * rng.randint(-1, 2)  # a kernel argument with ws.divisibility 16
+        if isinstance(spec["start"], int):
+            start = spec["start"]
+        else:
+            scalars.append(start)
         rank = spec["rank"]
         scalars += [counts[d] for d in range(rank - 3)]
         grid = [1, 1, 1]
@@ -282,7 +283,7 @@ def run_one(directory, name, shapes):
         view = np.zeros(out.nbytes, dtype=bool)
         view[(out.element_index()[..., None] + np.arange(out.eb)).reshape(-1)] = True
         bad_guard += int(((got != out.host) & ~view).sum())
-        mask = covered(spec, sizes, counts, n)
+        mask = covered(spec, sizes, counts, n, start)
         got_el = out.gather(got).reshape(-1, out.eb)
         old_el = out.gather(out.host).reshape(-1, out.eb)
         untouched = ~mask.reshape(-1)

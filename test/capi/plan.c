@@ -2,9 +2,10 @@
  * kernel goes through ws-pipeline{stage=plan}, then every table the passes
  * recorded is read back.
  *
- * RUN: ws-capi-plan-test 2>&1 | FileCheck %s
+ * RUN: ws-capi-plan-test %ws_src/integration/add.mlir 2>&1 | FileCheck %s
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/IR.h"
@@ -14,27 +15,24 @@
 #include "ws-c/Passes.h"
 #include "ws-c/Plan.h"
 
-static const char kernel[] =
-    "module attributes {gpu.container_module} {\n"
-    "  gpu.module @kernels [#nvvm.target<chip = \"sm_90a\">] {\n"
-    "    gpu.func @add(%a: !ws.tensor_desc<tensor<32x64xf32>>, %b: !ws.tensor_desc<tensor<32x64xf32>>,\n"
-    "                  %c: !ws.tensor_desc<tensor<32x64xf32>>, %ynumel: i32) kernel {\n"
-    "      %pid = gpu.block_id x\n"
-    "      %pid32 = arith.index_cast %pid : index to i32\n"
-    "      %c0 = arith.constant 0 : i32\n"
-    "      %c32 = arith.constant 32 : i32\n"
-    "      %c64 = arith.constant 64 : i32\n"
-    "      %x = arith.muli %pid32, %c32 : i32\n"
-    "      scf.for %y = %c0 to %ynumel step %c64 : i32 {\n"
-    "        %ta = \"ws.load\"(%a, %x, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>\n"
-    "        %tb = \"ws.load\"(%b, %x, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>\n"
-    "        %tc = arith.addf %ta, %tb : tensor<32x64xf32>\n"
-    "        \"ws.store\"(%c, %x, %y, %tc) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()\n"
-    "      } {ws.warp_specialize}\n"
-    "      gpu.return\n"
-    "    }\n"
-    "  }\n"
-    "}\n";
+/* The whole file at `path`, NUL-terminated (the caller frees it). */
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (text && fread(text, 1, (size_t)n, f) == (size_t)n)
+    text[n] = '\0';
+  else {
+    free(text);
+    text = NULL;
+  }
+  fclose(f);
+  return text;
+}
 
 static void print_to_stdout(MlirStringRef s, void *unused) {
   (void)unused;
@@ -84,7 +82,12 @@ static void print_plan(MlirOperation func) {
   wsPlanDestroy(plan);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  char *kernel = argc == 2 ? read_file(argv[1]) : NULL;
+  if (!kernel) {
+    fprintf(stderr, "usage: ws-capi-plan-test KERNEL.mlir\n");
+    return 2;
+  }
   mlirRegisterAllPasses();
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   mlirRegisterAllDialects(registry);
@@ -123,5 +126,6 @@ int main(void) {
   mlirPassManagerDestroy(pm);
   mlirModuleDestroy(module);
   mlirContextDestroy(ctx);
+  free(kernel);
   return 0;
 }

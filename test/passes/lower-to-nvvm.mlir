@@ -61,11 +61,12 @@
 // CHECK: arith.cmpi slt, %{{.*}}, %c0_i32
 // CHECK: %[[EDGE:.*]] = arith.ori
 // CHECK: scf.if %[[EDGE]] {
+// The tile's in-bounds columns, once per tile; then each row is checked.
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
 // CHECK: scf.for %[[ROW:.*]] = %c0_i32 to %c32_i32 step %c1_i32
 // CHECK: arith.cmpi ult
 // CHECK: scf.if
-// CHECK: arith.maxsi
-// CHECK: arith.minsi
 // CHECK: scf.for
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
