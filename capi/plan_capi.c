@@ -18,12 +18,16 @@ static plan_handle *unwrap(WsPlan p) { return (plan_handle *)p.ptr; }
 WsPlan wsPlanCreate(MlirOperation kernel) {
   WsPlan none = {NULL};
   MlirOperation loop;
-  if (mlirOperationIsNull(kernel) || ws_marked_loops(kernel, &loop, 1) != 1)
+  if (mlirOperationIsNull(kernel))
+    return none;
+  bool looped = ws_marked_loops(kernel, &loop, 1) == 1;
+  if (!looped && !ws_is_specialized_kernel(kernel))
     return none;
   plan_handle *h = calloc(1, sizeof *h);
   if (!h)
     return none;
-  if (!ws_plan_read(loop, &h->plan) || !ws_plan_is_consistent(&h->plan)) {
+  bool read = looped ? ws_plan_read(loop, &h->plan) : ws_plan_read_kernel(kernel, &h->plan);
+  if (!read || !ws_plan_is_consistent(&h->plan)) {
     free(h);
     return none;
   }
@@ -68,13 +72,20 @@ WsPlanChannel wsPlanGetChannel(WsPlan plan, intptr_t index) {
   };
 }
 
-/* A load's ring is on the load; a store's on the op producing its tile. */
+/* The ring of a descriptor's use: named by a specialized kernel's TMA ops;
+ * before that, on a load itself or on the op producing a stored tile. */
 int wsPlanGetDescriptorSwizzle(WsPlan plan, MlirValue desc) {
   const ws_plan *p = &unwrap(plan)->plan;
   for (MlirOpOperand u = mlirValueGetFirstUse(desc); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
     MlirValue tile;
+    if (wsOperationIsA(user, "tma_load") || wsOperationIsA(user, "tma_store")) {
+      int r = ws_int_attr(user, "ring", -1);
+      if (r >= 0 && r < p->num_rings)
+        return p->rings[r].swizzle;
+      continue;
+    }
     if (wsOperationIsA(user, "load"))
       tile = mlirOperationGetResult(user, 0);
     else if (wsOperationIsA(user, "store"))

@@ -43,4 +43,89 @@ irdl.dialect @ws {
     irdl.operands(a: %a, b: %b, acc: %acc)
     irdl.results(result: %acc)
   }
+
+  // ---- The protocol, as ws-insert-barriers leaves it ----------------------
+  // Each partition is a branch of the kernel with its own copy of the loop.
+  // Barriers and ring slots are named by index into the kernel's
+  // ws.channels and ws.rings tables (discardable i32 attributes `channel`
+  // and `ring`, and `barrier` = "full" or "empty"); ws-lower-to-nvvm turns
+  // each op into nvvm/llvm ops at its place.
+
+  // ws.init_barrier {channel, barrier, count}: initializes every slot's
+  // barrier of that kind with `count` arrivals per phase (one thread runs it).
+  irdl.operation @init_barrier {
+    irdl.operands()
+    irdl.results()
+  }
+
+  // %slot, %phase = ws.slot_phase %n {depth, start_phase}: the ring slot
+  // (n mod depth) and the barrier phase ((n / depth) & 1, flipped when
+  // start_phase is 1) of the n-th use of a channel.
+  irdl.operation @slot_phase {
+    %i = irdl.is i32
+    irdl.operands(iteration: %i)
+    irdl.results(slot: %i, phase: %i)
+  }
+
+  // ws.wait %slot, %phase {channel, barrier}: blocks until that barrier of
+  // the slot has completed the phase.
+  irdl.operation @wait {
+    %i = irdl.is i32
+    irdl.operands(slot: %i, phase: %i)
+    irdl.results()
+  }
+
+  // ws.arrive %slot {channel, barrier}: one arrival of the calling thread.
+  irdl.operation @arrive {
+    %i = irdl.is i32
+    irdl.operands(slot: %i)
+    irdl.results()
+  }
+
+  // ws.arrive_expect_tx %slot {channel, bytes}: one arrival on the full
+  // barrier that also expects `bytes` of TMA transactions in this phase.
+  irdl.operation @arrive_expect_tx {
+    %i = irdl.is i32
+    irdl.operands(slot: %i)
+    irdl.results()
+  }
+
+  // ws.tma_load %desc[coords], %slot {ring}: a TMA copy of the box into the
+  // ring's slot, completing on its channel's full barrier of that slot.
+  irdl.operation @tma_load {
+    %desc = irdl.base @ws::@tensor_desc
+    %coord = irdl.is i32
+    %slot = irdl.is i32
+    irdl.operands(desc: %desc, coords: variadic %coord, slot: %slot)
+    irdl.results()
+  }
+
+  // ws.tma_store %desc[coords], %slot {ring}: writes the ring slot's tile
+  // to the box (exactly: nothing outside the tensor), as one bulk group
+  // member of the calling thread.
+  irdl.operation @tma_store {
+    %desc = irdl.base @ws::@tensor_desc
+    %coord = irdl.is i32
+    %slot = irdl.is i32
+    irdl.operands(desc: %desc, coords: variadic %coord, slot: %slot)
+    irdl.results()
+  }
+
+  // %tile = ws.read_slot %slot {ring}: the partition's threads read the
+  // slot's tile into registers.
+  irdl.operation @read_slot {
+    %slot = irdl.is i32
+    %tile = irdl.base "!builtin.tensor"
+    irdl.operands(slot: %slot)
+    irdl.results(tile: %tile)
+  }
+
+  // ws.write_slot %tile, %slot {ring}: the partition's threads write the
+  // tile from registers into the slot.
+  irdl.operation @write_slot {
+    %tile = irdl.base "!builtin.tensor"
+    %slot = irdl.is i32
+    irdl.operands(tile: %tile, slot: %slot)
+    irdl.results()
+  }
 }

@@ -24,7 +24,8 @@ bool wsOperationIsA(MlirOperation op, const char *name) {
 bool wsTensorDescIsStored(MlirValue desc) {
   for (MlirOpOperand u = mlirValueGetFirstUse(desc); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u))
-    if (wsOperationIsA(mlirOpOperandGetOwner(u), "store") &&
+    if ((wsOperationIsA(mlirOpOperandGetOwner(u), "store") ||
+         wsOperationIsA(mlirOpOperandGetOwner(u), "tma_store")) &&
         mlirOpOperandGetOperandNumber(u) == 0)
       return true;
   return false;

@@ -30,7 +30,12 @@
 
 #include "ws_pass.h"
 #include "ws_plan.h"
+#include "ws_specialize.h"
 #include "../dialect/ws_text.h"
+
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/NVVM.h"
+#include "mlir-c/Dialect/SCF.h"
 
 enum {
   SM_REGISTERS = 65536,
@@ -129,16 +134,9 @@ static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
     return true; /* not scheduled or not planned */
   if (!ws_plan_check(&plan))
     return false;
-  if (plan.channels[0].full_arrivals)
-    return true; /* already done */
   for (int c = 0; c < plan.num_channels; c++)
     plan_channel(&plan, &plan.channels[c]);
-  if (!plan_registers(&plan, max_blocks))
-    return false;
-  ws_plan_write_channels(&plan);
-  ws_plan_write_partitions(&plan);
-  ws_plan_write_kernel(&plan);
-  return true;
+  return plan_registers(&plan, max_blocks) && ws_specialize(&plan);
 }
 
 static bool run_insert_barriers(MlirOperation root, const ws_pass_options *opts,
@@ -152,12 +150,19 @@ static const ws_option_spec insert_barriers_options[] = {
      "shared memory allows fewer)", NULL, 1, 8},
 };
 
+static MlirDialectHandle (*const protocol_dialects[])(void) = {
+    mlirGetDialectHandle__arith__, mlirGetDialectHandle__nvvm__, mlirGetDialectHandle__scf__};
+
 const ws_pass_def ws_insert_barriers_pass_def = {
     .argument = "ws-insert-barriers",
     .summary = "Fix the mbarrier protocol of every channel (arrive counts, "
                "phases, expect-tx, proxy fences, store drain) and the "
-               "setmaxnreg budget of every warpgroup",
+               "setmaxnreg budget of every warpgroup, then replace the loop "
+               "by one branch per partition with the protocol as ops "
+               "(ws.wait, ws.arrive, ws.tma_load, ws.read_slot...)",
     .options = insert_barriers_options,
     .num_options = 1,
+    .dependent_dialects = protocol_dialects,
+    .num_dependent_dialects = 3,
     .run = run_insert_barriers,
 };

@@ -1,28 +1,34 @@
-/* lower_to_nvvm.c: ws-lower-to-nvvm, which turns a planned kernel into a
- * warp-specialized llvm.func kernel made of upstream nvvm/llvm/scf/arith ops.
+/* lower_to_nvvm.c: ws-lower-to-nvvm, which turns a kernel that
+ * ws-insert-barriers specialized into an llvm.func kernel of upstream
+ * nvvm/llvm/scf/arith ops, rewriting one op at a time in place:
  *
- * Layout of the lowered kernel:
- *   prologue (the kernel's ops before the loop, run by every thread)
- *   thread 0 initializes every mbarrier; fence.mbarrier_init; barrier
- *   if warp < compute warps:   setmaxnreg.inc; compute loop
- *   else:                      setmaxnreg.dec
- *     if warp == load warp and elected lane:   load loop (TMA issue)
- *     if warp == store warp and elected lane:  store loop (TMA store), drain
- * Each partition has its own copy of the loop, with an iteration counter i
- * that gives the ring slot (i % depth) and barrier phase ((i / depth) & 1).
+ *   gpu.func -> llvm.func: descriptors become grid-constant byval
+ *     parameters (the 128-byte CUtensorMap the launcher passes by value),
+ *     each stored one followed by its store view (ws_lower_store.h); the
+ *     register cap and block size become nvvm.maxnreg and nvvm.reqntid
+ *   ws.init_barrier     nvvm.mbarrier.init of each slot's barrier
+ *   ws.slot_phase       arith: n % depth, ((n / depth) & 1) ^ start
+ *   ws.wait             nvvm.mbarrier.try_wait.parity
+ *   ws.arrive(_expect_tx) nvvm.mbarrier.arrive(.expect_tx)
+ *   ws.tma_load         nvvm.cp.async.bulk.tensor.shared.cluster.global
+ *   ws.tma_store        the exact store (TMA, or element by element)
+ *   ws.read_slot/write_slot and ops on tiles: vector loads, stores and ops
  *
- * Descriptors become grid-constant byval kernel parameters (the 128-byte
- * CUtensorMap the launcher passes by value); shared memory is one dynamic
- * arena, the external global @ws_smem. Compute tiles live in registers:
- * thread t of T holds chunks j*T + t of V elements (16 bytes when the tile
- * allows), so consecutive threads touch consecutive 16-byte pieces of a
- * row-major slot, which is free of bank conflicts. */
+ * Barriers and ring slots live in one dynamic shared-memory arena, the
+ * external global @ws_smem, at the offsets of the kernel's ws.channels and
+ * ws.rings. Tiles live in the registers of the compute partition: thread t
+ * of T holds chunks j*T + t of V elements (16 bytes when the tile allows),
+ * so consecutive threads touch consecutive 16-byte pieces of a row-major
+ * slot, which is free of bank conflicts. Everything else (scf structure,
+ * upstream nvvm ops, scalars) is already what the lowered kernel runs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/LLVM.h"
+#include "mlir-c/Dialect/NVVM.h"
 #include "ws-c/Dialect.h"
 #include "ws_builder.h"
 #include "ws_lower_f8.h"
@@ -31,13 +37,7 @@
 #include "ws_plan.h"
 #include "../dialect/ws_text.h"
 
-enum { MAX_MAPPED = 512, MAX_CHUNKS = 64, MAX_TILES = 64, WAIT_HINT_NS = 1000000,
-       MAX_ARGS = 32, PRODUCER_FALLBACK_REGISTERS = 24 };
-
-typedef struct value_map {
-  MlirValue from[MAX_MAPPED], to[MAX_MAPPED];
-  int n;
-} value_map;
+enum { MAX_CHUNKS = 64, MAX_TILES = 64, WAIT_HINT_NS = 1000000, MAX_ARGS = 32 };
 
 /* A tile of the compute partition, held as chunks of V elements. */
 typedef struct tile_regs {
@@ -45,15 +45,22 @@ typedef struct tile_regs {
   MlirValue chunks[MAX_CHUNKS];
 } tile_regs;
 
+/* Ops of the kernel in walk order: the rewrite visits them, then erases
+ * the replaced ones last to first (uses before definitions). */
+typedef struct op_list {
+  MlirOperation *items;
+  size_t len, cap;
+} op_list;
+
 typedef struct lowering {
   ws_plan plan;
   MlirContext ctx;
   MlirLocation loc;
   MlirOperation old_func, new_func;
-  value_map outer;
   MlirValue smem, tid;
-  MlirValue views[MAX_ARGS]; /* store views, by the kernel's argument index */
-  int compute;               /* index of the compute partition, or -1 */
+  MlirValue descs[MAX_ARGS], views[MAX_ARGS]; /* stored descriptors' views */
+  int num_views;
+  int compute; /* index of the compute partition, or -1 */
   MlirType i32, ptr_shared, ptr_cluster;
   /* compute layout: `total` chunks of `vec` elements, chunk j of thread t
    * is chunk j * threads + t; when total is not a multiple of threads, the
@@ -63,60 +70,80 @@ typedef struct lowering {
   MlirValue last_valid;
   tile_regs tiles[MAX_TILES];
   int num_tiles;
+  op_list ops, dead;
 } lowering;
 
-static void map_put(value_map *m, MlirValue from, MlirValue to) {
-  if (m->n < MAX_MAPPED) {
-    m->from[m->n] = from;
-    m->to[m->n++] = to;
+static bool op_list_add(op_list *l, MlirOperation op) {
+  if (l->len == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 256;
+    MlirOperation *items = realloc(l->items, cap * sizeof *items);
+    if (!items)
+      return false;
+    l->items = items;
+    l->cap = cap;
   }
+  l->items[l->len++] = op;
+  return true;
 }
 
-static MlirValue map_get(const value_map *m, MlirValue v) {
-  for (int i = m->n - 1; i >= 0; i--)
-    if (mlirValueEqual(m->from[i], v))
-      return m->to[i];
-  return v;
-}
+static MlirValue c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
 
-/* Looks a value up in the loop's map, then the kernel's. */
-static MlirValue lookup(const lowering *L, const value_map *local, MlirValue v) {
-  MlirValue inner = local ? map_get(local, v) : v;
-  return mlirValueEqual(inner, v) ? map_get(&L->outer, v) : inner;
-}
-
-/* Clones a scalar op at the builder, operands through the maps. */
-static MlirOperation clone_mapped(lowering *L, ws_builder *b, MlirOperation op,
-                                  value_map *local) {
+/* Clones a leaf op before the builder's point (the caller sets operands). */
+static MlirOperation clone_at(ws_builder *b, MlirOperation op) {
   MlirOperation copy = mlirOperationClone(op);
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(copy); i++)
-    mlirOperationSetOperand(copy, i, lookup(L, local, mlirOperationGetOperand(op, i)));
-  static const char *const plan_attrs[] = {"ws.partition", "ws.ring"};
-  for (size_t a = 0; a < 2; a++)
-    mlirOperationRemoveDiscardableAttributeByName(
-        copy, mlirStringRefCreateFromCString(plan_attrs[a]));
   if (!mlirOperationIsNull(b->before))
     mlirBlockInsertOwnedOperationBefore(b->block, b->before, copy);
   else
     mlirBlockAppendOwnedOperation(b->block, copy);
-  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-    map_put(local ? local : &L->outer, mlirOperationGetResult(op, r),
-            mlirOperationGetResult(copy, r));
   return copy;
 }
 
-/* ---- protocol pieces ----------------------------------------------------- */
+/* ---- plan references --------------------------------------------------- */
 
-static MlirValue c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
-
-/* slot = i % depth, phase = ((i / depth) & 1) ^ start. */
-static void slot_and_phase(ws_builder *b, MlirValue i, int depth, int start,
-                           MlirValue *slot, MlirValue *phase) {
-  MlirValue d = c32(b, depth);
-  *slot = ws_arith(b, "arith.remui", i, d);
-  MlirValue p = ws_arith(b, "arith.andi", ws_arith(b, "arith.divui", i, d), c32(b, 1));
-  *phase = start ? ws_arith(b, "arith.xori", p, c32(b, 1)) : p;
+/* The table index an op names in `key`; -1 after a located error when it is
+ * missing or past the table. */
+static int table_index(MlirOperation op, const char *key, int limit, const char *table) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(key));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a)) {
+    ws_emit_op_error(op, "needs an integer '%s' attribute (an index into the "
+                         "kernel's %s)", key, table);
+    return -1;
+  }
+  int64_t v = mlirIntegerAttrGetValueInt(a);
+  if (v < 0 || v >= limit) {
+    ws_emit_op_error(op, "names %s %lld; the kernel's %s has %d", key, (long long)v,
+                     table, limit);
+    return -1;
+  }
+  return (int)v;
 }
+
+static int channel_of(const lowering *L, MlirOperation op) {
+  return table_index(op, "channel", L->plan.num_channels, "ws.channels");
+}
+
+static int ring_of(const lowering *L, MlirOperation op) {
+  return table_index(op, "ring", L->plan.num_rings, "ws.rings");
+}
+
+/* "full" or "empty": 1, 0; -1 after an error. */
+static int barrier_kind(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("barrier"));
+  if (!mlirAttributeIsNull(a) && mlirAttributeIsAString(a)) {
+    if (ws_ref_eq(mlirStringAttrGetValue(a), "full"))
+      return 1;
+    if (ws_ref_eq(mlirStringAttrGetValue(a), "empty"))
+      return 0;
+  }
+  ws_emit_op_error(op, "needs barrier = \"full\" or \"empty\"");
+  return -1;
+}
+
+static int int_attr(MlirOperation op, const char *key) {
+  return ws_int_attr(op, key, -1);
+}
+
+/* ---- protocol ops ------------------------------------------------------ */
 
 /* Address of smem[base + slot * stride]. */
 static MlirValue slot_ptr(lowering *L, ws_builder *b, int base, MlirValue slot,
@@ -126,224 +153,159 @@ static MlirValue slot_ptr(lowering *L, ws_builder *b, int base, MlirValue slot,
   return ws_byte_ptr(b, L->smem, off);
 }
 
-static void wait_parity(ws_builder *b, MlirValue bar, MlirValue phase) {
-  MlirValue ops[3] = {bar, phase, c32(b, WAIT_HINT_NS)};
+/* The barrier `op` names, at its slot operand 0. */
+static MlirValue barrier_ptr(lowering *L, ws_builder *b, MlirOperation op, int ch,
+                             bool full) {
+  const ws_channel *c = &L->plan.channels[ch];
+  return slot_ptr(L, b, full ? c->full : c->empty, mlirOperationGetOperand(op, 0), 8);
+}
+
+static bool lower_init_barrier(lowering *L, ws_builder *b, MlirOperation op) {
+  int ch = channel_of(L, op), full = barrier_kind(op), count = int_attr(op, "count");
+  if (ch < 0 || full < 0)
+    return false;
+  if (count < 1) {
+    ws_emit_op_error(op, "needs a positive 'count' (arrivals per phase)");
+    return false;
+  }
+  const ws_channel *c = &L->plan.channels[ch];
+  for (int s = 0; s < c->depth; s++) {
+    MlirValue ops[2] = {ws_byte_ptr_const(b, L->smem, (full ? c->full : c->empty) + 8 * s),
+                        c32(b, count)};
+    ws_build_void(b, "nvvm.mbarrier.init", 2, ops, 0, NULL);
+  }
+  return true;
+}
+
+/* slot = n % depth, phase = ((n / depth) & 1) ^ start. */
+static bool lower_slot_phase(lowering *L, ws_builder *b, MlirOperation op) {
+  (void)L;
+  int depth = int_attr(op, "depth"), start = int_attr(op, "start_phase");
+  if (depth < 1 || (start != 0 && start != 1)) {
+    ws_emit_op_error(op, "needs depth >= 1 and start_phase 0 or 1");
+    return false;
+  }
+  MlirValue n = mlirOperationGetOperand(op, 0), d = c32(b, depth);
+  MlirValue slot = ws_arith(b, "arith.remui", n, d);
+  MlirValue p = ws_arith(b, "arith.andi", ws_arith(b, "arith.divui", n, d), c32(b, 1));
+  MlirValue phase = start ? ws_arith(b, "arith.xori", p, c32(b, 1)) : p;
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), slot);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 1), phase);
+  return true;
+}
+
+static bool lower_wait(lowering *L, ws_builder *b, MlirOperation op) {
+  int ch = channel_of(L, op), full = barrier_kind(op);
+  if (ch < 0 || full < 0)
+    return false;
+  MlirValue ops[3] = {barrier_ptr(L, b, op, ch, full), mlirOperationGetOperand(op, 1),
+                      c32(b, WAIT_HINT_NS)};
   ws_build_void(b, "nvvm.mbarrier.try_wait.parity", 3, ops, 0, NULL);
+  return true;
 }
 
-static void arrive(lowering *L, ws_builder *b, MlirValue bar) {
-  ws_build_value(b, "nvvm.mbarrier.arrive", 1, &bar,
-                 mlirIntegerTypeGet(L->ctx, 64), 0, NULL);
+static bool lower_arrive(lowering *L, ws_builder *b, MlirOperation op) {
+  int ch = channel_of(L, op), full = barrier_kind(op);
+  if (ch < 0 || full < 0)
+    return false;
+  MlirValue bar = barrier_ptr(L, b, op, ch, full);
+  ws_build_value(b, "nvvm.mbarrier.arrive", 1, &bar, mlirIntegerTypeGet(L->ctx, 64), 0, NULL);
+  return true;
 }
 
-static void fence_async_shared(ws_builder *b) {
-  MlirNamedAttribute attrs[2] = {
-      ws_named_text(b->ctx, "kind", "#nvvm.proxy_kind<async.shared>"),
-      ws_named_text(b->ctx, "space", "#nvvm.shared_space<cta>"),
-  };
-  ws_build_void(b, "nvvm.fence.proxy", 0, NULL, 2, attrs);
+static bool lower_arrive_expect_tx(lowering *L, ws_builder *b, MlirOperation op) {
+  int ch = channel_of(L, op), bytes = int_attr(op, "bytes");
+  if (ch < 0)
+    return false;
+  if (bytes < 0) {
+    ws_emit_op_error(op, "needs a 'bytes' attribute (the transaction count)");
+    return false;
+  }
+  MlirValue ops[2] = {barrier_ptr(L, b, op, ch, true), c32(b, bytes)};
+  ws_build_void(b, "nvvm.mbarrier.arrive.expect_tx", 2, ops, 0, NULL);
+  return true;
 }
 
-static void setmaxnreg(ws_builder *b, bool increase, int regs) {
-  char count[32];
-  snprintf(count, sizeof count, "%d : i32", regs);
-  MlirNamedAttribute attrs[2] = {
-      ws_named_text(b->ctx, "action", increase ? "#nvvm<action increase>"
-                                               : "#nvvm<action decrease>"),
-      ws_named_text(b->ctx, "regCount", count),
-  };
-  ws_build_void(b, "nvvm.setmaxregister", 0, NULL, 2, attrs);
-}
-
-static void bulk_wait(ws_builder *b, int pending, bool read) {
-  char group[32];
-  snprintf(group, sizeof group, "%d : i32", pending);
-  MlirNamedAttribute attrs[2] = {ws_named_text(b->ctx, "group", group),
-                                 ws_named(b->ctx, "read", mlirUnitAttrGet(b->ctx))};
-  ws_build_void(b, "nvvm.cp.async.bulk.wait_group", 0, NULL, read ? 2 : 1, attrs);
-}
-
-/* TMA coordinates run innermost first; ws.load/ws.store list them outermost
- * first. */
-static void reversed_coords(lowering *L, MlirOperation op, int first, int rank,
-                            value_map *local, MlirValue *out) {
+/* TMA coordinates run innermost first; ws ops list them outermost first. */
+static void reversed_coords(MlirOperation op, int rank, MlirValue *out) {
   for (int d = 0; d < rank; d++)
-    out[d] = lookup(L, local, mlirOperationGetOperand(op, first + rank - 1 - d));
+    out[d] = mlirOperationGetOperand(op, rank - d);
 }
 
-/* ---- partitions ---------------------------------------------------------- */
-
-/* A partition's loop: same bounds as the source loop, plus the counter. */
-static MlirBlock open_loop(lowering *L, ws_builder *b, value_map *local,
-                           MlirValue *counter) {
-  MlirOperation loop = L->plan.loop;
-  MlirValue lb = lookup(L, NULL, mlirOperationGetOperand(loop, 0));
-  MlirValue ub = lookup(L, NULL, mlirOperationGetOperand(loop, 1));
-  MlirValue step = lookup(L, NULL, mlirOperationGetOperand(loop, 2));
-  MlirValue zero = c32(b, 0);
-  MlirBlock body;
-  ws_build_for(b, lb, ub, step, 1, &zero, &body);
-  map_put(local, mlirBlockGetArgument(ws_loop_body(loop), 0),
-          mlirBlockGetArgument(body, 0));
-  *counter = mlirBlockGetArgument(body, 1);
-  return body;
-}
-
-static void close_loop(ws_builder *b, MlirBlock body, MlirValue counter) {
-  MlirValue next = ws_arith(b, "arith.addi", counter, c32(b, 1));
-  ws_build_terminator(body, b->loc, "scf.yield", 1, &next);
-}
-
-static bool in_partition(const lowering *L, MlirOperation op, int part) {
-  return (ws_op_partitions(&L->plan, op) >> part) & 1;
-}
-
-static bool is_scalar(MlirOperation op) {
-  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-    if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, r))))
-      return false;
-  return !wsOperationIsInDialect(op);
-}
-
-/* Walks the source loop body for one partition from `op` on: clones the
- * partition's scalar ops at b and returns its next tile op (a ws op or an
- * op on tiles), or a null op at the end of the body. */
-static MlirOperation next_tile_op(lowering *L, ws_builder *b, value_map *local,
-                                  MlirOperation op, int part) {
-  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!in_partition(L, op, part) || ws_op_is(op, "scf.yield"))
-      continue;
-    if (!is_scalar(op))
-      return op;
-    clone_mapped(L, b, op, local);
+/* Operands desc, coords..., slot: the coordinate count, checked against the
+ * descriptor's box. */
+static int tma_rank(lowering *L, MlirOperation op, int ring) {
+  int rank = (int)mlirOperationGetNumOperands(op) - 2;
+  if (rank < 1 || rank > 5 || rank != mlirShapedTypeGetRank(L->plan.rings[ring].tile)) {
+    ws_emit_op_error(op, "has %d coordinates for a ring of rank %d", rank,
+                     (int)mlirShapedTypeGetRank(L->plan.rings[ring].tile));
+    return -1;
   }
-  return op;
+  return rank;
 }
 
-/* The first tile op of a partition in the source loop (see next_tile_op). */
-static MlirOperation first_tile_op(lowering *L, ws_builder *b, value_map *local,
-                                   int part) {
-  return next_tile_op(L, b, local, mlirBlockGetFirstOperation(ws_loop_body(L->plan.loop)),
-                      part);
+static MlirValue ring_slot_ptr(lowering *L, ws_builder *b, int r, MlirValue slot) {
+  const ws_ring *ring = &L->plan.rings[r];
+  return slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
 }
 
-static MlirOperation after(lowering *L, ws_builder *b, value_map *local,
-                           MlirOperation op, int part) {
-  return next_tile_op(L, b, local, mlirOperationGetNextInBlock(op), part);
+static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
+  int r = ring_of(L, op);
+  int rank = r < 0 ? -1 : tma_rank(L, op, r);
+  if (rank < 0)
+    return false;
+  MlirValue slot = mlirOperationGetOperand(op, rank + 1);
+  MlirValue dst = ring_slot_ptr(L, b, r, slot);
+  MlirValue ops[8];
+  ops[0] = ws_build_value(b, "llvm.addrspacecast", 1, &dst, L->ptr_cluster, 0, NULL);
+  ops[1] = mlirOperationGetOperand(op, 0);
+  reversed_coords(op, rank, ops + 2);
+  ops[2 + rank] = slot_ptr(L, b, L->plan.channels[L->plan.rings[r].channel].full, slot, 8);
+  char seg[64];
+  snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, 0, 0, 0>", rank);
+  MlirNamedAttribute attrs[1] = {ws_named_text(L->ctx, "operandSegmentSizes", seg)};
+  ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank, ops, 1,
+                attrs);
+  return true;
 }
 
-static void emit_load_partition(lowering *L, ws_builder *outer, int part) {
-  value_map local = {.n = 0};
-  MlirValue i;
-  MlirBlock body = open_loop(L, outer, &local, &i);
-  ws_builder b = ws_builder_at_end(body, L->loc);
-  bool started[WS_MAX_CHANNELS] = {false};
-  MlirValue slot[WS_MAX_CHANNELS], full[WS_MAX_CHANNELS];
-  for (MlirOperation op = first_tile_op(L, &b, &local, part); !mlirOperationIsNull(op);
-       op = after(L, &b, &local, op, part)) {
-    int r = ws_ring_of_value(&L->plan, mlirOperationGetResult(op, 0));
-    if (r < 0)
-      continue; /* nobody uses the tile: ws-plan-memory dropped the load */
-    const ws_ring *ring = &L->plan.rings[r];
-    const ws_channel *c = &L->plan.channels[ring->channel];
-    int ch = ring->channel;
-    if (!started[ch]) {
-      MlirValue phase;
-      slot_and_phase(&b, i, c->depth, c->producer_phase, &slot[ch], &phase);
-      wait_parity(&b, slot_ptr(L, &b, c->empty, slot[ch], 8), phase);
-      full[ch] = slot_ptr(L, &b, c->full, slot[ch], 8);
-      MlirValue ops[2] = {full[ch], c32(&b, c->expect_tx)};
-      ws_build_void(&b, "nvvm.mbarrier.arrive.expect_tx", 2, ops, 0, NULL);
-      started[ch] = true;
-    }
-    MlirValue dst = slot_ptr(L, &b, ring->offset, slot[ch], ring->slot_bytes);
-    MlirValue dst7 = ws_build_value(&b, "llvm.addrspacecast", 1, &dst, L->ptr_cluster, 0, NULL);
-    int rank = (int)mlirOperationGetNumOperands(op) - 1;
-    MlirValue ops[8];
-    ops[0] = dst7;
-    ops[1] = lookup(L, &local, mlirOperationGetOperand(op, 0));
-    reversed_coords(L, op, 1, rank, &local, ops + 2);
-    ops[2 + rank] = full[ch];
-    char seg[64];
-    snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, 0, 0, 0>", rank);
-    MlirNamedAttribute attrs[1] = {ws_named_text(L->ctx, "operandSegmentSizes", seg)};
-    ws_build_void(&b, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank,
-                  ops, 1, attrs);
+static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
+  int r = ring_of(L, op);
+  int rank = r < 0 ? -1 : tma_rank(L, op, r);
+  if (rank < 0)
+    return false;
+  const ws_ring *ring = &L->plan.rings[r];
+  MlirValue desc = mlirOperationGetOperand(op, 0);
+  MlirValue view = {NULL};
+  for (int v = 0; v < L->num_views; v++)
+    if (mlirValueEqual(L->descs[v], desc))
+      view = L->views[v];
+  if (mlirValueIsNull(view)) {
+    ws_emit_op_error(op, "stores through a descriptor that is not a kernel "
+                         "argument; pass descriptors as gpu.func arguments");
+    return false;
   }
-  close_loop(&b, body, i);
+  if (ring->swizzle) {
+    ws_emit_op_error(op, "stores from a swizzled ring, which the exact store "
+                         "cannot read yet");
+    return false;
+  }
+  ws_store_site site = {
+      .map = desc,
+      .view = view,
+      .src = ring_slot_ptr(L, b, r, mlirOperationGetOperand(op, rank + 1)),
+      .rank = rank,
+      .elem_bytes = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile)),
+  };
+  for (int d = 0; d < rank; d++) {
+    site.coords[d] = mlirOperationGetOperand(op, 1 + d);
+    site.box[d] = mlirShapedTypeGetDimSize(ring->tile, d);
+  }
+  ws_emit_exact_store(b, &site);
+  return true;
 }
 
-static void emit_store_partition(lowering *L, ws_builder *outer, int part) {
-  value_map local = {.n = 0};
-  MlirValue i;
-  MlirBlock body = open_loop(L, outer, &local, &i);
-  ws_builder b = ws_builder_at_end(body, L->loc);
-  bool started[WS_MAX_CHANNELS] = {false};
-  MlirValue slot[WS_MAX_CHANNELS];
-  for (MlirOperation op = first_tile_op(L, &b, &local, part); !mlirOperationIsNull(op);
-       op = after(L, &b, &local, op, part)) {
-    int n = (int)mlirOperationGetNumOperands(op);
-    int r = ws_ring_of_value(&L->plan, mlirOperationGetOperand(op, n - 1));
-    if (r < 0) {
-      ws_emit_op_error(op, "stores a tile that has no ring; run ws-plan-memory");
-      return;
-    }
-    const ws_ring *ring = &L->plan.rings[r];
-    const ws_channel *c = &L->plan.channels[ring->channel];
-    int ch = ring->channel;
-    if (!started[ch]) {
-      MlirValue phase;
-      slot_and_phase(&b, i, c->depth, c->consumer_phase, &slot[ch], &phase);
-      wait_parity(&b, slot_ptr(L, &b, c->full, slot[ch], 8), phase);
-      started[ch] = true;
-    }
-    MlirValue desc = mlirOperationGetOperand(op, 0);
-    if (!mlirValueIsABlockArgument(desc) ||
-        !mlirBlockEqual(mlirBlockArgumentGetOwner(desc),
-                        mlirRegionGetFirstBlock(mlirOperationGetRegion(L->old_func, 0)))) {
-      ws_emit_op_error(op, "stores through a descriptor that is not a kernel "
-                           "argument; pass descriptors as gpu.func arguments");
-      return;
-    }
-    if (ring->swizzle) {
-      ws_emit_op_error(op, "stores from a swizzled ring, which the exact store "
-                           "cannot read yet");
-      return;
-    }
-    ws_store_site site = {
-        .map = lookup(L, &local, desc),
-        .view = L->views[mlirBlockArgumentGetArgNumber(desc)],
-        .src = slot_ptr(L, &b, ring->offset, slot[ch], ring->slot_bytes),
-        .rank = n - 2,
-        .elem_bytes = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile)),
-    };
-    for (int d = 0; d < site.rank; d++) {
-      site.coords[d] = lookup(L, &local, mlirOperationGetOperand(op, 1 + d));
-      site.box[d] = mlirShapedTypeGetDimSize(ring->tile, d);
-    }
-    ws_emit_exact_store(&b, &site);
-  }
-  /* One bulk group per step; release the slot read depth-1 steps ago. */
-  ws_build_void(&b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
-  for (int ch = 0; ch < L->plan.num_channels; ch++) {
-    const ws_channel *c = &L->plan.channels[ch];
-    if (!started[ch])
-      continue;
-    bulk_wait(&b, c->drain, true);
-    MlirValue lag = c32(&b, c->drain);
-    MlirValue ready = ws_cmpi(&b, "uge", i, lag);
-    MlirBlock then_block;
-    ws_build_if(&b, ready, &then_block, NULL);
-    ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
-    MlirValue old = ws_arith(&t, "arith.subi", i, lag);
-    MlirValue old_slot = ws_arith(&t, "arith.remui", old, c32(&t, c->depth));
-    arrive(L, &t, slot_ptr(L, &t, c->empty, old_slot, 8));
-  }
-  close_loop(&b, body, i);
-  bulk_wait(outer, 0, false);
-}
-
-/* ---- compute ------------------------------------------------------------- */
+/* ---- tiles in registers ------------------------------------------------ */
 
 static tile_regs *find_tile(lowering *L, MlirValue tile) {
   for (int t = 0; t < L->num_tiles; t++)
@@ -429,39 +391,6 @@ static void store_chunk(lowering *L, ws_builder *b, const ws_ring *ring, MlirVal
   ws_build_void(&at, "llvm.store", 2, ops, 1, &align);
 }
 
-/* The compute partition's side of every channel it touches. Incoming:
- * wait until the slot is full, read each ring's chunks into registers, fence
- * (TMA refills the slot) and release it. Outgoing: wait until the slot is
- * empty, write the chunks, fence (a TMA store reads the slot) and publish. */
-static void transfer(lowering *L, ws_builder *b, MlirValue i, bool incoming) {
-  for (int ch = 0; ch < L->plan.num_channels; ch++) {
-    const ws_channel *c = &L->plan.channels[ch];
-    if ((incoming ? c->to : c->from) != L->compute)
-      continue;
-    MlirValue slot, phase;
-    slot_and_phase(b, i, c->depth, incoming ? c->consumer_phase : c->producer_phase,
-                   &slot, &phase);
-    wait_parity(b, slot_ptr(L, b, incoming ? c->full : c->empty, slot, 8), phase);
-    for (int r = 0; r < L->plan.num_rings; r++) {
-      const ws_ring *ring = &L->plan.rings[r];
-      if (ring->channel != ch)
-        continue;
-      MlirValue tile = mlirOperationGetResult(ring->producer, 0);
-      tile_regs *t = incoming ? new_tile(L, tile) : find_tile(L, tile);
-      for (int j = 0; t && j < L->chunks; j++) {
-        MlirValue p = chunk_ptr(L, b, ring, slot, j);
-        if (incoming)
-          t->chunks[j] = load_chunk(L, b, ring, p);
-        else
-          store_chunk(L, b, ring, p, t->chunks[j], j);
-      }
-    }
-    if (incoming ? c->release_fence : c->publish_fence)
-      fence_async_shared(b);
-    arrive(L, b, slot_ptr(L, b, incoming ? c->empty : c->full, slot, 8));
-  }
-}
-
 /* A splat constant tile becomes one splat vector shared by all chunks (an
  * f8 splat becomes the f32 vector of its value); NULL for anything else. */
 static tile_regs *materialize_splat(lowering *L, ws_builder *b, MlirValue tile) {
@@ -531,7 +460,7 @@ static bool rejects_f8(MlirOperation op) {
 /* Clones an elementwise op once per chunk, on vectors; a splat constant
  * becomes one vector for all chunks; an op with an f8 result computes in
  * f32 and is rounded to the format. */
-static bool vectorize(lowering *L, ws_builder *b, MlirOperation op, value_map *local) {
+static bool vectorize(lowering *L, ws_builder *b, MlirOperation op) {
   MlirValue result = mlirOperationGetResult(op, 0);
   if (ws_op_is(op, "arith.constant"))
     return materialize_splat(L, b, result) != NULL;
@@ -565,7 +494,7 @@ static bool vectorize(lowering *L, ws_builder *b, MlirOperation op, value_map *l
       out->chunks[j] = converted;
       continue;
     }
-    MlirOperation copy = clone_mapped(L, b, op, local);
+    MlirOperation copy = clone_at(b, op);
     for (intptr_t k = 0; k < n; k++)
       mlirOperationSetOperand(copy, k, in[k]->chunks[j]);
     mlirValueSetType(mlirOperationGetResult(copy, 0),
@@ -577,40 +506,67 @@ static bool vectorize(lowering *L, ws_builder *b, MlirOperation op, value_map *l
   return true;
 }
 
-static bool emit_compute_partition(lowering *L, ws_builder *outer) {
-  value_map local = {.n = 0};
-  MlirValue i;
-  if (L->chunks && chunk_may_be_past(L, L->chunks - 1)) {
-    MlirValue last = ws_arith(outer, "arith.addi", L->tid,
-                              c32(outer, (L->chunks - 1) * L->threads));
-    L->last_valid = ws_cmpi(outer, "ult", last, c32(outer, L->total));
+/* ws.read_slot: this thread's chunks of the slot into registers. */
+static bool lower_read_slot(lowering *L, ws_builder *b, MlirOperation op) {
+  int r = ring_of(L, op);
+  if (r < 0)
+    return false;
+  const ws_ring *ring = &L->plan.rings[r];
+  if (!mlirTypeEqual(ring->tile, mlirValueGetType(mlirOperationGetResult(op, 0)))) {
+    ws_emit_op_error(op, "reads a tile of another type than ring %d holds", r);
+    return false;
   }
-  MlirBlock body = open_loop(L, outer, &local, &i);
-  ws_builder b = ws_builder_at_end(body, L->loc);
-  L->num_tiles = 0;
-  transfer(L, &b, i, true);
-  for (MlirOperation op = first_tile_op(L, &b, &local, L->compute); !mlirOperationIsNull(op);
-       op = after(L, &b, &local, op, L->compute)) {
-    if (!vectorize(L, &b, op, &local))
-      return false;
+  tile_regs *t = new_tile(L, mlirOperationGetResult(op, 0));
+  if (!t) {
+    ws_emit_op_error(op, "needs more than %d tiles in registers; split the loop", MAX_TILES);
+    return false;
   }
-  transfer(L, &b, i, false);
-  close_loop(&b, body, i);
+  MlirValue slot = mlirOperationGetOperand(op, 0);
+  for (int j = 0; j < L->chunks; j++)
+    t->chunks[j] = load_chunk(L, b, ring, chunk_ptr(L, b, ring, slot, j));
   return true;
 }
 
+/* ws.write_slot: this thread's chunks of a tile into the slot. */
+static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
+  int r = ring_of(L, op);
+  if (r < 0)
+    return false;
+  const ws_ring *ring = &L->plan.rings[r];
+  MlirValue tile = mlirOperationGetOperand(op, 0);
+  tile_regs *t = find_tile(L, tile);
+  if (!t)
+    t = materialize_splat(L, b, tile);
+  if (!t)
+    return false;
+  if (!mlirTypeEqual(ring->tile, mlirValueGetType(tile))) {
+    ws_emit_op_error(op, "writes a tile of another type than ring %d holds", r);
+    return false;
+  }
+  MlirValue slot = mlirOperationGetOperand(op, 1);
+  for (int j = 0; j < L->chunks; j++)
+    store_chunk(L, b, ring, chunk_ptr(L, b, ring, slot, j), t->chunks[j], j);
+  return true;
+}
+
+static bool has_tile_result(MlirOperation op) {
+  return mlirOperationGetNumResults(op) == 1 &&
+         mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0)));
+}
+
 /* V and the chunk count for the compute tiles: 16-byte pieces of the widest
- * element where the tile allows. */
+ * element where the tile allows. Splat constants take whatever layout their
+ * users have, so they are left out. */
 static bool choose_compute_layout(lowering *L) {
   if (L->compute < 0)
     return true; /* no compute partition: nothing to lay out */
   L->threads = L->plan.parts[L->compute].num_warps * 32;
   int widest = 1;
   long numel = 0;
-  MlirBlock src = ws_loop_body(L->plan.loop);
-  for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!in_partition(L, op, L->compute) || is_scalar(op))
+  MlirOperation first = {NULL};
+  for (size_t i = 0; i < L->ops.len; i++) {
+    MlirOperation op = L->ops.items[i];
+    if (!has_tile_result(op) || ws_op_is(op, "arith.constant"))
       continue;
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
     long n = 1;
@@ -622,6 +578,8 @@ static bool choose_compute_layout(lowering *L) {
                        n, numel);
       return false;
     }
+    if (!numel)
+      first = op;
     numel = n;
     int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(t));
     if (eb == 0)
@@ -637,15 +595,15 @@ static bool choose_compute_layout(lowering *L) {
   L->total = (int)(numel / L->vec);
   L->chunks = (L->total + L->threads - 1) / L->threads;
   if (L->chunks > MAX_CHUNKS) {
-    ws_emit_op_error(L->plan.loop, "compute tiles of %ld elements need %d "
-                                   "chunks per thread; at most %d are supported",
+    ws_emit_op_error(first, "compute tiles of %ld elements need %d chunks per "
+                            "thread; at most %d are supported",
                      numel, L->chunks, MAX_CHUNKS);
     return false;
   }
   return true;
 }
 
-/* ---- the kernel ---------------------------------------------------------- */
+/* ---- the kernel -------------------------------------------------------- */
 
 /* "ptr" for descriptors, the LLVM spelling of scalars otherwise. */
 static bool llvm_arg_type(MlirType t, char *buf, size_t cap) {
@@ -661,24 +619,25 @@ static bool llvm_arg_type(MlirType t, char *buf, size_t cap) {
   return false;
 }
 
+/* Turns the gpu.func into an llvm.func that takes over its body: the entry
+ * block's descriptor arguments become pointers, each stored one followed by
+ * its store view. */
 static bool create_function(lowering *L) {
-  MlirBlock old_entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(L->old_func, 0));
-  intptr_t n = mlirBlockGetNumArguments(old_entry);
+  MlirRegion old_body = mlirOperationGetRegion(L->old_func, 0);
+  MlirBlock entry = mlirRegionGetFirstBlock(old_body);
+  intptr_t n = mlirBlockGetNumArguments(entry);
+  if (n > MAX_ARGS) {
+    ws_emit_op_error(L->old_func, "has more than %d arguments", MAX_ARGS);
+    return false;
+  }
   char sig[2048], arg_attrs[8192], ty[64];
   ws_text sig_t, attrs_t;
   ws_text_init(&sig_t, sig, sizeof sig);
   ws_text_init(&attrs_t, arg_attrs, sizeof arg_attrs);
   ws_text_appendf(&sig_t, "!llvm.func<void (");
   ws_text_appendf(&attrs_t, "[");
-  MlirType types[2 * MAX_ARGS];
-  MlirLocation locs[2 * MAX_ARGS];
-  intptr_t index[MAX_ARGS], num_params = 0;
-  if (n > MAX_ARGS) {
-    ws_emit_op_error(L->old_func, "has more than %d arguments", MAX_ARGS);
-    return false;
-  }
   for (intptr_t i = 0; i < n; i++) {
-    MlirValue arg = mlirBlockGetArgument(old_entry, i);
+    MlirValue arg = mlirBlockGetArgument(entry, i);
     MlirType t = mlirValueGetType(arg);
     if (!llvm_arg_type(t, ty, sizeof ty)) {
       char tb[64];
@@ -688,32 +647,40 @@ static bool create_function(lowering *L) {
       return false;
     }
     bool desc = wsTypeIsATensorDesc(t);
-    MlirType ptr = ws_type(L->ctx, "!llvm.ptr");
     ws_text_appendf(&sig_t, "%s%s", i ? ", " : "", ty);
     ws_text_appendf(&attrs_t, "%s%s", i ? ", " : "",
                     desc ? "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, "
                            "nvvm.grid_constant}"
                          : "{}");
-    index[i] = num_params;
-    types[num_params] = desc ? ptr : t;
-    locs[num_params++] = mlirValueGetLocation(arg);
     if (desc && wsTensorDescIsStored(arg)) { /* its store view follows it */
       ws_text_appendf(&sig_t, ", ptr");
       ws_text_appendf(&attrs_t, ", {llvm.align = 8 : i64, llvm.byval = "
                                 "!llvm.array<%d x i64>, nvvm.grid_constant}",
                       WS_STORE_VIEW_WORDS);
-      types[num_params] = ptr;
-      locs[num_params++] = mlirValueGetLocation(arg);
     }
   }
   ws_text_appendf(&sig_t, ")>");
   ws_text_appendf(&attrs_t, "]");
+  /* Retype in place; inserting views shifts the arguments after them. */
+  MlirType ptr = ws_type(L->ctx, "!llvm.ptr");
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
+    MlirValue arg = mlirBlockGetArgument(entry, i);
+    if (!wsTypeIsATensorDesc(mlirValueGetType(arg)))
+      continue;
+    bool stored = wsTensorDescIsStored(arg);
+    mlirValueSetType(arg, ptr);
+    if (stored) {
+      L->descs[L->num_views] = arg;
+      L->views[L->num_views++] =
+          mlirBlockInsertArgument(entry, ++i, ptr, mlirValueGetLocation(arg));
+    }
+  }
   MlirAttribute name = mlirOperationGetAttributeByName(
       L->old_func, mlirStringRefCreateFromCString("sym_name"));
   char threads[64], maxnreg[32];
   snprintf(threads, sizeof threads, "array<i32: %d>", L->plan.block_threads);
   snprintf(maxnreg, sizeof maxnreg, "%d : i32", L->plan.maxnreg);
-  MlirNamedAttribute attrs[9] = {
+  MlirNamedAttribute attrs[8] = {
       ws_named(L->ctx, "sym_name", name),
       ws_named_text(L->ctx, "function_type", sig),
       ws_named_text(L->ctx, "arg_attrs", arg_attrs),
@@ -725,15 +692,7 @@ static bool create_function(lowering *L) {
   };
   ws_builder before = ws_builder_before(L->old_func);
   L->new_func = ws_build(&before, "llvm.func", 0, NULL, 0, NULL, 8, attrs, 1);
-  MlirBlock entry = mlirBlockCreate(num_params, types, locs);
-  mlirRegionAppendOwnedBlock(mlirOperationGetRegion(L->new_func, 0), entry);
-  for (intptr_t i = 0; i < n; i++) {
-    map_put(&L->outer, mlirBlockGetArgument(old_entry, i),
-            mlirBlockGetArgument(entry, index[i]));
-    bool viewed = i + 1 < n ? index[i + 1] == index[i] + 2 : num_params == index[i] + 2;
-    if (viewed)
-      L->views[i] = mlirBlockGetArgument(entry, index[i] + 1);
-  }
+  mlirRegionTakeBody(mlirOperationGetRegion(L->new_func, 0), old_body);
   return true;
 }
 
@@ -761,101 +720,6 @@ static void ensure_smem_global(lowering *L, MlirOperation module) {
   ws_build(&b, "llvm.mlir.global", 0, NULL, 0, NULL, 5, attrs, 1);
 }
 
-/* Clones the kernel's ops before the loop; tiles there are splat constants
- * that the compute partition rebuilds, so they are left out. */
-static bool emit_prologue(lowering *L, ws_builder *b) {
-  MlirBlock entry = mlirOperationGetBlock(L->plan.loop);
-  if (!mlirOperationEqual(mlirBlockGetParentOperation(entry), L->old_func)) {
-    ws_emit_op_error(L->plan.loop, "must be at the top level of its kernel to "
-                                   "be lowered");
-    return false;
-  }
-  for (MlirOperation op = mlirBlockGetFirstOperation(entry);
-       !mlirOperationEqual(op, L->plan.loop); op = mlirOperationGetNextInBlock(op)) {
-    if (!is_scalar(op))
-      continue;
-    if (mlirOperationGetNumRegions(op)) {
-      ws_emit_op_error(op, "has regions; the ops before a warp-specialized "
-                           "loop must be plain scalar ops");
-      return false;
-    }
-    clone_mapped(L, b, op, NULL);
-  }
-  MlirOperation after = mlirOperationGetNextInBlock(L->plan.loop);
-  if (!ws_op_is(after, "gpu.return")) {
-    ws_emit_op_error(after, "follows the warp-specialized loop; only "
-                            "gpu.return may come after it");
-    return false;
-  }
-  return true;
-}
-
-static void init_barriers(lowering *L, ws_builder *b) {
-  MlirBlock then_block;
-  ws_build_if(b, ws_cmpi(b, "eq", L->tid, c32(b, 0)), &then_block, NULL);
-  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
-  for (int ch = 0; ch < L->plan.num_channels; ch++) {
-    const ws_channel *c = &L->plan.channels[ch];
-    for (int s = 0; s < c->depth; s++) {
-      MlirValue full[2] = {ws_byte_ptr_const(&t, L->smem, c->full + 8 * s),
-                           c32(&t, c->full_arrivals)};
-      ws_build_void(&t, "nvvm.mbarrier.init", 2, full, 0, NULL);
-      MlirValue empty[2] = {ws_byte_ptr_const(&t, L->smem, c->empty + 8 * s),
-                            c32(&t, c->empty_arrivals)};
-      ws_build_void(&t, "nvvm.mbarrier.init", 2, empty, 0, NULL);
-    }
-  }
-  ws_build_void(&t, "nvvm.fence.mbarrier.init", 0, NULL, 0, NULL);
-  ws_build_void(b, "nvvm.barrier0", 0, NULL, 0, NULL);
-}
-
-static void emit_worker_at(lowering *L, ws_builder *b, MlirValue warp, int part,
-                           void (*emit)(lowering *, ws_builder *, int)) {
-  MlirValue mine = ws_cmpi(b, "eq", warp, c32(b, L->plan.parts[part].first_warp));
-  MlirValue elected = ws_build_value(b, "nvvm.elect.sync", 0, NULL,
-                                     mlirIntegerTypeGet(L->ctx, 1), 0, NULL);
-  MlirBlock then_block;
-  ws_build_if(b, ws_arith(b, "arith.andi", mine, elected), &then_block, NULL);
-  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
-  emit(L, &t, part);
-}
-
-/* if (warp == w && elected) { partition loop }, for each partition of the
- * role. */
-static void emit_worker(lowering *L, ws_builder *b, MlirValue warp, ws_role role,
-                        void (*emit)(lowering *, ws_builder *, int)) {
-  for (int part = 0; part < L->plan.num_parts; part++)
-    if (L->plan.parts[part].role == role)
-      emit_worker_at(L, b, warp, part, emit);
-}
-
-static bool emit_partitions(lowering *L, ws_builder *b, MlirValue warp) {
-  if (L->compute < 0) {
-    emit_worker(L, b, warp, WS_ROLE_LOAD, emit_load_partition);
-    emit_worker(L, b, warp, WS_ROLE_STORE, emit_store_partition);
-    return true;
-  }
-  const ws_partition *compute = &L->plan.parts[L->compute];
-  MlirBlock then_block, else_block;
-  ws_build_if(b, ws_cmpi(b, "ult", warp, c32(b, compute->num_warps)), &then_block,
-              &else_block);
-  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
-  setmaxnreg(&t, true, compute->registers);
-  if (!emit_compute_partition(L, &t))
-    return false;
-  /* The TMA partitions share the warpgroup after the compute warps; they
-   * all drop to the same count. */
-  ws_builder e = ws_builder_before(mlirBlockGetTerminator(else_block));
-  int producer = 0;
-  while (producer < L->plan.num_parts && L->plan.parts[producer].role == WS_ROLE_COMPUTE)
-    producer++;
-  setmaxnreg(&e, false, producer < L->plan.num_parts ? L->plan.parts[producer].registers
-                                                     : PRODUCER_FALLBACK_REGISTERS);
-  emit_worker(L, &e, warp, WS_ROLE_LOAD, emit_load_partition);
-  emit_worker(L, &e, warp, WS_ROLE_STORE, emit_store_partition);
-  return true;
-}
-
 /* PTX 8.0 brings setmaxnreg and the TMA forms used here (8.6 for sm_100a). */
 static void set_target_features(MlirOperation module) {
   MlirAttribute targets = mlirOperationGetAttributeByName(
@@ -873,89 +737,184 @@ static void set_target_features(MlirOperation module) {
     mlirOperationSetAttributeByName(module, mlirStringRefCreateFromCString("targets"), a);
 }
 
-static bool lower_with(lowering *L, MlirOperation loop) {
-  if (ws_plan_read(loop, &L->plan) && !ws_plan_check(&L->plan))
+typedef bool (*op_lowering)(lowering *, ws_builder *, MlirOperation);
+
+/* Each protocol op and its rewrite. */
+static const struct {
+  const char *name;
+  op_lowering lower;
+} protocol_lowerings[] = {
+    {"init_barrier", lower_init_barrier},
+    {"slot_phase", lower_slot_phase},
+    {"wait", lower_wait},
+    {"arrive", lower_arrive},
+    {"arrive_expect_tx", lower_arrive_expect_tx},
+    {"tma_load", lower_tma_load},
+    {"tma_store", lower_tma_store},
+    {"read_slot", lower_read_slot},
+    {"write_slot", lower_write_slot},
+};
+
+static op_lowering protocol_lowering(MlirOperation op) {
+  for (size_t i = 0; i < sizeof protocol_lowerings / sizeof protocol_lowerings[0]; i++)
+    if (wsOperationIsA(op, protocol_lowerings[i].name))
+      return protocol_lowerings[i].lower;
+  return NULL;
+}
+
+/* Rewrites one op in place (replacements before it); false after an
+ * error. Ops that stay as they are return true without being marked dead. */
+static bool rewrite_op(lowering *L, MlirOperation op) {
+  ws_builder b = ws_builder_before(op);
+  b.loc = mlirOperationGetLocation(op);
+  op_lowering lower = protocol_lowering(op);
+  bool ok;
+  if (lower)
+    ok = lower(L, &b, op);
+  else if (wsOperationIsInDialect(op)) {
+    ws_emit_op_error(op, "is outside any warp-specialized loop and cannot be "
+                         "lowered; mark its loop ws.warp_specialize");
     return false;
-  if (!L->plan.maxnreg) {
+  } else if (ws_op_is(op, "gpu.return")) {
+    ws_build_void(&b, "llvm.return", 0, NULL, 0, NULL);
+    ok = true;
+  } else if (has_tile_result(op)) {
+    ok = vectorize(L, &b, op);
+  } else {
+    return true;
+  }
+  return ok && op_list_add(&L->dead, op);
+}
+
+static MlirWalkResult collect_op(MlirOperation op, void *user_data) {
+  lowering *L = user_data;
+  if (!mlirOperationEqual(op, L->new_func))
+    op_list_add(&L->ops, op);
+  return MlirWalkResultAdvance;
+}
+
+/* The kernel's entry: the arena's address, the thread index and whether
+ * this thread's last chunk lies inside the tile. */
+static void emit_entry(lowering *L) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(L->new_func, 0));
+  ws_builder b = ws_builder_before(mlirBlockGetFirstOperation(entry));
+  b.loc = L->loc;
+  MlirNamedAttribute global = ws_named_text(L->ctx, "global_name", "@ws_smem");
+  L->smem = ws_build_value(&b, "llvm.mlir.addressof", 0, NULL, L->ptr_shared, 1, &global);
+  L->tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, L->i32, 0, NULL);
+  if (L->chunks && chunk_may_be_past(L, L->chunks - 1)) {
+    MlirValue last = ws_arith(&b, "arith.addi", L->tid, c32(&b, (L->chunks - 1) * L->threads));
+    L->last_valid = ws_cmpi(&b, "ult", last, c32(&b, L->total));
+  }
+}
+
+static bool lower_with(lowering *L, MlirOperation func) {
+  MlirOperation loop;
+  if (ws_marked_loops(func, &loop, 1) == 1) {
     ws_emit_op_error(loop, "is marked ws.warp_specialize but was not planned; "
                            "run ws-partition-schedule, ws-plan-memory and "
                            "ws-insert-barriers first (or see their remarks)");
     return false;
   }
-  L->old_func = L->plan.func;
+  if (!ws_plan_read_kernel(func, &L->plan) || !ws_plan_check(&L->plan))
+    return false;
+  if (!L->plan.maxnreg || !L->plan.block_threads) {
+    ws_emit_op_error(func, "has no register cap or block size; run "
+                           "ws-insert-barriers");
+    return false;
+  }
+  L->old_func = func;
   L->compute = ws_plan_find_role(&L->plan, WS_ROLE_COMPUTE);
-  L->loc = mlirOperationGetLocation(L->old_func);
-  L->ctx = mlirOperationGetContext(loop);
+  L->loc = mlirOperationGetLocation(func);
+  L->ctx = mlirOperationGetContext(func);
   L->i32 = mlirIntegerTypeGet(L->ctx, 32);
   L->ptr_shared = ws_type(L->ctx, "!llvm.ptr<3>");
   L->ptr_cluster = ws_type(L->ctx, "!llvm.ptr<7>");
+  mlirOperationWalk(func, collect_op, L, MlirWalkPreOrder);
   if (!choose_compute_layout(L) || !create_function(L))
     return false;
-  MlirOperation module = mlirOperationGetParentOperation(L->old_func);
+  MlirOperation module = mlirOperationGetParentOperation(func);
   ensure_smem_global(L, module);
-  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(L->new_func, 0));
-  ws_builder b = ws_builder_at_end(entry, L->loc);
-  MlirNamedAttribute global = ws_named_text(L->ctx, "global_name", "@ws_smem");
-  L->smem = ws_build_value(&b, "llvm.mlir.addressof", 0, NULL, L->ptr_shared, 1, &global);
-  L->tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, L->i32, 0, NULL);
-  bool ok = emit_prologue(L, &b);
-  if (ok) {
-    MlirValue warp = ws_arith(&b, "arith.divui", L->tid, c32(&b, 32));
-    init_barriers(L, &b);
-    ok = emit_partitions(L, &b, warp);
-  }
-  ws_build_terminator(entry, L->loc, "llvm.return", 0, NULL);
-  if (!ok) {
-    mlirOperationDestroy(L->new_func);
+  emit_entry(L);
+  bool ok = true;
+  for (size_t i = 0; i < L->ops.len && ok; i++)
+    ok = rewrite_op(L, L->ops.items[i]);
+  if (!ok)
     return false;
-  }
+  for (size_t i = L->dead.len; i-- > 0;)
+    mlirOperationDestroy(L->dead.items[i]);
   set_target_features(module);
   mlirOperationDestroy(L->old_func);
   return true;
 }
 
-/* The lowering state is large (value maps, register tiles): one heap copy
- * per kernel, so concurrent pass instances share nothing. */
-static bool lower_kernel(MlirOperation loop, const ws_pass_options *opts,
-                         const ws_pass_env *env) {
-  (void)opts;
-  (void)env;
+/* The lowering state is large (register tiles): one heap copy per kernel,
+ * so concurrent pass instances share nothing. */
+static bool lower_kernel(MlirOperation func) {
   lowering *state = calloc(1, sizeof *state);
   if (!state) {
-    ws_emit_op_error(loop, "out of memory while lowering");
+    ws_emit_op_error(func, "out of memory while lowering");
     return false;
   }
-  bool ok = lower_with(state, loop);
+  bool ok = lower_with(state, func);
+  free(state->ops.items);
+  free(state->dead.items);
   free(state);
   return ok;
 }
 
-/* Every ws op must have been inside a planned loop. */
-static MlirWalkResult find_leftover(MlirOperation op, void *user_data) {
-  if (wsOperationIsInDialect(op)) {
-    *(MlirOperation *)user_data = op;
-    return MlirWalkResultInterrupt;
+typedef struct kernel_list {
+  MlirOperation items[256];
+  int n;
+  bool stray; /* a ws op outside any kernel the lowering visits */
+  MlirOperation first_stray;
+} kernel_list;
+
+/* Specialized kernels, kernels with a marked loop left, and ws ops
+ * anywhere else. */
+static MlirWalkResult collect_kernel(MlirOperation op, void *user_data) {
+  kernel_list *k = user_data;
+  if (ws_op_is(op, "gpu.func")) {
+    MlirOperation loop;
+    if ((ws_is_specialized_kernel(op) || ws_marked_loops(op, &loop, 1)) && k->n < 256) {
+      k->items[k->n++] = op;
+      return MlirWalkResultSkip;
+    }
+  } else if (wsOperationIsInDialect(op) && !k->stray) {
+    k->stray = true;
+    k->first_stray = op;
   }
   return MlirWalkResultAdvance;
 }
 
 static bool run_lower(MlirOperation root, const ws_pass_options *opts,
                       const ws_pass_env *env) {
-  if (!ws_run_on_marked_loops(root, lower_kernel, opts, env))
+  (void)opts;
+  (void)env;
+  if (!ws_verify_root(root, ""))
     return false;
-  MlirOperation leftover = {NULL};
-  mlirOperationWalk(root, find_leftover, &leftover, MlirWalkPreOrder);
-  if (!mlirOperationIsNull(leftover)) {
-    ws_emit_op_error(leftover, "is outside any warp-specialized loop and cannot "
-                               "be lowered; mark its loop ws.warp_specialize");
+  kernel_list kernels = {.n = 0};
+  mlirOperationWalk(root, collect_kernel, &kernels, MlirWalkPreOrder);
+  if (kernels.stray) {
+    ws_emit_op_error(kernels.first_stray, "is outside any warp-specialized loop "
+                                          "and cannot be lowered; mark its loop "
+                                          "ws.warp_specialize");
     return false;
   }
-  return true;
+  bool ok = true;
+  for (int i = 0; i < kernels.n; i++)
+    ok &= lower_kernel(kernels.items[i]);
+  return ok;
 }
+
+static MlirDialectHandle (*const lowered_dialects[])(void) = {mlirGetDialectHandle__llvm__,
+                                                              mlirGetDialectHandle__nvvm__};
 
 const ws_pass_def ws_lower_to_nvvm_pass_def = {
     .argument = "ws-lower-to-nvvm",
-    .summary = "Lower planned warp-specialized kernels to llvm.func kernels "
-               "of nvvm/llvm/scf/arith ops",
+    .summary = "Rewrite each op of a specialized kernel (ws.wait, ws.tma_load, "
+               "tiles...) into nvvm/llvm/scf/arith ops: an llvm.func kernel",
     .run = run_lower,
+    .dependent_dialects = lowered_dialects,
+    .num_dependent_dialects = 2,
 };

@@ -186,7 +186,7 @@ static bool schedule_loop(MlirOperation loop, int compute_warps,
     roles |= masks[i];
   ws_plan plan;
   memset(&plan, 0, sizeof plan);
-  plan.loop = loop;
+  plan.loop = plan.tables = loop;
   int warps[WS_NUM_ROLES] = {1, compute_warps, 1};
   unsigned index_of[WS_NUM_ROLES] = {0};
   for (int r = 0; r < WS_NUM_ROLES; r++)

@@ -441,6 +441,7 @@ static const attr_rule attr_rules[] = {
     {"ws.partitions", check_array_attr},
     {"ws.channels", check_array_attr},
     {"ws.ring", check_dict_attr},
+    {"ws.rings", check_array_attr},
     {"ws.smem_bytes", check_kernel_int_attr},
     {"ws.maxnreg", check_kernel_int_attr},
     {"ws.block_threads", check_kernel_int_attr},

@@ -149,7 +149,8 @@ int ws_tile_bytes(MlirType tile) {
 
 int ws_ring_of_value(const ws_plan *plan, MlirValue value) {
   for (int r = 0; r < plan->num_rings; r++)
-    if (mlirValueEqual(mlirOperationGetResult(plan->rings[r].producer, 0), value))
+    if (!mlirOperationIsNull(plan->rings[r].producer) &&
+        mlirValueEqual(mlirOperationGetResult(plan->rings[r].producer, 0), value))
       return r;
   return -1;
 }
@@ -219,6 +220,14 @@ static void read_channels(ws_plan *plan, MlirAttribute list) {
   }
 }
 
+static void read_ring_dict(ws_ring *r, MlirAttribute d) {
+  r->channel = dict_int(d, "channel", 0);
+  r->offset = dict_int(d, "offset", 0);
+  r->slot_bytes = dict_int(d, "slot_bytes", 0);
+  r->align = dict_int(d, "align", 128);
+  r->swizzle = dict_int(d, "swizzle", 0);
+}
+
 static void read_ring(ws_plan *plan, MlirOperation op) {
   MlirAttribute d = mlirOperationGetAttributeByName(op, ref("ws.ring"));
   if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d) ||
@@ -227,18 +236,29 @@ static void read_ring(ws_plan *plan, MlirOperation op) {
   ws_ring *r = &plan->rings[plan->num_rings++];
   r->producer = op;
   r->tile = mlirValueGetType(mlirOperationGetResult(op, 0));
-  r->channel = dict_int(d, "channel", 0);
-  r->offset = dict_int(d, "offset", 0);
-  r->slot_bytes = dict_int(d, "slot_bytes", 0);
-  r->align = dict_int(d, "align", 128);
-  r->swizzle = dict_int(d, "swizzle", 0);
+  read_ring_dict(r, d);
+}
+
+/* Rows of a specialized kernel's ws.rings: the tile type is in the row. */
+static void read_ring_table(ws_plan *plan, MlirAttribute list) {
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(list) && i < WS_MAX_RINGS; i++) {
+    MlirAttribute e = mlirArrayAttrGetElement(list, i);
+    if (!mlirAttributeIsADictionary(e))
+      continue;
+    MlirAttribute tile = mlirDictionaryAttrGetElementByName(e, ref("tile"));
+    ws_ring *r = &plan->rings[plan->num_rings++];
+    r->tile = !mlirAttributeIsNull(tile) && mlirAttributeIsAType(tile)
+                  ? mlirTypeAttrGetValue(tile)
+                  : (MlirType){NULL};
+    read_ring_dict(r, e);
+  }
 }
 
 /* A saved plan may have been edited by hand: every name it uses must be in
  * its partition table and every index in range, or the lowering would drop
  * ops or read past its tables. Writes why (and where) into `why`/`where`. */
 static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation *where) {
-  *where = plan->loop;
+  *where = plan->tables;
   for (int p = 0; p < plan->num_parts; p++) {
     const ws_partition *part = &plan->parts[p];
     bool warpgroups = part->role == WS_ROLE_COMPUTE;
@@ -260,13 +280,23 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
       return false;
     }
   }
-  for (int r = 0; r < plan->num_rings; r++)
-    if (plan->rings[r].channel < 0 || plan->rings[r].channel >= plan->num_channels) {
-      *where = plan->rings[r].producer;
-      snprintf(why, cap, "ws.ring names channel %d; the loop has %d", plan->rings[r].channel,
-               plan->num_channels);
+  for (int r = 0; r < plan->num_rings; r++) {
+    const ws_ring *ring = &plan->rings[r];
+    if (ring->channel < 0 || ring->channel >= plan->num_channels) {
+      if (!mlirOperationIsNull(ring->producer))
+        *where = ring->producer;
+      snprintf(why, cap, "ws.ring%s names channel %d; the %s has %d",
+               plan->loop.ptr ? "" : "s row", ring->channel,
+               plan->loop.ptr ? "loop" : "kernel", plan->num_channels);
       return false;
     }
+    if (!ring->tile.ptr || ws_tile_bytes(ring->tile) == 0) {
+      snprintf(why, cap, "ws.rings[%d] has no static tile type", r);
+      return false;
+    }
+  }
+  if (mlirOperationIsNull(plan->loop))
+    return true;
   /* The terminator is left out: an empty scf.yield is not printed, so its
    * attributes do not survive a saved plan. */
   MlirBlock body = ws_loop_body(plan->loop);
@@ -298,26 +328,56 @@ bool ws_plan_is_consistent(const ws_plan *plan) {
   return consistent(plan, why, sizeof why, &where);
 }
 
-bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
-  memset(plan, 0, sizeof *plan);
-  plan->loop = loop;
-  plan->func = ws_enclosing_kernel(loop);
-  MlirAttribute table = mlirOperationGetAttributeByName(loop, ref("ws.partitions"));
-  if (mlirAttributeIsNull(table) || !mlirAttributeIsAArray(table))
+static MlirAttribute array_attr(MlirOperation op, const char *name) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, ref(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAArray(a) ? a : (MlirAttribute){NULL};
+}
+
+/* The partition and channel tables of plan->tables. */
+static bool read_tables(ws_plan *plan) {
+  MlirAttribute table = array_attr(plan->tables, "ws.partitions");
+  if (mlirAttributeIsNull(table))
     return false;
   read_partitions(plan, table);
-  MlirAttribute channels = mlirOperationGetAttributeByName(loop, ref("ws.channels"));
-  if (!mlirAttributeIsNull(channels) && mlirAttributeIsAArray(channels))
+  MlirAttribute channels = array_attr(plan->tables, "ws.channels");
+  if (!mlirAttributeIsNull(channels))
     read_channels(plan, channels);
-  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop));
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    read_ring(plan, op);
+  return true;
+}
+
+static void read_kernel_ints(ws_plan *plan) {
   if (!mlirOperationIsNull(plan->func)) {
     plan->smem_bytes = ws_int_attr(plan->func, "ws.smem_bytes", 0);
     plan->maxnreg = ws_int_attr(plan->func, "ws.maxnreg", 0);
     plan->block_threads = ws_int_attr(plan->func, "ws.block_threads", 0);
     plan->blocks_per_sm = ws_int_attr(plan->func, "ws.blocks_per_sm", 0);
   }
+}
+
+bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  plan->loop = plan->tables = loop;
+  plan->func = ws_enclosing_kernel(loop);
+  if (!read_tables(plan))
+    return false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    read_ring(plan, op);
+  read_kernel_ints(plan);
+  return true;
+}
+
+bool ws_is_specialized_kernel(MlirOperation func) {
+  return !mlirAttributeIsNull(array_attr(func, "ws.rings"));
+}
+
+bool ws_plan_read_kernel(MlirOperation func, ws_plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  plan->func = plan->tables = func;
+  if (!ws_is_specialized_kernel(func) || !read_tables(plan))
+    return false;
+  read_ring_table(plan, array_attr(func, "ws.rings"));
+  read_kernel_ints(plan);
   return true;
 }
 
@@ -339,7 +399,7 @@ void ws_plan_write_partitions(const ws_plan *plan) {
     ws_text_appendf(&t, "}");
   }
   ws_text_appendf(&t, "]");
-  set_attr_text(plan->loop, "ws.partitions", text);
+  set_attr_text(plan->tables, "ws.partitions", text);
 }
 
 void ws_plan_write_rings(const ws_plan *plan) {
@@ -377,7 +437,7 @@ void ws_plan_write_channels(const ws_plan *plan) {
     ws_text_appendf(&t, "}");
   }
   ws_text_appendf(&t, "]");
-  set_attr_text(plan->loop, "ws.channels", text);
+  set_attr_text(plan->tables, "ws.channels", text);
 }
 
 void ws_plan_write_kernel(const ws_plan *plan) {
@@ -388,4 +448,20 @@ void ws_plan_write_kernel(const ws_plan *plan) {
     ws_set_int_attr(plan->func, "ws.block_threads", plan->block_threads);
     ws_set_int_attr(plan->func, "ws.blocks_per_sm", plan->blocks_per_sm);
   }
+}
+
+void ws_plan_write_ring_table(const ws_plan *plan) {
+  char text[WS_MAX_RINGS * 224], type[96];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  ws_text_appendf(&t, "[");
+  for (int i = 0; i < plan->num_rings; i++) {
+    const ws_ring *r = &plan->rings[i];
+    ws_text_appendf(&t, "%s{tile = %s, channel = %d : i32, offset = %d : i32, "
+                        "slot_bytes = %d : i32, align = %d : i32, swizzle = %d : i32}",
+                    i ? ", " : "", ws_type_str(r->tile, type, sizeof type), r->channel,
+                    r->offset, r->slot_bytes, r->align, r->swizzle);
+  }
+  ws_text_appendf(&t, "]");
+  set_attr_text(plan->func, "ws.rings", text);
 }

@@ -15,7 +15,12 @@
  *                          consumer_phase, release_fence, publish_fence,
  *                          drain; to each partition: registers, first_warp;
  *                          to the kernel: ws.maxnreg, ws.block_threads,
- *                          ws.blocks_per_sm
+ *                          ws.blocks_per_sm. It then replaces the loop by
+ *                          one branch per partition (passes/specialize.c)
+ *                          and moves the tables to the kernel: ws.partitions,
+ *                          ws.channels and ws.rings = [{tile, channel,
+ *                          offset, slot_bytes, align, swizzle}], which the
+ *                          protocol ops name by index.
  */
 #ifndef WS_PLAN_H
 #define WS_PLAN_H
@@ -41,7 +46,8 @@ typedef struct ws_partition {
 } ws_partition;
 
 typedef struct ws_ring {
-  MlirOperation producer; /* defines the tile (ws.load or a compute op) */
+  MlirOperation producer; /* defines the tile (ws.load or a compute op);
+                             null once the kernel is specialized */
   MlirType tile;
   int channel, offset, align, swizzle;
   int slot_bytes; /* the distance between slots: the tile padded to align */
@@ -58,7 +64,9 @@ typedef struct ws_channel {
 } ws_channel;
 
 typedef struct ws_plan {
-  MlirOperation func, loop;
+  MlirOperation func, loop; /* loop: null once the kernel is specialized */
+  MlirOperation tables;     /* holds ws.partitions and ws.channels: the loop,
+                               then the kernel */
   ws_partition parts[WS_MAX_PARTS];
   int num_parts;
   ws_ring rings[WS_MAX_RINGS];
@@ -94,6 +102,13 @@ int ws_marked_loops(MlirOperation root, MlirOperation *loops, int max);
  * have been edited: check it before use. */
 bool ws_plan_read(MlirOperation loop, ws_plan *plan);
 
+/* Reads the plan of a kernel that ws-insert-barriers specialized (the
+ * tables on the gpu.func). Returns false when it has none. */
+bool ws_plan_read_kernel(MlirOperation func, ws_plan *plan);
+
+/* True when `func` is a specialized kernel (it carries ws.rings). */
+bool ws_is_specialized_kernel(MlirOperation func);
+
 /* True when every name and index the plan uses resolves (partitions of
  * ops and channels, ring channels, depths, warp counts); otherwise emits a
  * located error saying what does not and returns false. */
@@ -107,6 +122,8 @@ void ws_plan_write_partitions(const ws_plan *plan);
 void ws_plan_write_rings(const ws_plan *plan);
 void ws_plan_write_channels(const ws_plan *plan);
 void ws_plan_write_kernel(const ws_plan *plan);
+/* The ring table as ws.rings on the kernel (once the loop is gone). */
+void ws_plan_write_ring_table(const ws_plan *plan);
 
 /* Integer attribute helpers. */
 int ws_int_attr(MlirOperation op, const char *name, int fallback);

@@ -26,12 +26,14 @@ typedef struct WsPlan {
   void *ptr;
 } WsPlan;
 
-/* Reads the plan of `kernel`, a gpu.func holding a ws.warp_specialize loop.
- * Returns a null plan when the kernel has no partition table (it was not
- * scheduled, or the scheduler left it alone) or when its plan does not hold
- * together (a name or index that resolves to nothing, as a hand edit can
- * leave; the ws passes report those with a located error). Parts decided by later passes
- * read as 0 until those passes ran. */
+/* Reads the plan of `kernel`: a gpu.func holding a ws.warp_specialize loop
+ * (the plan is on the loop and its ops), or one that ws-insert-barriers
+ * specialized (the plan is on the kernel: ws.partitions, ws.channels,
+ * ws.rings). Returns a null plan when the kernel has no partition table (it
+ * was not scheduled, or the scheduler left it alone) or when its plan does
+ * not hold together (a name or index that resolves to nothing, as a hand
+ * edit can leave; the ws passes report those with a located error). Parts
+ * decided by later passes read as 0 until those passes ran. */
 WsPlan wsPlanCreate(MlirOperation kernel);
 
 /* Frees a plan (a null plan is ignored). */
@@ -64,7 +66,8 @@ typedef struct WsPlanPartition {
 intptr_t wsPlanGetNumPartitions(WsPlan plan);
 WsPlanPartition wsPlanGetPartition(WsPlan plan, intptr_t index);
 
-/* Rings: the op that produces the tile, the tile type, its channel, the
+/* Rings: the op that produces the tile (null once the kernel is
+ * specialized: its TMA and slot ops name the ring by index), the tile type, its channel, the
  * byte offset in the shared-memory arena, the distance between slots, the
  * alignment and the swizzle span in bytes (0: none). */
 typedef struct WsPlanRing {

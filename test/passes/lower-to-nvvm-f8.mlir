@@ -6,8 +6,8 @@
 // narrowed to bytes. 64-element tiles over 256 threads: only threads 0-15
 // hold a chunk, the others read slot chunk 0 and write nothing.
 
-// CHECK: nvvm.setmaxregister  increase
 // CHECK: %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %c16_i32 : i32
+// CHECK: nvvm.setmaxregister  increase
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: %[[OFF:.*]] = arith.select %[[VALID]], %{{.*}}, %c0_i32 : i32

@@ -72,7 +72,7 @@ module attributes {gpu.container_module} {
 }
 // -----
 // nested
-// CHECK: pipeline-edge-cases.mlir:{{[0-9]+}}:7: error: 'scf.for' op must be at the top level of its kernel to be lowered
+// CHECK: pipeline-edge-cases.mlir:{{[0-9]+}}:7: error: 'scf.for' op must be at the top level of its kernel to be specialized
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @f(%a: !ws.tensor_desc<tensor<32x64xf32>>, %c: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {

@@ -1,0 +1,457 @@
+/* specialize.c: the last step of ws-insert-barriers, which replaces a
+ * planned loop by one branch per partition, each with its own copy of the
+ * loop and every step of the protocol as an op at the place it runs:
+ *
+ *   %tid = nvvm.read.ptx.sreg.tid.x, %warp = %tid / 32
+ *   scf.if %tid == 0 { ws.init_barrier (each channel's full and empty
+ *                      barriers); nvvm.fence.mbarrier.init }
+ *   nvvm.barrier0
+ *   scf.if %warp < compute warps {                     compute partition
+ *     nvvm.setmaxregister increase
+ *     scf.for ... iter_args(%n = 0) {
+ *       each incoming channel: ws.slot_phase, ws.wait full, ws.read_slot of
+ *         its rings, nvvm.fence.proxy (TMA refills the slot), ws.arrive empty
+ *       the partition's ops
+ *       each outgoing channel: ws.slot_phase, ws.wait empty, ws.write_slot,
+ *         nvvm.fence.proxy (a TMA store reads the slot), ws.arrive full
+ *     }
+ *   } else {
+ *     nvvm.setmaxregister decrease
+ *     scf.if %warp == its warp && nvvm.elect.sync {     each load partition
+ *       scf.for { ws.slot_phase, ws.wait empty, ws.arrive_expect_tx,
+ *                 ws.tma_load of each ring }
+ *     }
+ *     scf.if %warp == its warp && nvvm.elect.sync {     each store partition
+ *       scf.for { ws.slot_phase, ws.wait full, ws.tma_store of each ring,
+ *                 bulk commit, bulk wait_group.read drain, ws.arrive empty
+ *                 on the slot stored drain iterations ago }
+ *       bulk wait_group 0
+ *     }
+ *   }
+ *
+ * %n counts iterations; ws.slot_phase turns it into a slot and a phase.
+ * Barriers and slots are named by index into the kernel's ws.channels and
+ * ws.rings, so ws-lower-to-nvvm rewrites each op on its own. Structure is
+ * scf and upstream nvvm wherever an op needs no plan table. */
+#include <stdio.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "ws_builder.h"
+#include "ws_pass.h"
+#include "ws_plan.h"
+#include "ws_specialize.h"
+#include "../dialect/ws_text.h"
+
+enum { MAX_MAPPED = 512, WARP_THREADS = 32 };
+
+typedef struct value_map {
+  MlirValue from[MAX_MAPPED], to[MAX_MAPPED];
+  int n;
+} value_map;
+
+typedef struct specializer {
+  const ws_plan *plan;
+  MlirContext ctx;
+  MlirType i32;
+  bool failed;
+} specializer;
+
+static void map_put(specializer *S, value_map *m, MlirValue from, MlirValue to) {
+  if (m->n == MAX_MAPPED) {
+    if (!S->failed)
+      ws_emit_op_error(S->plan->loop, "has more than %d values in one partition; "
+                                      "split the loop", MAX_MAPPED);
+    S->failed = true;
+    return;
+  }
+  m->from[m->n] = from;
+  m->to[m->n++] = to;
+}
+
+static MlirValue map_get(const value_map *m, MlirValue v) {
+  for (int i = m->n - 1; i >= 0; i--)
+    if (mlirValueEqual(m->from[i], v))
+      return m->to[i];
+  return v; /* defined before the loop: the copy is in the same block */
+}
+
+static MlirValue c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
+
+static MlirNamedAttribute int_attr(MlirContext ctx, const char *name, int value) {
+  return ws_named(ctx, name, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value));
+}
+
+static MlirNamedAttribute barrier_attr(MlirContext ctx, bool full) {
+  return ws_named(ctx, "barrier",
+                  mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(full ? "full" : "empty")));
+}
+
+/* ---- protocol ops ---------------------------------------------------------- */
+
+static void slot_phase(specializer *S, ws_builder *b, MlirValue n, int ch, int start,
+                       MlirValue *slot, MlirValue *phase) {
+  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "depth", S->plan->channels[ch].depth),
+                                 int_attr(S->ctx, "start_phase", start)};
+  MlirType types[2] = {S->i32, S->i32};
+  MlirOperation op = ws_build(b, "ws.slot_phase", 1, &n, 2, types, 2, attrs, 0);
+  *slot = mlirOperationGetResult(op, 0);
+  if (phase)
+    *phase = mlirOperationGetResult(op, 1);
+}
+
+static void wait_barrier(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot,
+                         MlirValue phase) {
+  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full)};
+  MlirValue ops[2] = {slot, phase};
+  ws_build_void(b, "ws.wait", 2, ops, 2, attrs);
+}
+
+static void arrive(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot) {
+  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full)};
+  ws_build_void(b, "ws.arrive", 1, &slot, 2, attrs);
+}
+
+static void fence_async_shared(ws_builder *b) {
+  MlirNamedAttribute attrs[2] = {
+      ws_named_text(b->ctx, "kind", "#nvvm.proxy_kind<async.shared>"),
+      ws_named_text(b->ctx, "space", "#nvvm.shared_space<cta>"),
+  };
+  ws_build_void(b, "nvvm.fence.proxy", 0, NULL, 2, attrs);
+}
+
+static void setmaxnreg(ws_builder *b, bool increase, int regs) {
+  char count[32];
+  snprintf(count, sizeof count, "%d : i32", regs);
+  MlirNamedAttribute attrs[2] = {
+      ws_named_text(b->ctx, "action", increase ? "#nvvm<action increase>"
+                                               : "#nvvm<action decrease>"),
+      ws_named_text(b->ctx, "regCount", count),
+  };
+  ws_build_void(b, "nvvm.setmaxregister", 0, NULL, 2, attrs);
+}
+
+static void bulk_wait(ws_builder *b, int pending, bool read) {
+  char group[32];
+  snprintf(group, sizeof group, "%d : i32", pending);
+  MlirNamedAttribute attrs[2] = {ws_named_text(b->ctx, "group", group),
+                                 ws_named(b->ctx, "read", mlirUnitAttrGet(b->ctx))};
+  ws_build_void(b, "nvvm.cp.async.bulk.wait_group", 0, NULL, read ? 2 : 1, attrs);
+}
+
+/* ---- the loop copies ------------------------------------------------------- */
+
+static MlirBlock open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue *counter) {
+  MlirOperation loop = S->plan->loop;
+  MlirValue zero = c32(b, 0);
+  MlirBlock body;
+  ws_build_for(b, mlirOperationGetOperand(loop, 0), mlirOperationGetOperand(loop, 1),
+               mlirOperationGetOperand(loop, 2), 1, &zero, &body);
+  map_put(S, m, mlirBlockGetArgument(ws_loop_body(loop), 0), mlirBlockGetArgument(body, 0));
+  *counter = mlirBlockGetArgument(body, 1);
+  return body;
+}
+
+static void close_loop(ws_builder *b, MlirBlock body, MlirValue counter) {
+  MlirValue next = ws_arith(b, "arith.addi", counter, c32(b, 1));
+  ws_build_terminator(body, b->loc, "scf.yield", 1, &next);
+}
+
+/* Clones `op` at b with its operands through the map; the plan attributes
+ * stay behind (the tables on the kernel replace them). */
+static MlirOperation clone_mapped(specializer *S, ws_builder *b, MlirOperation op,
+                                  value_map *m) {
+  MlirOperation copy = mlirOperationClone(op);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(copy); i++)
+    mlirOperationSetOperand(copy, i, map_get(m, mlirOperationGetOperand(op, i)));
+  static const char *const plan_attrs[] = {"ws.partition", "ws.ring"};
+  for (size_t a = 0; a < 2; a++)
+    mlirOperationRemoveDiscardableAttributeByName(
+        copy, mlirStringRefCreateFromCString(plan_attrs[a]));
+  if (!mlirOperationIsNull(b->before))
+    mlirBlockInsertOwnedOperationBefore(b->block, b->before, copy);
+  else
+    mlirBlockAppendOwnedOperation(b->block, copy);
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    map_put(S, m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
+  return copy;
+}
+
+static bool is_scalar(MlirOperation op) {
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, r))))
+      return false;
+  return !wsOperationIsInDialect(op);
+}
+
+static bool in_partition(const specializer *S, MlirOperation op, int part) {
+  return (ws_op_partitions(S->plan, op) >> part) & 1 && !ws_op_is(op, "scf.yield");
+}
+
+/* The partition's ops of the source loop, in order, one at a time: scalar
+ * ops are cloned at b on the way; the next tile op is returned (null at the
+ * end). */
+static MlirOperation next_tile_op(specializer *S, ws_builder *b, value_map *m,
+                                  MlirOperation op, int part) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!in_partition(S, op, part))
+      continue;
+    if (!is_scalar(op))
+      return op;
+    clone_mapped(S, b, op, m);
+  }
+  return op;
+}
+
+static MlirOperation first_tile_op(specializer *S, ws_builder *b, value_map *m, int part) {
+  return next_tile_op(S, b, m, mlirBlockGetFirstOperation(ws_loop_body(S->plan->loop)), part);
+}
+
+static MlirOperation after(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
+                           int part) {
+  return next_tile_op(S, b, m, mlirOperationGetNextInBlock(op), part);
+}
+
+/* A TMA op on ring r: desc, coordinates through the map, then the slot. */
+static void tma_op(specializer *S, ws_builder *b, const char *name, MlirOperation op,
+                   int num_coords, value_map *m, int ring, MlirValue slot) {
+  MlirValue ops[8];
+  int n = 0;
+  for (; n < 1 + num_coords; n++)
+    ops[n] = map_get(m, mlirOperationGetOperand(op, n));
+  ops[n++] = slot;
+  MlirNamedAttribute attr = int_attr(S->ctx, "ring", ring);
+  ws_builder at = *b;
+  at.loc = mlirOperationGetLocation(op);
+  ws_build_void(&at, name, n, ops, 1, &attr);
+}
+
+/* ---- partitions ------------------------------------------------------------ */
+
+/* The store partition's release: one bulk group per iteration; the slot
+ * stored `drain` iterations ago has been read once all but `drain` groups
+ * are. */
+static void release_stored_slots(specializer *S, ws_builder *b, MlirValue n,
+                                 const bool *started) {
+  ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
+  for (int ch = 0; ch < S->plan->num_channels; ch++) {
+    const ws_channel *c = &S->plan->channels[ch];
+    if (!started[ch])
+      continue;
+    bulk_wait(b, c->drain, true);
+    MlirValue lag = c32(b, c->drain);
+    MlirBlock then_block;
+    ws_build_if(b, ws_cmpi(b, "uge", n, lag), &then_block, NULL);
+    ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+    MlirValue old;
+    slot_phase(S, &t, ws_arith(&t, "arith.subi", n, lag), ch, c->consumer_phase, &old, NULL);
+    arrive(S, &t, ch, false, old);
+  }
+}
+
+/* A TMA partition: each ws.load fills the ring of its result, each
+ * ws.store drains the ring of its tile. The first op on a channel in an
+ * iteration waits for its slot (empty for a load, which then expects the
+ * channel's bytes; full for a store); the others share that slot. */
+static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
+  bool store = S->plan->parts[part].role == WS_ROLE_STORE;
+  value_map m = {.n = 0};
+  MlirValue n;
+  MlirBlock body = open_loop(S, outer, &m, &n);
+  ws_builder b = ws_builder_at_end(body, outer->loc);
+  bool started[WS_MAX_CHANNELS] = {false};
+  MlirValue slot[WS_MAX_CHANNELS];
+  for (MlirOperation op = first_tile_op(S, &b, &m, part); !mlirOperationIsNull(op);
+       op = after(S, &b, &m, op, part)) {
+    int num = (int)mlirOperationGetNumOperands(op);
+    int r = ws_ring_of_value(S->plan, store ? mlirOperationGetOperand(op, num - 1)
+                                            : mlirOperationGetResult(op, 0));
+    if (r < 0 && !store)
+      continue; /* nobody uses the tile: ws-plan-memory dropped the load */
+    if (r < 0) {
+      ws_emit_op_error(op, "stores a tile that has no ring; run ws-plan-memory");
+      S->failed = true;
+      return;
+    }
+    int ch = S->plan->rings[r].channel;
+    const ws_channel *c = &S->plan->channels[ch];
+    if (!started[ch]) {
+      MlirValue phase;
+      slot_phase(S, &b, n, ch, store ? c->consumer_phase : c->producer_phase, &slot[ch],
+                 &phase);
+      wait_barrier(S, &b, ch, store, slot[ch], phase);
+      if (!store) {
+        MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "channel", ch),
+                                       int_attr(S->ctx, "bytes", c->expect_tx)};
+        ws_build_void(&b, "ws.arrive_expect_tx", 1, &slot[ch], 2, attrs);
+      }
+      started[ch] = true;
+    }
+    tma_op(S, &b, store ? "ws.tma_store" : "ws.tma_load", op, store ? num - 2 : num - 1, &m,
+           r, slot[ch]);
+  }
+  if (store)
+    release_stored_slots(S, &b, n, started);
+  close_loop(&b, body, n);
+  if (store)
+    bulk_wait(outer, 0, false); /* drain before exit */
+}
+
+/* The compute partition's side of each channel it touches: incoming, wait
+ * for the slot to fill, read its rings into registers (mapped to the tiles
+ * they carry), fence when TMA refills it, release it; outgoing, wait for an
+ * empty slot, write the rings, fence when a TMA store reads it, publish. */
+static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, int part,
+                     bool incoming) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++) {
+    const ws_channel *c = &S->plan->channels[ch];
+    if ((incoming ? c->to : c->from) != part)
+      continue;
+    MlirValue slot, phase;
+    slot_phase(S, b, n, ch, incoming ? c->consumer_phase : c->producer_phase, &slot, &phase);
+    wait_barrier(S, b, ch, incoming, slot, phase);
+    for (int r = 0; r < S->plan->num_rings; r++) {
+      const ws_ring *ring = &S->plan->rings[r];
+      if (ring->channel != ch)
+        continue;
+      MlirValue tile = mlirOperationGetResult(ring->producer, 0);
+      MlirNamedAttribute attr = int_attr(S->ctx, "ring", r);
+      ws_builder at = *b;
+      at.loc = mlirOperationGetLocation(ring->producer);
+      if (incoming) {
+        map_put(S, m, tile, ws_build_value(&at, "ws.read_slot", 1, &slot, ring->tile, 1, &attr));
+      } else {
+        MlirValue ops[2] = {map_get(m, tile), slot};
+        ws_build_void(&at, "ws.write_slot", 2, ops, 1, &attr);
+      }
+    }
+    if (incoming ? c->release_fence : c->publish_fence)
+      fence_async_shared(b);
+    arrive(S, b, ch, !incoming, slot);
+  }
+}
+
+static void emit_compute_partition(specializer *S, ws_builder *outer, int part) {
+  value_map m = {.n = 0};
+  MlirValue n;
+  MlirBlock body = open_loop(S, outer, &m, &n);
+  ws_builder b = ws_builder_at_end(body, outer->loc);
+  transfer(S, &b, &m, n, part, true);
+  for (MlirOperation op = first_tile_op(S, &b, &m, part); !mlirOperationIsNull(op);
+       op = after(S, &b, &m, op, part)) {
+    if (wsOperationIsInDialect(op)) {
+      ws_emit_op_error(op, "cannot run in the compute partition of an "
+                           "elementwise loop");
+      S->failed = true;
+      return;
+    }
+    clone_mapped(S, &b, op, &m);
+  }
+  transfer(S, &b, &m, n, part, false);
+  close_loop(&b, body, n);
+}
+
+/* ---- the kernel ------------------------------------------------------------ */
+
+static void init_barriers(specializer *S, ws_builder *b, MlirValue tid) {
+  MlirBlock then_block;
+  ws_build_if(b, ws_cmpi(b, "eq", tid, c32(b, 0)), &then_block, NULL);
+  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+  for (int ch = 0; ch < S->plan->num_channels; ch++) {
+    const ws_channel *c = &S->plan->channels[ch];
+    for (int full = 1; full >= 0; full--) {
+      MlirNamedAttribute attrs[3] = {
+          int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full),
+          int_attr(S->ctx, "count", full ? c->full_arrivals : c->empty_arrivals)};
+      ws_build_void(&t, "ws.init_barrier", 0, NULL, 3, attrs);
+    }
+  }
+  ws_build_void(&t, "nvvm.fence.mbarrier.init", 0, NULL, 0, NULL);
+  ws_build_void(b, "nvvm.barrier0", 0, NULL, 0, NULL);
+}
+
+typedef void (*emit_fn)(specializer *, ws_builder *, int);
+
+/* if (warp == its first warp && elected) { partition }, for each partition
+ * of the role: TMA partitions run on one lane. */
+static void emit_workers(specializer *S, ws_builder *b, MlirValue warp, ws_role role,
+                         emit_fn emit) {
+  for (int part = 0; part < S->plan->num_parts; part++) {
+    if (S->plan->parts[part].role != role)
+      continue;
+    MlirValue mine = ws_cmpi(b, "eq", warp, c32(b, S->plan->parts[part].first_warp));
+    MlirValue elected = ws_build_value(b, "nvvm.elect.sync", 0, NULL,
+                                       mlirIntegerTypeGet(S->ctx, 1), 0, NULL);
+    MlirBlock then_block;
+    ws_build_if(b, ws_arith(b, "arith.andi", mine, elected), &then_block, NULL);
+    ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+    emit(S, &t, part);
+  }
+}
+
+static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
+  int compute = ws_plan_find_role(S->plan, WS_ROLE_COMPUTE);
+  ws_builder workers = *b;
+  if (compute >= 0) {
+    const ws_partition *p = &S->plan->parts[compute];
+    MlirBlock then_block, else_block;
+    ws_build_if(b, ws_cmpi(b, "ult", warp, c32(b, p->num_warps)), &then_block, &else_block);
+    ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+    setmaxnreg(&t, true, p->registers);
+    emit_compute_partition(S, &t, compute);
+    /* The TMA partitions share the warpgroup after the compute warps and
+     * drop to one count. */
+    workers = ws_builder_before(mlirBlockGetTerminator(else_block));
+    for (int q = 0; q < S->plan->num_parts; q++)
+      if (q != compute) {
+        setmaxnreg(&workers, false, S->plan->parts[q].registers);
+        break;
+      }
+  }
+  emit_workers(S, &workers, warp, WS_ROLE_LOAD, emit_tma_partition);
+  emit_workers(S, &workers, warp, WS_ROLE_STORE, emit_tma_partition);
+}
+
+/* The loop must be the kernel's last op before gpu.return, at its top
+ * level: the partitions replace it there. */
+static bool check_placement(const ws_plan *plan) {
+  MlirBlock block = mlirOperationGetBlock(plan->loop);
+  if (!mlirOperationEqual(mlirBlockGetParentOperation(block), plan->func)) {
+    ws_emit_op_error(plan->loop, "must be at the top level of its kernel to be "
+                                 "specialized");
+    return false;
+  }
+  MlirOperation next = mlirOperationGetNextInBlock(plan->loop);
+  if (!ws_op_is(next, "gpu.return")) {
+    ws_emit_op_error(next, "follows the warp-specialized loop; only gpu.return "
+                           "may come after it");
+    return false;
+  }
+  return true;
+}
+
+bool ws_specialize(ws_plan *plan) {
+  if (!check_placement(plan))
+    return false;
+  specializer S = {.plan = plan, .ctx = mlirOperationGetContext(plan->loop)};
+  S.i32 = mlirIntegerTypeGet(S.ctx, 32);
+  MlirOperation loop = plan->loop;
+  ws_builder b = ws_builder_before(loop);
+  MlirValue tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, S.i32, 0, NULL);
+  MlirValue warp = ws_arith(&b, "arith.divui", tid, c32(&b, WARP_THREADS));
+  init_barriers(&S, &b, tid);
+  emit_partitions(&S, &b, warp);
+  if (S.failed)
+    return false;
+  mlirOperationDestroy(loop);
+  plan->loop = (MlirOperation){NULL};
+  for (int r = 0; r < plan->num_rings; r++)
+    plan->rings[r].producer = (MlirOperation){NULL};
+  plan->tables = plan->func;
+  ws_plan_write_partitions(plan);
+  ws_plan_write_channels(plan);
+  ws_plan_write_ring_table(plan);
+  ws_plan_write_kernel(plan);
+  return true;
+}
