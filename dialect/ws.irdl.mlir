@@ -128,4 +128,15 @@ irdl.dialect @ws {
     irdl.operands(tile: %tile, slot: %slot)
     irdl.results()
   }
+
+  // %acc2 = ws.mma %slot, %acc {ring_a, ring_b}: the calling warpgroups'
+  // wgmma of ring_a's slot (A, M x K) by ring_b's slot (B, N x K, K-major)
+  // into the accumulator: acc + A @ B^T. Asynchronous: it completes at a
+  // later nvvm.wgmma.wait.group; the result type is the accumulator's.
+  irdl.operation @mma {
+    %slot = irdl.is i32
+    %acc = irdl.base "!builtin.tensor"
+    irdl.operands(slot: %slot, acc: %acc)
+    irdl.results(result: %acc)
+  }
 }

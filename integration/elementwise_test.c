@@ -19,17 +19,7 @@
 
 #include <cuda.h>
 
-#define STR2(x) #x
-#define STR(x) STR2(x)
-#define CAT4(a, b, c, d) a##b##c##d
-#define XCAT4(a, b, c, d) CAT4(a, b, c, d)
-#define CAT2(a, b) a##b
-#define XCAT2(a, b) CAT2(a, b)
-#include STR(MOD.h)
-
-#define LAUNCH XCAT4(MOD, _, KERN, _launch)
-#define LOAD XCAT2(MOD, _load)
-#define MODULE_T XCAT2(MOD, _module)
+#include "kernel_module.h"
 
 enum { WATCHDOG_SECONDS = 10 };
 

@@ -13,6 +13,9 @@
  *   ws.tma_load         nvvm.cp.async.bulk.tensor.shared.cluster.global
  *   ws.tma_store        the exact store (TMA, or element by element)
  *   ws.read_slot/write_slot and ops on tiles: vector loads, stores and ops
+ *   ws.mma              nvvm.wgmma.mma_async per m64 part and K step of 16
+ *                       (ws_lower_mma.h); the scf.for that carries its
+ *                       accumulator carries an !llvm.struct of f32 instead
  *
  * Barriers and ring slots live in one dynamic shared-memory arena, the
  * external global @ws_smem, at the offsets of the kernel's ws.channels and
@@ -32,12 +35,21 @@
 #include "ws-c/Dialect.h"
 #include "ws_builder.h"
 #include "ws_lower_f8.h"
+#include "ws_lower_mma.h"
 #include "ws_lower_store.h"
 #include "ws_pass.h"
 #include "ws_plan.h"
 #include "../dialect/ws_text.h"
 
-enum { MAX_CHUNKS = 64, MAX_TILES = 64, WAIT_HINT_NS = 1000000, MAX_ARGS = 32 };
+enum { MAX_CHUNKS = 64, MAX_TILES = 64, WAIT_HINT_NS = 1000000, MAX_ARGS = 32,
+       MAX_FRAGMENT = 128, MAX_FRAGMENT_TILES = 8 };
+
+/* A matmul tile in the consumers' registers: the accumulator's fragment
+ * layout, one scalar per value (ws_lower_mma.h). */
+typedef struct fragment_regs {
+  MlirValue tile;
+  MlirValue values[MAX_FRAGMENT];
+} fragment_regs;
 
 /* A tile of the compute partition, held as chunks of V elements. */
 typedef struct tile_regs {
@@ -70,6 +82,11 @@ typedef struct lowering {
   MlirValue last_valid;
   tile_regs tiles[MAX_TILES];
   int num_tiles;
+  /* a matmul (the kernel has ws.mma): its wgmma shape and fragments */
+  bool matmul;
+  ws_mma_shape mma;
+  fragment_regs fragments[MAX_FRAGMENT_TILES];
+  int num_fragments;
   op_list ops, dead;
 } lowering;
 
@@ -506,6 +523,177 @@ static bool vectorize(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
+/* ---- a matmul ----------------------------------------------------------- */
+
+static fragment_regs *find_fragment(lowering *L, MlirValue tile) {
+  for (int f = 0; f < L->num_fragments; f++)
+    if (mlirValueEqual(L->fragments[f].tile, tile))
+      return &L->fragments[f];
+  return NULL;
+}
+
+static fragment_regs *new_fragment(lowering *L, MlirOperation at, MlirValue tile) {
+  if (L->num_fragments == MAX_FRAGMENT_TILES) {
+    ws_emit_op_error(at, "needs more than %d accumulator-sized tiles in registers",
+                     MAX_FRAGMENT_TILES);
+    return NULL;
+  }
+  fragment_regs *f = &L->fragments[L->num_fragments++];
+  f->tile = tile;
+  return f;
+}
+
+/* The wgmma shape of the kernel's ws.mma ops, all of which must agree. */
+static bool choose_mma_shape(lowering *L, MlirOperation op) {
+  int ra = table_index(op, "ring_a", L->plan.num_rings, "ws.rings");
+  int rb = ra < 0 ? -1 : table_index(op, "ring_b", L->plan.num_rings, "ws.rings");
+  if (rb < 0)
+    return false;
+  const ws_ring *a = &L->plan.rings[ra], *b = &L->plan.rings[rb];
+  MlirType acc = mlirValueGetType(mlirOperationGetResult(op, 0));
+  ws_mma_shape s = {
+      .warpgroups = L->compute >= 0 ? L->plan.parts[L->compute].num_warps / 4 : 0,
+      .n = (int)mlirShapedTypeGetDimSize(acc, 1),
+      .k = (int)mlirShapedTypeGetDimSize(a->tile, 1),
+      .element = mlirShapedTypeGetElementType(a->tile),
+      .swizzle = a->swizzle,
+  };
+  int m = (int)mlirShapedTypeGetDimSize(acc, 0);
+  s.rows = s.warpgroups ? m / s.warpgroups : 0;
+  s.parts = s.rows / 64;
+  s.per_thread = s.parts * s.n / 2;
+  bool fits = s.warpgroups && s.rows * s.warpgroups == m && s.rows % 64 == 0 &&
+              s.per_thread <= MAX_FRAGMENT && b->swizzle == a->swizzle &&
+              (a->swizzle == 32 || a->swizzle == 64 || a->swizzle == 128) &&
+              mlirShapedTypeGetDimSize(b->tile, 0) == s.n &&
+              mlirShapedTypeGetDimSize(b->tile, 1) == s.k;
+  if (!fits) {
+    ws_emit_op_error(op, "does not match its rings and warpgroups: wgmma needs "
+                         "A (M x K) and B (N x K) in rings of one swizzle and "
+                         "64 or 128 rows of M per consumer warpgroup");
+    return false;
+  }
+  if (L->matmul && memcmp(&s, &L->mma, sizeof s) != 0) {
+    ws_emit_op_error(op, "has another wgmma shape than the kernel's other ws.mma");
+    return false;
+  }
+  L->matmul = true;
+  L->mma = s;
+  return true;
+}
+
+/* The shared-window address of a ring's slot, as wgmma descriptors take it. */
+static MlirValue slot_address(lowering *L, ws_builder *b, int r, MlirValue slot) {
+  return ws_build_value(b, "llvm.ptrtoint", 1, (MlirValue[]){ring_slot_ptr(L, b, r, slot)},
+                        L->i32, 0, NULL);
+}
+
+static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
+  int ra = ws_int_attr(op, "ring_a", 0), rb = ws_int_attr(op, "ring_b", 0);
+  MlirValue slot = mlirOperationGetOperand(op, 0);
+  MlirValue acc = mlirOperationGetOperand(op, 1);
+  if (!mlirTypeEqual(mlirValueGetType(acc), ws_mma_acc_type(L->ctx, &L->mma))) {
+    ws_emit_op_error(op, "accumulates into a value that is not the loop-carried "
+                         "accumulator of its consumer loop");
+    return false;
+  }
+  MlirValue wg = ws_arith(b, "arith.divui", L->tid, c32(b, 128));
+  MlirValue d = ws_emit_wgmma(b, &L->mma, wg, slot_address(L, b, ra, slot),
+                              slot_address(L, b, rb, slot), acc);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), d);
+  return true;
+}
+
+/* The scf.for that carries a matmul accumulator: it carries the thread's
+ * struct of f32 instead, from zero; after the loop its values are the
+ * fragment of the result. */
+static bool lower_carried_loop(lowering *L, MlirOperation loop) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+  MlirType acc = ws_mma_acc_type(L->ctx, &L->mma);
+  ws_builder before = ws_builder_before(loop);
+  MlirOperation next = mlirOperationGetNextInBlock(loop);
+  ws_builder after = ws_builder_before(next);
+  MlirType f32 = mlirF32TypeGet(L->ctx);
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++) {
+    MlirValue result = mlirOperationGetResult(loop, i);
+    if (!mlirTypeIsARankedTensor(mlirValueGetType(result)))
+      continue;
+    MlirValue zero = ws_build_value(&before, "llvm.mlir.zero", 0, NULL, acc, 0, NULL);
+    mlirOperationSetOperand(loop, 3 + i, zero);
+    mlirValueSetType(mlirBlockGetArgument(body, 1 + i), acc);
+    mlirValueSetType(result, acc);
+    fragment_regs *f = new_fragment(L, loop, result);
+    if (!f)
+      return false;
+    for (int v = 0; v < L->mma.per_thread; v++) {
+      char pos[48];
+      snprintf(pos, sizeof pos, "array<i64: %d>", v);
+      MlirNamedAttribute attr = ws_named_text(L->ctx, "position", pos);
+      f->values[v] = ws_build_value(&after, "llvm.extractvalue", 1, &result, f32, 1, &attr);
+    }
+  }
+  return true;
+}
+
+/* A splat constant as one scalar; null after an error. */
+static MlirValue splat_scalar(lowering *L, ws_builder *b, MlirValue tile) {
+  MlirOperation def = mlirValueIsAOpResult(tile) ? mlirOpResultGetOwner(tile)
+                                                 : (MlirOperation){NULL};
+  MlirAttribute value = mlirOperationIsNull(def)
+                            ? (MlirAttribute){NULL}
+                            : mlirOperationGetInherentAttributeByName(
+                                  def, mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(value) || !ws_op_is(def, "arith.constant") ||
+      !mlirAttributeIsADenseElements(value) || !mlirDenseElementsAttrIsSplat(value)) {
+    ws_emit_op_error(mlirOperationIsNull(def) ? L->old_func : def,
+                     "is a tile the consumer warpgroups cannot rebuild; only "
+                     "splat constants can be");
+    return (MlirValue){NULL};
+  }
+  MlirNamedAttribute attr = ws_named(L->ctx, "value", mlirDenseElementsAttrGetSplatValue(value));
+  return ws_build_value(b, "arith.constant", 0, NULL, tile_element(tile), 1, &attr);
+}
+
+/* An epilogue op on the accumulator's fragment: one scalar op per value. */
+static bool fragmentize(lowering *L, ws_builder *b, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (n > 8 || ws_is_f8(tile_element(mlirOperationGetResult(op, 0)))) {
+    ws_emit_op_error(op, "cannot run in a matmul epilogue (more than 8 operands, "
+                         "or an f8 result)");
+    return false;
+  }
+  fragment_regs *in[8];
+  MlirValue splat[8];
+  for (intptr_t k = 0; k < n; k++) {
+    MlirValue v = mlirOperationGetOperand(op, k);
+    in[k] = find_fragment(L, v);
+    splat[k] = in[k] ? (MlirValue){NULL} : splat_scalar(L, b, v);
+    if (!in[k] && mlirValueIsNull(splat[k]))
+      return false;
+  }
+  MlirValue result = mlirOperationGetResult(op, 0);
+  fragment_regs *out = new_fragment(L, op, result);
+  if (!out)
+    return false;
+  for (int v = 0; v < L->mma.per_thread; v++) {
+    MlirOperation copy = clone_at(b, op);
+    for (intptr_t k = 0; k < n; k++)
+      mlirOperationSetOperand(copy, k, in[k] ? in[k]->values[v] : splat[k]);
+    mlirValueSetType(mlirOperationGetResult(copy, 0), tile_element(result));
+    out->values[v] = mlirOperationGetResult(copy, 0);
+  }
+  return true;
+}
+
+/* ws.write_slot of an accumulator-shaped tile: each thread writes its
+ * fragment, row-major. */
+static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, MlirValue slot,
+                           const fragment_regs *f) {
+  MlirValue tile = slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
+  ws_emit_fragment_store(b, &L->mma, L->tid, tile, f->values,
+                         mlirShapedTypeGetElementType(ring->tile));
+}
+
 /* ws.read_slot: this thread's chunks of the slot into registers. */
 static bool lower_read_slot(lowering *L, ws_builder *b, MlirOperation op) {
   int r = ring_of(L, op);
@@ -534,6 +722,11 @@ static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
     return false;
   const ws_ring *ring = &L->plan.rings[r];
   MlirValue tile = mlirOperationGetOperand(op, 0);
+  const fragment_regs *f = find_fragment(L, tile);
+  if (f && mlirTypeEqual(ring->tile, mlirValueGetType(tile))) {
+    write_fragment(L, b, ring, mlirOperationGetOperand(op, 1), f);
+    return true;
+  }
   tile_regs *t = find_tile(L, tile);
   if (!t)
     t = materialize_splat(L, b, tile);
@@ -753,6 +946,7 @@ static const struct {
     {"tma_store", lower_tma_store},
     {"read_slot", lower_read_slot},
     {"write_slot", lower_write_slot},
+    {"mma", lower_mma},
 };
 
 static op_lowering protocol_lowering(MlirOperation op) {
@@ -778,6 +972,11 @@ static bool rewrite_op(lowering *L, MlirOperation op) {
   } else if (ws_op_is(op, "gpu.return")) {
     ws_build_void(&b, "llvm.return", 0, NULL, 0, NULL);
     ok = true;
+  } else if (L->matmul && ws_op_is(op, "scf.for") && mlirOperationGetNumResults(op) > 1) {
+    return lower_carried_loop(L, op);
+  } else if (L->matmul && has_tile_result(op)) {
+    /* constants are rebuilt where they are used */
+    ok = ws_op_is(op, "arith.constant") || fragmentize(L, &b, op);
   } else if (has_tile_result(op)) {
     ok = vectorize(L, &b, op);
   } else {
@@ -831,7 +1030,10 @@ static bool lower_with(lowering *L, MlirOperation func) {
   L->ptr_shared = ws_type(L->ctx, "!llvm.ptr<3>");
   L->ptr_cluster = ws_type(L->ctx, "!llvm.ptr<7>");
   mlirOperationWalk(func, collect_op, L, MlirWalkPreOrder);
-  if (!choose_compute_layout(L) || !create_function(L))
+  for (size_t i = 0; i < L->ops.len; i++)
+    if (wsOperationIsA(L->ops.items[i], "mma") && !choose_mma_shape(L, L->ops.items[i]))
+      return false;
+  if ((!L->matmul && !choose_compute_layout(L)) || !create_function(L))
     return false;
   MlirOperation module = mlirOperationGetParentOperation(func);
   ensure_smem_global(L, module);

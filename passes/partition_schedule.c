@@ -2,8 +2,19 @@
  * ws.warp_specialize loop to a partition.
  *
  *   load     ws.load (TMA issue): 1 warp
- *   compute  elementwise arith/math on tiles: ws.num_warps warps (default 4)
+ *   compute  elementwise arith/math on tiles, ws.dot (wgmma): ws.num_warps
+ *            warps (default 4), whole warpgroups
  *   store    ws.store (TMA store): 1 warp
+ *
+ * A matmul loop carries one value, the accumulator of its ws.dot, from a
+ * dense<0.0> init (a register init); its epilogue (the ops after the loop:
+ * elementwise math on the result, then ws.store) is scheduled too: math on
+ * the compute warpgroups, which hold the accumulator, the store on the store
+ * warp. The wgmma shapes are checked here: each of the ws.num_warps / 4
+ * consumer warpgroups owns M / warpgroups rows, which must be 64 or 128 (one
+ * or two m64 instructions); N a multiple of 8 up to 256; K a multiple of 16
+ * whose row of A and B fits one swizzle span (at most 128 bytes); B given
+ * N x K (transpose_b).
  *
  * Scalar ops (index math) go to every partition that uses their results, so
  * each partition recomputes them instead of receiving them. A loop that
@@ -92,12 +103,104 @@ static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
   return true;
 }
 
-typedef enum { OP_OK, OP_ERROR, OP_SKIP } op_verdict;
+static int64_t dim(MlirValue v, int d) {
+  return mlirShapedTypeGetDimSize(mlirValueGetType(v), d);
+}
+
+/* What wgmma and the swizzled rings can take (see the file comment). */
+static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
+  for (int i = 0; i < 2; i++) {
+    MlirValue v = mlirOperationGetOperand(dot, i);
+    if (!mlirValueIsAOpResult(v) || !wsOperationIsA(mlirOpResultGetOwner(v), "load") ||
+        !mlirOperationEqual(mlirOperationGetParentOperation(mlirOpResultGetOwner(v)), loop)) {
+      ws_emit_op_error(dot, "operand %s must be a ws.load of the same loop: wgmma "
+                            "reads A and B from the shared-memory rings TMA fills",
+                       i ? "b" : "a");
+      return false;
+    }
+  }
+  if (!ws_has_attr(dot, "transpose_b")) {
+    ws_emit_op_error(dot, "needs transpose_b (B given N x K, K-major); a K x N "
+                          "B is not supported yet");
+    return false;
+  }
+  MlirOperation func = ws_enclosing_kernel(loop);
+  int warpgroups = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS) / 4;
+  MlirValue a = mlirOperationGetOperand(dot, 0), b = mlirOperationGetOperand(dot, 1);
+  int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, 0);
+  int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(mlirValueGetType(a)));
+  int64_t rows = warpgroups ? m / warpgroups : 0;
+  if (warpgroups < 1 || m % warpgroups || (rows != 64 && rows != 128)) {
+    ws_emit_op_error(dot, "M tile %lld over %d consumer warpgroup(s) gives %lld rows "
+                          "each; wgmma needs 64 or 128 (one or two m64 instructions)",
+                     (long long)m, warpgroups, (long long)rows);
+    return false;
+  }
+  if (n % 8 || n < 8 || n > 256) {
+    ws_emit_op_error(dot, "N tile %lld: wgmma takes a multiple of 8 from 8 to 256",
+                     (long long)n);
+    return false;
+  }
+  if (k % 16 || k * eb > 128) {
+    ws_emit_op_error(dot, "K tile %lld: must be a multiple of 16 (one wgmma k16 step) "
+                          "whose row of %lld bytes fits one 128-byte swizzle span",
+                     (long long)k, (long long)(k * eb));
+    return false;
+  }
+  if (rows * n > 64 * 256) {
+    ws_emit_op_error(dot, "each consumer warpgroup would hold a %lldx%lld f32 "
+                          "accumulator (%lld registers per thread); at most 128 fit",
+                     (long long)rows, (long long)n, (long long)(rows * n / 128));
+    return false;
+  }
+  return true;
+}
+
+/* A loop may carry one value: the accumulator of its ws.dot, from a zero
+ * splat. Anything else is an error at the loop. */
+static bool check_carried(MlirOperation loop) {
+  MlirBlock body = ws_loop_body(loop);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  MlirValue carried = mlirBlockGetArgument(body, 1);
+  MlirValue yielded = mlirOperationGetOperand(yield, 0);
+  MlirOperation dot = mlirValueIsAOpResult(yielded) ? mlirOpResultGetOwner(yielded)
+                                                    : (MlirOperation){NULL};
+  bool is_acc = mlirOperationGetNumResults(loop) == 1 && !mlirOperationIsNull(dot) &&
+                wsOperationIsA(dot, "dot") &&
+                mlirValueEqual(mlirOperationGetOperand(dot, 2), carried);
+  int uses = 0;
+  for (MlirOpOperand u = mlirValueGetFirstUse(carried); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    uses++;
+  if (!is_acc || uses != 1) {
+    ws_emit_op_error(loop, "carries a value that is not (only) the accumulator of a "
+                           "ws.dot; a warp-specialized loop may carry one value, the "
+                           "ws.dot accumulator, used by nothing else in the loop");
+    return false;
+  }
+  MlirValue init = mlirOperationGetOperand(loop, 3);
+  MlirOperation def = mlirValueIsAOpResult(init) ? mlirOpResultGetOwner(init)
+                                                 : (MlirOperation){NULL};
+  MlirAttribute value = mlirOperationIsNull(def)
+                            ? (MlirAttribute){NULL}
+                            : mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
+  bool zero = !mlirAttributeIsNull(value) && ws_op_is(def, "arith.constant") &&
+              mlirAttributeIsADenseElements(value) && mlirDenseElementsAttrIsSplat(value) &&
+              mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(value)) == 0.0;
+  if (!zero) {
+    ws_emit_op_error(loop, "starts its accumulator from a value that is not an "
+                           "arith.constant dense<0.0>; the consumer warpgroups "
+                           "initialize it in registers");
+    return false;
+  }
+  return true;
+}
+
+typedef enum { OP_OK, OP_ERROR } op_verdict;
 
 /* Gives tile ops their role (as a bit of a role mask); scalar ops are
  * decided afterwards, once the partition table exists. */
-static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask,
-                           const ws_pass_env *env) {
+static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask) {
   MlirType shape;
   if (wsOperationIsA(op, "load")) {
     *mask = 1u << WS_ROLE_LOAD;
@@ -111,10 +214,9 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask,
     }
     *mask = 1u << WS_ROLE_STORE;
   } else if (wsOperationIsA(op, "dot")) {
-    ws_remark(env, mlirOperationGetLocation(op),
-              "loop not warp-specialized: ws.dot needs the MMA partition, "
-              "which this scheduler does not build yet");
-    return OP_SKIP;
+    if (!check_dot_for_wgmma(op, loop))
+      return OP_ERROR;
+    *mask = 1u << WS_ROLE_COMPUTE;
   } else if (is_elementwise(op, &shape)) {
     *mask = 1u << WS_ROLE_COMPUTE;
   } else if (is_scalar_math(op)) {
@@ -142,15 +244,48 @@ static unsigned users_mask(const ws_plan *plan, MlirOperation op, unsigned all) 
   return mask;
 }
 
+/* The ops after a matmul loop: math on the accumulator runs where it is
+ * (compute), ws.store on the store warp (a partition added for it), scalars
+ * where they are used. */
+static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
+  MlirOperation ops[64];
+  int n = 0;
+  for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop);
+       !mlirOperationIsNull(op) && !ws_op_is(op, "gpu.return");
+       op = mlirOperationGetNextInBlock(op)) {
+    if (n == 64) {
+      ws_emit_op_error(op, "makes the epilogue longer than 64 ops");
+      return false;
+    }
+    MlirType shape;
+    if (wsOperationIsA(op, "store") && !index_of[WS_ROLE_STORE]) {
+      int p = ws_plan_add_partition(plan, WS_ROLE_STORE, 1);
+      index_of[WS_ROLE_STORE] = 1u << p;
+    } else if (!wsOperationIsA(op, "store") && !is_elementwise(op, &shape) &&
+               !is_scalar_math(op)) {
+      ws_emit_op_error(op, "cannot be in the epilogue of a warp-specialized "
+                           "matmul; after the loop: elementwise arith/math on "
+                           "its result, scalar arith, ws.store");
+      return false;
+    }
+    ops[n++] = op;
+  }
+  unsigned all = (1u << plan->num_parts) - 1;
+  for (int i = n - 1; i >= 0; i--) {
+    unsigned m = wsOperationIsA(ops[i], "store") ? index_of[WS_ROLE_STORE]
+                 : is_scalar_math(ops[i])        ? users_mask(plan, ops[i], all)
+                                                 : index_of[WS_ROLE_COMPUTE];
+    ws_set_op_partitions(plan, ops[i], m ? m : all);
+  }
+  return true;
+}
+
 static bool schedule_loop(MlirOperation loop, int compute_warps,
                           const ws_pass_env *env) {
   MlirLocation loc = mlirOperationGetLocation(loop);
-  if (mlirOperationGetNumResults(loop) != 0) {
-    ws_remark(env, loc, "loop not warp-specialized: it carries values between "
-                        "iterations (iter_args), which this scheduler does "
-                        "not partition yet");
-    return true;
-  }
+  bool matmul = mlirOperationGetNumResults(loop) != 0;
+  if (matmul && !check_carried(loop))
+    return false;
   MlirBlock body = ws_loop_body(loop);
   enum { max_ops = 512 };
   MlirOperation ops[max_ops];
@@ -166,9 +301,7 @@ static bool schedule_loop(MlirOperation loop, int compute_warps,
       ws_emit_op_error(loop, "has more than %d ops; split it", max_ops);
       return false;
     }
-    op_verdict v = classify(op, loop, &masks[n], env);
-    if (v == OP_SKIP)
-      return true;
+    op_verdict v = classify(op, loop, &masks[n]);
     ok &= v == OP_OK;
     has_load |= wsOperationIsA(op, "load");
     ops[n++] = op;
@@ -206,6 +339,8 @@ static bool schedule_loop(MlirOperation loop, int compute_warps,
     ws_set_op_partitions(&plan, ops[i], m);
   }
   ws_set_op_partitions(&plan, term, present);
+  if (matmul && !schedule_epilogue(&plan, index_of))
+    return false;
   ws_plan_write_partitions(&plan);
   return true;
 }

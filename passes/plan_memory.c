@@ -11,7 +11,15 @@
  * one arena in ring order, each aligned for TMA (128 bytes; 1024 bytes for
  * swizzled boxes), every slot padded to that alignment, followed by the
  * barriers (8 bytes each). Over budget is an error listing every buffer and
- * its bytes. */
+ * its bytes.
+ *
+ * A matmul's A and B rings are swizzled (the span is the K row: 128, 64 or
+ * 32 bytes), as TMA writes them and wgmma reads them. Its epilogue tile (the
+ * C tile the consumers stage for the TMA store) is a ring of depth 1. Depth:
+ * ws.num_stages, or the deepest of 4, 3, 2, 1 whose rings fit the whole
+ * budget (a matmul block has the SM to itself) with the epilogue tile after
+ * them, or else over them: once the K loop is done the ring memory is free,
+ * and the plan shows the reuse as an epilogue offset inside the rings. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +42,10 @@ static int consumer_partition(const ws_plan *plan, MlirOperation op, int produce
   MlirValue v = mlirOperationGetResult(op, 0);
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
-    unsigned m = ws_op_partitions(plan, mlirOpOperandGetOwner(u)) & ~(1u << producer);
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    if (ws_op_is(user, "scf.yield"))
+      continue; /* the accumulator stays where it is carried */
+    unsigned m = ws_op_partitions(plan, user) & ~(1u << producer);
     for (int p = 0; p < plan->num_parts; p++)
       if (m & (1u << p)) {
         if (consumer >= 0 && consumer != p)
@@ -60,10 +71,32 @@ static int channel_for(ws_plan *plan, int from, int to) {
 
 /* Finds the crossing tiles and their channels. A load nobody uses is not
  * given a ring, and the lowering does not issue it. */
+/* A tile wgmma reads: its ring is swizzled by the row's bytes. */
+static int wgmma_swizzle(MlirOperation op) {
+  MlirValue v = mlirOperationGetResult(op, 0);
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (wsOperationIsA(mlirOpOperandGetOwner(u), "dot")) {
+      MlirType t = mlirValueGetType(v);
+      return (int)mlirShapedTypeGetDimSize(t, mlirShapedTypeGetRank(t) - 1) *
+             wsElementTypeByteWidth(mlirShapedTypeGetElementType(t));
+    }
+  return 0;
+}
+
+/* The loop body's ops, then the epilogue's (a matmul's ops after it). */
+static MlirOperation next_planned_op(const ws_plan *plan, MlirOperation op) {
+  MlirOperation next = mlirOperationGetNextInBlock(op);
+  if (mlirOperationIsNull(next) && mlirOperationEqual(mlirOperationGetParentOperation(op),
+                                                      plan->loop))
+    next = mlirOperationGetNextInBlock(plan->loop);
+  return next;
+}
+
 static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
   MlirBlock body = ws_loop_body(plan->loop);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+       !mlirOperationIsNull(op); op = next_planned_op(plan, op)) {
     if (mlirOperationGetNumResults(op) != 1 ||
         !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0))))
       continue;
@@ -94,7 +127,9 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
     r->producer = op;
     r->tile = mlirValueGetType(mlirOperationGetResult(op, 0));
     r->channel = channel;
-    r->swizzle = 0; /* row-major slots: the compute layout reads them linearly */
+    /* row-major slots, unless wgmma reads them: the compute layout and the
+     * exact store read them linearly */
+    r->swizzle = wgmma_swizzle(op);
     r->align = r->swizzle ? SWIZZLED_ALIGN : TMA_ALIGN;
     /* Every slot, not just the first, is a TMA destination or source, so
      * slots are padded to the alignment (a 1x16 f32 tile takes 128). */
@@ -105,18 +140,28 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
 
 static int saturate(long long x) { return x > INT_MAX ? INT_MAX : (int)x; }
 
+static bool is_epilogue(const ws_plan *plan, const ws_ring *r) {
+  return !mlirOperationEqual(mlirOperationGetParentOperation(r->producer), plan->loop);
+}
+
 /* Offsets for the current depths; returns the arena size, saturated at
  * INT_MAX (a plan that large is over any budget and is reported, never
- * used, so its offsets need not be exact). */
-static int lay_out(ws_plan *plan) {
-  long long offset = 0;
+ * used, so its offsets need not be exact). With `reuse`, epilogue tiles lie
+ * at offset 0, over the loop's rings. */
+static int lay_out(ws_plan *plan, bool reuse) {
+  long long offset = 0, end = 0;
   for (int i = 0; i < plan->num_rings; i++) {
     ws_ring *r = &plan->rings[i];
-    offset = align_up(offset, r->align);
-    r->offset = saturate(offset);
-    offset += (long long)r->slot_bytes * plan->channels[r->channel].depth;
+    bool over = reuse && is_epilogue(plan, r);
+    long long at = over ? 0 : align_up(offset, r->align);
+    long long bytes = (long long)r->slot_bytes * plan->channels[r->channel].depth;
+    r->offset = saturate(at);
+    if (!over)
+      offset = at + bytes;
+    if (at + bytes > end)
+      end = at + bytes;
   }
-  offset = align_up(offset, MBARRIER_BYTES);
+  offset = align_up(end, MBARRIER_BYTES);
   for (int c = 0; c < plan->num_channels; c++) {
     ws_channel *ch = &plan->channels[c];
     ch->full = saturate(offset);
@@ -130,26 +175,47 @@ static void set_depths(ws_plan *plan, int load_depth, int other_depth) {
   for (int c = 0; c < plan->num_channels; c++)
     plan->channels[c].depth =
         plan->parts[plan->channels[c].from].role == WS_ROLE_LOAD ? load_depth : other_depth;
+  for (int r = 0; r < plan->num_rings; r++)
+    if (is_epilogue(plan, &plan->rings[r]))
+      plan->channels[plan->rings[r].channel].depth = 1; /* one C tile per block */
+}
+
+/* A matmul: the deepest rings that fit, the epilogue tile after them or
+ * over them (see the file comment). */
+static int choose_matmul_depths(ws_plan *plan, int stages, int budget) {
+  int bytes = 0;
+  for (int d = stages > 0 ? stages : 4; d >= (stages > 0 ? stages : 1); d--) {
+    set_depths(plan, d, 1);
+    bytes = lay_out(plan, false);
+    if (bytes <= budget)
+      return bytes;
+    bytes = lay_out(plan, true);
+    if (bytes <= budget)
+      return bytes;
+  }
+  return bytes;
 }
 
 /* The documented rule (see the file comment). */
 static int choose_depths(ws_plan *plan, int stages, int budget) {
+  if (mlirOperationGetNumResults(plan->loop) != 0)
+    return choose_matmul_depths(plan, stages, budget);
   if (stages > 0) {
     set_depths(plan, stages, stages);
-    return lay_out(plan);
+    return lay_out(plan, false);
   }
   for (int d = 4; d >= 2; d--) {
     set_depths(plan, d, 2);
-    int bytes = lay_out(plan);
+    int bytes = lay_out(plan, false);
     if (bytes <= budget / 2)
       return bytes;
   }
   set_depths(plan, 2, 2);
-  int bytes = lay_out(plan);
+  int bytes = lay_out(plan, false);
   if (bytes <= budget)
     return bytes;
   set_depths(plan, 1, 1);
-  return lay_out(plan);
+  return lay_out(plan, false);
 }
 
 static void report_over_budget(const ws_plan *plan, int bytes, int budget) {

@@ -352,6 +352,161 @@ static void emit_compute_partition(specializer *S, ws_builder *outer, int part) 
   close_loop(&b, body, n);
 }
 
+/* ---- a matmul --------------------------------------------------------------- */
+
+static bool is_matmul(const specializer *S) {
+  return mlirOperationGetNumResults(S->plan->loop) != 0;
+}
+
+/* The partition's ops after the loop (a matmul's epilogue), like
+ * first_tile_op. */
+static MlirOperation first_epilogue_op(specializer *S, ws_builder *b, value_map *m, int part) {
+  return next_tile_op(S, b, m, mlirOperationGetNextInBlock(S->plan->loop), part);
+}
+
+static bool is_epilogue_ring(const specializer *S, const ws_ring *r) {
+  return !mlirOperationEqual(mlirOperationGetParentOperation(r->producer), S->plan->loop);
+}
+
+/* True when ws-plan-memory put the epilogue tile over the loop's rings. */
+static bool epilogue_reuses_rings(const specializer *S) {
+  long long end = 0;
+  for (int r = 0; r < S->plan->num_rings; r++) {
+    const ws_ring *ring = &S->plan->rings[r];
+    long long last = ring->offset + (long long)ring->slot_bytes *
+                                        S->plan->channels[ring->channel].depth;
+    if (!is_epilogue_ring(S, ring) && last > end)
+      end = last;
+  }
+  for (int r = 0; r < S->plan->num_rings; r++)
+    if (is_epilogue_ring(S, &S->plan->rings[r]) && S->plan->rings[r].offset < end)
+      return true;
+  return false;
+}
+
+static void wgmma_wait(ws_builder *b, int pending) {
+  char group[32];
+  snprintf(group, sizeof group, "%d : i64", pending);
+  MlirNamedAttribute attr = ws_named_text(b->ctx, "group", group);
+  ws_build_void(b, "nvvm.wgmma.wait.group.sync.aligned", 0, NULL, 1, &attr);
+}
+
+/* if (i >= 1) release the slot of iteration i - 1 of channel ch. */
+static void release_previous(specializer *S, ws_builder *b, MlirValue i, int ch) {
+  MlirValue one = c32(b, 1);
+  MlirBlock then_block;
+  ws_build_if(b, ws_cmpi(b, "uge", i, one), &then_block, NULL);
+  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+  MlirValue old;
+  slot_phase(S, &t, ws_arith(&t, "arith.subi", i, one), ch,
+             S->plan->channels[ch].consumer_phase, &old, NULL);
+  arrive(S, &t, ch, false, old);
+}
+
+/* ws.dot on the slot of its operands' rings. */
+static bool emit_mma(specializer *S, ws_builder *b, value_map *m, MlirOperation dot,
+                     MlirValue slot) {
+  int ra = ws_ring_of_value(S->plan, mlirOperationGetOperand(dot, 0));
+  int rb = ws_ring_of_value(S->plan, mlirOperationGetOperand(dot, 1));
+  if (ra < 0 || rb < 0) {
+    ws_emit_op_error(dot, "reads a tile that has no ring; run ws-plan-memory");
+    return false;
+  }
+  MlirValue ops[2] = {slot, map_get(m, mlirOperationGetOperand(dot, 2))};
+  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "ring_a", ra), int_attr(S->ctx, "ring_b", rb)};
+  ws_builder at = *b;
+  at.loc = mlirOperationGetLocation(dot);
+  MlirValue d = ws_build_value(&at, "ws.mma", 2, ops,
+                               mlirValueGetType(mlirOperationGetResult(dot, 0)), 2, attrs);
+  map_put(S, m, mlirOperationGetResult(dot, 0), d);
+  return true;
+}
+
+/* The consumer warpgroups of a matmul: per K step, wait for the slot, fence
+ * the accumulator registers, issue the wgmma, commit it as a group and wait
+ * until at most one group is in flight, which frees the previous step's
+ * slot; after the loop, wait for the last group and free its slot. Then the
+ * epilogue: its math on the accumulator and the write of the C tile into
+ * its slot for the store warp (after a barrier of the consumers when that
+ * slot lies over the rings they may still read). */
+static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
+  MlirOperation loop = S->plan->loop;
+  value_map m = {.n = 0};
+  MlirValue inits[2] = {c32(outer, 0), mlirOperationGetOperand(loop, 3)};
+  MlirBlock body;
+  MlirOperation copy = ws_build_for(outer, mlirOperationGetOperand(loop, 0),
+                                    mlirOperationGetOperand(loop, 1),
+                                    mlirOperationGetOperand(loop, 2), 2, inits, &body);
+  MlirBlock src = ws_loop_body(loop);
+  map_put(S, &m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
+  map_put(S, &m, mlirBlockGetArgument(src, 1), mlirBlockGetArgument(body, 2));
+  MlirValue n = mlirBlockGetArgument(body, 1);
+  ws_builder b = ws_builder_at_end(body, outer->loc);
+  int in = -1;
+  for (int ch = 0; ch < S->plan->num_channels; ch++)
+    if (S->plan->channels[ch].to == part)
+      in = ch;
+  MlirValue slot, phase;
+  slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
+  wait_barrier(S, &b, in, true, slot, phase);
+  ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
+  for (MlirOperation op = first_tile_op(S, &b, &m, part); !mlirOperationIsNull(op);
+       op = after(S, &b, &m, op, part)) {
+    if (!wsOperationIsA(op, "dot")) {
+      ws_emit_op_error(op, "cannot run in the K loop of a warp-specialized "
+                           "matmul; only ws.dot (and scalar arith) can");
+      S->failed = true;
+      return;
+    }
+    if (!emit_mma(S, &b, &m, op, slot)) {
+      S->failed = true;
+      return;
+    }
+  }
+  ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+  wgmma_wait(&b, 1);
+  release_previous(S, &b, n, in);
+  MlirValue next[2] = {ws_arith(&b, "arith.addi", n, c32(&b, 1)),
+                       map_get(&m, mlirOperationGetOperand(mlirBlockGetTerminator(src), 0))};
+  ws_build_terminator(body, outer->loc, "scf.yield", 2, next);
+  wgmma_wait(outer, 0);
+  release_previous(S, outer, mlirOperationGetResult(copy, 0), in);
+  if (epilogue_reuses_rings(S)) {
+    MlirValue ops[2] = {c32(outer, 1), c32(outer, S->plan->parts[part].num_warps * 32)};
+    MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
+    ws_build_void(outer, "nvvm.barrier", 2, ops, 1, &seg);
+  }
+  map_put(S, &m, mlirOperationGetResult(loop, 0), mlirOperationGetResult(copy, 1));
+  for (MlirOperation op = first_epilogue_op(S, outer, &m, part); !mlirOperationIsNull(op);
+       op = after(S, outer, &m, op, part))
+    clone_mapped(S, outer, op, &m);
+  transfer(S, outer, &m, c32(outer, 0), part, false);
+}
+
+/* The store warp of a matmul: one wait for the C tile, its exact store,
+ * and a drain before the warp exits. */
+static void emit_epilogue_store(specializer *S, ws_builder *b, int part) {
+  value_map m = {.n = 0};
+  MlirValue zero = c32(b, 0);
+  for (MlirOperation op = first_epilogue_op(S, b, &m, part); !mlirOperationIsNull(op);
+       op = after(S, b, &m, op, part)) {
+    int num = (int)mlirOperationGetNumOperands(op);
+    int r = ws_ring_of_value(S->plan, mlirOperationGetOperand(op, num - 1));
+    if (r < 0) {
+      ws_emit_op_error(op, "stores a tile that has no ring; run ws-plan-memory");
+      S->failed = true;
+      return;
+    }
+    int ch = S->plan->rings[r].channel;
+    MlirValue slot, phase;
+    slot_phase(S, b, zero, ch, S->plan->channels[ch].consumer_phase, &slot, &phase);
+    wait_barrier(S, b, ch, true, slot, phase);
+    tma_op(S, b, "ws.tma_store", op, num - 2, &m, r, slot);
+  }
+  ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
+  bulk_wait(b, 0, false);
+}
+
 /* ---- the kernel ------------------------------------------------------------ */
 
 static void init_barriers(specializer *S, ws_builder *b, MlirValue tid) {
@@ -399,7 +554,7 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
     ws_build_if(b, ws_cmpi(b, "ult", warp, c32(b, p->num_warps)), &then_block, &else_block);
     ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
     setmaxnreg(&t, true, p->registers);
-    emit_compute_partition(S, &t, compute);
+    (is_matmul(S) ? emit_mma_partition : emit_compute_partition)(S, &t, compute);
     /* The TMA partitions share the warpgroup after the compute warps and
      * drop to one count. */
     workers = ws_builder_before(mlirBlockGetTerminator(else_block));
@@ -410,7 +565,8 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
       }
   }
   emit_workers(S, &workers, warp, WS_ROLE_LOAD, emit_tma_partition);
-  emit_workers(S, &workers, warp, WS_ROLE_STORE, emit_tma_partition);
+  emit_workers(S, &workers, warp, WS_ROLE_STORE,
+               is_matmul(S) ? emit_epilogue_store : emit_tma_partition);
 }
 
 /* The loop must be the kernel's last op before gpu.return, at its top
@@ -423,6 +579,9 @@ static bool check_placement(const ws_plan *plan) {
     return false;
   }
   MlirOperation next = mlirOperationGetNextInBlock(plan->loop);
+  while (mlirOperationGetNumResults(plan->loop) && !mlirOperationIsNull(next) &&
+         ws_has_attr(next, "ws.partition"))
+    next = mlirOperationGetNextInBlock(next); /* a matmul's epilogue */
   if (!ws_op_is(next, "gpu.return")) {
     ws_emit_op_error(next, "follows the warp-specialized loop; only gpu.return "
                            "may come after it");
@@ -444,6 +603,13 @@ bool ws_specialize(ws_plan *plan) {
   emit_partitions(&S, &b, warp);
   if (S.failed)
     return false;
+  MlirOperation epilogue[64]; /* copied into its partitions: erased last to first */
+  int num = 0;
+  for (MlirOperation op = mlirOperationGetNextInBlock(loop);
+       !ws_op_is(op, "gpu.return") && num < 64; op = mlirOperationGetNextInBlock(op))
+    epilogue[num++] = op;
+  while (num > 0)
+    mlirOperationDestroy(epilogue[--num]);
   mlirOperationDestroy(loop);
   plan->loop = (MlirOperation){NULL};
   for (int r = 0; r < plan->num_rings; r++)

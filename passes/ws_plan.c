@@ -363,6 +363,9 @@ bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
   for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     read_ring(plan, op);
+  for (MlirOperation op = mlirOperationGetNextInBlock(loop); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    read_ring(plan, op); /* a matmul's epilogue */
   read_kernel_ints(plan);
   return true;
 }

@@ -22,22 +22,3 @@ module attributes {gpu.container_module} {
   }
 }
 
-// -----
-
-// CHECK-LABEL: gpu.func @carried
-// CHECK-NOT: ws.partition
-module attributes {gpu.container_module} {
-  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
-    gpu.func @carried(%a: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
-      %c0 = arith.constant 0 : i32
-      %c64 = arith.constant 64 : i32
-      // REMARK: partition-schedule-remarks.mlir:[[@LINE+1]]:12: remark: loop not warp-specialized: it carries values between iterations (iter_args)
-      %s = scf.for %y = %c0 to %n step %c64 iter_args(%acc = %c0) -> (i32) : i32 {
-        %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
-        "ws.store"(%a, %c0, %y, %t) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
-        scf.yield %acc : i32
-      } {ws.warp_specialize}
-      gpu.return
-    }
-  }
-}

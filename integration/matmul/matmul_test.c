@@ -1,0 +1,203 @@
+/* matmul_test.c: runs one generated matmul kernel (C = A @ B^T, f16 or
+ * bf16 in, f32 accumulation, f16/bf16 out) on the GPU and checks it against
+ * a CPU reference; or times it (--bench). Built per variant on the GPU
+ * machine:
+ *
+ *   cc -std=c11 -O2 -DMOD=mm -DKERN=mm -DBM=128 -DBN=256 [-DBF16]
+ *      -I<dir> matmul_test.c <dir>/mm.c -lcuda -lm
+ *   ./a.out M N K            check (every element, or 4096 sampled ones
+ *                            when M*N is large), and check that no byte
+ *                            around C changed
+ *   ./a.out M N K --bench I  time I launches on random full-mantissa
+ *                            inputs, print TFLOP/s
+ *
+ * A launch that does not finish within WATCHDOG_SECONDS is reported as a
+ * hang (exit status 3). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda.h>
+
+#include "../kernel_module.h"
+
+enum { WATCHDOG_SECONDS = 20, GUARD_ROWS = 2, SENTINEL = 0x7E57 };
+
+static float half_to_float(uint16_t h) {
+#ifdef BF16
+  uint32_t bits = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+#else
+  uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 31, man = h & 1023;
+  float f = exp == 0 ? ldexpf((float)man, -24)
+            : exp == 31 ? (man ? NAN : INFINITY)
+                        : ldexpf((float)(man | 1024), (int)exp - 25);
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  bits |= sign;
+  memcpy(&f, &bits, 4);
+  return f;
+#endif
+}
+
+/* Inputs are multiples of 1/8 in [-1, 1]: exact in f16 and bf16. */
+static uint16_t small_value(unsigned r) {
+  int q = (int)(r % 17) - 8; /* -8..8 */
+  float f = (float)q / 8.0f;
+#ifdef BF16
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  return (uint16_t)(bits >> 16);
+#else
+  if (q == 0)
+    return 0;
+  int e;
+  float m = frexpf(fabsf(f), &e); /* 0.5 <= m < 1 */
+  uint16_t man = (uint16_t)((m * 2.0f - 1.0f) * 1024.0f + 0.5f);
+  return (uint16_t)((q < 0 ? 0x8000 : 0) | ((e - 1 + 15) << 10) | man);
+#endif
+}
+
+/* For timing: random sign, exponent and every mantissa bit (magnitudes
+ * 1/8 to 1), so the tensor cores see as many toggling bits as with the
+ * normal random inputs cuBLAS and Triton are timed on. */
+static uint16_t dense_value(unsigned r) {
+#ifdef BF16
+  return (uint16_t)(((r >> 16) & 1) << 15 | (124 + (r >> 8) % 3) << 7 | (r & 127));
+#else
+  return (uint16_t)(((r >> 16) & 1) << 15 | (12 + (r >> 11) % 3) << 10 | (r & 1023));
+#endif
+}
+
+static void check(CUresult r, const char *what) {
+  if (r != CUDA_SUCCESS) {
+    const char *s = "?";
+    cuGetErrorString(r, &s);
+    fprintf(stderr, "FAIL %s: %s\n", what, s);
+    exit(1);
+  }
+}
+
+/* Waits for the stream, or reports a hang. */
+static void finish(CUstream s) {
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (;;) {
+    CUresult r = cuStreamQuery(s);
+    if (r == CUDA_SUCCESS)
+      return;
+    if (r != CUDA_ERROR_NOT_READY)
+      check(r, "kernel");
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec - start.tv_sec > WATCHDOG_SECONDS) {
+      printf("HANG %s: no completion after %d s\n", STR(MOD), WATCHDOG_SECONDS);
+      fflush(stdout);
+      _Exit(3);
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: %s M N K [--bench ITERS]\n", argv[0]);
+    return 2;
+  }
+  long M = atol(argv[1]), N = atol(argv[2]), K = atol(argv[3]);
+  int bench = argc > 5 && strcmp(argv[4], "--bench") == 0 ? atoi(argv[5]) : 0;
+  long lda = (K + 7) / 8 * 8, ldc = (N + 7) / 8 * 8 + 8; /* rows of 16-byte multiples; C padded */
+  check(cuInit(0), "cuInit");
+  CUdevice dev;
+  CUcontext ctx;
+  check(cuDeviceGet(&dev, 0), "device");
+  check(cuDevicePrimaryCtxRetain(&ctx, dev), "context");
+  check(cuCtxSetCurrent(ctx), "context");
+  MODULE_T mod;
+  check(LOAD(&mod), "load");
+  size_t a_elems = (size_t)M * lda, b_elems = (size_t)N * lda;
+  size_t c_elems = (size_t)(M + 2 * GUARD_ROWS) * ldc;
+  uint16_t *a = malloc(a_elems * 2), *b = malloc(b_elems * 2), *c = malloc(c_elems * 2);
+  unsigned seed = 12345;
+  uint16_t (*value)(unsigned) = bench ? dense_value : small_value;
+  for (size_t i = 0; i < a_elems; i++)
+    a[i] = value((seed = seed * 1103515245u + 12345u) >> 8);
+  for (size_t i = 0; i < b_elems; i++)
+    b[i] = value((seed = seed * 1103515245u + 12345u) >> 8);
+  for (size_t i = 0; i < c_elems; i++)
+    c[i] = SENTINEL;
+  CUdeviceptr da, db, dc;
+  check(cuMemAlloc(&da, a_elems * 2 + 16), "alloc");
+  check(cuMemAlloc(&db, b_elems * 2 + 16), "alloc");
+  check(cuMemAlloc(&dc, c_elems * 2), "alloc");
+  check(cuMemcpyHtoD(da, a, a_elems * 2), "copy");
+  check(cuMemcpyHtoD(db, b, b_elems * 2), "copy");
+  check(cuMemcpyHtoD(dc, c, c_elems * 2), "copy");
+  ws_tensor ta = {da, 2, {(uint64_t)M, (uint64_t)K}, {(uint64_t)lda, 1}};
+  ws_tensor tb = {db, 2, {(uint64_t)N, (uint64_t)K}, {(uint64_t)lda, 1}};
+  ws_tensor tc = {dc + (CUdeviceptr)(GUARD_ROWS * ldc * 2), 2, {(uint64_t)M, (uint64_t)N},
+                  {(uint64_t)ldc, 1}};
+  unsigned gx = (unsigned)((M + BM - 1) / BM), gy = (unsigned)((N + BN - 1) / BN);
+  if (gx == 0)
+    gx = 1;
+  if (gy == 0)
+    gy = 1;
+  CUstream s;
+  check(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "stream");
+  CUresult r = LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, (int32_t)K);
+  if (r != CUDA_SUCCESS)
+    fprintf(stderr, "launch: %s\n", mod.error);
+  check(r, "launch");
+  finish(s);
+  if (bench) {
+    CUevent e0, e1;
+    check(cuEventCreate(&e0, 0), "event");
+    check(cuEventCreate(&e1, 0), "event");
+    for (int i = 0; i < 3; i++)
+      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, (int32_t)K), "launch");
+    check(cuEventRecord(e0, s), "event");
+    for (int i = 0; i < bench; i++)
+      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, (int32_t)K), "launch");
+    check(cuEventRecord(e1, s), "event");
+    finish(s);
+    float ms;
+    check(cuEventElapsedTime(&ms, e0, e1), "time");
+    double per = ms / bench;
+    printf("%s %ldx%ldx%ld: %.3f ms, %.1f TFLOP/s\n", STR(MOD), M, N, K, per,
+           2.0 * M * N * K / (per * 1e-3) / 1e12);
+    return 0;
+  }
+  check(cuMemcpyDtoH(c, dc, c_elems * 2), "copy back");
+  long bad = 0, checked = 0, outside = 0;
+  for (long i = 0; i < M + 2 * GUARD_ROWS; i++)
+    for (long j = 0; j < ldc; j++) {
+      bool in = i >= GUARD_ROWS && i < M + GUARD_ROWS && j < N;
+      if (!in && c[i * ldc + j] != SENTINEL)
+        outside++;
+    }
+  bool sample = M * N > 1 << 20;
+  for (long t = 0; t < (sample ? 4096 : M * N); t++) {
+    long i = sample ? (long)((seed = seed * 1103515245u + 12345u) % (unsigned)M) : t / N;
+    long j = sample ? (long)((seed = seed * 1103515245u + 12345u) % (unsigned)N) : t % N;
+    double ref = 0;
+    for (long k = 0; k < K; k++)
+      ref += (double)half_to_float(a[i * lda + k]) * half_to_float(b[j * lda + k]);
+    float got = half_to_float(c[(i + GUARD_ROWS) * ldc + j]);
+    double tol = 1e-2 * fabs(ref) + 1e-2;
+    checked++;
+    if (!(fabs(got - ref) <= tol)) {
+      if (bad < 5)
+        printf("  C[%ld][%ld] = %g, expected %g\n", i, j, got, ref);
+      bad++;
+    }
+  }
+  printf("%s %s %ldx%ldx%ld: %ld of %ld checked elements wrong, %ld bytes outside C "
+         "changed\n", bad || outside ? "FAIL" : "PASS", STR(MOD), M, N, K, bad, checked,
+         2 * outside);
+  return bad || outside ? 1 : 0;
+}

@@ -1,0 +1,161 @@
+/* lower_mma.c: wgmma for ws.mma and the accumulator's fragments written to
+ * shared memory (see ws_lower_mma.h for the layouts). */
+#include "ws_lower_mma.h"
+
+#include <stdio.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "../dialect/ws_text.h"
+
+enum { WARPGROUP_THREADS = 128, MMA_M = 64, MMA_K = 16 };
+
+static MlirValue c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
+
+static MlirValue c64(ws_builder *b, int64_t v) {
+  return ws_const_int(b, v, mlirIntegerTypeGet(b->ctx, 64));
+}
+
+static MlirType struct_of_f32(MlirContext ctx, int count) {
+  char text[8 * 256 + 32];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  ws_text_appendf(&t, "!llvm.struct<(");
+  for (int i = 0; i < count; i++)
+    ws_text_appendf(&t, "%sf32", i ? ", " : "");
+  ws_text_appendf(&t, ")>");
+  return ws_type(ctx, text);
+}
+
+MlirType ws_mma_acc_type(MlirContext ctx, const ws_mma_shape *s) {
+  return struct_of_f32(ctx, s->per_thread);
+}
+
+static MlirValue extract(ws_builder *b, MlirValue agg, int index, MlirType type) {
+  char pos[48];
+  snprintf(pos, sizeof pos, "array<i64: %d>", index);
+  MlirNamedAttribute attr = ws_named_text(b->ctx, "position", pos);
+  return ws_build_value(b, "llvm.extractvalue", 1, &agg, type, 1, &attr);
+}
+
+static MlirValue insert(ws_builder *b, MlirValue agg, MlirValue v, int index) {
+  char pos[48];
+  snprintf(pos, sizeof pos, "array<i64: %d>", index);
+  MlirNamedAttribute attr = ws_named_text(b->ctx, "position", pos);
+  MlirValue ops[2] = {agg, v};
+  return ws_build_value(b, "llvm.insertvalue", 2, ops, mlirValueGetType(agg), 1, &attr);
+}
+
+/* values [first, first + count) of `from` as a struct of their own */
+static MlirValue regroup(ws_builder *b, MlirValue from, int first, int count, MlirType to) {
+  MlirValue agg = ws_build_value(b, "llvm.mlir.undef", 0, NULL, to, 0, NULL);
+  MlirType f32 = mlirF32TypeGet(b->ctx);
+  for (int i = 0; i < count; i++)
+    agg = insert(b, agg, extract(b, from, first + i, f32), i);
+  return agg;
+}
+
+/* A wgmma matrix descriptor of the K-major, swizzled tile at shared
+ * address `addr`: start address >> 4 in bits 0-13, leading byte offset
+ * (unused when K fits one swizzle span: 1) in 16-29, stride byte offset
+ * (one 8-row atom: 8 x swizzle bytes) >> 4 in 32-45, swizzle mode in 62-63
+ * (1: 128B, 2: 64B, 3: 32B). */
+static MlirValue descriptor(ws_builder *b, const ws_mma_shape *s, MlirValue addr) {
+  int mode = s->swizzle == 128 ? 1 : s->swizzle == 64 ? 2 : 3;
+  uint64_t fixed = (1ull << 16) | ((uint64_t)(8 * s->swizzle >> 4) << 32) |
+                   ((uint64_t)mode << 62);
+  MlirValue wide = ws_build_value(b, "arith.extui", 1, &addr,
+                                  mlirIntegerTypeGet(b->ctx, 64), 0, NULL);
+  MlirValue start = ws_arith(b, "arith.andi", ws_arith(b, "arith.shrui", wide, c64(b, 4)),
+                             c64(b, 0x3FFF));
+  return ws_arith(b, "arith.ori", start, c64(b, (int64_t)fixed));
+}
+
+static MlirValue wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue acc, MlirValue da,
+                       MlirValue db) {
+  char shape[64], type[48];
+  snprintf(shape, sizeof shape, "#nvvm.shape<m = %d, n = %d, k = %d>", MMA_M, s->n, MMA_K);
+  snprintf(type, sizeof type, "#nvvm.wgmma_type<%s>",
+           mlirTypeIsABF16(s->element) ? "bf16" : "f16");
+  MlirNamedAttribute attrs[9] = {
+      ws_named_text(b->ctx, "shape", shape),
+      ws_named_text(b->ctx, "typeA", type),
+      ws_named_text(b->ctx, "typeB", type),
+      ws_named_text(b->ctx, "typeD", "#nvvm.wgmma_type<f32>"),
+      ws_named_text(b->ctx, "scaleD", "#nvvm.wgmma_scale_out<one>"),
+      ws_named_text(b->ctx, "scaleA", "#nvvm.wgmma_scale_in<one>"),
+      ws_named_text(b->ctx, "scaleB", "#nvvm.wgmma_scale_in<one>"),
+      /* row A and col B: both K-major, no transposition */
+      ws_named_text(b->ctx, "layoutA", "#nvvm.mma_layout<row>"),
+      ws_named_text(b->ctx, "layoutB", "#nvvm.mma_layout<col>"),
+  };
+  MlirValue ops[3] = {acc, da, db};
+  return ws_build_value(b, "nvvm.wgmma.mma_async", 3, ops, mlirValueGetType(acc), 9, attrs);
+}
+
+MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgroup,
+                        MlirValue a_addr, MlirValue b_addr, MlirValue acc) {
+  int eb = wsElementTypeByteWidth(s->element);
+  int row_bytes = s->k * eb, step_bytes = MMA_K * eb;
+  MlirValue mine = ws_arith(b, "arith.addi", a_addr,
+                            ws_arith(b, "arith.muli", warpgroup, c32(b, s->rows * row_bytes)));
+  MlirValue da0 = descriptor(b, s, mine), db0 = descriptor(b, s, b_addr);
+  int per_part = s->n / 2;
+  MlirType part_type = struct_of_f32(b->ctx, per_part);
+  MlirValue parts[2];
+  for (int p = 0; p < s->parts; p++) {
+    MlirValue d = s->parts == 1 ? acc : regroup(b, acc, p * per_part, per_part, part_type);
+    for (int kk = 0; kk < s->k / MMA_K; kk++) {
+      /* within a swizzled row, a K step is a plain address advance */
+      MlirValue da = ws_arith(b, "arith.addi", da0,
+                              c64(b, (p * MMA_M * row_bytes + kk * step_bytes) >> 4));
+      MlirValue db = ws_arith(b, "arith.addi", db0, c64(b, (kk * step_bytes) >> 4));
+      d = wgmma(b, s, d, da, db);
+    }
+    parts[p] = d;
+  }
+  if (s->parts == 1)
+    return parts[0];
+  MlirValue all = ws_build_value(b, "llvm.mlir.undef", 0, NULL, mlirValueGetType(acc), 0, NULL);
+  MlirType f32 = mlirF32TypeGet(b->ctx);
+  for (int p = 0; p < s->parts; p++)
+    for (int i = 0; i < per_part; i++)
+      all = insert(b, all, extract(b, parts[p], i, f32), p * per_part + i);
+  return all;
+}
+
+void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
+                            MlirValue tile, const MlirValue *values, MlirType element_type) {
+  int eb = wsElementTypeByteWidth(element_type);
+  MlirValue wg = ws_arith(b, "arith.divui", thread, c32(b, WARPGROUP_THREADS));
+  MlirValue t = ws_arith(b, "arith.remui", thread, c32(b, WARPGROUP_THREADS));
+  MlirValue warp = ws_arith(b, "arith.divui", t, c32(b, 32));
+  MlirValue lane = ws_arith(b, "arith.remui", t, c32(b, 32));
+  MlirValue row = ws_arith(
+      b, "arith.addi",
+      ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", wg, c32(b, s->rows)),
+               ws_arith(b, "arith.muli", warp, c32(b, 16))),
+      ws_arith(b, "arith.divui", lane, c32(b, 4)));
+  MlirValue col = ws_arith(b, "arith.muli", ws_arith(b, "arith.remui", lane, c32(b, 4)),
+                           c32(b, 2));
+  MlirValue elem = ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", row, c32(b, s->n)), col);
+  MlirValue base = ws_byte_ptr(b, tile, ws_arith(b, "arith.muli", elem, c32(b, eb)));
+  int64_t two = 2;
+  MlirType pair = mlirVectorTypeGet(1, &two, element_type);
+  char align[32];
+  snprintf(align, sizeof align, "%d : i64", 2 * eb);
+  MlirNamedAttribute align_attr = ws_named_text(b->ctx, "alignment", align);
+  for (int p = 0; p < s->parts; p++)
+    for (int j = 0; j < s->n / 8; j++)
+      for (int h = 0; h < 2; h++) {
+        MlirValue v = ws_build_value(b, "llvm.mlir.undef", 0, NULL, pair, 0, NULL);
+        for (int e = 0; e < 2; e++) {
+          MlirValue ops[3] = {v, values[p * s->n / 2 + 4 * j + 2 * h + e], c32(b, e)};
+          v = ws_build_value(b, "llvm.insertelement", 3, ops, pair, 0, NULL);
+        }
+        int offset = ((p * MMA_M + 8 * h) * s->n + 8 * j) * eb;
+        MlirValue ops[2] = {v, ws_byte_ptr_const(b, base, offset)};
+        ws_build_void(b, "llvm.store", 2, ops, 1, &align_attr);
+      }
+}

@@ -1,0 +1,41 @@
+/* ws_lower_mma.h: how the lowering runs a matmul's ws.mma on wgmma and
+ * writes the accumulator's fragments to shared memory. Internal.
+ *
+ * Each of the consumer warpgroups owns `rows` (64 or 128) consecutive rows
+ * of the M x N accumulator: `parts` = rows / 64 wgmma m64nNk16 instructions
+ * per K step of 16, each thread holding N / 2 f32 of each part, in one
+ * !llvm.struct of `per_thread` f32 (part after part). Fragment layout of
+ * one part (PTX ISA, wgmma D): thread t of the warpgroup, warp w = t / 32,
+ * lane l = t % 32, value 4 j + 2 h + e (j < N / 8, h, e in {0, 1}) is row
+ * 16 w + l / 4 + 8 h, column 8 j + 2 (l % 4) + e.
+ *
+ * A and B lie in swizzled ring slots, K-major (B given N x K): one row of
+ * `k * elem_bytes` bytes per M or N index, swizzled in 8-row atoms of
+ * 8 x swizzle bytes, which is what TMA writes with the same swizzle. */
+#ifndef WS_LOWER_MMA_H
+#define WS_LOWER_MMA_H
+
+#include "ws_builder.h"
+
+typedef struct ws_mma_shape {
+  int warpgroups, rows, parts, n, k, per_thread;
+  MlirType element; /* f16 or bf16 */
+  int swizzle;      /* bytes of a K row: 32, 64 or 128 */
+} ws_mma_shape;
+
+/* The accumulator of one thread: !llvm.struct of per_thread f32. */
+MlirType ws_mma_acc_type(MlirContext ctx, const ws_mma_shape *s);
+
+/* acc + A @ B^T for the calling warpgroup (index `warpgroup`, an i32), with
+ * A at shared address a_addr and B at b_addr (i32, shared window; the slot
+ * starts, 1024-aligned). Returns the new accumulator. */
+MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgroup,
+                        MlirValue a_addr, MlirValue b_addr, MlirValue acc);
+
+/* Writes a thread's fragment values (per_thread scalars of `element_type`,
+ * converted already) row-major into the M x N tile at shared pointer
+ * `tile`; `thread` is the thread index among the consumers. */
+void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
+                            MlirValue tile, const MlirValue *values, MlirType element_type);
+
+#endif

@@ -1,0 +1,132 @@
+// RUN: not ws-opt --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule)' %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// Matmul loops wgmma cannot take, each a located error naming the rule.
+// An M tile of 96 over one warpgroup: wgmma takes 64 or 128 rows.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @m96(%a: !ws.tensor_desc<tensor<96x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %K: i32) kernel attributes {ws.num_warps = 4 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<96x128xf32>
+      %one = arith.constant dense<1.0> : tensor<96x128xf32>
+      %ta0 = arith.constant dense<1.0> : tensor<96x64xf16>
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<96x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<96x64xf16>>, i32, i32) -> tensor<96x64xf16>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op M tile 96 over 1 consumer warpgroup(s) gives 96 rows each; wgmma needs 64 or 128
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<96x64xf16>, tensor<128x64xf16>, tensor<96x128xf32>) -> tensor<96x128xf32>
+        scf.yield %d : tensor<96x128xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// A K tile of 40 is not a whole number of k16 steps.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @k40(%a: !ws.tensor_desc<tensor<128x40xf16>>, %b: !ws.tensor_desc<tensor<128x40xf16>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 40 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %one = arith.constant dense<1.0> : tensor<128x128xf32>
+      %ta0 = arith.constant dense<1.0> : tensor<128x40xf16>
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x40xf16>>, i32, i32) -> tensor<128x40xf16>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x40xf16>>, i32, i32) -> tensor<128x40xf16>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op K tile 40: must be a multiple of 16
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x40xf16>, tensor<128x40xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// A operand that is not a ws.load of the loop.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @not_load(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %one = arith.constant dense<1.0> : tensor<128x128xf32>
+      %ta0 = arith.constant dense<1.0> : tensor<128x64xf16>
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op operand a must be a ws.load of the same loop
+        %d = "ws.dot"(%ta0, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// B given K x N (no transpose_b).
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @plain_b(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<64x128xf16>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %one = arith.constant dense<1.0> : tensor<128x128xf32>
+      %ta0 = arith.constant dense<1.0> : tensor<128x64xf16>
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<64x128xf16>>, i32, i32) -> tensor<64x128xf16>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op needs transpose_b
+        %d = "ws.dot"(%ta, %tb, %acc0)  : (tensor<128x64xf16>, tensor<64x128xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// The accumulator starts from ones, not a register zero.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @ones(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %one = arith.constant dense<1.0> : tensor<128x128xf32>
+      %ta0 = arith.constant dense<1.0> : tensor<128x64xf16>
+      // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'scf.for' op starts its accumulator from a value that is not an arith.constant dense<0.0>
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %one) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// The loop carries something else than the ws.dot accumulator.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @other(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %one = arith.constant dense<1.0> : tensor<128x128xf32>
+      %ta0 = arith.constant dense<1.0> : tensor<128x64xf16>
+      // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'scf.for' op carries a value that is not (only) the accumulator of a ws.dot
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %acc0 : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
