@@ -64,8 +64,7 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
   c->consumer_phase = 0;
   /* wgmma reads a matmul's slots through the async proxy, as TMA writes
    * them: no generic access to fence. */
-  bool wgmma = mlirOperationGetNumResults(plan->loop) != 0;
-  c->release_fence = from == WS_ROLE_LOAD && to == WS_ROLE_COMPUTE && !wgmma;
+  c->release_fence = from == WS_ROLE_LOAD && to == WS_ROLE_COMPUTE && !ws_plan_is_matmul(plan);
   c->publish_fence = from == WS_ROLE_COMPUTE && to == WS_ROLE_STORE;
   c->drain = to == WS_ROLE_STORE ? c->depth - 1 : 0;
 }
@@ -141,7 +140,7 @@ static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
     plan_channel(&plan, &plan.channels[c]);
   /* ptxas allocates the whole kernel within the entry cap, so a matmul,
    * whose consumers hold the accumulator, takes the SM alone. */
-  if (mlirOperationGetNumResults(loop) != 0)
+  if (ws_plan_is_matmul(&plan))
     max_blocks = 1;
   return plan_registers(&plan, max_blocks) && ws_specialize(&plan);
 }

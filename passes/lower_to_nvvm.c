@@ -573,7 +573,9 @@ static bool choose_mma_shape(lowering *L, MlirOperation op) {
                          "64 or 128 rows of M per consumer warpgroup");
     return false;
   }
-  if (L->matmul && memcmp(&s, &L->mma, sizeof s) != 0) {
+  if (L->matmul && (s.warpgroups != L->mma.warpgroups || s.rows != L->mma.rows ||
+                    s.n != L->mma.n || s.k != L->mma.k || s.swizzle != L->mma.swizzle ||
+                    !mlirTypeEqual(s.element, L->mma.element))) {
     ws_emit_op_error(op, "has another wgmma shape than the kernel's other ws.mma");
     return false;
   }
@@ -740,6 +742,14 @@ static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
   for (int j = 0; j < L->chunks; j++)
     store_chunk(L, b, ring, chunk_ptr(L, b, ring, slot, j), t->chunks[j], j);
   return true;
+}
+
+/* Any result a tile (an scf.for carrying an accumulator). */
+static bool has_tile_results(MlirOperation op) {
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, r))))
+      return true;
+  return false;
 }
 
 static bool has_tile_result(MlirOperation op) {
@@ -972,7 +982,7 @@ static bool rewrite_op(lowering *L, MlirOperation op) {
   } else if (ws_op_is(op, "gpu.return")) {
     ws_build_void(&b, "llvm.return", 0, NULL, 0, NULL);
     ok = true;
-  } else if (L->matmul && ws_op_is(op, "scf.for") && mlirOperationGetNumResults(op) > 1) {
+  } else if (L->matmul && ws_op_is(op, "scf.for") && has_tile_results(op)) {
     return lower_carried_loop(L, op);
   } else if (L->matmul && has_tile_result(op)) {
     /* constants are rebuilt where they are used */

@@ -140,10 +140,6 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
 
 static int saturate(long long x) { return x > INT_MAX ? INT_MAX : (int)x; }
 
-static bool is_epilogue(const ws_plan *plan, const ws_ring *r) {
-  return !mlirOperationEqual(mlirOperationGetParentOperation(r->producer), plan->loop);
-}
-
 /* Offsets for the current depths; returns the arena size, saturated at
  * INT_MAX (a plan that large is over any budget and is reported, never
  * used, so its offsets need not be exact). With `reuse`, epilogue tiles lie
@@ -152,7 +148,7 @@ static int lay_out(ws_plan *plan, bool reuse) {
   long long offset = 0, end = 0;
   for (int i = 0; i < plan->num_rings; i++) {
     ws_ring *r = &plan->rings[i];
-    bool over = reuse && is_epilogue(plan, r);
+    bool over = reuse && ws_ring_is_epilogue(plan, r);
     long long at = over ? 0 : align_up(offset, r->align);
     long long bytes = (long long)r->slot_bytes * plan->channels[r->channel].depth;
     r->offset = saturate(at);
@@ -176,7 +172,7 @@ static void set_depths(ws_plan *plan, int load_depth, int other_depth) {
     plan->channels[c].depth =
         plan->parts[plan->channels[c].from].role == WS_ROLE_LOAD ? load_depth : other_depth;
   for (int r = 0; r < plan->num_rings; r++)
-    if (is_epilogue(plan, &plan->rings[r]))
+    if (ws_ring_is_epilogue(plan, &plan->rings[r]))
       plan->channels[plan->rings[r].channel].depth = 1; /* one C tile per block */
 }
 
@@ -198,7 +194,7 @@ static int choose_matmul_depths(ws_plan *plan, int stages, int budget) {
 
 /* The documented rule (see the file comment). */
 static int choose_depths(ws_plan *plan, int stages, int budget) {
-  if (mlirOperationGetNumResults(plan->loop) != 0)
+  if (ws_plan_is_matmul(plan))
     return choose_matmul_depths(plan, stages, budget);
   if (stages > 0) {
     set_depths(plan, stages, stages);
@@ -230,11 +226,12 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
     const ws_channel *c = &plan->channels[r->channel];
     ws_loc_str(mlirOperationGetLocation(r->producer), loc, sizeof loc);
     char name[64], tile[128];
-    ws_text_appendf(&t, " ring %d (%s %s at line %s, %s -> %s): %d x %d = %d bytes;",
+    ws_text_appendf(&t, " ring %d (%s %s at line %s, %s -> %s): %d x %d = %d bytes at "
+                        "offset %d;",
                     i, ws_op_name(r->producer, name, sizeof name),
                     ws_type_str(r->tile, tile, sizeof tile), loc,
                     plan->parts[c->from].name, plan->parts[c->to].name, c->depth,
-                    r->slot_bytes, c->depth * r->slot_bytes);
+                    r->slot_bytes, c->depth * r->slot_bytes, r->offset);
   }
   int barriers = 0;
   for (int c = 0; c < plan->num_channels; c++)

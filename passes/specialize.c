@@ -229,6 +229,18 @@ static void tma_op(specializer *S, ws_builder *b, const char *name, MlirOperatio
 
 /* ---- partitions ------------------------------------------------------------ */
 
+/* if (n >= lag) release the slot of channel ch used lag iterations ago. */
+static void release_lagging(specializer *S, ws_builder *b, MlirValue n, int ch, int lag) {
+  MlirValue by = c32(b, lag);
+  MlirBlock then_block;
+  ws_build_if(b, ws_cmpi(b, "uge", n, by), &then_block, NULL);
+  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+  MlirValue old;
+  slot_phase(S, &t, ws_arith(&t, "arith.subi", n, by), ch,
+             S->plan->channels[ch].consumer_phase, &old, NULL);
+  arrive(S, &t, ch, false, old);
+}
+
 /* The store partition's release: one bulk group per iteration; the slot
  * stored `drain` iterations ago has been read once all but `drain` groups
  * are. */
@@ -236,34 +248,23 @@ static void release_stored_slots(specializer *S, ws_builder *b, MlirValue n,
                                  const bool *started) {
   ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
-    const ws_channel *c = &S->plan->channels[ch];
     if (!started[ch])
       continue;
-    bulk_wait(b, c->drain, true);
-    MlirValue lag = c32(b, c->drain);
-    MlirBlock then_block;
-    ws_build_if(b, ws_cmpi(b, "uge", n, lag), &then_block, NULL);
-    ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
-    MlirValue old;
-    slot_phase(S, &t, ws_arith(&t, "arith.subi", n, lag), ch, c->consumer_phase, &old, NULL);
-    arrive(S, &t, ch, false, old);
+    bulk_wait(b, S->plan->channels[ch].drain, true);
+    release_lagging(S, b, n, ch, S->plan->channels[ch].drain);
   }
 }
 
-/* A TMA partition: each ws.load fills the ring of its result, each
- * ws.store drains the ring of its tile. The first op on a channel in an
- * iteration waits for its slot (empty for a load, which then expects the
- * channel's bytes; full for a store); the others share that slot. */
-static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
+/* One pass over a TMA partition's ops from `op` on: each ws.load fills the
+ * ring of its result, each ws.store drains the ring of its tile. The first
+ * op on a channel waits for the slot of iteration n (empty for a load,
+ * which then expects the channel's bytes; full for a store); the others
+ * share that slot. `started` marks the channels touched. */
+static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n,
+                         MlirOperation op, int part, bool *started) {
   bool store = S->plan->parts[part].role == WS_ROLE_STORE;
-  value_map m = {.n = 0};
-  MlirValue n;
-  MlirBlock body = open_loop(S, outer, &m, &n);
-  ws_builder b = ws_builder_at_end(body, outer->loc);
-  bool started[WS_MAX_CHANNELS] = {false};
   MlirValue slot[WS_MAX_CHANNELS];
-  for (MlirOperation op = first_tile_op(S, &b, &m, part); !mlirOperationIsNull(op);
-       op = after(S, &b, &m, op, part)) {
+  for (; !mlirOperationIsNull(op); op = after(S, b, m, op, part)) {
     int num = (int)mlirOperationGetNumOperands(op);
     int r = ws_ring_of_value(S->plan, store ? mlirOperationGetOperand(op, num - 1)
                                             : mlirOperationGetResult(op, 0));
@@ -278,19 +279,31 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
     const ws_channel *c = &S->plan->channels[ch];
     if (!started[ch]) {
       MlirValue phase;
-      slot_phase(S, &b, n, ch, store ? c->consumer_phase : c->producer_phase, &slot[ch],
+      slot_phase(S, b, n, ch, store ? c->consumer_phase : c->producer_phase, &slot[ch],
                  &phase);
-      wait_barrier(S, &b, ch, store, slot[ch], phase);
+      wait_barrier(S, b, ch, store, slot[ch], phase);
       if (!store) {
         MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "channel", ch),
                                        int_attr(S->ctx, "bytes", c->expect_tx)};
-        ws_build_void(&b, "ws.arrive_expect_tx", 1, &slot[ch], 2, attrs);
+        ws_build_void(b, "ws.arrive_expect_tx", 1, &slot[ch], 2, attrs);
       }
       started[ch] = true;
     }
-    tma_op(S, &b, store ? "ws.tma_store" : "ws.tma_load", op, store ? num - 2 : num - 1, &m,
+    tma_op(S, b, store ? "ws.tma_store" : "ws.tma_load", op, store ? num - 2 : num - 1, m,
            r, slot[ch]);
   }
+}
+
+/* A TMA partition: its own copy of the loop (see emit_tma_ops); a store
+ * partition releases slots a drain behind and drains before it exits. */
+static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
+  bool store = S->plan->parts[part].role == WS_ROLE_STORE;
+  value_map m = {.n = 0};
+  MlirValue n;
+  MlirBlock body = open_loop(S, outer, &m, &n);
+  ws_builder b = ws_builder_at_end(body, outer->loc);
+  bool started[WS_MAX_CHANNELS] = {false};
+  emit_tma_ops(S, &b, &m, n, first_tile_op(S, &b, &m, part), part, started);
   if (store)
     release_stored_slots(S, &b, n, started);
   close_loop(&b, body, n);
@@ -354,18 +367,10 @@ static void emit_compute_partition(specializer *S, ws_builder *outer, int part) 
 
 /* ---- a matmul --------------------------------------------------------------- */
 
-static bool is_matmul(const specializer *S) {
-  return mlirOperationGetNumResults(S->plan->loop) != 0;
-}
-
 /* The partition's ops after the loop (a matmul's epilogue), like
  * first_tile_op. */
 static MlirOperation first_epilogue_op(specializer *S, ws_builder *b, value_map *m, int part) {
   return next_tile_op(S, b, m, mlirOperationGetNextInBlock(S->plan->loop), part);
-}
-
-static bool is_epilogue_ring(const specializer *S, const ws_ring *r) {
-  return !mlirOperationEqual(mlirOperationGetParentOperation(r->producer), S->plan->loop);
 }
 
 /* True when ws-plan-memory put the epilogue tile over the loop's rings. */
@@ -375,11 +380,11 @@ static bool epilogue_reuses_rings(const specializer *S) {
     const ws_ring *ring = &S->plan->rings[r];
     long long last = ring->offset + (long long)ring->slot_bytes *
                                         S->plan->channels[ring->channel].depth;
-    if (!is_epilogue_ring(S, ring) && last > end)
+    if (!ws_ring_is_epilogue(S->plan, ring) && last > end)
       end = last;
   }
   for (int r = 0; r < S->plan->num_rings; r++)
-    if (is_epilogue_ring(S, &S->plan->rings[r]) && S->plan->rings[r].offset < end)
+    if (ws_ring_is_epilogue(S->plan, &S->plan->rings[r]) && S->plan->rings[r].offset < end)
       return true;
   return false;
 }
@@ -389,18 +394,6 @@ static void wgmma_wait(ws_builder *b, int pending) {
   snprintf(group, sizeof group, "%d : i64", pending);
   MlirNamedAttribute attr = ws_named_text(b->ctx, "group", group);
   ws_build_void(b, "nvvm.wgmma.wait.group.sync.aligned", 0, NULL, 1, &attr);
-}
-
-/* if (i >= 1) release the slot of iteration i - 1 of channel ch. */
-static void release_previous(specializer *S, ws_builder *b, MlirValue i, int ch) {
-  MlirValue one = c32(b, 1);
-  MlirBlock then_block;
-  ws_build_if(b, ws_cmpi(b, "uge", i, one), &then_block, NULL);
-  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
-  MlirValue old;
-  slot_phase(S, &t, ws_arith(&t, "arith.subi", i, one), ch,
-             S->plan->channels[ch].consumer_phase, &old, NULL);
-  arrive(S, &t, ch, false, old);
 }
 
 /* ws.dot on the slot of its operands' rings. */
@@ -446,6 +439,12 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   for (int ch = 0; ch < S->plan->num_channels; ch++)
     if (S->plan->channels[ch].to == part)
       in = ch;
+  if (in < 0) {
+    ws_emit_op_error(loop, "has no channel into its consumer warpgroups; run "
+                           "ws-plan-memory");
+    S->failed = true;
+    return;
+  }
   MlirValue slot, phase;
   slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
   wait_barrier(S, &b, in, true, slot, phase);
@@ -465,12 +464,12 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   }
   ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
   wgmma_wait(&b, 1);
-  release_previous(S, &b, n, in);
+  release_lagging(S, &b, n, in, 1); /* the previous step's wgmma is done */
   MlirValue next[2] = {ws_arith(&b, "arith.addi", n, c32(&b, 1)),
                        map_get(&m, mlirOperationGetOperand(mlirBlockGetTerminator(src), 0))};
   ws_build_terminator(body, outer->loc, "scf.yield", 2, next);
   wgmma_wait(outer, 0);
-  release_previous(S, outer, mlirOperationGetResult(copy, 0), in);
+  release_lagging(S, outer, mlirOperationGetResult(copy, 0), in, 1);
   if (epilogue_reuses_rings(S)) {
     MlirValue ops[2] = {c32(outer, 1), c32(outer, S->plan->parts[part].num_warps * 32)};
     MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
@@ -483,26 +482,12 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   transfer(S, outer, &m, c32(outer, 0), part, false);
 }
 
-/* The store warp of a matmul: one wait for the C tile, its exact store,
- * and a drain before the warp exits. */
+/* The store warp of a matmul: the epilogue's stores once (iteration 0),
+ * then a drain before the warp exits. */
 static void emit_epilogue_store(specializer *S, ws_builder *b, int part) {
   value_map m = {.n = 0};
-  MlirValue zero = c32(b, 0);
-  for (MlirOperation op = first_epilogue_op(S, b, &m, part); !mlirOperationIsNull(op);
-       op = after(S, b, &m, op, part)) {
-    int num = (int)mlirOperationGetNumOperands(op);
-    int r = ws_ring_of_value(S->plan, mlirOperationGetOperand(op, num - 1));
-    if (r < 0) {
-      ws_emit_op_error(op, "stores a tile that has no ring; run ws-plan-memory");
-      S->failed = true;
-      return;
-    }
-    int ch = S->plan->rings[r].channel;
-    MlirValue slot, phase;
-    slot_phase(S, b, zero, ch, S->plan->channels[ch].consumer_phase, &slot, &phase);
-    wait_barrier(S, b, ch, true, slot, phase);
-    tma_op(S, b, "ws.tma_store", op, num - 2, &m, r, slot);
-  }
+  bool started[WS_MAX_CHANNELS] = {false};
+  emit_tma_ops(S, b, &m, c32(b, 0), first_epilogue_op(S, b, &m, part), part, started);
   ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
   bulk_wait(b, 0, false);
 }
@@ -554,7 +539,7 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
     ws_build_if(b, ws_cmpi(b, "ult", warp, c32(b, p->num_warps)), &then_block, &else_block);
     ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
     setmaxnreg(&t, true, p->registers);
-    (is_matmul(S) ? emit_mma_partition : emit_compute_partition)(S, &t, compute);
+    (ws_plan_is_matmul(S->plan) ? emit_mma_partition : emit_compute_partition)(S, &t, compute);
     /* The TMA partitions share the warpgroup after the compute warps and
      * drop to one count. */
     workers = ws_builder_before(mlirBlockGetTerminator(else_block));
@@ -566,7 +551,7 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
   }
   emit_workers(S, &workers, warp, WS_ROLE_LOAD, emit_tma_partition);
   emit_workers(S, &workers, warp, WS_ROLE_STORE,
-               is_matmul(S) ? emit_epilogue_store : emit_tma_partition);
+               ws_plan_is_matmul(S->plan) ? emit_epilogue_store : emit_tma_partition);
 }
 
 /* The loop must be the kernel's last op before gpu.return, at its top
@@ -579,7 +564,7 @@ static bool check_placement(const ws_plan *plan) {
     return false;
   }
   MlirOperation next = mlirOperationGetNextInBlock(plan->loop);
-  while (mlirOperationGetNumResults(plan->loop) && !mlirOperationIsNull(next) &&
+  while (ws_plan_is_matmul(plan) && !mlirOperationIsNull(next) &&
          ws_has_attr(next, "ws.partition"))
     next = mlirOperationGetNextInBlock(next); /* a matmul's epilogue */
   if (!ws_op_is(next, "gpu.return")) {

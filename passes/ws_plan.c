@@ -147,6 +147,15 @@ int ws_tile_bytes(MlirType tile) {
   return n > WS_MAX_TILE_BYTES ? WS_MAX_TILE_BYTES : (int)n;
 }
 
+bool ws_plan_is_matmul(const ws_plan *plan) {
+  return !mlirOperationIsNull(plan->loop) && mlirOperationGetNumResults(plan->loop) != 0;
+}
+
+bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring) {
+  return !mlirOperationIsNull(ring->producer) &&
+         !mlirOperationEqual(mlirOperationGetParentOperation(ring->producer), plan->loop);
+}
+
 int ws_ring_of_value(const ws_plan *plan, MlirValue value) {
   for (int r = 0; r < plan->num_rings; r++)
     if (!mlirOperationIsNull(plan->rings[r].producer) &&

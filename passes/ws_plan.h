@@ -133,6 +133,14 @@ bool ws_has_attr(MlirOperation op, const char *name);
 /* The loop body and its ops, in order (terminator excluded). */
 MlirBlock ws_loop_body(MlirOperation loop);
 
+/* True when the plan's loop carries a ws.dot accumulator (a matmul, with
+ * an epilogue after the loop); false once the kernel is specialized. */
+bool ws_plan_is_matmul(const ws_plan *plan);
+
+/* True when the ring's tile is made after the loop (a matmul's epilogue
+ * tile, staged once per block). Needs the producer: before specialization. */
+bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring);
+
 /* The ring whose tile is `value`, or -1. */
 int ws_ring_of_value(const ws_plan *plan, MlirValue value);
 

@@ -1,13 +1,17 @@
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory{smem-budget=20000})' %s 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory)' %s 2>&1 | FileCheck %s --check-prefix=DEFAULT
-// Over budget is an error at the loop that names every buffer and its bytes.
+// RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory{smem-budget=40000})' %ws_src/integration/matmul.mlir 2>&1 | FileCheck %s --check-prefix=MATMUL
+// Over budget is an error at the loop that names every buffer, its bytes
+// and its offset. A matmul too big even at depth 1 with its C tile over the
+// A and B rings (offset 0) lists all three:
+// MATMUL: matmul.mlir:19:14: error: 'scf.for' op shared memory plan needs 65568 bytes but the budget is 40000 bytes (227 KiB per block on sm_90a, or smem-budget=): ring 0 (ws.load tensor<128x64xf16> at line 20:15, load -> compute): 1 x 16384 = 16384 bytes at offset 0; ring 1 (ws.load tensor<256x64xf16> at line 21:15, load -> compute): 1 x 32768 = 32768 bytes at offset 16384; ring 2 (arith.truncf tensor<128x256xf16> at line 25:14, compute -> store): 1 x 65536 = 65536 bytes at offset 0; barriers: 32 bytes
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @big(%a: !ws.tensor_desc<tensor<128x128xf32>>, %b: !ws.tensor_desc<tensor<128x128xf32>>,
                   %c: !ws.tensor_desc<tensor<128x128xf32>>, %n: i32) kernel {
       %c0 = arith.constant 0 : i32
       %c128 = arith.constant 128 : i32
-      // OPTION: plan-memory-budget.mlir:[[@LINE+2]]:7: error: 'scf.for' op shared memory plan needs 786560 bytes but the budget is 20000 bytes (227 KiB per block on sm_90a, or smem-budget=): ring 0 (ws.load tensor<128x128xf32> at line [[@LINE+3]]:15, load -> compute): 4 x 65536 = 262144 bytes; ring 1 (ws.load tensor<128x128xf32> at line [[@LINE+4]]:15, load -> compute): 4 x 65536 = 262144 bytes; ring 2 (arith.addf tensor<128x128xf32> at line [[@LINE+5]]:15, compute -> store): 4 x 65536 = 262144 bytes; barriers: 128 bytes
+      // OPTION: plan-memory-budget.mlir:[[@LINE+2]]:7: error: 'scf.for' op shared memory plan needs 786560 bytes but the budget is 20000 bytes (227 KiB per block on sm_90a, or smem-budget=): ring 0 (ws.load tensor<128x128xf32> at line [[@LINE+3]]:15, load -> compute): 4 x 65536 = 262144 bytes at offset 0; ring 1 (ws.load tensor<128x128xf32> at line [[@LINE+4]]:15, load -> compute): 4 x 65536 = 262144 bytes at offset 262144; ring 2 (arith.addf tensor<128x128xf32> at line [[@LINE+5]]:15, compute -> store): 4 x 65536 = 262144 bytes at offset 524288; barriers: 128 bytes
       // DEFAULT: plan-memory-budget.mlir:[[@LINE+1]]:7: error: 'scf.for' op shared memory plan needs 786560 bytes but the budget is 232448 bytes
       scf.for %y = %c0 to %n step %c128 : i32 {
         %ta = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<128x128xf32>>, i32, i32) -> tensor<128x128xf32>
