@@ -73,9 +73,9 @@ WsPlanChannel wsPlanGetChannel(WsPlan plan, intptr_t index) {
 }
 
 /* The ring of a descriptor's use: named by a specialized kernel's TMA ops;
- * before that, on a load itself or on the op producing a stored tile. */
-int wsPlanGetDescriptorSwizzle(WsPlan plan, MlirValue desc) {
-  const ws_plan *p = &unwrap(plan)->plan;
+ * before that, on a load itself or on the op producing a stored tile. -1
+ * when none. */
+static int descriptor_ring(const ws_plan *p, MlirValue desc) {
   for (MlirOpOperand u = mlirValueGetFirstUse(desc); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
@@ -83,7 +83,7 @@ int wsPlanGetDescriptorSwizzle(WsPlan plan, MlirValue desc) {
     if (wsOperationIsA(user, "tma_load") || wsOperationIsA(user, "tma_store")) {
       int r = ws_int_attr(user, "ring", -1);
       if (r >= 0 && r < p->num_rings)
-        return p->rings[r].swizzle;
+        return r;
       continue;
     }
     if (wsOperationIsA(user, "load"))
@@ -94,7 +94,19 @@ int wsPlanGetDescriptorSwizzle(WsPlan plan, MlirValue desc) {
       continue;
     int r = ws_ring_of_value(p, tile);
     if (r >= 0)
-      return p->rings[r].swizzle;
+      return r;
   }
-  return 0;
+  return -1;
+}
+
+int wsPlanGetDescriptorSwizzle(WsPlan plan, MlirValue desc) {
+  const ws_plan *p = &unwrap(plan)->plan;
+  int r = descriptor_ring(p, desc);
+  return r < 0 ? 0 : p->rings[r].swizzle;
+}
+
+int64_t wsPlanGetDescriptorBoxInner(WsPlan plan, MlirValue desc) {
+  const ws_plan *p = &unwrap(plan)->plan;
+  int r = descriptor_ring(p, desc);
+  return r < 0 ? 0 : ws_ring_box_cols(&p->rings[r]);
 }

@@ -129,10 +129,11 @@ irdl.dialect @ws {
     irdl.results()
   }
 
-  // %acc2 = ws.mma %slot, %acc {ring_a, ring_b}: the calling warpgroups'
-  // wgmma of ring_a's slot (A, M x K) by ring_b's slot (B, N x K, K-major)
-  // into the accumulator: acc + A @ B^T. Asynchronous: it completes at a
-  // later nvvm.wgmma.wait.group; the result type is the accumulator's.
+  // %acc2 = ws.mma %slot, %acc {ring_a, ring_b, transpose_b?}: the calling
+  // warpgroups' wgmma of ring_a's slot (A, M x K) by ring_b's slot (B, N x K
+  // with transpose_b, else K x N) into the accumulator: acc + A @ B^T, or
+  // acc + A @ B. Asynchronous: it completes at a later
+  // nvvm.wgmma.wait.group; the result type is the accumulator's.
   irdl.operation @mma {
     %slot = irdl.is i32
     %acc = irdl.base "!builtin.tensor"

@@ -7,6 +7,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
+#include "ws_lower_store.h"
 #include "../dialect/ws_text.h"
 
 enum { WARPGROUP_THREADS = 128, MMA_M = 64, MMA_K = 16 };
@@ -56,14 +57,16 @@ static MlirValue regroup(ws_builder *b, MlirValue from, int first, int count, Ml
   return agg;
 }
 
-/* A wgmma matrix descriptor of the K-major, swizzled tile at shared
- * address `addr`: start address >> 4 in bits 0-13, leading byte offset
- * (unused when K fits one swizzle span: 1) in 16-29, stride byte offset
- * (one 8-row atom: 8 x swizzle bytes) >> 4 in 32-45, swizzle mode in 62-63
- * (1: 128B, 2: 64B, 3: 32B). */
-static MlirValue descriptor(ws_builder *b, const ws_mma_shape *s, MlirValue addr) {
-  int mode = s->swizzle == 128 ? 1 : s->swizzle == 64 ? 2 : 3;
-  uint64_t fixed = (1ull << 16) | ((uint64_t)(8 * s->swizzle >> 4) << 32) |
+/* A wgmma matrix descriptor of the swizzled tile at shared address `addr`:
+ * start address >> 4 in bits 0-13, leading byte offset >> 4 in 16-29,
+ * stride byte offset >> 4 in 32-45, swizzle mode in 62-63 (1: 128B, 2: 64B,
+ * 3: 32B). K-major (A, and B with transpose_b): the leading offset is
+ * unused when K fits one span (1), the stride is one 8-row atom. N-major
+ * (B given K x N): the leading offset is the distance between boxes of one
+ * span of N (k rows of span bytes), the stride one 8-row atom of K. */
+static MlirValue descriptor(ws_builder *b, int span, int leading, MlirValue addr) {
+  int mode = span == 128 ? 1 : span == 64 ? 2 : 3;
+  uint64_t fixed = ((uint64_t)(leading >> 4) << 16) | ((uint64_t)(8 * span >> 4) << 32) |
                    ((uint64_t)mode << 62);
   MlirValue wide = ws_build_value(b, "arith.extui", 1, &addr,
                                   mlirIntegerTypeGet(b->ctx, 64), 0, NULL);
@@ -86,31 +89,44 @@ static MlirValue wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue acc, Mlir
       ws_named_text(b->ctx, "scaleD", "#nvvm.wgmma_scale_out<one>"),
       ws_named_text(b->ctx, "scaleA", "#nvvm.wgmma_scale_in<one>"),
       ws_named_text(b->ctx, "scaleB", "#nvvm.wgmma_scale_in<one>"),
-      /* row A and col B: both K-major, no transposition */
+      /* row A: K-major; col B: K-major, row B: N-major (transposed) */
       ws_named_text(b->ctx, "layoutA", "#nvvm.mma_layout<row>"),
-      ws_named_text(b->ctx, "layoutB", "#nvvm.mma_layout<col>"),
+      ws_named_text(b->ctx, "layoutB", s->b_n_major ? "#nvvm.mma_layout<row>"
+                                                    : "#nvvm.mma_layout<col>"),
   };
   MlirValue ops[3] = {acc, da, db};
   return ws_build_value(b, "nvvm.wgmma.mma_async", 3, ops, mlirValueGetType(acc), 9, attrs);
 }
 
+/* Where K step kk starts in a K-major tile of `rows` rows whose K row is cut
+ * into boxes of `span` bytes (box after box, rows x span each). */
+static int k_step_offset(int kk, int step_bytes, int span, int rows) {
+  int at = kk * step_bytes;
+  return at / span * rows * span + at % span;
+}
+
 MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgroup,
                         MlirValue a_addr, MlirValue b_addr, MlirValue acc) {
   int eb = wsElementTypeByteWidth(s->element);
-  int row_bytes = s->k * eb, step_bytes = MMA_K * eb;
+  int step_bytes = MMA_K * eb, m = s->rows * s->warpgroups;
+  /* within a box, row r of A lies at r x span */
   MlirValue mine = ws_arith(b, "arith.addi", a_addr,
-                            ws_arith(b, "arith.muli", warpgroup, c32(b, s->rows * row_bytes)));
-  MlirValue da0 = descriptor(b, s, mine), db0 = descriptor(b, s, b_addr);
+                            ws_arith(b, "arith.muli", warpgroup, c32(b, s->rows * s->swizzle)));
+  MlirValue da0 = descriptor(b, s->swizzle, 16, mine);
+  MlirValue db0 = descriptor(b, s->b_swizzle, s->b_n_major ? s->k * s->b_swizzle : 16, b_addr);
   int per_part = s->n / 2;
   MlirType part_type = struct_of_f32(b->ctx, per_part);
   MlirValue parts[2];
   for (int p = 0; p < s->parts; p++) {
     MlirValue d = s->parts == 1 ? acc : regroup(b, acc, p * per_part, per_part, part_type);
     for (int kk = 0; kk < s->k / MMA_K; kk++) {
-      /* within a swizzled row, a K step is a plain address advance */
-      MlirValue da = ws_arith(b, "arith.addi", da0,
-                              c64(b, (p * MMA_M * row_bytes + kk * step_bytes) >> 4));
-      MlirValue db = ws_arith(b, "arith.addi", db0, c64(b, (kk * step_bytes) >> 4));
+      /* within a swizzled row, a K step is a plain address advance; an
+       * N-major B advances by 16 rows */
+      int a_at = p * MMA_M * s->swizzle + k_step_offset(kk, step_bytes, s->swizzle, m);
+      int b_at = s->b_n_major ? kk * MMA_K * s->b_swizzle
+                              : k_step_offset(kk, step_bytes, s->b_swizzle, s->n);
+      MlirValue da = ws_arith(b, "arith.addi", da0, c64(b, a_at >> 4));
+      MlirValue db = ws_arith(b, "arith.addi", db0, c64(b, b_at >> 4));
       d = wgmma(b, s, d, da, db);
     }
     parts[p] = d;
@@ -126,36 +142,39 @@ MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgrou
 }
 
 void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
-                            MlirValue tile, const MlirValue *values, MlirType element_type) {
+                            MlirValue tile, const MlirValue *values, MlirType element_type,
+                            int span) {
   int eb = wsElementTypeByteWidth(element_type);
   MlirValue wg = ws_arith(b, "arith.divui", thread, c32(b, WARPGROUP_THREADS));
   MlirValue t = ws_arith(b, "arith.remui", thread, c32(b, WARPGROUP_THREADS));
   MlirValue warp = ws_arith(b, "arith.divui", t, c32(b, 32));
   MlirValue lane = ws_arith(b, "arith.remui", t, c32(b, 32));
-  MlirValue row = ws_arith(
+  MlirValue row0 = ws_arith(
       b, "arith.addi",
       ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", wg, c32(b, s->rows)),
                ws_arith(b, "arith.muli", warp, c32(b, 16))),
       ws_arith(b, "arith.divui", lane, c32(b, 4)));
-  MlirValue col = ws_arith(b, "arith.muli", ws_arith(b, "arith.remui", lane, c32(b, 4)),
-                           c32(b, 2));
-  MlirValue elem = ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", row, c32(b, s->n)), col);
-  MlirValue base = ws_byte_ptr(b, tile, ws_arith(b, "arith.muli", elem, c32(b, eb)));
+  MlirValue col0 = ws_arith(b, "arith.muli", ws_arith(b, "arith.remui", lane, c32(b, 4)),
+                            c32(b, 2));
   int64_t two = 2;
   MlirType pair = mlirVectorTypeGet(1, &two, element_type);
   char align[32];
   snprintf(align, sizeof align, "%d : i64", 2 * eb);
   MlirNamedAttribute align_attr = ws_named_text(b->ctx, "alignment", align);
+  int m = s->rows * s->warpgroups;
   for (int p = 0; p < s->parts; p++)
-    for (int j = 0; j < s->n / 8; j++)
-      for (int h = 0; h < 2; h++) {
+    for (int h = 0; h < 2; h++) {
+      MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * MMA_M + 8 * h));
+      for (int j = 0; j < s->n / 8; j++) {
         MlirValue v = ws_build_value(b, "llvm.mlir.undef", 0, NULL, pair, 0, NULL);
         for (int e = 0; e < 2; e++) {
           MlirValue ops[3] = {v, values[p * s->n / 2 + 4 * j + 2 * h + e], c32(b, e)};
           v = ws_build_value(b, "llvm.insertelement", 3, ops, pair, 0, NULL);
         }
-        int offset = ((p * MMA_M + 8 * h) * s->n + 8 * j) * eb;
-        MlirValue ops[2] = {v, ws_byte_ptr_const(b, base, offset)};
+        MlirValue col = ws_arith(b, "arith.addi", col0, c32(b, 8 * j));
+        MlirValue at = ws_byte_ptr(b, tile, ws_slot_offset(b, row, col, m, s->n, eb, span));
+        MlirValue ops[2] = {v, at};
         ws_build_void(b, "llvm.store", 2, ops, 1, &align_attr);
       }
+    }
 }

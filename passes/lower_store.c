@@ -26,6 +26,27 @@ static MlirValue view_word(ws_builder *b, MlirValue view, int index) {
   return ws_build_value(b, "llvm.load", 1, &p, i64_type(b), 1, &align);
 }
 
+MlirValue ws_slot_offset(ws_builder *b, MlirValue row, MlirValue col, int rows, int cols,
+                         int elem_bytes, int span) {
+  if (!span)
+    return ws_arith(b, "arith.muli",
+                    ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", row, ws_const_i32(b, cols)),
+                             col),
+                    ws_const_i32(b, elem_bytes));
+  int box_cols = span / elem_bytes;
+  MlirValue box = ws_arith(b, "arith.divui", col, ws_const_i32(b, box_cols));
+  MlirValue within = ws_arith(b, "arith.remui", col, ws_const_i32(b, box_cols));
+  MlirValue o = ws_arith(
+      b, "arith.addi",
+      ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", box, ws_const_i32(b, rows * span)),
+               ws_arith(b, "arith.muli", row, ws_const_i32(b, span))),
+      ws_arith(b, "arith.muli", within, ws_const_i32(b, elem_bytes)));
+  MlirValue piece_bits = ws_arith(b, "arith.andi",
+                                  ws_arith(b, "arith.shrui", o, ws_const_i32(b, 3)),
+                                  ws_const_i32(b, (span / 16 - 1) << 4));
+  return ws_arith(b, "arith.xori", o, piece_bits);
+}
+
 static void emit_tma_store(ws_builder *b, const ws_store_site *s) {
   MlirValue ops[7];
   ops[0] = s->map;
@@ -63,6 +84,7 @@ typedef struct element_copy {
   MlirValue coords[5]; /* the tile's coordinates, widened to i64 */
   MlirValue lo, hi;    /* in-bounds columns of the tile: [lo, hi) */
   MlirValue elem_bytes;
+  int rows; /* of the box: the product of its outer extents */
 } element_copy;
 
 /* Copies the row at local row index `row` of the tile: the outer
@@ -82,14 +104,13 @@ static void copy_row(ws_builder *b, const element_copy *c, MlirValue row) {
     offset = ws_arith(b, "arith.addi", offset, ws_arith(b, "arith.muli", g, c->strides[d]));
   }
   ws_builder in = mlirValueIsNull(ok) ? *b : open_if(b, ok);
-  MlirValue row_start = ws_arith(&in, "arith.muli", widen(&in, row), const64(&in, s->box[inner]));
   MlirValue col;
   ws_builder body = open_for(&in, c->lo, c->hi, &col);
-  MlirValue local_bytes = ws_arith(&body, "arith.muli",
-                                   ws_arith(&body, "arith.addi", row_start, col), c->elem_bytes);
+  MlirValue col32 = ws_build_value(&body, "arith.trunci", 1, &col,
+                                   mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
   MlirValue from = ws_byte_ptr(&body, s->src,
-                               ws_build_value(&body, "arith.trunci", 1, &local_bytes,
-                                              mlirIntegerTypeGet(b->ctx, 32), 0, NULL));
+                               ws_slot_offset(&body, row, col32, c->rows, (int)s->box[inner],
+                                              s->elem_bytes, s->swizzle));
   MlirType word = mlirIntegerTypeGet(b->ctx, (unsigned)s->elem_bytes * 8);
   MlirValue v = ws_build_value(&body, "llvm.load", 1, &from, word, 0, NULL);
   MlirValue column = ws_arith(&body, "arith.addi", c->coords[inner], col);
@@ -119,6 +140,7 @@ static void emit_element_store(ws_builder *b, const ws_store_site *s) {
   int64_t rows = 1;
   for (int d = 0; d < inner; d++)
     rows *= s->box[d];
+  c.rows = (int)rows;
   MlirValue row;
   ws_builder body = open_for(b, ws_const_i32(b, 0), ws_const_i32(b, rows), &row);
   copy_row(&body, &c, row);

@@ -266,26 +266,43 @@ static MlirValue ring_slot_ptr(lowering *L, ws_builder *b, int r, MlirValue slot
   return slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
 }
 
+/* Box j (an i32) of a ring's slot: its shared address and its TMA
+ * coordinates (innermost first), the inner one advanced by j boxes. */
+static MlirValue box_at(lowering *L, ws_builder *b, MlirOperation op, int r, int rank,
+                        MlirValue j, MlirValue *coords) {
+  const ws_ring *ring = &L->plan.rings[r];
+  reversed_coords(op, rank, coords);
+  coords[0] = ws_arith(b, "arith.addi", coords[0],
+                       ws_arith(b, "arith.muli", j, c32(b, ws_ring_box_cols(ring))));
+  MlirValue slot = ring_slot_ptr(L, b, r, mlirOperationGetOperand(op, rank + 1));
+  int box_bytes = ws_tile_bytes(ring->tile) / ws_ring_boxes(ring);
+  return ws_byte_ptr(b, slot, ws_arith(b, "arith.muli", j, c32(b, box_bytes)));
+}
+
+/* One TMA load per box, all completing on the slot's full barrier. */
 static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
   int r = ring_of(L, op);
   int rank = r < 0 ? -1 : tma_rank(L, op, r);
   if (rank < 0)
     return false;
   MlirValue slot = mlirOperationGetOperand(op, rank + 1);
-  MlirValue dst = ring_slot_ptr(L, b, r, slot);
-  MlirValue ops[8];
-  ops[0] = ws_build_value(b, "llvm.addrspacecast", 1, &dst, L->ptr_cluster, 0, NULL);
-  ops[1] = mlirOperationGetOperand(op, 0);
-  reversed_coords(op, rank, ops + 2);
-  ops[2 + rank] = slot_ptr(L, b, L->plan.channels[L->plan.rings[r].channel].full, slot, 8);
+  MlirValue full = slot_ptr(L, b, L->plan.channels[L->plan.rings[r].channel].full, slot, 8);
   char seg[64];
   snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, 0, 0, 0>", rank);
   MlirNamedAttribute attrs[1] = {ws_named_text(L->ctx, "operandSegmentSizes", seg)};
-  ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank, ops, 1,
-                attrs);
+  for (int j = 0; j < ws_ring_boxes(&L->plan.rings[r]); j++) {
+    MlirValue ops[8];
+    MlirValue dst = box_at(L, b, op, r, rank, c32(b, j), ops + 2);
+    ops[0] = ws_build_value(b, "llvm.addrspacecast", 1, &dst, L->ptr_cluster, 0, NULL);
+    ops[1] = mlirOperationGetOperand(op, 0);
+    ops[2 + rank] = full;
+    ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank, ops, 1,
+                  attrs);
+  }
   return true;
 }
 
+/* The exact store of each box (ws_lower_store.h). */
 static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
   int r = ring_of(L, op);
   int rank = r < 0 ? -1 : tma_rank(L, op, r);
@@ -302,23 +319,26 @@ static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
                          "argument; pass descriptors as gpu.func arguments");
     return false;
   }
-  if (ring->swizzle) {
-    ws_emit_op_error(op, "stores from a swizzled ring, which the exact store "
-                         "cannot read yet");
-    return false;
-  }
   ws_store_site site = {
       .map = desc,
       .view = view,
-      .src = ring_slot_ptr(L, b, r, mlirOperationGetOperand(op, rank + 1)),
       .rank = rank,
       .elem_bytes = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile)),
+      .swizzle = ring->swizzle,
   };
-  for (int d = 0; d < rank; d++) {
-    site.coords[d] = mlirOperationGetOperand(op, 1 + d);
+  for (int d = 0; d < rank; d++)
     site.box[d] = mlirShapedTypeGetDimSize(ring->tile, d);
-  }
-  ws_emit_exact_store(b, &site);
+  site.box[rank - 1] = ws_ring_box_cols(ring);
+  /* a loop over the boxes, so that the element path is emitted once */
+  MlirBlock body;
+  ws_build_for(b, c32(b, 0), c32(b, ws_ring_boxes(ring)), c32(b, 1), 0, NULL, &body);
+  ws_build_terminator(body, b->loc, "scf.yield", 0, NULL);
+  ws_builder in = ws_builder_before(mlirBlockGetTerminator(body));
+  MlirValue inner_first[5];
+  site.src = box_at(L, &in, op, r, rank, mlirBlockGetArgument(body, 0), inner_first);
+  for (int d = 0; d < rank; d++)
+    site.coords[d] = inner_first[rank - 1 - d];
+  ws_emit_exact_store(&in, &site);
   return true;
 }
 
@@ -557,24 +577,30 @@ static bool choose_mma_shape(lowering *L, MlirOperation op) {
       .k = (int)mlirShapedTypeGetDimSize(a->tile, 1),
       .element = mlirShapedTypeGetElementType(a->tile),
       .swizzle = a->swizzle,
+      .b_n_major = !ws_has_attr(op, "transpose_b"),
+      .b_swizzle = b->swizzle,
   };
+  int eb = wsElementTypeByteWidth(s.element);
   int m = (int)mlirShapedTypeGetDimSize(acc, 0);
   s.rows = s.warpgroups ? m / s.warpgroups : 0;
   s.parts = s.rows / 64;
   s.per_thread = s.parts * s.n / 2;
+  int b_rows = s.b_n_major ? s.k : s.n, b_cols = s.b_n_major ? s.n : s.k;
   bool fits = s.warpgroups && s.rows * s.warpgroups == m && s.rows % 64 == 0 &&
-              s.per_thread <= MAX_FRAGMENT && b->swizzle == a->swizzle &&
-              (a->swizzle == 32 || a->swizzle == 64 || a->swizzle == 128) &&
-              mlirShapedTypeGetDimSize(b->tile, 0) == s.n &&
-              mlirShapedTypeGetDimSize(b->tile, 1) == s.k;
+              s.per_thread <= MAX_FRAGMENT && a->swizzle == ws_swizzle_span(s.k * eb) &&
+              b->swizzle == (s.b_n_major ? ws_swizzle_span(s.n * eb) : a->swizzle) &&
+              b->swizzle && mlirShapedTypeGetDimSize(b->tile, 0) == b_rows &&
+              mlirShapedTypeGetDimSize(b->tile, 1) == b_cols;
   if (!fits) {
     ws_emit_op_error(op, "does not match its rings and warpgroups: wgmma needs "
-                         "A (M x K) and B (N x K) in rings of one swizzle and "
-                         "64 or 128 rows of M per consumer warpgroup");
+                         "A (M x K) swizzled by its K row, B (N x K with transpose_b, "
+                         "else K x N) swizzled by its K row or N boxes, and 64 or 128 "
+                         "rows of M per consumer warpgroup");
     return false;
   }
   if (L->matmul && (s.warpgroups != L->mma.warpgroups || s.rows != L->mma.rows ||
                     s.n != L->mma.n || s.k != L->mma.k || s.swizzle != L->mma.swizzle ||
+                    s.b_n_major != L->mma.b_n_major || s.b_swizzle != L->mma.b_swizzle ||
                     !mlirTypeEqual(s.element, L->mma.element))) {
     ws_emit_op_error(op, "has another wgmma shape than the kernel's other ws.mma");
     return false;
@@ -693,7 +719,7 @@ static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, Mlir
                            const fragment_regs *f) {
   MlirValue tile = slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
   ws_emit_fragment_store(b, &L->mma, L->tid, tile, f->values,
-                         mlirShapedTypeGetElementType(ring->tile));
+                         mlirShapedTypeGetElementType(ring->tile), ring->swizzle);
 }
 
 /* ws.read_slot: this thread's chunks of the slot into registers. */
@@ -704,6 +730,11 @@ static bool lower_read_slot(lowering *L, ws_builder *b, MlirOperation op) {
   const ws_ring *ring = &L->plan.rings[r];
   if (!mlirTypeEqual(ring->tile, mlirValueGetType(mlirOperationGetResult(op, 0)))) {
     ws_emit_op_error(op, "reads a tile of another type than ring %d holds", r);
+    return false;
+  }
+  if (ring->swizzle) {
+    ws_emit_op_error(op, "reads ring %d, which is swizzled for wgmma; registers read "
+                         "row-major rings only", r);
     return false;
   }
   tile_regs *t = new_tile(L, mlirOperationGetResult(op, 0));
@@ -728,6 +759,11 @@ static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
   if (f && mlirTypeEqual(ring->tile, mlirValueGetType(tile))) {
     write_fragment(L, b, ring, mlirOperationGetOperand(op, 1), f);
     return true;
+  }
+  if (ring->swizzle) {
+    ws_emit_op_error(op, "writes ring %d, which is swizzled, from a tile that is not "
+                         "a wgmma fragment; only fragments are written swizzled", r);
+    return false;
   }
   tile_regs *t = find_tile(L, tile);
   if (!t)

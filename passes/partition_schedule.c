@@ -12,9 +12,9 @@
  * the compute warpgroups, which hold the accumulator, the store on the store
  * warp. The wgmma shapes are checked here: each of the ws.num_warps / 4
  * consumer warpgroups owns M / warpgroups rows, which must be 64 or 128 (one
- * or two m64 instructions); N a multiple of 8 up to 256; K a multiple of 16
- * whose row of A and B fits one swizzle span (at most 128 bytes); B given
- * N x K (transpose_b).
+ * or two m64 instructions); N a multiple of 8 up to 256; A and B f16 or
+ * bf16; K a multiple of 16. B is given N x K (transpose_b, read K-major)
+ * or K x N (read N-major, so its N row must be a multiple of 32 bytes).
  *
  * Scalar ops (index math) go to every partition that uses their results, so
  * each partition recomputes them instead of receiving them. A loop that
@@ -119,16 +119,23 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
       return false;
     }
   }
-  if (!ws_has_attr(dot, "transpose_b")) {
-    ws_emit_op_error(dot, "needs transpose_b (B given N x K, K-major); a K x N "
-                          "B is not supported yet");
-    return false;
-  }
   MlirOperation func = ws_enclosing_kernel(loop);
   int warpgroups = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS) / 4;
   MlirValue a = mlirOperationGetOperand(dot, 0), b = mlirOperationGetOperand(dot, 1);
-  int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, 0);
-  int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(mlirValueGetType(a)));
+  bool k_major_b = ws_has_attr(dot, "transpose_b");
+  int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, k_major_b ? 0 : 1);
+  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(a));
+  int eb = wsElementTypeByteWidth(et);
+  if (!(mlirTypeIsAF16(et) || mlirTypeIsABF16(et)) ||
+      !mlirTypeEqual(et, mlirShapedTypeGetElementType(mlirValueGetType(b)))) {
+    ws_emit_op_error(dot, "wgmma here takes A and B of one type, f16 or bf16");
+    return false;
+  }
+  if (dim(b, k_major_b ? 1 : 0) != k) {
+    ws_emit_op_error(dot, "B's K extent %lld differs from A's %lld",
+                     (long long)dim(b, k_major_b ? 1 : 0), (long long)k);
+    return false;
+  }
   int64_t rows = warpgroups ? m / warpgroups : 0;
   if (warpgroups < 1 || m % warpgroups || (rows != 64 && rows != 128)) {
     ws_emit_op_error(dot, "M tile %lld over %d consumer warpgroup(s) gives %lld rows "
@@ -141,10 +148,15 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
                      (long long)n);
     return false;
   }
-  if (k % 16 || k * eb > 128) {
-    ws_emit_op_error(dot, "K tile %lld: must be a multiple of 16 (one wgmma k16 step) "
-                          "whose row of %lld bytes fits one 128-byte swizzle span",
-                     (long long)k, (long long)(k * eb));
+  if (k % 16) {
+    ws_emit_op_error(dot, "K tile %lld: must be a multiple of 16 (one wgmma k16 step)",
+                     (long long)k);
+    return false;
+  }
+  if (!k_major_b && ws_swizzle_span(n * eb) == 0) {
+    ws_emit_op_error(dot, "N tile %lld of a K x N B: its row of %lld bytes must be a "
+                          "multiple of 32 bytes (a swizzle span); use transpose_b for "
+                          "narrower tiles", (long long)n, (long long)(n * eb));
     return false;
   }
   if (rows * n > 64 * 256) {

@@ -13,9 +13,13 @@
  * barriers (8 bytes each). Over budget is an error listing every buffer and
  * its bytes.
  *
- * A matmul's A and B rings are swizzled (the span is the K row: 128, 64 or
- * 32 bytes), as TMA writes them and wgmma reads them. Its epilogue tile (the
- * C tile the consumers stage for the TMA store) is a ring of depth 1. Depth:
+ * A matmul's A and B rings are swizzled as TMA writes them and wgmma reads
+ * them: by the widest span (128, 64 or 32 bytes) dividing the row (the K
+ * row of A and of an N x K B, the N row of a K x N B), filled by several
+ * TMA boxes side by side when the row is wider than the span. Its epilogue tile
+ * (the C tile the consumers stage for the TMA store) is a ring of depth 1,
+ * swizzled like a K x N B so that the consumers' fragment writes spread
+ * over all banks. Depth:
  * ws.num_stages, or the deepest of 4, 3, 2, 1 whose rings fit the whole
  * budget (a matmul block has the SM to itself) with the epilogue tile after
  * them, or else over them: once the K loop is done the ring memory is free,
@@ -71,16 +75,25 @@ static int channel_for(ws_plan *plan, int from, int to) {
 
 /* Finds the crossing tiles and their channels. A load nobody uses is not
  * given a ring, and the lowering does not issue it. */
-/* A tile wgmma reads: its ring is swizzled by the row's bytes. */
-static int wgmma_swizzle(MlirOperation op) {
-  MlirValue v = mlirOperationGetResult(op, 0);
+/* The swizzle of a tile's ring. wgmma reads A and a transposed B K-major,
+ * a plain B (K x N) N-major: either way in boxes of the widest span
+ * dividing the row (one box when the row is that span). A matmul's
+ * epilogue tile is laid out the same way, so that its fragments land in
+ * distinct banks. Everything else stays row-major: the compute layout and
+ * the exact store read it linearly. */
+static int ring_swizzle(const ws_plan *plan, const ws_ring *ring) {
+  MlirValue v = mlirOperationGetResult(ring->producer, 0);
+  long long row = (long long)mlirShapedTypeGetDimSize(ring->tile, mlirShapedTypeGetRank(ring->tile) - 1) *
+                  wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
+  if (ws_ring_is_epilogue(plan, ring))
+    return ws_swizzle_span(row);
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u))
-    if (wsOperationIsA(mlirOpOperandGetOwner(u), "dot")) {
-      MlirType t = mlirValueGetType(v);
-      return (int)mlirShapedTypeGetDimSize(t, mlirShapedTypeGetRank(t) - 1) *
-             wsElementTypeByteWidth(mlirShapedTypeGetElementType(t));
-    }
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    if (!wsOperationIsA(user, "dot"))
+      continue;
+    return ws_swizzle_span(row);
+  }
   return 0;
 }
 
@@ -127,9 +140,7 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
     r->producer = op;
     r->tile = mlirValueGetType(mlirOperationGetResult(op, 0));
     r->channel = channel;
-    /* row-major slots, unless wgmma reads them: the compute layout and the
-     * exact store read them linearly */
-    r->swizzle = wgmma_swizzle(op);
+    r->swizzle = ring_swizzle(plan, r);
     r->align = r->swizzle ? SWIZZLED_ALIGN : TMA_ALIGN;
     /* Every slot, not just the first, is a TMA destination or source, so
      * slots are padded to the alignment (a 1x16 f32 tile takes 128). */

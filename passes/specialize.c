@@ -406,11 +406,13 @@ static bool emit_mma(specializer *S, ws_builder *b, value_map *m, MlirOperation 
     return false;
   }
   MlirValue ops[2] = {slot, map_get(m, mlirOperationGetOperand(dot, 2))};
-  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "ring_a", ra), int_attr(S->ctx, "ring_b", rb)};
+  MlirNamedAttribute attrs[3] = {int_attr(S->ctx, "ring_a", ra), int_attr(S->ctx, "ring_b", rb),
+                                 ws_named(S->ctx, "transpose_b", mlirUnitAttrGet(S->ctx))};
   ws_builder at = *b;
   at.loc = mlirOperationGetLocation(dot);
   MlirValue d = ws_build_value(&at, "ws.mma", 2, ops,
-                               mlirValueGetType(mlirOperationGetResult(dot, 0)), 2, attrs);
+                               mlirValueGetType(mlirOperationGetResult(dot, 0)),
+                               ws_has_attr(dot, "transpose_b") ? 3 : 2, attrs);
   map_put(S, m, mlirOperationGetResult(dot, 0), d);
   return true;
 }

@@ -9,9 +9,20 @@
  * lane l = t % 32, value 4 j + 2 h + e (j < N / 8, h, e in {0, 1}) is row
  * 16 w + l / 4 + 8 h, column 8 j + 2 (l % 4) + e.
  *
- * A and B lie in swizzled ring slots, K-major (B given N x K): one row of
- * `k * elem_bytes` bytes per M or N index, swizzled in 8-row atoms of
- * 8 x swizzle bytes, which is what TMA writes with the same swizzle. */
+ * A lies in swizzled ring slots K-major: one row of `k * elem_bytes` bytes
+ * per M index, cut into boxes of one swizzle span when it is wider (each
+ * box M rows of span bytes, box after box), swizzled in 8-row atoms of
+ * 8 x span bytes, which is what TMA writes with the same swizzle; a k16
+ * step never straddles two boxes. B given N x K (transpose_b) lies the
+ * same way. B given K x N lies N-major: one row of
+ * N per K index, cut into boxes of one span (b_swizzle bytes) of columns,
+ * each box k rows deep, box after box; wgmma reads it transposed, with the
+ * box stride as its leading byte offset and an 8-row atom as its stride
+ * byte offset.
+ *
+ * The C tile the fragments are written to is row-major, or, with a swizzle
+ * span, in swizzled boxes as ws_slot_offset (ws_lower_store.h) places them;
+ * a warp's pairs then hit 32 distinct banks. */
 #ifndef WS_LOWER_MMA_H
 #define WS_LOWER_MMA_H
 
@@ -20,22 +31,27 @@
 typedef struct ws_mma_shape {
   int warpgroups, rows, parts, n, k, per_thread;
   MlirType element; /* f16 or bf16 */
-  int swizzle;      /* bytes of a K row: 32, 64 or 128 */
+  int swizzle;      /* A's span: the widest of 128, 64, 32 dividing its K row */
+  bool b_n_major;   /* B given K x N */
+  int b_swizzle;    /* B's span: its K row's, or its N boxes' when N-major */
 } ws_mma_shape;
+
 
 /* The accumulator of one thread: !llvm.struct of per_thread f32. */
 MlirType ws_mma_acc_type(MlirContext ctx, const ws_mma_shape *s);
 
-/* acc + A @ B^T for the calling warpgroup (index `warpgroup`, an i32), with
+/* acc + A @ B^T (acc + A @ B when B is N-major) for the calling warpgroup (index `warpgroup`, an i32), with
  * A at shared address a_addr and B at b_addr (i32, shared window; the slot
  * starts, 1024-aligned). Returns the new accumulator. */
 MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgroup,
                         MlirValue a_addr, MlirValue b_addr, MlirValue acc);
 
 /* Writes a thread's fragment values (per_thread scalars of `element_type`,
- * converted already) row-major into the M x N tile at shared pointer
- * `tile`; `thread` is the thread index among the consumers. */
+ * converted already) into the M x N tile at shared pointer `tile`, laid out
+ * as ws_slot_offset with `span`; `thread` is the thread index among the
+ * consumers. */
 void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
-                            MlirValue tile, const MlirValue *values, MlirType element_type);
+                            MlirValue tile, const MlirValue *values, MlirType element_type,
+                            int span);
 
 #endif

@@ -23,17 +23,27 @@
 
 enum { WS_STORE_VIEW_WORDS = 12 };
 
+/* The byte offset of element (row, col) (i32 values) in a slot holding a
+ * rows x cols tile of elem_bytes: row-major when span is 0; otherwise cut
+ * into boxes of span bytes of columns, each rows x span bytes, box after
+ * box, with the 16-byte piece p of a box's byte offset o moved to
+ * p ^ ((o >> 7) & (span / 16 - 1)): where a TMA box with that swizzle puts
+ * it (the slot starts 1024-aligned and rows is a multiple of 8). */
+MlirValue ws_slot_offset(ws_builder *b, MlirValue row, MlirValue col, int rows, int cols,
+                         int elem_bytes, int span);
+
 typedef struct ws_store_site {
   MlirValue map;       /* !llvm.ptr: the grid-constant CUtensorMap */
   MlirValue view;      /* !llvm.ptr: the grid-constant store view */
-  MlirValue src;       /* !llvm.ptr<3>: the tile, row-major, unswizzled */
+  MlirValue src;       /* !llvm.ptr<3>: the box, row-major or swizzled */
   MlirValue coords[5]; /* i32, outermost first */
   int rank;
   int64_t box[5]; /* outermost first */
   int elem_bytes;
+  int swizzle; /* the box's swizzle span in bytes, 0 for none */
 } ws_store_site;
 
-/* Emits the exact store of one tile at b (run by one thread). */
+/* Emits the exact store of one TMA box at b (run by one thread). */
 void ws_emit_exact_store(ws_builder *b, const ws_store_site *s);
 
 #endif

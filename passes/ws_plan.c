@@ -156,6 +156,27 @@ bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring) {
          !mlirOperationEqual(mlirOperationGetParentOperation(ring->producer), plan->loop);
 }
 
+int ws_swizzle_span(long long row_bytes) {
+  for (int span = 128; span >= 32; span /= 2)
+    if (row_bytes > 0 && row_bytes % span == 0)
+      return span;
+  return 0;
+}
+
+static int row_elements(MlirType tile) {
+  return (int)mlirShapedTypeGetDimSize(tile, mlirShapedTypeGetRank(tile) - 1);
+}
+
+int ws_ring_box_cols(const ws_ring *ring) {
+  int cols = row_elements(ring->tile);
+  int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
+  return ring->swizzle && cols * eb > ring->swizzle ? ring->swizzle / eb : cols;
+}
+
+int ws_ring_boxes(const ws_ring *ring) {
+  return row_elements(ring->tile) / ws_ring_box_cols(ring);
+}
+
 int ws_ring_of_value(const ws_plan *plan, MlirValue value) {
   for (int r = 0; r < plan->num_rings; r++)
     if (!mlirOperationIsNull(plan->rings[r].producer) &&
@@ -301,6 +322,14 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
     }
     if (!ring->tile.ptr || ws_tile_bytes(ring->tile) == 0) {
       snprintf(why, cap, "ws.rings[%d] has no static tile type", r);
+      return false;
+    }
+    long long row = (long long)row_elements(ring->tile) *
+                    wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
+    if (ring->swizzle && (ws_swizzle_span(ring->swizzle) != ring->swizzle ||
+                          row % ring->swizzle)) {
+      snprintf(why, cap, "ws.rings[%d]: swizzle %d for rows of %lld bytes; expected 0, or "
+                         "32, 64 or 128 dividing the row", r, ring->swizzle, row);
       return false;
     }
   }

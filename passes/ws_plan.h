@@ -141,6 +141,17 @@ bool ws_plan_is_matmul(const ws_plan *plan);
  * tile, staged once per block). Needs the producer: before specialization. */
 bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring);
 
+/* A swizzle span that fits rows of `row_bytes`: the widest of 128, 64 and
+ * 32 bytes dividing it, or 0 when none does (the row stays unswizzled). */
+int ws_swizzle_span(long long row_bytes);
+
+/* The inner extent (elements) of one TMA box of the ring: the tile's row,
+ * or one swizzle span when the row is wider (TMA swizzles boxes whose row
+ * is at most one span). A slot holds its boxes one after another, each
+ * rows x box bytes: ws_ring_boxes of them. */
+int ws_ring_box_cols(const ws_ring *ring);
+int ws_ring_boxes(const ws_ring *ring);
+
 /* The ring whose tile is `value`, or -1. */
 int ws_ring_of_value(const ws_plan *plan, MlirValue value);
 

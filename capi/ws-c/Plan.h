@@ -102,6 +102,12 @@ WsPlanChannel wsPlanGetChannel(WsPlan plan, intptr_t index);
  * must encode in its CUtensorMap. 0 when no ring is attached to it. */
 int wsPlanGetDescriptorSwizzle(WsPlan plan, MlirValue desc);
 
+/* The innermost extent (elements) of one TMA box of that ring: the tile's
+ * row, or one swizzle span of it when the row is wider (the kernel then
+ * moves the tile as several boxes side by side). The other extents are the
+ * tile's. 0 when no ring is attached to the descriptor. */
+int64_t wsPlanGetDescriptorBoxInner(WsPlan plan, MlirValue desc);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,7 +5,10 @@ strides, column slices of a wider tensor, inputs smaller than the output so
 that loads zero-fill, grids larger than the work, negative loop starts) and
 compares each with the CPU reference (reference.py): bit-exact, NaN equal to
 any NaN, transcendental math within 4 ulps (f32) or 1 ulp (narrower types)
-of the output type. Every tensor lies between sentinel guard bytes and has
+of the output type. Matmul kernels (prepare.py --matmuls) run over ragged
+M, N and K (K = 0 and K below one tile too, N rows ending inside a granule,
+extra grid blocks) on inputs whose sums are exact in f32, so C must match
+numpy bit for bit. Every tensor lies between sentinel guard bytes and has
 sentinels in its padding; all of them, every input byte and every output
 element the kernel does not cover must come back unchanged. Each kernel
 runs in its own process under a 10 s watchdog per launch, so a hang or a
@@ -223,8 +226,10 @@ def run_one(directory, name, shapes):
     lib = ctypes.CDLL(os.path.join(directory, name + ".so"))
     module = ctypes.create_string_buffer(4096)
     cuda.check(lib["%s_load" % name](module), "load")
-    launch = lib["%s_%s_launch" % (name, name)]
     rng = random.Random("shape/%s" % name)
+    if spec.get("kind") == "matmul":
+        return run_matmul(cuda, lib, module, spec, rng, shapes)
+    launch = lib["%s_%s_launch" % (name, name)]
     for shape_index in range(shapes):
         sizes, in_sizes, counts, n = draw_shape(rng, spec)
         ins = [Tensor(cuda, rng, s, t) for s, t in zip(in_sizes, spec["inputs"])]
@@ -304,6 +309,81 @@ def run_one(directory, name, shapes):
     return 0
 
 
+def exact_values(rng, t, count):
+    """Multiples of 1/8 in [-1, 1]: every product and every sum of up to
+    thousands of them is exact in f32, so C rounds to the reference bit for
+    bit whatever order wgmma adds in."""
+    q = np.array([rng.randint(-8, 8) for _ in range(min(count, 4096))], dtype=np.float32) / 8
+    return ref.encode(np.resize(q, count), t).reshape(-1)
+
+
+def draw_matmul_shape(rng, spec):
+    """M, N, K: ragged against the tiles, K = 0 or below one K tile now and
+    then, N rows that end inside a 16-byte granule; extra grid blocks."""
+    bm, bn, bk = spec["bm"], spec["bn"], spec["bk"]
+    m = rng.choice([1, bm - 1, bm, bm + 3, 2 * bm + 17, rng.randint(1, 4 * bm)])
+    n = rng.choice([1, 3, bn - 1, bn, bn + 5, 2 * bn + 9, rng.randint(1, 4 * bn)])
+    k = rng.choice([0, 8, bk - 8, bk, bk + 8, 3 * bk + 24, rng.randint(1, 600)])
+    extra = rng.choice([0, 0, 1])
+    return m, n, max(k, 0), extra
+
+
+def run_matmul(cuda, lib, module, spec, rng, shapes):
+    """C = A @ B (B given N x K or K x N), relu'd or not, rounded to the
+    output type: bit-exact against numpy; guards, padding and every input
+    byte unchanged."""
+    name, t = spec["name"], spec["dtype"]
+    launch = lib["%s_%s_launch" % (name, name)]
+    launch.argtypes = ([ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_uint] * 3 +
+                       [ctypes.POINTER(WsTensor)] * 3 + [ctypes.c_int32])
+    for shape_index in range(shapes):
+        m, n, k, extra = draw_matmul_shape(rng, spec)
+        kn = spec["layout"] == "kn"
+        a = Tensor(cuda, rng, [m, k] if k else [m, 1], t)
+        b = Tensor(cuda, rng, ([k, n] if kn else [n, k]) if k else ([1, n] if kn else [n, 1]), t)
+        c = Tensor(cuda, rng, [m, n], t)
+        va = ref.decode(exact_values(rng, t, m * k), t).reshape(m, k).astype(np.float64)
+        vb = ref.decode(exact_values(rng, t, n * k), t).reshape((k, n) if kn else (n, k))
+        if k:
+            a.scatter(ref.encode(va, t).reshape(-1))
+            b.scatter(ref.encode(vb, t).reshape(-1))
+        want = va @ (vb.astype(np.float64) if kn else vb.astype(np.float64).T)
+        if spec["epilogue"] == "relu":
+            want = np.maximum(want, 0)
+        for x in (a, b, c):
+            cuda.put(x.dev, x.host)
+        args = [x.arg() for x in (a, b, c)]
+        if not k:  # K = 0: A and B have no element
+            args[0].sizes[1] = 0
+            args[1].sizes[0 if kn else 1] = 0
+        grid = [-(-m // spec["bm"]) + extra, -(-n // spec["bn"]) + extra, 1]
+        what = "%s shape %d M %d N %d K %d grid %s" % (name, shape_index, m, n, k, grid)
+        r = launch(module, None, *grid, *[ctypes.byref(x) for x in args], k)
+        if r != 0:
+            print("LAUNCH-ERROR %s: CUresult %d: %s" % (what, r, module.raw[16:16 + 256]
+                                                        .split(b"\0")[0].decode()))
+            return 4
+        cuda.wait()
+        bad_guard = sum(int((cuda.get(x.dev, x.nbytes) != x.host).sum()) for x in (a, b))
+        got = cuda.get(c.dev, c.nbytes)
+        view = np.zeros(c.nbytes, dtype=bool)
+        view[(c.element_index()[..., None] + np.arange(c.eb)).reshape(-1)] = True
+        bad_guard += int(((got != c.host) & ~view).sum())
+        if bad_guard:
+            print("GUARD %s: %d bytes outside C changed" % (what, bad_guard))
+            return 5
+        got_el = c.gather(got).reshape(-1, c.eb)
+        want_el = ref.encode(want.astype(np.float32).reshape(-1) + 0.0, t).reshape(-1, c.eb)
+        bad = np.flatnonzero(~(got_el == want_el).all(axis=1))
+        if len(bad):
+            i = bad[0]
+            print("MISMATCH %s: %d of %d elements; first C[%d][%d]: want %r got %r" % (
+                what, len(bad), m * n, i // n, i % n, want_el[i].tolist(), got_el[i].tolist()))
+            return 6
+    print("PASS %s: %d shapes" % (name, shapes))
+    return 0
+
+
 OUTCOMES = {0: "pass", 3: "hang", 4: "launch refused", 5: "wrote outside", 6: "wrong values"}
 
 
@@ -334,18 +414,20 @@ def run_suite(args):
     failures = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for spec, outcome, text in pool.map(one, kernels):
-            key = (spec["rank"], spec["out_type"])
+            key = (spec.get("kind", "eltwise"), spec["rank"], spec["out_type"])
             row = table.setdefault(key, {})
             row[outcome] = row.get(outcome, 0) + 1
             if outcome != "pass":
                 failures.append("%s (%s): %s" % (spec["name"], outcome, text.splitlines()[-1] if text else ""))
                 print("FAIL " + failures[-1], flush=True)
-    print("%-6s %-10s %s" % ("rank", "out type", "outcomes"))
-    for (rank, t), row in sorted(table.items()):
-        print("%-6d %-10s %s" % (rank, t, ", ".join("%s %d" % kv for kv in sorted(row.items()))))
+    print("%-8s %-6s %-10s %s" % ("kind", "rank", "out type", "outcomes"))
+    for (kind, rank, t), row in sorted(table.items()):
+        print("%-8s %-6d %-10s %s" % (kind, rank, t,
+                                      ", ".join("%s %d" % kv for kv in sorted(row.items()))))
     total = sum(sum(r.values()) for r in table.values())
     passed = sum(r.get("pass", 0) for r in table.values())
-    sample = [s["name"] for s in kernels[:args.sanitize]]
+    sample = [s["name"] for s in kernels if s.get("kind") != "matmul"][:args.sanitize]
+    sample += [s["name"] for s in kernels if s.get("kind") == "matmul"][:1]
     san_pass, san_fail = 0, 0
     sanitizer = os.path.join(os.environ.get("WS_CUDA_ROOT", "/usr/local/cuda"), "bin", "compute-sanitizer")
     for tool in ("memcheck", "racecheck"):

@@ -7,10 +7,11 @@ set -euo pipefail
 ws_opt="$1"
 out="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/flags.sh"
 python3 "$here/variants.py" "$out"
 fail=0
 count=0
-while read -r name bm bn bk warps dtype epilogue; do
+while read -r name bm bn bk warps dtype epilogue layout; do
   "$ws_opt" "$out/$name.mlir" --emit=ptx -o "$out/$name.ptx"
   "$ws_opt" "$out/$name.mlir" --emit=launcher -o "$out/$name"
   for pattern in 'wgmma.mma_async.sync.aligned.m64n' 'wgmma.fence.sync.aligned' \
@@ -30,9 +31,8 @@ echo "compiled $count matmul variants to PTX and launchers; PTX checks $([ $fail
 # The launchers and the GPU harness must compile (no GPU needed).
 cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
 built=0
-while read -r name bm bn bk warps dtype epilogue; do
-  flags=""
-  [ "$dtype" = bf16 ] && flags="-DBF16"
+while read -r name bm bn bk warps dtype epilogue layout; do
+  flags="$(variant_flags "$dtype" "$epilogue" "$layout")"
   if gcc -std=c11 -O2 -Wall -Wextra -Werror -DMOD="$name" -DKERN="$name" -DBM="$bm" \
        -DBN="$bn" $flags -I"$out" -I"$cuda/include" -c "$here/matmul_test.c" \
        -o "$out/$name.test.o" &&

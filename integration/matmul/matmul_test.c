@@ -1,13 +1,15 @@
-/* matmul_test.c: runs one generated matmul kernel (C = A @ B^T, f16 or
- * bf16 in, f32 accumulation, f16/bf16 out) on the GPU and checks it against
- * a CPU reference; or times it (--bench). Built per variant on the GPU
- * machine:
+/* matmul_test.c: runs one generated matmul kernel (C = A @ B^T, or A @ B
+ * with -DKN; f16 or bf16 in, f32 accumulation, f16/bf16 out, max(C, 0)
+ * with -DRELU) on the GPU and checks it against a CPU reference; or times
+ * it (--bench). Built per variant on the GPU machine:
  *
- *   cc -std=c11 -O2 -DMOD=mm -DKERN=mm -DBM=128 -DBN=256 [-DBF16]
- *      -I<dir> matmul_test.c <dir>/mm.c -lcuda -lm
+ *   cc -std=c11 -O2 -DMOD=mm -DKERN=mm -DBM=128 -DBN=256 [-DBF16] [-DKN]
+ *      [-DRELU] -I<dir> matmul_test.c <dir>/mm.c -lcuda -lm
  *   ./a.out M N K            check (every element, or 4096 sampled ones
  *                            when M*N is large), and check that no byte
  *                            around C changed
+ *   ./a.out M N K --extra-blocks   the same check with two blocks more
+ *                            than tiles in x and in y
  *   ./a.out M N K --bench I  time I launches on random full-mantissa
  *                            inputs, print TFLOP/s
  *
@@ -111,7 +113,16 @@ int main(int argc, char **argv) {
   }
   long M = atol(argv[1]), N = atol(argv[2]), K = atol(argv[3]);
   int bench = argc > 5 && strcmp(argv[4], "--bench") == 0 ? atoi(argv[5]) : 0;
-  long lda = (K + 7) / 8 * 8, ldc = (N + 7) / 8 * 8 + 8; /* rows of 16-byte multiples; C padded */
+  /* --extra-blocks: a grid with blocks past the last tile in x and y */
+  unsigned extra = argc > 4 && strcmp(argv[4], "--extra-blocks") == 0 ? 2 : 0;
+  /* rows of 16-byte multiples (at least one granule, so that K = 0 has a
+   * valid stride); C padded */
+  long lda = K > 0 ? (K + 7) / 8 * 8 : 8, ldc = (N + 7) / 8 * 8 + 8;
+#ifdef KN
+  long ldb = (N + 7) / 8 * 8, b_rows = K; /* B is K x N */
+#else
+  long ldb = lda, b_rows = N; /* B is N x K */
+#endif
   check(cuInit(0), "cuInit");
   CUdevice dev;
   CUcontext ctx;
@@ -120,7 +131,7 @@ int main(int argc, char **argv) {
   check(cuCtxSetCurrent(ctx), "context");
   MODULE_T mod;
   check(LOAD(&mod), "load");
-  size_t a_elems = (size_t)M * lda, b_elems = (size_t)N * lda;
+  size_t a_elems = (size_t)M * lda, b_elems = (size_t)b_rows * ldb;
   size_t c_elems = (size_t)(M + 2 * GUARD_ROWS) * ldc;
   uint16_t *a = malloc(a_elems * 2), *b = malloc(b_elems * 2), *c = malloc(c_elems * 2);
   unsigned seed = 12345;
@@ -139,7 +150,11 @@ int main(int argc, char **argv) {
   check(cuMemcpyHtoD(db, b, b_elems * 2), "copy");
   check(cuMemcpyHtoD(dc, c, c_elems * 2), "copy");
   ws_tensor ta = {da, 2, {(uint64_t)M, (uint64_t)K}, {(uint64_t)lda, 1}};
-  ws_tensor tb = {db, 2, {(uint64_t)N, (uint64_t)K}, {(uint64_t)lda, 1}};
+#ifdef KN
+  ws_tensor tb = {db, 2, {(uint64_t)K, (uint64_t)N}, {(uint64_t)ldb, 1}};
+#else
+  ws_tensor tb = {db, 2, {(uint64_t)N, (uint64_t)K}, {(uint64_t)ldb, 1}};
+#endif
   ws_tensor tc = {dc + (CUdeviceptr)(GUARD_ROWS * ldc * 2), 2, {(uint64_t)M, (uint64_t)N},
                   {(uint64_t)ldc, 1}};
   unsigned gx = (unsigned)((M + BM - 1) / BM), gy = (unsigned)((N + BN - 1) / BN);
@@ -147,6 +162,8 @@ int main(int argc, char **argv) {
     gx = 1;
   if (gy == 0)
     gy = 1;
+  gx += extra;
+  gy += extra;
   CUstream s;
   check(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "stream");
   CUresult r = LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, (int32_t)K);
@@ -186,7 +203,14 @@ int main(int argc, char **argv) {
     long j = sample ? (long)((seed = seed * 1103515245u + 12345u) % (unsigned)N) : t % N;
     double ref = 0;
     for (long k = 0; k < K; k++)
-      ref += (double)half_to_float(a[i * lda + k]) * half_to_float(b[j * lda + k]);
+#ifdef KN
+      ref += (double)half_to_float(a[i * lda + k]) * half_to_float(b[k * ldb + j]);
+#else
+      ref += (double)half_to_float(a[i * lda + k]) * half_to_float(b[j * ldb + k]);
+#endif
+#ifdef RELU
+    ref = ref > 0 ? ref : 0;
+#endif
     float got = half_to_float(c[(i + GUARD_ROWS) * ldc + j]);
     double tol = 1e-2 * fabs(ref) + 1e-2;
     checked++;
@@ -196,8 +220,8 @@ int main(int argc, char **argv) {
       bad++;
     }
   }
-  printf("%s %s %ldx%ldx%ld: %ld of %ld checked elements wrong, %ld bytes outside C "
-         "changed\n", bad || outside ? "FAIL" : "PASS", STR(MOD), M, N, K, bad, checked,
-         2 * outside);
+  printf("%s %s %ldx%ldx%ld%s: %ld of %ld checked elements wrong, %ld bytes outside C "
+         "changed\n", bad || outside ? "FAIL" : "PASS", STR(MOD), M, N, K,
+         extra ? " (extra blocks)" : "", bad, checked, 2 * outside);
   return bad || outside ? 1 : 0;
 }

@@ -1,28 +1,29 @@
 #!/usr/bin/env bash
 # Builds the matmul harness for every compiled variant in DIR (launchers
 # from compile_matmul.sh) and checks each on the GPU at small, ragged and
-# large sizes, K below, at and past one K tile, each under the harness
-# watchdog. Usage: run_matmul.sh DIR   (on the GPU machine)
+# large sizes, K = 0, below, at and past one K tile, a grid with blocks
+# past the last tile, each under the harness watchdog.
+# Usage: run_matmul.sh DIR   (on the GPU machine)
 set -uo pipefail
 dir="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/flags.sh"
 cuda="${CUDA_HOME:-/usr/local/cuda}"
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "skipped: no GPU"
   exit 0
 fi
 fail=0
-while read -r name bm bn bk warps dtype epilogue; do
-  flags=""
-  [ "$dtype" = bf16 ] && flags="-DBF16"
+while read -r name bm bn bk warps dtype epilogue layout; do
+  flags="$(variant_flags "$dtype" "$epilogue" "$layout")"
   if ! gcc -std=c11 -O2 -DMOD="$name" -DKERN="$name" -DBM="$bm" -DBN="$bn" $flags \
        -I"$dir" -I"$cuda/include" "$here/matmul_test.c" "$dir/$name.c" \
        -L"$cuda/lib64/stubs" -lcuda -lm -o "$dir/$name.test"; then
     echo "FAIL $name: harness does not build"; fail=1; continue
   fi
-  [ "$epilogue" = none ] || continue # the reference knows no epilogue math
   for shape in "208 416 304" "2000 1000 2000" "256 512 16" "256 512 $bk" "300 260 40" \
-               "64 64 8" "4096 4096 4096" "8192 8192 8192"; do
+               "64 64 8" "256 512 0" "300 260 0" "208 416 304 --extra-blocks" \
+               "4096 4096 4096" "8192 8192 8192"; do
     "$dir/$name.test" $shape || fail=1
   done
 done < "$dir/manifest"

@@ -1,26 +1,36 @@
 #!/usr/bin/env python3
-"""Writes the matmul integration variants (C = A @ B^T on wgmma) as .mlir
-files plus a manifest line per variant: name bm bn bk warps dtype epilogue.
+"""Writes the matmul integration variants (C = A @ B^T, or A @ B with B given
+K x N, on wgmma) as .mlir files plus a manifest line per variant: name bm
+bn bk warps dtype epilogue layout.
 
 Usage: variants.py OUTDIR"""
 import os
 import sys
 
-# name, BM, BN, BK, warps, element type, epilogue
+# name, BM, BN, BK, warps, element type, epilogue, B layout (nk: N x K with
+# transpose_b; kn: K x N)
 VARIANTS = [
-    ("mm_128x256x64_w8", 128, 256, 64, 8, "f16", "none"),
-    ("mm_128x128x64_w4", 128, 128, 64, 4, "f16", "none"),
-    ("mm_128x128x64_w8", 128, 128, 64, 8, "f16", "none"),
-    ("mm_64x256x64_w4", 64, 256, 64, 4, "f16", "none"),
-    ("mm_128x256x64_w8_bf16", 128, 256, 64, 8, "bf16", "none"),
-    ("mm_128x128x32_w8", 128, 128, 32, 8, "f16", "none"),
-    ("mm_128x256x64_w8_relu", 128, 256, 64, 8, "f16", "relu"),
+    ("mm_128x256x64_w8", 128, 256, 64, 8, "f16", "none", "nk"),
+    ("mm_128x128x64_w4", 128, 128, 64, 4, "f16", "none", "nk"),
+    ("mm_128x128x64_w8", 128, 128, 64, 8, "f16", "none", "nk"),
+    ("mm_64x256x64_w4", 64, 256, 64, 4, "f16", "none", "nk"),
+    ("mm_128x256x64_w8_bf16", 128, 256, 64, 8, "bf16", "none", "nk"),
+    ("mm_128x128x32_w8", 128, 128, 32, 8, "f16", "none", "nk"),
+    ("mm_128x256x64_w8_relu", 128, 256, 64, 8, "f16", "relu", "nk"),
+    ("mm_128x256x64_w8_kn", 128, 256, 64, 8, "f16", "none", "kn"),
+    ("mm_128x128x64_w8_bf16_kn", 128, 128, 64, 8, "bf16", "none", "kn"),
+    ("mm_64x96x32_w4_kn", 64, 96, 32, 4, "f16", "relu", "kn"),
+    ("mm_128x128x128_w8", 128, 128, 128, 8, "f16", "none", "nk"),
+    ("mm_64x128x48_w4_kn", 64, 128, 48, 4, "bf16", "none", "kn"),
 ]
 
 
-def render(name, bm, bn, bk, warps, t, epilogue):
+def render(name, bm, bn, bk, warps, t, epilogue, layout):
     a = f"!ws.tensor_desc<tensor<{bm}x{bk}x{t}>>"
-    b = f"!ws.tensor_desc<tensor<{bn}x{bk}x{t}>>"
+    b_tile = f"tensor<{bn}x{bk}x{t}>" if layout == "nk" else f"tensor<{bk}x{bn}x{t}>"
+    b = f"!ws.tensor_desc<{b_tile}>"
+    b_coords = "%n, %k" if layout == "nk" else "%k, %n"
+    transpose = " {transpose_b}" if layout == "nk" else ""
     c = f"!ws.tensor_desc<tensor<{bm}x{bn}x{t}>>"
     acc = f"tensor<{bm}x{bn}xf32>"
     lines = [
@@ -42,8 +52,8 @@ def render(name, bm, bn, bk, warps, t, epilogue):
         f"      %zero = arith.constant dense<0.0> : {acc}",
         f"      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> ({acc}) : i32 {{",
         f'        %ta = "ws.load"(%a, %m, %k) : ({a}, i32, i32) -> tensor<{bm}x{bk}x{t}>',
-        f'        %tb = "ws.load"(%b, %n, %k) : ({b}, i32, i32) -> tensor<{bn}x{bk}x{t}>',
-        f'        %d = "ws.dot"(%ta, %tb, %acc0) {{transpose_b}} : (tensor<{bm}x{bk}x{t}>, tensor<{bn}x{bk}x{t}>, {acc}) -> {acc}',
+        f'        %tb = "ws.load"(%b, {b_coords}) : ({b}, i32, i32) -> {b_tile}',
+        f'        %d = "ws.dot"(%ta, %tb, %acc0){transpose} : (tensor<{bm}x{bk}x{t}>, {b_tile}, {acc}) -> {acc}',
         f"        scf.yield %d : {acc}",
         "      } {ws.warp_specialize}",
     ]

@@ -10,7 +10,9 @@
 // PLAN: "ws.load"(%arg0, {{.*}} ws.ring = {align = 1024 : i32, channel = 0 : i32, offset = 0 : i32, slot_bytes = 16384 : i32, swizzle = 128 : i32}
 // PLAN: "ws.load"(%arg1, {{.*}} ws.ring = {align = 1024 : i32, channel = 0 : i32, offset = 65536 : i32, slot_bytes = 32768 : i32, swizzle = 128 : i32}
 // PLAN: ws.channels = [{depth = 4 : i32, {{.*}} from = "load", {{.*}} to = "compute"}, {depth = 1 : i32, {{.*}} from = "compute", {{.*}} to = "store"}]
-// PLAN: arith.truncf {{.*}} ws.ring = {align = 128 : i32, channel = 1 : i32, offset = 0 : i32, slot_bytes = 65536 : i32, swizzle = 0 : i32}
+// The C tile is swizzled too (its 512-byte rows in four 128-byte boxes), so
+// the consumers' fragment writes spread over all banks.
+// PLAN: arith.truncf {{.*}} ws.ring = {align = 1024 : i32, channel = 1 : i32, offset = 0 : i32, slot_bytes = 65536 : i32, swizzle = 128 : i32}
 
 // One block per SM: 12 warps, entry cap 65536 / 384 -> 168; the producer
 // warpgroup drops to 24 and the consumers rise to (168 * 384 - 24 * 128) /
@@ -32,7 +34,7 @@
 // CHECK-NEXT: %[[S:.*]]:2 = "ws.slot_phase"(%[[N]]) {depth = 4 : i32, start_phase = 0 : i32}
 // CHECK-NEXT: "ws.wait"(%[[S]]#0, %[[S]]#1) {barrier = "full", channel = 0 : i32}
 // CHECK-NEXT: nvvm.wgmma.fence.aligned
-// CHECK-NEXT: %[[D:.*]] = "ws.mma"(%[[S]]#0, %[[ACC]]) {ring_a = 0 : i32, ring_b = 1 : i32}
+// CHECK-NEXT: %[[D:.*]] = "ws.mma"(%[[S]]#0, %[[ACC]]) {ring_a = 0 : i32, ring_b = 1 : i32, transpose_b}
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: scf.if
@@ -75,3 +77,13 @@
 // LOWER-COUNT-2: nvvm.wgmma.mma_async
 // LOWER: nvvm.wgmma.commit.group.sync.aligned
 // LOWER-NOT: ws.
+// The store warp stores C as four boxes of 128 x 64, 16 KiB apart, each
+// exactly (the edge path, emitted once, reads the swizzled slot).
+// LOWER: scf.for %[[BOX:.*]] = %c0_i32 to %c4_i32 step %c1_i32
+// LOWER-NEXT: %[[COLS:.*]] = arith.muli %[[BOX]], %c64_i32 : i32
+// LOWER-NEXT: %[[COL:.*]] = arith.addi %{{.*}}, %[[COLS]] : i32
+// LOWER: %[[OFF:.*]] = arith.muli %[[BOX]], %c16384_i32 : i32
+// LOWER-NEXT: %[[SRC:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]]
+// LOWER: arith.xori
+// LOWER: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2, %[[SRC]], box[%[[COL]], %{{.*}}]
+// LOWER-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta

@@ -34,7 +34,7 @@ module attributes {gpu.container_module} {
       %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
         %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x40xf16>>, i32, i32) -> tensor<128x40xf16>
         %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x40xf16>>, i32, i32) -> tensor<128x40xf16>
-        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op K tile 40: must be a multiple of 16
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op K tile 40: must be a multiple of 16 (one wgmma k16 step)
         %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x40xf16>, tensor<128x40xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
         scf.yield %d : tensor<128x128xf32>
       } {ws.warp_specialize}
@@ -66,20 +66,38 @@ module attributes {gpu.container_module} {
 }
 
 // -----
-// B given K x N (no transpose_b).
+// B given K x N whose N row (24 x 2 = 48 bytes) is no swizzle span.
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
-    gpu.func @plain_b(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<64x128xf16>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+    gpu.func @plain_b(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<64x24xf16>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
       %c0 = arith.constant 0 : i32
       %cbk = arith.constant 64 : i32
-      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
-      %one = arith.constant dense<1.0> : tensor<128x128xf32>
-      %ta0 = arith.constant dense<1.0> : tensor<128x64xf16>
-      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+      %zero = arith.constant dense<0.0> : tensor<128x24xf32>
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x24xf32>) : i32 {
         %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
-        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<64x128xf16>>, i32, i32) -> tensor<64x128xf16>
-        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op needs transpose_b
-        %d = "ws.dot"(%ta, %tb, %acc0)  : (tensor<128x64xf16>, tensor<64x128xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        %tb = "ws.load"(%b, %k, %c0) : (!ws.tensor_desc<tensor<64x24xf16>>, i32, i32) -> tensor<64x24xf16>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op N tile 24 of a K x N B: its row of 48 bytes must be a multiple of 32 bytes
+        %d = "ws.dot"(%ta, %tb, %acc0)  : (tensor<128x64xf16>, tensor<64x24xf16>, tensor<128x24xf32>) -> tensor<128x24xf32>
+        scf.yield %d : tensor<128x24xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// f8 operands: this wgmma path takes f16 and bf16 (fp8 wgmma is not done).
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f8(%a: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 128 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op wgmma here takes A and B of one type, f16 or bf16
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
         scf.yield %d : tensor<128x128xf32>
       } {ws.warp_specialize}
       gpu.return

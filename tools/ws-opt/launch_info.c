@@ -78,6 +78,9 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       snprintf(a->cu_dtype, sizeof a->cu_dtype, "%s", cu_dtype(e));
       a->elem_bytes = wsElementTypeByteWidth(e);
       a->swizzle = wsPlanGetDescriptorSwizzle(plan, arg);
+      int64_t inner = wsPlanGetDescriptorBoxInner(plan, arg);
+      if (inner > 0)
+        a->box[a->rank - 1] = inner;
       a->stored = wsTensorDescIsStored(arg);
     } else if (!scalar_c_type(t, a->c_type, sizeof a->c_type)) {
       fprintf(stderr, "ws-opt: error: kernel %s: argument %d has a type the "

@@ -39,7 +39,8 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
              "/* A global tensor: sizes and strides (in elements) outermost first;\n"
              " * the innermost stride must be 1. TMA needs the base 16-byte aligned,\n"
              " * every other stride a multiple of 16 bytes below 2^40 bytes, and\n"
-             " * each size from 1 to 2^32. */\n"
+             " * each size at most 2^32. A tensor with a size of 0 has no element:\n"
+             " * the kernel reads it as zeros and writes nothing to it. */\n"
              "typedef struct ws_tensor {\n  CUdeviceptr base;\n  int rank;\n"
              "  uint64_t sizes[5];\n  uint64_t strides[5];\n} ws_tensor;\n#endif\n\n");
   fprintf(f, "/* The loaded module: one CUfunction per kernel. When a launch returns\n"
@@ -48,9 +49,12 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
              "typedef struct %s_module {\n  CUmodule module;\n", name);
   for (int k = 0; k < n; k++)
     fprintf(f, "  CUfunction %s;\n", ks[k].name);
-  fprintf(f, "  char error[256];\n} %s_module;\n\n", name);
+  fprintf(f, "  char error[256];\n"
+             "  CUdeviceptr scratch; /* stands in for tensors with no element */\n"
+             "} %s_module;\n\n", name);
   fprintf(f, "/* Loads the embedded cubin into the current context and sets each\n"
-             " * kernel's dynamic shared memory limit. */\n"
+             " * kernel's dynamic shared memory limit; allocates 256 bytes of scratch\n"
+             " * (see ws_tensor). Unload frees what a load took, also after it failed. */\n"
              "CUresult %s_load(%s_module *m);\nvoid %s_unload(%s_module *m);\n\n",
           name, name, name, name);
   for (int k = 0; k < n; k++) {
@@ -92,8 +96,8 @@ static void write_encoder(FILE *f) {
       "  if (t->strides[rank - 1] != 1)\n"
       "    return refuse(error, arg, \"the innermost stride must be 1 element\", t->strides[rank - 1]);\n"
       "  for (int d = 0; d < rank; d++) {\n"
-      "    if (t->sizes[d] < 1 || t->sizes[d] > (1ull << 32))\n"
-      "      return refuse(error, arg, \"each size must be from 1 to 2^32\", t->sizes[d]);\n"
+      "    if (t->sizes[d] > (1ull << 32))\n"
+      "      return refuse(error, arg, \"each size must be at most 2^32\", t->sizes[d]);\n"
       "    if (d == rank - 1)\n"
       "      continue;\n"
       "    unsigned long long bytes = t->strides[d] * (unsigned long long)elem_bytes;\n"
@@ -103,23 +107,31 @@ static void write_encoder(FILE *f) {
       "  }\n"
       "  return CUDA_SUCCESS;\n"
       "}\n\n"
-      "/* Builds a tiled TMA descriptor; box and swizzle come from the plan. */\n"
+      "/* Builds a tiled TMA descriptor; box and swizzle come from the plan. TMA\n"
+      " * cannot describe a tensor with no element, so such a tensor becomes one\n"
+      " * element of zeroed scratch (`scratch`: its own for a stored tensor):\n"
+      " * every load of it reads zeros and a store lands in the scratch. */\n"
       "static CUresult encode(char *error, int arg, CUtensorMap *map, const ws_tensor *t,\n"
       "                       CUtensorMapDataType dtype, int elem_bytes, int rank,\n"
-      "                       const cuuint32_t *box_outer_first, CUtensorMapSwizzle swizzle) {\n"
+      "                       const cuuint32_t *box_outer_first, CUtensorMapSwizzle swizzle,\n"
+      "                       CUdeviceptr scratch) {\n"
       "  cuuint64_t dims[5] = {0}, strides[5] = {0};\n"
       "  cuuint32_t box[5] = {0}, unit[5] = {0};\n"
       "  CUresult r = check_tensor(error, arg, t, elem_bytes, rank);\n"
       "  if (r != CUDA_SUCCESS)\n"
       "    return r;\n"
+      "  int empty = 0;\n"
+      "  for (int d = 0; d < rank; d++)\n"
+      "    empty |= t->sizes[d] == 0;\n"
       "  for (int d = 0; d < rank; d++) {\n"
-      "    dims[d] = t->sizes[rank - 1 - d];\n"
+      "    dims[d] = empty ? 1 : t->sizes[rank - 1 - d];\n"
       "    box[d] = box_outer_first[rank - 1 - d];\n"
       "    unit[d] = 1;\n"
       "    if (d > 0)\n"
-      "      strides[d - 1] = t->strides[rank - 1 - d] * (cuuint64_t)elem_bytes;\n"
+      "      strides[d - 1] = empty ? 16 : t->strides[rank - 1 - d] * (cuuint64_t)elem_bytes;\n"
       "  }\n"
-      "  r = cuTensorMapEncodeTiled(map, dtype, (cuuint32_t)rank, (void *)t->base, dims, strides,\n"
+      "  void *base = (void *)(empty ? scratch : t->base);\n"
+      "  r = cuTensorMapEncodeTiled(map, dtype, (cuuint32_t)rank, base, dims, strides,\n"
       "                             box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,\n"
       "                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B,\n"
       "                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
@@ -144,6 +156,10 @@ static void write_encoder(FILE *f) {
       "}\n\n");
 }
 
+/* The scratch behind tensors with no element: a zeroed granule for loads
+ * and, apart from it, one that stores may write. */
+enum { SCRATCH_STORE_OFFSET = 128, SCRATCH_BYTES = 256 };
+
 static const char *swizzle_name(int bytes) {
   switch (bytes) {
   case 32: return "CU_TENSOR_MAP_SWIZZLE_32B";
@@ -166,9 +182,10 @@ static void write_launch(FILE *f, const char *name, const launch_info *k) {
     for (int d = 0; d < a->rank; d++)
       fprintf(f, "%s%lld", d ? ", " : "", (long long)a->box[d]);
     fprintf(f, "};\n  CUtensorMap map%d;\n"
-               "  if ((r = encode(m->error, %d, &map%d, arg%d, %s, %d, %d, box%d, %s)) != "
-               "CUDA_SUCCESS)\n    return r;\n",
-            i, i, i, i, a->cu_dtype, a->elem_bytes, a->rank, i, swizzle_name(a->swizzle));
+               "  if ((r = encode(m->error, %d, &map%d, arg%d, %s, %d, %d, box%d, %s,\n"
+               "                  m->scratch + %d)) != CUDA_SUCCESS)\n    return r;\n",
+            i, i, i, i, a->cu_dtype, a->elem_bytes, a->rank, i, swizzle_name(a->swizzle),
+            a->stored ? SCRATCH_STORE_OFFSET : 0);
     if (a->stored)
       fprintf(f, "  int64_t view%d[12];\n  store_view(view%d, arg%d, %d, %d);\n", i, i, i,
               a->elem_bytes, a->rank);
@@ -194,15 +211,20 @@ static void write_source(FILE *f, const char *name, const launch_info *ks, int n
     fprintf(f, "%s%u,", i % 20 ? "" : "\n  ", cubin[i]);
   fprintf(f, "\n};\n\n");
   fprintf(f, "CUresult %s_load(%s_module *m) {\n  m->error[0] = '\\0';\n"
-             "  CUresult r = cuModuleLoadData(&m->module, cubin);\n"
-             "  if (r != CUDA_SUCCESS)\n    return r;\n", name, name);
+             "  m->module = NULL;\n  m->scratch = 0;\n"
+             "  CUresult r = cuMemAlloc(&m->scratch, %d);\n"
+             "  if (r == CUDA_SUCCESS)\n    r = cuMemsetD8(m->scratch, 0, %d);\n"
+             "  if (r == CUDA_SUCCESS)\n    r = cuModuleLoadData(&m->module, cubin);\n"
+             "  if (r != CUDA_SUCCESS)\n    return r;\n", name, name, SCRATCH_BYTES,
+          SCRATCH_BYTES);
   for (int k = 0; k < n; k++)
     fprintf(f, "  if ((r = cuModuleGetFunction(&m->%s, m->module, \"%s\")) != CUDA_SUCCESS ||\n"
                "      (r = cuFuncSetAttribute(m->%s, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,\n"
                "                              %d)) != CUDA_SUCCESS)\n    return r;\n",
             ks[k].name, ks[k].name, ks[k].name, ks[k].smem_bytes);
   fprintf(f, "  return CUDA_SUCCESS;\n}\n\nvoid %s_unload(%s_module *m) {\n"
-             "  if (m->module)\n    cuModuleUnload(m->module);\n  m->module = NULL;\n}\n\n",
+             "  if (m->module)\n    cuModuleUnload(m->module);\n  m->module = NULL;\n"
+             "  if (m->scratch)\n    cuMemFree(m->scratch);\n  m->scratch = 0;\n}\n\n",
           name, name);
   write_encoder(f);
   for (int k = 0; k < n; k++)

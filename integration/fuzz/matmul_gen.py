@@ -1,0 +1,30 @@
+"""Draws matmul kernels for the GPU differential fuzz: a tile configuration
+wgmma and the budget take (M tile 64/128/256 over 4 or 8 warps, N tile a
+multiple of 8 up to 256, or of 16 for a K x N B, K tile 16/32/48/64/128), f16 or
+bf16, B given N x K or K x N, with or without a ReLU epilogue, rendered by
+integration/matmul/variants.py. Every draw must compile."""
+import os
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "matmul"))
+import variants  # noqa: E402
+
+
+def draw(rng, index):
+    """(spec, .mlir text) of matmul kernel number `index`."""
+    warps = rng.choice([4, 8])
+    bm = rng.choice([64, 128]) if warps == 4 else rng.choice([128, 128, 256])
+    rows = bm // (warps // 4)
+    layout = rng.choice(["nk", "kn"])
+    step = 16 if layout == "kn" else 8
+    most = 256 if rows == 64 else 128  # at most 128 accumulator registers
+    bn = step * rng.randint(1, most // step)
+    bk = rng.choice([16, 32, 48, 64, 128])
+    dtype = rng.choice(["f16", "bf16"])
+    epilogue = rng.choice(["none", "relu"])
+    name = "mm%03d_%dx%dx%d_w%d_%s_%s_%s" % (index, bm, bn, bk, warps, dtype, layout, epilogue)
+    spec = {"kind": "matmul", "name": name, "bm": bm, "bn": bn, "bk": bk, "warps": warps,
+            "dtype": dtype, "layout": layout, "epilogue": epilogue,
+            "rank": 2, "out_type": dtype}
+    return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout)
