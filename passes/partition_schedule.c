@@ -270,6 +270,16 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
       return false;
     }
     MlirType shape;
+    MlirValue stored = wsOperationIsA(op, "store")
+                           ? mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1)
+                           : (MlirValue){NULL};
+    if (!mlirValueIsNull(stored) && mlirValueIsAOpResult(stored) &&
+        mlirOperationEqual(mlirOpResultGetOwner(stored), plan->loop)) {
+      ws_emit_op_error(op, "stores the loop's accumulator itself; the epilogue stages "
+                           "a tile the consumers compute from it: convert it first "
+                           "(arith.truncf), or apply an elementwise op");
+      return false;
+    }
     if (wsOperationIsA(op, "store") && !index_of[WS_ROLE_STORE]) {
       int p = ws_plan_add_partition(plan, WS_ROLE_STORE, 1);
       index_of[WS_ROLE_STORE] = 1u << p;
