@@ -7,33 +7,28 @@ set -euo pipefail
 ws_opt="$1"
 out="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
+cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
+. "$here/compile_common.sh"
 python3 "$here/variants.py" "$out" >/dev/null
 fail=0
 count=0
 while read -r name op dtype rows cols stages warps inputs; do
-  "$ws_opt" "$out/$name.mlir" --emit=ptx -o "$out/$name.ptx"
-  "$ws_opt" "$out/$name.mlir" --emit=launcher -o "$out/$name"
-  for pattern in 'setmaxnreg.inc.sync.aligned.u32' 'setmaxnreg.dec.sync.aligned.u32' \
-                 'cp.async.bulk.tensor.2d.shared::cluster.global' \
-                 'cp.async.bulk.tensor.2d.global.shared::cta' \
-                 'mbarrier.try_wait.parity' 'fence.proxy.async.shared::cta' '.maxnreg'; do
-    if ! grep -qF "$pattern" "$out/$name.ptx"; then
-      echo "FAIL $name: PTX lacks $pattern"
-      fail=1
-    fi
-  done
+  emit_kernel "$name"
+  ptx_lacks "$name" 'setmaxnreg.inc.sync.aligned.u32' \
+    'setmaxnreg.dec.sync.aligned.u32' 'cp.async.bulk.tensor.2d.shared::cluster.global' \
+    'cp.async.bulk.tensor.2d.global.shared::cta' 'mbarrier.try_wait.parity' \
+    'fence.proxy.async.shared::cta' '.maxnreg' || fail=1
   if grep -q 'fma.rn' "$out/$name.ptx"; then echo 1; else echo 0; fi > "$out/$name.fused"
   count=$((count + 1))
 done < "$out/manifest"
 echo "compiled $count variants to PTX and launchers; PTX checks $([ $fail = 0 ] && echo passed || echo FAILED)"
 # The generated launchers and the GPU harness must compile (no GPU needed).
-cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
 built=0
 while read -r name op dtype rows cols stages warps inputs; do
   if gcc -std=c11 -O2 -Wall -Werror -ffp-contract=off -DMOD="$name" -DKERN="$name" \
        -DNUM_IN="$inputs" -DOP_"${op^^}" -DELEM_"${dtype^^}" -DROWS="$rows" \
        -I"$out" -I"$cuda/include" -c "$here/elementwise_test.c" -o "$out/$name.test.o" &&
-     gcc -std=c11 -O2 -Wall -Werror -I"$cuda/include" -c "$out/$name.c" -o "$out/$name.o"; then
+     launcher_compiles "$name"; then
     built=$((built + 1))
   else
     echo "FAIL $name: launcher or harness does not compile"

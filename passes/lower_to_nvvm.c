@@ -243,12 +243,6 @@ static bool lower_arrive_expect_tx(lowering *L, ws_builder *b, MlirOperation op)
   return true;
 }
 
-/* TMA coordinates run innermost first; ws ops list them outermost first. */
-static void reversed_coords(MlirOperation op, int rank, MlirValue *out) {
-  for (int d = 0; d < rank; d++)
-    out[d] = mlirOperationGetOperand(op, rank - d);
-}
-
 /* Operands desc, coords..., slot: the coordinate count, checked against the
  * descriptor's box. */
 static int tma_rank(lowering *L, MlirOperation op, int ring) {
@@ -266,14 +260,16 @@ static MlirValue ring_slot_ptr(lowering *L, ws_builder *b, int r, MlirValue slot
   return slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
 }
 
-/* Box j (an i32) of a ring's slot: its shared address and its TMA
- * coordinates (innermost first), the inner one advanced by j boxes. */
+/* Box j (an i32) of a ring's slot: its shared address and its coordinates
+ * (outermost first, as ws ops list them), the inner one advanced by j
+ * boxes. */
 static MlirValue box_at(lowering *L, ws_builder *b, MlirOperation op, int r, int rank,
                         MlirValue j, MlirValue *coords) {
   const ws_ring *ring = &L->plan.rings[r];
-  reversed_coords(op, rank, coords);
-  coords[0] = ws_arith(b, "arith.addi", coords[0],
-                       ws_arith(b, "arith.muli", j, c32(b, ws_ring_box_cols(ring))));
+  for (int d = 0; d < rank; d++)
+    coords[d] = mlirOperationGetOperand(op, 1 + d);
+  coords[rank - 1] = ws_arith(b, "arith.addi", coords[rank - 1],
+                              ws_arith(b, "arith.muli", j, c32(b, ws_ring_box_cols(ring))));
   MlirValue slot = ring_slot_ptr(L, b, r, mlirOperationGetOperand(op, rank + 1));
   int box_bytes = ws_tile_bytes(ring->tile) / ws_ring_boxes(ring);
   return ws_byte_ptr(b, slot, ws_arith(b, "arith.muli", j, c32(b, box_bytes)));
@@ -291,8 +287,10 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
   snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, 0, 0, 0>", rank);
   MlirNamedAttribute attrs[1] = {ws_named_text(L->ctx, "operandSegmentSizes", seg)};
   for (int j = 0; j < ws_ring_boxes(&L->plan.rings[r]); j++) {
-    MlirValue ops[8];
-    MlirValue dst = box_at(L, b, op, r, rank, c32(b, j), ops + 2);
+    MlirValue ops[8], coords[5];
+    MlirValue dst = box_at(L, b, op, r, rank, c32(b, j), coords);
+    for (int d = 0; d < rank; d++) /* TMA takes the innermost first */
+      ops[2 + d] = coords[rank - 1 - d];
     ops[0] = ws_build_value(b, "llvm.addrspacecast", 1, &dst, L->ptr_cluster, 0, NULL);
     ops[1] = mlirOperationGetOperand(op, 0);
     ops[2 + rank] = full;
@@ -334,10 +332,7 @@ static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
   ws_build_for(b, c32(b, 0), c32(b, ws_ring_boxes(ring)), c32(b, 1), 0, NULL, &body);
   ws_build_terminator(body, b->loc, "scf.yield", 0, NULL);
   ws_builder in = ws_builder_before(mlirBlockGetTerminator(body));
-  MlirValue inner_first[5];
-  site.src = box_at(L, &in, op, r, rank, mlirBlockGetArgument(body, 0), inner_first);
-  for (int d = 0; d < rank; d++)
-    site.coords[d] = inner_first[rank - 1 - d];
+  site.src = box_at(L, &in, op, r, rank, mlirBlockGetArgument(body, 0), site.coords);
   ws_emit_exact_store(&in, &site);
   return true;
 }

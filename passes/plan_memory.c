@@ -73,8 +73,6 @@ static int channel_for(ws_plan *plan, int from, int to) {
   return plan->num_channels++;
 }
 
-/* Finds the crossing tiles and their channels. A load nobody uses is not
- * given a ring, and the lowering does not issue it. */
 /* The swizzle of a tile's ring. wgmma reads A and a transposed B K-major,
  * a plain B (K x N) N-major: either way in boxes of the widest span
  * dividing the row (one box when the row is that span). A matmul's
@@ -82,19 +80,11 @@ static int channel_for(ws_plan *plan, int from, int to) {
  * distinct banks. Everything else stays row-major: the compute layout and
  * the exact store read it linearly. */
 static int ring_swizzle(const ws_plan *plan, const ws_ring *ring) {
-  MlirValue v = mlirOperationGetResult(ring->producer, 0);
-  long long row = (long long)mlirShapedTypeGetDimSize(ring->tile, mlirShapedTypeGetRank(ring->tile) - 1) *
-                  wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
-  if (ws_ring_is_epilogue(plan, ring))
-    return ws_swizzle_span(row);
-  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u)) {
-    MlirOperation user = mlirOpOperandGetOwner(u);
-    if (!wsOperationIsA(user, "dot"))
-      continue;
-    return ws_swizzle_span(row);
-  }
-  return 0;
+  bool swizzled = ws_ring_is_epilogue(plan, ring);
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(ring->producer, 0));
+       !mlirOpOperandIsNull(u) && !swizzled; u = mlirOpOperandGetNextUse(u))
+    swizzled = wsOperationIsA(mlirOpOperandGetOwner(u), "dot");
+  return swizzled ? ws_swizzle_span(ws_tile_row_bytes(ring->tile)) : 0;
 }
 
 /* The loop body's ops, then the epilogue's (a matmul's ops after it). */
@@ -106,6 +96,8 @@ static MlirOperation next_planned_op(const ws_plan *plan, MlirOperation op) {
   return next;
 }
 
+/* Finds the crossing tiles and their channels. A load nobody uses is not
+ * given a ring, and the lowering does not issue it. */
 static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
   MlirBlock body = ws_loop_body(plan->loop);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);

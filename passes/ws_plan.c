@@ -167,10 +167,18 @@ static int row_elements(MlirType tile) {
   return (int)mlirShapedTypeGetDimSize(tile, mlirShapedTypeGetRank(tile) - 1);
 }
 
+static int element_bytes(MlirType tile) {
+  return wsElementTypeByteWidth(mlirShapedTypeGetElementType(tile));
+}
+
+long long ws_tile_row_bytes(MlirType tile) {
+  return (long long)row_elements(tile) * element_bytes(tile);
+}
+
 int ws_ring_box_cols(const ws_ring *ring) {
-  int cols = row_elements(ring->tile);
-  int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
-  return ring->swizzle && cols * eb > ring->swizzle ? ring->swizzle / eb : cols;
+  return ring->swizzle && ws_tile_row_bytes(ring->tile) > ring->swizzle
+             ? ring->swizzle / element_bytes(ring->tile)
+             : row_elements(ring->tile);
 }
 
 int ws_ring_boxes(const ws_ring *ring) {
@@ -324,8 +332,7 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
       snprintf(why, cap, "ws.rings[%d] has no static tile type", r);
       return false;
     }
-    long long row = (long long)row_elements(ring->tile) *
-                    wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
+    long long row = ws_tile_row_bytes(ring->tile);
     if (ring->swizzle && (ws_swizzle_span(ring->swizzle) != ring->swizzle ||
                           row % ring->swizzle)) {
       snprintf(why, cap, "ws.rings[%d]: swizzle %d for rows of %lld bytes; expected 0, or "

@@ -141,6 +141,9 @@ bool ws_plan_is_matmul(const ws_plan *plan);
  * tile, staged once per block). Needs the producer: before specialization. */
 bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring);
 
+/* Bytes of one innermost row of a tile. */
+long long ws_tile_row_bytes(MlirType tile);
+
 /* A swizzle span that fits rows of `row_bytes`: the widest of 128, 64 and
  * 32 bytes dividing it, or 0 when none does (the row stays unswizzled). */
 int ws_swizzle_span(long long row_bytes);

@@ -1,10 +1,10 @@
-# flags.sh: the harness flags of a matmul variant, from its manifest line.
-# Sourced by compile_matmul.sh and run_matmul.sh.
-# Usage: variant_flags DTYPE EPILOGUE LAYOUT
-variant_flags() {
-  local flags=""
-  [ "$1" = bf16 ] && flags="$flags -DBF16"
-  [ "$2" = relu ] && flags="$flags -DRELU"
-  [ "$3" = kn ] && flags="$flags -DKN"
+# flags.sh: the compiler flags of a matmul variant's GPU harness, from its
+# manifest line. Sourced by compile_matmul.sh and run_matmul.sh.
+# Usage: harness_defines NAME BM BN DTYPE EPILOGUE LAYOUT
+harness_defines() {
+  local flags="-DMOD=$1 -DKERN=$1 -DBM=$2 -DBN=$3"
+  [ "$4" = bf16 ] && flags="$flags -DBF16"
+  [ "$5" = relu ] && flags="$flags -DRELU"
+  [ "$6" = kn ] && flags="$flags -DKN"
   echo "$flags"
 }

@@ -15,8 +15,7 @@ if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
 fi
 fail=0
 while read -r name bm bn bk warps dtype epilogue layout; do
-  flags="$(variant_flags "$dtype" "$epilogue" "$layout")"
-  if ! gcc -std=c11 -O2 -DMOD="$name" -DKERN="$name" -DBM="$bm" -DBN="$bn" $flags \
+  if ! gcc -std=c11 -O2 $(harness_defines "$name" "$bm" "$bn" "$dtype" "$epilogue" "$layout") \
        -I"$dir" -I"$cuda/include" "$here/matmul_test.c" "$dir/$name.c" \
        -L"$cuda/lib64/stubs" -lcuda -lm -o "$dir/$name.test"; then
     echo "FAIL $name: harness does not build"; fail=1; continue
