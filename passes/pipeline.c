@@ -1,7 +1,8 @@
 /* pipeline.c: ws-pipeline, the whole ws flow as one pipeline element:
  *
  *   plan:   ws-verify{chip}, ws-partition-schedule, ws-plan-memory,
- *           ws-insert-barriers
+ *           ws-insert-barriers, ws-check-protocol (check-protocol=false
+ *           leaves it out)
  *   lower:  ws-lower-to-nvvm, then upstream lowering of each gpu.module
  *           (scf to cf, gpu and nvvm to llvm) and gpu-module-to-binary
  *
@@ -35,9 +36,12 @@ static const ws_option_spec pipeline_options[] = {
      1, 8},
     {"cuda-path", WS_OPTION_STRING, WS_DEFAULT_CUDA_ROOT,
      "CUDA toolkit root: ptxas and libdevice for gpu-module-to-binary", NULL, 0, 0},
+    {"check-protocol", WS_OPTION_BOOL, "true",
+     "prove each kernel's protocol with ws-check-protocol after ws-insert-barriers",
+     NULL, 0, 0},
 };
 
-enum { OPT_CHIP, OPT_FORMAT, OPT_STAGE, OPT_BUDGET, OPT_BLOCKS, OPT_CUDA };
+enum { OPT_CHIP, OPT_FORMAT, OPT_STAGE, OPT_BUDGET, OPT_BLOCKS, OPT_CUDA, OPT_CHECK };
 
 static bool add(MlirOpPassManager pm, const ws_pass_def *def, const char *options,
                 const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
@@ -75,6 +79,8 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
     snprintf(text, sizeof text, "max-blocks-per-sm=%lld", opts->v[OPT_BLOCKS].i);
     if (!add(pm, &ws_insert_barriers_pass_def, text, diag, error))
       return false;
+    if (opts->v[OPT_CHECK].b && !add(pm, &ws_check_protocol_pass_def, "", diag, error))
+      return false;
   }
   if (!lower)
     return true;
@@ -101,6 +107,6 @@ const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
     .summary = "The whole ws flow, from tile-level kernel to cubin",
     .options = pipeline_options,
-    .num_options = 6,
+    .num_options = 7,
     .build = build_pipeline,
 };

@@ -1,0 +1,534 @@
+/* protocol_rules.c: the rules of ws-check-protocol that need no
+ * interleaving: each is decided by one agent's events in order, or by sums
+ * over all agents for one barrier phase. The exploration
+ * (protocol_explore.c) relies on them: it assumes every agent's iteration
+ * counters are in order and its async reads retire where done_at says. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws_protocol.h"
+#include "../dialect/ws_text.h"
+
+enum { SM_REGISTERS = 65536, WARPGROUP = 128 };
+
+const char *ws_barrier_name(int full) { return full ? "full" : "empty"; }
+
+const char *ws_op_where(MlirOperation op, char *buf, int cap) {
+  return ws_loc_str(mlirOperationGetLocation(op), buf, (size_t)cap);
+}
+
+const char *ws_agent_name(const ws_run *run, const ws_agent *a, char *buf, int cap) {
+  const char *part = a->part >= 0 ? run->plan->parts[a->part].name : "no";
+  if (a->first_warp == a->last_warp)
+    snprintf(buf, (size_t)cap, "the %s partition (warp %d, %d thread%s)", part,
+             a->first_warp, a->mult, a->mult == 1 ? "" : "s");
+  else
+    snprintf(buf, (size_t)cap, "the %s partition (warps %d-%d)", part, a->first_warp,
+             a->last_warp);
+  return buf;
+}
+
+const ws_event *ws_find_event(const ws_run *run, int kind, int ring) {
+  for (int a = 0; a < run->num_agents; a++)
+    for (int k = 0; k < run->agents[a].n; k++) {
+      const ws_event *e = &run->agents[a].ev[k];
+      if (e->kind == kind && (ring < 0 || e->ring == ring || e->ring_b == ring))
+        return e;
+    }
+  return NULL;
+}
+
+static bool rule_error(MlirOperation op, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static bool rule_error(MlirOperation op, const char *rule, const char *fmt, ...) {
+  char msg[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  ws_emit_op_error(op, "breaks the protocol rule '%s': %s", rule, msg);
+  return false;
+}
+
+/* ---- memory map ---------------------------------------------------------- */
+
+typedef struct span {
+  long long lo, hi;
+  const char *what;
+  int index;
+} span;
+
+bool ws_check_memory_map(const ws_plan *plan) {
+  span spans[2 * WS_MAX_CHANNELS + WS_MAX_RINGS];
+  int n = 0;
+  for (int c = 0; c < plan->num_channels; c++) {
+    const ws_channel *ch = &plan->channels[c];
+    spans[n++] = (span){ch->full, ch->full + 8LL * ch->depth, "full barriers of channel", c};
+    spans[n++] = (span){ch->empty, ch->empty + 8LL * ch->depth, "empty barriers of channel", c};
+  }
+  int barriers = n;
+  for (int r = 0; r < plan->num_rings; r++) {
+    const ws_ring *ring = &plan->rings[r];
+    int depth = plan->channels[ring->channel].depth;
+    spans[n++] = (span){ring->offset, ring->offset + (long long)ring->slot_bytes * depth,
+                        "ring", r};
+  }
+  for (int i = 0; i < n; i++) {
+    if (spans[i].lo < 0 || spans[i].hi > plan->smem_bytes)
+      return rule_error(plan->func, "memory", "the %s %d lies at bytes [%lld, %lld), "
+                        "outside the kernel's %d bytes of shared memory",
+                        spans[i].what, spans[i].index, spans[i].lo, spans[i].hi,
+                        plan->smem_bytes);
+    for (int j = 0; j < i; j++) {
+      bool overlap = spans[i].lo < spans[j].hi && spans[j].lo < spans[i].hi;
+      /* Rings of different channels may share memory (a matmul's C tile
+       * over its A and B rings): the exploration proves them apart in time. */
+      bool rings_apart = i >= barriers && j >= barriers &&
+                         plan->rings[spans[i].index].channel !=
+                             plan->rings[spans[j].index].channel;
+      if (overlap && !rings_apart)
+        return rule_error(plan->func, "memory", "the %s %d [%lld, %lld) overlaps the "
+                          "%s %d [%lld, %lld)", spans[i].what, spans[i].index,
+                          spans[i].lo, spans[i].hi, spans[j].what, spans[j].index,
+                          spans[j].lo, spans[j].hi);
+    }
+  }
+  return true;
+}
+
+/* ---- one agent ----------------------------------------------------------- */
+
+enum { MAX_PENDING = 256 };
+
+typedef struct pending {
+  int index, group; /* event index; commit group it belongs to */
+} pending;
+
+/* Async reads (wgmma or bulk store) in flight, by commit group. */
+typedef struct async_reads {
+  pending items[MAX_PENDING];
+  int n, committed;
+} async_reads;
+
+static void async_issue(async_reads *q, int index) {
+  if (q->n < MAX_PENDING)
+    q->items[q->n++] = (pending){index, q->committed};
+}
+
+/* wait_group N: every committed group but the newest N is done. */
+static void async_retire(async_reads *q, ws_agent *A, int at, int left) {
+  int keep = 0;
+  for (int i = 0; i < q->n; i++) {
+    if (q->items[i].group < q->committed - left)
+      A->done_at[q->items[i].index] = at;
+    else
+      q->items[keep++] = q->items[i];
+  }
+  q->n = keep;
+}
+
+/* The first in-flight read of (channel, slot, iter), or -1. */
+static int async_reading(const async_reads *q, const ws_agent *A, const ws_event *rel) {
+  for (int i = 0; i < q->n; i++) {
+    const ws_event *e = &A->ev[q->items[i].index];
+    if (e->channel == rel->channel && e->slot == rel->slot && e->iter == rel->iter)
+      return q->items[i].index;
+  }
+  return -1;
+}
+
+typedef struct agent_state {
+  long long waits[WS_MAX_CHANNELS][2], arrives[WS_MAX_CHANNELS][2];
+  int dirty[WS_MAX_RINGS * 4]; /* generic accesses since the last proxy fence */
+  int num_dirty;
+  async_reads wgmma, bulk;
+} agent_state;
+
+/* Async-proxy users of each channel's slots: TMA writes (producer side),
+ * wgmma or TMA-store reads (consumer side). */
+typedef struct proxy_use {
+  bool async_write[WS_MAX_CHANNELS], async_read[WS_MAX_CHANNELS];
+  MlirOperation writer[WS_MAX_CHANNELS], reader[WS_MAX_CHANNELS];
+} proxy_use;
+
+static void find_proxy_use(const ws_run *run, proxy_use *u) {
+  memset(u, 0, sizeof *u);
+  for (int a = 0; a < run->num_agents; a++)
+    for (int k = 0; k < run->agents[a].n; k++) {
+      const ws_event *e = &run->agents[a].ev[k];
+      if (e->kind == EV_TMA_LOAD && !u->async_write[e->channel]) {
+        u->async_write[e->channel] = true;
+        u->writer[e->channel] = e->op;
+      } else if ((e->kind == EV_MMA || e->kind == EV_TMA_STORE) && !u->async_read[e->channel]) {
+        u->async_read[e->channel] = true;
+        u->reader[e->channel] = e->op;
+      }
+    }
+}
+
+static const char *access_verb(int kind) {
+  switch (kind) {
+  case EV_TMA_LOAD: return "loads (TMA) into";
+  case EV_WRITE: return "writes";
+  case EV_READ: return "reads";
+  case EV_MMA: return "reads (wgmma)";
+  default: return "stores (TMA) from";
+  }
+}
+
+/* A slot access must sit between the wait that takes the slot for its
+ * iteration and the arrive that hands it on. */
+static bool check_access(const ws_run *run, agent_state *s, const ws_event *e) {
+  (void)run;
+  int take = e->full, give = !e->full; /* readers take full, give empty */
+  if (s->waits[e->channel][take] <= e->iter)
+    return rule_error(e->op, "balance", "%s slot %d of ring %d for iteration %lld "
+                      "without first waiting on the %s barrier of channel %d for it",
+                      access_verb(e->kind), e->slot, e->ring, e->iter,
+                      ws_barrier_name(take), e->channel);
+  /* A TMA load completes on the full barrier itself: it follows expect-tx. */
+  if (e->kind != EV_TMA_LOAD && s->arrives[e->channel][give] > e->iter)
+    return rule_error(e->op, "balance", "%s slot %d of ring %d for iteration %lld "
+                      "after this partition already released it with an arrive on "
+                      "the %s barrier", access_verb(e->kind), e->slot, e->ring, e->iter,
+                      ws_barrier_name(give));
+  return true;
+}
+
+/* A release may hand a slot to the async proxy only after a proxy fence
+ * ends this partition's generic accesses of it, and only once the wgmma or
+ * bulk-store reads of it are retired. */
+static bool check_release(const ws_run *run, ws_agent *A, agent_state *s,
+                          const ws_event *e, const proxy_use *u) {
+  char loc[64], loc2[64];
+  bool to_async = e->full ? u->async_read[e->channel] : u->async_write[e->channel];
+  for (int d = 0; d < s->num_dirty && to_async; d++) {
+    const ws_event *g = &A->ev[s->dirty[d]];
+    if (g->channel == e->channel && g->slot == e->slot && g->iter == e->iter)
+      return rule_error(e->op, "proxy-fence", "hands slot %d of channel %d to the async "
+                        "proxy (%s at %s) after a generic-proxy %s of it (%s at %s) with "
+                        "no fence.proxy.async in between",
+                        e->slot, e->channel, e->full ? "its reader" : "the TMA refill",
+                        ws_op_where(e->full ? u->reader[e->channel] : u->writer[e->channel],
+                                    loc, sizeof loc),
+                        g->kind == EV_READ ? "read" : "write",
+                        g->kind == EV_READ ? "ws.read_slot" : "ws.write_slot",
+                        ws_op_where(g->op, loc2, sizeof loc2));
+  }
+  if (e->full)
+    return true;
+  int w = async_reading(&s->wgmma, A, e);
+  if (w >= 0)
+    return rule_error(e->op, "wgmma-wait", "releases slot %d of channel %d (iteration "
+                      "%lld) while the ws.mma at %s that reads it may still run: no "
+                      "wgmma.wait_group covers it before this arrive",
+                      e->slot, e->channel, e->iter, ws_op_where(A->ev[w].op, loc, sizeof loc));
+  int b = async_reading(&s->bulk, A, e);
+  if (b >= 0)
+    return rule_error(e->op, "bulk-wait", "releases slot %d of channel %d (iteration "
+                      "%lld) while the TMA store at %s may still read it: no "
+                      "cp.async.bulk.wait_group.read covers it before this arrive",
+                      e->slot, e->channel, e->iter, ws_op_where(A->ev[b].op, loc, sizeof loc));
+  (void)run;
+  return true;
+}
+
+static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
+  agent_state *s = calloc(1, sizeof *s);
+  if (!s)
+    abort();
+  bool ok = true;
+  char loc[64];
+  for (int k = 0; k < A->n && ok; k++) {
+    ws_event *e = &A->ev[k];
+    A->done_at[k] = k;
+    switch (e->kind) {
+    case EV_INIT:
+    case EV_INIT_FENCE:
+    case EV_CTA_SYNC:
+      ok = rule_error(e->op, "init", "runs after other protocol ops or with no "
+                      "block-wide barrier before them: barriers must be initialized, "
+                      "fenced and published with nvvm.barrier0 before any thread "
+                      "uses them");
+      break;
+    case EV_WAIT:
+    case EV_ARRIVE:
+    case EV_EXPECT_TX: {
+      bool wait = e->kind == EV_WAIT;
+      long long *count = wait ? &s->waits[e->channel][e->full] : &s->arrives[e->channel][e->full];
+      if (e->iter != *count) {
+        ok = rule_error(e->op, "phases", "is this partition's %s %s on the %s barrier of "
+                        "channel %d since the start (iteration %lld), but its slot and "
+                        "phase are those of iteration %lld: slot = i mod depth and the "
+                        "phase flip every depth iterations do not hold",
+                        *count == 0 ? "first" : "next", wait ? "wait" : "arrive",
+                        ws_barrier_name(e->full), e->channel, *count, e->iter);
+        break;
+      }
+      ++*count;
+      if (!wait)
+        ok = check_release(run, A, s, e, u);
+      break;
+    }
+    case EV_TMA_LOAD:
+    case EV_WRITE:
+    case EV_READ:
+    case EV_MMA:
+    case EV_TMA_STORE:
+      ok = check_access(run, s, e);
+      if (e->kind == EV_READ || e->kind == EV_WRITE) {
+        if (s->num_dirty < (int)(sizeof s->dirty / sizeof s->dirty[0]))
+          s->dirty[s->num_dirty++] = k;
+      } else if (e->kind == EV_MMA) {
+        async_issue(&s->wgmma, k);
+      } else if (e->kind == EV_TMA_STORE) {
+        async_issue(&s->bulk, k);
+      }
+      break;
+    case EV_PROXY_FENCE:
+      s->num_dirty = 0;
+      break;
+    case EV_WGMMA_COMMIT:
+      s->wgmma.committed++;
+      break;
+    case EV_WGMMA_WAIT:
+      async_retire(&s->wgmma, A, k, e->value);
+      break;
+    case EV_BULK_COMMIT:
+      s->bulk.committed++;
+      break;
+    case EV_BULK_WAIT:
+      async_retire(&s->bulk, A, k, e->value);
+      break;
+    default:
+      break;
+    }
+  }
+  if (ok && s->wgmma.n)
+    ok = rule_error(A->ev[s->wgmma.items[0].index].op, "wgmma-wait", "may still read "
+                    "shared memory when its partition exits: no wgmma.wait_group "
+                    "retires it");
+  if (ok && s->bulk.n)
+    ok = rule_error(A->ev[s->bulk.items[0].index].op, "bulk-wait", "may still read "
+                    "shared memory when its partition exits: no cp.async.bulk.wait_group "
+                    "drains it");
+  for (int k = 0; k < s->wgmma.n; k++)
+    A->done_at[s->wgmma.items[k].index] = A->n;
+  for (int k = 0; k < s->bulk.n; k++)
+    A->done_at[s->bulk.items[k].index] = A->n;
+  (void)loc;
+  free(s);
+  return ok;
+}
+
+/* ---- sums over agents ---------------------------------------------------- */
+
+typedef struct phase_sum {
+  int channel, full;
+  long long iter;
+  int arrivals, expect, tma;
+  MlirOperation first_arrive, first_expect, first_tma;
+} phase_sum;
+
+typedef struct sums {
+  phase_sum *items;
+  int n, cap;
+} sums;
+
+static phase_sum *sum_at(sums *S, int channel, int full, long long iter) {
+  for (int i = 0; i < S->n; i++)
+    if (S->items[i].channel == channel && S->items[i].full == full && S->items[i].iter == iter)
+      return &S->items[i];
+  if (S->n == S->cap) {
+    S->cap = S->cap ? 2 * S->cap : 64;
+    S->items = realloc(S->items, (size_t)S->cap * sizeof *S->items);
+    if (!S->items)
+      abort();
+  }
+  phase_sum *p = &S->items[S->n++];
+  memset(p, 0, sizeof *p);
+  p->channel = channel, p->full = full, p->iter = iter;
+  return p;
+}
+
+static void collect_sums(const ws_run *run, sums *S) {
+  for (int a = 0; a < run->num_agents; a++)
+    for (int k = 0; k < run->agents[a].n; k++) {
+      const ws_event *e = &run->agents[a].ev[k];
+      if (e->kind == EV_ARRIVE || e->kind == EV_EXPECT_TX) {
+        phase_sum *p = sum_at(S, e->channel, e->full, e->iter);
+        p->arrivals += run->agents[a].mult;
+        if (mlirOperationIsNull(p->first_arrive))
+          p->first_arrive = e->op;
+        if (e->kind == EV_EXPECT_TX) {
+          p->expect += e->value * run->agents[a].mult;
+          if (mlirOperationIsNull(p->first_expect))
+            p->first_expect = e->op;
+        }
+      } else if (e->kind == EV_TMA_LOAD) {
+        phase_sum *p = sum_at(S, e->channel, 1, e->iter);
+        p->tma += e->value * run->agents[a].mult;
+        if (mlirOperationIsNull(p->first_tma))
+          p->first_tma = e->op;
+      }
+    }
+}
+
+/* The bytes of the TMA loads of (channel, iter), listed for a message. */
+static void list_tma(const ws_run *run, int channel, long long iter, char *buf, int cap) {
+  ws_text t;
+  ws_text_init(&t, buf, (size_t)cap);
+  for (int a = 0; a < run->num_agents; a++)
+    for (int k = 0; k < run->agents[a].n; k++) {
+      const ws_event *e = &run->agents[a].ev[k];
+      char loc[64];
+      if (e->kind == EV_TMA_LOAD && e->channel == channel && e->iter == iter)
+        ws_text_appendf(&t, "%sring %d: %d at %s", t.len ? ", " : "", e->ring, e->value,
+                        ws_op_where(e->op, loc, sizeof loc));
+    }
+  if (!t.len)
+    ws_text_appendf(&t, "none");
+}
+
+/* Every phase some wait needs gets arrivals, exactly the barrier's count
+ * of them, and a full barrier's expect-tx equals its TMA bytes. */
+static bool check_sums(const ws_run *run) {
+  sums S = {0};
+  collect_sums(run, &S);
+  bool ok = true;
+  char loc[64], list[256];
+  for (int i = 0; i < S.n && ok; i++) {
+    const phase_sum *p = &S.items[i];
+    int count = run->init_count[p->channel][p->full];
+    MlirOperation init = run->init_op[p->channel][p->full];
+    if (mlirOperationIsNull(init)) {
+      ok = rule_error(mlirOperationIsNull(p->first_arrive) ? p->first_tma : p->first_arrive,
+                      "init", "uses the %s barrier of channel %d, which no thread "
+                      "initializes with ws.init_barrier before nvvm.barrier0",
+                      ws_barrier_name(p->full), p->channel);
+    } else if (p->arrivals != count && p->arrivals) {
+      ok = rule_error(p->first_arrive, "counts", "%d thread%s arrive on the %s barrier of "
+                      "channel %d for iteration %lld, but it was initialized with count "
+                      "%d (ws.init_barrier at %s): its phase %s",
+                      p->arrivals, p->arrivals == 1 ? "" : "s", ws_barrier_name(p->full),
+                      p->channel, p->iter, count, ws_op_where(init, loc, sizeof loc),
+                      p->arrivals < count ? "never completes" : "completes early and "
+                      "the extra arrivals fall into the next one");
+    } else if (p->full && p->expect != p->tma) {
+      list_tma(run, p->channel, p->iter, list, sizeof list);
+      ok = rule_error(mlirOperationIsNull(p->first_expect) ? p->first_tma : p->first_expect,
+                      "expect-tx", "%d bytes are expected on the full barrier of channel "
+                      "%d for iteration %lld, but the TMA copies that complete on it in "
+                      "that phase bring %d (%s)",
+                      p->expect, p->channel, p->iter, p->tma, list);
+    }
+  }
+  /* Waits that need arrivals nobody makes. */
+  for (int a = 0; a < run->num_agents && ok; a++)
+    for (int k = 0; k < run->agents[a].n && ok; k++) {
+      const ws_event *e = &run->agents[a].ev[k];
+      if (e->kind != EV_WAIT)
+        continue;
+      int depth = run->plan->channels[e->channel].depth;
+      long long needed = e->full ? e->iter : e->iter - depth; /* empty: a slot's first use is free */
+      if (needed < 0)
+        continue;
+      const phase_sum *p = sum_at(&S, e->channel, e->full, needed);
+      if (!p->arrivals) {
+        char who[96];
+        ok = rule_error(e->op, "balance", "%s waits on the %s barrier of channel %d for "
+                        "iteration %lld, which needs the arrivals of iteration %lld, but "
+                        "no partition arrives on it then (with %lld iterations): an "
+                        "arrive is missing or skipped on this path",
+                        ws_agent_name(run, &run->agents[a], who, sizeof who),
+                        ws_barrier_name(e->full), e->channel, e->iter, needed, run->trips);
+      }
+    }
+  free(S.items);
+  return ok;
+}
+
+/* ---- registers ----------------------------------------------------------- */
+
+static bool check_registers(const ws_run *run) {
+  const ws_plan *plan = run->plan;
+  int groups = run->threads / WARPGROUP;
+  long long total = 0, pool = (long long)plan->maxnreg * run->threads;
+  char loc[64];
+  bool any = false;
+  for (int t = 0; t < run->threads; t++)
+    any |= run->regs[t].count > 0;
+  if (!any) /* every thread keeps the entry cap */
+    total = pool;
+  else if (run->threads % WARPGROUP)
+    return rule_error(plan->func, "registers", "its %d threads are not whole warpgroups, "
+                      "and setmaxnreg needs every warp of a warpgroup", run->threads);
+  for (int g = 0; g < groups && any; g++) {
+    const ws_thread_regs *first = &run->regs[g * WARPGROUP];
+    for (int t = g * WARPGROUP; t < (g + 1) * WARPGROUP; t++) {
+      const ws_thread_regs *r = &run->regs[t];
+      if (r->count != 1)
+        return rule_error(r->count ? r->op : plan->func, "registers", "thread %d of "
+                          "warpgroup %d runs %d setmaxnreg (with %lld iterations); every "
+                          "thread of a warpgroup must run exactly one", t, g, r->count,
+                          run->trips);
+      if (r->value != first->value || r->increase != first->increase)
+        return rule_error(r->op, "registers", "warpgroup %d sets %d registers in thread "
+                          "%d but %d in thread %d (at %s): setmaxnreg is per warpgroup",
+                          g, r->value, t, first->value, g * WARPGROUP,
+                          ws_op_where(first->op, loc, sizeof loc));
+    }
+    int v = first->value;
+    if (v % 8 || v < 24 || v > 256)
+      return rule_error(first->op, "registers", "sets %d registers; setmaxnreg takes a "
+                        "multiple of 8 in [24, 256]", v);
+    if (first->increase ? v < plan->maxnreg : v > plan->maxnreg)
+      return rule_error(first->op, "registers", "%s to %d registers from the entry cap of "
+                        "%d", first->increase ? "increases" : "decreases", v, plan->maxnreg);
+    total += (long long)v * WARPGROUP;
+  }
+  if (total > pool)
+    return rule_error(run->regs[0].op, "registers", "the warpgroups ask for %lld registers "
+                      "in all, past the block's pool of %lld (%d threads at the entry cap "
+                      "of %d): setmaxnreg.inc would wait forever", total, pool,
+                      run->threads, plan->maxnreg);
+  if (pool * (plan->blocks_per_sm > 0 ? plan->blocks_per_sm : 1) > SM_REGISTERS)
+    return rule_error(plan->func, "registers", "%d block(s) of %lld registers do not fit "
+                      "the %d of an SM", plan->blocks_per_sm, pool, SM_REGISTERS);
+  return true;
+}
+
+/* ---- all ----------------------------------------------------------------- */
+
+static bool check_init(const ws_run *run) {
+  for (int c = 0; c < run->plan->num_channels; c++)
+    for (int f = 0; f < 2; f++) {
+      MlirOperation op = run->init_op[c][f];
+      if (mlirOperationIsNull(op))
+        continue;
+      if (run->init_threads[c][f] != 1)
+        return rule_error(op, "init", "runs in %d threads; one thread must initialize "
+                          "each barrier", run->init_threads[c][f]);
+    }
+  for (int c = 0; c < run->plan->num_channels; c++)
+    if (!mlirOperationIsNull(run->init_op[c][0]) || !mlirOperationIsNull(run->init_op[c][1]))
+      if (!run->init_fenced)
+        return rule_error(mlirOperationIsNull(run->cta_sync) ? run->init_op[c][0] : run->cta_sync,
+                          "init", "the barrier initializations before it are not made "
+                          "visible with nvvm.fence.mbarrier.init");
+  return true;
+}
+
+bool ws_check_run_rules(ws_run *run) {
+  proxy_use u;
+  find_proxy_use(run, &u);
+  if (!check_init(run))
+    return false;
+  for (int a = 0; a < run->num_agents; a++)
+    if (!check_agent(run, &run->agents[a], &u))
+      return false;
+  return check_sums(run) && check_registers(run);
+}

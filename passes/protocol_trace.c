@@ -1,0 +1,1009 @@
+/* protocol_trace.c: the events each thread of a specialized kernel runs.
+ *
+ * The kernel is compiled once into a small program over integer registers
+ * (arith on i1/i32/index, the thread index, elect.sync, ws.slot_phase,
+ * scf.if, scf.for) with the protocol ops as events; everything else (tiles,
+ * addresses, kernel arguments, block indices) is an unknown value. The
+ * program then runs once per thread of the block for a trip count T: loops
+ * whose bounds are constants run their own count, loops with runtime bounds
+ * run T times (they must all share one lb/ub/step: they are the copies of
+ * the one specialized loop). A branch on an unknown value is an error when
+ * it holds protocol ops: the check cannot tell who runs them.
+ *
+ * elect.sync is taken to elect lane 0 (all lanes converged, as at every
+ * place specialize.c uses it). Threads of one warpgroup whose events after
+ * the block-wide barrier are equal become one agent. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "ws_protocol.h"
+#include "../dialect/ws_text.h"
+
+enum code {
+  C_CONST, C_BIN, C_CMP, C_SELECT, C_CAST, C_TID, C_ELECT, C_UNKNOWN,
+  C_SLOT_PHASE, C_IF, C_JUMP, C_FOR, C_LOOP_END, C_YIELD, C_EVENT, C_RETURN
+};
+
+enum bin { B_ADD, B_SUB, B_MUL, B_DIVU, B_DIVS, B_REMU, B_REMS, B_AND, B_OR,
+           B_XOR, B_SHL, B_SHRU, B_SHRS, B_MAXU, B_MINU, B_MAXS, B_MINS };
+
+static const struct { const char *name; int bin; } bin_ops[] = {
+    {"arith.addi", B_ADD},   {"arith.subi", B_SUB},   {"arith.muli", B_MUL},
+    {"arith.divui", B_DIVU}, {"arith.divsi", B_DIVS}, {"arith.remui", B_REMU},
+    {"arith.remsi", B_REMS}, {"arith.andi", B_AND},   {"arith.ori", B_OR},
+    {"arith.xori", B_XOR},   {"arith.shli", B_SHL},   {"arith.shrui", B_SHRU},
+    {"arith.shrsi", B_SHRS}, {"arith.maxui", B_MAXU}, {"arith.minui", B_MINU},
+    {"arith.maxsi", B_MAXS}, {"arith.minsi", B_MINS},
+};
+
+/* Casts: sign-extending or not. */
+static const struct { const char *name; bool sign; } cast_ops[] = {
+    {"arith.index_cast", true}, {"arith.index_castui", false},
+    {"arith.extui", false},     {"arith.extsi", true},
+    {"arith.trunci", false},
+};
+
+typedef struct insn {
+  int code, sub;
+  int dst, a, b, c;
+  int target, target2; /* IF: else, end; FOR: end; JUMP/YIELD: where to */
+  int args, nargs;     /* operand lists in prog->args */
+  long long imm;
+  bool protocol;       /* IF/FOR: the region holds protocol events */
+  MlirOperation op;
+  ws_event ev;
+} insn;
+
+struct ws_program {
+  const ws_plan *plan;
+  MlirOperation func;
+  insn *code;
+  int n, cap;
+  int *args;
+  int nargs, args_cap;
+  int nregs, regs_cap;
+  int *width; /* bits; 0: not an integer (always unknown) */
+  uintptr_t *keys;
+  int *vals;
+  int hcap, hused;
+  MlirValue lb, ub, step;
+  bool have_bounds, failed;
+  int period;
+  /* run state */
+  long long *val, *iterv, *roundv;
+  unsigned char *known;
+  ws_event *scratch;
+  int scratch_n, scratch_cap;
+  long long trips;
+  int tid;
+  struct frame { int pc; long long i, trips; } stack[16];
+  int depth;
+};
+
+/* ---- compile ------------------------------------------------------------- */
+
+static void *grow(void *p, int *cap, int need, size_t size) {
+  if (need <= *cap)
+    return p;
+  int c = *cap ? *cap : 64;
+  while (c < need)
+    c *= 2;
+  void *q = realloc(p, (size_t)c * size);
+  if (!q)
+    abort();
+  *cap = c;
+  return q;
+}
+
+static int type_width(MlirType t) {
+  if (mlirTypeIsAIndex(t))
+    return 64;
+  if (mlirTypeIsAInteger(t))
+    return (int)mlirIntegerTypeGetWidth(t) <= 64 ? (int)mlirIntegerTypeGetWidth(t) : 0;
+  return 0;
+}
+
+static uintptr_t value_key(MlirValue v) { return (uintptr_t)v.ptr; }
+
+static void rehash(ws_program *P);
+
+/* The register of `v`, made on first use. */
+static int reg_of(ws_program *P, MlirValue v) {
+  if (2 * (P->hused + 1) > P->hcap)
+    rehash(P);
+  uintptr_t k = value_key(v);
+  size_t h = (k >> 4) * 0x9E3779B97F4A7C15ull;
+  for (int i = (int)(h & (size_t)(P->hcap - 1));; i = (i + 1) & (P->hcap - 1)) {
+    if (P->keys[i] == k)
+      return P->vals[i];
+    if (!P->keys[i]) {
+      P->keys[i] = k;
+      P->width = grow(P->width, &P->regs_cap, P->nregs + 1, sizeof *P->width);
+      P->width[P->nregs] = type_width(mlirValueGetType(v));
+      P->hused++;
+      return P->vals[i] = P->nregs++;
+    }
+  }
+}
+
+static void rehash(ws_program *P) {
+  int old = P->hcap;
+  uintptr_t *keys = P->keys;
+  int *vals = P->vals;
+  P->hcap = old ? old * 2 : 256;
+  P->keys = calloc((size_t)P->hcap, sizeof *P->keys);
+  P->vals = calloc((size_t)P->hcap, sizeof *P->vals);
+  if (!P->keys || !P->vals)
+    abort();
+  for (int i = 0; i < old; i++)
+    if (keys[i]) {
+      size_t h = (keys[i] >> 4) * 0x9E3779B97F4A7C15ull;
+      int j = (int)(h & (size_t)(P->hcap - 1));
+      while (P->keys[j])
+        j = (j + 1) & (P->hcap - 1);
+      P->keys[j] = keys[i];
+      P->vals[j] = vals[i];
+    }
+  free(keys);
+  free(vals);
+}
+
+static insn *emit(ws_program *P, int code, MlirOperation op) {
+  P->code = grow(P->code, &P->cap, P->n + 1, sizeof *P->code);
+  insn *i = &P->code[P->n++];
+  memset(i, 0, sizeof *i);
+  i->code = code;
+  i->op = op;
+  i->dst = i->a = i->b = i->c = -1;
+  return i;
+}
+
+static int push_arg(ws_program *P, int reg) {
+  P->args = grow(P->args, &P->args_cap, P->nargs + 1, sizeof *P->args);
+  P->args[P->nargs] = reg;
+  return P->nargs++;
+}
+
+static MlirValue operand(MlirOperation op, intptr_t i) { return mlirOperationGetOperand(op, i); }
+static MlirValue result(MlirOperation op, intptr_t i) { return mlirOperationGetResult(op, i); }
+
+static bool fail(ws_program *P, MlirOperation op, const char *msg) {
+  if (!P->failed)
+    ws_emit_op_error(op, "cannot be checked: %s", msg);
+  P->failed = true;
+  return false;
+}
+
+static int str_attr_is(MlirOperation op, const char *name, const char *value) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
+         ws_ref_eq(mlirStringAttrGetValue(a), value);
+}
+
+/* The slot_phase op a slot (or phase, result 1) operand comes from. */
+static MlirOperation slot_source(MlirValue v, int result_no) {
+  if (!mlirValueIsAOpResult(v) || mlirOpResultGetResultNumber(v) != result_no)
+    return (MlirOperation){NULL};
+  MlirOperation def = mlirOpResultGetOwner(v);
+  return wsOperationIsA(def, "slot_phase") ? def : (MlirOperation){NULL};
+}
+
+static int ring_attr(ws_program *P, MlirOperation op, const char *name) {
+  int r = ws_int_attr(op, name, -1);
+  if (r < 0 || r >= P->plan->num_rings) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "its %s is not a ring of the kernel's ws.rings", name);
+    fail(P, op, msg);
+    return -1;
+  }
+  return r;
+}
+
+/* The rules of slot and phase that the op structure decides: the slot comes
+ * from ws.slot_phase with the channel's depth, and a wait's phase from the
+ * same slot_phase with the start phase of its side (producers wait on empty
+ * from phase 1, consumers on full from phase 0). */
+static bool check_slot_source(ws_program *P, MlirOperation op, MlirValue slot,
+                              int channel, int kind, int full) {
+  MlirOperation sp = slot_source(slot, 0);
+  if (mlirOperationIsNull(sp))
+    return fail(P, op, "its slot does not come from ws.slot_phase, so the check "
+                       "cannot tell which iteration it belongs to");
+  const ws_channel *c = &P->plan->channels[channel];
+  int depth = ws_int_attr(sp, "depth", 0);
+  if (depth != c->depth) {
+    char loc[64];
+    ws_emit_op_error(op, "breaks the protocol rule 'phases': its slot comes from a "
+                         "ws.slot_phase of depth %d (at %s), but channel %d has %d "
+                         "slots, so slot = i mod depth differs between its sides",
+                     depth, ws_op_where(sp, loc, sizeof loc), channel, c->depth);
+    P->failed = true;
+    return false;
+  }
+  if (kind != EV_WAIT)
+    return true;
+  MlirOperation pp = slot_source(operand(op, 1), 1);
+  if (mlirOperationIsNull(pp) || !mlirOperationEqual(pp, sp))
+    return fail(P, op, "its phase is not the phase of the ws.slot_phase that "
+                       "gives its slot");
+  int want = full ? c->consumer_phase : c->producer_phase;
+  int want_rule = full ? 0 : 1;
+  int start = ws_int_attr(sp, "start_phase", -1);
+  if (start != want || want != want_rule) {
+    char loc[64];
+    ws_emit_op_error(op, "breaks the protocol rule 'phases': a %s waits on the %s "
+                         "barrier from phase %d, but this wait's ws.slot_phase (at %s) "
+                         "starts at phase %d",
+                     full ? "consumer" : "producer", ws_barrier_name(full), want_rule,
+                     ws_op_where(sp, loc, sizeof loc), start);
+    P->failed = true;
+    return false;
+  }
+  return true;
+}
+
+static bool compile_event(ws_program *P, MlirOperation op, int kind) {
+  insn *i = emit(P, C_EVENT, op);
+  ws_event *e = &i->ev;
+  e->op = op;
+  e->kind = kind;
+  e->ring = e->ring_b = e->channel = -1;
+  intptr_t slot_at = -1;
+  switch (kind) {
+  case EV_INIT:
+  case EV_WAIT:
+  case EV_ARRIVE:
+  case EV_EXPECT_TX:
+    e->channel = ws_int_attr(op, "channel", -1);
+    if (e->channel < 0 || e->channel >= P->plan->num_channels)
+      return fail(P, op, "its channel is not one of the kernel's ws.channels");
+    e->full = kind == EV_EXPECT_TX || str_attr_is(op, "barrier", "full");
+    if (kind != EV_EXPECT_TX && !e->full && !str_attr_is(op, "barrier", "empty"))
+      return fail(P, op, "its barrier is neither \"full\" nor \"empty\"");
+    e->value = ws_int_attr(op, kind == EV_INIT ? "count" : "bytes", 0);
+    slot_at = kind == EV_INIT ? -1 : 0;
+    break;
+  case EV_TMA_LOAD:
+  case EV_TMA_STORE:
+  case EV_READ:
+  case EV_WRITE:
+  case EV_MMA:
+    e->ring = ring_attr(P, op, kind == EV_MMA ? "ring_a" : "ring");
+    if (e->ring < 0)
+      return false;
+    if (kind == EV_MMA && (e->ring_b = ring_attr(P, op, "ring_b")) < 0)
+      return false;
+    e->channel = P->plan->rings[e->ring].channel;
+    if (e->ring_b >= 0 && P->plan->rings[e->ring_b].channel != e->channel)
+      return fail(P, op, "its two rings are in different channels");
+    e->full = kind == EV_READ || kind == EV_MMA || kind == EV_TMA_STORE;
+    e->value = ws_tile_bytes(P->plan->rings[e->ring].tile);
+    slot_at = kind == EV_TMA_LOAD || kind == EV_TMA_STORE
+                  ? mlirOperationGetNumOperands(op) - 1
+                  : kind == EV_WRITE;
+    break;
+  case EV_SETMAXNREG: {
+    e->value = ws_int_attr(op, "regCount", -1);
+    char text[96];
+    MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("action"));
+    e->aux = !mlirAttributeIsNull(a) && strstr(ws_attr_str(a, text, sizeof text), "increase");
+    break;
+  }
+  case EV_BAR_SYNC:
+    if (mlirOperationGetNumOperands(op) == 2) {
+      i->a = reg_of(P, operand(op, 0));
+      i->b = reg_of(P, operand(op, 1));
+    }
+    break;
+  case EV_WGMMA_WAIT:
+  case EV_BULK_WAIT:
+    e->value = ws_int_attr(op, "group", 0);
+    e->aux = ws_has_attr(op, "read");
+    break;
+  default:
+    break;
+  }
+  if (slot_at >= 0) {
+    MlirValue slot = operand(op, slot_at);
+    if (!check_slot_source(P, op, slot, e->channel, kind, e->full))
+      return false;
+    i->a = reg_of(P, slot);
+    if (kind == EV_WAIT)
+      i->b = reg_of(P, operand(op, 1));
+  }
+  return true;
+}
+
+/* Which event an op is, or -1 for an op that is not part of the protocol. */
+static int event_kind(MlirOperation op, char *name) {
+  static const struct { const char *name; int kind; } events[] = {
+      {"ws.init_barrier", EV_INIT},
+      {"nvvm.fence.mbarrier.init", EV_INIT_FENCE},
+      {"nvvm.barrier0", EV_CTA_SYNC},
+      {"nvvm.barrier", EV_BAR_SYNC},
+      {"nvvm.setmaxregister", EV_SETMAXNREG},
+      {"ws.wait", EV_WAIT},
+      {"ws.arrive", EV_ARRIVE},
+      {"ws.arrive_expect_tx", EV_EXPECT_TX},
+      {"ws.tma_load", EV_TMA_LOAD},
+      {"ws.write_slot", EV_WRITE},
+      {"ws.read_slot", EV_READ},
+      {"ws.mma", EV_MMA},
+      {"ws.tma_store", EV_TMA_STORE},
+      {"nvvm.wgmma.commit.group.sync.aligned", EV_WGMMA_COMMIT},
+      {"nvvm.wgmma.wait.group.sync.aligned", EV_WGMMA_WAIT},
+      {"nvvm.cp.async.bulk.commit.group", EV_BULK_COMMIT},
+      {"nvvm.cp.async.bulk.wait_group", EV_BULK_WAIT},
+  };
+  for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
+    if (strcmp(name, events[i].name) == 0)
+      return events[i].kind;
+  if (strcmp(name, "nvvm.fence.proxy") == 0) {
+    char text[96];
+    MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
+    return !mlirAttributeIsNull(a) && strstr(ws_attr_str(a, text, sizeof text), "async")
+               ? EV_PROXY_FENCE
+               : -1;
+  }
+  return -1;
+}
+
+static bool compile_block(ws_program *P, MlirBlock block);
+
+static bool compile_region_block(ws_program *P, MlirOperation op, int region) {
+  MlirRegion r = mlirOperationGetRegion(op, region);
+  MlirBlock b = mlirRegionGetFirstBlock(r);
+  return mlirBlockIsNull(b) || compile_block(P, b);
+}
+
+/* True when any op under `op` is a protocol event. */
+static bool holds_protocol(MlirOperation op);
+
+static MlirWalkResult find_protocol(MlirOperation op, void *found) {
+  char name[64];
+  ws_op_name(op, name, sizeof name);
+  if (event_kind(op, name) >= 0 || wsOperationIsInDialect(op)) {
+    *(bool *)found = true;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static bool holds_protocol(MlirOperation op) {
+  bool found = false;
+  mlirOperationWalk(op, find_protocol, &found, MlirWalkPreOrder);
+  return found;
+}
+
+/* The yield that ends region `region` of op, or a null op. */
+static MlirOperation region_yield(MlirOperation op, int region) {
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, region));
+  return mlirBlockIsNull(b) ? (MlirOperation){NULL} : mlirBlockGetTerminator(b);
+}
+
+/* A YIELD copying the yield's operands into `dsts` (prog->args). */
+static void emit_yield(ws_program *P, int code, MlirOperation yield, int dsts, int n,
+                       MlirOperation at) {
+  insn *y = emit(P, code, at);
+  y->args = P->nargs;
+  y->nargs = n;
+  for (int k = 0; k < n; k++)
+    push_arg(P, reg_of(P, operand(yield, k)));
+  for (int k = 0; k < n; k++)
+    push_arg(P, P->args[dsts + k]);
+}
+
+static bool compile_if(ws_program *P, MlirOperation op) {
+  int n = (int)mlirOperationGetNumResults(op);
+  int results = P->nargs;
+  for (int k = 0; k < n; k++)
+    push_arg(P, reg_of(P, result(op, k)));
+  int at = P->n;
+  insn *i = emit(P, C_IF, op);
+  i->a = reg_of(P, operand(op, 0));
+  i->protocol = holds_protocol(op);
+  i->args = results;
+  i->nargs = n;
+  if (!compile_region_block(P, op, 0))
+    return false;
+  MlirOperation ty = region_yield(op, 0);
+  if (n)
+    emit_yield(P, C_YIELD, ty, results, n, op);
+  else
+    emit(P, C_JUMP, op);
+  int then_end = P->n - 1;
+  P->code[at].target = P->n;
+  if (!compile_region_block(P, op, 1))
+    return false;
+  if (n)
+    emit_yield(P, C_YIELD, region_yield(op, 1), results, n, op);
+  P->code[at].target2 = P->n;
+  P->code[then_end].target = P->n;
+  if (n) /* the else yield falls through to the end */
+    P->code[P->n - 1].target = P->n;
+  return true;
+}
+
+static bool same_value(MlirValue a, MlirValue b) { return mlirValueEqual(a, b); }
+
+static bool compile_for(ws_program *P, MlirOperation op) {
+  int iters = (int)mlirOperationGetNumResults(op);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  bool protocol = holds_protocol(op);
+  MlirValue lb = operand(op, 0), ub = operand(op, 1), step = operand(op, 2);
+  if (protocol) {
+    if (!P->have_bounds) {
+      P->lb = lb, P->ub = ub, P->step = step;
+      P->have_bounds = true;
+    } else if (!same_value(lb, P->lb) || !same_value(ub, P->ub) ||
+               !same_value(step, P->step)) {
+      /* Constant bounds run their own count; only runtime ones must agree. */
+      bool constant = true;
+      for (int k = 0; k < 3; k++) {
+        MlirValue v = operand(op, k);
+        constant &= mlirValueIsAOpResult(v) &&
+                    ws_op_is(mlirOpResultGetOwner(v), "arith.constant");
+      }
+      if (!constant)
+        return fail(P, op, "its bounds differ from those of the other partitions' "
+                           "loops, so the check cannot pair their iterations");
+    }
+  }
+  /* args: [iv, iter args..., inits..., results...] */
+  int args = P->nargs;
+  push_arg(P, reg_of(P, mlirBlockGetArgument(body, 0)));
+  for (int k = 0; k < iters; k++)
+    push_arg(P, reg_of(P, mlirBlockGetArgument(body, k + 1)));
+  for (int k = 0; k < iters; k++)
+    push_arg(P, reg_of(P, operand(op, 3 + k)));
+  for (int k = 0; k < iters; k++)
+    push_arg(P, reg_of(P, result(op, k)));
+  int at = P->n;
+  insn *f = emit(P, C_FOR, op);
+  f->a = reg_of(P, lb);
+  f->b = reg_of(P, ub);
+  f->c = reg_of(P, step);
+  f->args = args;
+  f->nargs = iters;
+  f->protocol = protocol;
+  if (!compile_block(P, body))
+    return false;
+  emit_yield(P, C_LOOP_END, mlirBlockGetTerminator(body), args + 1, iters, op);
+  P->code[P->n - 1].sub = at;
+  P->code[at].target = P->n;
+  return true;
+}
+
+static bool compile_op(ws_program *P, MlirOperation op) {
+  char name[64];
+  ws_op_name(op, name, sizeof name);
+  int kind = event_kind(op, name);
+  if (kind >= 0)
+    return compile_event(P, op, kind);
+  if (strcmp(name, "scf.if") == 0)
+    return compile_if(P, op);
+  if (strcmp(name, "scf.for") == 0)
+    return compile_for(P, op);
+  if (strcmp(name, "scf.yield") == 0)
+    return true; /* compiled with its parent */
+  if (strcmp(name, "gpu.return") == 0) {
+    emit(P, C_RETURN, op);
+    return true;
+  }
+  if (strcmp(name, "ws.slot_phase") == 0) {
+    insn *i = emit(P, C_SLOT_PHASE, op);
+    i->a = reg_of(P, operand(op, 0));
+    i->dst = reg_of(P, result(op, 0));
+    i->b = reg_of(P, result(op, 1));
+    i->imm = ws_int_attr(op, "depth", 0);
+    i->sub = ws_int_attr(op, "start_phase", 0);
+    if (i->imm < 1)
+      return fail(P, op, "its depth is not positive");
+    return true;
+  }
+  if (wsOperationIsInDialect(op))
+    return fail(P, op, "it is not one of the protocol ops of a specialized kernel");
+  if (mlirOperationGetNumRegions(op) > 0 && holds_protocol(op))
+    return fail(P, op, "protocol ops inside it are outside scf.if and scf.for, "
+                       "which is all the check follows");
+  intptr_t nres = mlirOperationGetNumResults(op);
+  int dst = nres == 1 ? reg_of(P, result(op, 0)) : -1;
+  if (strcmp(name, "arith.constant") == 0 && dst >= 0 && P->width[dst]) {
+    MlirAttribute v = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("value"));
+    if (mlirAttributeIsAInteger(v)) {
+      insn *i = emit(P, C_CONST, op);
+      i->dst = dst;
+      i->imm = P->width[dst] == 1 ? (long long)mlirIntegerAttrGetValueUInt(v) & 1
+                                  : mlirIntegerAttrGetValueInt(v);
+      return true;
+    }
+  }
+  if (dst >= 0 && P->width[dst]) {
+    for (size_t k = 0; k < sizeof bin_ops / sizeof bin_ops[0]; k++)
+      if (strcmp(name, bin_ops[k].name) == 0) {
+        insn *i = emit(P, C_BIN, op);
+        i->sub = bin_ops[k].bin;
+        i->dst = dst;
+        i->a = reg_of(P, operand(op, 0));
+        i->b = reg_of(P, operand(op, 1));
+        return true;
+      }
+    for (size_t k = 0; k < sizeof cast_ops / sizeof cast_ops[0]; k++)
+      if (strcmp(name, cast_ops[k].name) == 0) {
+        insn *i = emit(P, C_CAST, op);
+        i->sub = cast_ops[k].sign;
+        i->dst = dst;
+        i->a = reg_of(P, operand(op, 0));
+        return true;
+      }
+    if (strcmp(name, "arith.cmpi") == 0) {
+      insn *i = emit(P, C_CMP, op);
+      i->sub = ws_int_attr(op, "predicate", -1);
+      i->dst = dst;
+      i->a = reg_of(P, operand(op, 0));
+      i->b = reg_of(P, operand(op, 1));
+      return true;
+    }
+    if (strcmp(name, "arith.select") == 0) {
+      insn *i = emit(P, C_SELECT, op);
+      i->dst = dst;
+      i->a = reg_of(P, operand(op, 0));
+      i->b = reg_of(P, operand(op, 1));
+      i->c = reg_of(P, operand(op, 2));
+      return true;
+    }
+    if (strcmp(name, "nvvm.read.ptx.sreg.tid.x") == 0 ||
+        (strcmp(name, "gpu.thread_id") == 0 && str_attr_is(op, "dimension", "x")) ||
+        strcmp(name, "nvvm.read.ptx.sreg.laneid") == 0) {
+      insn *i = emit(P, C_TID, op);
+      i->dst = dst;
+      i->sub = strcmp(name, "nvvm.read.ptx.sreg.laneid") == 0;
+      return true;
+    }
+    if (strcmp(name, "nvvm.elect.sync") == 0) {
+      emit(P, C_ELECT, op)->dst = dst;
+      return true;
+    }
+  }
+  for (intptr_t k = 0; k < nres; k++)
+    emit(P, C_UNKNOWN, op)->dst = reg_of(P, result(op, k));
+  return true;
+}
+
+static bool compile_block(ws_program *P, MlirBlock block) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (!compile_op(P, op))
+      return false;
+  return true;
+}
+
+static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
+
+ws_program *ws_protocol_compile(MlirOperation func, const ws_plan *plan) {
+  ws_program *P = calloc(1, sizeof *P);
+  if (!P)
+    abort();
+  P->plan = plan;
+  P->func = func;
+  P->period = 1;
+  for (int c = 0; c < plan->num_channels; c++)
+    if (plan->channels[c].depth > 0)
+      P->period = P->period / gcd(P->period, plan->channels[c].depth) * plan->channels[c].depth;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (!compile_block(P, body)) {
+    ws_protocol_free(P);
+    return NULL;
+  }
+  emit(P, C_RETURN, func);
+  P->val = calloc((size_t)P->nregs + 1, sizeof *P->val);
+  P->iterv = calloc((size_t)P->nregs + 1, sizeof *P->iterv);
+  P->roundv = calloc((size_t)P->nregs + 1, sizeof *P->roundv);
+  P->known = calloc((size_t)P->nregs + 1, 1);
+  if (!P->val || !P->iterv || !P->roundv || !P->known)
+    abort();
+  return P;
+}
+
+void ws_protocol_free(ws_program *P) {
+  if (!P)
+    return;
+  free(P->code);
+  free(P->args);
+  free(P->width);
+  free(P->keys);
+  free(P->vals);
+  free(P->val);
+  free(P->iterv);
+  free(P->roundv);
+  free(P->known);
+  free(P->scratch);
+  free(P);
+}
+
+int ws_protocol_period(const ws_program *P) { return P->period; }
+
+/* ---- run ----------------------------------------------------------------- */
+
+static unsigned long long mask(int width) {
+  return width >= 64 ? ~0ull : (1ull << width) - 1;
+}
+
+static long long sext(unsigned long long v, int width) {
+  if (width >= 64 || width == 0)
+    return (long long)v;
+  unsigned long long sign = 1ull << (width - 1);
+  return (long long)((v ^ sign) - sign);
+}
+
+static void set(ws_program *P, int r, long long v) {
+  P->val[r] = (long long)((unsigned long long)v & mask(P->width[r]));
+  P->known[r] = P->width[r] != 0;
+}
+
+static bool binop(int op, unsigned long long a, unsigned long long b, int w,
+                  unsigned long long *out) {
+  long long sa = sext(a, w), sb = sext(b, w);
+  switch (op) {
+  case B_ADD: *out = a + b; return true;
+  case B_SUB: *out = a - b; return true;
+  case B_MUL: *out = a * b; return true;
+  case B_DIVU: if (!b) return false; *out = a / b; return true;
+  case B_REMU: if (!b) return false; *out = a % b; return true;
+  case B_DIVS: if (!sb) return false; *out = (unsigned long long)(sa / sb); return true;
+  case B_REMS: if (!sb) return false; *out = (unsigned long long)(sa % sb); return true;
+  case B_AND: *out = a & b; return true;
+  case B_OR: *out = a | b; return true;
+  case B_XOR: *out = a ^ b; return true;
+  case B_SHL: *out = b < 64 ? a << b : 0; return true;
+  case B_SHRU: *out = b < 64 ? a >> b : 0; return true;
+  case B_SHRS: *out = (unsigned long long)(b < 64 ? sa >> b : sa < 0 ? -1 : 0); return true;
+  case B_MAXU: *out = a > b ? a : b; return true;
+  case B_MINU: *out = a < b ? a : b; return true;
+  case B_MAXS: *out = (unsigned long long)(sa > sb ? sa : sb); return true;
+  case B_MINS: *out = (unsigned long long)(sa < sb ? sa : sb); return true;
+  }
+  return false;
+}
+
+static bool compare(int pred, unsigned long long a, unsigned long long b, int w) {
+  long long sa = sext(a, w), sb = sext(b, w);
+  switch (pred) {
+  case 0: return a == b;
+  case 1: return a != b;
+  case 2: return sa < sb;
+  case 3: return sa <= sb;
+  case 4: return sa > sb;
+  case 5: return sa >= sb;
+  case 6: return a < b;
+  case 7: return a <= b;
+  case 8: return a > b;
+  default: return a >= b;
+  }
+}
+
+static void record(ws_program *P, const insn *i) {
+  P->scratch = grow(P->scratch, &P->scratch_cap, P->scratch_n + 1, sizeof *P->scratch);
+  ws_event *e = &P->scratch[P->scratch_n++];
+  *e = i->ev;
+  if (i->ev.kind == EV_BAR_SYNC) {
+    e->aux = i->a >= 0 && P->known[i->a] ? (int)P->val[i->a] : 0;
+    e->value = i->b >= 0 && P->known[i->b] ? (int)P->val[i->b] : -1;
+  } else if (i->a >= 0) {
+    e->slot = (int)P->val[i->a];
+    e->iter = P->iterv[i->a];
+    e->round = P->roundv[i->a];
+    if (i->b >= 0)
+      e->parity = (int)P->val[i->b];
+  }
+}
+
+static void copy_args(ws_program *P, int from, int to, int n) {
+  long long tmp[64];
+  unsigned char k[64];
+  if (n > 64)
+    n = 64;
+  for (int j = 0; j < n; j++) {
+    tmp[j] = P->val[P->args[from + j]];
+    k[j] = P->known[P->args[from + j]];
+  }
+  for (int j = 0; j < n; j++) {
+    int r = P->args[to + j];
+    P->val[r] = tmp[j];
+    P->known[r] = k[j] && P->width[r];
+    P->iterv[r] = P->iterv[P->args[from + j]];
+    P->roundv[r] = P->roundv[P->args[from + j]];
+  }
+}
+
+static long long trip_count(ws_program *P, const insn *f) {
+  if (!P->known[f->a] || !P->known[f->b] || !P->known[f->c])
+    return P->trips;
+  int w = P->width[f->a];
+  long long lb = sext((unsigned long long)P->val[f->a], w);
+  long long ub = sext((unsigned long long)P->val[f->b], w);
+  long long step = sext((unsigned long long)P->val[f->c], w);
+  if (step <= 0)
+    return -1;
+  return ub > lb ? (ub - lb + step - 1) / step : 0;
+}
+
+static void set_iv(ws_program *P, const insn *f, long long i) {
+  int iv = P->args[f->args];
+  if (P->known[f->a] && P->known[f->c])
+    set(P, iv, P->val[f->a] + i * P->val[f->c]);
+  else
+    P->known[iv] = 0;
+}
+
+enum { MAX_TRIPS = 4096, MAX_EVENTS_PER_THREAD = 1 << 20 };
+
+/* Runs thread `tid` into P->scratch; false after an error. */
+static bool run_thread(ws_program *P, int tid) {
+  memset(P->known, 0, (size_t)P->nregs);
+  P->scratch_n = 0;
+  P->depth = 0;
+  P->tid = tid;
+  int pc = 0;
+  for (;;) {
+    const insn *i = &P->code[pc];
+    switch (i->code) {
+    case C_CONST:
+      set(P, i->dst, i->imm);
+      pc++;
+      break;
+    case C_BIN: {
+      unsigned long long out;
+      if (P->known[i->a] && P->known[i->b] &&
+          binop(i->sub, (unsigned long long)P->val[i->a], (unsigned long long)P->val[i->b],
+                P->width[i->dst], &out))
+        set(P, i->dst, (long long)out);
+      else
+        P->known[i->dst] = 0;
+      pc++;
+      break;
+    }
+    case C_CMP:
+      if (P->known[i->a] && P->known[i->b])
+        set(P, i->dst, compare(i->sub, (unsigned long long)P->val[i->a],
+                               (unsigned long long)P->val[i->b], P->width[i->a]));
+      else
+        P->known[i->dst] = 0;
+      pc++;
+      break;
+    case C_SELECT:
+      if (P->known[i->a] && P->known[P->val[i->a] ? i->b : i->c])
+        set(P, i->dst, P->val[P->val[i->a] ? i->b : i->c]);
+      else
+        P->known[i->dst] = 0;
+      pc++;
+      break;
+    case C_CAST:
+      if (P->known[i->a])
+        set(P, i->dst, i->sub ? sext((unsigned long long)P->val[i->a], P->width[i->a])
+                              : P->val[i->a]);
+      else
+        P->known[i->dst] = 0;
+      pc++;
+      break;
+    case C_TID:
+      set(P, i->dst, i->sub ? tid % 32 : tid);
+      pc++;
+      break;
+    case C_ELECT:
+      set(P, i->dst, tid % 32 == 0);
+      pc++;
+      break;
+    case C_UNKNOWN:
+      P->known[i->dst] = 0;
+      pc++;
+      break;
+    case C_SLOT_PHASE: {
+      if (!P->known[i->a]) {
+        fail(P, i->op, "its iteration count is not computable from the loop's "
+                       "iteration arguments");
+        return false;
+      }
+      unsigned long long x = (unsigned long long)P->val[i->a];
+      unsigned long long depth = (unsigned long long)i->imm;
+      set(P, i->dst, (long long)(x % depth));
+      set(P, i->b, (long long)(((x / depth) + (unsigned long long)i->sub) & 1));
+      P->iterv[i->dst] = (long long)x;
+      P->roundv[i->dst] = (long long)(x / depth);
+      pc++;
+      break;
+    }
+    case C_IF:
+      if (!P->known[i->a]) {
+        if (i->protocol) {
+          fail(P, i->op, "its condition depends on a value known only at run time "
+                         "(a kernel argument, a block index, a tile), and protocol "
+                         "ops under it would run on some paths only");
+          return false;
+        }
+        for (int k = 0; k < i->nargs; k++)
+          P->known[P->args[i->args + k]] = 0;
+        pc = i->target2;
+      } else {
+        pc = P->val[i->a] ? pc + 1 : i->target;
+      }
+      break;
+    case C_JUMP:
+      pc = i->target;
+      break;
+    case C_YIELD:
+      copy_args(P, i->args, i->args + i->nargs, i->nargs);
+      pc = i->target;
+      break;
+    case C_FOR: {
+      long long trips = i->protocol ? trip_count(P, i) : 0;
+      if (trips < 0 || trips > MAX_TRIPS || P->depth == 16) {
+        fail(P, i->op, "its trip count is not a small positive step count");
+        return false;
+      }
+      if (trips == 0) {
+        /* results = inits; a loop without protocol ops is skipped */
+        if (i->protocol)
+          copy_args(P, i->args + 1 + i->nargs, i->args + 1 + 2 * i->nargs, i->nargs);
+        else
+          for (int k = 0; k < i->nargs; k++)
+            P->known[P->args[i->args + 1 + 2 * i->nargs + k]] = 0;
+        pc = i->target;
+        break;
+      }
+      copy_args(P, i->args + 1 + i->nargs, i->args + 1, i->nargs);
+      set_iv(P, i, 0);
+      P->stack[P->depth++] = (struct frame){pc, 0, trips};
+      pc++;
+      break;
+    }
+    case C_LOOP_END: {
+      struct frame *f = &P->stack[P->depth - 1];
+      const insn *loop = &P->code[f->pc];
+      copy_args(P, i->args, i->args + i->nargs, i->nargs);
+      if (++f->i < f->trips) {
+        set_iv(P, loop, f->i);
+        pc = f->pc + 1;
+      } else {
+        copy_args(P, loop->args + 1, loop->args + 1 + 2 * loop->nargs, loop->nargs);
+        P->depth--;
+        pc = loop->target;
+      }
+      break;
+    }
+    case C_EVENT:
+      if (P->scratch_n >= MAX_EVENTS_PER_THREAD) {
+        fail(P, i->op, "a thread runs more than a million protocol events");
+        return false;
+      }
+      record(P, i);
+      pc++;
+      break;
+    case C_RETURN:
+      return true;
+    }
+  }
+}
+
+/* ---- agents -------------------------------------------------------------- */
+
+static bool same_events(const ws_event *a, const ws_event *b, int n) {
+  for (int k = 0; k < n; k++)
+    if (!mlirOperationEqual(a[k].op, b[k].op) || a[k].iter != b[k].iter ||
+        a[k].slot != b[k].slot || a[k].parity != b[k].parity ||
+        a[k].value != b[k].value || a[k].aux != b[k].aux)
+      return false;
+  return true;
+}
+
+static int partition_of_warp(const ws_plan *plan, int warp) {
+  for (int p = 0; p < plan->num_parts; p++)
+    if (warp >= plan->parts[p].first_warp &&
+        warp < plan->parts[p].first_warp + plan->parts[p].num_warps)
+      return p;
+  return -1;
+}
+
+/* Folds the prefix (events before the block-wide barrier) into the init
+ * tables and returns where the agent part starts. */
+static int take_prefix(ws_run *run, const ws_event *ev, int n) {
+  int sync = 0;
+  while (sync < n && ev[sync].kind != EV_CTA_SYNC)
+    sync++;
+  if (sync == n)
+    return 0; /* no barrier: everything is the agent's (the rules say why) */
+  for (int k = 0; k < sync; k++)
+    if (ev[k].kind != EV_INIT && ev[k].kind != EV_INIT_FENCE)
+      return 0; /* protocol before the barrier: likewise */
+  for (int k = 0; k < sync; k++) {
+    if (ev[k].kind == EV_INIT_FENCE) {
+      run->init_fenced = true;
+      continue;
+    }
+    int c = ev[k].channel, f = ev[k].full;
+    if (mlirOperationIsNull(run->init_op[c][f]))
+      run->init_op[c][f] = ev[k].op;
+    run->init_count[c][f] = ev[k].value;
+    run->init_threads[c][f]++;
+    run->init_fenced = false;
+  }
+  if (mlirOperationIsNull(run->cta_sync))
+    run->cta_sync = ev[sync].op;
+  return sync + 1;
+}
+
+static bool add_to_agent(ws_run *run, const ws_event *ev, int n, int tid) {
+  int wg = tid / 128, warp = tid / 32;
+  for (int a = 0; a < run->num_agents; a++) {
+    ws_agent *A = &run->agents[a];
+    if (A->warpgroup == wg && A->n == n && same_events(A->ev, ev, n)) {
+      A->mult++;
+      A->last_warp = warp;
+      return true;
+    }
+  }
+  if (run->num_agents == WS_MAX_AGENTS)
+    return false;
+  ws_agent *A = &run->agents[run->num_agents++];
+  memset(A, 0, sizeof *A);
+  A->ev = malloc(((size_t)n + 1) * sizeof *A->ev);
+  A->done_at = malloc(((size_t)n + 1) * sizeof *A->done_at);
+  if (!A->ev || !A->done_at)
+    abort();
+  memcpy(A->ev, ev, (size_t)n * sizeof *ev);
+  A->n = n;
+  A->mult = 1;
+  A->warpgroup = wg;
+  A->first_warp = A->last_warp = warp;
+  A->first_thread = tid;
+  A->part = partition_of_warp(run->plan, warp);
+  return true;
+}
+
+bool ws_protocol_run(ws_program *P, long long trips, ws_run *run) {
+  memset(run, 0, sizeof *run);
+  run->plan = P->plan;
+  run->trips = trips;
+  P->trips = trips;
+  int threads = P->plan->block_threads;
+  if (threads <= 0 || threads > WS_MAX_THREADS || threads % 32) {
+    ws_emit_op_error(P->func, "cannot be checked: its ws.block_threads (%d) is not a "
+                              "multiple of 32 in [32, %d]", threads, WS_MAX_THREADS);
+    return false;
+  }
+  run->threads = threads;
+  for (int t = 0; t < threads; t++) {
+    if (!run_thread(P, t))
+      return false;
+    int start = take_prefix(run, P->scratch, P->scratch_n);
+    ws_thread_regs *r = &run->regs[t];
+    for (int k = start; k < P->scratch_n; k++)
+      if (P->scratch[k].kind == EV_SETMAXNREG) {
+        if (!r->count++) {
+          r->op = P->scratch[k].op;
+          r->value = P->scratch[k].value;
+          r->increase = P->scratch[k].aux;
+        }
+      }
+    if (P->scratch_n > start &&
+        !add_to_agent(run, P->scratch + start, P->scratch_n - start, t)) {
+      ws_emit_op_error(P->func, "cannot be checked: its threads run more than %d "
+                                "different sequences of protocol events", WS_MAX_AGENTS);
+      return false;
+    }
+  }
+  return true;
+}
+
+void ws_run_free(ws_run *run) {
+  for (int a = 0; a < run->num_agents; a++) {
+    free(run->agents[a].ev);
+    free(run->agents[a].done_at);
+  }
+  run->num_agents = 0;
+}

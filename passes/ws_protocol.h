@@ -1,0 +1,120 @@
+/* ws_protocol.h: the model ws-check-protocol proves its rules on (see
+ * check_protocol.c for what is proved and how). Internal.
+ *
+ *   protocol_trace.c    compiles a specialized kernel into a small program
+ *                       over integers and runs it for every thread of the
+ *                       block and a given trip count of the partition loops:
+ *                       each thread's protocol events, threads with equal
+ *                       events in one warpgroup grouped into agents
+ *   protocol_rules.c    the rules one agent's events, or the sum over all
+ *                       agents, decide: balance, phases, counts, expect-tx,
+ *                       proxy fences, wgmma and bulk waits, registers, init
+ *   protocol_explore.c  every interleaving of the agents over the barriers:
+ *                       deadlock, arrivals past a phase, slot races */
+#ifndef WS_PROTOCOL_H
+#define WS_PROTOCOL_H
+
+#include <stdbool.h>
+
+#include "mlir-c/IR.h"
+#include "ws_plan.h"
+
+typedef enum ws_ev_kind {
+  EV_INIT,         /* ws.init_barrier: channel, full, value = count */
+  EV_INIT_FENCE,   /* nvvm.fence.mbarrier.init */
+  EV_CTA_SYNC,     /* nvvm.barrier0 */
+  EV_BAR_SYNC,     /* nvvm.barrier id, n: aux = id, value = threads */
+  EV_SETMAXNREG,   /* value = registers, aux = 1 for increase */
+  EV_WAIT,         /* ws.wait: channel, full, slot, iter, round, parity */
+  EV_ARRIVE,       /* ws.arrive */
+  EV_EXPECT_TX,    /* ws.arrive_expect_tx (on full): value = bytes */
+  EV_TMA_LOAD,     /* ring, slot...: value = bytes (async write) */
+  EV_WRITE,        /* ws.write_slot (generic write) */
+  EV_READ,         /* ws.read_slot (generic read) */
+  EV_MMA,          /* ws.mma: ring, ring_b (async reads) */
+  EV_TMA_STORE,    /* ring (async read) */
+  EV_PROXY_FENCE,  /* nvvm.fence.proxy of an async kind */
+  EV_WGMMA_COMMIT, /* nvvm.wgmma.commit.group */
+  EV_WGMMA_WAIT,   /* value = groups left pending */
+  EV_BULK_COMMIT,  /* nvvm.cp.async.bulk.commit.group */
+  EV_BULK_WAIT,    /* value = groups left pending, aux = 1 for .read */
+  WS_NUM_EV_KINDS
+} ws_ev_kind;
+
+typedef struct ws_event {
+  MlirOperation op;
+  long long iter;  /* the iteration count ws.slot_phase turned into the slot */
+  long long round; /* iter / depth: which use of the slot */
+  int kind, channel, full, ring, ring_b, slot, parity, value, aux;
+} ws_event;
+
+/* Threads of one warpgroup that run the same events after the block-wide
+ * barrier: modelled as one process that arrives `mult` times at once. */
+typedef struct ws_agent {
+  ws_event *ev;
+  int n;
+  int mult, warpgroup, first_warp, last_warp, first_thread;
+  int part; /* partition of first_warp, or -1 */
+  int *done_at; /* per event: for async reads, the index of the wait that
+                   retires them (n when none does); else the event itself */
+} ws_agent;
+
+typedef struct ws_thread_regs {
+  MlirOperation op; /* the first setmaxnreg, or null */
+  int count, value, increase;
+} ws_thread_regs;
+
+enum { WS_MAX_AGENTS = 32, WS_MAX_THREADS = 1024 };
+
+/* One run: the kernel's events for one trip count. */
+typedef struct ws_run {
+  const ws_plan *plan;
+  long long trips;
+  ws_agent agents[WS_MAX_AGENTS];
+  int num_agents;
+  /* ws.init_barrier per channel and barrier (0 empty, 1 full). */
+  MlirOperation init_op[WS_MAX_CHANNELS][2];
+  int init_count[WS_MAX_CHANNELS][2], init_threads[WS_MAX_CHANNELS][2];
+  bool init_fenced; /* fence.mbarrier.init after the last init */
+  MlirOperation cta_sync; /* null when no thread reached one */
+  int threads;
+  ws_thread_regs regs[WS_MAX_THREADS];
+} ws_run;
+
+typedef struct ws_program ws_program;
+
+/* Compiles the specialized kernel `func` (plan read from it). Null after a
+ * located error: an op the check cannot follow, a slot not made by
+ * ws.slot_phase, a slot_phase whose depth or start phase contradicts the
+ * channel table. */
+ws_program *ws_protocol_compile(MlirOperation func, const ws_plan *plan);
+void ws_protocol_free(ws_program *p);
+
+/* The period of the protocol in iterations (every slot at every phase). */
+int ws_protocol_period(const ws_program *p);
+
+/* Runs every thread with loops of runtime bounds taking `trips` iterations
+ * and fills `run`. False after a located error. Free with ws_run_free. */
+bool ws_protocol_run(ws_program *p, long long trips, ws_run *run);
+void ws_run_free(ws_run *run);
+
+/* The rules of protocol_rules.c, each false after a located error. */
+bool ws_check_memory_map(const ws_plan *plan);
+bool ws_check_run_rules(ws_run *run);
+
+/* Explores every interleaving of run's agents; false after a located error
+ * (a deadlock, an arrival past a phase, a slot race). `max_states` bounds
+ * the work: past it the check fails rather than guess. `*states` gets the
+ * number of states visited. */
+bool ws_explore(const ws_run *run, long max_states, long *states);
+
+/* Messages. */
+const char *ws_barrier_name(int full);
+/* "the compute partition (warps 0-3)" into buf. */
+const char *ws_agent_name(const ws_run *run, const ws_agent *a, char *buf, int cap);
+/* "12:7" for op's location, into buf. */
+const char *ws_op_where(MlirOperation op, char *buf, int cap);
+/* The first event of `kind` on `ring` (any agent; ring -1: any), or null. */
+const ws_event *ws_find_event(const ws_run *run, int kind, int ring);
+
+#endif
