@@ -2,7 +2,7 @@
  *
  *   plan:   ws-verify{chip}, ws-partition-schedule, ws-plan-memory,
  *           ws-insert-barriers, ws-check-protocol (check-protocol=false
- *           leaves it out)
+ *           leaves it out; stage=lower runs it first, on a plan fed back)
  *   lower:  ws-lower-to-nvvm, then upstream lowering of each gpu.module
  *           (scf to cf, gpu and nvvm to llvm) and gpu-module-to-binary
  *
@@ -84,6 +84,9 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
   }
   if (!lower)
     return true;
+  /* A plan fed back (stage=lower) may have been edited: prove it first. */
+  if (!plan && opts->v[OPT_CHECK].b && !add(pm, &ws_check_protocol_pass_def, "", diag, error))
+    return false;
   if (!add(pm, &ws_lower_to_nvvm_pass_def, "", diag, error) ||
       !add_upstream(pm, "gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, "
                         "convert-nvvm-to-llvm, canonicalize, cse, "

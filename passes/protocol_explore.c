@@ -69,6 +69,7 @@ typedef struct explorer {
   long *stack;
   long stack_n, stack_cap;
   long states, max_states;
+  int actor; /* the agent taking the event being checked, or -1 */
   bool failed;
 } explorer;
 
@@ -227,8 +228,14 @@ static bool model_error(explorer *X, const ws_event *e, const char *rule, const 
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  ws_emit_op_error(e->op, "breaks the protocol rule '%s': with %lld iteration%s, %s",
-                   rule, X->run->trips, X->run->trips == 1 ? "" : "s", msg);
+  char who[112] = "";
+  if (X->actor >= 0) {
+    ws_agent_name(X->run, &X->run->agents[X->actor], who + 4, sizeof who - 6);
+    memcpy(who, " in ", 4);
+    strcat(who, ",");
+  }
+  ws_emit_op_error(e->op, "breaks the protocol rule '%s': with %lld iteration%s,%s %s",
+                   rule, X->run->trips, X->run->trips == 1 ? "" : "s", who, msg);
   X->failed = true;
   return false;
 }
@@ -376,6 +383,7 @@ static bool step(explorer *X, state *s, int a) {
   const ws_agent *A = &X->run->agents[a];
   const ws_event *e = &A->ev[s->pc[a]];
   int id = (a << 24) | s->pc[a];
+  X->actor = a;
   switch (e->kind) {
   case EV_ARRIVE:
   case EV_EXPECT_TX:
@@ -431,6 +439,7 @@ static int enabled(explorer *X, const state *s, int a) {
   }
   if (e->kind == EV_BAR_SYNC) {
     int threads = at_named_barrier(X, s, e->aux);
+    X->actor = a;
     if (e->value > 0 && threads > e->value) {
       model_error(X, e, "deadlock", "%d threads reach nvvm.barrier %d, which is for %d",
                   threads, e->aux, e->value);
@@ -472,6 +481,7 @@ static void describe_stuck(const explorer *X, const state *s, int a, ws_text *t)
 
 static bool report_deadlock(explorer *X, const state *s) {
   char msg[900];
+  X->actor = -1;
   ws_text t;
   ws_text_init(&t, msg, sizeof msg);
   const ws_event *first = NULL;
@@ -489,6 +499,7 @@ static bool report_deadlock(explorer *X, const state *s) {
 }
 
 static bool check_end(explorer *X, const state *s) {
+  X->actor = -1;
   for (int b = 0; b < X->num_bars; b++)
     if (s->bar[b].nin) {
       const ws_event *e = event_at(X, s->bar[b].in[0]);
@@ -552,6 +563,7 @@ bool ws_explore(const ws_run *run, long max_states, long *states) {
   if (!X || !s || !next)
     abort();
   X->max_states = max_states;
+  X->actor = -1;
   bool ok = setup(X, run, s);
   if (ok)
     visit(X, s);

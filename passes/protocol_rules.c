@@ -259,6 +259,20 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     case EV_EXPECT_TX: {
       bool wait = e->kind == EV_WAIT;
       long long *count = wait ? &s->waits[e->channel][e->full] : &s->arrives[e->channel][e->full];
+      if (e->iter > *count && e->iter - *count < run->trips + 1) {
+        ok = rule_error(e->op, "balance", "this partition's %ss on the %s barrier of "
+                        "channel %d skip iteration %lld (this one is for iteration %lld): "
+                        "the %s is not on every path (an scf.if around it?)",
+                        wait ? "wait" : "arrive", ws_barrier_name(e->full), e->channel,
+                        *count, e->iter, wait ? "wait" : "arrive");
+        break;
+      }
+      if (!wait && e->iter < *count && e->iter >= 0) {
+        ok = rule_error(e->op, "counts", "arrives on the %s barrier of channel %d for "
+                        "iteration %lld a second time: that phase gets more arrivals "
+                        "than its count", ws_barrier_name(e->full), e->channel, e->iter);
+        break;
+      }
       if (e->iter != *count) {
         ok = rule_error(e->op, "phases", "is this partition's %s %s on the %s barrier of "
                         "channel %d since the start (iteration %lld), but its slot and "

@@ -821,9 +821,13 @@ static bool run_thread(ws_program *P, int tid) {
     case C_IF:
       if (!P->known[i->a]) {
         if (i->protocol) {
-          fail(P, i->op, "its condition depends on a value known only at run time "
-                         "(a kernel argument, a block index, a tile), and protocol "
-                         "ops under it would run on some paths only");
+          if (!P->failed)
+            ws_emit_op_error(i->op, "breaks the protocol rule 'balance': its condition "
+                                    "depends on a value known only at run time (a "
+                                    "kernel argument, a block index, a tile), so the "
+                                    "protocol ops under it may run on some paths and "
+                                    "not on others");
+          P->failed = true;
           return false;
         }
         for (int k = 0; k < i->nargs; k++)

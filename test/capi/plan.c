@@ -1,6 +1,7 @@
 /* Reading a plan through the public C API (ws-c/Plan.h): the SPEC's add
  * kernel goes through ws-pipeline{stage=plan}, then every table the passes
- * recorded is read back.
+ * recorded is read back. Then ws-check-protocol, created by name, proves the
+ * protocol, and rejects it once an arrive is deleted.
  *
  * RUN: ws-capi-plan-test %ws_src/integration/add.mlir 2>&1 | FileCheck %s
  */
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
@@ -39,13 +41,54 @@ static void print_to_stdout(MlirStringRef s, void *unused) {
   fwrite(s.data, 1, s.length, stdout);
 }
 
-static MlirWalkResult find_kernel(MlirOperation op, void *user_data) {
+typedef struct op_search {
+  const char *name;
+  MlirOperation found;
+} op_search;
+
+static MlirWalkResult find_op(MlirOperation op, void *user_data) {
+  op_search *s = user_data;
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length == 8 && memcmp(name.data, "gpu.func", 8) == 0) {
-    *(MlirOperation *)user_data = op;
+  if (name.length == strlen(s->name) && memcmp(name.data, s->name, name.length) == 0) {
+    s->found = op;
     return MlirWalkResultInterrupt;
   }
   return MlirWalkResultAdvance;
+}
+
+/* The first op named `name` under `root`, or a null op. */
+static MlirOperation first_op(MlirOperation root, const char *name) {
+  op_search s = {name, {NULL}};
+  mlirOperationWalk(root, find_op, &s, MlirWalkPreOrder);
+  return s.found;
+}
+
+static void print_remark(MlirLocation loc, MlirStringRef message, void *unused) {
+  (void)loc;
+  (void)unused;
+  fputs("remark: ", stdout);
+  print_to_stdout(message, NULL);
+  fputc('\n', stdout);
+}
+
+static MlirLogicalResult print_diagnostic(MlirDiagnostic d, void *unused) {
+  (void)unused;
+  fputs("diagnostic: ", stdout);
+  mlirDiagnosticPrint(d, print_to_stdout, NULL);
+  fputc('\n', stdout);
+  return mlirLogicalResultSuccess();
+}
+
+/* Runs ws-check-protocol{explain=true} on the module; 1 when it proves it. */
+static int check_protocol(MlirContext ctx, MlirModule module) {
+  WsDiagnostics diag = {print_to_stdout, print_remark, NULL};
+  MlirPass check = wsCreatePass(mlirStringRefCreateFromCString("ws-check-protocol"),
+                                mlirStringRefCreateFromCString("explain=true"), &diag);
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  mlirPassManagerAddOwnedPass(pm, check);
+  MlirLogicalResult r = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
+  mlirPassManagerDestroy(pm);
+  return mlirLogicalResultIsSuccess(r);
 }
 
 static void print_plan(MlirOperation func) {
@@ -96,8 +139,7 @@ int main(int argc, char **argv) {
   if (mlirLogicalResultIsFailure(wsContextLoadDialect(ctx)))
     return 1;
   MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kernel));
-  MlirOperation func = {NULL};
-  mlirOperationWalk(mlirModuleGetOperation(module), find_kernel, &func, MlirWalkPreOrder);
+  MlirOperation func = first_op(mlirModuleGetOperation(module), "gpu.func");
 
   /* Before any pass there is no plan. */
   print_plan(func);
@@ -124,6 +166,16 @@ int main(int argc, char **argv) {
   // CHECK: channel 1: 1->2 depth=2 full@81984 empty@82000 arrivals=128/1 tx=0 phases=1/0 fences=0/1 drain=1
   // CHECK: swizzle of %a: 0
   mlirPassManagerDestroy(pm);
+
+  printf("proved: %d\n", check_protocol(ctx, module));
+  // CHECK: remark: protocol proved: 2 channel(s), 3 ring(s), trip counts 0 to 10
+  // CHECK: proved: 1
+  MlirOperation arrive = first_op(mlirModuleGetOperation(module), "ws.arrive");
+  mlirOperationDestroy(arrive);
+  mlirContextAttachDiagnosticHandler(ctx, print_diagnostic, NULL, NULL);
+  printf("proved: %d\n", check_protocol(ctx, module));
+  // CHECK: diagnostic: 'ws.wait' op breaks the protocol rule 'balance'
+  // CHECK: proved: 0
   mlirModuleDestroy(module);
   mlirContextDestroy(ctx);
   free(kernel);
