@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ws_explain.h"
 #include "ws_pass.h"
 #include "ws_plan.h"
 #include "ws_specialize.h"
@@ -71,7 +72,7 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
 
 /* Warp layout and register budgets; false (after an error) when they cannot
  * fit the register file. */
-static bool plan_registers(ws_plan *plan, int max_blocks) {
+static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
   int compute_index = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
   ws_partition *compute = compute_index >= 0 ? &plan->parts[compute_index] : NULL;
   int compute_warps = compute ? compute->num_warps : 0;
@@ -124,12 +125,13 @@ static bool plan_registers(ws_plan *plan, int max_blocks) {
   plan->maxnreg = cap;
   plan->block_threads = threads;
   plan->blocks_per_sm = blocks;
+  *m = (ws_register_math){max_blocks, by_smem, blocks, threads, cap, pool,
+                          PRODUCER_REGISTERS, compute_regs, compute_warps * 32};
   return true;
 }
 
 static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
                             const ws_pass_env *env) {
-  (void)env;
   int max_blocks = (int)opts->v[0].i;
   ws_plan plan;
   if (!ws_plan_read(loop, &plan) || plan.num_channels == 0)
@@ -142,7 +144,12 @@ static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
    * whose consumers hold the accumulator, takes the SM alone. */
   if (ws_plan_is_matmul(&plan))
     max_blocks = 1;
-  return plan_registers(&plan, max_blocks) && ws_specialize(&plan);
+  ws_register_math m;
+  if (!plan_registers(&plan, max_blocks, &m))
+    return false;
+  if (opts->v[1].b)
+    ws_explain_protocol(&plan, &m, env);
+  return ws_specialize(&plan);
 }
 
 static bool run_insert_barriers(MlirOperation root, const ws_pass_options *opts,
@@ -154,6 +161,9 @@ static const ws_option_spec insert_barriers_options[] = {
     {"max-blocks-per-sm", WS_OPTION_INT, "2",
      "blocks per SM the register cap at entry leaves room for (fewer when "
      "shared memory allows fewer)", NULL, 1, 8},
+    {"explain", WS_OPTION_BOOL, "false",
+     "remark on the warp layout, each warpgroup's registers (with the pool "
+     "arithmetic) and each channel's counts, phases, fences and drain", NULL, 0, 0},
 };
 
 static MlirDialectHandle (*const protocol_dialects[])(void) = {
@@ -167,7 +177,7 @@ const ws_pass_def ws_insert_barriers_pass_def = {
                "by one branch per partition with the protocol as ops "
                "(ws.wait, ws.arrive, ws.tma_load, ws.read_slot...)",
     .options = insert_barriers_options,
-    .num_options = 1,
+    .num_options = 2,
     .dependent_dialects = protocol_dialects,
     .num_dependent_dialects = 3,
     .run = run_insert_barriers,

@@ -25,6 +25,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
+#include "ws_explain.h"
 #include "ws_pass.h"
 #include "ws_plan.h"
 #include "../dialect/ws_text.h"
@@ -297,7 +298,7 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
   return true;
 }
 
-static bool schedule_loop(MlirOperation loop, int compute_warps,
+static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
                           const ws_pass_env *env) {
   MlirLocation loc = mlirOperationGetLocation(loop);
   bool matmul = mlirOperationGetNumResults(loop) != 0;
@@ -359,6 +360,8 @@ static bool schedule_loop(MlirOperation loop, int compute_warps,
   if (matmul && !schedule_epilogue(&plan, index_of))
     return false;
   ws_plan_write_partitions(&plan);
+  if (explain)
+    ws_explain_schedule(&plan, env);
   return true;
 }
 
@@ -366,7 +369,6 @@ static bool schedule_loop(MlirOperation loop, int compute_warps,
  * first one in a kernel is scheduled, any later one is an error. */
 static bool schedule(MlirOperation loop, const ws_pass_options *opts,
                      const ws_pass_env *env) {
-  (void)opts;
   MlirOperation func = ws_enclosing_kernel(loop);
   MlirOperation first;
   if (ws_marked_loops(func, &first, 1) == 1 && !mlirOperationEqual(first, loop)) {
@@ -376,7 +378,8 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts,
   }
   if (ws_has_attr(loop, "ws.partitions"))
     return true; /* already scheduled */
-  return schedule_loop(loop, ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS), env);
+  return schedule_loop(loop, ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS),
+                       opts->v[0].b, env);
 }
 
 static bool run_schedule(MlirOperation root, const ws_pass_options *opts,
@@ -384,9 +387,16 @@ static bool run_schedule(MlirOperation root, const ws_pass_options *opts,
   return ws_run_on_marked_loops(root, schedule, opts, env);
 }
 
+static const ws_option_spec schedule_options[] = {
+    {"explain", WS_OPTION_BOOL, "false",
+     "remark why each op went to its partition, and the partition table", NULL, 0, 0},
+};
+
 const ws_pass_def ws_partition_schedule_pass_def = {
     .argument = "ws-partition-schedule",
     .summary = "Assign the ops of each ws.warp_specialize loop to load, "
                "compute and store partitions",
+    .options = schedule_options,
+    .num_options = 1,
     .run = run_schedule,
 };

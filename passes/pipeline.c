@@ -36,12 +36,14 @@ static const ws_option_spec pipeline_options[] = {
      1, 8},
     {"cuda-path", WS_OPTION_STRING, WS_DEFAULT_CUDA_ROOT,
      "CUDA toolkit root: ptxas and libdevice for gpu-module-to-binary", NULL, 0, 0},
+    {"explain", WS_OPTION_BOOL, "false",
+     "every ws pass remarks on each decision it makes (ws-opt --ws-explain)", NULL, 0, 0},
     {"check-protocol", WS_OPTION_BOOL, "true",
      "prove each kernel's protocol with ws-check-protocol after ws-insert-barriers",
      NULL, 0, 0},
 };
 
-enum { OPT_CHIP, OPT_FORMAT, OPT_STAGE, OPT_BUDGET, OPT_BLOCKS, OPT_CUDA, OPT_CHECK };
+enum { OPT_CHIP, OPT_FORMAT, OPT_STAGE, OPT_BUDGET, OPT_BLOCKS, OPT_CUDA, OPT_EXPLAIN, OPT_CHECK };
 
 static bool add(MlirOpPassManager pm, const ws_pass_def *def, const char *options,
                 const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
@@ -68,25 +70,25 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
   char text[2 * WS_OPTION_TEXT_MAX + 96];
   const char *stage = opts->v[OPT_STAGE].s;
   bool plan = strcmp(stage, "lower") != 0, lower = strcmp(stage, "plan") != 0;
+  const char *explain = opts->v[OPT_EXPLAIN].b ? "explain=true" : "";
   if (plan) {
     snprintf(text, sizeof text, "chip=%s", opts->v[OPT_CHIP].s);
     if (!add(pm, &ws_verify_pass_def, text, diag, error) ||
-        !add(pm, &ws_partition_schedule_pass_def, "", diag, error))
+        !add(pm, &ws_partition_schedule_pass_def, explain, diag, error))
       return false;
-    snprintf(text, sizeof text, "smem-budget=%lld", opts->v[OPT_BUDGET].i);
+    snprintf(text, sizeof text, "smem-budget=%lld %s", opts->v[OPT_BUDGET].i, explain);
     if (!add(pm, &ws_plan_memory_pass_def, text, diag, error))
       return false;
-    snprintf(text, sizeof text, "max-blocks-per-sm=%lld", opts->v[OPT_BLOCKS].i);
+    snprintf(text, sizeof text, "max-blocks-per-sm=%lld %s", opts->v[OPT_BLOCKS].i, explain);
     if (!add(pm, &ws_insert_barriers_pass_def, text, diag, error))
       return false;
-    if (opts->v[OPT_CHECK].b && !add(pm, &ws_check_protocol_pass_def, "", diag, error))
-      return false;
   }
+  /* The check ends the plan half, and starts stage=lower: a plan fed back
+   * may have been edited. */
+  if (opts->v[OPT_CHECK].b && !add(pm, &ws_check_protocol_pass_def, explain, diag, error))
+    return false;
   if (!lower)
     return true;
-  /* A plan fed back (stage=lower) may have been edited: prove it first. */
-  if (!plan && opts->v[OPT_CHECK].b && !add(pm, &ws_check_protocol_pass_def, "", diag, error))
-    return false;
   if (!add(pm, &ws_lower_to_nvvm_pass_def, "", diag, error) ||
       !add_upstream(pm, "gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, "
                         "convert-nvvm-to-llvm, canonicalize, cse, "
@@ -110,6 +112,6 @@ const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
     .summary = "The whole ws flow, from tile-level kernel to cubin",
     .options = pipeline_options,
-    .num_options = 7,
+    .num_options = 8,
     .build = build_pipeline,
 };

@@ -30,6 +30,7 @@
 
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
+#include "ws_explain.h"
 #include "ws_pass.h"
 #include "ws_plan.h"
 #include "../dialect/ws_text.h"
@@ -181,39 +182,54 @@ static void set_depths(ws_plan *plan, int load_depth, int other_depth) {
 
 /* A matmul: the deepest rings that fit, the epilogue tile after them or
  * over them (see the file comment). */
-static int choose_matmul_depths(ws_plan *plan, int stages, int budget) {
+static int choose_matmul_depths(ws_plan *plan, int stages, int budget, char *why,
+                                size_t cap) {
   int bytes = 0;
   for (int d = stages > 0 ? stages : 4; d >= (stages > 0 ? stages : 1); d--) {
     set_depths(plan, d, 1);
-    bytes = lay_out(plan, false);
-    if (bytes <= budget)
+    for (int reuse = 0; reuse < 2; reuse++) {
+      bytes = lay_out(plan, reuse);
+      if (bytes > budget)
+        continue;
+      snprintf(why, cap, "%d for the K loop's rings (%s), the epilogue tile %s; %d "
+               "bytes fit the budget of %d (a matmul block has the SM to itself)",
+               d, stages > 0 ? "ws.num_stages" : "the deepest of 4, 3, 2, 1 that fits",
+               reuse ? "over the rings, free once the K loop is done" : "after them",
+               bytes, budget);
       return bytes;
-    bytes = lay_out(plan, true);
-    if (bytes <= budget)
-      return bytes;
+    }
   }
   return bytes;
 }
 
 /* The documented rule (see the file comment). */
-static int choose_depths(ws_plan *plan, int stages, int budget) {
+static int choose_depths(ws_plan *plan, int stages, int budget, char *why, size_t cap) {
   if (ws_plan_is_matmul(plan))
-    return choose_matmul_depths(plan, stages, budget);
+    return choose_matmul_depths(plan, stages, budget, why, cap);
   if (stages > 0) {
     set_depths(plan, stages, stages);
+    snprintf(why, cap, "%d for every channel, from ws.num_stages", stages);
     return lay_out(plan, false);
   }
   for (int d = 4; d >= 2; d--) {
     set_depths(plan, d, 2);
     int bytes = lay_out(plan, false);
-    if (bytes <= budget / 2)
+    if (bytes <= budget / 2) {
+      snprintf(why, cap, "%d for the channels TMA fills (the deepest of 4, 3, 2 whose "
+               "%d bytes fit half the budget, %d, so two blocks share an SM), 2 for "
+               "the others", d, bytes, budget / 2);
       return bytes;
+    }
   }
   set_depths(plan, 2, 2);
   int bytes = lay_out(plan, false);
-  if (bytes <= budget)
+  if (bytes <= budget) {
+    snprintf(why, cap, "2 for every channel: depth 2 (%d bytes) does not fit half the "
+             "budget (%d) but fits all of it", bytes, budget / 2);
     return bytes;
+  }
   set_depths(plan, 1, 1);
+  snprintf(why, cap, "1 for every channel: depth 2 does not fit the budget of %d", budget);
   return lay_out(plan, false);
 }
 
@@ -261,7 +277,8 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
     return false;
   }
   int stages = ws_int_attr(loop, "ws.num_stages", 0);
-  int bytes = choose_depths(&plan, stages, budget);
+  char why[512];
+  int bytes = choose_depths(&plan, stages, budget, why, sizeof why);
   if (bytes > budget) {
     report_over_budget(&plan, bytes, budget);
     return false;
@@ -270,6 +287,8 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
   ws_plan_write_rings(&plan);
   ws_plan_write_channels(&plan);
   ws_plan_write_kernel(&plan);
+  if (opts->v[1].b)
+    ws_explain_memory(&plan, why, budget, env);
   return true;
 }
 
@@ -282,6 +301,9 @@ static const ws_option_spec plan_memory_options[] = {
     {"smem-budget", WS_OPTION_INT, "232448",
      "shared memory per block in bytes (227 KiB on sm_90a)", NULL, 1024,
      1 << 30},
+    {"explain", WS_OPTION_BOOL, "false",
+     "remark on each ring (slot, swizzle, depth and the budget arithmetic) and the "
+     "shared-memory map", NULL, 0, 0},
 };
 
 const ws_pass_def ws_plan_memory_pass_def = {
@@ -289,6 +311,6 @@ const ws_pass_def ws_plan_memory_pass_def = {
     .summary = "Give every tile that crosses partitions a multi-buffered "
                "shared-memory ring and check the budget",
     .options = plan_memory_options,
-    .num_options = 1,
+    .num_options = 2,
     .run = run_plan_memory,
 };

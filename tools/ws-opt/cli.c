@@ -49,6 +49,7 @@ static const flag bool_flags[] = {
     {"--help", offsetof(cli_options, help)},
     {"-h", offsetof(cli_options, help)},
     {"--version", offsetof(cli_options, version)},
+    {"--ws-explain", offsetof(cli_options, explain)},
 };
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -88,7 +89,7 @@ int cli_parse(int argc, char **argv, cli_options *out) {
     int taken = take_value_flag(argc, argv, &i, out);
     if (taken == -2)
       return usage_error("unknown --emit kind in '%s'; expected mlir, llvm, "
-                         "ptx, cubin or launcher", arg);
+                         "ptx, cubin, launcher or plan", arg);
     if (taken < 0)
       return usage_error("option '%s' needs a value", arg);
     if (taken > 0)
@@ -119,6 +120,15 @@ int cli_parse(int argc, char **argv, cli_options *out) {
   if (out->pipeline && out->ws_pipeline)
     return usage_error("%s", "--pass-pipeline and --ws-pipeline cannot be "
                              "combined; put ws-pipeline into the pipeline");
+  if (out->explain && out->pipeline)
+    return usage_error("%s", "--ws-explain explains the ws pipeline; with "
+                             "--pass-pipeline, give the ws passes explain=true");
+  if (out->explain) {
+    const char *given = out->ws_pipeline ? out->ws_pipeline : "";
+    snprintf(out->ws_options, sizeof out->ws_options, "%s%sexplain=true", given,
+             given[0] ? " " : "");
+    out->ws_pipeline = out->ws_options;
+  }
   return EXIT_OK;
 }
 
@@ -157,7 +167,11 @@ void cli_print_help(FILE *f) {
         "  --emit=<kind>               run the ws flow and write: mlir (the lowered\n"
         "                              module), llvm (LLVM IR), ptx, cubin, or\n"
         "                              launcher (-o DIR/NAME writes NAME.h, NAME.c:\n"
-        "                              embedded cubin and typed launch functions)\n"
+        "                              embedded cubin and typed launch functions),\n"
+        "                              or plan (JSON: partitions, rings, channels,\n"
+        "                              barriers, registers, shared-memory map)\n"
+        "  --ws-explain                every ws pass remarks on each decision it\n"
+        "                              makes (ws-pipeline{explain=true})\n"
         "  --split-input-file          split the input at '// -----' lines and\n"
         "                              process each part on its own\n"
         "  --mlir-print-ir-before-all  print the IR before every pass (stderr)\n"

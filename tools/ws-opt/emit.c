@@ -8,6 +8,7 @@
 
 #include "launch_info.h"
 #include "launcher.h"
+#include "plan_json.h"
 #include "llvm-c/BitReader.h"
 #include "llvm-c/Core.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -16,7 +17,7 @@
 bool emit_parse(const char *text, emit_kind *out) {
   static const struct { const char *name; emit_kind kind; } kinds[] = {
       {"mlir", EMIT_MLIR}, {"llvm", EMIT_LLVM}, {"ptx", EMIT_PTX},
-      {"cubin", EMIT_CUBIN}, {"launcher", EMIT_LAUNCHER},
+      {"cubin", EMIT_CUBIN}, {"launcher", EMIT_LAUNCHER}, {"plan", EMIT_PLAN},
   };
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if (strcmp(text, kinds[i].name) == 0) {
@@ -123,9 +124,13 @@ bool emit_run(emit_kind kind, MlirModule module, const char *ws_options,
               run_pipeline_fn run, void *driver, FILE *out, const char *output_base) {
   if (kind == EMIT_LAUNCHER)
     return emit_launcher(module, ws_options, run, driver, output_base);
+  char text[1024];
+  if (kind == EMIT_PLAN) {
+    pipeline(text, sizeof text, ws_options, "stage=plan");
+    return run(driver, module, text) && plan_json_write(module, out);
+  }
   static const char *const formats[] = {"", "format=none", "format=llvm",
                                         "format=isa", "format=bin"};
-  char text[1024];
   pipeline(text, sizeof text, ws_options, formats[kind]);
   if (!run(driver, module, text))
     return false;

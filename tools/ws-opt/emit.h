@@ -14,6 +14,7 @@ typedef enum emit_kind {
   EMIT_PTX,
   EMIT_CUBIN,
   EMIT_LAUNCHER,
+  EMIT_PLAN, /* the plan as JSON (plan_json.h) */
 } emit_kind;
 
 /* Parses the value of --emit; false when unknown. */

@@ -1,0 +1,188 @@
+/* explain.c: the text of the --ws-explain remarks (see ws_explain.h). The
+ * passes decide; this file only says what they decided and why, from the
+ * plan they recorded, so the remarks cannot drift from the IR. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "ws_explain.h"
+#include "../dialect/ws_text.h"
+
+static MlirLocation loc_of(MlirOperation op) { return mlirOperationGetLocation(op); }
+
+/* "load, compute" for a partition mask. */
+static const char *part_names(const ws_plan *plan, unsigned mask, char *buf, size_t cap) {
+  ws_text t;
+  ws_text_init(&t, buf, cap);
+  for (int p = 0; p < plan->num_parts; p++)
+    if (mask & (1u << p))
+      ws_text_appendf(&t, "%s%s", t.len ? ", " : "", plan->parts[p].name);
+  return buf;
+}
+
+static bool has_tile_result(MlirOperation op) {
+  return mlirOperationGetNumResults(op) > 0 &&
+         mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0)));
+}
+
+/* Why an op is where ws-partition-schedule put it. */
+static const char *placement_reason(MlirOperation op) {
+  if (wsOperationIsA(op, "load"))
+    return "a TMA load: one elected lane of the load warp issues it, so no compute "
+           "warp waits on global memory";
+  if (wsOperationIsA(op, "store"))
+    return "a TMA store from a shared-memory slot, issued by one lane of the store "
+           "warp, so no compute warp waits on global writes";
+  if (wsOperationIsA(op, "dot"))
+    return "wgmma on the compute warpgroups: the tensor cores read A and B from "
+           "their shared-memory rings";
+  if (ws_op_is(op, "scf.yield"))
+    return "the loop's terminator is in every partition's copy of the loop";
+  if (has_tile_result(op))
+    return "math on tiles runs in the compute warps' registers";
+  return "scalar arithmetic is copied into each partition that uses its result";
+}
+
+void ws_explain_schedule(const ws_plan *plan, const ws_pass_env *env) {
+  char text[512], names[128];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  for (int p = 0; p < plan->num_parts; p++)
+    ws_text_appendf(&t, "%s%s (%d warp%s)", p ? ", " : "", plan->parts[p].name,
+                    plan->parts[p].num_warps, plan->parts[p].num_warps == 1 ? "" : "s");
+  ws_remark(env, loc_of(plan->loop), "partitions: %s; the compute warps come from "
+            "ws.num_warps on the kernel (4 without it), the load and store "
+            "partitions take one warp each", text);
+  MlirBlock body = ws_loop_body(plan->loop);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (ws_op_is(op, "scf.yield"))
+      continue;
+    unsigned mask = ws_op_partitions(plan, op);
+    ws_remark(env, loc_of(op), "partition%s %s: %s", (mask & (mask - 1)) ? "s" : "",
+              part_names(plan, mask, names, sizeof names), placement_reason(op));
+  }
+  for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop);
+       !mlirOperationIsNull(op) && ws_op_partitions(plan, op);
+       op = mlirOperationGetNextInBlock(op)) {
+    unsigned mask = ws_op_partitions(plan, op);
+    ws_remark(env, loc_of(op), "partition%s %s (epilogue): %s",
+              (mask & (mask - 1)) ? "s" : "", part_names(plan, mask, names, sizeof names),
+              placement_reason(op));
+  }
+}
+
+/* Why a ring has its swizzle. */
+static void swizzle_reason(const ws_plan *plan, const ws_ring *r, char *buf, size_t cap) {
+  long long row = ws_tile_row_bytes(r->tile);
+  if (!r->swizzle)
+    snprintf(buf, cap, "unswizzled (row-major: the compute partition and the exact "
+                       "store read it linearly)");
+  else if (row > r->swizzle)
+    snprintf(buf, cap, "swizzle %d: the widest of 128, 64 and 32 bytes dividing its "
+                       "%lld-byte rows, filled by %lld TMA boxes of %d bytes side by side",
+             r->swizzle, row, row / r->swizzle, r->swizzle);
+  else
+    snprintf(buf, cap, "swizzle %d: the widest of 128, 64 and 32 bytes dividing its "
+                       "%lld-byte rows (%s)", r->swizzle, row,
+             ws_ring_is_epilogue(plan, r) ? "the consumers' fragment writes spread over "
+                                            "all 32 banks"
+                                          : "wgmma reads it through that swizzle");
+}
+
+void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,
+                       const ws_pass_env *env) {
+  char tile[128], why[256], map[1024];
+  for (int i = 0; i < plan->num_rings; i++) {
+    const ws_ring *r = &plan->rings[i];
+    const ws_channel *c = &plan->channels[r->channel];
+    swizzle_reason(plan, r, why, sizeof why);
+    ws_remark(env, loc_of(r->producer), "ring %d: %s of %d bytes crosses from %s to %s "
+              "(channel %d); slots of %d bytes (aligned to %d: %s); %s; depth %d: "
+              "%d bytes at [%d, %d)",
+              i, ws_type_str(r->tile, tile, sizeof tile), ws_tile_bytes(r->tile),
+              plan->parts[c->from].name, plan->parts[c->to].name, r->channel,
+              r->slot_bytes, r->align, r->swizzle ? "a swizzled TMA box starts on a "
+              "1024-byte boundary" : "a TMA box starts on a 128-byte boundary",
+              why, c->depth, c->depth * r->slot_bytes, r->offset,
+              r->offset + c->depth * r->slot_bytes);
+  }
+  ws_text t;
+  ws_text_init(&t, map, sizeof map);
+  for (int i = 0; i < plan->num_rings; i++)
+    ws_text_appendf(&t, "ring %d [%d, %d), ", i, plan->rings[i].offset,
+                    plan->rings[i].offset +
+                        plan->channels[plan->rings[i].channel].depth * plan->rings[i].slot_bytes);
+  for (int c = 0; c < plan->num_channels; c++)
+    ws_text_appendf(&t, "channel %d barriers [%d, %d)%s", c, plan->channels[c].full,
+                    plan->channels[c].empty + 8 * plan->channels[c].depth,
+                    c + 1 < plan->num_channels ? ", " : "");
+  ws_remark(env, loc_of(plan->loop), "ring depths: %s; shared memory: %d of %d bytes: %s",
+            depth_why, plan->smem_bytes, budget, map);
+}
+
+void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
+                         const ws_pass_env *env) {
+  MlirLocation loc = loc_of(plan->loop);
+  char text[512];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  for (int p = 0; p < plan->num_parts; p++) {
+    const ws_partition *part = &plan->parts[p];
+    ws_text_appendf(&t, "%s%s warp%s %d", p ? ", " : "", part->name,
+                    part->num_warps > 1 ? "s" : "", part->first_warp);
+    if (part->num_warps > 1)
+      ws_text_appendf(&t, "-%d", part->first_warp + part->num_warps - 1);
+  }
+  ws_remark(env, loc, "warp layout: %s; %d threads in %d warpgroup(s): compute warps "
+            "first (whole warpgroups, as wgmma and setmaxnreg need), the load and store "
+            "warps share the next warpgroup", text, m->threads, (m->threads + 127) / 128);
+  ws_remark(env, loc, "registers: %d block(s) per SM (the fewer of max-blocks-per-sm, "
+            "%d%s, and the %d that shared memory allows); entry cap %d = 65536 / %d / %d "
+            "threads, down to a multiple of 8 (at most 248); pool %d x %d = %ld",
+            m->blocks, m->max_blocks, ws_plan_is_matmul(plan) ? " for a matmul: its "
+            "consumers hold the accumulator" : "", m->by_smem, m->cap, m->blocks, m->threads,
+            m->cap, m->threads, m->pool);
+  if (m->compute_threads)
+    ws_remark(env, loc, "registers: the producer warpgroup drops to %d (setmaxnreg.dec, "
+              "%d x 128 = %d), the compute warpgroups take (%ld - %d) / %d threads = %d "
+              "each (setmaxnreg.inc, a multiple of 8, at most 256): %ld of the pool's %ld",
+              m->producer_regs, m->producer_regs, m->producer_regs * 128, m->pool,
+              m->producer_regs * 128, m->compute_threads, m->compute_regs,
+              (long)m->compute_regs * m->compute_threads + m->producer_regs * 128L, m->pool);
+  for (int c = 0; c < plan->num_channels; c++) {
+    const ws_channel *ch = &plan->channels[c];
+    const char *from = plan->parts[ch->from].name, *to = plan->parts[ch->to].name;
+    char tx[96] = "";
+    if (ch->expect_tx)
+      snprintf(tx, sizeof tx, " with expect-tx of %d bytes (every box TMA writes)",
+               ch->expect_tx);
+    ws_remark(env, loc, "channel %d (%s -> %s): %d slot%s; the full barrier counts %d "
+              "arrival%s (%s)%s, the empty barrier %d (%s); %s waits on empty from phase "
+              "%d (a fresh slot is free), %s on full from phase %d",
+              c, from, to, ch->depth, ch->depth == 1 ? "" : "s", ch->full_arrivals,
+              ch->full_arrivals == 1 ? "" : "s",
+              ch->full_arrivals == 1 ? "one elected lane" : "every compute thread", tx,
+              ch->empty_arrivals, ch->empty_arrivals == 1 ? "one lane, once its TMA store "
+              "has read the slot" : "every compute thread, after its last read",
+              from, ch->producer_phase, to, ch->consumer_phase);
+    if (ch->release_fence)
+      ws_remark(env, loc, "channel %d: fence.proxy.async before %s releases a slot: its "
+                "generic reads must be ordered before TMA (the async proxy) refills it", c, to);
+    if (ch->publish_fence)
+      ws_remark(env, loc, "channel %d: fence.proxy.async after %s writes a slot and before "
+                "it publishes it: the TMA store reads it through the async proxy", c, from);
+    if (!ch->release_fence && !ch->publish_fence)
+      ws_remark(env, loc, "channel %d: no proxy fence: %s", c,
+                ws_plan_is_matmul(plan) && plan->parts[ch->from].role == WS_ROLE_LOAD
+                    ? "TMA writes the slots and wgmma reads them, both through the async proxy"
+                    : "no generic access of its slots meets an async one");
+    if (ch->drain)
+      ws_remark(env, loc, "channel %d: %s keeps %d TMA store%s in flight "
+                "(cp.async.bulk.wait_group.read %d) and releases the slot of the store "
+                "issued %d step%s before; it drains them all before it exits",
+                c, to, ch->drain, ch->drain == 1 ? "" : "s", ch->drain, ch->drain,
+                ch->drain == 1 ? "" : "s");
+  }
+}
