@@ -67,8 +67,10 @@
  * bulk-group semantics are as stated in protocol_explore.c. What is not
  * checked: the data a tile holds (the lowering and the GPU tests cover it).
  *
- * Cost: the states visited are printed with --ws-explain; on the 128x256x64
- * matmul the check adds a few percent to ws-pipeline (README). */
+ * Cost: explain=true prints the states visited. On the 128x256x64 matmul:
+ * 10,494 states over T = 0..10, 11.6 ms of a 417 ms ws-pipeline (2.8%;
+ * ws-opt --mlir-timing). max-states bounds the work per trip count; past it
+ * the check fails rather than guess. */
 #include <stdio.h>
 #include <stdlib.h>
 

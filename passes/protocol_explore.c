@@ -117,19 +117,6 @@ static uint64_t hash_ints(const int *v, int n) {
   return h ^ (h >> 29);
 }
 
-static void *grow_to(void *p, long *cap, long need, size_t size) {
-  if (need <= *cap)
-    return p;
-  long c = *cap ? *cap : 4096;
-  while (c < need)
-    c *= 2;
-  void *q = realloc(p, (size_t)c * size);
-  if (!q)
-    abort();
-  *cap = c;
-  return q;
-}
-
 static void table_insert(explorer *X, long offset);
 
 static void table_grow(explorer *X) {
@@ -163,7 +150,7 @@ static bool visit(explorer *X, const state *s) {
   if (2 * (X->table_used + 1) > X->table_cap)
     table_grow(X);
   int need = X->num_agents + X->num_bars * (4 + MAX_IN_FLIGHT) + 1;
-  X->arena = grow_to(X->arena, &X->arena_cap, X->arena_n + need, sizeof *X->arena);
+  X->arena = ws_grow(X->arena, &X->arena_cap, X->arena_n + need, sizeof *X->arena);
   int *v = X->arena + X->arena_n;
   v[0] = encode(X, s, v + 1);
   uint64_t h = hash_ints(v + 1, v[0]);
@@ -175,7 +162,7 @@ static bool visit(explorer *X, const state *s) {
   }
   X->table[i] = X->arena_n;
   X->table_used++;
-  X->stack = grow_to(X->stack, &X->stack_cap, X->stack_n + 1, sizeof *X->stack);
+  X->stack = ws_grow(X->stack, &X->stack_cap, X->stack_n + 1, sizeof *X->stack);
   X->stack[X->stack_n++] = X->arena_n;
   X->arena_n += v[0] + 1;
   X->states++;

@@ -241,7 +241,6 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
   if (!s)
     abort();
   bool ok = true;
-  char loc[64];
   for (int k = 0; k < A->n && ok; k++) {
     ws_event *e = &A->ev[k];
     A->done_at[k] = k;
@@ -333,7 +332,6 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     A->done_at[s->wgmma.items[k].index] = A->n;
   for (int k = 0; k < s->bulk.n; k++)
     A->done_at[s->bulk.items[k].index] = A->n;
-  (void)loc;
   free(s);
   return ok;
 }

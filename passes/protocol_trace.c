@@ -63,10 +63,13 @@ struct ws_program {
   const ws_plan *plan;
   MlirOperation func;
   insn *code;
-  int n, cap;
+  int n;
+  long cap;
   int *args;
-  int nargs, args_cap;
-  int nregs, regs_cap;
+  int nargs;
+  long args_cap;
+  int nregs;
+  long regs_cap;
   int *width; /* bits; 0: not an integer (always unknown) */
   uintptr_t *keys;
   int *vals;
@@ -78,7 +81,8 @@ struct ws_program {
   long long *val, *iterv, *roundv;
   unsigned char *known;
   ws_event *scratch;
-  int scratch_n, scratch_cap;
+  int scratch_n;
+  long scratch_cap;
   long long trips;
   int tid;
   struct frame { int pc; long long i, trips; } stack[16];
@@ -87,15 +91,15 @@ struct ws_program {
 
 /* ---- compile ------------------------------------------------------------- */
 
-static void *grow(void *p, int *cap, int need, size_t size) {
+void *ws_grow(void *p, long *cap, long need, size_t size) {
   if (need <= *cap)
     return p;
-  int c = *cap ? *cap : 64;
+  long c = *cap ? *cap : 64;
   while (c < need)
     c *= 2;
   void *q = realloc(p, (size_t)c * size);
   if (!q)
-    abort();
+    abort(); /* out of memory: as MLIR itself does */
   *cap = c;
   return q;
 }
@@ -123,7 +127,7 @@ static int reg_of(ws_program *P, MlirValue v) {
       return P->vals[i];
     if (!P->keys[i]) {
       P->keys[i] = k;
-      P->width = grow(P->width, &P->regs_cap, P->nregs + 1, sizeof *P->width);
+      P->width = ws_grow(P->width, &P->regs_cap, P->nregs + 1, sizeof *P->width);
       P->width[P->nregs] = type_width(mlirValueGetType(v));
       P->hused++;
       return P->vals[i] = P->nregs++;
@@ -154,7 +158,7 @@ static void rehash(ws_program *P) {
 }
 
 static insn *emit(ws_program *P, int code, MlirOperation op) {
-  P->code = grow(P->code, &P->cap, P->n + 1, sizeof *P->code);
+  P->code = ws_grow(P->code, &P->cap, P->n + 1, sizeof *P->code);
   insn *i = &P->code[P->n++];
   memset(i, 0, sizeof *i);
   i->code = code;
@@ -164,7 +168,7 @@ static insn *emit(ws_program *P, int code, MlirOperation op) {
 }
 
 static int push_arg(ws_program *P, int reg) {
-  P->args = grow(P->args, &P->args_cap, P->nargs + 1, sizeof *P->args);
+  P->args = ws_grow(P->args, &P->args_cap, P->nargs + 1, sizeof *P->args);
   P->args[P->nargs] = reg;
   return P->nargs++;
 }
@@ -688,7 +692,7 @@ static bool compare(int pred, unsigned long long a, unsigned long long b, int w)
 }
 
 static void record(ws_program *P, const insn *i) {
-  P->scratch = grow(P->scratch, &P->scratch_cap, P->scratch_n + 1, sizeof *P->scratch);
+  P->scratch = ws_grow(P->scratch, &P->scratch_cap, P->scratch_n + 1, sizeof *P->scratch);
   ws_event *e = &P->scratch[P->scratch_n++];
   *e = i->ev;
   if (i->ev.kind == EV_BAR_SYNC) {

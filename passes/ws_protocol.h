@@ -15,6 +15,7 @@
 #define WS_PROTOCOL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "mlir-c/IR.h"
 #include "ws_plan.h"
@@ -107,6 +108,9 @@ bool ws_check_run_rules(ws_run *run);
  * the work: past it the check fails rather than guess. `*states` gets the
  * number of states visited. */
 bool ws_explore(const ws_run *run, long max_states, long *states);
+
+/* realloc to at least `need` items of `size` bytes, doubling *cap. */
+void *ws_grow(void *p, long *cap, long need, size_t size);
 
 /* Messages. */
 const char *ws_barrier_name(int full);
