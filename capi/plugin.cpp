@@ -1,8 +1,19 @@
-// plugin.cpp: the mlir-opt pass plugin. Registers every ws pass and
-// pipeline as a pipeline entry whose builder hands the option text to the C
-// API, so `mlir-opt --load-pass-plugin=WSPlugin.so` accepts
-// `ws-verify{chip=sm_90a}` exactly as ws-opt does. No logic lives here.
+// plugin.cpp: the mlir-opt plugin, one shared object with both entry
+// points. As a pass plugin it registers every ws pass and pipeline as a
+// pipeline entry whose builder hands the option text to the C API, so
+// `mlir-opt --load-pass-plugin=WSPlugin.so` accepts `ws-verify{chip=sm_90a}`
+// exactly as ws-opt does. As a dialect plugin (`--load-dialect-plugin`) it
+// adds a registry extension on the gpu dialect, which every ws kernel needs
+// (it lives in a gpu.module) and which the parser loads before it reaches a
+// ws type: the extension loads the embedded IRDL definition of ws, so no
+// `--irdl-file` is needed. (An extension on the builtin dialect would run
+// inside the context's constructor, before an op can be built.) No logic
+// lives here.
 #include <string>
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Tools/Plugins/DialectPlugin.h"
+#include "ws-c/Dialect.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
@@ -39,6 +50,18 @@ static void registerWsPasses() {
         },
         [](llvm::function_ref<void(const mlir::detail::PassOptions &)>) {});
   }
+}
+
+static void registerWsDialect(mlir::DialectRegistry *registry) {
+  registry->addExtension(+[](mlir::MLIRContext *ctx, mlir::gpu::GPUDialect *) {
+    if (mlirLogicalResultIsFailure(wsContextLoadDialect(wrap(ctx))))
+      llvm::report_fatal_error("ws: the embedded IRDL definition does not load");
+  });
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo
+mlirGetDialectPluginInfo() {
+  return {MLIR_PLUGIN_API_VERSION, "ws", WS_VERSION, registerWsDialect};
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo

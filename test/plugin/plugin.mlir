@@ -7,6 +7,8 @@
 // RUN: not %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify)' %s 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify{chip=sm_75})' %s 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: %mlir_opt --load-pass-plugin=%ws_plugin --help | FileCheck %s --check-prefix=HELP
+// As a dialect plugin too, the same .so loads the ws dialect: no --irdl-file.
+// RUN: %mlir_opt --load-dialect-plugin=%ws_plugin --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(canonicalize, ws-verify{chip=sm_90a}, cse)' %ws_src/integration/matmul.mlir | FileCheck %s --check-prefix=MM
 // Remarks of the C passes arrive as MLIR remarks.
 // RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule)' %S/../passes/partition-schedule-remarks.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // REMARK: partition-schedule-remarks.mlir:{{[0-9]+}}:7: remark: loop not warp-specialized: it has no ws.load

@@ -1,0 +1,21 @@
+/*
+ * ws-c/Version.h: which ws this is.
+ */
+#ifndef WS_C_VERSION_H
+#define WS_C_VERSION_H
+
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The ws version ("0.1.0"): the one in the top-level CMakeLists.txt, which
+ * ws-opt --version, the CMake package and pkg-config report too. */
+MlirStringRef wsGetVersion(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WS_C_VERSION_H */
