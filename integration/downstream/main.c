@@ -2,9 +2,8 @@
  * installed ws, through the C APIs only: its own MlirContext with the ws
  * dialect loaded, canonicalize and cse (upstream) before ws-pipeline, and
  * the cubin taken out of the gpu.binary the pipeline leaves.
- *   Usage: ws-downstream OUT.cubin [KERNEL.mlir] */
+ *   Usage: ws-downstream OUT.cubin */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -50,25 +49,6 @@ static void print_error(MlirStringRef s, void *unused) {
   fprintf(stderr, "%.*s\n", (int)s.length, s.data);
 }
 
-/* The whole file, NUL-terminated, or NULL. */
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (text && fread(text, 1, (size_t)n, f) == (size_t)n)
-    text[n] = '\0';
-  else {
-    free(text);
-    text = NULL;
-  }
-  fclose(f);
-  return text;
-}
-
 static MlirWalkResult find_binary(MlirOperation op, void *found) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   if (name.length == 10 && memcmp(name.data, "gpu.binary", 10) == 0) {
@@ -102,14 +82,9 @@ static int write_cubin(MlirModule module, const char *path) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || argc > 3) {
-    fputs("usage: ws-downstream OUT.cubin [KERNEL.mlir]\n", stderr);
+  if (argc != 2) {
+    fputs("usage: ws-downstream OUT.cubin\n", stderr);
     return 2;
-  }
-  char *text = argc == 3 ? read_file(argv[2]) : NULL;
-  if (argc == 3 && !text) {
-    fprintf(stderr, "ws-downstream: cannot read %s\n", argv[2]);
-    return 1;
   }
   MlirStringRef version = wsGetVersion();
   printf("ws %.*s\n", (int)version.length, version.data);
@@ -125,7 +100,7 @@ int main(int argc, char **argv) {
     fputs("ws-downstream: the ws dialect does not load\n", stderr);
     goto done;
   }
-  MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text ? text : add_kernel));
+  MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(add_kernel));
   if (mlirModuleIsNull(module))
     goto done;
 
@@ -149,6 +124,5 @@ int main(int argc, char **argv) {
   mlirModuleDestroy(module);
 done:
   mlirContextDestroy(ctx);
-  free(text);
   return status;
 }
