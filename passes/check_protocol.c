@@ -117,17 +117,20 @@ static bool check_kernel(MlirOperation func, const ws_pass_options *opts,
   return ok;
 }
 
-typedef struct kernels {
-  MlirOperation items[256];
-  int n;
-} kernels;
+typedef struct check_walk {
+  const ws_pass_options *opts;
+  const ws_pass_env *env;
+  bool ok;
+} check_walk;
 
-static MlirWalkResult collect_specialized(MlirOperation op, void *data) {
-  kernels *k = data;
+/* The check only reads the IR, so each kernel is proved where the walk
+ * finds it. */
+static MlirWalkResult check_each_kernel(MlirOperation op, void *data) {
+  check_walk *w = data;
   if (!ws_op_is(op, "gpu.func"))
     return MlirWalkResultAdvance;
-  if (ws_is_specialized_kernel(op) && k->n < 256)
-    k->items[k->n++] = op;
+  if (ws_is_specialized_kernel(op))
+    w->ok &= check_kernel(op, w->opts, w->env);
   return MlirWalkResultSkip;
 }
 
@@ -135,12 +138,9 @@ static bool run_check_protocol(MlirOperation root, const ws_pass_options *opts,
                                const ws_pass_env *env) {
   if (!ws_verify_root(root, ""))
     return false;
-  kernels k = {.n = 0};
-  mlirOperationWalk(root, collect_specialized, &k, MlirWalkPreOrder);
-  bool ok = true;
-  for (int i = 0; i < k.n; i++)
-    ok &= check_kernel(k.items[i], opts, env);
-  return ok;
+  check_walk w = {opts, env, true};
+  mlirOperationWalk(root, check_each_kernel, &w, MlirWalkPreOrder);
+  return w.ok;
 }
 
 static const ws_option_spec check_protocol_options[] = {

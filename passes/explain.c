@@ -37,8 +37,6 @@ static const char *placement_reason(MlirOperation op) {
   if (wsOperationIsA(op, "dot"))
     return "wgmma on the compute warpgroups: the tensor cores read A and B from "
            "their shared-memory rings";
-  if (ws_op_is(op, "scf.yield"))
-    return "the loop's terminator is in every partition's copy of the loop";
   if (has_tile_result(op))
     return "math on tiles runs in the compute warps' registers";
   return "scalar arithmetic is copied into each partition that uses its result";

@@ -188,7 +188,6 @@ static barrier *bar_of(const explorer *X, state *s, int channel, int full, int s
 }
 
 static void complete_phases(const explorer *X, barrier *b, int count) {
-  (void)X;
   if (b->pending > 0)
     return;
   int bytes = 0;
@@ -210,21 +209,19 @@ static bool model_error(explorer *X, const ws_event *e, const char *rule, const 
     __attribute__((format(printf, 4, 5)));
 
 static bool model_error(explorer *X, const ws_event *e, const char *rule, const char *fmt, ...) {
-  char msg[900];
+  char msg[900], who[112] = "";
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  char who[112] = "";
   if (X->actor >= 0) {
-    ws_agent_name(X->run, &X->run->agents[X->actor], who + 4, sizeof who - 6);
-    memcpy(who, " in ", 4);
-    strcat(who, ",");
+    char name[96];
+    snprintf(who, sizeof who, " in %s,",
+             ws_agent_name(X->run, &X->run->agents[X->actor], name, sizeof name));
   }
-  ws_emit_op_error(e->op, "breaks the protocol rule '%s': with %lld iteration%s,%s %s",
-                   rule, X->run->trips, X->run->trips == 1 ? "" : "s", who, msg);
   X->failed = true;
-  return false;
+  return ws_rule_error(e->op, rule, "with %lld iteration%s,%s %s", X->run->trips,
+                       X->run->trips == 1 ? "" : "s", who, msg);
 }
 
 /* An op of another kind that touches the ring, for messages. */

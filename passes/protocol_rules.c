@@ -40,10 +40,7 @@ const ws_event *ws_find_event(const ws_run *run, int kind, int ring) {
   return NULL;
 }
 
-static bool rule_error(MlirOperation op, const char *rule, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool rule_error(MlirOperation op, const char *rule, const char *fmt, ...) {
+bool ws_rule_error(MlirOperation op, const char *rule, const char *fmt, ...) {
   char msg[768];
   va_list ap;
   va_start(ap, fmt);
@@ -78,7 +75,7 @@ bool ws_check_memory_map(const ws_plan *plan) {
   }
   for (int i = 0; i < n; i++) {
     if (spans[i].lo < 0 || spans[i].hi > plan->smem_bytes)
-      return rule_error(plan->func, "memory", "the %s %d lies at bytes [%lld, %lld), "
+      return ws_rule_error(plan->func, "memory", "the %s %d lies at bytes [%lld, %lld), "
                         "outside the kernel's %d bytes of shared memory",
                         spans[i].what, spans[i].index, spans[i].lo, spans[i].hi,
                         plan->smem_bytes);
@@ -90,7 +87,7 @@ bool ws_check_memory_map(const ws_plan *plan) {
                          plan->rings[spans[i].index].channel !=
                              plan->rings[spans[j].index].channel;
       if (overlap && !rings_apart)
-        return rule_error(plan->func, "memory", "the %s %d [%lld, %lld) overlaps the "
+        return ws_rule_error(plan->func, "memory", "the %s %d [%lld, %lld) overlaps the "
                           "%s %d [%lld, %lld)", spans[i].what, spans[i].index,
                           spans[i].lo, spans[i].hi, spans[j].what, spans[j].index,
                           spans[j].lo, spans[j].hi);
@@ -101,21 +98,20 @@ bool ws_check_memory_map(const ws_plan *plan) {
 
 /* ---- one agent ----------------------------------------------------------- */
 
-enum { MAX_PENDING = 256 };
-
 typedef struct pending {
   int index, group; /* event index; commit group it belongs to */
 } pending;
 
 /* Async reads (wgmma or bulk store) in flight, by commit group. */
 typedef struct async_reads {
-  pending items[MAX_PENDING];
+  pending *items;
+  long cap;
   int n, committed;
 } async_reads;
 
 static void async_issue(async_reads *q, int index) {
-  if (q->n < MAX_PENDING)
-    q->items[q->n++] = (pending){index, q->committed};
+  q->items = ws_grow(q->items, &q->cap, q->n + 1, sizeof *q->items);
+  q->items[q->n++] = (pending){index, q->committed};
 }
 
 /* wait_group N: every committed group but the newest N is done. */
@@ -142,8 +138,9 @@ static int async_reading(const async_reads *q, const ws_agent *A, const ws_event
 
 typedef struct agent_state {
   long long waits[WS_MAX_CHANNELS][2], arrives[WS_MAX_CHANNELS][2];
-  int dirty[WS_MAX_RINGS * 4]; /* generic accesses since the last proxy fence */
+  int *dirty; /* generic accesses since the last proxy fence */
   int num_dirty;
+  long dirty_cap;
   async_reads wgmma, bulk;
 } agent_state;
 
@@ -181,17 +178,16 @@ static const char *access_verb(int kind) {
 
 /* A slot access must sit between the wait that takes the slot for its
  * iteration and the arrive that hands it on. */
-static bool check_access(const ws_run *run, agent_state *s, const ws_event *e) {
-  (void)run;
+static bool check_access(agent_state *s, const ws_event *e) {
   int take = e->full, give = !e->full; /* readers take full, give empty */
   if (s->waits[e->channel][take] <= e->iter)
-    return rule_error(e->op, "balance", "%s slot %d of ring %d for iteration %lld "
+    return ws_rule_error(e->op, "balance", "%s slot %d of ring %d for iteration %lld "
                       "without first waiting on the %s barrier of channel %d for it",
                       access_verb(e->kind), e->slot, e->ring, e->iter,
                       ws_barrier_name(take), e->channel);
   /* A TMA load completes on the full barrier itself: it follows expect-tx. */
   if (e->kind != EV_TMA_LOAD && s->arrives[e->channel][give] > e->iter)
-    return rule_error(e->op, "balance", "%s slot %d of ring %d for iteration %lld "
+    return ws_rule_error(e->op, "balance", "%s slot %d of ring %d for iteration %lld "
                       "after this partition already released it with an arrive on "
                       "the %s barrier", access_verb(e->kind), e->slot, e->ring, e->iter,
                       ws_barrier_name(give));
@@ -201,14 +197,14 @@ static bool check_access(const ws_run *run, agent_state *s, const ws_event *e) {
 /* A release may hand a slot to the async proxy only after a proxy fence
  * ends this partition's generic accesses of it, and only once the wgmma or
  * bulk-store reads of it are retired. */
-static bool check_release(const ws_run *run, ws_agent *A, agent_state *s,
-                          const ws_event *e, const proxy_use *u) {
+static bool check_release(ws_agent *A, agent_state *s, const ws_event *e,
+                          const proxy_use *u) {
   char loc[64], loc2[64];
   bool to_async = e->full ? u->async_read[e->channel] : u->async_write[e->channel];
   for (int d = 0; d < s->num_dirty && to_async; d++) {
     const ws_event *g = &A->ev[s->dirty[d]];
     if (g->channel == e->channel && g->slot == e->slot && g->iter == e->iter)
-      return rule_error(e->op, "proxy-fence", "hands slot %d of channel %d to the async "
+      return ws_rule_error(e->op, "proxy-fence", "hands slot %d of channel %d to the async "
                         "proxy (%s at %s) after a generic-proxy %s of it (%s at %s) with "
                         "no fence.proxy.async in between",
                         e->slot, e->channel, e->full ? "its reader" : "the TMA refill",
@@ -222,17 +218,16 @@ static bool check_release(const ws_run *run, ws_agent *A, agent_state *s,
     return true;
   int w = async_reading(&s->wgmma, A, e);
   if (w >= 0)
-    return rule_error(e->op, "wgmma-wait", "releases slot %d of channel %d (iteration "
+    return ws_rule_error(e->op, "wgmma-wait", "releases slot %d of channel %d (iteration "
                       "%lld) while the ws.mma at %s that reads it may still run: no "
                       "wgmma.wait_group covers it before this arrive",
                       e->slot, e->channel, e->iter, ws_op_where(A->ev[w].op, loc, sizeof loc));
   int b = async_reading(&s->bulk, A, e);
   if (b >= 0)
-    return rule_error(e->op, "bulk-wait", "releases slot %d of channel %d (iteration "
+    return ws_rule_error(e->op, "bulk-wait", "releases slot %d of channel %d (iteration "
                       "%lld) while the TMA store at %s may still read it: no "
                       "cp.async.bulk.wait_group.read covers it before this arrive",
                       e->slot, e->channel, e->iter, ws_op_where(A->ev[b].op, loc, sizeof loc));
-  (void)run;
   return true;
 }
 
@@ -248,7 +243,7 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     case EV_INIT:
     case EV_INIT_FENCE:
     case EV_CTA_SYNC:
-      ok = rule_error(e->op, "init", "runs after other protocol ops or with no "
+      ok = ws_rule_error(e->op, "init", "runs after other protocol ops or with no "
                       "block-wide barrier before them: barriers must be initialized, "
                       "fenced and published with nvvm.barrier0 before any thread "
                       "uses them");
@@ -259,7 +254,7 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
       bool wait = e->kind == EV_WAIT;
       long long *count = wait ? &s->waits[e->channel][e->full] : &s->arrives[e->channel][e->full];
       if (e->iter > *count && e->iter - *count < run->trips + 1) {
-        ok = rule_error(e->op, "balance", "this partition's %ss on the %s barrier of "
+        ok = ws_rule_error(e->op, "balance", "this partition's %ss on the %s barrier of "
                         "channel %d skip iteration %lld (this one is for iteration %lld): "
                         "the %s is not on every path (an scf.if around it?)",
                         wait ? "wait" : "arrive", ws_barrier_name(e->full), e->channel,
@@ -267,13 +262,13 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
         break;
       }
       if (!wait && e->iter < *count && e->iter >= 0) {
-        ok = rule_error(e->op, "counts", "arrives on the %s barrier of channel %d for "
+        ok = ws_rule_error(e->op, "counts", "arrives on the %s barrier of channel %d for "
                         "iteration %lld a second time: that phase gets more arrivals "
                         "than its count", ws_barrier_name(e->full), e->channel, e->iter);
         break;
       }
       if (e->iter != *count) {
-        ok = rule_error(e->op, "phases", "is this partition's %s %s on the %s barrier of "
+        ok = ws_rule_error(e->op, "phases", "is this partition's %s %s on the %s barrier of "
                         "channel %d since the start (iteration %lld), but its slot and "
                         "phase are those of iteration %lld: slot = i mod depth and the "
                         "phase flip every depth iterations do not hold",
@@ -283,7 +278,7 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
       }
       ++*count;
       if (!wait)
-        ok = check_release(run, A, s, e, u);
+        ok = check_release(A, s, e, u);
       break;
     }
     case EV_TMA_LOAD:
@@ -291,10 +286,10 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     case EV_READ:
     case EV_MMA:
     case EV_TMA_STORE:
-      ok = check_access(run, s, e);
+      ok = check_access(s, e);
       if (e->kind == EV_READ || e->kind == EV_WRITE) {
-        if (s->num_dirty < (int)(sizeof s->dirty / sizeof s->dirty[0]))
-          s->dirty[s->num_dirty++] = k;
+        s->dirty = ws_grow(s->dirty, &s->dirty_cap, s->num_dirty + 1, sizeof *s->dirty);
+        s->dirty[s->num_dirty++] = k;
       } else if (e->kind == EV_MMA) {
         async_issue(&s->wgmma, k);
       } else if (e->kind == EV_TMA_STORE) {
@@ -321,17 +316,20 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     }
   }
   if (ok && s->wgmma.n)
-    ok = rule_error(A->ev[s->wgmma.items[0].index].op, "wgmma-wait", "may still read "
+    ok = ws_rule_error(A->ev[s->wgmma.items[0].index].op, "wgmma-wait", "may still read "
                     "shared memory when its partition exits: no wgmma.wait_group "
                     "retires it");
   if (ok && s->bulk.n)
-    ok = rule_error(A->ev[s->bulk.items[0].index].op, "bulk-wait", "may still read "
+    ok = ws_rule_error(A->ev[s->bulk.items[0].index].op, "bulk-wait", "may still read "
                     "shared memory when its partition exits: no cp.async.bulk.wait_group "
                     "drains it");
   for (int k = 0; k < s->wgmma.n; k++)
     A->done_at[s->wgmma.items[k].index] = A->n;
   for (int k = 0; k < s->bulk.n; k++)
     A->done_at[s->bulk.items[k].index] = A->n;
+  free(s->dirty);
+  free(s->wgmma.items);
+  free(s->bulk.items);
   free(s);
   return ok;
 }
@@ -417,12 +415,12 @@ static bool check_sums(const ws_run *run) {
     int count = run->init_count[p->channel][p->full];
     MlirOperation init = run->init_op[p->channel][p->full];
     if (mlirOperationIsNull(init)) {
-      ok = rule_error(mlirOperationIsNull(p->first_arrive) ? p->first_tma : p->first_arrive,
+      ok = ws_rule_error(mlirOperationIsNull(p->first_arrive) ? p->first_tma : p->first_arrive,
                       "init", "uses the %s barrier of channel %d, which no thread "
                       "initializes with ws.init_barrier before nvvm.barrier0",
                       ws_barrier_name(p->full), p->channel);
     } else if (p->arrivals != count && p->arrivals) {
-      ok = rule_error(p->first_arrive, "counts", "%d thread%s arrive on the %s barrier of "
+      ok = ws_rule_error(p->first_arrive, "counts", "%d thread%s arrive on the %s barrier of "
                       "channel %d for iteration %lld, but it was initialized with count "
                       "%d (ws.init_barrier at %s): its phase %s",
                       p->arrivals, p->arrivals == 1 ? "" : "s", ws_barrier_name(p->full),
@@ -431,7 +429,7 @@ static bool check_sums(const ws_run *run) {
                       "the extra arrivals fall into the next one");
     } else if (p->full && p->expect != p->tma) {
       list_tma(run, p->channel, p->iter, list, sizeof list);
-      ok = rule_error(mlirOperationIsNull(p->first_expect) ? p->first_tma : p->first_expect,
+      ok = ws_rule_error(mlirOperationIsNull(p->first_expect) ? p->first_tma : p->first_expect,
                       "expect-tx", "%d bytes are expected on the full barrier of channel "
                       "%d for iteration %lld, but the TMA copies that complete on it in "
                       "that phase bring %d (%s)",
@@ -451,7 +449,7 @@ static bool check_sums(const ws_run *run) {
       const phase_sum *p = sum_at(&S, e->channel, e->full, needed);
       if (!p->arrivals) {
         char who[96];
-        ok = rule_error(e->op, "balance", "%s waits on the %s barrier of channel %d for "
+        ok = ws_rule_error(e->op, "balance", "%s waits on the %s barrier of channel %d for "
                         "iteration %lld, which needs the arrivals of iteration %lld, but "
                         "no partition arrives on it then (with %lld iterations): an "
                         "arrive is missing or skipped on this path",
@@ -476,39 +474,39 @@ static bool check_registers(const ws_run *run) {
   if (!any) /* every thread keeps the entry cap */
     total = pool;
   else if (run->threads % WARPGROUP)
-    return rule_error(plan->func, "registers", "its %d threads are not whole warpgroups, "
+    return ws_rule_error(plan->func, "registers", "its %d threads are not whole warpgroups, "
                       "and setmaxnreg needs every warp of a warpgroup", run->threads);
   for (int g = 0; g < groups && any; g++) {
     const ws_thread_regs *first = &run->regs[g * WARPGROUP];
     for (int t = g * WARPGROUP; t < (g + 1) * WARPGROUP; t++) {
       const ws_thread_regs *r = &run->regs[t];
       if (r->count != 1)
-        return rule_error(r->count ? r->op : plan->func, "registers", "thread %d of "
+        return ws_rule_error(r->count ? r->op : plan->func, "registers", "thread %d of "
                           "warpgroup %d runs %d setmaxnreg (with %lld iterations); every "
                           "thread of a warpgroup must run exactly one", t, g, r->count,
                           run->trips);
       if (r->value != first->value || r->increase != first->increase)
-        return rule_error(r->op, "registers", "warpgroup %d sets %d registers in thread "
+        return ws_rule_error(r->op, "registers", "warpgroup %d sets %d registers in thread "
                           "%d but %d in thread %d (at %s): setmaxnreg is per warpgroup",
                           g, r->value, t, first->value, g * WARPGROUP,
                           ws_op_where(first->op, loc, sizeof loc));
     }
     int v = first->value;
     if (v % 8 || v < 24 || v > 256)
-      return rule_error(first->op, "registers", "sets %d registers; setmaxnreg takes a "
+      return ws_rule_error(first->op, "registers", "sets %d registers; setmaxnreg takes a "
                         "multiple of 8 in [24, 256]", v);
     if (first->increase ? v < plan->maxnreg : v > plan->maxnreg)
-      return rule_error(first->op, "registers", "%s to %d registers from the entry cap of "
+      return ws_rule_error(first->op, "registers", "%s to %d registers from the entry cap of "
                         "%d", first->increase ? "increases" : "decreases", v, plan->maxnreg);
     total += (long long)v * WARPGROUP;
   }
   if (total > pool)
-    return rule_error(run->regs[0].op, "registers", "the warpgroups ask for %lld registers "
+    return ws_rule_error(run->regs[0].op, "registers", "the warpgroups ask for %lld registers "
                       "in all, past the block's pool of %lld (%d threads at the entry cap "
                       "of %d): setmaxnreg.inc would wait forever", total, pool,
                       run->threads, plan->maxnreg);
   if (pool * (plan->blocks_per_sm > 0 ? plan->blocks_per_sm : 1) > SM_REGISTERS)
-    return rule_error(plan->func, "registers", "%d block(s) of %lld registers do not fit "
+    return ws_rule_error(plan->func, "registers", "%d block(s) of %lld registers do not fit "
                       "the %d of an SM", plan->blocks_per_sm, pool, SM_REGISTERS);
   return true;
 }
@@ -522,13 +520,13 @@ static bool check_init(const ws_run *run) {
       if (mlirOperationIsNull(op))
         continue;
       if (run->init_threads[c][f] != 1)
-        return rule_error(op, "init", "runs in %d threads; one thread must initialize "
+        return ws_rule_error(op, "init", "runs in %d threads; one thread must initialize "
                           "each barrier", run->init_threads[c][f]);
     }
   for (int c = 0; c < run->plan->num_channels; c++)
     if (!mlirOperationIsNull(run->init_op[c][0]) || !mlirOperationIsNull(run->init_op[c][1]))
       if (!run->init_fenced)
-        return rule_error(mlirOperationIsNull(run->cta_sync) ? run->init_op[c][0] : run->cta_sync,
+        return ws_rule_error(mlirOperationIsNull(run->cta_sync) ? run->init_op[c][0] : run->cta_sync,
                           "init", "the barrier initializations before it are not made "
                           "visible with nvvm.fence.mbarrier.init");
   return true;

@@ -24,6 +24,9 @@
 #include "ws_protocol.h"
 #include "../dialect/ws_text.h"
 
+/* Values an scf.if or scf.for may yield; copies go through a stack buffer. */
+enum { MAX_CARRIED = 64 };
+
 enum code {
   C_CONST, C_BIN, C_CMP, C_SELECT, C_CAST, C_TID, C_ELECT, C_UNKNOWN,
   C_SLOT_PHASE, C_IF, C_JUMP, C_FOR, C_LOOP_END, C_YIELD, C_EVENT, C_RETURN
@@ -365,9 +368,6 @@ static bool compile_region_block(ws_program *P, MlirOperation op, int region) {
   return mlirBlockIsNull(b) || compile_block(P, b);
 }
 
-/* True when any op under `op` is a protocol event. */
-static bool holds_protocol(MlirOperation op);
-
 static MlirWalkResult find_protocol(MlirOperation op, void *found) {
   char name[64];
   ws_op_name(op, name, sizeof name);
@@ -378,6 +378,7 @@ static MlirWalkResult find_protocol(MlirOperation op, void *found) {
   return MlirWalkResultAdvance;
 }
 
+/* True when any op under `op` is a protocol event. */
 static bool holds_protocol(MlirOperation op) {
   bool found = false;
   mlirOperationWalk(op, find_protocol, &found, MlirWalkPreOrder);
@@ -404,6 +405,8 @@ static void emit_yield(ws_program *P, int code, MlirOperation yield, int dsts, i
 
 static bool compile_if(ws_program *P, MlirOperation op) {
   int n = (int)mlirOperationGetNumResults(op);
+  if (n > MAX_CARRIED)
+    return fail(P, op, "it yields more than 64 values");
   int results = P->nargs;
   for (int k = 0; k < n; k++)
     push_arg(P, reg_of(P, result(op, k)));
@@ -433,10 +436,10 @@ static bool compile_if(ws_program *P, MlirOperation op) {
   return true;
 }
 
-static bool same_value(MlirValue a, MlirValue b) { return mlirValueEqual(a, b); }
-
 static bool compile_for(ws_program *P, MlirOperation op) {
   int iters = (int)mlirOperationGetNumResults(op);
+  if (iters > MAX_CARRIED)
+    return fail(P, op, "it carries more than 64 values");
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   bool protocol = holds_protocol(op);
   MlirValue lb = operand(op, 0), ub = operand(op, 1), step = operand(op, 2);
@@ -444,8 +447,8 @@ static bool compile_for(ws_program *P, MlirOperation op) {
     if (!P->have_bounds) {
       P->lb = lb, P->ub = ub, P->step = step;
       P->have_bounds = true;
-    } else if (!same_value(lb, P->lb) || !same_value(ub, P->ub) ||
-               !same_value(step, P->step)) {
+    } else if (!mlirValueEqual(lb, P->lb) || !mlirValueEqual(ub, P->ub) ||
+               !mlirValueEqual(step, P->step)) {
       /* Constant bounds run their own count; only runtime ones must agree. */
       bool constant = true;
       for (int k = 0; k < 3; k++) {
@@ -708,10 +711,8 @@ static void record(ws_program *P, const insn *i) {
 }
 
 static void copy_args(ws_program *P, int from, int to, int n) {
-  long long tmp[64];
-  unsigned char k[64];
-  if (n > 64)
-    n = 64;
+  long long tmp[MAX_CARRIED];
+  unsigned char k[MAX_CARRIED];
   for (int j = 0; j < n; j++) {
     tmp[j] = P->val[P->args[from + j]];
     k[j] = P->known[P->args[from + j]];

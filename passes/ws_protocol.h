@@ -112,7 +112,10 @@ bool ws_explore(const ws_run *run, long max_states, long *states);
 /* realloc to at least `need` items of `size` bytes, doubling *cap. */
 void *ws_grow(void *p, long *cap, long need, size_t size);
 
-/* Messages. */
+/* Messages. Emits "'OP' op breaks the protocol rule 'RULE': MESSAGE" at op;
+ * returns false. */
+bool ws_rule_error(MlirOperation op, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 const char *ws_barrier_name(int full);
 /* "the compute partition (warps 0-3)" into buf. */
 const char *ws_agent_name(const ws_run *run, const ws_agent *a, char *buf, int cap);

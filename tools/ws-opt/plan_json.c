@@ -11,25 +11,6 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "ws-c/Plan.h"
 
-typedef struct kernel_list {
-  MlirOperation items[64];
-  int n;
-} kernel_list;
-
-static MlirWalkResult collect_kernels(MlirOperation op, void *data) {
-  kernel_list *k = data;
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length == 8 && memcmp(name.data, "gpu.func", 8) == 0) {
-    WsPlan plan = wsPlanCreate(op);
-    if (!wsPlanIsNull(plan) && k->n < 64)
-      k->items[k->n++] = op;
-    if (!wsPlanIsNull(plan))
-      wsPlanDestroy(plan);
-    return MlirWalkResultSkip;
-  }
-  return MlirWalkResultAdvance;
-}
-
 /* Writes s as a JSON string body (escaping quotes, backslashes, controls). */
 static void json_chars(FILE *out, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
@@ -156,34 +137,48 @@ static void write_memory_map(FILE *out, WsPlan plan) {
   fputs("      ]\n", out);
 }
 
+typedef struct json_walk {
+  FILE *out;
+  int kernels;
+} json_walk;
+
+/* Writes the object of each specialized kernel as the walk finds it. */
+static MlirWalkResult write_kernel(MlirOperation op, void *data) {
+  json_walk *w = data;
+  MlirStringRef op_name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (op_name.length != 8 || memcmp(op_name.data, "gpu.func", 8) != 0)
+    return MlirWalkResultAdvance;
+  WsPlan plan = wsPlanCreate(op);
+  if (wsPlanIsNull(plan))
+    return MlirWalkResultSkip;
+  FILE *out = w->out;
+  fputs(w->kernels++ ? ",\n" : "{\n  \"kernels\": [\n", out);
+  WsPlanKernel kern = wsPlanGetKernel(plan);
+  MlirAttribute name = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+  fputs("    {\n      \"name\": \"", out);
+  if (mlirAttributeIsAString(name))
+    json_ref(mlirStringAttrGetValue(name), out);
+  fprintf(out, "\",\n      \"block_threads\": %d, \"shared_memory_bytes\": %d, "
+               "\"blocks_per_sm\": %d,\n",
+          kern.block_threads, kern.shared_memory_bytes, kern.blocks_per_sm);
+  write_partitions(out, plan);
+  write_rings(out, plan);
+  write_channels(out, plan);
+  write_registers(out, plan, kern);
+  write_memory_map(out, plan);
+  fputs("    }", out);
+  wsPlanDestroy(plan);
+  return MlirWalkResultSkip;
+}
+
 bool plan_json_write(MlirModule module, FILE *out) {
-  kernel_list k = {.n = 0};
-  mlirOperationWalk(mlirModuleGetOperation(module), collect_kernels, &k, MlirWalkPreOrder);
-  if (k.n == 0) {
+  json_walk w = {out, 0};
+  mlirOperationWalk(mlirModuleGetOperation(module), write_kernel, &w, MlirWalkPreOrder);
+  if (w.kernels == 0) {
     fprintf(stderr, "ws-opt: error: no kernel was warp-specialized (see the remarks); "
                     "there is no plan to write\n");
     return false;
   }
-  fputs("{\n  \"kernels\": [\n", out);
-  for (int i = 0; i < k.n; i++) {
-    WsPlan plan = wsPlanCreate(k.items[i]);
-    WsPlanKernel kern = wsPlanGetKernel(plan);
-    MlirAttribute name = mlirOperationGetAttributeByName(
-        k.items[i], mlirStringRefCreateFromCString("sym_name"));
-    fputs("    {\n      \"name\": \"", out);
-    if (mlirAttributeIsAString(name))
-      json_ref(mlirStringAttrGetValue(name), out);
-    fprintf(out, "\",\n      \"block_threads\": %d, \"shared_memory_bytes\": %d, "
-                 "\"blocks_per_sm\": %d,\n",
-            kern.block_threads, kern.shared_memory_bytes, kern.blocks_per_sm);
-    write_partitions(out, plan);
-    write_rings(out, plan);
-    write_channels(out, plan);
-    write_registers(out, plan, kern);
-    write_memory_map(out, plan);
-    fprintf(out, "    }%s\n", i + 1 < k.n ? "," : "");
-    wsPlanDestroy(plan);
-  }
-  fputs("  ]\n}\n", out);
+  fputs("\n  ]\n}\n", out);
   return true;
 }
