@@ -1,66 +1,28 @@
-/* protocol_explore.c: every interleaving of a run's agents over the
- * mbarriers, explored exhaustively.
+/* protocol_explore.c: every reachable state of a run's model
+ * (protocol_model.c), one by one: method=states of ws-check-protocol.
  *
- * A state is each agent's position in its events plus each barrier's phase
- * (phases completed), arrivals still missing, expect-tx bytes and the TMA
- * copies in flight on it. The hardware semantics, as the model runs them:
- *  - a wait with parity p passes when the barrier's current phase has the
- *    other parity (the phase of parity p is complete);
- *  - an arrive takes `mult` arrivals (an elected lane: 1; a warpgroup: 128)
- *    and expect-tx adds bytes; a TMA copy is in flight on the barrier it
- *    completes on; a phase completes, at once, when no arrival is missing
- *    and the oldest copies in flight bring exactly the bytes expected
- *    (those copies land), and the next phase expects the init count again;
- *  - nvvm.barrier id, n lets its agents through together when n threads
- *    are there.
- * A phase completing as early as it can is no loss: waiting longer only
- * delays the waiters, and copies still in flight are checked against every
- * access. Events with no effect on other agents (fences, commits, the
- * wgmma and bulk waits, setmaxnreg) are taken at once; protocol_rules.c
- * checks them on each agent alone.
- *
- * In every reachable state the model checks, and fails with a located
- * error otherwise:
- *  - an arrive for iteration i lands in phase i / depth of its barrier, and
- *    no phase gets more arrivals than its count;
- *  - a slot is written (TMA or generic) only after the empty barrier
- *    completed the phase of its previous use and before its full barrier
- *    completed this one; it is read (generic, wgmma, TMA store) only after
- *    the full barrier completed the phase, with no copy still in flight,
- *    and before the empty barrier completed it;
- *  - memory two rings share (a matmul's C tile over its A and B rings) is
- *    touched through one only when every access of the other, its async
- *    reads retired and its copies landed, is done in every agent;
- *  - a state where no agent can move is the end: every agent has exited
- *    and no copy is in flight; otherwise a deadlock. */
-#include <stdarg.h>
+ * A depth-first search from the initial state takes every enabled agent's
+ * next event in every state it reaches; visited states are hashed, so each
+ * is expanded once. Each move runs the model's checks, and a state where no
+ * agent can move must be the end. This decides every rule the model checks
+ * for every interleaving, directly; its cost is the number of reachable
+ * states, which grows steeply with the ring depth and the number of agents
+ * (an 8-stage elementwise kernel has millions). protocol_order.c decides
+ * the same by one interleaving and the happens-before order; this search
+ * stays as the reference it is tested against, and decides the protocols
+ * that method does not take (named barriers with more threads than their
+ * count). */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_protocol.h"
+#include "ws_protocol_model.h"
 #include "../dialect/ws_text.h"
 
-enum { MAX_BARRIERS = 2 * WS_MAX_CHANNELS * 16, MAX_IN_FLIGHT = 16 };
-
-typedef struct barrier {
-  int completed, pending, tx, nin;
-  int in[MAX_IN_FLIGHT]; /* agent << 24 | event index */
-} barrier;
-
-typedef struct state {
-  int pc[WS_MAX_AGENTS];
-  barrier bar[MAX_BARRIERS];
-} state;
+typedef ws_model_state state;
 
 typedef struct explorer {
-  const ws_run *run;
-  int num_agents, num_bars;
-  int base[WS_MAX_CHANNELS][2]; /* first barrier of (channel, full) */
-  int quiet[WS_MAX_AGENTS][WS_MAX_RINGS]; /* last index touching a ring, async reads retired */
-  int first[WS_MAX_AGENTS][WS_MAX_RINGS]; /* first index touching a ring (n: none) */
-  bool shares[WS_MAX_RINGS][WS_MAX_RINGS]; /* rings of different channels that overlap */
+  ws_model M;
   /* visited states, encoded, in an arena; open-addressing set of offsets */
   int *arena;
   long arena_n, arena_cap;
@@ -69,22 +31,16 @@ typedef struct explorer {
   long *stack;
   long stack_n, stack_cap;
   long states, max_states;
-  int actor; /* the agent taking the event being checked, or -1 */
-  bool failed;
 } explorer;
-
-static const ws_event *event_at(const explorer *X, int id) {
-  return &X->run->agents[id >> 24].ev[id & 0xffffff];
-}
 
 /* ---- state sets ---------------------------------------------------------- */
 
 static int encode(const explorer *X, const state *s, int *out) {
   int n = 0;
-  for (int a = 0; a < X->num_agents; a++)
+  for (int a = 0; a < X->M.num_agents; a++)
     out[n++] = s->pc[a];
-  for (int b = 0; b < X->num_bars; b++) {
-    const barrier *r = &s->bar[b];
+  for (int b = 0; b < X->M.num_bars; b++) {
+    const ws_barrier_state *r = &s->bar[b];
     out[n++] = r->completed;
     out[n++] = r->pending;
     out[n++] = r->tx;
@@ -97,10 +53,10 @@ static int encode(const explorer *X, const state *s, int *out) {
 
 static void decode(const explorer *X, const int *in, state *s) {
   int n = 0;
-  for (int a = 0; a < X->num_agents; a++)
+  for (int a = 0; a < X->M.num_agents; a++)
     s->pc[a] = in[n++];
-  for (int b = 0; b < X->num_bars; b++) {
-    barrier *r = &s->bar[b];
+  for (int b = 0; b < X->M.num_bars; b++) {
+    ws_barrier_state *r = &s->bar[b];
     r->completed = in[n++];
     r->pending = in[n++];
     r->tx = in[n++];
@@ -149,7 +105,7 @@ static void table_insert(explorer *X, long offset) {
 static bool visit(explorer *X, const state *s) {
   if (2 * (X->table_used + 1) > X->table_cap)
     table_grow(X);
-  int need = X->num_agents + X->num_bars * (4 + MAX_IN_FLIGHT) + 1;
+  int need = X->M.num_agents + X->M.num_bars * (4 + WS_MAX_IN_FLIGHT) + 1;
   X->arena = ws_grow(X->arena, &X->arena_cap, X->arena_n + need, sizeof *X->arena);
   int *v = X->arena + X->arena_n;
   v[0] = encode(X, s, v + 1);
@@ -169,395 +125,23 @@ static bool visit(explorer *X, const state *s) {
   return true;
 }
 
-/* ---- the model ----------------------------------------------------------- */
-
-static bool is_local(int kind) {
-  return kind == EV_PROXY_FENCE || kind == EV_WGMMA_COMMIT || kind == EV_WGMMA_WAIT ||
-         kind == EV_BULK_COMMIT || kind == EV_BULK_WAIT || kind == EV_SETMAXNREG;
-}
-
-static void advance(const explorer *X, state *s, int a) {
-  const ws_agent *A = &X->run->agents[a];
-  s->pc[a]++;
-  while (s->pc[a] < A->n && is_local(A->ev[s->pc[a]].kind))
-    s->pc[a]++;
-}
-
-static barrier *bar_of(const explorer *X, state *s, int channel, int full, int slot) {
-  return &s->bar[X->base[channel][full] + slot];
-}
-
-static void complete_phases(const explorer *X, barrier *b, int count) {
-  if (b->pending > 0)
-    return;
-  int bytes = 0;
-  for (int j = 0; j <= b->nin; j++) {
-    if (bytes == b->tx) {
-      b->completed++;
-      b->pending = count;
-      b->tx = 0;
-      memmove(b->in, b->in + j, (size_t)(b->nin - j) * sizeof *b->in);
-      b->nin -= j;
-      return;
-    }
-    if (j < b->nin)
-      bytes += event_at(X, b->in[j])->value;
-  }
-}
-
-static bool model_error(explorer *X, const ws_event *e, const char *rule, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static bool model_error(explorer *X, const ws_event *e, const char *rule, const char *fmt, ...) {
-  char msg[900], who[112] = "";
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  if (X->actor >= 0) {
-    char name[96];
-    snprintf(who, sizeof who, " in %s,",
-             ws_agent_name(X->run, &X->run->agents[X->actor], name, sizeof name));
-  }
-  X->failed = true;
-  return ws_rule_error(e->op, rule, "with %lld iteration%s,%s %s", X->run->trips,
-                       X->run->trips == 1 ? "" : "s", who, msg);
-}
-
-/* An op of another kind that touches the ring, for messages. */
-static MlirOperation other_side(const explorer *X, int ring, bool writer) {
-  static const int writers[] = {EV_TMA_LOAD, EV_WRITE}, readers[] = {EV_READ, EV_MMA, EV_TMA_STORE};
-  const int *kinds = writer ? writers : readers;
-  for (int i = 0; i < (writer ? 2 : 3); i++) {
-    const ws_event *e = ws_find_event(X->run, kinds[i], ring);
-    if (e)
-      return e->op;
-  }
-  return (MlirOperation){NULL};
-}
-
-static const char *where(MlirOperation op, char *buf) {
-  if (mlirOperationIsNull(op)) {
-    snprintf(buf, 64, "nowhere");
-    return buf;
-  }
-  return ws_op_where(op, buf, 64);
-}
-
-/* Memory that `ring` shares with a ring of another channel: that ring is
- * either untouched yet in every agent or done with in every agent (accesses
- * taken, async reads retired, copies landed). With every interleaving
- * explored, two accesses that could overlap in time meet one of these
- * checks with the other half-done. */
-static bool check_shared(explorer *X, const state *s, const ws_event *e, int ring) {
-  for (int r2 = 0; r2 < X->run->plan->num_rings; r2++) {
-    if (!X->shares[ring][r2])
-      continue;
-    int busy = -1;
-    bool started = false;
-    for (int a = 0; a < X->num_agents; a++) {
-      started |= s->pc[a] > X->first[a][r2];
-      if (busy < 0 && s->pc[a] <= X->quiet[a][r2])
-        busy = a;
-    }
-    if (!started)
-      continue;
-    if (busy >= 0) {
-      char who[96], loc[64];
-      const ws_agent *A = &X->run->agents[busy];
-      return model_error(X, e, "race", "this op uses ring %d, whose memory ring %d "
-                         "shares, while %s may still access ring %d (at %s)",
-                         ring, r2, ws_agent_name(X->run, A, who, sizeof who), r2,
-                         where(A->ev[X->quiet[busy][r2] < A->n ? X->quiet[busy][r2]
-                                                               : A->n - 1].op, loc));
-    }
-    for (int b = 0; b < X->num_bars; b++)
-      for (int i = 0; i < s->bar[b].nin; i++)
-        if (event_at(X, s->bar[b].in[i])->ring == r2) {
-          char loc[64];
-          return model_error(X, e, "race", "this op uses ring %d, whose memory ring %d "
-                             "shares, while the TMA load at %s into ring %d is in flight",
-                             ring, r2, where(event_at(X, s->bar[b].in[i])->op, loc), r2);
-        }
-  }
-  return true;
-}
-
-static bool check_write(explorer *X, state *s, const ws_event *e) {
-  barrier *full = bar_of(X, s, e->channel, 1, e->slot);
-  barrier *empty = bar_of(X, s, e->channel, 0, e->slot);
-  char loc[64];
-  if (empty->completed < e->round)
-    return model_error(X, e, "race", "this op writes slot %d of ring %d for iteration "
-                       "%lld while the reads of iteration %lld may still run (at %s): the "
-                       "empty barrier has completed %d of the %lld phases it needs",
-                       e->slot, e->ring, e->iter,
-                       e->iter - X->run->plan->channels[e->channel].depth,
-                       where(other_side(X, e->ring, false), loc), empty->completed, e->round);
-  if (full->completed > e->round)
-    return model_error(X, e, "race", "this op writes slot %d of ring %d for iteration "
-                       "%lld after the full barrier already completed that phase: its "
-                       "readers (at %s) may have read the slot before it",
-                       e->slot, e->ring, e->iter, where(other_side(X, e->ring, false), loc));
-  return check_shared(X, s, e, e->ring);
-}
-
-static bool check_read_ring(explorer *X, state *s, const ws_event *e, int ring) {
-  barrier *full = bar_of(X, s, e->channel, 1, e->slot);
-  barrier *empty = bar_of(X, s, e->channel, 0, e->slot);
-  char loc[64];
-  if (full->completed <= e->round)
-    return model_error(X, e, "race", "this op reads slot %d of ring %d for iteration "
-                       "%lld before the write of that iteration (at %s) is complete: the "
-                       "full barrier has completed %d of the %lld phases it needs",
-                       e->slot, ring, e->iter, where(other_side(X, ring, true), loc),
-                       full->completed, e->round + 1);
-  if (empty->completed > e->round)
-    return model_error(X, e, "race", "this op reads slot %d of ring %d for iteration "
-                       "%lld after the slot was released (the empty barrier completed "
-                       "that phase), so the next write (at %s) may overwrite it",
-                       e->slot, ring, e->iter, where(other_side(X, ring, true), loc));
-  for (int i = 0; i < full->nin; i++) {
-    const ws_event *t = event_at(X, full->in[i]);
-    if (t->ring == ring)
-      return model_error(X, e, "race", "this op reads slot %d of ring %d for iteration "
-                         "%lld while the TMA load at %s into it is still in flight: the "
-                         "full barrier completed before all of its bytes arrived",
-                         e->slot, ring, e->iter, where(t->op, loc));
-  }
-  return check_shared(X, s, e, ring);
-}
-
-static bool arrive(explorer *X, state *s, int a, const ws_event *e) {
-  barrier *b = bar_of(X, s, e->channel, e->full, e->slot);
-  int count = X->run->init_count[e->channel][e->full];
-  const ws_agent *A = &X->run->agents[a];
-  if (b->completed != e->round)
-    return model_error(X, e, "counts", "this arrive for iteration %lld (phase %lld of slot "
-                       "%d) reaches the %s barrier of channel %d while it is in phase %d: "
-                       "%s", e->iter, e->round, e->slot, ws_barrier_name(e->full),
-                       e->channel, b->completed,
-                       b->completed < e->round
-                           ? "that phase gets more arrivals than its count"
-                           : "its own phase completed without it");
-  b->pending -= A->mult;
-  if (b->pending < 0)
-    return model_error(X, e, "counts", "phase %d of the %s barrier of channel %d slot %d "
-                       "gets %d more arrivals than its count of %d", b->completed,
-                       ws_barrier_name(e->full), e->channel, e->slot, -b->pending, count);
-  if (e->kind == EV_EXPECT_TX)
-    b->tx += e->value;
-  complete_phases(X, b, count);
-  return true;
-}
-
-/* Agents at nvvm.barrier `id`, and the threads they bring. */
-static int at_named_barrier(const explorer *X, const state *s, int id) {
-  int threads = 0;
-  for (int a = 0; a < X->num_agents; a++) {
-    const ws_agent *A = &X->run->agents[a];
-    if (s->pc[a] < A->n && A->ev[s->pc[a]].kind == EV_BAR_SYNC && A->ev[s->pc[a]].aux == id)
-      threads += A->mult;
-  }
-  return threads;
-}
-
-/* Takes agent a's next event into *s; false after an error. */
-static bool step(explorer *X, state *s, int a) {
-  const ws_agent *A = &X->run->agents[a];
-  const ws_event *e = &A->ev[s->pc[a]];
-  int id = (a << 24) | s->pc[a];
-  X->actor = a;
-  switch (e->kind) {
-  case EV_ARRIVE:
-  case EV_EXPECT_TX:
-    if (!arrive(X, s, a, e))
-      return false;
-    break;
-  case EV_TMA_LOAD: {
-    if (!check_write(X, s, e))
-      return false;
-    barrier *b = bar_of(X, s, e->channel, 1, e->slot);
-    if (b->nin == MAX_IN_FLIGHT)
-      return model_error(X, e, "deadlock", "more than %d TMA copies are in flight on one "
-                         "barrier", MAX_IN_FLIGHT);
-    b->in[b->nin++] = id;
-    complete_phases(X, b, X->run->init_count[e->channel][1]);
-    break;
-  }
-  case EV_WRITE:
-    if (!check_write(X, s, e))
-      return false;
-    break;
-  case EV_READ:
-  case EV_MMA:
-  case EV_TMA_STORE:
-    if (!check_read_ring(X, s, e, e->ring) ||
-        (e->ring_b >= 0 && !check_read_ring(X, s, e, e->ring_b)))
-      return false;
-    break;
-  case EV_BAR_SYNC:
-    for (int o = 0; o < X->num_agents; o++) {
-      const ws_agent *O = &X->run->agents[o];
-      if (o != a && s->pc[o] < O->n && O->ev[s->pc[o]].kind == EV_BAR_SYNC &&
-          O->ev[s->pc[o]].aux == e->aux)
-        advance(X, s, o);
-    }
-    break;
-  default:
-    break;
-  }
-  advance(X, s, a);
-  return true;
-}
-
-/* Whether agent a can take its next event in s (-1: an error). */
-static int enabled(explorer *X, const state *s, int a) {
-  const ws_agent *A = &X->run->agents[a];
-  if (s->pc[a] >= A->n)
-    return 0;
-  const ws_event *e = &A->ev[s->pc[a]];
-  if (e->kind == EV_WAIT) {
-    const barrier *b = &s->bar[X->base[e->channel][e->full] + e->slot];
-    return (b->completed & 1) != e->parity;
-  }
-  if (e->kind == EV_BAR_SYNC) {
-    int threads = at_named_barrier(X, s, e->aux);
-    X->actor = a;
-    if (e->value > 0 && threads > e->value) {
-      model_error(X, e, "deadlock", "%d threads reach nvvm.barrier %d, which is for %d",
-                  threads, e->aux, e->value);
-      return -1;
-    }
-    /* the lowest agent there moves the whole group */
-    for (int o = 0; o < a; o++) {
-      const ws_agent *O = &X->run->agents[o];
-      if (s->pc[o] < O->n && O->ev[s->pc[o]].kind == EV_BAR_SYNC && O->ev[s->pc[o]].aux == e->aux)
-        return 0;
-    }
-    return threads == (e->value > 0 ? e->value : X->run->threads);
-  }
-  return 1;
-}
-
-/* Describes why agent a is stuck, for the deadlock message. */
-static void describe_stuck(const explorer *X, const state *s, int a, ws_text *t) {
-  const ws_agent *A = &X->run->agents[a];
-  const ws_event *e = &A->ev[s->pc[a]];
-  char who[96], loc[64];
-  ws_agent_name(X->run, A, who, sizeof who);
-  if (e->kind == EV_WAIT) {
-    const barrier *b = &s->bar[X->base[e->channel][e->full] + e->slot];
-    int landing = 0;
-    for (int i = 0; i < b->nin; i++)
-      landing += event_at(X, b->in[i])->value;
-    ws_text_appendf(t, "%s waits at %s on the %s barrier of channel %d slot %d for "
-                    "iteration %lld (parity %d), which stays in phase %d with %d "
-                    "arrival%s and %d of %d expected bytes missing",
-                    who, where(e->op, loc), ws_barrier_name(e->full), e->channel, e->slot,
-                    e->iter, e->parity, b->completed, b->pending, b->pending == 1 ? "" : "s",
-                    b->tx - landing > 0 ? b->tx - landing : 0, b->tx);
-  } else {
-    ws_text_appendf(t, "%s waits at %s (nvvm.barrier %d) for %d threads; %d arrive",
-                    who, where(e->op, loc), e->aux, e->value, at_named_barrier(X, s, e->aux));
-  }
-}
-
-static bool report_deadlock(explorer *X, const state *s) {
-  char msg[900];
-  X->actor = -1;
-  ws_text t;
-  ws_text_init(&t, msg, sizeof msg);
-  const ws_event *first = NULL;
-  for (int a = 0; a < X->num_agents; a++) {
-    const ws_agent *A = &X->run->agents[a];
-    if (s->pc[a] >= A->n)
-      continue;
-    if (!first)
-      first = &A->ev[s->pc[a]];
-    else
-      ws_text_appendf(&t, "; ");
-    describe_stuck(X, s, a, &t);
-  }
-  return model_error(X, first, "deadlock", "no partition can move: %s", msg);
-}
-
-static bool check_end(explorer *X, const state *s) {
-  X->actor = -1;
-  for (int b = 0; b < X->num_bars; b++)
-    if (s->bar[b].nin) {
-      const ws_event *e = event_at(X, s->bar[b].in[0]);
-      return model_error(X, e, "deadlock", "this TMA load is still in flight when every "
-                         "partition has exited: no wait covers its barrier phase");
-    }
-  return true;
-}
-
-static bool setup(explorer *X, const ws_run *run, state *s) {
-  const ws_plan *plan = run->plan;
-  X->run = run;
-  X->num_agents = run->num_agents;
-  for (int c = 0; c < plan->num_channels; c++)
-    for (int f = 0; f < 2; f++) {
-      X->base[c][f] = X->num_bars;
-      X->num_bars += plan->channels[c].depth;
-      if (X->num_bars > MAX_BARRIERS) {
-        ws_emit_op_error(plan->func, "cannot be checked: more than %d barriers", MAX_BARRIERS);
-        return false;
-      }
-      for (int k = X->base[c][f]; k < X->num_bars; k++) {
-        memset(&s->bar[k], 0, sizeof s->bar[k]);
-        s->bar[k].pending = run->init_count[c][f];
-      }
-    }
-  for (int a = 0; a < run->num_agents; a++) {
-    const ws_agent *A = &run->agents[a];
-    for (int r = 0; r < WS_MAX_RINGS; r++) {
-      X->quiet[a][r] = -1;
-      X->first[a][r] = A->n;
-    }
-    for (int k = 0; k < A->n; k++) {
-      const ws_event *e = &A->ev[k];
-      for (int r = 0; r < 2; r++) {
-        int ring = r ? e->ring_b : e->ring;
-        if (ring < 0)
-          continue;
-        if (A->done_at[k] > X->quiet[a][ring])
-          X->quiet[a][ring] = A->done_at[k];
-        if (k < X->first[a][ring])
-          X->first[a][ring] = k;
-      }
-    }
-    s->pc[a] = -1;
-    advance(X, s, a);
-  }
-  for (int r = 0; r < plan->num_rings; r++)
-    for (int q = 0; q < plan->num_rings; q++) {
-      const ws_ring *x = &plan->rings[r], *y = &plan->rings[q];
-      long long xe = x->offset + (long long)x->slot_bytes * plan->channels[x->channel].depth;
-      long long ye = y->offset + (long long)y->slot_bytes * plan->channels[y->channel].depth;
-      X->shares[r][q] = x->channel != y->channel && x->offset < ye && y->offset < xe;
-    }
-  return true;
-}
-
+/* Explores every interleaving; see ws_protocol.h. */
 bool ws_explore(const ws_run *run, long max_states, long *states) {
   explorer *X = calloc(1, sizeof *X);
   state *s = malloc(sizeof *s), *next = malloc(sizeof *next);
   if (!X || !s || !next)
     abort();
   X->max_states = max_states;
-  X->actor = -1;
-  bool ok = setup(X, run, s);
+  ws_model *M = &X->M;
+  bool ok = ws_model_init(M, run, s);
   if (ok)
     visit(X, s);
   while (ok && X->stack_n) {
     long offset = X->stack[--X->stack_n];
     decode(X, X->arena + offset + 1, s);
-    bool moved = false, done = true;
-    for (int a = 0; a < X->num_agents && ok; a++) {
-      done &= s->pc[a] >= run->agents[a].n;
-      int can = enabled(X, s, a);
+    bool moved = false;
+    for (int a = 0; a < M->num_agents && ok; a++) {
+      int can = ws_model_enabled(M, s, a);
       if (can < 0) {
         ok = false;
         break;
@@ -565,20 +149,19 @@ bool ws_explore(const ws_run *run, long max_states, long *states) {
       if (!can)
         continue;
       moved = true;
-      memcpy(next->pc, s->pc, (size_t)X->num_agents * sizeof *s->pc);
-      memcpy(next->bar, s->bar, (size_t)X->num_bars * sizeof *s->bar);
-      ok = step(X, next, a);
+      memcpy(next->pc, s->pc, (size_t)M->num_agents * sizeof *s->pc);
+      memcpy(next->bar, s->bar, (size_t)M->num_bars * sizeof *s->bar);
+      ok = ws_model_step(M, next, a);
       if (ok)
         visit(X, next);
     }
-    if (!ok)
-      break;
-    if (!moved)
-      ok = done ? check_end(X, s) : report_deadlock(X, s);
+    if (ok && !moved)
+      ok = ws_model_stuck(M, s);
     if (ok && X->states > X->max_states) {
       ws_emit_op_error(run->plan->func, "cannot be checked: its protocol has more than %ld "
-                                        "states with %lld iterations", X->max_states,
-                       run->trips);
+                       "states with %lld iterations; ws-check-protocol{max-states=N} raises "
+                       "the bound (each million states costs about 0.1 GB and 3 s here)",
+                       X->max_states, run->trips);
       ok = false;
     }
   }

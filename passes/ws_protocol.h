@@ -9,8 +9,13 @@
  *   protocol_rules.c    the rules one agent's events, or the sum over all
  *                       agents, decide: balance, phases, counts, expect-tx,
  *                       proxy fences, wgmma and bulk waits, registers, init
- *   protocol_explore.c  every interleaving of the agents over the barriers:
- *                       deadlock, arrivals past a phase, slot races */
+ *   protocol_model.c    the agents as a transition system over the barriers
+ *                       (ws_protocol_model.h), with the checks of each move
+ *   protocol_order.c    every interleaving decided from one and its
+ *                       happens-before order (the default method)
+ *   protocol_explore.c  every interleaving, state by state (method=states:
+ *                       the reference, and the fallback for named barriers
+ *                       the order method does not take) */
 #ifndef WS_PROTOCOL_H
 #define WS_PROTOCOL_H
 
@@ -108,6 +113,15 @@ bool ws_check_run_rules(ws_run *run);
  * the work: past it the check fails rather than guess. `*states` gets the
  * number of states visited. */
 bool ws_explore(const ws_run *run, long max_states, long *states);
+
+/* Decides every interleaving of run's agents from one interleaving and its
+ * happens-before order (protocol_order.c): 1 when proved, -1 after a
+ * located error, 0 when the run is outside what the method takes (named
+ * barriers passed by more threads than their count, or unevenly): then
+ * ws_explore decides it. `seed` picks the interleaving run (0: each agent
+ * in turn as far as it goes); the verdict does not depend on it. `*states` gets the states of the interleaving run,
+ * `*checks` the ordering checks made. */
+int ws_order_check(const ws_run *run, unsigned seed, long *states, long *checks);
 
 /* realloc to at least `need` items of `size` bytes, doubling *cap. */
 void *ws_grow(void *p, long *cap, long need, size_t size);
