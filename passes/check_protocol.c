@@ -28,7 +28,9 @@
  *   phases       slot = i mod depth with the channel's depth, the phase
  *                flips every depth iterations, producers start at phase 1
  *                and consumers at 0, the n-th wait or arrive of a partition
- *                on a barrier is for iteration n, in every copy of the loop
+ *                on a barrier is for iteration n, in every copy of the loop;
+ *                in every interleaving a wait passes on the phase it is for,
+ *                never on an older one of the same parity
  *   balance      a slot is accessed only between the wait that takes it for
  *                its iteration and the arrive that hands it on; every phase
  *                some wait needs gets arrivals on every path (scf.if,
@@ -51,26 +53,60 @@
  *                block's pool (cap x threads), and the blocks of an SM fit
  *                its 65536 registers
  *   race         no access of a slot while its other side may access it:
- *                exhaustive over interleavings (protocol_explore.c)
+ *                decided over every interleaving (protocol_order.c)
  *   deadlock     every interleaving ends with every partition at its exit
- *                and no TMA copy in flight (protocol_explore.c)
+ *                and no TMA copy in flight, and no barrier can complete a
+ *                phase past a wait that has not passed (protocol_order.c)
  * The first five, 'proxy-fence', the two waits and 'registers' are decided
  * on each run without interleaving (protocol_rules.c); 'race', 'deadlock'
- * and the phase an arrive lands in are decided by exploring every
- * interleaving of the agents as automata over the barriers.
+ * and the phase an arrive lands in are decided over every interleaving of
+ * the agents as automata over the barriers (protocol_model.c).
+ *
+ * How every interleaving is decided (method=order, the default;
+ * protocol_order.c has the argument in full). The partitions interact only
+ * through the barriers, and on a barrier only in one way: a phase completes
+ * once its arrivals and copies are in, and a wait passes once the phase it
+ * is for has completed. Arrivals and copies commute, waits only read. So if
+ * every arrive and copy lands in the phase of its own iteration, every wait
+ * passes on the phase it is for (not on an older one of the same parity, and
+ * not after the barrier ran a phase past it), and each named barrier is
+ * passed by one fixed set of agents, then an event can move exactly when its
+ * predecessors in one partial order (program order, arrivals before their
+ * phase's completion, completions before their waits) have moved. Then the
+ * reachable states are exactly the down-closed sets of that order, every
+ * interleaving ends in the same state, and any one interleaving shows
+ * whether the protocol deadlocks. The check runs one interleaving per trip
+ * count, gives every event and every phase completion a vector clock (the
+ * smallest reachable state holding it), and decides each rule in the
+ * smallest state where it could fail: the three conditions themselves, each
+ * slot access against the completions that must precede or follow it, and
+ * shared ring memory against the other ring's first and last use. That is
+ * the same set of states the state-by-state search visits, decided without
+ * visiting them: linear in the events where the search grows exponentially
+ * with the ring depth. Which interleaving is run does not matter (seed= runs
+ * another, and the tests show the verdicts agree), and method=states, the
+ * search itself, stays as the reference the tests compare against and
+ * decides the kernels outside the third condition (named barriers passed by
+ * more threads than their count).
  *
  * What is assumed: loops with runtime bounds in different partitions share
  * one lb/ub/step (checked) and so one trip count; a run with T > 2 x P + 2
  * repeats the slot and phase pattern of a shorter one; elect.sync elects
  * lane 0; threads of a warpgroup with equal events can be treated as one
  * agent (they arrive together); the hardware's mbarrier, TMA, wgmma and
- * bulk-group semantics are as stated in protocol_explore.c. What is not
+ * bulk-group semantics are as stated in protocol_model.c. What is not
  * checked: the data a tile holds (the lowering and the GPU tests cover it).
  *
- * Cost: explain=true prints the states visited. On the 128x256x64 matmul:
- * 10,494 states over T = 0..10, 11.6 ms of a 417 ms ws-pipeline (2.8%;
- * ws-opt --mlir-timing). max-states bounds the work per trip count; past it
- * the check fails rather than guess. */
+ * Cost: explain=true prints the states of the interleavings run and the
+ * happens-before checks made. On the 8-stage elementwise kernels (2 to 6
+ * input rings) 3,505 to 5,557 states over T = 0..18, 4 to 9 ms of a 70 to
+ * 110 ms ws-pipeline (method=states visits 2.5 to over 10 million states
+ * there: 6 to 30 s); on the 128x256x64 matmul 660 states, 2.6 ms of 350 ms
+ * (integration/bench/proof_cost.py measures it). The interpreter that runs
+ * every thread for each trip count is most of it; its cost grows with the
+ * square of 2 x P + 2, so a hand-edited plan whose ring depths have a large
+ * lcm costs more. max-states bounds method=states per trip count; past it
+ * the check fails with an error naming the option, it never guesses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

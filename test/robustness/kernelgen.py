@@ -96,7 +96,9 @@ def _prod(xs):
 def make(rng, gpu=False, index=0):
     k = Kernel()
     k.name = "k%d" % index
-    nin = rng.randint(1, 3)
+    # The GPU fuzz keeps its draw (its seeds are on record); the pipeline
+    # fuzz also takes the deep protocols: up to 8 inputs and 8 stages.
+    nin = rng.randint(1, 3) if gpu else rng.choice([1, 1, 2, 2, 3, 3, 4, 5, 6, 7, 8])
     k.inputs = [rng.choice(TYPES) for _ in range(nin)]
     build_chain(rng, k, gpu)
     # A granule of the narrowest type in memory (16 bytes), in elements.
@@ -104,7 +106,7 @@ def make(rng, gpu=False, index=0):
     k.box = draw_box(rng, gpu, granule)
     k.rank = len(k.box)
     k.warps = rng.choice([4, 8])
-    k.stages = rng.choice([0, 0, 0, 1, 2, 3, 4])
+    k.stages = rng.choice([0, 0, 0, 1, 2, 3, 4] if gpu else [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8])
     if gpu:  # fit the budget and the compute partition's 64 chunks per thread
         ring_bytes = sum(BYTES[t] for t in k.inputs) + BYTES[k.out_type]
         while (_prod(k.box) * ring_bytes * max(k.stages, 1) > 150000 or _prod(k.box) > 16384):
