@@ -94,19 +94,6 @@ struct ws_program {
 
 /* ---- compile ------------------------------------------------------------- */
 
-void *ws_grow(void *p, long *cap, long need, size_t size) {
-  if (need <= *cap)
-    return p;
-  long c = *cap ? *cap : 64;
-  while (c < need)
-    c *= 2;
-  void *q = realloc(p, (size_t)c * size);
-  if (!q)
-    abort(); /* out of memory: as MLIR itself does */
-  *cap = c;
-  return q;
-}
-
 static int type_width(MlirType t) {
   if (mlirTypeIsAIndex(t))
     return 64;

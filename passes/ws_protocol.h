@@ -1,6 +1,8 @@
 /* ws_protocol.h: the model ws-check-protocol proves its rules on (see
  * check_protocol.c for what is proved and how). Internal.
  *
+ *   protocol_report.c   array growth, names and the rule-error form all
+ *                       the others use
  *   protocol_trace.c    compiles a specialized kernel into a small program
  *                       over integers and runs it for every thread of the
  *                       block and a given trip count of the partition loops:

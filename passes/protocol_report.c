@@ -1,0 +1,60 @@
+/* protocol_report.c: what every part of ws-check-protocol shares: growing
+ * its arrays, naming barriers, ops and agents, and the one form its rule
+ * errors take ("'OP' op breaks the protocol rule 'RULE': ..."). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_protocol.h"
+#include "../dialect/ws_text.h"
+
+void *ws_grow(void *p, long *cap, long need, size_t size) {
+  if (need <= *cap)
+    return p;
+  long c = *cap ? *cap : 64;
+  while (c < need)
+    c *= 2;
+  void *q = realloc(p, (size_t)c * size);
+  if (!q)
+    abort(); /* out of memory: as MLIR itself does */
+  *cap = c;
+  return q;
+}
+
+const char *ws_barrier_name(int full) { return full ? "full" : "empty"; }
+
+const char *ws_op_where(MlirOperation op, char *buf, int cap) {
+  return ws_loc_str(mlirOperationGetLocation(op), buf, (size_t)cap);
+}
+
+const char *ws_agent_name(const ws_run *run, const ws_agent *a, char *buf, int cap) {
+  const char *part = a->part >= 0 ? run->plan->parts[a->part].name : "no";
+  if (a->first_warp == a->last_warp)
+    snprintf(buf, (size_t)cap, "the %s partition (warp %d, %d thread%s)", part,
+             a->first_warp, a->mult, a->mult == 1 ? "" : "s");
+  else
+    snprintf(buf, (size_t)cap, "the %s partition (warps %d-%d)", part, a->first_warp,
+             a->last_warp);
+  return buf;
+}
+
+const ws_event *ws_find_event(const ws_run *run, int kind, int ring) {
+  for (int a = 0; a < run->num_agents; a++)
+    for (int k = 0; k < run->agents[a].n; k++) {
+      const ws_event *e = &run->agents[a].ev[k];
+      if (e->kind == kind && (ring < 0 || e->ring == ring || e->ring_b == ring))
+        return e;
+    }
+  return NULL;
+}
+
+bool ws_rule_error(MlirOperation op, const char *rule, const char *fmt, ...) {
+  char msg[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  ws_emit_op_error(op, "breaks the protocol rule '%s': %s", rule, msg);
+  return false;
+}
+
