@@ -1,4 +1,4 @@
-/* plan_capi.c: ws-c/Plan.h over the internal plan reader (passes/ws_plan.c):
+/* plan_capi.c: ws-c/Plan.h over the internal plan reader (passes/plan/ws_plan.c):
  * the public tables are the plan's own, index for index. */
 #include "ws-c/Plan.h"
 
@@ -7,7 +7,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "ws-c/Dialect.h"
-#include "../passes/ws_plan.h"
+#include "../passes/plan/ws_plan.h"
 
 typedef struct plan_handle {
   ws_plan plan;

@@ -3,7 +3,7 @@
 // IRDL checks the shape of each op (operand and result kinds); everything IRDL
 // cannot say (coordinate count equals descriptor rank, a tile matches its
 // descriptor's box, dot shapes) is checked by the ws-verify pass
-// (passes/verify.c). One constraint value used for two operands forces them
+// (passes/transforms/verify.c). One constraint value used for two operands forces them
 // to have the same type, so each independent operand gets its own value.
 irdl.dialect @ws {
   // A TMA descriptor of a global tensor; the parameter is the box (the tile

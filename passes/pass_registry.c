@@ -2,7 +2,7 @@
  * there is nothing to register and no state to share between contexts. */
 #include <string.h>
 
-#include "ws_pass.h"
+#include "support/ws_pass.h"
 
 static const ws_pass_def *const all_passes[] = {
     &ws_verify_pass_def,

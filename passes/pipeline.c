@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ws_pass.h"
+#include "support/ws_pass.h"
 
 #ifndef WS_DEFAULT_CUDA_ROOT
 #define WS_DEFAULT_CUDA_ROOT "/usr/local/cuda"

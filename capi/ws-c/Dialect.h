@@ -58,7 +58,7 @@ bool wsOperationIsInDialect(MlirOperation op);
 
 /* Returns true when a ws.store (or, once specialized, a ws.tma_store)
  * writes through descriptor value `desc`. Such a descriptor's kernel
- * parameter is followed, after lowering, by its store view (see the launcher and passes/ws_lower_store.h). */
+ * parameter is followed, after lowering, by its store view (see the launcher and passes/conversion/ws_lower_store.h). */
 bool wsTensorDescIsStored(MlirValue desc);
 
 /* Creates "ws.load"(desc, coords...) -> box type of desc. Returns a null

@@ -75,7 +75,7 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
 /* The checks mirror cuTensorMapEncodeTiled's rules, so that a bad tensor
  * is a message naming the argument rather than an opaque error or a fault;
  * the store view gives the kernel what it needs to write the last partial
- * 16-byte granule of a row exactly (see passes/lower_store.c). */
+ * 16-byte granule of a row exactly (see passes/conversion/lower_store.c). */
 static void write_encoder(FILE *f) {
   fprintf(f,
       "#include <stdio.h>\n\n"

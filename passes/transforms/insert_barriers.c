@@ -28,11 +28,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ws_explain.h"
-#include "ws_pass.h"
-#include "ws_plan.h"
+#include "../plan/ws_explain.h"
+#include "../support/ws_pass.h"
+#include "../plan/ws_plan.h"
 #include "ws_specialize.h"
-#include "../dialect/ws_text.h"
+#include "../../dialect/ws_text.h"
 
 #include "mlir-c/Dialect/Arith.h"
 #include "mlir-c/Dialect/NVVM.h"

@@ -33,13 +33,13 @@
 #include "mlir-c/Dialect/LLVM.h"
 #include "mlir-c/Dialect/NVVM.h"
 #include "ws-c/Dialect.h"
-#include "ws_builder.h"
+#include "../support/ws_builder.h"
 #include "ws_lower_f8.h"
 #include "ws_lower_mma.h"
 #include "ws_lower_store.h"
-#include "ws_pass.h"
-#include "ws_plan.h"
-#include "../dialect/ws_text.h"
+#include "../support/ws_pass.h"
+#include "../plan/ws_plan.h"
+#include "../../dialect/ws_text.h"
 
 enum { MAX_CHUNKS = 64, MAX_TILES = 64, WAIT_HINT_NS = 1000000, MAX_ARGS = 32,
        MAX_FRAGMENT = 128, MAX_FRAGMENT_TILES = 8 };

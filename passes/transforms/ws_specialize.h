@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "ws_plan.h"
+#include "../plan/ws_plan.h"
 
 /* Builds one branch per partition in place of plan->loop, with the
  * protocol the plan's channels fix as explicit ops, erases the loop and

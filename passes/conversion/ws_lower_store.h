@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "ws_builder.h"
+#include "../support/ws_builder.h"
 
 enum { WS_STORE_VIEW_WORDS = 12 };
 

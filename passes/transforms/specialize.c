@@ -38,11 +38,11 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
-#include "ws_builder.h"
-#include "ws_pass.h"
-#include "ws_plan.h"
+#include "../support/ws_builder.h"
+#include "../support/ws_pass.h"
+#include "../plan/ws_plan.h"
 #include "ws_specialize.h"
-#include "../dialect/ws_text.h"
+#include "../../dialect/ws_text.h"
 
 enum { MAX_MAPPED = 512, WARP_THREADS = 32 };
 

@@ -25,7 +25,7 @@
 #include <stddef.h>
 
 #include "mlir-c/IR.h"
-#include "ws_plan.h"
+#include "../plan/ws_plan.h"
 
 typedef enum ws_ev_kind {
   EV_INIT,         /* ws.init_barrier: channel, full, value = count */

@@ -3,13 +3,12 @@
  * over all agents for one barrier phase. The exploration
  * (protocol_explore.c) relies on them: it assumes every agent's iteration
  * counters are in order and its async reads retire where done_at says. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ws_protocol.h"
-#include "../dialect/ws_text.h"
+#include "../../dialect/ws_text.h"
 
 enum { SM_REGISTERS = 65536, WARPGROUP = 128 };
 

@@ -8,7 +8,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "ws_lower_store.h"
-#include "../dialect/ws_text.h"
+#include "../../dialect/ws_text.h"
 
 enum { WARPGROUP_THREADS = 128, MMA_M = 64, MMA_K = 16 };
 

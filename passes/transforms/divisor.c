@@ -8,7 +8,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "../dialect/ws_text.h"
+#include "../../dialect/ws_text.h"
 
 enum { MAX_DEPTH = 24 };
 

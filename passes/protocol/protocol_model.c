@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "ws_protocol_model.h"
-#include "../dialect/ws_text.h"
+#include "../../dialect/ws_text.h"
 
 const ws_event *ws_model_event(const ws_model *X, int id) {
   return &X->run->agents[id >> 24].ev[id & 0xffffff];

@@ -111,10 +111,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_pass.h"
-#include "ws_plan.h"
+#include "../support/ws_pass.h"
+#include "../plan/ws_plan.h"
 #include "ws_protocol.h"
-#include "../dialect/ws_text.h"
+#include "../../dialect/ws_text.h"
 
 enum { OPT_MAX_STATES, OPT_MAX_TRIPS, OPT_METHOD, OPT_SEED, OPT_EXPLAIN };
 

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "ws_protocol_model.h"
-#include "../dialect/ws_text.h"
+#include "../../dialect/ws_text.h"
 
 typedef ws_model_state state;
 

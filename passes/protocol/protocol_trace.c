@@ -22,7 +22,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "ws_protocol.h"
-#include "../dialect/ws_text.h"
+#include "../../dialect/ws_text.h"
 
 /* Values an scf.if or scf.for may yield; copies go through a stack buffer. */
 enum { MAX_CARRIED = 64 };

@@ -4,7 +4,7 @@
 #ifndef WS_EXPLAIN_H
 #define WS_EXPLAIN_H
 
-#include "ws_pass.h"
+#include "../support/ws_pass.h"
 #include "ws_plan.h"
 
 /* ws-partition-schedule: the table, and why each op of the loop and its

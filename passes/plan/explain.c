@@ -7,7 +7,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "ws_explain.h"
-#include "../dialect/ws_text.h"
+#include "../../dialect/ws_text.h"
 
 static MlirLocation loc_of(MlirOperation op) { return mlirOperationGetLocation(op); }
 

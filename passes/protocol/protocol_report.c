@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "ws_protocol.h"
-#include "../dialect/ws_text.h"
+#include "../../dialect/ws_text.h"
 
 void *ws_grow(void *p, long *cap, long need, size_t size) {
   if (need <= *cap)

@@ -30,10 +30,10 @@
 
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
-#include "ws_explain.h"
-#include "ws_pass.h"
-#include "ws_plan.h"
-#include "../dialect/ws_text.h"
+#include "../plan/ws_explain.h"
+#include "../support/ws_pass.h"
+#include "../plan/ws_plan.h"
+#include "../../dialect/ws_text.h"
 
 enum { TMA_ALIGN = 128, SWIZZLED_ALIGN = 1024, MBARRIER_BYTES = 8 };
 

@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "ws_builder.h"
+#include "../support/ws_builder.h"
 
 /* f8E4M3FN or f8E5M2. */
 bool ws_is_f8(MlirType element);

@@ -25,10 +25,10 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
-#include "ws_explain.h"
-#include "ws_pass.h"
-#include "ws_plan.h"
-#include "../dialect/ws_text.h"
+#include "../plan/ws_explain.h"
+#include "../support/ws_pass.h"
+#include "../plan/ws_plan.h"
+#include "../../dialect/ws_text.h"
 
 enum { DEFAULT_COMPUTE_WARPS = 4 };
 

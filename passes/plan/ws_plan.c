@@ -9,8 +9,8 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
-#include "ws_pass.h"
-#include "../dialect/ws_text.h"
+#include "../support/ws_pass.h"
+#include "../../dialect/ws_text.h"
 
 const char *const ws_role_names[WS_NUM_ROLES] = {"load", "compute", "store"};
 

@@ -14,8 +14,8 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "ws_divisor.h"
-#include "ws_pass.h"
-#include "../dialect/ws_text.h"
+#include "../support/ws_pass.h"
+#include "../../dialect/ws_text.h"
 
 enum { TMA_MAX_RANK = 5, TMA_MAX_BOX_DIM = 256, TMA_INNER_ALIGN_BYTES = 16 };
 
@@ -407,7 +407,7 @@ static bool check_num_warps(verify_state *st, MlirOperation op,
 static bool check_plan_attr(MlirOperation op, const char *name, bool ok) {
   if (!ok)
     ws_emit_op_error(op, "attribute %s has the wrong kind (it is written by "
-                         "the ws passes; see passes/ws_plan.h)", name);
+                         "the ws passes; see passes/plan/ws_plan.h)", name);
   return ok;
 }
 

@@ -26,7 +26,7 @@
 #ifndef WS_LOWER_MMA_H
 #define WS_LOWER_MMA_H
 
-#include "ws_builder.h"
+#include "../support/ws_builder.h"
 
 typedef struct ws_mma_shape {
   int warpgroups, rows, parts, n, k, per_thread;
