@@ -13,16 +13,15 @@
  *   ws.tma_load         nvvm.cp.async.bulk.tensor.shared.cluster.global
  *   ws.tma_store        the exact store (TMA, or element by element)
  *   ws.read_slot/write_slot and ops on tiles: vector loads, stores and ops
+ *                       (lower_tile.c, ws_lower_tile.h)
  *   ws.mma              nvvm.wgmma.mma_async per m64 part and K step of 16
  *                       (ws_lower_mma.h); the scf.for that carries its
  *                       accumulator carries an !llvm.struct of f32 instead
  *
  * Barriers and ring slots live in one dynamic shared-memory arena, the
  * external global @ws_smem, at the offsets of the kernel's ws.channels and
- * ws.rings. Tiles live in the registers of the compute partition: thread t
- * of T holds chunks j*T + t of V elements (16 bytes when the tile allows),
- * so consecutive threads touch consecutive 16-byte pieces of a row-major
- * slot, which is free of bank conflicts. Everything else (scf structure,
+ * ws.rings. Tiles live in the registers of the compute partition, laid
+ * out as ws_lower_tile.h says. Everything else (scf structure,
  * upstream nvvm ops, scalars) is already what the lowered kernel runs. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,11 +36,12 @@
 #include "ws_lower_f8.h"
 #include "ws_lower_mma.h"
 #include "ws_lower_store.h"
+#include "ws_lower_tile.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
 #include "../../dialect/ws_text.h"
 
-enum { MAX_CHUNKS = 64, MAX_TILES = 64, WAIT_HINT_NS = 1000000, MAX_ARGS = 32,
+enum { WAIT_HINT_NS = 1000000, MAX_ARGS = 32,
        MAX_FRAGMENT = 128, MAX_FRAGMENT_TILES = 8 };
 
 /* A matmul tile in the consumers' registers: the accumulator's fragment
@@ -50,12 +50,6 @@ typedef struct fragment_regs {
   MlirValue tile;
   MlirValue values[MAX_FRAGMENT];
 } fragment_regs;
-
-/* A tile of the compute partition, held as chunks of V elements. */
-typedef struct tile_regs {
-  MlirValue tile;
-  MlirValue chunks[MAX_CHUNKS];
-} tile_regs;
 
 /* Ops of the kernel in walk order: the rewrite visits them, then erases
  * the replaced ones last to first (uses before definitions). */
@@ -74,14 +68,7 @@ typedef struct lowering {
   int num_views;
   int compute; /* index of the compute partition, or -1 */
   MlirType i32, ptr_shared, ptr_cluster;
-  /* compute layout: `total` chunks of `vec` elements, chunk j of thread t
-   * is chunk j * threads + t; when total is not a multiple of threads, the
-   * last chunk of some threads lies past the tile (`last_valid` is false
-   * there: it reads slot chunk 0 and writes nothing) */
-  int threads, vec, chunks, total;
-  MlirValue last_valid;
-  tile_regs tiles[MAX_TILES];
-  int num_tiles;
+  ws_tiles tiles; /* the compute partition's tiles (ws_lower_tile.h) */
   /* a matmul (the kernel has ws.mma): its wgmma shape and fragments */
   bool matmul;
   ws_mma_shape mma;
@@ -104,16 +91,6 @@ static bool op_list_add(op_list *l, MlirOperation op) {
 }
 
 static MlirValue c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
-
-/* Clones a leaf op before the builder's point (the caller sets operands). */
-static MlirOperation clone_at(ws_builder *b, MlirOperation op) {
-  MlirOperation copy = mlirOperationClone(op);
-  if (!mlirOperationIsNull(b->before))
-    mlirBlockInsertOwnedOperationBefore(b->block, b->before, copy);
-  else
-    mlirBlockAppendOwnedOperation(b->block, copy);
-  return copy;
-}
 
 /* ---- plan references --------------------------------------------------- */
 
@@ -165,9 +142,7 @@ static int int_attr(MlirOperation op, const char *key) {
 /* Address of smem[base + slot * stride]. */
 static MlirValue slot_ptr(lowering *L, ws_builder *b, int base, MlirValue slot,
                           int stride) {
-  MlirValue off = ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", slot, c32(b, stride)),
-                           c32(b, base));
-  return ws_byte_ptr(b, L->smem, off);
+  return ws_smem_slot_ptr(b, L->smem, base, slot, stride);
 }
 
 /* The barrier `op` names, at its slot operand 0. */
@@ -337,207 +312,6 @@ static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
-/* ---- tiles in registers ------------------------------------------------ */
-
-static tile_regs *find_tile(lowering *L, MlirValue tile) {
-  for (int t = 0; t < L->num_tiles; t++)
-    if (mlirValueEqual(L->tiles[t].tile, tile))
-      return &L->tiles[t];
-  return NULL;
-}
-
-static tile_regs *new_tile(lowering *L, MlirValue tile) {
-  if (L->num_tiles == MAX_TILES)
-    return NULL;
-  tile_regs *t = &L->tiles[L->num_tiles++];
-  t->tile = tile;
-  return t;
-}
-
-/* A chunk of `tile` in registers (f8 widened to f32, see ws_lower_f8.h). */
-static MlirType chunk_type(const lowering *L, MlirType tile) {
-  int64_t v = L->vec;
-  return mlirVectorTypeGet(1, &v, ws_register_element(mlirShapedTypeGetElementType(tile)));
-}
-
-/* A chunk as it lies in a ring slot: f8 elements are bytes. */
-static MlirType slot_chunk_type(const lowering *L, MlirType tile) {
-  MlirType e = mlirShapedTypeGetElementType(tile);
-  int64_t v = L->vec;
-  return mlirVectorTypeGet(1, &v, ws_is_f8(e) ? mlirIntegerTypeGet(L->ctx, 8) : e);
-}
-
-/* Chunk j may lie past the tile only when it is the last and the chunk
- * count does not divide evenly. */
-static bool chunk_may_be_past(const lowering *L, int j) {
-  return j == L->chunks - 1 && L->total % L->threads != 0;
-}
-
-/* Byte offset of chunk j of this thread within a slot of `elem_bytes`. */
-static MlirValue chunk_offset(lowering *L, ws_builder *b, int j, int elem_bytes) {
-  int piece = L->vec * elem_bytes;
-  MlirValue mine = ws_arith(b, "arith.muli", L->tid, c32(b, piece));
-  return ws_arith(b, "arith.addi", mine, c32(b, j * L->threads * piece));
-}
-
-static MlirNamedAttribute alignment_attr(lowering *L, const ws_ring *ring) {
-  int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
-  char text[32];
-  snprintf(text, sizeof text, "%d : i64", L->vec * eb);
-  return ws_named_text(L->ctx, "alignment", text);
-}
-
-static MlirValue chunk_ptr(lowering *L, ws_builder *b, const ws_ring *ring,
-                           MlirValue slot, int j) {
-  int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
-  MlirValue base = slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
-  MlirValue offset = chunk_offset(L, b, j, eb);
-  if (chunk_may_be_past(L, j)) /* read chunk 0 instead: in the slot, unused */
-    offset = ws_build_value(b, "arith.select", 3,
-                            (MlirValue[]){L->last_valid, offset, c32(b, 0)}, L->i32, 0, NULL);
-  return ws_byte_ptr(b, base, offset);
-}
-
-static MlirValue load_chunk(lowering *L, ws_builder *b, const ws_ring *ring,
-                            MlirValue ptr) {
-  MlirNamedAttribute align = alignment_attr(L, ring);
-  MlirValue v = ws_build_value(b, "llvm.load", 1, &ptr, slot_chunk_type(L, ring->tile),
-                               1, &align);
-  MlirType e = mlirShapedTypeGetElementType(ring->tile);
-  return ws_is_f8(e) ? ws_f8_widen(b, v, e) : v;
-}
-
-static void store_chunk(lowering *L, ws_builder *b, const ws_ring *ring, MlirValue ptr,
-                        MlirValue v, int j) {
-  MlirType e = mlirShapedTypeGetElementType(ring->tile);
-  ws_builder at = *b;
-  if (chunk_may_be_past(L, j)) {
-    MlirBlock then_block;
-    ws_build_if(b, L->last_valid, &then_block, NULL);
-    at = ws_builder_before(mlirBlockGetTerminator(then_block));
-  }
-  if (ws_is_f8(e))
-    v = ws_f8_narrow(&at, v, e);
-  MlirNamedAttribute align = alignment_attr(L, ring);
-  MlirValue ops[2] = {v, ptr};
-  ws_build_void(&at, "llvm.store", 2, ops, 1, &align);
-}
-
-/* A splat constant tile becomes one splat vector shared by all chunks (an
- * f8 splat becomes the f32 vector of its value); NULL for anything else. */
-static tile_regs *materialize_splat(lowering *L, ws_builder *b, MlirValue tile) {
-  if (!mlirValueIsAOpResult(tile))
-    return NULL;
-  MlirOperation def = mlirOpResultGetOwner(tile);
-  MlirAttribute value = mlirOperationGetInherentAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  if (!ws_op_is(def, "arith.constant") || mlirAttributeIsNull(value) ||
-      !mlirAttributeIsADenseElements(value) || !mlirDenseElementsAttrIsSplat(value)) {
-    ws_emit_op_error(def, "is a tile the compute partition cannot rebuild; "
-                          "only splat constants can be");
-    return NULL;
-  }
-  MlirType vt = chunk_type(L, mlirValueGetType(tile));
-  MlirAttribute element = mlirDenseElementsAttrGetSplatValue(value);
-  if (ws_is_f8(mlirShapedTypeGetElementType(mlirValueGetType(tile))))
-    element = mlirFloatAttrDoubleGet(L->ctx, mlirF32TypeGet(L->ctx),
-                                     mlirFloatAttrGetValueDouble(element));
-  MlirNamedAttribute attr = ws_named(L->ctx, "value", mlirDenseElementsAttrSplatGet(vt, element));
-  MlirValue v = ws_build_value(b, "arith.constant", 0, NULL, vt, 1, &attr);
-  tile_regs *t = new_tile(L, tile);
-  for (int j = 0; t && j < L->chunks; j++)
-    t->chunks[j] = v;
-  return t;
-}
-
-static MlirType tile_element(MlirValue v) {
-  return mlirShapedTypeGetElementType(mlirValueGetType(v));
-}
-
-/* extf/truncf with an f8 side: the f8 side is f32 in registers, so the op
- * becomes a plain f32 conversion (exact) and, into f8, a rounding. Returns
- * the result chunk, or a null value when `op` is no such conversion. */
-static MlirValue convert_f8_chunk(lowering *L, ws_builder *b, MlirOperation op,
-                                  MlirValue chunk) {
-  MlirType from = tile_element(mlirOperationGetOperand(op, 0));
-  MlirType to = tile_element(mlirOperationGetResult(op, 0));
-  bool ext = ws_op_is(op, "arith.extf"), trunc = ws_op_is(op, "arith.truncf");
-  if (!(ext || trunc) || !(ws_is_f8(from) || ws_is_f8(to)))
-    return (MlirValue){NULL};
-  MlirType f32 = mlirF32TypeGet(L->ctx);
-  int64_t v = L->vec;
-  if (ws_is_f8(from)) { /* extf f8 -> f16, bf16 or f32 */
-    if (mlirTypeIsAF32(to))
-      return chunk;
-    return ws_build_value(b, "arith.truncf", 1, &chunk, mlirVectorTypeGet(1, &v, to), 0, NULL);
-  }
-  if (!mlirTypeIsAF32(from)) /* truncf f16 or bf16 -> f8 */
-    chunk = ws_build_value(b, "arith.extf", 1, &chunk, mlirVectorTypeGet(1, &v, f32), 0, NULL);
-  return ws_f8_round(b, chunk, to);
-}
-
-/* Ops that would mean something else on the f32 form of an f8 tile. */
-static bool rejects_f8(MlirOperation op) {
-  bool f8 = ws_is_f8(tile_element(mlirOperationGetResult(op, 0)));
-  for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++)
-    f8 |= ws_is_f8(tile_element(mlirOperationGetOperand(op, k)));
-  if (!f8 || !ws_op_is(op, "arith.bitcast"))
-    return false;
-  ws_emit_op_error(op, "reinterprets the bits of an f8 tile, which the "
-                       "compute partition holds widened to f32; use "
-                       "arith.extf/arith.truncf");
-  return true;
-}
-
-/* Clones an elementwise op once per chunk, on vectors; a splat constant
- * becomes one vector for all chunks; an op with an f8 result computes in
- * f32 and is rounded to the format. */
-static bool vectorize(lowering *L, ws_builder *b, MlirOperation op) {
-  MlirValue result = mlirOperationGetResult(op, 0);
-  if (ws_op_is(op, "arith.constant"))
-    return materialize_splat(L, b, result) != NULL;
-  intptr_t n = mlirOperationGetNumOperands(op);
-  tile_regs *in[8];
-  if (n > 8) {
-    ws_emit_op_error(op, "has more than 8 operands; the compute partition "
-                         "takes at most 8");
-    return false;
-  }
-  if (rejects_f8(op))
-    return false;
-  for (intptr_t k = 0; k < n; k++) {
-    MlirValue v = mlirOperationGetOperand(op, k);
-    in[k] = find_tile(L, v);
-    if (!in[k])
-      in[k] = materialize_splat(L, b, v);
-    if (!in[k])
-      return false;
-  }
-  tile_regs *out = new_tile(L, result);
-  if (!out) {
-    ws_emit_op_error(op, "needs more than %d tiles in registers; split the loop",
-                     MAX_TILES);
-    return false;
-  }
-  MlirType rt = tile_element(result);
-  for (int j = 0; j < L->chunks; j++) {
-    MlirValue converted = convert_f8_chunk(L, b, op, in[0]->chunks[j]);
-    if (!mlirValueIsNull(converted)) {
-      out->chunks[j] = converted;
-      continue;
-    }
-    MlirOperation copy = clone_at(b, op);
-    for (intptr_t k = 0; k < n; k++)
-      mlirOperationSetOperand(copy, k, in[k]->chunks[j]);
-    mlirValueSetType(mlirOperationGetResult(copy, 0),
-                     chunk_type(L, mlirValueGetType(result)));
-    out->chunks[j] = mlirOperationGetResult(copy, 0);
-    if (ws_is_f8(rt))
-      out->chunks[j] = ws_f8_round(b, out->chunks[j], rt);
-  }
-  return true;
-}
-
 /* ---- a matmul ----------------------------------------------------------- */
 
 static fragment_regs *find_fragment(lowering *L, MlirValue tile) {
@@ -674,13 +448,13 @@ static MlirValue splat_scalar(lowering *L, ws_builder *b, MlirValue tile) {
     return (MlirValue){NULL};
   }
   MlirNamedAttribute attr = ws_named(L->ctx, "value", mlirDenseElementsAttrGetSplatValue(value));
-  return ws_build_value(b, "arith.constant", 0, NULL, tile_element(tile), 1, &attr);
+  return ws_build_value(b, "arith.constant", 0, NULL, ws_tile_element(tile), 1, &attr);
 }
 
 /* An epilogue op on the accumulator's fragment: one scalar op per value. */
 static bool fragmentize(lowering *L, ws_builder *b, MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
-  if (n > 8 || ws_is_f8(tile_element(mlirOperationGetResult(op, 0)))) {
+  if (n > 8 || ws_is_f8(ws_tile_element(mlirOperationGetResult(op, 0)))) {
     ws_emit_op_error(op, "cannot run in a matmul epilogue (more than 8 operands, "
                          "or an f8 result)");
     return false;
@@ -699,10 +473,10 @@ static bool fragmentize(lowering *L, ws_builder *b, MlirOperation op) {
   if (!out)
     return false;
   for (int v = 0; v < L->mma.per_thread; v++) {
-    MlirOperation copy = clone_at(b, op);
+    MlirOperation copy = ws_clone_before(b, op);
     for (intptr_t k = 0; k < n; k++)
       mlirOperationSetOperand(copy, k, in[k] ? in[k]->values[v] : splat[k]);
-    mlirValueSetType(mlirOperationGetResult(copy, 0), tile_element(result));
+    mlirValueSetType(mlirOperationGetResult(copy, 0), ws_tile_element(result));
     out->values[v] = mlirOperationGetResult(copy, 0);
   }
   return true;
@@ -720,30 +494,10 @@ static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, Mlir
 /* ws.read_slot: this thread's chunks of the slot into registers. */
 static bool lower_read_slot(lowering *L, ws_builder *b, MlirOperation op) {
   int r = ring_of(L, op);
-  if (r < 0)
-    return false;
-  const ws_ring *ring = &L->plan.rings[r];
-  if (!mlirTypeEqual(ring->tile, mlirValueGetType(mlirOperationGetResult(op, 0)))) {
-    ws_emit_op_error(op, "reads a tile of another type than ring %d holds", r);
-    return false;
-  }
-  if (ring->swizzle) {
-    ws_emit_op_error(op, "reads ring %d, which is swizzled for wgmma; registers read "
-                         "row-major rings only", r);
-    return false;
-  }
-  tile_regs *t = new_tile(L, mlirOperationGetResult(op, 0));
-  if (!t) {
-    ws_emit_op_error(op, "needs more than %d tiles in registers; split the loop", MAX_TILES);
-    return false;
-  }
-  MlirValue slot = mlirOperationGetOperand(op, 0);
-  for (int j = 0; j < L->chunks; j++)
-    t->chunks[j] = load_chunk(L, b, ring, chunk_ptr(L, b, ring, slot, j));
-  return true;
+  return r >= 0 && ws_tiles_read_slot(&L->tiles, b, op, &L->plan.rings[r], r);
 }
 
-/* ws.write_slot: this thread's chunks of a tile into the slot. */
+/* ws.write_slot: a wgmma fragment, or this thread's chunks of a tile. */
 static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
   int r = ring_of(L, op);
   if (r < 0)
@@ -755,24 +509,7 @@ static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
     write_fragment(L, b, ring, mlirOperationGetOperand(op, 1), f);
     return true;
   }
-  if (ring->swizzle) {
-    ws_emit_op_error(op, "writes ring %d, which is swizzled, from a tile that is not "
-                         "a wgmma fragment; only fragments are written swizzled", r);
-    return false;
-  }
-  tile_regs *t = find_tile(L, tile);
-  if (!t)
-    t = materialize_splat(L, b, tile);
-  if (!t)
-    return false;
-  if (!mlirTypeEqual(ring->tile, mlirValueGetType(tile))) {
-    ws_emit_op_error(op, "writes a tile of another type than ring %d holds", r);
-    return false;
-  }
-  MlirValue slot = mlirOperationGetOperand(op, 1);
-  for (int j = 0; j < L->chunks; j++)
-    store_chunk(L, b, ring, chunk_ptr(L, b, ring, slot, j), t->chunks[j], j);
-  return true;
+  return ws_tiles_write_slot(&L->tiles, b, op, ring, r);
 }
 
 /* Any result a tile (an scf.for carrying an accumulator). */
@@ -781,60 +518,6 @@ static bool has_tile_results(MlirOperation op) {
     if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, r))))
       return true;
   return false;
-}
-
-static bool has_tile_result(MlirOperation op) {
-  return mlirOperationGetNumResults(op) == 1 &&
-         mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0)));
-}
-
-/* V and the chunk count for the compute tiles: 16-byte pieces of the widest
- * element where the tile allows. Splat constants take whatever layout their
- * users have, so they are left out. */
-static bool choose_compute_layout(lowering *L) {
-  if (L->compute < 0)
-    return true; /* no compute partition: nothing to lay out */
-  L->threads = L->plan.parts[L->compute].num_warps * 32;
-  int widest = 1;
-  long numel = 0;
-  MlirOperation first = {NULL};
-  for (size_t i = 0; i < L->ops.len; i++) {
-    MlirOperation op = L->ops.items[i];
-    if (!has_tile_result(op) || ws_op_is(op, "arith.constant"))
-      continue;
-    MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
-    long n = 1;
-    for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
-      n *= mlirShapedTypeGetDimSize(t, d);
-    if (numel && n != numel) {
-      ws_emit_op_error(op, "tile of %ld elements differs from the other compute "
-                           "tiles (%ld); compute tiles must all have one size",
-                       n, numel);
-      return false;
-    }
-    if (!numel)
-      first = op;
-    numel = n;
-    int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(t));
-    if (eb == 0)
-      eb = 4; /* i1 masks and other internal element types */
-    if (eb > widest)
-      widest = eb;
-  }
-  if (numel == 0)
-    return true;
-  L->vec = 16 / widest;
-  while (L->vec > 1 && numel % L->vec)
-    L->vec /= 2;
-  L->total = (int)(numel / L->vec);
-  L->chunks = (L->total + L->threads - 1) / L->threads;
-  if (L->chunks > MAX_CHUNKS) {
-    ws_emit_op_error(first, "compute tiles of %ld elements need %d chunks per "
-                            "thread; at most %d are supported",
-                     numel, L->chunks, MAX_CHUNKS);
-    return false;
-  }
-  return true;
 }
 
 /* ---- the kernel -------------------------------------------------------- */
@@ -1015,11 +698,11 @@ static bool rewrite_op(lowering *L, MlirOperation op) {
     ok = true;
   } else if (L->matmul && ws_op_is(op, "scf.for") && has_tile_results(op)) {
     return lower_carried_loop(L, op);
-  } else if (L->matmul && has_tile_result(op)) {
+  } else if (L->matmul && ws_has_tile_result(op)) {
     /* constants are rebuilt where they are used */
     ok = ws_op_is(op, "arith.constant") || fragmentize(L, &b, op);
-  } else if (has_tile_result(op)) {
-    ok = vectorize(L, &b, op);
+  } else if (ws_has_tile_result(op)) {
+    ok = ws_tiles_vectorize(&L->tiles, &b, op);
   } else {
     return true;
   }
@@ -1042,10 +725,9 @@ static void emit_entry(lowering *L) {
   MlirNamedAttribute global = ws_named_text(L->ctx, "global_name", "@ws_smem");
   L->smem = ws_build_value(&b, "llvm.mlir.addressof", 0, NULL, L->ptr_shared, 1, &global);
   L->tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, L->i32, 0, NULL);
-  if (L->chunks && chunk_may_be_past(L, L->chunks - 1)) {
-    MlirValue last = ws_arith(&b, "arith.addi", L->tid, c32(&b, (L->chunks - 1) * L->threads));
-    L->last_valid = ws_cmpi(&b, "ult", last, c32(&b, L->total));
-  }
+  L->tiles.smem = L->smem;
+  L->tiles.tid = L->tid;
+  ws_tiles_entry(&L->tiles, &b);
 }
 
 static bool lower_with(lowering *L, MlirOperation func) {
@@ -1074,7 +756,12 @@ static bool lower_with(lowering *L, MlirOperation func) {
   for (size_t i = 0; i < L->ops.len; i++)
     if (wsOperationIsA(L->ops.items[i], "mma") && !choose_mma_shape(L, L->ops.items[i]))
       return false;
-  if ((!L->matmul && !choose_compute_layout(L)) || !create_function(L))
+  L->tiles.ctx = L->ctx;
+  L->tiles.i32 = L->i32;
+  bool laid_out = L->matmul || L->compute < 0 ||
+                  ws_tiles_layout(&L->tiles, L->plan.parts[L->compute].num_warps * 32,
+                                  L->ops.items, L->ops.len);
+  if (!laid_out || !create_function(L))
     return false;
   MlirOperation module = mlirOperationGetParentOperation(func);
   ensure_smem_global(L, module);

@@ -183,3 +183,18 @@ MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub,
   mlirRegionAppendOwnedBlock(mlirOperationGetRegion(op, 0), *body);
   return op;
 }
+
+MlirValue ws_smem_slot_ptr(ws_builder *b, MlirValue smem, int base, MlirValue slot, int stride) {
+  MlirValue off = ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", slot, ws_const_i32(b, stride)),
+                           ws_const_i32(b, base));
+  return ws_byte_ptr(b, smem, off);
+}
+
+MlirOperation ws_clone_before(ws_builder *b, MlirOperation op) {
+  MlirOperation copy = mlirOperationClone(op);
+  if (!mlirOperationIsNull(b->before))
+    mlirBlockInsertOwnedOperationBefore(b->block, b->before, copy);
+  else
+    mlirBlockAppendOwnedOperation(b->block, copy);
+  return copy;
+}

@@ -54,6 +54,10 @@ MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs,
 /* llvm.getelementptr base[offset] with an i8 element (a byte offset). */
 MlirValue ws_byte_ptr(ws_builder *b, MlirValue base, MlirValue offset);
 MlirValue ws_byte_ptr_const(ws_builder *b, MlirValue base, int32_t offset);
+/* Address of smem[base + slot * stride] (slot an i32). */
+MlirValue ws_smem_slot_ptr(ws_builder *b, MlirValue smem, int base, MlirValue slot, int stride);
+/* Clones a leaf op before the builder's point (the caller sets operands). */
+MlirOperation ws_clone_before(ws_builder *b, MlirOperation op);
 
 /* scf.if with no results; *then_block (and *else_block when asked) are
  * created, each already terminated by scf.yield; build before it. */

@@ -1,0 +1,319 @@
+/* lower_tile.c: the compute partition's tiles in registers, for
+ * ws-lower-to-nvvm (ws_lower_tile.h says how they are laid out). Elementwise
+ * ops become one vector op per chunk, ring slots are read and written a
+ * chunk at a time, f8 tiles compute widened to f32 (ws_lower_f8.h). */
+#include <stdio.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "ws_lower_f8.h"
+#include "ws_lower_tile.h"
+#include "../../dialect/ws_text.h"
+
+bool ws_has_tile_result(MlirOperation op) {
+  return mlirOperationGetNumResults(op) == 1 &&
+         mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0)));
+}
+
+static ws_tile_regs *find_tile(ws_tiles *T, MlirValue tile) {
+  for (int t = 0; t < T->num_tiles; t++)
+    if (mlirValueEqual(T->tiles[t].tile, tile))
+      return &T->tiles[t];
+  return NULL;
+}
+
+static ws_tile_regs *new_tile(ws_tiles *T, MlirValue tile) {
+  if (T->num_tiles == WS_MAX_TILES)
+    return NULL;
+  ws_tile_regs *t = &T->tiles[T->num_tiles++];
+  t->tile = tile;
+  return t;
+}
+
+/* A chunk of `tile` in registers (f8 widened to f32, see ws_lower_f8.h). */
+static MlirType chunk_type(const ws_tiles *T, MlirType tile) {
+  int64_t v = T->vec;
+  return mlirVectorTypeGet(1, &v, ws_register_element(mlirShapedTypeGetElementType(tile)));
+}
+
+/* A chunk as it lies in a ring slot: f8 elements are bytes. */
+static MlirType slot_chunk_type(const ws_tiles *T, MlirType tile) {
+  MlirType e = mlirShapedTypeGetElementType(tile);
+  int64_t v = T->vec;
+  return mlirVectorTypeGet(1, &v, ws_is_f8(e) ? mlirIntegerTypeGet(T->ctx, 8) : e);
+}
+
+/* Chunk j may lie past the tile only when it is the last and the chunk
+ * count does not divide evenly. */
+static bool chunk_may_be_past(const ws_tiles *T, int j) {
+  return j == T->chunks - 1 && T->total % T->threads != 0;
+}
+
+/* Byte offset of chunk j of this thread within a slot of `elem_bytes`. */
+static MlirValue chunk_offset(ws_tiles *T, ws_builder *b, int j, int elem_bytes) {
+  int piece = T->vec * elem_bytes;
+  MlirValue mine = ws_arith(b, "arith.muli", T->tid, ws_const_i32(b, piece));
+  return ws_arith(b, "arith.addi", mine, ws_const_i32(b, j * T->threads * piece));
+}
+
+static MlirNamedAttribute alignment_attr(ws_tiles *T, const ws_ring *ring) {
+  int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
+  char text[32];
+  snprintf(text, sizeof text, "%d : i64", T->vec * eb);
+  return ws_named_text(T->ctx, "alignment", text);
+}
+
+static MlirValue chunk_ptr(ws_tiles *T, ws_builder *b, const ws_ring *ring,
+                           MlirValue slot, int j) {
+  int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
+  MlirValue base = ws_smem_slot_ptr(b, T->smem, ring->offset, slot, ring->slot_bytes);
+  MlirValue offset = chunk_offset(T, b, j, eb);
+  if (chunk_may_be_past(T, j)) /* read chunk 0 instead: in the slot, unused */
+    offset = ws_build_value(b, "arith.select", 3,
+                            (MlirValue[]){T->last_valid, offset, ws_const_i32(b, 0)}, T->i32, 0, NULL);
+  return ws_byte_ptr(b, base, offset);
+}
+
+static MlirValue load_chunk(ws_tiles *T, ws_builder *b, const ws_ring *ring,
+                            MlirValue ptr) {
+  MlirNamedAttribute align = alignment_attr(T, ring);
+  MlirValue v = ws_build_value(b, "llvm.load", 1, &ptr, slot_chunk_type(T, ring->tile),
+                               1, &align);
+  MlirType e = mlirShapedTypeGetElementType(ring->tile);
+  return ws_is_f8(e) ? ws_f8_widen(b, v, e) : v;
+}
+
+static void store_chunk(ws_tiles *T, ws_builder *b, const ws_ring *ring, MlirValue ptr,
+                        MlirValue v, int j) {
+  MlirType e = mlirShapedTypeGetElementType(ring->tile);
+  ws_builder at = *b;
+  if (chunk_may_be_past(T, j)) {
+    MlirBlock then_block;
+    ws_build_if(b, T->last_valid, &then_block, NULL);
+    at = ws_builder_before(mlirBlockGetTerminator(then_block));
+  }
+  if (ws_is_f8(e))
+    v = ws_f8_narrow(&at, v, e);
+  MlirNamedAttribute align = alignment_attr(T, ring);
+  MlirValue ops[2] = {v, ptr};
+  ws_build_void(&at, "llvm.store", 2, ops, 1, &align);
+}
+
+/* A splat constant tile becomes one splat vector shared by all chunks (an
+ * f8 splat becomes the f32 vector of its value); NULL for anything else. */
+static ws_tile_regs *materialize_splat(ws_tiles *T, ws_builder *b, MlirValue tile) {
+  if (!mlirValueIsAOpResult(tile))
+    return NULL;
+  MlirOperation def = mlirOpResultGetOwner(tile);
+  MlirAttribute value = mlirOperationGetInherentAttributeByName(
+      def, mlirStringRefCreateFromCString("value"));
+  if (!ws_op_is(def, "arith.constant") || mlirAttributeIsNull(value) ||
+      !mlirAttributeIsADenseElements(value) || !mlirDenseElementsAttrIsSplat(value)) {
+    ws_emit_op_error(def, "is a tile the compute partition cannot rebuild; "
+                          "only splat constants can be");
+    return NULL;
+  }
+  MlirType vt = chunk_type(T, mlirValueGetType(tile));
+  MlirAttribute element = mlirDenseElementsAttrGetSplatValue(value);
+  if (ws_is_f8(mlirShapedTypeGetElementType(mlirValueGetType(tile))))
+    element = mlirFloatAttrDoubleGet(T->ctx, mlirF32TypeGet(T->ctx),
+                                     mlirFloatAttrGetValueDouble(element));
+  MlirNamedAttribute attr = ws_named(T->ctx, "value", mlirDenseElementsAttrSplatGet(vt, element));
+  MlirValue v = ws_build_value(b, "arith.constant", 0, NULL, vt, 1, &attr);
+  ws_tile_regs *t = new_tile(T, tile);
+  for (int j = 0; t && j < T->chunks; j++)
+    t->chunks[j] = v;
+  return t;
+}
+
+MlirType ws_tile_element(MlirValue v) {
+  return mlirShapedTypeGetElementType(mlirValueGetType(v));
+}
+
+/* extf/truncf with an f8 side: the f8 side is f32 in registers, so the op
+ * becomes a plain f32 conversion (exact) and, into f8, a rounding. Returns
+ * the result chunk, or a null value when `op` is no such conversion. */
+static MlirValue convert_f8_chunk(ws_tiles *T, ws_builder *b, MlirOperation op,
+                                  MlirValue chunk) {
+  MlirType from = ws_tile_element(mlirOperationGetOperand(op, 0));
+  MlirType to = ws_tile_element(mlirOperationGetResult(op, 0));
+  bool ext = ws_op_is(op, "arith.extf"), trunc = ws_op_is(op, "arith.truncf");
+  if (!(ext || trunc) || !(ws_is_f8(from) || ws_is_f8(to)))
+    return (MlirValue){NULL};
+  MlirType f32 = mlirF32TypeGet(T->ctx);
+  int64_t v = T->vec;
+  if (ws_is_f8(from)) { /* extf f8 -> f16, bf16 or f32 */
+    if (mlirTypeIsAF32(to))
+      return chunk;
+    return ws_build_value(b, "arith.truncf", 1, &chunk, mlirVectorTypeGet(1, &v, to), 0, NULL);
+  }
+  if (!mlirTypeIsAF32(from)) /* truncf f16 or bf16 -> f8 */
+    chunk = ws_build_value(b, "arith.extf", 1, &chunk, mlirVectorTypeGet(1, &v, f32), 0, NULL);
+  return ws_f8_round(b, chunk, to);
+}
+
+/* Ops that would mean something else on the f32 form of an f8 tile. */
+static bool rejects_f8(MlirOperation op) {
+  bool f8 = ws_is_f8(ws_tile_element(mlirOperationGetResult(op, 0)));
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++)
+    f8 |= ws_is_f8(ws_tile_element(mlirOperationGetOperand(op, k)));
+  if (!f8 || !ws_op_is(op, "arith.bitcast"))
+    return false;
+  ws_emit_op_error(op, "reinterprets the bits of an f8 tile, which the "
+                       "compute partition holds widened to f32; use "
+                       "arith.extf/arith.truncf");
+  return true;
+}
+
+/* Clones an elementwise op once per chunk, on vectors; a splat constant
+ * becomes one vector for all chunks; an op with an f8 result computes in
+ * f32 and is rounded to the format. */
+bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (ws_op_is(op, "arith.constant"))
+    return materialize_splat(T, b, result) != NULL;
+  intptr_t n = mlirOperationGetNumOperands(op);
+  ws_tile_regs *in[8];
+  if (n > 8) {
+    ws_emit_op_error(op, "has more than 8 operands; the compute partition "
+                         "takes at most 8");
+    return false;
+  }
+  if (rejects_f8(op))
+    return false;
+  for (intptr_t k = 0; k < n; k++) {
+    MlirValue v = mlirOperationGetOperand(op, k);
+    in[k] = find_tile(T, v);
+    if (!in[k])
+      in[k] = materialize_splat(T, b, v);
+    if (!in[k])
+      return false;
+  }
+  ws_tile_regs *out = new_tile(T, result);
+  if (!out) {
+    ws_emit_op_error(op, "needs more than %d tiles in registers; split the loop",
+                     WS_MAX_TILES);
+    return false;
+  }
+  MlirType rt = ws_tile_element(result);
+  for (int j = 0; j < T->chunks; j++) {
+    MlirValue converted = convert_f8_chunk(T, b, op, in[0]->chunks[j]);
+    if (!mlirValueIsNull(converted)) {
+      out->chunks[j] = converted;
+      continue;
+    }
+    MlirOperation copy = ws_clone_before(b, op);
+    for (intptr_t k = 0; k < n; k++)
+      mlirOperationSetOperand(copy, k, in[k]->chunks[j]);
+    mlirValueSetType(mlirOperationGetResult(copy, 0),
+                     chunk_type(T, mlirValueGetType(result)));
+    out->chunks[j] = mlirOperationGetResult(copy, 0);
+    if (ws_is_f8(rt))
+      out->chunks[j] = ws_f8_round(b, out->chunks[j], rt);
+  }
+  return true;
+}
+
+/* V and the chunk count for the compute tiles: 16-byte pieces of the widest
+ * element where the tile allows. Splat constants take whatever layout their
+ * users have, so they are left out. */
+bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t n) {
+  T->threads = threads;
+  int widest = 1;
+  long numel = 0;
+  MlirOperation first = {NULL};
+  for (size_t i = 0; i < n; i++) {
+    MlirOperation op = ops[i];
+    if (!ws_has_tile_result(op) || ws_op_is(op, "arith.constant"))
+      continue;
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+    long n = 1;
+    for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
+      n *= mlirShapedTypeGetDimSize(t, d);
+    if (numel && n != numel) {
+      ws_emit_op_error(op, "tile of %ld elements differs from the other compute "
+                           "tiles (%ld); compute tiles must all have one size",
+                       n, numel);
+      return false;
+    }
+    if (!numel)
+      first = op;
+    numel = n;
+    int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(t));
+    if (eb == 0)
+      eb = 4; /* i1 masks and other internal element types */
+    if (eb > widest)
+      widest = eb;
+  }
+  if (numel == 0)
+    return true;
+  T->vec = 16 / widest;
+  while (T->vec > 1 && numel % T->vec)
+    T->vec /= 2;
+  T->total = (int)(numel / T->vec);
+  T->chunks = (T->total + T->threads - 1) / T->threads;
+  if (T->chunks > WS_MAX_CHUNKS) {
+    ws_emit_op_error(first, "compute tiles of %ld elements need %d chunks per "
+                            "thread; at most %d are supported",
+                     numel, T->chunks, WS_MAX_CHUNKS);
+    return false;
+  }
+  return true;
+}
+
+/* ws.read_slot of ring r: this thread's chunks of the slot into registers. */
+bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring,
+                        int r) {
+  if (!mlirTypeEqual(ring->tile, mlirValueGetType(mlirOperationGetResult(op, 0)))) {
+    ws_emit_op_error(op, "reads a tile of another type than ring %d holds", r);
+    return false;
+  }
+  if (ring->swizzle) {
+    ws_emit_op_error(op, "reads ring %d, which is swizzled for wgmma; registers read "
+                         "row-major rings only", r);
+    return false;
+  }
+  ws_tile_regs *t = new_tile(T, mlirOperationGetResult(op, 0));
+  if (!t) {
+    ws_emit_op_error(op, "needs more than %d tiles in registers; split the loop", WS_MAX_TILES);
+    return false;
+  }
+  MlirValue slot = mlirOperationGetOperand(op, 0);
+  for (int j = 0; j < T->chunks; j++)
+    t->chunks[j] = load_chunk(T, b, ring, chunk_ptr(T, b, ring, slot, j));
+  return true;
+}
+
+/* ws.write_slot of ring r from a tile in registers: this thread's chunks. */
+bool ws_tiles_write_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring,
+                         int r) {
+  MlirValue tile = mlirOperationGetOperand(op, 0);
+  if (ring->swizzle) {
+    ws_emit_op_error(op, "writes ring %d, which is swizzled, from a tile that is not "
+                         "a wgmma fragment; only fragments are written swizzled", r);
+    return false;
+  }
+  ws_tile_regs *t = find_tile(T, tile);
+  if (!t)
+    t = materialize_splat(T, b, tile);
+  if (!t)
+    return false;
+  if (!mlirTypeEqual(ring->tile, mlirValueGetType(tile))) {
+    ws_emit_op_error(op, "writes a tile of another type than ring %d holds", r);
+    return false;
+  }
+  MlirValue slot = mlirOperationGetOperand(op, 1);
+  for (int j = 0; j < T->chunks; j++)
+    store_chunk(T, b, ring, chunk_ptr(T, b, ring, slot, j), t->chunks[j], j);
+  return true;
+}
+
+/* At the kernel's entry: whether this thread's last chunk lies inside the
+ * tile (when the chunks do not divide evenly among the threads). */
+void ws_tiles_entry(ws_tiles *T, ws_builder *b) {
+  if (T->chunks && chunk_may_be_past(T, T->chunks - 1)) {
+    MlirValue last = ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, (T->chunks - 1) * T->threads));
+    T->last_valid = ws_cmpi(b, "ult", last, ws_const_i32(b, T->total));
+  }
+}
