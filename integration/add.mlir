@@ -1,4 +1,4 @@
-// The SPEC's elementwise add: c = a + b over a 32x64 tile per step of a loop
+// The elementwise add: c = a + b over a 32x64 tile per step of a loop
 // along y, one block per 32 rows (the first kernel of seed 000).
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {

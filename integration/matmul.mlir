@@ -1,4 +1,4 @@
-// The SPEC's matmul: C = A @ B^T, one 128x256 tile of C per block, a K loop
+// The matmul: C = A @ B^T, one 128x256 tile of C per block, a K loop
 // of 64-wide steps, f16 inputs accumulated in f32.
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark on a GPU machine: the SPEC's add (32x64 tiles), the seed's
+# The benchmark on a GPU machine: the example add (32x64 tiles), the seed's
 # benchmark tiles (64x128), and 8x256 tiles both over the 32768-wide rows and
 # over a contiguous 1048576x1024 view of the same buffers, with torch.add and
 # a device copy in the same run.   Usage: bench/run.sh DIR (from run_gpu.sh)

@@ -1,4 +1,4 @@
-/* ws-downstream: compiles the SPEC's add kernel to a cubin with an
+/* ws-downstream: compiles the example add kernel to a cubin with an
  * installed ws, through the C APIs only: its own MlirContext with the ws
  * dialect loaded, canonicalize and cse (upstream) before ws-pipeline, and
  * the cubin taken out of the gpu.binary the pipeline leaves.

@@ -1,4 +1,4 @@
-/* Reading a plan through the public C API (ws-c/Plan.h): the SPEC's add
+/* Reading a plan through the public C API (ws-c/Plan.h): the example add
  * kernel goes through ws-pipeline{stage=plan}, then every table the passes
  * recorded is read back. Then ws-check-protocol, created by name, proves the
  * protocol, and rejects it once an arrive is deleted.

@@ -1,5 +1,5 @@
 // ws-check-protocol proves the protocols ws-insert-barriers emits: the saved
-// plans of the SPEC's add and matmul kernels pass, with the work it did. By
+// plans of the example add and matmul kernels pass, with the work it did. By
 // default (method=order) it runs one interleaving per trip count and checks
 // its happens-before order; method=states, the reference, visits every
 // reachable state. Both prove the same kernels; so does every interleaving

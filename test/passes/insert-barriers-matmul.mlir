@@ -1,7 +1,7 @@
 // RUN: ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory)' %ws_src/integration/matmul.mlir | FileCheck %s --check-prefix=PLAN
 // RUN: ws-opt --ws-pipeline=stage=plan %ws_src/integration/matmul.mlir | FileCheck %s
 // RUN: ws-opt --ws-pipeline=stage=plan %ws_src/integration/matmul.mlir | ws-opt --pass-pipeline='builtin.module(ws-lower-to-nvvm, canonicalize, cse)' | FileCheck %s --check-prefix=LOWER
-// The SPEC's matmul (128x256x64 f16, 8 warps: two consumer warpgroups).
+// The example matmul (integration/matmul.mlir) (128x256x64 f16, 8 warps: two consumer warpgroups).
 
 // Memory: A and B rings swizzled by their 128-byte K rows (1024-aligned);
 // 4 stages take 4 x 48 KiB = 192 KiB, so the 64 KiB C tile cannot follow

@@ -1,6 +1,6 @@
 // RUN: ws-opt --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule)' %s | FileCheck %s
 
-// The SPEC's add: loads to the load partition, the add to compute, the store
+// The example add (integration/add.mlir): loads to the load partition, the add to compute, the store
 // to the store partition; the partition table sits on the loop.
 // CHECK-LABEL: gpu.func @add
 // CHECK: scf.for

@@ -12,7 +12,7 @@
 // Remarks of the C passes arrive as MLIR remarks.
 // RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule)' %S/../passes/partition-schedule-remarks.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // REMARK: partition-schedule-remarks.mlir:{{[0-9]+}}:7: remark: loop not warp-specialized: it has no ws.load
-// The SPEC's matmul through the whole pipeline in stock mlir-opt: wgmma.
+// The example matmul (integration/matmul.mlir) through the whole pipeline in stock mlir-opt: wgmma.
 // RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-pipeline{chip=sm_90a format=isa})' %ws_src/integration/matmul.mlir | FileCheck %s --check-prefix=MMPTX
 // MMPTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 
