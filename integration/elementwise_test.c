@@ -105,11 +105,20 @@ static float random_value(void) {
   return (float)((rng >> 11) % 2000001) / 250000.0f - 4.0f; /* [-4, 4] */
 }
 
+#if defined(OP_AXPY) || defined(OP_AXPYOUT)
+/* alpha of the axpy variants: a runtime kernel argument. */
+static const float alpha_value = -1.3125f;
+#endif
+
 static float reference(float a, float b, float c) {
   (void)c;
 #if defined(OP_MULADD)
   elem_t m = from_float(a * b); /* the kernel rounds the product to the tile type */
   return to_float(m) + c;
+#elif defined(OP_AXPY) || defined(OP_AXPYOUT)
+  (void)c;
+  elem_t m = from_float(alpha_value * a);
+  return to_float(m) + b;
 #else
   (void)b;
   return a + b;
@@ -149,6 +158,8 @@ static CUresult launch(MODULE_T *m, CUdeviceptr *in, CUdeviceptr out,
 #if NUM_IN == 3
   ws_tensor c = matrix(in[2], rows, cols);
   return LAUNCH(m, NULL, grid, 1, 1, &a, &b, &c, &o, (int32_t)cols);
+#elif defined(OP_AXPY) || defined(OP_AXPYOUT)
+  return LAUNCH(m, NULL, grid, 1, 1, &a, &b, &o, alpha_value, (int32_t)cols);
 #else
   return LAUNCH(m, NULL, grid, 1, 1, &a, &b, &o, (int32_t)cols);
 #endif

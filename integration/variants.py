@@ -17,7 +17,7 @@ module attributes {{gpu.container_module}} {{
       %crows = arith.constant {rows} : i32
       %ccols = arith.constant {cols} : i32
       %x = arith.muli %pid32, %crows : i32
-      scf.for %y = %c0 to %ynumel step %ccols : i32 {{
+{hoisted}      scf.for %y = %c0 to %ynumel step %ccols : i32 {{
 {loads}
 {compute}
         "ws.store"(%out, %x, %y, %r) : ({desc}, i32, i32, {tile}) -> ()
@@ -41,6 +41,10 @@ VARIANTS = [
     ("add_f32_s4", "add", "f32", 32, 64, 4, 4),
     ("add_f32_64x128", "add", "f32", 64, 128, 0, 4),
     ("add_f32_8x256", "add", "f32", 8, 256, 0, 4),
+    # alpha * a + b with a runtime alpha (an f32 kernel argument) splatted
+    # into a tile inside the loop, or once before it
+    ("axpy_f32", "axpy", "f32", 32, 64, 0, 4),
+    ("axpyout_f32_w8", "axpyout", "f32", 32, 64, 3, 8),
 ]
 
 
@@ -49,18 +53,28 @@ def render(name, op, dtype, rows, cols, stages, warps):
     desc = "!ws.tensor_desc<%s>" % tile
     inputs = ["a", "b", "c"][: 3 if op == "muladd" else 2]
     args = ", ".join("%%%s: %s" % (n, desc) for n in inputs + ["out"])
+    if op in ("axpy", "axpyout"):
+        args += ", %alpha: f32"
     loads = "\n".join(
         '        %%t%s = "ws.load"(%%%s, %%x, %%y) : (%s, i32, i32) -> %s' % (n, n, desc, tile)
         for n in inputs)
+    hoisted = ""
     if op == "add":
         compute = "        %%r = arith.addf %%ta, %%tb : %s" % tile
+    elif op in ("axpy", "axpyout"):
+        splat = "%%s = tensor.splat %%alpha : %s" % tile
+        if op == "axpyout":
+            hoisted = "      " + splat + "\n"
+        compute = ("" if op == "axpyout" else "        " + splat + "\n") + (
+                   "        %%m = arith.mulf %%s, %%ta : %s\n"
+                   "        %%r = arith.addf %%m, %%tb : %s") % (tile, tile)
     else:
         compute = ("        %%m = arith.mulf %%ta, %%tb : %s\n"
                    "        %%r = arith.addf %%m, %%tc : %s") % (tile, tile)
     stages_attr = ", ws.num_stages = %d : i32" % stages if stages else ""
     return TEMPLATE.format(name=name, args=args, warps=warps, rows=rows, cols=cols,
                            loads=loads, compute=compute, desc=desc, tile=tile,
-                           stages_attr=stages_attr)
+                           stages_attr=stages_attr, hoisted=hoisted)
 
 
 def main():

@@ -100,27 +100,52 @@ static void store_chunk(ws_tiles *T, ws_builder *b, const ws_ring *ring, MlirVal
   ws_build_void(&at, "llvm.store", 2, ops, 1, &align);
 }
 
-/* A splat constant tile becomes one splat vector shared by all chunks (an
- * f8 splat becomes the f32 vector of its value); NULL for anything else. */
+/* A tensor.splat of a scalar as one chunk vector: the scalar inserted into
+ * every lane. NULL after a located error. */
+static MlirValue broadcast_scalar(ws_tiles *T, ws_builder *b, MlirOperation def, MlirType vt) {
+  MlirValue scalar = mlirOperationGetOperand(def, 0);
+  MlirType e = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(def, 0)));
+  if (ws_is_f8(e)) {
+    ws_emit_op_error(def, "splats a scalar into an f8 tile, which the compute partition "
+                          "holds widened to f32; splat an f32 scalar and arith.truncf the tile");
+    return (MlirValue){NULL};
+  }
+  MlirValue v = ws_build_value(b, "llvm.mlir.poison", 0, NULL, vt, 0, NULL);
+  for (int lane = 0; lane < T->vec; lane++) {
+    MlirValue ops[3] = {v, scalar, ws_const_i32(b, lane)};
+    v = ws_build_value(b, "llvm.insertelement", 3, ops, vt, 0, NULL);
+  }
+  return v;
+}
+
+/* A splat tile (ws_is_splat_tile) becomes one vector shared by all chunks
+ * (an f8 splat constant becomes the f32 vector of its value); NULL for
+ * anything else. */
 static ws_tile_regs *materialize_splat(ws_tiles *T, ws_builder *b, MlirValue tile) {
   if (!mlirValueIsAOpResult(tile))
     return NULL;
   MlirOperation def = mlirOpResultGetOwner(tile);
-  MlirAttribute value = mlirOperationGetInherentAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  if (!ws_op_is(def, "arith.constant") || mlirAttributeIsNull(value) ||
-      !mlirAttributeIsADenseElements(value) || !mlirDenseElementsAttrIsSplat(value)) {
+  if (!ws_is_splat_tile(def)) {
     ws_emit_op_error(def, "is a tile the compute partition cannot rebuild; "
-                          "only splat constants can be");
+                          "only splats can be");
     return NULL;
   }
   MlirType vt = chunk_type(T, mlirValueGetType(tile));
-  MlirAttribute element = mlirDenseElementsAttrGetSplatValue(value);
-  if (ws_is_f8(mlirShapedTypeGetElementType(mlirValueGetType(tile))))
-    element = mlirFloatAttrDoubleGet(T->ctx, mlirF32TypeGet(T->ctx),
-                                     mlirFloatAttrGetValueDouble(element));
-  MlirNamedAttribute attr = ws_named(T->ctx, "value", mlirDenseElementsAttrSplatGet(vt, element));
-  MlirValue v = ws_build_value(b, "arith.constant", 0, NULL, vt, 1, &attr);
+  MlirValue v;
+  if (ws_op_is(def, "tensor.splat")) {
+    v = broadcast_scalar(T, b, def, vt);
+    if (mlirValueIsNull(v))
+      return NULL;
+  } else {
+    MlirAttribute value = mlirOperationGetInherentAttributeByName(
+        def, mlirStringRefCreateFromCString("value"));
+    MlirAttribute element = mlirDenseElementsAttrGetSplatValue(value);
+    if (ws_is_f8(mlirShapedTypeGetElementType(mlirValueGetType(tile))))
+      element = mlirFloatAttrDoubleGet(T->ctx, mlirF32TypeGet(T->ctx),
+                                       mlirFloatAttrGetValueDouble(element));
+    MlirNamedAttribute attr = ws_named(T->ctx, "value", mlirDenseElementsAttrSplatGet(vt, element));
+    v = ws_build_value(b, "arith.constant", 0, NULL, vt, 1, &attr);
+  }
   ws_tile_regs *t = new_tile(T, tile);
   for (int j = 0; t && j < T->chunks; j++)
     t->chunks[j] = v;
@@ -171,8 +196,8 @@ static bool rejects_f8(MlirOperation op) {
  * f32 and is rounded to the format. */
 bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op) {
   MlirValue result = mlirOperationGetResult(op, 0);
-  if (ws_op_is(op, "arith.constant"))
-    return materialize_splat(T, b, result) != NULL;
+  if (ws_op_is(op, "arith.constant") || ws_op_is(op, "tensor.splat"))
+    return materialize_splat(T, b, result) != NULL; /* a located error if no splat */
   intptr_t n = mlirOperationGetNumOperands(op);
   ws_tile_regs *in[8];
   if (n > 8) {
@@ -216,8 +241,8 @@ bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op) {
 }
 
 /* V and the chunk count for the compute tiles: 16-byte pieces of the widest
- * element where the tile allows. Splat constants take whatever layout their
- * users have, so they are left out. */
+ * element where the tile allows. Splats take whatever layout their users
+ * have, so they are left out. */
 bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t n) {
   T->threads = threads;
   int widest = 1;
@@ -225,7 +250,7 @@ bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t 
   MlirOperation first = {NULL};
   for (size_t i = 0; i < n; i++) {
     MlirOperation op = ops[i];
-    if (!ws_has_tile_result(op) || ws_op_is(op, "arith.constant"))
+    if (!ws_has_tile_result(op) || ws_is_splat_tile(op))
       continue;
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
     long n = 1;

@@ -432,21 +432,21 @@ static bool lower_carried_loop(lowering *L, MlirOperation loop) {
   return true;
 }
 
-/* A splat constant as one scalar; null after an error. */
+/* A splat tile (ws_is_splat_tile) as one scalar: a tensor.splat's operand,
+ * or the constant's value; null after an error. */
 static MlirValue splat_scalar(lowering *L, ws_builder *b, MlirValue tile) {
   MlirOperation def = mlirValueIsAOpResult(tile) ? mlirOpResultGetOwner(tile)
                                                  : (MlirOperation){NULL};
-  MlirAttribute value = mlirOperationIsNull(def)
-                            ? (MlirAttribute){NULL}
-                            : mlirOperationGetInherentAttributeByName(
-                                  def, mlirStringRefCreateFromCString("value"));
-  if (mlirAttributeIsNull(value) || !ws_op_is(def, "arith.constant") ||
-      !mlirAttributeIsADenseElements(value) || !mlirDenseElementsAttrIsSplat(value)) {
+  if (mlirOperationIsNull(def) || !ws_is_splat_tile(def)) {
     ws_emit_op_error(mlirOperationIsNull(def) ? L->old_func : def,
                      "is a tile the consumer warpgroups cannot rebuild; only "
-                     "splat constants can be");
+                     "splats can be");
     return (MlirValue){NULL};
   }
+  if (ws_op_is(def, "tensor.splat"))
+    return mlirOperationGetOperand(def, 0);
+  MlirAttribute value = mlirOperationGetInherentAttributeByName(
+      def, mlirStringRefCreateFromCString("value"));
   MlirNamedAttribute attr = ws_named(L->ctx, "value", mlirDenseElementsAttrGetSplatValue(value));
   return ws_build_value(b, "arith.constant", 0, NULL, ws_tile_element(tile), 1, &attr);
 }
@@ -699,8 +699,9 @@ static bool rewrite_op(lowering *L, MlirOperation op) {
   } else if (L->matmul && ws_op_is(op, "scf.for") && has_tile_results(op)) {
     return lower_carried_loop(L, op);
   } else if (L->matmul && ws_has_tile_result(op)) {
-    /* constants are rebuilt where they are used */
-    ok = ws_op_is(op, "arith.constant") || fragmentize(L, &b, op);
+    /* splats are rebuilt where they are used (splat_scalar rejects others) */
+    ok = ws_op_is(op, "arith.constant") || ws_op_is(op, "tensor.splat") ||
+         fragmentize(L, &b, op);
   } else if (ws_has_tile_result(op)) {
     ok = ws_tiles_vectorize(&L->tiles, &b, op);
   } else {

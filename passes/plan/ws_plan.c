@@ -513,3 +513,13 @@ void ws_plan_write_ring_table(const ws_plan *plan) {
   ws_text_appendf(&t, "]");
   set_attr_text(plan->func, "ws.rings", text);
 }
+
+bool ws_is_splat_tile(MlirOperation def) {
+  if (ws_op_is(def, "tensor.splat"))
+    return mlirOperationGetNumOperands(def) == 1 && mlirOperationGetNumResults(def) == 1;
+  if (!ws_op_is(def, "arith.constant"))
+    return false;
+  MlirAttribute value = mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
+  return !mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value) &&
+         mlirDenseElementsAttrIsSplat(value);
+}

@@ -164,4 +164,9 @@ int ws_ring_of_value(const ws_plan *plan, MlirValue value);
 enum { WS_MAX_TILE_BYTES = 1 << 28 };
 int ws_tile_bytes(MlirType tile);
 
+/* A splat tile the compute partition builds in registers wherever it is
+ * used: an arith.constant with a splat dense value, or a tensor.splat of a
+ * scalar (a kernel argument, or scalar arith) of the tile's element type. */
+bool ws_is_splat_tile(MlirOperation def);
+
 #endif

@@ -78,8 +78,8 @@ static bool is_scalar_math(MlirOperation op) {
          !touches_tiles(op);
 }
 
-/* Tiles used in the loop but defined outside it must be splat constants,
- * which the compute partition can rebuild in registers. */
+/* Tiles used in the loop but defined outside it must be splats (constant
+ * or of a scalar), which the compute partition can rebuild in registers. */
 static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
     MlirValue v = mlirOperationGetOperand(op, i);
@@ -88,16 +88,10 @@ static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
     MlirOperation def = mlirOpResultGetOwner(v);
     if (mlirOperationEqual(mlirOperationGetParentOperation(def), loop))
       continue;
-    MlirAttribute value = mlirOperationGetAttributeByName(
-        def, mlirStringRefCreateFromCString("value"));
-    bool splat = name_starts(def, "arith.constant") &&
-                 !mlirAttributeIsNull(value) &&
-                 mlirAttributeIsADenseElements(value) &&
-                 mlirDenseElementsAttrIsSplat(value);
-    if (!splat) {
+    if (!ws_is_splat_tile(def)) {
       ws_emit_op_error(op, "uses a tile defined outside the warp-specialized "
-                           "loop that is not a splat constant; only splat "
-                           "constants can be rebuilt in each partition");
+                           "loop that is not a splat; only splat constants and "
+                           "tensor.splat of a scalar can be rebuilt in each partition");
       return false;
     }
   }
@@ -225,7 +219,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
     if (!check_dot_for_wgmma(op, loop))
       return OP_ERROR;
     *mask = 1u << WS_ROLE_COMPUTE;
-  } else if (is_elementwise(op, &shape)) {
+  } else if (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat")) {
     *mask = 1u << WS_ROLE_COMPUTE;
   } else if (is_scalar_math(op)) {
     *mask = 0;
@@ -233,7 +227,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
     ws_emit_op_error(op, "cannot be placed in a partition of a "
                          "ws.warp_specialize loop; supported inside it: "
                          "ws.load, ws.store, elementwise arith/math on tiles, "
-                         "scalar arith");
+                         "tensor.splat of a scalar, scalar arith");
     return OP_ERROR;
   }
   return check_outside_tiles(op, loop) ? OP_OK : OP_ERROR;
@@ -280,10 +274,11 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
       int p = ws_plan_add_partition(plan, WS_ROLE_STORE, 1);
       index_of[WS_ROLE_STORE] = 1u << p;
     } else if (!wsOperationIsA(op, "store") && !is_elementwise(op, &shape) &&
-               !is_scalar_math(op)) {
+               !ws_op_is(op, "tensor.splat") && !is_scalar_math(op)) {
       ws_emit_op_error(op, "cannot be in the epilogue of a warp-specialized "
                            "matmul; after the loop: elementwise arith/math on "
-                           "its result, scalar arith, ws.store");
+                           "its result, tensor.splat of a scalar, scalar arith, "
+                           "ws.store");
       return false;
     }
     ops[n++] = op;

@@ -9,7 +9,7 @@ module attributes {gpu.container_module} {
       %i0 = arith.constant 0 : index
       scf.for %y = %c0 to %n step %c64 : i32 {
         %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
-        // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:14: error: 'tensor.extract' op cannot be placed in a partition of a ws.warp_specialize loop; supported inside it: ws.load, ws.store, elementwise arith/math on tiles, scalar arith
+        // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:14: error: 'tensor.extract' op cannot be placed in a partition of a ws.warp_specialize loop; supported inside it: ws.load, ws.store, elementwise arith/math on tiles, tensor.splat of a scalar, scalar arith
         %e = tensor.extract %t[%i0, %i0] : tensor<32x64xf32>
         "ws.store"(%a, %c0, %y, %t) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
       } {ws.warp_specialize}
@@ -20,7 +20,7 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A tile from outside the loop that is not a splat constant cannot be
+// A tile from outside the loop that is not a splat cannot be
 // rebuilt in the compute partition.
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
@@ -30,7 +30,7 @@ module attributes {gpu.container_module} {
       %first = "ws.load"(%a, %c0, %c0) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
       scf.for %y = %c0 to %n step %c64 : i32 {
         %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
-        // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:14: error: 'arith.addf' op uses a tile defined outside the warp-specialized loop that is not a splat constant
+        // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:14: error: 'arith.addf' op uses a tile defined outside the warp-specialized loop that is not a splat; only splat constants and tensor.splat of a scalar can be rebuilt in each partition
         %s = arith.addf %t, %first : tensor<32x64xf32>
         "ws.store"(%a, %c0, %y, %s) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
       } {ws.warp_specialize}

@@ -28,7 +28,7 @@ module attributes {gpu.container_module} {
       %c4 = arith.constant 4 : i32
       scf.for %y = %c0 to %n step %c4 : i32 {
         %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<1x4xf32>>, i32, i32) -> tensor<1x4xf32>
-        // CHECK: pipeline-f8-errors.mlir:[[@LINE+1]]:14: error: 'arith.constant' op is a tile the compute partition cannot rebuild; only splat constants can be
+        // CHECK: pipeline-f8-errors.mlir:[[@LINE+1]]:14: error: 'arith.constant' op is a tile the compute partition cannot rebuild; only splats can be
         %k = arith.constant dense<[[1.0, 2.0, 3.0, 4.0]]> : tensor<1x4xf32>
         %r = arith.addf %t, %k : tensor<1x4xf32>
         "ws.store"(%a, %c0, %y, %r) : (!ws.tensor_desc<tensor<1x4xf32>>, i32, i32, tensor<1x4xf32>) -> ()
