@@ -5,6 +5,7 @@ harness_defines() {
   local flags="-DMOD=$1 -DKERN=$1 -DBM=$2 -DBN=$3"
   [ "$4" = bf16 ] && flags="$flags -DBF16"
   [ "$5" = relu ] && flags="$flags -DRELU"
+  [ "$5" = alpha ] && flags="$flags -DALPHA"
   [ "$6" = kn ] && flags="$flags -DKN"
   echo "$flags"
 }

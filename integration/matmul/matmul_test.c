@@ -1,10 +1,10 @@
 /* matmul_test.c: runs one generated matmul kernel (C = A @ B^T, or A @ B
  * with -DKN; f16 or bf16 in, f32 accumulation, f16/bf16 out, max(C, 0)
- * with -DRELU) on the GPU and checks it against a CPU reference; or times
+ * with -DRELU, alpha x C with -DALPHA) on the GPU and checks it against a CPU reference; or times
  * it (--bench). Built per variant on the GPU machine:
  *
  *   cc -std=c11 -O2 -DMOD=mm -DKERN=mm -DBM=128 -DBN=256 [-DBF16] [-DKN]
- *      [-DRELU] -I<dir> matmul_test.c <dir>/mm.c -lcuda -lm
+ *      [-DRELU | -DALPHA] -I<dir> matmul_test.c <dir>/mm.c -lcuda -lm
  *   ./a.out M N K            check (every element, or 4096 sampled ones
  *                            when M*N is large), and check that no byte
  *                            around C changed
@@ -29,6 +29,15 @@
 #include "../kernel_module.h"
 
 enum { WATCHDOG_SECONDS = 20, GUARD_ROWS = 2, SENTINEL = 0x7E57 };
+
+/* The kernel's arguments after the tensors: K, and alpha for -DALPHA (a
+ * runtime f32 the epilogue scales the accumulator by). */
+#ifdef ALPHA
+static const float alpha_value = -0.71875f;
+#define K_ARGS (int32_t)K, alpha_value
+#else
+#define K_ARGS (int32_t)K
+#endif
 
 static float half_to_float(uint16_t h) {
 #ifdef BF16
@@ -166,7 +175,7 @@ int main(int argc, char **argv) {
   gy += extra;
   CUstream s;
   check(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "stream");
-  CUresult r = LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, (int32_t)K);
+  CUresult r = LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, K_ARGS);
   if (r != CUDA_SUCCESS)
     fprintf(stderr, "launch: %s\n", mod.error);
   check(r, "launch");
@@ -176,10 +185,10 @@ int main(int argc, char **argv) {
     check(cuEventCreate(&e0, 0), "event");
     check(cuEventCreate(&e1, 0), "event");
     for (int i = 0; i < 3; i++)
-      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, (int32_t)K), "launch");
+      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, K_ARGS), "launch");
     check(cuEventRecord(e0, s), "event");
     for (int i = 0; i < bench; i++)
-      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, (int32_t)K), "launch");
+      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, K_ARGS), "launch");
     check(cuEventRecord(e1, s), "event");
     finish(s);
     float ms;
@@ -210,6 +219,9 @@ int main(int argc, char **argv) {
 #endif
 #ifdef RELU
     ref = ref > 0 ? ref : 0;
+#endif
+#ifdef ALPHA
+    ref = (float)ref * alpha_value; /* the kernel scales the f32 accumulator */
 #endif
     float got = half_to_float(c[(i + GUARD_ROWS) * ldc + j]);
     double tol = 1e-2 * fabs(ref) + 1e-2;
