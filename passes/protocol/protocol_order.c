@@ -77,6 +77,9 @@ typedef struct order {
   int start[WS_MAX_AGENTS];  /* the initial state */
   int open[WS_MAX_BARRIERS][WS_MAX_AGENTS]; /* maximum over the open phase's arrivals */
   phase_clocks done[WS_MAX_BARRIERS];
+  int *loads[WS_MAX_RINGS]; /* TMA loads into each ring: agent << 24 | event */
+  int num_loads[WS_MAX_RINGS];
+  long loads_cap[WS_MAX_RINGS];
   long states, checks;
 } order;
 
@@ -311,25 +314,21 @@ static bool order_shared(order *O, int a, int i, const int *pre, const ws_event 
                               ws_model_where(B->ev[quiet < B->n ? quiet : B->n - 1].op, loc));
       }
     }
-    for (int s = 0; s < m; s++) {
-      const ws_agent *S = &O->run->agents[s];
-      for (int j = 0; j < S->n; j++) {
-        const ws_event *t = &S->ev[j];
-        if (t->kind != EV_TMA_LOAD || (t->ring != r2 && t->ring_b != r2))
-          continue;
-        const int *tv = O->clock[s] + (long)j * m;
-        O->checks++;
-        if (holds(tv, a, i))
-          continue;
-        memcpy(q, pre, (size_t)m * sizeof *q);
-        join(q, tv, m);
-        const int *landed = completion(O, ws_model_barrier(M, t->channel, 1, t->slot), t->round + 1);
-        if (!landed || !within(landed, q, m)) {
-          char loc[64];
-          return ws_model_error(M, e, "race", "this op uses ring %d, whose memory ring %d "
-                                "shares, while the TMA load at %s into ring %d may be in "
-                                "flight", ring, r2, ws_model_where(t->op, loc), r2);
-        }
+    for (int l = 0; l < O->num_loads[r2]; l++) {
+      int s = O->loads[r2][l] >> 24, j = O->loads[r2][l] & 0xffffff;
+      const ws_event *t = &O->run->agents[s].ev[j];
+      const int *tv = O->clock[s] + (long)j * m;
+      O->checks++;
+      if (holds(tv, a, i))
+        continue;
+      memcpy(q, pre, (size_t)m * sizeof *q);
+      join(q, tv, m);
+      const int *landed = completion(O, ws_model_barrier(M, t->channel, 1, t->slot), t->round + 1);
+      if (!landed || !within(landed, q, m)) {
+        char loc[64];
+        return ws_model_error(M, e, "race", "this op uses ring %d, whose memory ring %d "
+                              "shares, while the TMA load at %s into ring %d may be in "
+                              "flight", ring, r2, ws_model_where(t->op, loc), r2);
       }
     }
   }
@@ -463,6 +462,21 @@ static bool order_all(order *O) {
 
 /* ---- entry --------------------------------------------------------------- */
 
+/* Lists the TMA loads into each ring, for the shared-memory check. */
+static void index_loads(order *O) {
+  for (int a = 0; a < O->m; a++)
+    for (int j = 0; j < O->run->agents[a].n; j++) {
+      const ws_event *t = &O->run->agents[a].ev[j];
+      for (int k = 0; k < 2 && t->kind == EV_TMA_LOAD; k++) {
+        int r = k ? t->ring_b : t->ring;
+        if (r < 0 || (k && r == t->ring))
+          continue;
+        O->loads[r] = ws_grow(O->loads[r], &O->loads_cap[r], O->num_loads[r] + 1, sizeof **O->loads);
+        O->loads[r][O->num_loads[r]++] = a << 24 | j;
+      }
+    }
+}
+
 int ws_order_check(const ws_run *run, unsigned seed, long *states, long *checks) {
   order *O = calloc(1, sizeof *O);
   if (!O)
@@ -487,6 +501,7 @@ int ws_order_check(const ws_run *run, unsigned seed, long *states, long *checks)
   for (int b = 0; b < O->M.num_bars; b++)
     memcpy(O->open[b], O->start, (size_t)O->m * sizeof *O->start);
   O->states = 1;
+  index_loads(O);
   if (run_one_interleaving(O, seed) && order_all(O))
     result = 1;
 out:
@@ -496,6 +511,8 @@ out:
     free(O->clock[a]);
   for (int b = 0; b < WS_MAX_BARRIERS; b++)
     free(O->done[b].v);
+  for (int r = 0; r < WS_MAX_RINGS; r++)
+    free(O->loads[r]);
   free(O);
   return result;
 }
