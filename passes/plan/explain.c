@@ -98,20 +98,21 @@ void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,
     swizzle_reason(plan, r, why, sizeof why);
     ws_remark(env, loc_of(r->producer), "ring %d: %s of %d bytes crosses from %s to %s "
               "(channel %d); slots of %d bytes (aligned to %d: %s); %s; depth %d: "
-              "%d bytes at [%d, %d)",
+              "%lld bytes at [%d, %lld)",
               i, ws_type_str(r->tile, tile, sizeof tile), ws_tile_bytes(r->tile),
               plan->parts[c->from].name, plan->parts[c->to].name, r->channel,
               r->slot_bytes, r->align, r->swizzle ? "a swizzled TMA box starts on a "
               "1024-byte boundary" : "a TMA box starts on a 128-byte boundary",
-              why, c->depth, c->depth * r->slot_bytes, r->offset,
-              r->offset + c->depth * r->slot_bytes);
+              why, c->depth, (long long)c->depth * r->slot_bytes, r->offset,
+              r->offset + (long long)c->depth * r->slot_bytes);
   }
   ws_text t;
   ws_text_init(&t, map, sizeof map);
   for (int i = 0; i < plan->num_rings; i++)
-    ws_text_appendf(&t, "ring %d [%d, %d), ", i, plan->rings[i].offset,
+    ws_text_appendf(&t, "ring %d [%d, %lld), ", i, plan->rings[i].offset,
                     plan->rings[i].offset +
-                        plan->channels[plan->rings[i].channel].depth * plan->rings[i].slot_bytes);
+                        (long long)plan->channels[plan->rings[i].channel].depth *
+                            plan->rings[i].slot_bytes);
   for (int c = 0; c < plan->num_channels; c++)
     ws_text_appendf(&t, "channel %d barriers [%d, %d)%s", c, plan->channels[c].full,
                     plan->channels[c].empty + 8 * plan->channels[c].depth,

@@ -245,12 +245,12 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
     const ws_channel *c = &plan->channels[r->channel];
     ws_loc_str(mlirOperationGetLocation(r->producer), loc, sizeof loc);
     char name[64], tile[128];
-    ws_text_appendf(&t, " ring %d (%s %s at line %s, %s -> %s): %d x %d = %d bytes at "
+    ws_text_appendf(&t, " ring %d (%s %s at line %s, %s -> %s): %d x %d = %lld bytes at "
                         "offset %d;",
                     i, ws_op_name(r->producer, name, sizeof name),
                     ws_type_str(r->tile, tile, sizeof tile), loc,
                     plan->parts[c->from].name, plan->parts[c->to].name, c->depth,
-                    r->slot_bytes, c->depth * r->slot_bytes, r->offset);
+                    r->slot_bytes, (long long)c->depth * r->slot_bytes, r->offset);
   }
   int barriers = 0;
   for (int c = 0; c < plan->num_channels; c++)

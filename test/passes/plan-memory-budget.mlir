@@ -1,6 +1,7 @@
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory{smem-budget=20000})' %s 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory)' %s 2>&1 | FileCheck %s --check-prefix=DEFAULT
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory{smem-budget=40000})' %ws_src/integration/matmul.mlir 2>&1 | FileCheck %s --check-prefix=MATMUL
+// RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory)' %S/Inputs/plan-memory-huge.mlir 2>&1 | FileCheck %S/Inputs/plan-memory-huge.mlir --check-prefix=HUGE
 // Over budget is an error at the loop that names every buffer, its bytes
 // and its offset. A matmul too big even at depth 1 with its C tile over the
 // A and B rings (offset 0) lists all three:
