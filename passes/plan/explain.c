@@ -103,16 +103,15 @@ void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,
               plan->parts[c->from].name, plan->parts[c->to].name, r->channel,
               r->slot_bytes, r->align, r->swizzle ? "a swizzled TMA box starts on a "
               "1024-byte boundary" : "a TMA box starts on a 128-byte boundary",
-              why, c->depth, (long long)c->depth * r->slot_bytes, r->offset,
-              r->offset + (long long)c->depth * r->slot_bytes);
+              why, c->depth, ws_ring_bytes(plan, r), r->offset,
+              r->offset + ws_ring_bytes(plan, r));
   }
   ws_text t;
   ws_text_init(&t, map, sizeof map);
   for (int i = 0; i < plan->num_rings; i++)
     ws_text_appendf(&t, "ring %d [%d, %lld), ", i, plan->rings[i].offset,
                     plan->rings[i].offset +
-                        (long long)plan->channels[plan->rings[i].channel].depth *
-                            plan->rings[i].slot_bytes);
+                        ws_ring_bytes(plan, &plan->rings[i]));
   for (int c = 0; c < plan->num_channels; c++)
     ws_text_appendf(&t, "channel %d barriers [%d, %d)%s", c, plan->channels[c].full,
                     plan->channels[c].empty + 8 * plan->channels[c].depth,

@@ -514,6 +514,10 @@ void ws_plan_write_ring_table(const ws_plan *plan) {
   set_attr_text(plan->func, "ws.rings", text);
 }
 
+long long ws_ring_bytes(const ws_plan *plan, const ws_ring *ring) {
+  return (long long)ring->slot_bytes * plan->channels[ring->channel].depth;
+}
+
 bool ws_is_splat_tile(MlirOperation def) {
   if (ws_op_is(def, "tensor.splat"))
     return mlirOperationGetNumOperands(def) == 1 && mlirOperationGetNumResults(def) == 1;

@@ -164,6 +164,10 @@ int ws_ring_of_value(const ws_plan *plan, MlirValue value);
 enum { WS_MAX_TILE_BYTES = 1 << 28 };
 int ws_tile_bytes(MlirType tile);
 
+/* Bytes of a ring: its channel's depth times its slot bytes, in 64 bits
+ * (slot bytes saturate at WS_MAX_TILE_BYTES, and 8 of them pass INT_MAX). */
+long long ws_ring_bytes(const ws_plan *plan, const ws_ring *ring);
+
 /* A splat tile the compute partition builds in registers wherever it is
  * used: an arith.constant with a splat dense value, or a tensor.splat of a
  * scalar (a kernel argument, or scalar arith) of the tile's element type. */

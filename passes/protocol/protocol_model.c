@@ -412,8 +412,8 @@ bool ws_model_init(ws_model *X, const ws_run *run, ws_model_state *s) {
   for (int r = 0; r < plan->num_rings; r++)
     for (int q = 0; q < plan->num_rings; q++) {
       const ws_ring *x = &plan->rings[r], *y = &plan->rings[q];
-      long long xe = x->offset + (long long)x->slot_bytes * plan->channels[x->channel].depth;
-      long long ye = y->offset + (long long)y->slot_bytes * plan->channels[y->channel].depth;
+      long long xe = x->offset + ws_ring_bytes(plan, x);
+      long long ye = y->offset + ws_ring_bytes(plan, y);
       X->shares[r][q] = x->channel != y->channel && x->offset < ye && y->offset < xe;
     }
   return true;

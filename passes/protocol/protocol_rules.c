@@ -31,8 +31,7 @@ bool ws_check_memory_map(const ws_plan *plan) {
   int barriers = n;
   for (int r = 0; r < plan->num_rings; r++) {
     const ws_ring *ring = &plan->rings[r];
-    int depth = plan->channels[ring->channel].depth;
-    spans[n++] = (span){ring->offset, ring->offset + (long long)ring->slot_bytes * depth,
+    spans[n++] = (span){ring->offset, ring->offset + ws_ring_bytes(plan, ring),
                         "ring", r};
   }
   for (int i = 0; i < n; i++) {

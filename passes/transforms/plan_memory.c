@@ -154,7 +154,7 @@ static int lay_out(ws_plan *plan, bool reuse) {
     ws_ring *r = &plan->rings[i];
     bool over = reuse && ws_ring_is_epilogue(plan, r);
     long long at = over ? 0 : align_up(offset, r->align);
-    long long bytes = (long long)r->slot_bytes * plan->channels[r->channel].depth;
+    long long bytes = ws_ring_bytes(plan, r);
     r->offset = saturate(at);
     if (!over)
       offset = at + bytes;
@@ -250,7 +250,7 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
                     i, ws_op_name(r->producer, name, sizeof name),
                     ws_type_str(r->tile, tile, sizeof tile), loc,
                     plan->parts[c->from].name, plan->parts[c->to].name, c->depth,
-                    r->slot_bytes, (long long)c->depth * r->slot_bytes, r->offset);
+                    r->slot_bytes, ws_ring_bytes(plan, r), r->offset);
   }
   int barriers = 0;
   for (int c = 0; c < plan->num_channels; c++)

@@ -378,8 +378,7 @@ static bool epilogue_reuses_rings(const specializer *S) {
   long long end = 0;
   for (int r = 0; r < S->plan->num_rings; r++) {
     const ws_ring *ring = &S->plan->rings[r];
-    long long last = ring->offset + (long long)ring->slot_bytes *
-                                        S->plan->channels[ring->channel].depth;
+    long long last = ring->offset + ws_ring_bytes(S->plan, ring);
     if (!ws_ring_is_epilogue(S->plan, ring) && last > end)
       end = last;
   }
