@@ -63,12 +63,13 @@ typedef struct lowering {
   MlirContext ctx;
   MlirLocation loc;
   MlirOperation old_func, new_func;
-  MlirValue smem, tid;
   MlirValue descs[MAX_ARGS], views[MAX_ARGS]; /* stored descriptors' views */
   int num_views;
   int compute; /* index of the compute partition, or -1 */
   MlirType i32, ptr_shared, ptr_cluster;
-  ws_tiles tiles; /* the compute partition's tiles (ws_lower_tile.h) */
+  /* the arena's base and the thread index (tiles.smem, tiles.tid), the
+   * compute partition's tiles (ws_lower_tile.h) */
+  ws_tiles tiles;
   /* a matmul (the kernel has ws.mma): its wgmma shape and fragments */
   bool matmul;
   ws_mma_shape mma;
@@ -142,7 +143,7 @@ static int int_attr(MlirOperation op, const char *key) {
 /* Address of smem[base + slot * stride]. */
 static MlirValue slot_ptr(lowering *L, ws_builder *b, int base, MlirValue slot,
                           int stride) {
-  return ws_smem_slot_ptr(b, L->smem, base, slot, stride);
+  return ws_smem_slot_ptr(b, L->tiles.smem, base, slot, stride);
 }
 
 /* The barrier `op` names, at its slot operand 0. */
@@ -162,7 +163,7 @@ static bool lower_init_barrier(lowering *L, ws_builder *b, MlirOperation op) {
   }
   const ws_channel *c = &L->plan.channels[ch];
   for (int s = 0; s < c->depth; s++) {
-    MlirValue ops[2] = {ws_byte_ptr_const(b, L->smem, (full ? c->full : c->empty) + 8 * s),
+    MlirValue ops[2] = {ws_byte_ptr_const(b, L->tiles.smem, (full ? c->full : c->empty) + 8 * s),
                         c32(b, count)};
     ws_build_void(b, "nvvm.mbarrier.init", 2, ops, 0, NULL);
   }
@@ -394,7 +395,7 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
                          "accumulator of its consumer loop");
     return false;
   }
-  MlirValue wg = ws_arith(b, "arith.divui", L->tid, c32(b, 128));
+  MlirValue wg = ws_arith(b, "arith.divui", L->tiles.tid, c32(b, 128));
   MlirValue d = ws_emit_wgmma(b, &L->mma, wg, slot_address(L, b, ra, slot),
                               slot_address(L, b, rb, slot), acc);
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), d);
@@ -487,7 +488,7 @@ static bool fragmentize(lowering *L, ws_builder *b, MlirOperation op) {
 static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, MlirValue slot,
                            const fragment_regs *f) {
   MlirValue tile = slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
-  ws_emit_fragment_store(b, &L->mma, L->tid, tile, f->values,
+  ws_emit_fragment_store(b, &L->mma, L->tiles.tid, tile, f->values,
                          mlirShapedTypeGetElementType(ring->tile), ring->swizzle);
 }
 
@@ -724,10 +725,8 @@ static void emit_entry(lowering *L) {
   ws_builder b = ws_builder_before(mlirBlockGetFirstOperation(entry));
   b.loc = L->loc;
   MlirNamedAttribute global = ws_named_text(L->ctx, "global_name", "@ws_smem");
-  L->smem = ws_build_value(&b, "llvm.mlir.addressof", 0, NULL, L->ptr_shared, 1, &global);
-  L->tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, L->i32, 0, NULL);
-  L->tiles.smem = L->smem;
-  L->tiles.tid = L->tid;
+  L->tiles.smem = ws_build_value(&b, "llvm.mlir.addressof", 0, NULL, L->ptr_shared, 1, &global);
+  L->tiles.tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, L->i32, 0, NULL);
   ws_tiles_entry(&L->tiles, &b);
 }
 
