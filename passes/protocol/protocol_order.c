@@ -122,6 +122,13 @@ static const ws_event *unordered(const order *O, const int *need, const int *hav
   return NULL;
 }
 
+/* The completion count a wait is for: its parity passes once the barrier
+ * has completed k phases (k = round + 1 for a consumer, which waits for its
+ * round's data; k = round for a producer, whose first round is free). */
+static long long wait_target(const ws_event *e) {
+  return e->round + 1 - ((e->parity ^ e->round) & 1);
+}
+
 /* ---- the one interleaving ------------------------------------------------ */
 
 static void record_phase(order *O, int b) {
@@ -152,7 +159,7 @@ static bool take(order *O, int a) {
   M->actor = a;
   if (e->kind == EV_WAIT) {
     int b = ws_model_barrier(M, e->channel, e->full, e->slot);
-    long long k = e->round + 1 - ((e->parity ^ e->round) & 1);
+    long long k = wait_target(e);
     if (O->s.bar[b].completed != k)
       return ws_model_error(M, e, "phases", "this wait for iteration %lld is for phase %lld "
                             "of the %s barrier of channel %d slot %d, but it passes after "
@@ -409,7 +416,7 @@ static bool order_event(order *O, int a, int i, const int *pre) {
   }
   case EV_WAIT: {
     int b = ws_model_barrier(M, e->channel, e->full, e->slot);
-    long long k = e->round + 1 - ((e->parity ^ e->round) & 1);
+    long long k = wait_target(e);
     const int *earlier = completion(O, b, k - 1), *later = completion(O, b, k + 1);
     O->checks += 2;
     if (earlier && !within(earlier, pre, O->m))
