@@ -38,7 +38,8 @@ void wsPlanDestroy(WsPlan plan) { free(unwrap(plan)); }
 
 WsPlanKernel wsPlanGetKernel(WsPlan plan) {
   const ws_plan *p = &unwrap(plan)->plan;
-  return (WsPlanKernel){p->block_threads, p->smem_bytes, p->maxnreg, p->blocks_per_sm};
+  return (WsPlanKernel){p->block_threads, p->smem_bytes, p->maxnreg, p->blocks_per_sm,
+                        p->persistent};
 }
 
 intptr_t wsPlanGetNumPartitions(WsPlan plan) { return unwrap(plan)->plan.num_parts; }

@@ -43,13 +43,17 @@ void wsPlanDestroy(WsPlan plan);
 static inline bool wsPlanIsNull(WsPlan plan) { return plan.ptr == NULL; }
 
 /* The launch shape ws-insert-barriers fixed: threads per block, dynamic
- * shared memory in bytes, the register cap at entry (.maxnreg) and the
- * blocks per SM that cap leaves room for. */
+ * shared memory in bytes, the register cap at entry (.maxnreg), the
+ * blocks per SM that cap leaves room for, and whether the kernel is
+ * persistent (specialized from a tile loop: each block loops over tiles
+ * from its block index in steps of the grid, so one block per SM slot,
+ * SMs x blocks_per_sm, fills the device). */
 typedef struct WsPlanKernel {
   int block_threads;
   int shared_memory_bytes;
   int max_registers;
   int blocks_per_sm;
+  bool persistent;
 } WsPlanKernel;
 WsPlanKernel wsPlanGetKernel(WsPlan plan);
 

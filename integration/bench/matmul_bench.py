@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
-"""Matmul benchmark on the GPU: fp16 in, f32 accumulate, fp16 out,
-C = A @ B^T, M = N = K in SIZES. In one run it times ws's compiled variants
-(their harness binaries, --bench), cuBLAS (torch.matmul) and Triton's
-warp-specialized TMA matmul (tl.range(..., warp_specialize=True), best of a
-few tile configurations), and prints TFLOP/s and ratios.
+"""Matmul benchmark on the GPU, in one process: f16 in, f32 accumulate, f16
+out, C = A @ B^T (B given N x K). ws's compiled kernels are loaded next to
+torch through ctypes (their generated launchers, built as shared
+libraries), and ws, cuBLAS (torch.matmul) and Triton's warp-specialized
+matmuls (best of a few configurations, tiled and persistent) all run on the
+same uniform [-1, 1] inputs under the same timer, triton.testing.do_bench,
+which flushes L2 before every run. Prints TFLOP/s per shape and the ratios,
+weakest shape included.
 
-Usage: matmul_bench.py BUILD_DIR VARIANT [VARIANT...]
-  BUILD_DIR holds VARIANT.test, the harness run_matmul.sh builds."""
-import re
+Usage: matmul_bench.py DIR VARIANT [VARIANT...]
+  DIR holds VARIANT.c and VARIANT.h (compile_matmul.sh writes them) and the
+  manifest; a variant whose manifest line says persistent runs on the grid
+  its launcher's VARIANT_VARIANT_persistent_grid gives."""
+import ctypes
+import os
 import subprocess
 import sys
 
@@ -16,8 +22,64 @@ import triton
 import triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
 
-SIZES = [2048, 4096, 8192]
-ITERS = {2048: 200, 4096: 50, 8192: 10}
+# M, N, K: square, short K, tall, wide, skinny M, long K; then ragged N (a C
+# row ending inside a 16-byte granule, and a vocabulary-sized N)
+SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024),
+          (16384, 4096, 4096), (1024, 8192, 8192), (256, 8192, 8192), (4096, 4096, 16384)]
+RAGGED = [(4096, 4095, 4096), (2048, 50257, 1024)]
+
+
+class WsTensor(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_uint64), ("rank", ctypes.c_int),
+                ("sizes", ctypes.c_uint64 * 5), ("strides", ctypes.c_uint64 * 5)]
+
+
+def ws_tensor(t, cols):
+    """A 2-D view of torch tensor `t` with `cols` columns of its rows."""
+    w = WsTensor()
+    w.base, w.rank = t.data_ptr(), 2
+    w.sizes[0], w.sizes[1] = t.shape[0], cols
+    w.strides[0], w.strides[1] = t.stride(0), 1
+    return w
+
+
+class WsKernel:
+    """One compiled variant: its launcher built into a shared library and
+    loaded into this process (torch's context is current)."""
+
+    def __init__(self, folder, name, persistent, cuda_home):
+        lib = os.path.join(folder, name + ".so")
+        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", f"-I{cuda_home}/include",
+                        os.path.join(folder, name + ".c"), "-o", lib,
+                        f"-L{cuda_home}/lib64/stubs", "-lcuda"], check=True)
+        self.lib = ctypes.CDLL(lib)
+        self.name, self.persistent = name, persistent
+        self.module = ctypes.create_string_buffer(8192)
+        r = getattr(self.lib, name + "_load")(self.module)
+        if r != 0:
+            raise RuntimeError(f"{name}_load: CUresult {r}")
+        self.launch_fn = getattr(self.lib, f"{name}_{name}_launch")
+        self.grid = 0
+        if persistent:
+            self.grid = getattr(self.lib, f"{name}_{name}_persistent_grid")(self.module)
+
+    def launcher(self, a, b, c, m, n, k, bm, bn):
+        ta, tb, tc = ws_tensor(a, k), ws_tensor(b, k), ws_tensor(c, n)
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        if self.persistent:
+            grid = (self.grid, 1)
+            sizes = (ctypes.c_int32(m), ctypes.c_int32(n), ctypes.c_int32(k))
+        else:
+            grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
+            sizes = (ctypes.c_int32(k),)
+        args = (self.module, stream, ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]),
+                ctypes.c_uint(1), ctypes.byref(ta), ctypes.byref(tb), ctypes.byref(tc)) + sizes
+
+        def run():
+            r = self.launch_fn(*args)
+            if r != 0:
+                raise RuntimeError(f"{self.name} launch: CUresult {r}")
+        return run
 
 
 @triton.jit
@@ -33,72 +95,129 @@ def triton_ws_matmul(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constex
     c_desc.store([row, col], acc.to(tl.float16))
 
 
-# BM, BN, BK, stages, warps
-TRITON_CONFIGS = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8), (128, 128, 64, 4, 4),
-                  (128, 256, 64, 4, 8)]
+@triton.jit
+def triton_ws_persistent(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr,
+                         BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
+                         GRID: tl.constexpr):
+    tiles_m = tl.cdiv(M, BM)
+    tiles_n = tl.cdiv(N, BN)
+    in_group = 8 * tiles_n
+    for t in tl.range(tl.program_id(0), tiles_m * tiles_n, GRID, num_stages=STAGES,
+                      warp_specialize=True):
+        first_m = (t // in_group) * 8
+        size = min(tiles_m - first_m, 8)
+        row = (first_m + (t % in_group) % size) * BM
+        col = ((t % in_group) // size) * BN
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, K, BK):
+            acc = tl.dot(a_desc.load([row, k]), b_desc.load([col, k]).T, acc)
+        c_desc.store([row, col], acc.to(tl.float16))
 
 
-def tflops(n, ms):
-    return 2.0 * n * n * n / (ms * 1e-3) / 1e12
+# BM, BN, BK, stages, warps, persistent
+TRITON_CONFIGS = [(128, 256, 64, 3, 8, False), (128, 128, 64, 4, 8, False),
+                  (128, 128, 64, 4, 4, False), (128, 256, 64, 3, 8, True),
+                  (128, 128, 64, 4, 8, True)]
 
 
-def bench_triton(a, b, c, n):
-    best = (0.0, None)
-    for bm, bn, bk, stages, warps in TRITON_CONFIGS:
+def tflops(m, n, k, ms):
+    return 2.0 * m * n * k / (ms * 1e-3) / 1e12
+
+
+def close(c, ref):
+    return torch.allclose(c.float(), ref.float(), rtol=2e-2, atol=1e-1)
+
+
+def time_it(run, c, ref):
+    """TFLOP/s of `run` once it is shown to compute `ref` into `c`, else None."""
+    c.fill_(0)
+    run()
+    torch.cuda.synchronize()
+    if not close(c, ref):
+        return None
+    return triton.testing.do_bench(run, warmup=25, rep=200)
+
+
+def bench_triton(a, b, c, ref, m, n, k, sms):
+    best = (0.0, "none compiled")
+    for bm, bn, bk, stages, warps, persistent in TRITON_CONFIGS:
+        name = f"{'persistent ' if persistent else ''}{bm}x{bn}x{bk} s{stages} w{warps}"
         ad = TensorDescriptor.from_tensor(a, [bm, bk])
         bd = TensorDescriptor.from_tensor(b, [bn, bk])
         cd = TensorDescriptor.from_tensor(c, [bm, bn])
-        grid = (triton.cdiv(n, bm), triton.cdiv(n, bn))
-
-        def run():
-            triton_ws_matmul[grid](ad, bd, cd, n, bm, bn, bk, stages, num_warps=warps)
-
+        if persistent:
+            def run():
+                triton_ws_persistent[(sms,)](ad, bd, cd, m, n, k, bm, bn, bk, stages, sms,
+                                             num_warps=warps)
+        else:
+            def run():
+                triton_ws_matmul[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
+                    ad, bd, cd, k, bm, bn, bk, stages, num_warps=warps)
         try:
-            run()
-            torch.cuda.synchronize()
-            ref = a @ b.T
-            if not torch.allclose(c.float(), ref.float(), rtol=2e-2, atol=1e-1):
-                print(f"  triton {bm}x{bn}x{bk} s{stages} w{warps}: wrong result, skipped")
-                continue
-            ms = triton.testing.do_bench(run, warmup=25, rep=200)
+            ms = time_it(run, c, ref)
         except Exception as e:  # a configuration Triton cannot compile
-            print(f"  triton {bm}x{bn}x{bk} s{stages} w{warps}: {type(e).__name__}")
+            print(f"  triton {name}: {type(e).__name__}", flush=True)
             continue
-        t = tflops(n, ms)
+        if ms is None:
+            print(f"  triton {name}: wrong result, skipped", flush=True)
+            continue
+        t = tflops(m, n, k, ms)
         if t > best[0]:
-            best = (t, f"{bm}x{bn}x{bk} s{stages} w{warps}")
+            best = (t, name)
     return best
 
 
-def bench_ws(build, variant, n):
-    out = subprocess.run([f"{build}/{variant}.test", str(n), str(n), str(n), "--bench",
-                          str(ITERS[n])], capture_output=True, text=True, timeout=120)
-    m = re.search(r"([0-9.]+) TFLOP/s", out.stdout)
-    return float(m.group(1)) if m else 0.0
+def manifest(folder):
+    rows = {}
+    with open(os.path.join(folder, "manifest")) as f:
+        for line in f:
+            v = line.split()
+            rows[v[0]] = (int(v[1]), int(v[2]), v[-1] == "persistent")
+    return rows
 
 
 def main():
-    build, variants = sys.argv[1], sys.argv[2:]
+    folder, names = sys.argv[1], sys.argv[2:]
+    cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    info = manifest(folder)
     torch.manual_seed(0)
+    torch.empty(1, device="cuda")  # torch's context is current from here on
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    kernels = [(WsKernel(folder, v, info[v][2], cuda_home), info[v][0], info[v][1])
+               for v in names]
     rows = []
-    for n in SIZES:
-        a = torch.randn(n, n, device="cuda", dtype=torch.float16)
-        b = torch.randn(n, n, device="cuda", dtype=torch.float16)
-        c = torch.empty(n, n, device="cuda", dtype=torch.float16)
-        cublas = tflops(n, triton.testing.do_bench(lambda: torch.matmul(a, b.T), warmup=25,
-                                                   rep=200))
-        tri, tri_cfg = bench_triton(a, b, c, n)
-        ours = [(bench_ws(build, v, n), v) for v in variants]
-        for t, v in ours:
-            print(f"  ws {v} at {n}: {t:.1f} TFLOP/s")
+    for m, n, k in SHAPES + RAGGED:
+        # C rows padded to 16 bytes (TMA needs it); C's view is M x N
+        a = torch.empty(m, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+        b = torch.empty(n, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+        c_rows = torch.empty(m, (n + 7) // 8 * 8, device="cuda", dtype=torch.float16)
+        c = c_rows[:, :n]
+        ref = torch.matmul(a, b.T)
+        cublas = tflops(m, n, k, triton.testing.do_bench(lambda: torch.matmul(a, b.T),
+                                                         warmup=25, rep=200))
+        if n % 8 == 0:
+            tri, tri_cfg = bench_triton(a, b, c, ref, m, n, k, sms)
+        else:
+            tri, tri_cfg = 0.0, "TMA needs 16-byte rows"
+        ours = []
+        for kern, bm, bn in kernels:
+            ms = time_it(kern.launcher(a, b, c_rows, m, n, k, bm, bn), c, ref)
+            t = tflops(m, n, k, ms) if ms else 0.0
+            print(f"  ws {kern.name} at {m}x{n}x{k}: "
+                  f"{'%.1f TFLOP/s' % t if ms else 'WRONG RESULT'}", flush=True)
+            ours.append((t, kern.name))
         best, best_v = max(ours)
-        rows.append((n, best, best_v, cublas, tri, tri_cfg))
-    print("\n| M=N=K | ws best (TFLOP/s) | ws config | cuBLAS | Triton WS best | Triton config "
-          "| ws / cuBLAS | ws / Triton WS |")
+        rows.append((f"{m}x{n}x{k}", best, best_v, cublas, tri, tri_cfg))
+    print("\n| M x N x K | ws best (TFLOP/s) | ws kernel | cuBLAS | Triton WS best | Triton "
+          "config | ws / cuBLAS | ws / Triton WS |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for n, best, v, cub, tri, cfg in rows:
-        print(f"| {n} | {best:.1f} | {v} | {cub:.1f} | {tri:.1f} | {cfg} | "
+    for shape, best, v, cub, tri, cfg in rows:
+        print(f"| {shape} | {best:.1f} | {v} | {cub:.1f} | {tri:.1f} | {cfg} | "
               f"{best / cub:.3f}x | {best / tri if tri else 0:.3f}x |")
+    main_rows = rows[:len(SHAPES)]
+    weakest = min(main_rows, key=lambda r: r[1] / r[3])
+    print(f"\nweakest of the {len(SHAPES)} shapes: {weakest[0]}, ws / cuBLAS "
+          f"{weakest[1] / weakest[3]:.3f}x")
 
 
 if __name__ == "__main__":

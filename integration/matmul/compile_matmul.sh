@@ -13,7 +13,7 @@ cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
 python3 "$here/variants.py" "$out"
 fail=0
 count=0
-while read -r name bm bn bk warps dtype epilogue layout; do
+while read -r name bm bn bk warps dtype epilogue layout sched; do
   emit_kernel "$name"
   ptx_lacks "$name" 'wgmma.mma_async.sync.aligned.m64n' \
     'wgmma.fence.sync.aligned' 'wgmma.commit_group.sync.aligned' \
@@ -26,9 +26,9 @@ done < "$out/manifest"
 echo "compiled $count matmul variants to PTX and launchers; PTX checks $([ $fail = 0 ] && echo passed || echo FAILED)"
 # The launchers and the GPU harness must compile (no GPU needed).
 built=0
-while read -r name bm bn bk warps dtype epilogue layout; do
+while read -r name bm bn bk warps dtype epilogue layout sched; do
   if gcc -std=c11 -O2 -Wall -Wextra -Werror \
-       $(harness_defines "$name" "$bm" "$bn" "$dtype" "$epilogue" "$layout") \
+       $(harness_defines "$name" "$bm" "$bn" "$dtype" "$epilogue" "$layout" "$sched") \
        -I"$out" -I"$cuda/include" -c "$here/matmul_test.c" -o "$out/$name.test.o" &&
      launcher_compiles "$name"; then
     built=$((built + 1))

@@ -1,11 +1,12 @@
 # flags.sh: the compiler flags of a matmul variant's GPU harness, from its
 # manifest line. Sourced by compile_matmul.sh and run_matmul.sh.
-# Usage: harness_defines NAME BM BN DTYPE EPILOGUE LAYOUT
+# Usage: harness_defines NAME BM BN DTYPE EPILOGUE LAYOUT SCHED
 harness_defines() {
   local flags="-DMOD=$1 -DKERN=$1 -DBM=$2 -DBN=$3"
   [ "$4" = bf16 ] && flags="$flags -DBF16"
   [ "$5" = relu ] && flags="$flags -DRELU"
   [ "$5" = alpha ] && flags="$flags -DALPHA"
   [ "$6" = kn ] && flags="$flags -DKN"
+  [ "$7" = persistent ] && flags="$flags -DPERSISTENT"
   echo "$flags"
 }

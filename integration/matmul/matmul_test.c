@@ -4,12 +4,14 @@
  * it (--bench). Built per variant on the GPU machine:
  *
  *   cc -std=c11 -O2 -DMOD=mm -DKERN=mm -DBM=128 -DBN=256 [-DBF16] [-DKN]
- *      [-DRELU | -DALPHA] -I<dir> matmul_test.c <dir>/mm.c -lcuda -lm
+ *      [-DRELU | -DALPHA] [-DPERSISTENT] -I<dir> matmul_test.c <dir>/mm.c -lcuda -lm
  *   ./a.out M N K            check (every element, or 4096 sampled ones
  *                            when M*N is large), and check that no byte
  *                            around C changed
  *   ./a.out M N K --extra-blocks   the same check with two blocks more
- *                            than tiles in x and in y
+ *                            than tiles in x and in y (persistent: two
+ *                            blocks more than tiles)
+ *   ./a.out M N K --grid G   (-DPERSISTENT) the check on G blocks
  *   ./a.out M N K --bench I  time I launches on random full-mantissa
  *                            inputs, print TFLOP/s
  *
@@ -30,13 +32,20 @@
 
 enum { WATCHDOG_SECONDS = 20, GUARD_ROWS = 2, SENTINEL = 0x7E57 };
 
-/* The kernel's arguments after the tensors: K, and alpha for -DALPHA (a
+/* The kernel's arguments after the tensors: M and N for -DPERSISTENT (the
+ * kernel loops over the tiles they make), K, and alpha for -DALPHA (a
  * runtime f32 the epilogue scales the accumulator by). */
+#ifdef PERSISTENT
+#define SIZE_ARGS (int32_t)M, (int32_t)N,
+#define PERSISTENT_GRID XCAT4(MOD, _, KERN, _persistent_grid)
+#else
+#define SIZE_ARGS
+#endif
 #ifdef ALPHA
 static const float alpha_value = -0.71875f;
-#define K_ARGS (int32_t)K, alpha_value
+#define K_ARGS SIZE_ARGS(int32_t) K, alpha_value
 #else
-#define K_ARGS (int32_t)K
+#define K_ARGS SIZE_ARGS(int32_t) K
 #endif
 
 static float half_to_float(uint16_t h) {
@@ -124,6 +133,9 @@ int main(int argc, char **argv) {
   int bench = argc > 5 && strcmp(argv[4], "--bench") == 0 ? atoi(argv[5]) : 0;
   /* --extra-blocks: a grid with blocks past the last tile in x and y */
   unsigned extra = argc > 4 && strcmp(argv[4], "--extra-blocks") == 0 ? 2 : 0;
+  /* --grid G: a persistent kernel on G blocks (default: the launcher's
+   * persistent grid, one block per SM slot) */
+  unsigned grid = argc > 5 && strcmp(argv[4], "--grid") == 0 ? (unsigned)atoi(argv[5]) : 0;
   /* rows of 16-byte multiples (at least one granule, so that K = 0 has a
    * valid stride); C padded */
   long lda = K > 0 ? (K + 7) / 8 * 8 : 8, ldc = (N + 7) / 8 * 8 + 8;
@@ -173,6 +185,12 @@ int main(int argc, char **argv) {
     gy = 1;
   gx += extra;
   gy += extra;
+#ifdef PERSISTENT
+  gx = extra ? (gx - extra) * (gy - extra) + extra : grid ? grid : PERSISTENT_GRID(&mod);
+  gy = 1;
+#else
+  (void)grid;
+#endif
   CUstream s;
   check(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "stream");
   CUresult r = LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, K_ARGS);
@@ -232,8 +250,15 @@ int main(int argc, char **argv) {
       bad++;
     }
   }
+  char how[48] = "";
+  if (extra)
+    snprintf(how, sizeof how, " (extra blocks)");
+#ifdef PERSISTENT
+  else
+    snprintf(how, sizeof how, " (grid %u)", gx);
+#endif
   printf("%s %s %ldx%ldx%ld%s: %ld of %ld checked elements wrong, %ld bytes outside C "
-         "changed\n", bad || outside ? "FAIL" : "PASS", STR(MOD), M, N, K,
-         extra ? " (extra blocks)" : "", bad, checked, 2 * outside);
+         "changed\n", bad || outside ? "FAIL" : "PASS", STR(MOD), M, N, K, how, bad, checked,
+         2 * outside);
   return bad || outside ? 1 : 0;
 }

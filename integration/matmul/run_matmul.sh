@@ -14,8 +14,8 @@ if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
   exit 0
 fi
 fail=0
-while read -r name bm bn bk warps dtype epilogue layout; do
-  if ! gcc -std=c11 -O2 $(harness_defines "$name" "$bm" "$bn" "$dtype" "$epilogue" "$layout") \
+while read -r name bm bn bk warps dtype epilogue layout sched; do
+  if ! gcc -std=c11 -O2 $(harness_defines "$name" "$bm" "$bn" "$dtype" "$epilogue" "$layout" "$sched") \
        -I"$dir" -I"$cuda/include" "$here/matmul_test.c" "$dir/$name.c" \
        -L"$cuda/lib64/stubs" -lcuda -lm -o "$dir/$name.test"; then
     echo "FAIL $name: harness does not build"; fail=1; continue
@@ -25,13 +25,25 @@ while read -r name bm bn bk warps dtype epilogue layout; do
                "4096 4096 4096" "8192 8192 8192"; do
     "$dir/$name.test" $shape || fail=1
   done
+  if [ "$sched" = persistent ]; then
+    # grids smaller than the tile count (each block takes several tiles,
+    # some more than others), one tile per block, and one tile in all
+    for shape in "2000 1000 2000 --grid 1" "2000 1000 2000 --grid 5" "1100 900 300 --grid 7" \
+                 "128 128 64 --grid 3" "300 260 0 --grid 2" "4096 4096 64 --grid 132"; do
+      "$dir/$name.test" $shape || fail=1
+    done
+  fi
 done < "$dir/manifest"
-# compute-sanitizer on one 8-warp configuration (two consumer warpgroups).
+# compute-sanitizer on one 8-warp configuration (two consumer warpgroups),
+# tiled and persistent (a grid of 3 blocks over 15 tiles).
 if command -v compute-sanitizer >/dev/null; then
   for tool in racecheck synccheck memcheck; do
-    log="$(compute-sanitizer --tool $tool "$dir/mm_128x256x64_w8.test" 256 512 256 2>&1)"
-    echo "compute-sanitizer --tool $tool mm_128x256x64_w8 256x512x256: $(echo "$log" | grep -E "SUMMARY" | tr -s ' ')"
-    echo "$log" | grep -qE "(0 hazards displayed \(0 errors, 0 warnings\)|ERROR SUMMARY: 0 errors)" || fail=1
+    for run in "mm_128x256x64_w8 256 512 256" "pmm_128x256x64_w8 640 768 256 --grid 3"; do
+      set -- $run
+      log="$(compute-sanitizer --tool $tool "$dir/$1.test" "${@:2}" 2>&1)"
+      echo "compute-sanitizer --tool $tool $run: $(echo "$log" | grep -E "SUMMARY" | tr -s ' ')"
+      echo "$log" | grep -qE "(0 hazards displayed \(0 errors, 0 warnings\)|ERROR SUMMARY: 0 errors)" || fail=1
+    done
   done
 fi
 exit $fail

@@ -151,6 +151,15 @@ bool ws_plan_is_matmul(const ws_plan *plan) {
   return !mlirOperationIsNull(plan->loop) && mlirOperationGetNumResults(plan->loop) != 0;
 }
 
+MlirOperation ws_plan_tile_loop(const ws_plan *plan) {
+  if (mlirOperationIsNull(plan->loop))
+    return (MlirOperation){NULL};
+  MlirOperation parent = mlirOperationGetParentOperation(plan->loop);
+  return ws_op_is(parent, "scf.for") && ws_has_attr(parent, "ws.tile_loop")
+             ? parent
+             : (MlirOperation){NULL};
+}
+
 bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring) {
   return !mlirOperationIsNull(ring->producer) &&
          !mlirOperationEqual(mlirOperationGetParentOperation(ring->producer), plan->loop);
@@ -396,6 +405,7 @@ static void read_kernel_ints(ws_plan *plan) {
     plan->maxnreg = ws_int_attr(plan->func, "ws.maxnreg", 0);
     plan->block_threads = ws_int_attr(plan->func, "ws.block_threads", 0);
     plan->blocks_per_sm = ws_int_attr(plan->func, "ws.blocks_per_sm", 0);
+    plan->persistent = ws_has_attr(plan->func, "ws.persistent");
   }
 }
 
@@ -496,6 +506,10 @@ void ws_plan_write_kernel(const ws_plan *plan) {
     ws_set_int_attr(plan->func, "ws.block_threads", plan->block_threads);
     ws_set_int_attr(plan->func, "ws.blocks_per_sm", plan->blocks_per_sm);
   }
+  if (plan->persistent)
+    mlirOperationSetDiscardableAttributeByName(
+        plan->func, mlirStringRefCreateFromCString("ws.persistent"),
+        mlirUnitAttrGet(mlirOperationGetContext(plan->func)));
 }
 
 void ws_plan_write_ring_table(const ws_plan *plan) {

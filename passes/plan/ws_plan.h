@@ -74,6 +74,8 @@ typedef struct ws_plan {
   ws_channel channels[WS_MAX_CHANNELS];
   int num_channels;
   int smem_bytes, maxnreg, block_threads, blocks_per_sm;
+  bool persistent; /* specialized from a ws.tile_loop: ws.persistent on the
+                      kernel, whose blocks loop over tiles */
 } ws_plan;
 
 /* Partition bit set of an op (bit i for plan->parts[i], read from the names
@@ -136,6 +138,10 @@ MlirBlock ws_loop_body(MlirOperation loop);
 /* True when the plan's loop carries a ws.dot accumulator (a matmul, with
  * an epilogue after the loop); false once the kernel is specialized. */
 bool ws_plan_is_matmul(const ws_plan *plan);
+
+/* The scf.for over tile ids around the plan's K loop (marked ws.tile_loop
+ * by ws-partition-schedule: a persistent matmul), or a null op. */
+MlirOperation ws_plan_tile_loop(const ws_plan *plan);
 
 /* True when the ring's tile is made after the loop (a matmul's epilogue
  * tile, staged once per block). Needs the producer: before specialization. */

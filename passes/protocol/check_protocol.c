@@ -19,6 +19,20 @@
  * ring): every slot in both phases, the first uses, the steady state and
  * the drain. Threads of a warpgroup with equal events form one agent.
  *
+ * A persistent kernel nests its loops two deep: each partition's tile loop,
+ * with the K loop inside (the consumers' and the load warp's). Both levels
+ * have runtime bounds, so the run takes two counts: K loops run T times for
+ * T from 0 to 2 x Pk + 2 (Pk: the lcm of the depths of the channels stepped
+ * inside the K loops, the A/B rings), tile loops N times for N from 0 to
+ * 2 x Pt + 2 (Pt: the lcm of the depths of the channels stepped once per
+ * tile, the C hand-off), every pair. The counts a channel carries go on
+ * from tile to tile, so tile i's K steps start at count i x T, and the
+ * rules see the phase each wait and arrive is for across tile boundaries.
+ * N need not reach the K rings' period: a tile boundary at another residue
+ * of the K count only renames the rings' slots and flips their phases,
+ * which no rule depends on, and the start (all slots free) is the first
+ * tile's, which every T covers.
+ *
  * The rules, each named in its errors:
  *   memory       barrier arrays and rings lie inside the kernel's shared
  *                memory and apart (rings of two channels may share memory;
@@ -90,8 +104,8 @@
  * more threads than their count).
  *
  * What is assumed: loops with runtime bounds in different partitions share
- * one lb/ub/step (checked) and so one trip count; a run with T > 2 x P + 2
- * repeats the slot and phase pattern of a shorter one; elect.sync elects
+ * one lb/ub/step per nesting level (checked) and so one trip count; a run
+ * with T > 2 x P + 2 repeats the slot and phase pattern of a shorter one; elect.sync elects
  * lane 0; threads of a warpgroup with equal events can be treated as one
  * agent (they arrive together); the hardware's mbarrier, TMA, wgmma and
  * bulk-group semantics are as stated in protocol_model.c. What is not
@@ -153,36 +167,46 @@ static bool check_kernel(MlirOperation func, const ws_pass_options *opts,
   ws_program *program = ws_protocol_compile(func, &plan);
   if (!program)
     return false;
-  long long trips = opts->v[OPT_MAX_TRIPS].i;
+  bool nested = ws_protocol_is_nested(program);
+  long long trips = opts->v[OPT_MAX_TRIPS].i, tiles = 0;
   if (trips == 0)
-    trips = 2LL * ws_protocol_period(program) + 2;
+    trips = 2LL * (nested ? ws_protocol_k_period(program) : ws_protocol_period(program)) + 2;
+  if (nested)
+    tiles = opts->v[OPT_MAX_TRIPS].i ? trips : 2LL * ws_protocol_tile_period(program) + 2;
   bool ok = true;
   proof_cost cost = {0, 0, 0};
   ws_run *run = malloc(sizeof *run);
   if (!run)
     abort();
-  for (long long t = 0; t <= trips && ok; t++) {
-    ok = ws_protocol_run(program, t, run) && ws_check_run_rules(run) &&
-         prove_run(run, opts, &cost);
-    ws_run_free(run);
-  }
+  for (long long n = 0; n <= tiles && ok; n++)
+    for (long long t = 0; t <= trips && ok; t++) {
+      ok = ws_protocol_run(program, t, n, run) && ws_check_run_rules(run) &&
+           prove_run(run, opts, &cost);
+      ws_run_free(run);
+    }
   free(run);
   ws_protocol_free(program);
   if (!ok || !opts->v[OPT_EXPLAIN].b)
     return ok;
-  if (cost.explored == trips + 1)
+  char counts[96];
+  if (nested)
+    snprintf(counts, sizeof counts, "tile counts 0 to %lld, K trip counts 0 to %lld", tiles,
+             trips);
+  else
+    snprintf(counts, sizeof counts, "trip counts 0 to %lld", trips);
+  if (cost.explored == (tiles + 1) * (trips + 1))
     ws_remark(env, mlirOperationGetLocation(func),
-              "protocol proved: %d channel(s), %d ring(s), trip counts 0 to %lld, "
+              "protocol proved: %d channel(s), %d ring(s), %s, "
               "%ld states explored (every interleaving, state by state); no deadlock, "
               "race, miscount or register overrun",
-              plan.num_channels, plan.num_rings, trips, cost.states);
+              plan.num_channels, plan.num_rings, counts, cost.states);
   else
     ws_remark(env, mlirOperationGetLocation(func),
-              "protocol proved: %d channel(s), %d ring(s), trip counts 0 to %lld, "
+              "protocol proved: %d channel(s), %d ring(s), %s, "
               "%ld states explored (one interleaving per trip count%s) and %ld "
               "happens-before checks covering every other; no deadlock, race, miscount "
               "or register overrun",
-              plan.num_channels, plan.num_rings, trips, cost.states,
+              plan.num_channels, plan.num_rings, counts, cost.states,
               cost.explored ? ", every interleaving where its named barriers need it" : "",
               cost.checks);
   return ok;

@@ -93,8 +93,9 @@ bool ws_model_error(ws_model *X, const ws_event *e, const char *rule, const char
     snprintf(who, sizeof who, " in %s,",
              ws_agent_name(X->run, &X->run->agents[X->actor], name, sizeof name));
   }
-  return ws_rule_error(e->op, rule, "with %lld iteration%s,%s %s", X->run->trips,
-                       X->run->trips == 1 ? "" : "s", who, msg);
+  char trips[64];
+  return ws_rule_error(e->op, rule, "with %s,%s %s",
+                       ws_trips_text(X->run, trips, sizeof trips), who, msg);
 }
 
 /* An op of another kind that touches the ring, for messages. */

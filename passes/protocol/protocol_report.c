@@ -58,3 +58,20 @@ bool ws_rule_error(MlirOperation op, const char *rule, const char *fmt, ...) {
   return false;
 }
 
+
+const char *ws_trips_text(const ws_run *run, char *buf, int cap) {
+  if (run->tiles < 0)
+    snprintf(buf, (size_t)cap, "%lld iteration%s", run->trips, run->trips == 1 ? "" : "s");
+  else
+    snprintf(buf, (size_t)cap, "%lld tile%s of %lld iteration%s", run->tiles,
+             run->tiles == 1 ? "" : "s", run->trips, run->trips == 1 ? "" : "s");
+  return buf;
+}
+
+long long ws_run_span(const ws_run *run) {
+  if (run->tiles < 0)
+    return run->trips;
+  long long tiles = run->tiles < 1 ? 1 : run->tiles;
+  long long span = run->trips * tiles;
+  return span > tiles ? span : tiles;
+}

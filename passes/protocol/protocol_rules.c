@@ -214,7 +214,7 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     case EV_EXPECT_TX: {
       bool wait = e->kind == EV_WAIT;
       long long *count = wait ? &s->waits[e->channel][e->full] : &s->arrives[e->channel][e->full];
-      if (e->iter > *count && e->iter - *count < run->trips + 1) {
+      if (e->iter > *count && e->iter - *count < ws_run_span(run) + 1) {
         ok = ws_rule_error(e->op, "balance", "this partition's %ss on the %s barrier of "
                         "channel %d skip iteration %lld (this one is for iteration %lld): "
                         "the %s is not on every path (an scf.if around it?)",
@@ -409,13 +409,14 @@ static bool check_sums(const ws_run *run) {
         continue;
       const phase_sum *p = sum_at(&S, e->channel, e->full, needed);
       if (!p->arrivals) {
-        char who[96];
+        char who[96], trips[64];
         ok = ws_rule_error(e->op, "balance", "%s waits on the %s barrier of channel %d for "
                         "iteration %lld, which needs the arrivals of iteration %lld, but "
-                        "no partition arrives on it then (with %lld iterations): an "
+                        "no partition arrives on it then (with %s): an "
                         "arrive is missing or skipped on this path",
                         ws_agent_name(run, &run->agents[a], who, sizeof who),
-                        ws_barrier_name(e->full), e->channel, e->iter, needed, run->trips);
+                        ws_barrier_name(e->full), e->channel, e->iter, needed,
+                        ws_trips_text(run, trips, sizeof trips));
       }
     }
   free(S.items);
@@ -441,11 +442,12 @@ static bool check_registers(const ws_run *run) {
     const ws_thread_regs *first = &run->regs[g * WARPGROUP];
     for (int t = g * WARPGROUP; t < (g + 1) * WARPGROUP; t++) {
       const ws_thread_regs *r = &run->regs[t];
+      char trips[64];
       if (r->count != 1)
         return ws_rule_error(r->count ? r->op : plan->func, "registers", "thread %d of "
-                          "warpgroup %d runs %d setmaxnreg (with %lld iterations); every "
+                          "warpgroup %d runs %d setmaxnreg (with %s); every "
                           "thread of a warpgroup must run exactly one", t, g, r->count,
-                          run->trips);
+                          ws_trips_text(run, trips, sizeof trips));
       if (r->value != first->value || r->increase != first->increase)
         return ws_rule_error(r->op, "registers", "warpgroup %d sets %d registers in thread "
                           "%d but %d in thread %d (at %s): setmaxnreg is per warpgroup",

@@ -77,8 +77,14 @@ struct ws_program {
   uintptr_t *keys;
   int *vals;
   int hcap, hused;
-  MlirValue lb, ub, step;
-  bool have_bounds, failed;
+  /* Runtime-bounded loops by nesting level: level 0 (the partition loops,
+   * or a persistent kernel's tile loops) and level 1 (the K loops inside
+   * them); every loop of a level shares one lb/ub/step and so one trip
+   * count. */
+  struct loop_level { MlirValue lb, ub, step; bool have_bounds; } level[2];
+  int levels, open_level;
+  unsigned stepped_per_k; /* channels with events inside a level-1 loop */
+  bool failed;
   int period;
   /* run state */
   long long *val, *iterv, *roundv;
@@ -86,7 +92,7 @@ struct ws_program {
   ws_event *scratch;
   int scratch_n;
   long scratch_cap;
-  long long trips;
+  long long trips[2];
   int tid;
   struct frame { int pc; long long i, trips; } stack[16];
   int depth;
@@ -302,6 +308,8 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
   default:
     break;
   }
+  if (e->channel >= 0 && P->open_level == 1)
+    P->stepped_per_k |= 1u << e->channel;
   if (slot_at >= 0) {
     MlirValue slot = operand(op, slot_at);
     if (!check_slot_source(P, op, slot, e->channel, kind, e->full))
@@ -423,6 +431,37 @@ static bool compile_if(ws_program *P, MlirOperation op) {
   return true;
 }
 
+
+/* The level a loop with protocol ops runs at: its bounds must be those of
+ * the level's other loops unless they are constants (a loop of constant
+ * bounds runs its own count). -1 after an error. */
+static int loop_level(ws_program *P, MlirOperation op) {
+  MlirValue lb = operand(op, 0), ub = operand(op, 1), step = operand(op, 2);
+  int at = P->open_level + 1;
+  if (at > 1)
+    return fail(P, op, "it nests loops with protocol ops three deep; the check pairs "
+                       "the partitions' tile loops and the K loops inside them"), -1;
+  struct loop_level *L = &P->level[at];
+  if (!L->have_bounds) {
+    L->lb = lb, L->ub = ub, L->step = step;
+    L->have_bounds = true;
+    if (at + 1 > P->levels)
+      P->levels = at + 1;
+    return at;
+  }
+  if (mlirValueEqual(lb, L->lb) && mlirValueEqual(ub, L->ub) && mlirValueEqual(step, L->step))
+    return at;
+  bool constant = true;
+  for (int k = 0; k < 3; k++) {
+    MlirValue v = operand(op, k);
+    constant &= mlirValueIsAOpResult(v) && ws_op_is(mlirOpResultGetOwner(v), "arith.constant");
+  }
+  if (!constant)
+    return fail(P, op, "its bounds differ from those of the other partitions' "
+                       "loops, so the check cannot pair their iterations"), -1;
+  return at;
+}
+
 static bool compile_for(ws_program *P, MlirOperation op) {
   int iters = (int)mlirOperationGetNumResults(op);
   if (iters > MAX_CARRIED)
@@ -430,24 +469,9 @@ static bool compile_for(ws_program *P, MlirOperation op) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   bool protocol = holds_protocol(op);
   MlirValue lb = operand(op, 0), ub = operand(op, 1), step = operand(op, 2);
-  if (protocol) {
-    if (!P->have_bounds) {
-      P->lb = lb, P->ub = ub, P->step = step;
-      P->have_bounds = true;
-    } else if (!mlirValueEqual(lb, P->lb) || !mlirValueEqual(ub, P->ub) ||
-               !mlirValueEqual(step, P->step)) {
-      /* Constant bounds run their own count; only runtime ones must agree. */
-      bool constant = true;
-      for (int k = 0; k < 3; k++) {
-        MlirValue v = operand(op, k);
-        constant &= mlirValueIsAOpResult(v) &&
-                    ws_op_is(mlirOpResultGetOwner(v), "arith.constant");
-      }
-      if (!constant)
-        return fail(P, op, "its bounds differ from those of the other partitions' "
-                           "loops, so the check cannot pair their iterations");
-    }
-  }
+  int level = P->open_level;
+  if (protocol && (level = loop_level(P, op)) < 0)
+    return false;
   /* args: [iv, iter args..., inits..., results...] */
   int args = P->nargs;
   push_arg(P, reg_of(P, mlirBlockGetArgument(body, 0)));
@@ -465,8 +489,12 @@ static bool compile_for(ws_program *P, MlirOperation op) {
   f->args = args;
   f->nargs = iters;
   f->protocol = protocol;
+  f->imm = level;
+  int outer = P->open_level;
+  P->open_level = level;
   if (!compile_block(P, body))
     return false;
+  P->open_level = outer;
   emit_yield(P, C_LOOP_END, mlirBlockGetTerminator(body), args + 1, iters, op);
   P->code[P->n - 1].sub = at;
   P->code[at].target = P->n;
@@ -579,6 +607,8 @@ static bool compile_block(ws_program *P, MlirBlock block) {
 
 static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
 
+static int lcm(int a, int b) { return a / gcd(a, b) * b; }
+
 ws_program *ws_protocol_compile(MlirOperation func, const ws_plan *plan) {
   ws_program *P = calloc(1, sizeof *P);
   if (!P)
@@ -586,9 +616,10 @@ ws_program *ws_protocol_compile(MlirOperation func, const ws_plan *plan) {
   P->plan = plan;
   P->func = func;
   P->period = 1;
+  P->open_level = -1;
   for (int c = 0; c < plan->num_channels; c++)
     if (plan->channels[c].depth > 0)
-      P->period = P->period / gcd(P->period, plan->channels[c].depth) * plan->channels[c].depth;
+      P->period = lcm(P->period, plan->channels[c].depth);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   if (!compile_block(P, body)) {
     ws_protocol_free(P);
@@ -621,6 +652,22 @@ void ws_protocol_free(ws_program *P) {
 }
 
 int ws_protocol_period(const ws_program *P) { return P->period; }
+
+bool ws_protocol_is_nested(const ws_program *P) { return P->levels == 2; }
+
+/* The channels stepped inside the K loops, and those stepped once per
+ * tile (the rest). */
+static int period_of(const ws_program *P, bool per_k) {
+  int period = 1;
+  for (int c = 0; c < P->plan->num_channels; c++)
+    if (((P->stepped_per_k >> c) & 1) == per_k && P->plan->channels[c].depth > 0)
+      period = lcm(period, P->plan->channels[c].depth);
+  return period;
+}
+
+int ws_protocol_tile_period(const ws_program *P) { return period_of(P, false); }
+
+int ws_protocol_k_period(const ws_program *P) { return period_of(P, true); }
 
 /* ---- run ----------------------------------------------------------------- */
 
@@ -715,7 +762,7 @@ static void copy_args(ws_program *P, int from, int to, int n) {
 
 static long long trip_count(ws_program *P, const insn *f) {
   if (!P->known[f->a] || !P->known[f->b] || !P->known[f->c])
-    return P->trips;
+    return P->trips[f->imm];
   int w = P->width[f->a];
   long long lb = sext((unsigned long long)P->val[f->a], w);
   long long ub = sext((unsigned long long)P->val[f->b], w);
@@ -961,11 +1008,13 @@ static bool add_to_agent(ws_run *run, const ws_event *ev, int n, int tid) {
   return true;
 }
 
-bool ws_protocol_run(ws_program *P, long long trips, ws_run *run) {
+bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *run) {
   memset(run, 0, sizeof *run);
   run->plan = P->plan;
   run->trips = trips;
-  P->trips = trips;
+  run->tiles = P->levels == 2 ? tiles : -1;
+  P->trips[0] = P->levels == 2 ? tiles : trips;
+  P->trips[1] = trips;
   int threads = P->plan->block_threads;
   if (threads <= 0 || threads > WS_MAX_THREADS || threads % 32) {
     ws_emit_op_error(P->func, "cannot be checked: its ws.block_threads (%d) is not a "

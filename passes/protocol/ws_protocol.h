@@ -77,7 +77,8 @@ enum { WS_MAX_AGENTS = 32, WS_MAX_THREADS = 1024 };
 /* One run: the kernel's events for one trip count. */
 typedef struct ws_run {
   const ws_plan *plan;
-  long long trips;
+  long long trips; /* iterations of every runtime-bounded (K) loop */
+  long long tiles; /* of every tile loop of a persistent kernel; else -1 */
   ws_agent agents[WS_MAX_AGENTS];
   int num_agents;
   /* ws.init_barrier per channel and barrier (0 empty, 1 full). */
@@ -101,9 +102,18 @@ void ws_protocol_free(ws_program *p);
 /* The period of the protocol in iterations (every slot at every phase). */
 int ws_protocol_period(const ws_program *p);
 
+/* A persistent kernel: loops with protocol ops nest two deep (each
+ * partition's tile loop, with its K loop inside). The periods of its two
+ * kinds of channel: the lcm of the depths of those stepped inside the K
+ * loops, and of those stepped once per tile (the C hand-off). */
+bool ws_protocol_is_nested(const ws_program *p);
+int ws_protocol_tile_period(const ws_program *p);
+int ws_protocol_k_period(const ws_program *p);
+
 /* Runs every thread with loops of runtime bounds taking `trips` iterations
- * and fills `run`. False after a located error. Free with ws_run_free. */
-bool ws_protocol_run(ws_program *p, long long trips, ws_run *run);
+ * (a nested kernel's tile loops take `tiles`, its K loops `trips`) and
+ * fills `run`. False after a located error. Free with ws_run_free. */
+bool ws_protocol_run(ws_program *p, long long trips, long long tiles, ws_run *run);
 void ws_run_free(ws_run *run);
 
 /* The rules of protocol_rules.c, each false after a located error. */
@@ -135,6 +145,14 @@ bool ws_rule_error(MlirOperation op, const char *rule, const char *fmt, ...)
 const char *ws_barrier_name(int full);
 /* "the compute partition (warps 0-3)" into buf. */
 const char *ws_agent_name(const ws_run *run, const ws_agent *a, char *buf, int cap);
+
+/* The most iterations a channel's count can reach in the run: the K
+ * trips, times the tiles of a persistent kernel. */
+long long ws_run_span(const ws_run *run);
+
+/* How many iterations the run takes, for messages: "3 iterations", or
+ * "2 tiles of 3 iterations" for a persistent kernel. */
+const char *ws_trips_text(const ws_run *run, char *buf, int cap);
 /* "12:7" for op's location, into buf. */
 const char *ws_op_where(MlirOperation op, char *buf, int cap);
 /* The first event of `kind` on `ring` (any agent; ring -1: any), or null. */

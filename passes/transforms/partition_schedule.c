@@ -246,14 +246,19 @@ static unsigned users_mask(const ws_plan *plan, MlirOperation op, unsigned all) 
   return mask;
 }
 
+/* The end of the block a matmul's epilogue lies in: the kernel's
+ * gpu.return, or the yield of a persistent kernel's tile loop. */
+static bool ends_epilogue(MlirOperation op) {
+  return mlirOperationIsNull(op) || ws_op_is(op, "gpu.return") || ws_op_is(op, "scf.yield");
+}
+
 /* The ops after a matmul loop: math on the accumulator runs where it is
  * (compute), ws.store on the store warp (a partition added for it), scalars
  * where they are used. */
 static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
   MlirOperation ops[64];
   int n = 0;
-  for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop);
-       !mlirOperationIsNull(op) && !ws_op_is(op, "gpu.return");
+  for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop); !ends_epilogue(op);
        op = mlirOperationGetNextInBlock(op)) {
     if (n == 64) {
       ws_emit_op_error(op, "makes the epilogue longer than 64 ops");
@@ -289,6 +294,42 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
                  : is_scalar_math(ops[i])        ? users_mask(plan, ops[i], all)
                                                  : index_of[WS_ROLE_COMPUTE];
     ws_set_op_partitions(plan, ops[i], m ? m : all);
+  }
+  return true;
+}
+
+/* True when a result of `op` is an operand of the K loop itself: its
+ * accumulator's init, which the consumers carry. */
+static bool inits_k_loop(const ws_plan *plan, MlirOperation op) {
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+      if (mlirOperationEqual(mlirOpOperandGetOwner(u), plan->loop))
+        return true;
+  return false;
+}
+
+/* A persistent kernel's ops before its K loop, in the tile loop (tile
+ * coordinates, splat tiles): each goes to the partitions that use it (the
+ * accumulator's init to the consumers), and each partition recomputes it
+ * for every tile. */
+static bool schedule_prologue(ws_plan *plan, MlirOperation tile, const unsigned *index_of) {
+  enum { max_ops = 64 };
+  MlirOperation ops[max_ops];
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(tile));
+       !mlirOperationEqual(op, plan->loop); op = mlirOperationGetNextInBlock(op)) {
+    if (n == max_ops) {
+      ws_emit_op_error(op, "makes the ops before the K loop more than %d", max_ops);
+      return false;
+    }
+    ops[n++] = op;
+  }
+  unsigned all = (1u << plan->num_parts) - 1;
+  while (n-- > 0) {
+    unsigned m = users_mask(plan, ops[n], all) |
+                 (inits_k_loop(plan, ops[n]) ? index_of[WS_ROLE_COMPUTE] : 0);
+    ws_set_op_partitions(plan, ops[n], m ? m : all);
   }
   return true;
 }
@@ -354,10 +395,86 @@ static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
   ws_set_op_partitions(&plan, term, present);
   if (matmul && !schedule_epilogue(&plan, index_of))
     return false;
+  MlirOperation tile = ws_plan_tile_loop(&plan);
+  if (!mlirOperationIsNull(tile) && !schedule_prologue(&plan, tile, index_of))
+    return false;
   ws_plan_write_partitions(&plan);
   if (explain)
     ws_explain_schedule(&plan, env);
   return true;
+}
+
+static void set_unit_attr(MlirOperation op, const char *name, bool on) {
+  MlirStringRef ref = mlirStringRefCreateFromCString(name);
+  if (on)
+    mlirOperationSetDiscardableAttributeByName(
+        op, ref, mlirUnitAttrGet(mlirOperationGetContext(op)));
+  else
+    mlirOperationRemoveDiscardableAttributeByName(op, ref);
+}
+
+/* Defined outside `loop` (a kernel argument, or an op before it). */
+static bool defined_outside(MlirValue v, MlirOperation loop) {
+  MlirOperation owner = mlirValueIsAOpResult(v)
+                            ? mlirOpResultGetOwner(v)
+                            : mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+  for (; !mlirOperationIsNull(owner); owner = mlirOperationGetParentOperation(owner))
+    if (mlirOperationEqual(owner, loop))
+      return false;
+  return true;
+}
+
+/* A ws.warp_specialize loop whose body holds an scf.for is a persistent
+ * matmul: the marked loop runs over tile ids, the loop inside it is the K
+ * loop. Checks that shape and moves the mark: the tile loop becomes
+ * ws.tile_loop and the K loop ws.warp_specialize (with ws.num_stages), so
+ * that every later pass plans the K loop as it plans any matmul and finds
+ * the tile loop around it. Returns the K loop, the loop itself when it
+ * holds no loop, or a null op after an error. */
+static MlirOperation unnest_tile_loop(MlirOperation tile) {
+  MlirBlock body = ws_loop_body(tile);
+  MlirOperation k = {NULL};
+  int loops = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ws_op_is(op, "scf.for") && loops++ == 0)
+      k = op;
+  if (loops == 0)
+    return tile;
+  if (loops > 1 || mlirOperationGetNumResults(tile) != 0 ||
+      mlirOperationGetNumResults(k) != 1) {
+    ws_emit_op_error(tile, "is a persistent tile loop only if it carries nothing and "
+                           "holds one scf.for, a K loop carrying a ws.dot accumulator "
+                           "(it holds %d loop(s) and carries %d value(s))",
+                     loops, (int)mlirOperationGetNumResults(tile));
+    return (MlirOperation){NULL};
+  }
+  for (int i = 0; i < 3; i++)
+    if (!defined_outside(mlirOperationGetOperand(k, i), tile)) {
+      ws_emit_op_error(k, "has its %s computed inside the tile loop; every tile runs "
+                          "the same K steps, so compute the K loop's bounds before "
+                          "the tile loop",
+                       (const char *[]){"lower bound", "upper bound", "step"}[i]);
+      return (MlirOperation){NULL};
+    }
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, k);
+       op = mlirOperationGetNextInBlock(op))
+    if (!is_scalar_math(op) && !ws_is_splat_tile(op)) {
+      ws_emit_op_error(op, "cannot come before the K loop of a persistent tile loop; "
+                           "there: scalar arith (the tile's coordinates) and splat "
+                           "tiles");
+      return (MlirOperation){NULL};
+    }
+  set_unit_attr(tile, "ws.warp_specialize", false);
+  set_unit_attr(tile, "ws.tile_loop", true);
+  set_unit_attr(k, "ws.warp_specialize", true);
+  MlirStringRef stages = mlirStringRefCreateFromCString("ws.num_stages");
+  MlirAttribute depth = mlirOperationGetDiscardableAttributeByName(tile, stages);
+  if (!mlirAttributeIsNull(depth)) {
+    mlirOperationSetDiscardableAttributeByName(k, stages, depth);
+    mlirOperationRemoveDiscardableAttributeByName(tile, stages);
+  }
+  return k;
 }
 
 /* One marked loop per kernel (the partitions own the whole block); the
@@ -373,6 +490,9 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts,
   }
   if (ws_has_attr(loop, "ws.partitions"))
     return true; /* already scheduled */
+  loop = unnest_tile_loop(loop);
+  if (mlirOperationIsNull(loop))
+    return false;
   return schedule_loop(loop, ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS),
                        opts->v[0].b, env);
 }

@@ -23,7 +23,9 @@
  * ws.num_stages, or the deepest of 4, 3, 2, 1 whose rings fit the whole
  * budget (a matmul block has the SM to itself) with the epilogue tile after
  * them, or else over them: once the K loop is done the ring memory is free,
- * and the plan shows the reuse as an epilogue offset inside the rings. */
+ * and the plan shows the reuse as an epilogue offset inside the rings. A
+ * persistent matmul (a K loop inside a ws.tile_loop) never reuses: its
+ * producer runs ahead into the next tile while the C tile drains. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -185,16 +187,22 @@ static void set_depths(ws_plan *plan, int load_depth, int other_depth) {
 static int choose_matmul_depths(ws_plan *plan, int stages, int budget, char *why,
                                 size_t cap) {
   int bytes = 0;
+  /* A persistent kernel's producer fills the rings for the next tile while
+   * this tile's C tile is written and stored: they cannot share memory. */
+  bool persistent = !mlirOperationIsNull(ws_plan_tile_loop(plan));
   for (int d = stages > 0 ? stages : 4; d >= (stages > 0 ? stages : 1); d--) {
     set_depths(plan, d, 1);
-    for (int reuse = 0; reuse < 2; reuse++) {
+    for (int reuse = 0; reuse < (persistent ? 1 : 2); reuse++) {
       bytes = lay_out(plan, reuse);
       if (bytes > budget)
         continue;
       snprintf(why, cap, "%d for the K loop's rings (%s), the epilogue tile %s; %d "
                "bytes fit the budget of %d (a matmul block has the SM to itself)",
                d, stages > 0 ? "ws.num_stages" : "the deepest of 4, 3, 2, 1 that fits",
-               reuse ? "over the rings, free once the K loop is done" : "after them",
+               reuse        ? "over the rings, free once the K loop is done"
+               : persistent ? "after them (a persistent kernel loads the next tile's "
+                              "steps into the rings while this tile's C is stored)"
+                            : "after them",
                bytes, budget);
       return bytes;
     }

@@ -142,12 +142,14 @@ static void bulk_wait(ws_builder *b, int pending, bool read) {
 
 /* ---- the loop copies ------------------------------------------------------- */
 
-static MlirBlock open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue *counter) {
+/* The partition's copy of the loop, counting its iterations from `start`
+ * (0, or where the previous tile's copy stopped); *copy is the new loop. */
+static MlirBlock open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start,
+                           MlirValue *counter, MlirOperation *copy) {
   MlirOperation loop = S->plan->loop;
-  MlirValue zero = c32(b, 0);
   MlirBlock body;
-  ws_build_for(b, mlirOperationGetOperand(loop, 0), mlirOperationGetOperand(loop, 1),
-               mlirOperationGetOperand(loop, 2), 1, &zero, &body);
+  *copy = ws_build_for(b, mlirOperationGetOperand(loop, 0), mlirOperationGetOperand(loop, 1),
+                       mlirOperationGetOperand(loop, 2), 1, &start, &body);
   map_put(S, m, mlirBlockGetArgument(ws_loop_body(loop), 0), mlirBlockGetArgument(body, 0));
   *counter = mlirBlockGetArgument(body, 1);
   return body;
@@ -229,11 +231,16 @@ static void tma_op(specializer *S, ws_builder *b, const char *name, MlirOperatio
 
 /* ---- partitions ------------------------------------------------------------ */
 
-/* if (n >= lag) release the slot of channel ch used lag iterations ago. */
-static void release_lagging(specializer *S, ws_builder *b, MlirValue n, int ch, int lag) {
+/* if (n >= base + lag) release the slot of channel ch used lag iterations
+ * ago; base (null: 0) is where this copy of the loop started counting, so
+ * that a persistent kernel's tile never releases the previous tile's
+ * slots twice. */
+static void release_lagging(specializer *S, ws_builder *b, MlirValue n, int ch, int lag,
+                            MlirValue base) {
   MlirValue by = c32(b, lag);
+  MlirValue first = mlirValueIsNull(base) ? by : ws_arith(b, "arith.addi", base, by);
   MlirBlock then_block;
-  ws_build_if(b, ws_cmpi(b, "uge", n, by), &then_block, NULL);
+  ws_build_if(b, ws_cmpi(b, "uge", n, first), &then_block, NULL);
   ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
   MlirValue old;
   slot_phase(S, &t, ws_arith(&t, "arith.subi", n, by), ch,
@@ -251,7 +258,7 @@ static void release_stored_slots(specializer *S, ws_builder *b, MlirValue n,
     if (!started[ch])
       continue;
     bulk_wait(b, S->plan->channels[ch].drain, true);
-    release_lagging(S, b, n, ch, S->plan->channels[ch].drain);
+    release_lagging(S, b, n, ch, S->plan->channels[ch].drain, (MlirValue){NULL});
   }
 }
 
@@ -294,19 +301,64 @@ static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue 
   }
 }
 
-/* A TMA partition: its own copy of the loop (see emit_tma_ops); a store
+/* ---- a persistent kernel's tile loop ---------------------------------------- */
+
+/* A persistent kernel: the partition's copy of the tile loop, carrying
+ * `num` counters from `inits` (the counts of the channels it uses, which
+ * continue from tile to tile: phases are never reset), with the tile id
+ * mapped and the partition's ops before the K loop (the tile's
+ * coordinates) cloned. The tile's ops go before the returned body's end. */
+typedef struct tile_nest {
+  MlirOperation loop; /* null: not persistent, everything goes at `at` */
+  MlirBlock body;
+  ws_builder at;
+} tile_nest;
+
+static tile_nest open_tile_loop(specializer *S, ws_builder *outer, value_map *m, int part,
+                                int num, MlirValue *inits) {
+  tile_nest t = {.at = *outer};
+  MlirOperation tile = ws_plan_tile_loop(S->plan);
+  if (mlirOperationIsNull(tile))
+    return t;
+  t.loop = ws_build_for(outer, mlirOperationGetOperand(tile, 0), mlirOperationGetOperand(tile, 1),
+                        mlirOperationGetOperand(tile, 2), num, inits, &t.body);
+  MlirBlock src = ws_loop_body(tile);
+  map_put(S, m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(t.body, 0));
+  for (int k = 0; k < num; k++)
+    inits[k] = mlirBlockGetArgument(t.body, 1 + k);
+  t.at = ws_builder_at_end(t.body, outer->loc);
+  for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationEqual(op, S->plan->loop);
+       op = mlirOperationGetNextInBlock(op))
+    if (in_partition(S, op, part))
+      clone_mapped(S, &t.at, op, m);
+  return t;
+}
+
+/* Ends the tile loop's body: the counters go on to the next tile. */
+static void close_tile_loop(tile_nest *t, int num, MlirValue *next) {
+  if (!mlirOperationIsNull(t->loop))
+    ws_build_terminator(t->body, t->at.loc, "scf.yield", num, next);
+}
+
+/* A TMA partition: its own copy of the loop (see emit_tma_ops), inside its
+ * copy of the tile loop when the kernel is persistent (the producer then
+ * runs ahead into the next tile as far as the ring lets it); a store
  * partition releases slots a drain behind and drains before it exits. */
 static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   bool store = S->plan->parts[part].role == WS_ROLE_STORE;
   value_map m = {.n = 0};
-  MlirValue n;
-  MlirBlock body = open_loop(S, outer, &m, &n);
+  MlirValue start = c32(outer, 0), n;
+  tile_nest t = open_tile_loop(S, outer, &m, part, 1, &start);
+  MlirOperation copy;
+  MlirBlock body = open_loop(S, &t.at, &m, start, &n, &copy);
   ws_builder b = ws_builder_at_end(body, outer->loc);
   bool started[WS_MAX_CHANNELS] = {false};
   emit_tma_ops(S, &b, &m, n, first_tile_op(S, &b, &m, part), part, started);
   if (store)
     release_stored_slots(S, &b, n, started);
   close_loop(&b, body, n);
+  MlirValue next = mlirOperationGetResult(copy, 0);
+  close_tile_loop(&t, 1, &next);
   if (store)
     bulk_wait(outer, 0, false); /* drain before exit */
 }
@@ -348,7 +400,8 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
 static void emit_compute_partition(specializer *S, ws_builder *outer, int part) {
   value_map m = {.n = 0};
   MlirValue n;
-  MlirBlock body = open_loop(S, outer, &m, &n);
+  MlirOperation copy;
+  MlirBlock body = open_loop(S, outer, &m, c32(outer, 0), &n, &copy);
   ws_builder b = ws_builder_at_end(body, outer->loc);
   transfer(S, &b, &m, n, part, true);
   for (MlirOperation op = first_tile_op(S, &b, &m, part); !mlirOperationIsNull(op);
@@ -416,80 +469,112 @@ static bool emit_mma(specializer *S, ws_builder *b, value_map *m, MlirOperation 
   return true;
 }
 
-/* The consumer warpgroups of a matmul: per K step, wait for the slot, fence
+/* The consumer warpgroups' K loop: per K step, wait for the slot, fence
  * the accumulator registers, issue the wgmma, commit it as a group and wait
  * until at most one group is in flight, which frees the previous step's
- * slot; after the loop, wait for the last group and free its slot. Then the
- * epilogue: its math on the accumulator and the write of the C tile into
- * its slot for the store warp (after a barrier of the consumers when that
- * slot lies over the rings they may still read). */
-static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
+ * slot (one this copy of the loop took: from `base` on). Counts from
+ * `start`; returns the loop, or a null op after an error. */
+static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
+                                 MlirValue start, MlirValue base) {
   MlirOperation loop = S->plan->loop;
-  value_map m = {.n = 0};
-  MlirValue inits[2] = {c32(outer, 0), mlirOperationGetOperand(loop, 3)};
+  MlirValue inits[2] = {start, map_get(m, mlirOperationGetOperand(loop, 3))};
   MlirBlock body;
-  MlirOperation copy = ws_build_for(outer, mlirOperationGetOperand(loop, 0),
+  MlirOperation copy = ws_build_for(at, mlirOperationGetOperand(loop, 0),
                                     mlirOperationGetOperand(loop, 1),
                                     mlirOperationGetOperand(loop, 2), 2, inits, &body);
   MlirBlock src = ws_loop_body(loop);
-  map_put(S, &m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
-  map_put(S, &m, mlirBlockGetArgument(src, 1), mlirBlockGetArgument(body, 2));
+  map_put(S, m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
+  map_put(S, m, mlirBlockGetArgument(src, 1), mlirBlockGetArgument(body, 2));
   MlirValue n = mlirBlockGetArgument(body, 1);
-  ws_builder b = ws_builder_at_end(body, outer->loc);
+  ws_builder b = ws_builder_at_end(body, at->loc);
+  MlirValue slot, phase;
+  slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
+  wait_barrier(S, &b, in, true, slot, phase);
+  ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
+  for (MlirOperation op = first_tile_op(S, &b, m, part); !mlirOperationIsNull(op);
+       op = after(S, &b, m, op, part)) {
+    if (!wsOperationIsA(op, "dot")) {
+      ws_emit_op_error(op, "cannot run in the K loop of a warp-specialized "
+                           "matmul; only ws.dot (and scalar arith) can");
+      return (MlirOperation){NULL};
+    }
+    if (!emit_mma(S, &b, m, op, slot))
+      return (MlirOperation){NULL};
+  }
+  ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+  wgmma_wait(&b, 1);
+  release_lagging(S, &b, n, in, 1, base); /* the previous step's wgmma is done */
+  MlirValue next[2] = {ws_arith(&b, "arith.addi", n, c32(&b, 1)),
+                       map_get(m, mlirOperationGetOperand(mlirBlockGetTerminator(src), 0))};
+  ws_build_terminator(body, at->loc, "scf.yield", 2, next);
+  return copy;
+}
+
+/* The consumer warpgroups of a matmul: the K loop (emit_k_loop); after it,
+ * wait for the last group and free its slot. Then the epilogue: its math
+ * on the accumulator and the write of the C tile into its slot (slot
+ * `tile_n` of the channel) for the store warp, after a barrier of the
+ * consumers when that slot lies over the rings they may still read. In a
+ * persistent kernel all of it runs per tile, in the partition's copy of the
+ * tile loop, which carries the K step count and the tile count. */
+static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   int in = -1;
   for (int ch = 0; ch < S->plan->num_channels; ch++)
     if (S->plan->channels[ch].to == part)
       in = ch;
   if (in < 0) {
-    ws_emit_op_error(loop, "has no channel into its consumer warpgroups; run "
-                           "ws-plan-memory");
+    ws_emit_op_error(S->plan->loop, "has no channel into its consumer warpgroups; run "
+                                    "ws-plan-memory");
     S->failed = true;
     return;
   }
-  MlirValue slot, phase;
-  slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
-  wait_barrier(S, &b, in, true, slot, phase);
-  ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
-  for (MlirOperation op = first_tile_op(S, &b, &m, part); !mlirOperationIsNull(op);
-       op = after(S, &b, &m, op, part)) {
-    if (!wsOperationIsA(op, "dot")) {
-      ws_emit_op_error(op, "cannot run in the K loop of a warp-specialized "
-                           "matmul; only ws.dot (and scalar arith) can");
-      S->failed = true;
-      return;
-    }
-    if (!emit_mma(S, &b, &m, op, slot)) {
-      S->failed = true;
-      return;
-    }
+  value_map m = {.n = 0};
+  MlirValue counts[2] = {c32(outer, 0), c32(outer, 0)}; /* K steps, tiles */
+  tile_nest t = open_tile_loop(S, outer, &m, part, 2, counts);
+  bool persistent = !mlirOperationIsNull(t.loop);
+  MlirValue base = persistent ? counts[0] : (MlirValue){NULL};
+  MlirOperation copy = emit_k_loop(S, &t.at, &m, part, in, counts[0], base);
+  if (mlirOperationIsNull(copy)) {
+    S->failed = true;
+    return;
   }
-  ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
-  wgmma_wait(&b, 1);
-  release_lagging(S, &b, n, in, 1); /* the previous step's wgmma is done */
-  MlirValue next[2] = {ws_arith(&b, "arith.addi", n, c32(&b, 1)),
-                       map_get(&m, mlirOperationGetOperand(mlirBlockGetTerminator(src), 0))};
-  ws_build_terminator(body, outer->loc, "scf.yield", 2, next);
-  wgmma_wait(outer, 0);
-  release_lagging(S, outer, mlirOperationGetResult(copy, 0), in, 1);
+  ws_builder *at = &t.at;
+  MlirValue steps = mlirOperationGetResult(copy, 0);
+  wgmma_wait(at, 0);
+  release_lagging(S, at, steps, in, 1, base);
   if (epilogue_reuses_rings(S)) {
-    MlirValue ops[2] = {c32(outer, 1), c32(outer, S->plan->parts[part].num_warps * 32)};
+    MlirValue ops[2] = {c32(at, 1), c32(at, S->plan->parts[part].num_warps * 32)};
     MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
-    ws_build_void(outer, "nvvm.barrier", 2, ops, 1, &seg);
+    ws_build_void(at, "nvvm.barrier", 2, ops, 1, &seg);
   }
-  map_put(S, &m, mlirOperationGetResult(loop, 0), mlirOperationGetResult(copy, 1));
-  for (MlirOperation op = first_epilogue_op(S, outer, &m, part); !mlirOperationIsNull(op);
-       op = after(S, outer, &m, op, part))
-    clone_mapped(S, outer, op, &m);
-  transfer(S, outer, &m, c32(outer, 0), part, false);
+  map_put(S, &m, mlirOperationGetResult(S->plan->loop, 0), mlirOperationGetResult(copy, 1));
+  for (MlirOperation op = first_epilogue_op(S, at, &m, part); !mlirOperationIsNull(op);
+       op = after(S, at, &m, op, part))
+    clone_mapped(S, at, op, &m);
+  transfer(S, at, &m, persistent ? counts[1] : c32(at, 0), part, false);
+  if (persistent) {
+    MlirValue next[2] = {steps, ws_arith(at, "arith.addi", counts[1], c32(at, 1))};
+    close_tile_loop(&t, 2, next);
+  }
 }
 
-/* The store warp of a matmul: the epilogue's stores once (iteration 0),
- * then a drain before the warp exits. */
+/* The store warp of a matmul: the epilogue's stores, once (iteration 0),
+ * or per tile of a persistent kernel (its copy of the tile loop counts the
+ * tiles, and releases each C slot once its store has read it); then a
+ * drain before the warp exits. */
 static void emit_epilogue_store(specializer *S, ws_builder *b, int part) {
   value_map m = {.n = 0};
   bool started[WS_MAX_CHANNELS] = {false};
-  emit_tma_ops(S, b, &m, c32(b, 0), first_epilogue_op(S, b, &m, part), part, started);
-  ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
+  MlirValue n = c32(b, 0);
+  tile_nest t = open_tile_loop(S, b, &m, part, 1, &n);
+  emit_tma_ops(S, &t.at, &m, n, first_epilogue_op(S, &t.at, &m, part), part, started);
+  if (mlirOperationIsNull(t.loop)) {
+    ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
+  } else {
+    release_stored_slots(S, &t.at, n, started);
+    MlirValue next = ws_arith(&t.at, "arith.addi", n, c32(&t.at, 1));
+    close_tile_loop(&t, 1, &next);
+  }
   bulk_wait(b, 0, false);
 }
 
@@ -558,14 +643,16 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
 /* The loop must be the kernel's last op before gpu.return, at its top
  * level: the partitions replace it there. */
 static bool check_placement(const ws_plan *plan) {
-  MlirBlock block = mlirOperationGetBlock(plan->loop);
+  MlirOperation tile = ws_plan_tile_loop(plan);
+  MlirOperation top = mlirOperationIsNull(tile) ? plan->loop : tile;
+  MlirBlock block = mlirOperationGetBlock(top);
   if (!mlirOperationEqual(mlirBlockGetParentOperation(block), plan->func)) {
-    ws_emit_op_error(plan->loop, "must be at the top level of its kernel to be "
-                                 "specialized");
+    ws_emit_op_error(top, "must be at the top level of its kernel to be "
+                          "specialized");
     return false;
   }
-  MlirOperation next = mlirOperationGetNextInBlock(plan->loop);
-  while (ws_plan_is_matmul(plan) && !mlirOperationIsNull(next) &&
+  MlirOperation next = mlirOperationGetNextInBlock(top);
+  while (mlirOperationIsNull(tile) && ws_plan_is_matmul(plan) && !mlirOperationIsNull(next) &&
          ws_has_attr(next, "ws.partition"))
     next = mlirOperationGetNextInBlock(next); /* a matmul's epilogue */
   if (!ws_op_is(next, "gpu.return")) {
@@ -581,8 +668,8 @@ bool ws_specialize(ws_plan *plan) {
     return false;
   specializer S = {.plan = plan, .ctx = mlirOperationGetContext(plan->loop)};
   S.i32 = mlirIntegerTypeGet(S.ctx, 32);
-  MlirOperation loop = plan->loop;
-  ws_builder b = ws_builder_before(loop);
+  MlirOperation loop = plan->loop, tile = ws_plan_tile_loop(plan);
+  ws_builder b = ws_builder_before(mlirOperationIsNull(tile) ? loop : tile);
   MlirValue tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, S.i32, 0, NULL);
   MlirValue warp = ws_arith(&b, "arith.divui", tid, c32(&b, WARP_THREADS));
   init_barriers(&S, &b, tid);
@@ -591,16 +678,17 @@ bool ws_specialize(ws_plan *plan) {
     return false;
   MlirOperation epilogue[64]; /* copied into its partitions: erased last to first */
   int num = 0;
-  for (MlirOperation op = mlirOperationGetNextInBlock(loop);
+  for (MlirOperation op = mlirOperationGetNextInBlock(loop); mlirOperationIsNull(tile) &&
        !ws_op_is(op, "gpu.return") && num < 64; op = mlirOperationGetNextInBlock(op))
     epilogue[num++] = op;
   while (num > 0)
     mlirOperationDestroy(epilogue[--num]);
-  mlirOperationDestroy(loop);
+  mlirOperationDestroy(mlirOperationIsNull(tile) ? loop : tile);
   plan->loop = (MlirOperation){NULL};
   for (int r = 0; r < plan->num_rings; r++)
     plan->rings[r].producer = (MlirOperation){NULL};
   plan->tables = plan->func;
+  plan->persistent = !mlirOperationIsNull(tile);
   ws_plan_write_partitions(plan);
   ws_plan_write_channels(plan);
   ws_plan_write_ring_table(plan);

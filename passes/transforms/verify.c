@@ -365,6 +365,20 @@ static bool check_warp_specialize(verify_state *st, MlirOperation op,
   return true;
 }
 
+/* Set by ws-partition-schedule on a persistent kernel's tile loop, whose
+ * K loop it marks ws.warp_specialize instead. */
+static bool check_tile_loop(verify_state *st, MlirOperation op, MlirAttribute attr) {
+  (void)st;
+  if (!ws_op_is(op, "scf.for") || !mlirAttributeIsAUnit(attr)) {
+    ws_emit_op_error(op, "carries ws.tile_loop; ws-partition-schedule sets it, as a "
+                         "unit attribute, on the scf.for over tile ids around a "
+                         "warp-specialized K loop (in the input, mark the tile loop "
+                         "ws.warp_specialize)");
+    return false;
+  }
+  return true;
+}
+
 static bool check_num_stages(verify_state *st, MlirOperation op,
                              MlirAttribute attr) {
   (void)st;
@@ -428,6 +442,11 @@ static bool check_kernel_int_attr(verify_state *st, MlirOperation op, MlirAttrib
                          ws_op_is(op, "gpu.func") && get_i32(a, &v) && v >= 0);
 }
 
+static bool check_persistent(verify_state *st, MlirOperation op, MlirAttribute a) {
+  (void)st;
+  return check_plan_attr(op, "ws.persistent", ws_op_is(op, "gpu.func") && mlirAttributeIsAUnit(a));
+}
+
 typedef struct attr_rule {
   const char *name;
   bool (*check)(verify_state *, MlirOperation, MlirAttribute);
@@ -436,6 +455,7 @@ typedef struct attr_rule {
 static const attr_rule attr_rules[] = {
     {"ws.warp_specialize", check_warp_specialize},
     {"ws.num_stages", check_num_stages},
+    {"ws.tile_loop", check_tile_loop},
     {"ws.num_warps", check_num_warps},
     {"ws.partition", check_array_attr},
     {"ws.partitions", check_array_attr},
@@ -446,6 +466,7 @@ static const attr_rule attr_rules[] = {
     {"ws.maxnreg", check_kernel_int_attr},
     {"ws.block_threads", check_kernel_int_attr},
     {"ws.blocks_per_sm", check_kernel_int_attr},
+    {"ws.persistent", check_persistent},
 };
 
 static void check_ws_attributes(verify_state *st, MlirOperation op) {

@@ -58,6 +58,7 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
   info->block_threads = k.block_threads;
   info->smem_bytes = k.shared_memory_bytes;
   info->blocks_per_sm = k.blocks_per_sm;
+  info->persistent = k.persistent;
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
     if (i == LAUNCH_MAX_ARGS) {

@@ -24,6 +24,7 @@ typedef struct launch_arg {
 typedef struct launch_info {
   char name[128];
   int block_threads, smem_bytes, blocks_per_sm;
+  bool persistent;
   int num_args;
   launch_arg args[LAUNCH_MAX_ARGS];
 } launch_info;

@@ -1,0 +1,187 @@
+// RUN: not ws-opt --split-input-file --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers)' %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// Tile loops ws cannot make persistent, each a located error saying what a
+// persistent tile loop must be.
+// A tile loop that carries a value (a running tile count).
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @carries(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %c: !ws.tensor_desc<tensor<128x128xf16>>, %n: i32, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      // CHECK: persistent-errors.mlir:[[@LINE+1]]:12: error: 'scf.for' op is a persistent tile loop only if it carries nothing and holds one scf.for, a K loop carrying a ws.dot accumulator (it holds 1 loop(s) and carries 1 value(s))
+      %r = scf.for %t = %c0 to %n step %c1 iter_args(%x = %c0) -> (i32) : i32 {
+        %m = arith.muli %t, %c64 : i32
+        %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+          %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %tb = "ws.load"(%b, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+          scf.yield %d : tensor<128x128xf32>
+        }
+        %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+        "ws.store"(%c, %m, %m, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+        %x1 = arith.addi %x, %c1 : i32
+        scf.yield %x1 : i32
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// Two loops in the tile loop.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @two(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %c: !ws.tensor_desc<tensor<128x128xf16>>, %n: i32, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      // CHECK: persistent-errors.mlir:[[@LINE+1]]:7: error: 'scf.for' op is a persistent tile loop only if it carries nothing and holds one scf.for, a K loop carrying a ws.dot accumulator (it holds 2 loop(s) and carries 0 value(s))
+      scf.for %t = %c0 to %n step %c1 : i32 {
+        %m = arith.muli %t, %c64 : i32
+        %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+          %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %tb = "ws.load"(%b, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+          scf.yield %d : tensor<128x128xf32>
+        }
+        scf.for %j = %c0 to %n step %c1 : i32 {
+        }
+        %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+        "ws.store"(%c, %m, %m, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// A K loop whose upper bound depends on the tile (a triangular matmul).
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @bounds(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %c: !ws.tensor_desc<tensor<128x128xf16>>, %n: i32, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      scf.for %t = %c0 to %n step %c1 : i32 {
+        %m = arith.muli %t, %c64 : i32
+        %kt = arith.addi %m, %c64 : i32
+        // CHECK: persistent-errors.mlir:[[@LINE+1]]:16: error: 'scf.for' op has its upper bound computed inside the tile loop; every tile runs the same K steps, so compute the K loop's bounds before the tile loop
+        %acc = scf.for %k = %c0 to %kt step %c64 iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+          %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %tb = "ws.load"(%b, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+          scf.yield %d : tensor<128x128xf32>
+        }
+        %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+        "ws.store"(%c, %m, %m, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// A ws.load before the K loop (an operand loaded once per tile).
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @load_before(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %c: !ws.tensor_desc<tensor<128x128xf16>>, %n: i32, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      scf.for %t = %c0 to %n step %c1 : i32 {
+        %m = arith.muli %t, %c64 : i32
+        // CHECK: persistent-errors.mlir:[[@LINE+1]]:16: error: 'ws.load' op cannot come before the K loop of a persistent tile loop; there: scalar arith (the tile's coordinates) and splat tiles
+        %ta0 = "ws.load"(%a, %m, %c0) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+          %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %tb = "ws.load"(%b, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+          scf.yield %d : tensor<128x128xf32>
+        }
+        %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+        "ws.store"(%c, %m, %m, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// The inner loop carries no accumulator: an elementwise loop inside a tile loop.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @elementwise(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %c: !ws.tensor_desc<tensor<128x128xf16>>, %n: i32, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      // CHECK: persistent-errors.mlir:[[@LINE+1]]:7: error: 'scf.for' op is a persistent tile loop only if it carries nothing and holds one scf.for, a K loop carrying a ws.dot accumulator (it holds 1 loop(s) and carries 0 value(s))
+      scf.for %t = %c0 to %n step %c1 : i32 {
+        scf.for %k = %c0 to %K step %c64 : i32 {
+          %ta = "ws.load"(%a, %t, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        }
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// A ws.load in the epilogue (fused operands are not yet supported there).
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @epilogue_load(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %c: !ws.tensor_desc<tensor<128x128xf16>>, %n: i32, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      scf.for %t = %c0 to %n step %c1 : i32 {
+        %m = arith.muli %t, %c64 : i32
+        %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+          %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %tb = "ws.load"(%b, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+          scf.yield %d : tensor<128x128xf32>
+        }
+        // CHECK: persistent-errors.mlir:[[@LINE+1]]:17: error: 'ws.load' op cannot be in the epilogue of a warp-specialized matmul; after the loop: elementwise arith/math on its result, tensor.splat of a scalar, scalar arith, ws.store
+        %bias = "ws.load"(%a, %m, %c0) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+        "ws.store"(%c, %m, %m, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// A tile loop inside an scf.if: the partitions replace the tile loop at the kernel's top level.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @nested(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %c: !ws.tensor_desc<tensor<128x128xf16>>, %n: i32, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %p = arith.cmpi sgt, %n, %c0 : i32
+      scf.if %p {
+        // CHECK: persistent-errors.mlir:[[@LINE+1]]:9: error: 'scf.for' op must be at the top level of its kernel to be specialized
+        scf.for %t = %c0 to %n step %c1 : i32 {
+          %m = arith.muli %t, %c64 : i32
+          %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+          %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %tb = "ws.load"(%b, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+          scf.yield %d : tensor<128x128xf32>
+        }
+          %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+        "ws.store"(%c, %m, %m, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+        } {ws.warp_specialize}
+      }
+      gpu.return
+    }
+  }
+}
