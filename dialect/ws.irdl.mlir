@@ -44,6 +44,19 @@ irdl.dialect @ws {
     irdl.results(result: %acc)
   }
 
+  // %t = ws.broadcast %v {axis = A}: a 1 x K tile repeated into an M x N
+  // tile; its K values run along result dimension A: axis 1 (K = N) gives
+  // every row the same values (a bias per column, broadcast over M), axis 0
+  // (K = M) every column (a bias per row, broadcast over N). One element
+  // type; ws-verify checks the shapes. A matmul epilogue uses it on a
+  // ws.load of a bias vector.
+  irdl.operation @broadcast {
+    %v = irdl.base "!builtin.tensor"
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(value: %v)
+    irdl.results(result: %t)
+  }
+
   // ---- The protocol, as ws-insert-barriers leaves it ----------------------
   // Each partition is a branch of the kernel with its own copy of the loop.
   // Barriers and ring slots are named by index into the kernel's

@@ -1,10 +1,13 @@
-// The persistent matmul: C = A @ B^T with one block per SM looping over
-// the 128x256 tiles of C (seed 004's structure). ws.warp_specialize marks
+// The persistent matmul: C = relu(A @ B^T + bias) with one block per SM
+// looping over the 128x256 tiles of C (seed 004's structure). ws.warp_specialize marks
 // the tile loop; the K loop inside it carries the ws.dot accumulator, and
 // the epilogue and the store follow it in the tile loop. Each partition
 // gets its own copy of the tile loop: the load warp runs ahead into the
 // next tile while the consumers finish this one, and the store warp drains
-// each C tile while the consumers start the next.
+// each C tile while the consumers start the next. The bias (one value per
+// column of C, a 1 x N tensor) is a ws.load in the epilogue: the load warp
+// fetches each tile's 1 x 256 slice once it has issued the tile's K steps,
+// and ws.broadcast spreads it over the tile's 128 rows.
 //
 // The tiles go in a grouped order (Triton's GROUP_SIZE_M): 8 rows of tiles
 // at a time, down each column of the group, so that the blocks running at
@@ -18,6 +21,7 @@ module attributes {gpu.container_module} {
     gpu.func @matmul_persistent(%a: !ws.tensor_desc<tensor<128x64xf16>>,
                                 %b: !ws.tensor_desc<tensor<256x64xf16>>,
                                 %c: !ws.tensor_desc<tensor<128x256xf16>>,
+                                %bias: !ws.tensor_desc<tensor<1x256xf16>>,
                                 %M: i32, %N: i32, %K: i32) kernel
         attributes {ws.num_warps = 8 : i32} {
       %c0 = arith.constant 0 : i32
@@ -57,7 +61,12 @@ module attributes {gpu.container_module} {
           %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<256x64xf16>, tensor<128x256xf32>) -> tensor<128x256xf32>
           scf.yield %d : tensor<128x256xf32>
         }
-        %out = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+        %bias_row = "ws.load"(%bias, %c0, %n) : (!ws.tensor_desc<tensor<1x256xf16>>, i32, i32) -> tensor<1x256xf16>
+        %bias_tile = "ws.broadcast"(%bias_row) {axis = 1 : i32} : (tensor<1x256xf16>) -> tensor<128x256xf16>
+        %bias_f32 = arith.extf %bias_tile : tensor<128x256xf16> to tensor<128x256xf32>
+        %biased = arith.addf %acc, %bias_f32 : tensor<128x256xf32>
+        %relu = arith.maximumf %biased, %zero : tensor<128x256xf32>
+        %out = arith.truncf %relu : tensor<128x256xf32> to tensor<128x256xf16>
         "ws.store"(%c, %m, %n, %out) : (!ws.tensor_desc<tensor<128x256xf16>>, i32, i32, tensor<128x256xf16>) -> ()
       } {ws.warp_specialize}
       gpu.return

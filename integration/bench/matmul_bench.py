@@ -11,7 +11,9 @@ weakest shape included.
 Usage: matmul_bench.py DIR VARIANT [VARIANT...]
   DIR holds VARIANT.c and VARIANT.h (compile_matmul.sh writes them) and the
   manifest; a variant whose manifest line says persistent runs on the grid
-  its launcher's VARIANT_VARIANT_persistent_grid gives."""
+  its launcher's VARIANT_VARIANT_persistent_grid gives. Variants with the
+  bias_relu epilogue run the fused bias + ReLU comparison (first), the
+  others the plain matmul at every shape."""
 import ctypes
 import os
 import subprocess
@@ -27,6 +29,7 @@ from triton.tools.tensor_descriptor import TensorDescriptor
 SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024),
           (16384, 4096, 4096), (1024, 8192, 8192), (256, 8192, 8192), (4096, 4096, 16384)]
 RAGGED = [(4096, 4095, 4096), (2048, 50257, 1024)]
+BIAS_SHAPES = [(4096, 4096, 4096), (8192, 8192, 1024)]
 
 
 class WsTensor(ctypes.Structure):
@@ -47,13 +50,13 @@ class WsKernel:
     """One compiled variant: its launcher built into a shared library and
     loaded into this process (torch's context is current)."""
 
-    def __init__(self, folder, name, persistent, cuda_home):
+    def __init__(self, folder, name, persistent, cuda_home, epilogue="none"):
         lib = os.path.join(folder, name + ".so")
         subprocess.run(["gcc", "-shared", "-fPIC", "-O2", f"-I{cuda_home}/include",
                         os.path.join(folder, name + ".c"), "-o", lib,
                         f"-L{cuda_home}/lib64/stubs", "-lcuda"], check=True)
         self.lib = ctypes.CDLL(lib)
-        self.name, self.persistent = name, persistent
+        self.name, self.persistent, self.epilogue = name, persistent, epilogue
         self.module = ctypes.create_string_buffer(8192)
         r = getattr(self.lib, name + "_load")(self.module)
         if r != 0:
@@ -63,8 +66,12 @@ class WsKernel:
         if persistent:
             self.grid = getattr(self.lib, f"{name}_{name}_persistent_grid")(self.module)
 
-    def launcher(self, a, b, c, m, n, k, bm, bn):
+    def launcher(self, a, b, c, m, n, k, bm, bn, bias=None):
         ta, tb, tc = ws_tensor(a, k), ws_tensor(b, k), ws_tensor(c, n)
+        extra = ()
+        if self.epilogue == "bias_relu":  # a 1 x N bias row
+            self.tbias = ws_tensor(bias.view(1, -1), n)
+            extra = (ctypes.byref(self.tbias),)
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
         if self.persistent:
             grid = (self.grid, 1)
@@ -73,7 +80,7 @@ class WsKernel:
             grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
             sizes = (ctypes.c_int32(k),)
         args = (self.module, stream, ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]),
-                ctypes.c_uint(1), ctypes.byref(ta), ctypes.byref(tb), ctypes.byref(tc)) + sizes
+                ctypes.c_uint(1), ctypes.byref(ta), ctypes.byref(tb), ctypes.byref(tc)) + extra + sizes
 
         def run():
             r = self.launch_fn(*args)
@@ -172,8 +179,43 @@ def manifest(folder):
     with open(os.path.join(folder, "manifest")) as f:
         for line in f:
             v = line.split()
-            rows[v[0]] = (int(v[1]), int(v[2]), v[-1] == "persistent")
+            rows[v[0]] = (int(v[1]), int(v[2]), v[-1] == "persistent", v[6])
     return rows
+
+
+def bench_bias_relu(kernels):
+    """relu(A @ B^T + bias): ws's fused epilogue against torch.addmm + relu
+    and cuBLASLt's fused bias + ReLU (torch._addmm_activation)."""
+    rows = []
+    for m, n, k in BIAS_SHAPES:
+        a = torch.empty(m, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+        b = torch.empty(n, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+        bias = torch.empty(n, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        ref = torch.relu(torch.addmm(bias, a, b.T))
+        t_addmm = tflops(m, n, k, triton.testing.do_bench(
+            lambda: torch.relu(torch.addmm(bias, a, b.T)), warmup=25, rep=200))
+        t_lt = tflops(m, n, k, triton.testing.do_bench(
+            lambda: torch._addmm_activation(bias, a, b.T, use_gelu=False), warmup=25, rep=200))
+        ours = []
+        for kern, bm, bn in kernels:
+            if kern.epilogue != "bias_relu":
+                continue
+            ms = time_it(kern.launcher(a, b, c, m, n, k, bm, bn, bias=bias), c, ref)
+            t = tflops(m, n, k, ms) if ms else 0.0
+            print(f"  ws {kern.name} bias+relu at {m}x{n}x{k}: "
+                  f"{'%.1f TFLOP/s' % t if ms else 'WRONG RESULT'}", flush=True)
+            ours.append((t, kern.name))
+        if ours:
+            best, v = max(ours)
+            rows.append((f"{m}x{n}x{k}", best, v, t_addmm, t_lt))
+    if rows:
+        print("\n| bias + ReLU, M x N x K | ws best (TFLOP/s) | ws kernel | addmm + relu | "
+              "_addmm_activation | ws / addmm+relu | ws / _addmm_activation |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for shape, best, v, t1, t2 in rows:
+            print(f"| {shape} | {best:.1f} | {v} | {t1:.1f} | {t2:.1f} | {best / t1:.3f}x | "
+                  f"{best / t2:.3f}x |")
 
 
 def main():
@@ -183,8 +225,10 @@ def main():
     torch.manual_seed(0)
     torch.empty(1, device="cuda")  # torch's context is current from here on
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    kernels = [(WsKernel(folder, v, info[v][2], cuda_home), info[v][0], info[v][1])
+    kernels = [(WsKernel(folder, v, info[v][2], cuda_home, info[v][3]), info[v][0], info[v][1])
                for v in names]
+    bench_bias_relu(kernels)
+    kernels = [kern for kern in kernels if kern[0].epilogue == "none"]
     rows = []
     for m, n, k in SHAPES + RAGGED:
         # C rows padded to 16 bytes (TMA needs it); C's view is M x N

@@ -33,19 +33,37 @@
 enum { WATCHDOG_SECONDS = 20, GUARD_ROWS = 2, SENTINEL = 0x7E57 };
 
 /* The kernel's arguments after the tensors: M and N for -DPERSISTENT (the
- * kernel loops over the tiles they make), K, and alpha for -DALPHA (a
- * runtime f32 the epilogue scales the accumulator by). */
+ * kernel loops over the tiles they make), K, alpha for -DALPHA (a runtime
+ * f32 the epilogue scales the accumulator by) and beta for -DRESIDUAL. */
 #ifdef PERSISTENT
 #define SIZE_ARGS (int32_t)M, (int32_t)N,
 #define PERSISTENT_GRID XCAT4(MOD, _, KERN, _persistent_grid)
 #else
 #define SIZE_ARGS
 #endif
+#ifdef RESIDUAL
+static const float beta_value = 0.5f;
+#define BETA_ARG , beta_value
+#else
+#define BETA_ARG
+#endif
 #ifdef ALPHA
 static const float alpha_value = -0.71875f;
-#define K_ARGS SIZE_ARGS(int32_t) K, alpha_value
+#define K_ARGS SIZE_ARGS(int32_t) K, alpha_value BETA_ARG
 #else
 #define K_ARGS SIZE_ARGS(int32_t) K
+#endif
+/* The epilogue's tensors after C: a bias per column (-DBIAS_ROW, 1 x N of
+ * C's type), an f32 bias per row (-DBIAS_COL, 1 x M), a residual
+ * (-DRESIDUAL, M x N of C's type, scaled by beta). */
+#if defined(BIAS_ROW)
+#define EPILOGUE_TENSORS &tbias,
+#elif defined(BIAS_COL)
+#define EPILOGUE_TENSORS &trowbias,
+#elif defined(RESIDUAL)
+#define EPILOGUE_TENSORS &tres,
+#else
+#define EPILOGUE_TENSORS
 #endif
 
 static float half_to_float(uint16_t h) {
@@ -178,6 +196,25 @@ int main(int argc, char **argv) {
 #endif
   ws_tensor tc = {dc + (CUdeviceptr)(GUARD_ROWS * ldc * 2), 2, {(uint64_t)M, (uint64_t)N},
                   {(uint64_t)ldc, 1}};
+  /* epilogue operands: a bias row and a residual of C's type, an f32 row */
+  size_t e_elems = (size_t)M * ldc + ldc, r_elems = (size_t)(M + 3) / 4 * 4;
+  uint16_t *e = malloc(e_elems * 2);
+  float *rowbias = malloc(r_elems * 4);
+  for (size_t i = 0; i < e_elems; i++)
+    e[i] = value((seed = seed * 1103515245u + 12345u) >> 8);
+  for (size_t i = 0; i < r_elems; i++)
+    rowbias[i] = (float)((int)((seed = seed * 1103515245u + 12345u) >> 8) % 17 - 8) / 8.0f;
+  CUdeviceptr de, dr;
+  check(cuMemAlloc(&de, e_elems * 2), "alloc");
+  check(cuMemAlloc(&dr, r_elems * 4), "alloc");
+  check(cuMemcpyHtoD(de, e, e_elems * 2), "copy");
+  check(cuMemcpyHtoD(dr, rowbias, r_elems * 4), "copy");
+  ws_tensor tbias = {de, 2, {1, (uint64_t)N}, {(uint64_t)ldc, 1}};
+  ws_tensor tres = {de, 2, {(uint64_t)M, (uint64_t)N}, {(uint64_t)ldc, 1}};
+  ws_tensor trowbias = {dr, 2, {1, (uint64_t)M}, {(uint64_t)r_elems, 1}};
+  (void)tbias;
+  (void)tres;
+  (void)trowbias;
   unsigned gx = (unsigned)((M + BM - 1) / BM), gy = (unsigned)((N + BN - 1) / BN);
   if (gx == 0)
     gx = 1;
@@ -193,7 +230,7 @@ int main(int argc, char **argv) {
 #endif
   CUstream s;
   check(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "stream");
-  CUresult r = LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, K_ARGS);
+  CUresult r = LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS);
   if (r != CUDA_SUCCESS)
     fprintf(stderr, "launch: %s\n", mod.error);
   check(r, "launch");
@@ -203,10 +240,10 @@ int main(int argc, char **argv) {
     check(cuEventCreate(&e0, 0), "event");
     check(cuEventCreate(&e1, 0), "event");
     for (int i = 0; i < 3; i++)
-      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, K_ARGS), "launch");
+      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS), "launch");
     check(cuEventRecord(e0, s), "event");
     for (int i = 0; i < bench; i++)
-      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, K_ARGS), "launch");
+      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS), "launch");
     check(cuEventRecord(e1, s), "event");
     finish(s);
     float ms;
@@ -235,11 +272,20 @@ int main(int argc, char **argv) {
 #else
       ref += (double)half_to_float(a[i * lda + k]) * half_to_float(b[j * ldb + k]);
 #endif
+#ifdef BIAS_ROW
+    ref += half_to_float(e[j]);
+#endif
+#ifdef BIAS_COL
+    ref += rowbias[i];
+#endif
 #ifdef RELU
     ref = ref > 0 ? ref : 0;
 #endif
 #ifdef ALPHA
     ref = (float)ref * alpha_value; /* the kernel scales the f32 accumulator */
+#endif
+#ifdef RESIDUAL
+    ref += (double)half_to_float(e[i * ldc + j]) * beta_value;
 #endif
     float got = half_to_float(c[(i + GUARD_ROWS) * ldc + j]);
     double tol = 1e-2 * fabs(ref) + 1e-2;

@@ -35,10 +35,12 @@ while read -r name bm bn bk warps dtype epilogue layout sched; do
   fi
 done < "$dir/manifest"
 # compute-sanitizer on one 8-warp configuration (two consumer warpgroups),
-# tiled and persistent (a grid of 3 blocks over 15 tiles).
+# tiled and persistent (a grid of 3 blocks over 15 or 30 tiles, one with a
+# residual loaded in the epilogue).
 if command -v compute-sanitizer >/dev/null; then
   for tool in racecheck synccheck memcheck; do
-    for run in "mm_128x256x64_w8 256 512 256" "pmm_128x256x64_w8 640 768 256 --grid 3"; do
+    for run in "mm_128x256x64_w8 256 512 256" "pmm_128x256x64_w8 640 768 256 --grid 3" \
+               "pmm_128x128x64_w8_residual 640 768 256 --grid 3"; do
       set -- $run
       log="$(compute-sanitizer --tool $tool "$dir/$1.test" "${@:2}" 2>&1)"
       echo "compute-sanitizer --tool $tool $run: $(echo "$log" | grep -E "SUMMARY" | tr -s ' ')"

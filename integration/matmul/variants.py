@@ -26,6 +26,11 @@ VARIANTS = [
     # the accumulator scaled by a runtime alpha (an f32 kernel argument)
     ("mm_128x256x64_w8_alpha", 128, 256, 64, 8, "f16", "alpha", "nk"),
     ("mm_128x128x64_w8_bf16_kn_alpha", 128, 128, 64, 8, "bf16", "alpha", "kn"),
+    # fused epilogue operands: a bias row (per column) with ReLU, an f32
+    # bias per row, a residual with alpha and beta
+    ("mm_128x256x64_w8_bias_relu", 128, 256, 64, 8, "f16", "bias_relu", "nk"),
+    ("mm_128x128x64_w8_bias_col", 128, 128, 64, 8, "bf16", "bias_col", "nk"),
+    ("mm_128x128x64_w8_residual", 128, 128, 64, 8, "f16", "residual", "nk"),
 ]
 # persistent: one block per SM loops over the tiles (a ws.tile_loop with the
 # K loop inside), in a grouped order; same fields
@@ -34,6 +39,10 @@ PERSISTENT = [
     ("pmm_128x128x64_w8", 128, 128, 64, 8, "f16", "none", "nk"),
     ("pmm_128x256x64_w8_bf16_relu", 128, 256, 64, 8, "bf16", "relu", "nk"),
     ("pmm_128x128x64_w8_kn_alpha", 128, 128, 64, 8, "f16", "alpha", "kn"),
+    ("pmm_128x256x64_w8_bias_relu", 128, 256, 64, 8, "f16", "bias_relu", "nk"),
+    ("pmm_128x128x64_w8_bf16_bias_col", 128, 128, 64, 8, "bf16", "bias_col", "kn"),
+    ("pmm_128x256x64_w8_residual", 128, 256, 64, 8, "f16", "residual", "nk"),
+    ("pmm_128x128x64_w8_residual", 128, 128, 64, 8, "bf16", "residual", "nk"),
 ]
 GROUP_M = 8
 
@@ -88,6 +97,20 @@ def tile_loop_header(bm, bn):
     ]
 
 
+def operands(bm, bn, t, epilogue):
+    """The epilogue's tensor operands: (argument, descriptor type, tile)."""
+    if epilogue == "bias_relu":
+        tile = f"tensor<1x{bn}x{t}>"
+        return [("bias", f"!ws.tensor_desc<{tile}>", tile)]
+    if epilogue == "bias_col":
+        tile = f"tensor<1x{bm}xf32>"
+        return [("rowbias", f"!ws.tensor_desc<{tile}>", tile)]
+    if epilogue == "residual":
+        tile = f"tensor<{bm}x{bn}x{t}>"
+        return [("res", f"!ws.tensor_desc<{tile}>", tile)]
+    return []
+
+
 def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False):
     a = f"!ws.tensor_desc<tensor<{bm}x{bk}x{t}>>"
     b_tile = f"tensor<{bn}x{bk}x{t}>" if layout == "nk" else f"tensor<{bk}x{bn}x{t}>"
@@ -101,8 +124,10 @@ def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False):
         "module attributes {gpu.container_module} {",
         '  gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {',
         f"    gpu.func @{name}(%a: {a}, %b: {b}, %c: {c}, "
+        + "".join(f"%{arg}: {desc}, " for arg, desc, _ in operands(bm, bn, t, epilogue))
         + ("%M: i32, %N: i32, " if persistent else "") + "%K: i32"
-        + (", %alpha: f32" if epilogue == "alpha" else "") + ") kernel",
+        + (", %alpha: f32" if epilogue in ("alpha", "residual") else "")
+        + (", %beta: f32" if epilogue == "residual" else "") + ") kernel",
         f"        attributes {{ws.num_warps = {warps} : i32}} {{",
         "      %c0 = arith.constant 0 : i32",
         f"      %cbk = arith.constant {bk} : i32",
@@ -122,6 +147,33 @@ def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False):
         "      }" + ("" if persistent else " {ws.warp_specialize}"),
     ]
     result = "%acc"
+    for arg, desc, tile in operands(bm, bn, t, epilogue):
+        coords = {"bias": "%c0, %n", "rowbias": "%c0, %m", "res": "%m, %n"}[arg]
+        lines.append(f'      %{arg}_t = "ws.load"(%{arg}, {coords}) : ({desc}, i32, i32) -> {tile}')
+    if epilogue == "bias_relu":  # relu(acc + bias[n])
+        lines += [
+            f'      %bias_b = "ws.broadcast"(%bias_t) {{axis = 1 : i32}} : (tensor<1x{bn}x{t}>) -> tensor<{bm}x{bn}x{t}>',
+            f"      %bias_f = arith.extf %bias_b : tensor<{bm}x{bn}x{t}> to {acc}",
+            f"      %biased = arith.addf %acc, %bias_f : {acc}",
+            f"      %relu = arith.maximumf %biased, %zero : {acc}",
+        ]
+        result = "%relu"
+    elif epilogue == "bias_col":  # acc + rowbias[m], an f32 bias per row
+        lines += [
+            f'      %rowbias_b = "ws.broadcast"(%rowbias_t) {{axis = 0 : i32}} : (tensor<1x{bm}xf32>) -> {acc}',
+            f"      %biased = arith.addf %acc, %rowbias_b : {acc}",
+        ]
+        result = "%biased"
+    elif epilogue == "residual":  # alpha acc + beta res
+        lines += [
+            f"      %res_f = arith.extf %res_t : tensor<{bm}x{bn}x{t}> to {acc}",
+            f"      %al = tensor.splat %alpha : {acc}",
+            f"      %be = tensor.splat %beta : {acc}",
+            f"      %scaled = arith.mulf %acc, %al : {acc}",
+            f"      %res_s = arith.mulf %res_f, %be : {acc}",
+            f"      %sum = arith.addf %scaled, %res_s : {acc}",
+        ]
+        result = "%sum"
     if epilogue == "relu":
         lines.append(f"      %relu = arith.maximumf %acc, %zero : {acc}")
         result = "%relu"

@@ -141,21 +141,28 @@ MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgrou
   return all;
 }
 
-void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
-                            MlirValue tile, const MlirValue *values, MlirType element_type,
-                            int span) {
-  int eb = wsElementTypeByteWidth(element_type);
+/* The row and column of a thread's first fragment value in the M x N tile
+ * (the layout in ws_lower_mma.h); the others are at fixed offsets. */
+static void fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
+                            MlirValue *row0, MlirValue *col0) {
   MlirValue wg = ws_arith(b, "arith.divui", thread, c32(b, WARPGROUP_THREADS));
   MlirValue t = ws_arith(b, "arith.remui", thread, c32(b, WARPGROUP_THREADS));
   MlirValue warp = ws_arith(b, "arith.divui", t, c32(b, 32));
   MlirValue lane = ws_arith(b, "arith.remui", t, c32(b, 32));
-  MlirValue row0 = ws_arith(
+  *row0 = ws_arith(
       b, "arith.addi",
       ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", wg, c32(b, s->rows)),
                ws_arith(b, "arith.muli", warp, c32(b, 16))),
       ws_arith(b, "arith.divui", lane, c32(b, 4)));
-  MlirValue col0 = ws_arith(b, "arith.muli", ws_arith(b, "arith.remui", lane, c32(b, 4)),
-                            c32(b, 2));
+  *col0 = ws_arith(b, "arith.muli", ws_arith(b, "arith.remui", lane, c32(b, 4)), c32(b, 2));
+}
+
+void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
+                            MlirValue tile, const MlirValue *values, MlirType element_type,
+                            int span) {
+  int eb = wsElementTypeByteWidth(element_type);
+  MlirValue row0, col0;
+  fragment_origin(b, s, thread, &row0, &col0);
   int64_t two = 2;
   MlirType pair = mlirVectorTypeGet(1, &two, element_type);
   char align[32];
@@ -175,6 +182,51 @@ void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thre
         MlirValue at = ws_byte_ptr(b, tile, ws_slot_offset(b, row, col, m, s->n, eb, span));
         MlirValue ops[2] = {v, at};
         ws_build_void(b, "llvm.store", 2, ops, 1, &align_attr);
+      }
+    }
+}
+
+/* One load of `type` at byte `offset` of `tile`, `bytes`-aligned. */
+static MlirValue load_at(ws_builder *b, MlirValue tile, MlirValue offset, MlirType type,
+                         int bytes) {
+  char align[32];
+  snprintf(align, sizeof align, "%d : i64", bytes);
+  MlirNamedAttribute attr = ws_named_text(b->ctx, "alignment", align);
+  MlirValue at = ws_byte_ptr(b, tile, offset);
+  return ws_build_value(b, "llvm.load", 1, &at, type, 1, &attr);
+}
+
+void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
+                           MlirValue tile, MlirType element_type, int span,
+                           ws_fragment_source source, MlirValue *values) {
+  int eb = wsElementTypeByteWidth(element_type);
+  MlirValue row0, col0;
+  fragment_origin(b, s, thread, &row0, &col0);
+  int64_t two = 2;
+  MlirType pair = mlirVectorTypeGet(1, &two, element_type);
+  int m = s->rows * s->warpgroups;
+  for (int p = 0; p < s->parts; p++)
+    for (int h = 0; h < 2; h++) {
+      MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * MMA_M + 8 * h));
+      int at = p * s->n / 2 + 2 * h;
+      if (source == WS_FRAGMENT_FROM_COLUMN_VECTOR) { /* one value per row */
+        MlirValue v = load_at(b, tile, ws_arith(b, "arith.muli", row, c32(b, eb)),
+                              element_type, eb);
+        for (int j = 0; j < s->n / 8; j++)
+          values[at + 4 * j] = values[at + 4 * j + 1] = v;
+        continue;
+      }
+      for (int j = 0; j < s->n / 8; j++) {
+        MlirValue col = ws_arith(b, "arith.addi", col0, c32(b, 8 * j));
+        MlirValue offset = source == WS_FRAGMENT_FROM_ROW_VECTOR
+                               ? ws_arith(b, "arith.muli", col, c32(b, eb))
+                               : ws_slot_offset(b, row, col, m, s->n, eb, span);
+        MlirValue v = load_at(b, tile, offset, pair, 2 * eb);
+        for (int e = 0; e < 2; e++) {
+          MlirValue ops[2] = {v, c32(b, e)};
+          values[at + 4 * j + e] =
+              ws_build_value(b, "llvm.extractelement", 2, ops, element_type, 0, NULL);
+        }
       }
     }
 }

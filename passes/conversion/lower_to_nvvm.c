@@ -42,7 +42,7 @@
 #include "../../dialect/ws_text.h"
 
 enum { WAIT_HINT_NS = 1000000, MAX_ARGS = 32,
-       MAX_FRAGMENT = 128, MAX_FRAGMENT_TILES = 8 };
+       MAX_FRAGMENT = 128, MAX_FRAGMENT_TILES = 16 };
 
 /* A matmul tile in the consumers' registers: the accumulator's fragment
  * layout, one scalar per value (ws_lower_mma.h). */
@@ -492,10 +492,71 @@ static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, Mlir
                          mlirShapedTypeGetElementType(ring->tile), ring->swizzle);
 }
 
-/* ws.read_slot: this thread's chunks of the slot into registers. */
+/* The only user of `v` when it is a ws.broadcast, else a null op. */
+static MlirOperation broadcast_user(MlirValue v) {
+  MlirOpOperand u = mlirValueGetFirstUse(v);
+  if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+    return (MlirOperation){NULL};
+  MlirOperation user = mlirOpOperandGetOwner(u);
+  return wsOperationIsA(user, "broadcast") ? user : (MlirOperation){NULL};
+}
+
+/* ws.read_slot of a matmul epilogue operand: each thread loads the values
+ * its accumulator fragment meets, as a fragment of the tile (a residual,
+ * M x N) or, for a 1 x K bias read only by a ws.broadcast, of the
+ * broadcast (which then has nothing left to do). The loads happen here,
+ * before the slot is released. */
+static bool read_fragment(lowering *L, ws_builder *b, MlirOperation op, const ws_ring *ring) {
+  MlirValue tile = mlirOperationGetResult(op, 0);
+  MlirOperation bcast = broadcast_user(tile);
+  int64_t rows = mlirShapedTypeGetDimSize(ring->tile, 0);
+  int64_t cols = mlirShapedTypeGetDimSize(ring->tile, 1);
+  int m = L->mma.rows * L->mma.warpgroups;
+  ws_fragment_source source = WS_FRAGMENT_FROM_TILE;
+  if (!mlirOperationIsNull(bcast) && rows == 1)
+    source = ws_int_attr(bcast, "axis", 1) ? WS_FRAGMENT_FROM_ROW_VECTOR
+                                           : WS_FRAGMENT_FROM_COLUMN_VECTOR;
+  bool fits = source == WS_FRAGMENT_FROM_TILE ? rows == m && cols == L->mma.n
+              : source == WS_FRAGMENT_FROM_ROW_VECTOR ? cols == L->mma.n
+                                                      : cols == m;
+  if (!fits) {
+    ws_emit_op_error(op, "reads an epilogue tile that is neither the accumulator's "
+                         "shape (%dx%d) nor a 1 x K bias a ws.broadcast spreads over it",
+                     m, L->mma.n);
+    return false;
+  }
+  fragment_regs *f =
+      new_fragment(L, op, source == WS_FRAGMENT_FROM_TILE ? tile : mlirOperationGetResult(bcast, 0));
+  if (!f)
+    return false;
+  MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);
+  ws_emit_fragment_load(b, &L->mma, L->tiles.tid, slot,
+                        mlirShapedTypeGetElementType(ring->tile), ring->swizzle, source,
+                        f->values);
+  return true;
+}
+
+/* ws.read_slot: a matmul epilogue operand as fragments (read_fragment), or
+ * this thread's chunks of the slot into registers. */
 static bool lower_read_slot(lowering *L, ws_builder *b, MlirOperation op) {
   int r = ring_of(L, op);
-  return r >= 0 && ws_tiles_read_slot(&L->tiles, b, op, &L->plan.rings[r], r);
+  if (r < 0)
+    return false;
+  if (L->matmul)
+    return read_fragment(L, b, op, &L->plan.rings[r]);
+  return ws_tiles_read_slot(&L->tiles, b, op, &L->plan.rings[r], r);
+}
+
+/* ws.broadcast: its fragment was loaded with the slot it reads
+ * (read_fragment); anything else is not a matmul epilogue's. */
+static bool lower_broadcast(lowering *L, ws_builder *b, MlirOperation op) {
+  (void)b;
+  if (L->matmul && find_fragment(L, mlirOperationGetResult(op, 0)))
+    return true;
+  ws_emit_op_error(op, "broadcasts a tile that is not a bias the matmul epilogue "
+                       "read from its slot; ws.broadcast works on a ws.load in the "
+                       "epilogue of a warp-specialized matmul");
+  return false;
 }
 
 /* ws.write_slot: a wgmma fragment, or this thread's chunks of a tile. */
@@ -672,6 +733,7 @@ static const struct {
     {"read_slot", lower_read_slot},
     {"write_slot", lower_write_slot},
     {"mma", lower_mma},
+    {"broadcast", lower_broadcast},
 };
 
 static op_lowering protocol_lowering(MlirOperation op) {

@@ -54,4 +54,20 @@ void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thre
                             MlirValue tile, const MlirValue *values, MlirType element_type,
                             int span);
 
+/* Where a thread's fragment values come from: an M x N tile laid out as
+ * the C tile (ws_emit_fragment_store), a 1 x N row whose value n is every
+ * row's column n, or a 1 x M row whose value m is row m's every column (the
+ * two bias broadcasts; rows unswizzled). */
+typedef enum ws_fragment_source {
+  WS_FRAGMENT_FROM_TILE,
+  WS_FRAGMENT_FROM_ROW_VECTOR,
+  WS_FRAGMENT_FROM_COLUMN_VECTOR,
+} ws_fragment_source;
+
+/* Reads a thread's per_thread fragment values (of `element_type`, as
+ * stored) from the slot at shared pointer `tile` into `values`. */
+void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
+                           MlirValue tile, MlirType element_type, int span,
+                           ws_fragment_source source, MlirValue *values);
+
 #endif

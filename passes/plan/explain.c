@@ -74,7 +74,11 @@ void ws_explain_schedule(const ws_plan *plan, const ws_pass_env *env) {
 /* Why a ring has its swizzle. */
 static void swizzle_reason(const ws_plan *plan, const ws_ring *r, char *buf, size_t cap) {
   long long row = ws_tile_row_bytes(r->tile);
-  if (!r->swizzle)
+  bool operand = ws_ring_is_epilogue(plan, r) && wsOperationIsA(r->producer, "load");
+  if (!r->swizzle && operand)
+    snprintf(buf, cap, "unswizzled (a bias row: each consumer thread reads the values "
+                       "its fragment's columns or rows meet)");
+  else if (!r->swizzle)
     snprintf(buf, cap, "unswizzled (row-major: the compute partition and the exact "
                        "store read it linearly)");
   else if (row > r->swizzle)
@@ -84,7 +88,9 @@ static void swizzle_reason(const ws_plan *plan, const ws_ring *r, char *buf, siz
   else
     snprintf(buf, cap, "swizzle %d: the widest of 128, 64 and 32 bytes dividing its "
                        "%lld-byte rows (%s)", r->swizzle, row,
-             ws_ring_is_epilogue(plan, r) ? "the consumers' fragment writes spread over "
+             operand                      ? "the consumers' fragment reads spread over "
+                                            "all 32 banks"
+             : ws_ring_is_epilogue(plan, r) ? "the consumers' fragment writes spread over "
                                             "all 32 banks"
                                           : "wgmma reads it through that swizzle");
 }

@@ -165,6 +165,13 @@ bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring) {
          !mlirOperationEqual(mlirOperationGetParentOperation(ring->producer), plan->loop);
 }
 
+bool ws_channel_is_epilogue(const ws_plan *plan, int channel) {
+  for (int r = 0; r < plan->num_rings; r++)
+    if (plan->rings[r].channel == channel && ws_ring_is_epilogue(plan, &plan->rings[r]))
+      return true;
+  return false;
+}
+
 int ws_swizzle_span(long long row_bytes) {
   for (int span = 128; span >= 32; span /= 2)
     if (row_bytes > 0 && row_bytes % span == 0)

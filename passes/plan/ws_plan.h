@@ -147,6 +147,11 @@ MlirOperation ws_plan_tile_loop(const ws_plan *plan);
  * tile, staged once per block). Needs the producer: before specialization. */
 bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring);
 
+/* True when the channel's rings are epilogue tiles: stepped once per block
+ * (once per tile in a persistent kernel), not per K step. Needs the
+ * producers: before specialization. */
+bool ws_channel_is_epilogue(const ws_plan *plan, int channel);
+
 /* Bytes of one innermost row of a tile. */
 long long ws_tile_row_bytes(MlirType tile);
 

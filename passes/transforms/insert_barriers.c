@@ -54,18 +54,21 @@ static int arrivals(const ws_partition *p) {
 }
 
 static void plan_channel(ws_plan *plan, ws_channel *c) {
+  int index = (int)(c - plan->channels);
   ws_role from = plan->parts[c->from].role, to = plan->parts[c->to].role;
   c->expect_tx = 0;
   for (int r = 0; r < plan->num_rings; r++)
-    if (plan->rings[r].channel == (int)(c - plan->channels) && from == WS_ROLE_LOAD)
+    if (plan->rings[r].channel == index && from == WS_ROLE_LOAD)
       c->expect_tx += ws_tile_bytes(plan->rings[r].tile); /* the box, not its padded slot */
   c->full_arrivals = arrivals(&plan->parts[c->from]);
   c->empty_arrivals = arrivals(&plan->parts[c->to]);
   c->producer_phase = 1;
   c->consumer_phase = 0;
-  /* wgmma reads a matmul's slots through the async proxy, as TMA writes
-   * them: no generic access to fence. */
-  c->release_fence = from == WS_ROLE_LOAD && to == WS_ROLE_COMPUTE && !ws_plan_is_matmul(plan);
+  /* wgmma reads a matmul's K-loop slots through the async proxy, as TMA
+   * writes them: no generic access to fence. Its epilogue operands are read
+   * with generic loads. */
+  c->release_fence = from == WS_ROLE_LOAD && to == WS_ROLE_COMPUTE &&
+                     (!ws_plan_is_matmul(plan) || ws_channel_is_epilogue(plan, index));
   c->publish_fence = from == WS_ROLE_COMPUTE && to == WS_ROLE_STORE;
   c->drain = to == WS_ROLE_STORE ? c->depth - 1 : 0;
 }

@@ -10,7 +10,9 @@
  * dense<0.0> init (a register init); its epilogue (the ops after the loop:
  * elementwise math on the result, then ws.store) is scheduled too: math on
  * the compute warpgroups, which hold the accumulator, the store on the store
- * warp. The wgmma shapes are checked here: each of the ws.num_warps / 4
+ * warp, and a ws.load of an epilogue operand (a bias row or column, a
+ * residual tile) on the load warp, which fetches it once its K loop is
+ * issued. The wgmma shapes are checked here: each of the ws.num_warps / 4
  * consumer warpgroups owns M / warpgroups rows, which must be 64 or 128 (one
  * or two m64 instructions); N a multiple of 8 up to 256; A and B f16 or
  * bf16; K a multiple of 16. B is given N x K (transpose_b, read K-major)
@@ -278,12 +280,14 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
     if (wsOperationIsA(op, "store") && !index_of[WS_ROLE_STORE]) {
       int p = ws_plan_add_partition(plan, WS_ROLE_STORE, 1);
       index_of[WS_ROLE_STORE] = 1u << p;
-    } else if (!wsOperationIsA(op, "store") && !is_elementwise(op, &shape) &&
+    } else if (!wsOperationIsA(op, "store") && !wsOperationIsA(op, "load") &&
+               !wsOperationIsA(op, "broadcast") && !is_elementwise(op, &shape) &&
                !ws_op_is(op, "tensor.splat") && !is_scalar_math(op)) {
       ws_emit_op_error(op, "cannot be in the epilogue of a warp-specialized "
                            "matmul; after the loop: elementwise arith/math on "
-                           "its result, tensor.splat of a scalar, scalar arith, "
-                           "ws.store");
+                           "its result, ws.load of an operand (a residual, or a "
+                           "bias through ws.broadcast), tensor.splat of a scalar, "
+                           "scalar arith, ws.store");
       return false;
     }
     ops[n++] = op;
@@ -291,6 +295,7 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
   unsigned all = (1u << plan->num_parts) - 1;
   for (int i = n - 1; i >= 0; i--) {
     unsigned m = wsOperationIsA(ops[i], "store") ? index_of[WS_ROLE_STORE]
+                 : wsOperationIsA(ops[i], "load") ? index_of[WS_ROLE_LOAD]
                  : is_scalar_math(ops[i])        ? users_mask(plan, ops[i], all)
                                                  : index_of[WS_ROLE_COMPUTE];
     ws_set_op_partitions(plan, ops[i], m ? m : all);

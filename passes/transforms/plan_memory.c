@@ -19,10 +19,13 @@
  * TMA boxes side by side when the row is wider than the span. Its epilogue tile
  * (the C tile the consumers stage for the TMA store) is a ring of depth 1,
  * swizzled like a K x N B so that the consumers' fragment writes spread
- * over all banks. Depth:
+ * over all banks; so is an epilogue operand the load warp fetches (a
+ * residual tile; a 1 x K bias row stays unswizzled), each kind in a
+ * channel of its own. Depth:
  * ws.num_stages, or the deepest of 4, 3, 2, 1 whose rings fit the whole
- * budget (a matmul block has the SM to itself) with the epilogue tile after
- * them, or else over them: once the K loop is done the ring memory is free,
+ * budget (a matmul block has the SM to itself) with the epilogue tiles after
+ * them, or else the C tile over them (never an operand: the load warp
+ * fetches it while the K loop runs): once the K loop is done the ring memory is free,
  * and the plan shows the reuse as an epilogue offset inside the rings. A
  * persistent matmul (a K loop inside a ws.tile_loop) never reuses: its
  * producer runs ahead into the next tile while the C tile drains. */
@@ -63,9 +66,13 @@ static int consumer_partition(const ws_plan *plan, MlirOperation op, int produce
   return consumer;
 }
 
-static int channel_for(ws_plan *plan, int from, int to) {
+/* The channel from `from` to `to` of the K loop, or of the epilogue (its
+ * tiles move once per block or tile, not per K step, so they get barriers
+ * of their own). */
+static int channel_for(ws_plan *plan, int from, int to, bool epilogue) {
   for (int c = 0; c < plan->num_channels; c++)
-    if (plan->channels[c].from == from && plan->channels[c].to == to)
+    if (plan->channels[c].from == from && plan->channels[c].to == to &&
+        ws_channel_is_epilogue(plan, c) == epilogue)
       return c;
   if (plan->num_channels == WS_MAX_CHANNELS)
     return -1;
@@ -83,7 +90,7 @@ static int channel_for(ws_plan *plan, int from, int to) {
  * distinct banks. Everything else stays row-major: the compute layout and
  * the exact store read it linearly. */
 static int ring_swizzle(const ws_plan *plan, const ws_ring *ring) {
-  bool swizzled = ws_ring_is_epilogue(plan, ring);
+  bool swizzled = ws_ring_is_epilogue(plan, ring) && mlirShapedTypeGetDimSize(ring->tile, 0) > 1;
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(ring->producer, 0));
        !mlirOpOperandIsNull(u) && !swizzled; u = mlirOpOperandGetNextUse(u))
     swizzled = wsOperationIsA(mlirOpOperandGetOwner(u), "dot");
@@ -125,7 +132,8 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
                            "each tile may cross to one partition");
       return false;
     }
-    int channel = channel_for(plan, from, to);
+    ws_ring probe = {.producer = op};
+    int channel = channel_for(plan, from, to, ws_ring_is_epilogue(plan, &probe));
     if (channel < 0 || plan->num_rings == WS_MAX_RINGS) {
       ws_emit_op_error(op, "needs more than %d rings; the loop moves too many "
                            "tiles between partitions", WS_MAX_RINGS);
@@ -154,7 +162,7 @@ static int lay_out(ws_plan *plan, bool reuse) {
   long long offset = 0, end = 0;
   for (int i = 0; i < plan->num_rings; i++) {
     ws_ring *r = &plan->rings[i];
-    bool over = reuse && ws_ring_is_epilogue(plan, r);
+    bool over = reuse && ws_ring_is_epilogue(plan, r) && !wsOperationIsA(r->producer, "load");
     long long at = over ? 0 : align_up(offset, r->align);
     long long bytes = ws_ring_bytes(plan, r);
     r->offset = saturate(at);

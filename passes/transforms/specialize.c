@@ -210,6 +210,12 @@ static MlirOperation first_tile_op(specializer *S, ws_builder *b, value_map *m, 
   return next_tile_op(S, b, m, mlirBlockGetFirstOperation(ws_loop_body(S->plan->loop)), part);
 }
 
+/* The partition's ops after the loop (a matmul's epilogue), like
+ * first_tile_op. */
+static MlirOperation first_epilogue_op(specializer *S, ws_builder *b, value_map *m, int part) {
+  return next_tile_op(S, b, m, mlirOperationGetNextInBlock(S->plan->loop), part);
+}
+
 static MlirOperation after(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
                            int part) {
   return next_tile_op(S, b, m, mlirOperationGetNextInBlock(op), part);
@@ -340,25 +346,52 @@ static void close_tile_loop(tile_nest *t, int num, MlirValue *next) {
     ws_build_terminator(t->body, t->at.loc, "scf.yield", num, next);
 }
 
+/* True when the partition feeds a matmul's epilogue (a bias, a residual). */
+static bool loads_epilogue(const specializer *S, int part) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++)
+    if (S->plan->channels[ch].from == part && ws_plan_is_matmul(S->plan) &&
+        ws_channel_is_epilogue(S->plan, ch))
+      return true;
+  return false;
+}
+
+/* True when the partition's epilogue reads operands another one loads. */
+static bool takes_epilogue_operands(const specializer *S, int part) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++)
+    if (S->plan->channels[ch].to == part && ws_channel_is_epilogue(S->plan, ch))
+      return true;
+  return false;
+}
+
 /* A TMA partition: its own copy of the loop (see emit_tma_ops), inside its
  * copy of the tile loop when the kernel is persistent (the producer then
- * runs ahead into the next tile as far as the ring lets it); a store
- * partition releases slots a drain behind and drains before it exits. */
+ * runs ahead into the next tile as far as the ring lets it); then the
+ * loads of a matmul's epilogue operands, once per block or tile (counted
+ * by the tile loop's second counter). A store partition releases slots a
+ * drain behind and drains before it exits. */
 static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   bool store = S->plan->parts[part].role == WS_ROLE_STORE;
+  bool epilogue = loads_epilogue(S, part);
   value_map m = {.n = 0};
-  MlirValue start = c32(outer, 0), n;
-  tile_nest t = open_tile_loop(S, outer, &m, part, 1, &start);
+  MlirValue counts[2] = {c32(outer, 0), c32(outer, 0)}, n; /* K steps, tiles */
+  tile_nest t = open_tile_loop(S, outer, &m, part, epilogue ? 2 : 1, counts);
   MlirOperation copy;
-  MlirBlock body = open_loop(S, &t.at, &m, start, &n, &copy);
+  MlirBlock body = open_loop(S, &t.at, &m, counts[0], &n, &copy);
   ws_builder b = ws_builder_at_end(body, outer->loc);
-  bool started[WS_MAX_CHANNELS] = {false};
+  bool started[WS_MAX_CHANNELS] = {false}, fetched[WS_MAX_CHANNELS] = {false};
   emit_tma_ops(S, &b, &m, n, first_tile_op(S, &b, &m, part), part, started);
   if (store)
     release_stored_slots(S, &b, n, started);
   close_loop(&b, body, n);
-  MlirValue next = mlirOperationGetResult(copy, 0);
-  close_tile_loop(&t, 1, &next);
+  if (epilogue)
+    emit_tma_ops(S, &t.at, &m, counts[1], first_epilogue_op(S, &t.at, &m, part), part,
+                 fetched);
+  if (!mlirOperationIsNull(t.loop)) {
+    MlirValue next[2] = {mlirOperationGetResult(copy, 0),
+                         epilogue ? ws_arith(&t.at, "arith.addi", counts[1], c32(&t.at, 1))
+                                  : counts[1]};
+    close_tile_loop(&t, epilogue ? 2 : 1, next);
+  }
   if (store)
     bulk_wait(outer, 0, false); /* drain before exit */
 }
@@ -368,10 +401,11 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
  * they carry), fence when TMA refills it, release it; outgoing, wait for an
  * empty slot, write the rings, fence when a TMA store reads it, publish. */
 static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, int part,
-                     bool incoming) {
+                     bool incoming, bool epilogue_only) {
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
     const ws_channel *c = &S->plan->channels[ch];
-    if ((incoming ? c->to : c->from) != part)
+    if ((incoming ? c->to : c->from) != part ||
+        (epilogue_only && !ws_channel_is_epilogue(S->plan, ch)))
       continue;
     MlirValue slot, phase;
     slot_phase(S, b, n, ch, incoming ? c->consumer_phase : c->producer_phase, &slot, &phase);
@@ -403,7 +437,7 @@ static void emit_compute_partition(specializer *S, ws_builder *outer, int part) 
   MlirOperation copy;
   MlirBlock body = open_loop(S, outer, &m, c32(outer, 0), &n, &copy);
   ws_builder b = ws_builder_at_end(body, outer->loc);
-  transfer(S, &b, &m, n, part, true);
+  transfer(S, &b, &m, n, part, true, false);
   for (MlirOperation op = first_tile_op(S, &b, &m, part); !mlirOperationIsNull(op);
        op = after(S, &b, &m, op, part)) {
     if (wsOperationIsInDialect(op)) {
@@ -414,17 +448,12 @@ static void emit_compute_partition(specializer *S, ws_builder *outer, int part) 
     }
     clone_mapped(S, &b, op, &m);
   }
-  transfer(S, &b, &m, n, part, false);
+  transfer(S, &b, &m, n, part, false, false);
   close_loop(&b, body, n);
 }
 
 /* ---- a matmul --------------------------------------------------------------- */
 
-/* The partition's ops after the loop (a matmul's epilogue), like
- * first_tile_op. */
-static MlirOperation first_epilogue_op(specializer *S, ws_builder *b, value_map *m, int part) {
-  return next_tile_op(S, b, m, mlirOperationGetNextInBlock(S->plan->loop), part);
-}
 
 /* True when ws-plan-memory put the epilogue tile over the loop's rings. */
 static bool epilogue_reuses_rings(const specializer *S) {
@@ -520,7 +549,7 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
 static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   int in = -1;
   for (int ch = 0; ch < S->plan->num_channels; ch++)
-    if (S->plan->channels[ch].to == part)
+    if (S->plan->channels[ch].to == part && !ws_channel_is_epilogue(S->plan, ch))
       in = ch;
   if (in < 0) {
     ws_emit_op_error(S->plan->loop, "has no channel into its consumer warpgroups; run "
@@ -548,10 +577,15 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
     ws_build_void(at, "nvvm.barrier", 2, ops, 1, &seg);
   }
   map_put(S, &m, mlirOperationGetResult(S->plan->loop, 0), mlirOperationGetResult(copy, 1));
+  MlirValue tile_n = persistent ? counts[1] : (MlirValue){NULL};
+  if (takes_epilogue_operands(S, part)) {
+    tile_n = mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n;
+    transfer(S, at, &m, tile_n, part, true, true);
+  }
   for (MlirOperation op = first_epilogue_op(S, at, &m, part); !mlirOperationIsNull(op);
        op = after(S, at, &m, op, part))
     clone_mapped(S, at, op, &m);
-  transfer(S, at, &m, persistent ? counts[1] : c32(at, 0), part, false);
+  transfer(S, at, &m, mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n, part, false, false);
   if (persistent) {
     MlirValue next[2] = {steps, ws_arith(at, "arith.addi", counts[1], c32(at, 1))};
     close_tile_loop(&t, 2, next);

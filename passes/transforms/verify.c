@@ -337,6 +337,33 @@ static bool check_dot(MlirOperation op) {
   return true;
 }
 
+/* ws.broadcast: a 1 x K tile into M x N along `axis`, K that dimension's
+ * extent, one element type. */
+static bool check_broadcast(MlirOperation op) {
+  char vbuf[256], tbuf[256];
+  MlirType v = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!is_matrix(op, v, "value") || !is_matrix(op, t, "result"))
+    return false;
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("axis"));
+  long long axis = -1;
+  if (mlirAttributeIsNull(a) || !get_i32(a, &axis) || (axis != 0 && axis != 1)) {
+    ws_emit_op_error(op, "needs axis = 0 or 1 (an i32): the result dimension the "
+                         "value's elements run along");
+    return false;
+  }
+  int64_t k = mlirShapedTypeGetDimSize(v, 1);
+  if (mlirShapedTypeGetDimSize(v, 0) != 1 || mlirShapedTypeGetDimSize(t, (intptr_t)axis) != k ||
+      !mlirTypeEqual(mlirShapedTypeGetElementType(v), mlirShapedTypeGetElementType(t))) {
+    ws_emit_op_error(op, "broadcasts %s to %s along axis %lld; expected a 1 x K value, "
+                         "K the result's extent along the axis, and one element type",
+                     ws_type_str(v, vbuf, sizeof vbuf), ws_type_str(t, tbuf, sizeof tbuf),
+                     axis);
+    return false;
+  }
+  return true;
+}
+
 /* ---- ws attributes ------------------------------------------------------- */
 
 /* Reads an i32 IntegerAttr; false when the attribute is anything else. */
@@ -576,6 +603,8 @@ static MlirWalkResult verify_op(MlirOperation op, void *user_data) {
     ok = check_store(op);
   else if (wsOperationIsA(op, "dot"))
     ok = check_dot(op);
+  else if (wsOperationIsA(op, "broadcast"))
+    ok = check_broadcast(op);
   if (!ok)
     st->ok = false;
   return MlirWalkResultAdvance;

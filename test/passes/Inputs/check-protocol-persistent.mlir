@@ -1,6 +1,6 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
-    gpu.func @matmul_persistent(%arg0: !ws.tensor_desc<tensor<128x64xf16>>, %arg1: !ws.tensor_desc<tensor<256x64xf16>>, %arg2: !ws.tensor_desc<tensor<128x256xf16>>, %arg3: i32, %arg4: i32, %arg5: i32) kernel attributes {ws.block_threads = 384 : i32, ws.blocks_per_sm = 1 : i32, ws.channels = [{consumer_phase = 0 : i32, depth = 3 : i32, drain = 0 : i32, empty = 213016 : i32, empty_arrivals = 256 : i32, expect_tx = 49152 : i32, from = "load", full = 212992 : i32, full_arrivals = 1 : i32, producer_phase = 1 : i32, publish_fence = false, release_fence = false, to = "compute"}, {consumer_phase = 0 : i32, depth = 1 : i32, drain = 0 : i32, empty = 213048 : i32, empty_arrivals = 1 : i32, expect_tx = 0 : i32, from = "compute", full = 213040 : i32, full_arrivals = 256 : i32, producer_phase = 1 : i32, publish_fence = true, release_fence = false, to = "store"}], ws.maxnreg = 168 : i32, ws.num_warps = 8 : i32, ws.partitions = [{first_warp = 8 : i32, name = "load", num_warps = 1 : i32, registers = 24 : i32, role = "load"}, {first_warp = 0 : i32, name = "compute", num_warps = 8 : i32, registers = 240 : i32, role = "compute"}, {first_warp = 9 : i32, name = "store", num_warps = 1 : i32, registers = 24 : i32, role = "store"}], ws.persistent, ws.rings = [{align = 1024 : i32, channel = 0 : i32, offset = 0 : i32, slot_bytes = 16384 : i32, swizzle = 128 : i32, tile = tensor<128x64xf16>}, {align = 1024 : i32, channel = 0 : i32, offset = 49152 : i32, slot_bytes = 32768 : i32, swizzle = 128 : i32, tile = tensor<256x64xf16>}, {align = 1024 : i32, channel = 1 : i32, offset = 147456 : i32, slot_bytes = 65536 : i32, swizzle = 128 : i32, tile = tensor<128x256xf16>}], ws.smem_bytes = 213056 : i32} {
+    gpu.func @matmul_persistent(%arg0: !ws.tensor_desc<tensor<128x64xf16>>, %arg1: !ws.tensor_desc<tensor<256x64xf16>>, %arg2: !ws.tensor_desc<tensor<128x256xf16>>, %arg3: !ws.tensor_desc<tensor<1x256xf16>>, %arg4: i32, %arg5: i32, %arg6: i32) kernel attributes {ws.block_threads = 384 : i32, ws.blocks_per_sm = 1 : i32, ws.channels = [{consumer_phase = 0 : i32, depth = 3 : i32, drain = 0 : i32, empty = 214040 : i32, empty_arrivals = 256 : i32, expect_tx = 49152 : i32, from = "load", full = 214016 : i32, full_arrivals = 1 : i32, producer_phase = 1 : i32, publish_fence = false, release_fence = false, to = "compute"}, {consumer_phase = 0 : i32, depth = 1 : i32, drain = 0 : i32, empty = 214072 : i32, empty_arrivals = 256 : i32, expect_tx = 512 : i32, from = "load", full = 214064 : i32, full_arrivals = 1 : i32, producer_phase = 1 : i32, publish_fence = false, release_fence = true, to = "compute"}, {consumer_phase = 0 : i32, depth = 1 : i32, drain = 0 : i32, empty = 214088 : i32, empty_arrivals = 1 : i32, expect_tx = 0 : i32, from = "compute", full = 214080 : i32, full_arrivals = 256 : i32, producer_phase = 1 : i32, publish_fence = true, release_fence = false, to = "store"}], ws.maxnreg = 168 : i32, ws.num_warps = 8 : i32, ws.partitions = [{first_warp = 8 : i32, name = "load", num_warps = 1 : i32, registers = 24 : i32, role = "load"}, {first_warp = 0 : i32, name = "compute", num_warps = 8 : i32, registers = 240 : i32, role = "compute"}, {first_warp = 9 : i32, name = "store", num_warps = 1 : i32, registers = 24 : i32, role = "store"}], ws.persistent, ws.rings = [{align = 1024 : i32, channel = 0 : i32, offset = 0 : i32, slot_bytes = 16384 : i32, swizzle = 128 : i32, tile = tensor<128x64xf16>}, {align = 1024 : i32, channel = 0 : i32, offset = 49152 : i32, slot_bytes = 32768 : i32, swizzle = 128 : i32, tile = tensor<256x64xf16>}, {align = 128 : i32, channel = 1 : i32, offset = 147456 : i32, slot_bytes = 512 : i32, swizzle = 0 : i32, tile = tensor<1x256xf16>}, {align = 1024 : i32, channel = 2 : i32, offset = 148480 : i32, slot_bytes = 65536 : i32, swizzle = 128 : i32, tile = tensor<128x256xf16>}], ws.smem_bytes = 214096 : i32} {
       %c0_i32 = arith.constant 0 : i32
       %c8_i32 = arith.constant 8 : i32
       %c64_i32 = arith.constant 64 : i32
@@ -9,9 +9,9 @@ module attributes {gpu.container_module} {
       %c255_i32 = arith.constant 255 : i32
       %c256_i32 = arith.constant 256 : i32
       %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32>
-      %0 = arith.addi %arg3, %c127_i32 : i32
+      %0 = arith.addi %arg4, %c127_i32 : i32
       %1 = arith.divui %0, %c128_i32 : i32
-      %2 = arith.addi %arg4, %c255_i32 : i32
+      %2 = arith.addi %arg5, %c255_i32 : i32
       %3 = arith.divui %2, %c256_i32 : i32
       %4 = arith.muli %1, %3 : i32
       %5 = arith.muli %3, %c8_i32 : i32
@@ -27,8 +27,10 @@ module attributes {gpu.container_module} {
       scf.if %10 {
         "ws.init_barrier"() {barrier = "full", channel = 0 : i32, count = 1 : i32} : () -> ()
         "ws.init_barrier"() {barrier = "empty", channel = 0 : i32, count = 256 : i32} : () -> ()
-        "ws.init_barrier"() {barrier = "full", channel = 1 : i32, count = 256 : i32} : () -> ()
-        "ws.init_barrier"() {barrier = "empty", channel = 1 : i32, count = 1 : i32} : () -> ()
+        "ws.init_barrier"() {barrier = "full", channel = 1 : i32, count = 1 : i32} : () -> ()
+        "ws.init_barrier"() {barrier = "empty", channel = 1 : i32, count = 256 : i32} : () -> ()
+        "ws.init_barrier"() {barrier = "full", channel = 2 : i32, count = 256 : i32} : () -> ()
+        "ws.init_barrier"() {barrier = "empty", channel = 2 : i32, count = 1 : i32} : () -> ()
         nvvm.fence.mbarrier.init
       }
       nvvm.barrier0
@@ -38,44 +40,53 @@ module attributes {gpu.container_module} {
         nvvm.setmaxregister  increase 240
         %c0_i32_2 = arith.constant 0 : i32
         %c0_i32_3 = arith.constant 0 : i32
-        %12:2 = scf.for %arg6 = %6 to %4 step %7 iter_args(%arg7 = %c0_i32_2, %arg8 = %c0_i32_3) -> (i32, i32)  : i32 {
-          %13:2 = scf.for %arg9 = %c0_i32 to %arg5 step %c64_i32 iter_args(%arg10 = %arg7, %arg11 = %cst) -> (i32, tensor<128x256xf32>)  : i32 {
-            %19:2 = "ws.slot_phase"(%arg10) {depth = 3 : i32, start_phase = 0 : i32} : (i32) -> (i32, i32)
-            "ws.wait"(%19#0, %19#1) {barrier = "full", channel = 0 : i32} : (i32, i32) -> ()
+        %12:2 = scf.for %arg7 = %6 to %4 step %7 iter_args(%arg8 = %c0_i32_2, %arg9 = %c0_i32_3) -> (i32, i32)  : i32 {
+          %13:2 = scf.for %arg10 = %c0_i32 to %arg6 step %c64_i32 iter_args(%arg11 = %arg8, %arg12 = %cst) -> (i32, tensor<128x256xf32>)  : i32 {
+            %25:2 = "ws.slot_phase"(%arg11) {depth = 3 : i32, start_phase = 0 : i32} : (i32) -> (i32, i32)
+            "ws.wait"(%25#0, %25#1) {barrier = "full", channel = 0 : i32} : (i32, i32) -> ()
             nvvm.wgmma.fence.aligned
-            %20 = "ws.mma"(%19#0, %arg11) {ring_a = 0 : i32, ring_b = 1 : i32, transpose_b} : (i32, tensor<128x256xf32>) -> tensor<128x256xf32>
+            %26 = "ws.mma"(%25#0, %arg12) {ring_a = 0 : i32, ring_b = 1 : i32, transpose_b} : (i32, tensor<128x256xf32>) -> tensor<128x256xf32>
             nvvm.wgmma.commit.group.sync.aligned
             nvvm.wgmma.wait.group.sync.aligned 1
             %c1_i32_5 = arith.constant 1 : i32
-            %21 = arith.addi %arg7, %c1_i32_5 : i32
-            %22 = arith.cmpi uge, %arg10, %21 : i32
-            scf.if %22 {
-              %24 = arith.subi %arg10, %c1_i32_5 : i32
-              %25:2 = "ws.slot_phase"(%24) {depth = 3 : i32, start_phase = 0 : i32} : (i32) -> (i32, i32)
-              "ws.arrive"(%25#0) {barrier = "empty", channel = 0 : i32} : (i32) -> ()
+            %27 = arith.addi %arg8, %c1_i32_5 : i32
+            %28 = arith.cmpi uge, %arg11, %27 : i32
+            scf.if %28 {
+              %30 = arith.subi %arg11, %c1_i32_5 : i32
+              %31:2 = "ws.slot_phase"(%30) {depth = 3 : i32, start_phase = 0 : i32} : (i32) -> (i32, i32)
+              "ws.arrive"(%31#0) {barrier = "empty", channel = 0 : i32} : (i32) -> ()
             }
             %c1_i32_6 = arith.constant 1 : i32
-            %23 = arith.addi %arg10, %c1_i32_6 : i32
-            scf.yield %23, %20 : i32, tensor<128x256xf32>
+            %29 = arith.addi %arg11, %c1_i32_6 : i32
+            scf.yield %29, %26 : i32, tensor<128x256xf32>
           }
           nvvm.wgmma.wait.group.sync.aligned 0
           %c1_i32 = arith.constant 1 : i32
-          %14 = arith.addi %arg7, %c1_i32 : i32
+          %14 = arith.addi %arg8, %c1_i32 : i32
           %15 = arith.cmpi uge, %13#0, %14 : i32
           scf.if %15 {
-            %19 = arith.subi %13#0, %c1_i32 : i32
-            %20:2 = "ws.slot_phase"(%19) {depth = 3 : i32, start_phase = 0 : i32} : (i32) -> (i32, i32)
-            "ws.arrive"(%20#0) {barrier = "empty", channel = 0 : i32} : (i32) -> ()
+            %25 = arith.subi %13#0, %c1_i32 : i32
+            %26:2 = "ws.slot_phase"(%25) {depth = 3 : i32, start_phase = 0 : i32} : (i32) -> (i32, i32)
+            "ws.arrive"(%26#0) {barrier = "empty", channel = 0 : i32} : (i32) -> ()
           }
-          %16 = arith.truncf %13#1 : tensor<128x256xf32> to tensor<128x256xf16>
-          %17:2 = "ws.slot_phase"(%arg8) {depth = 1 : i32, start_phase = 1 : i32} : (i32) -> (i32, i32)
-          "ws.wait"(%17#0, %17#1) {barrier = "empty", channel = 1 : i32} : (i32, i32) -> ()
-          "ws.write_slot"(%16, %17#0) {ring = 2 : i32} : (tensor<128x256xf16>, i32) -> ()
+          %16:2 = "ws.slot_phase"(%arg9) {depth = 1 : i32, start_phase = 0 : i32} : (i32) -> (i32, i32)
+          "ws.wait"(%16#0, %16#1) {barrier = "full", channel = 1 : i32} : (i32, i32) -> ()
+          %17 = "ws.read_slot"(%16#0) {ring = 2 : i32} : (i32) -> tensor<1x256xf16>
           nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-          "ws.arrive"(%17#0) {barrier = "full", channel = 1 : i32} : (i32) -> ()
+          "ws.arrive"(%16#0) {barrier = "empty", channel = 1 : i32} : (i32) -> ()
+          %18 = "ws.broadcast"(%17) {axis = 1 : i32} : (tensor<1x256xf16>) -> tensor<128x256xf16>
+          %19 = arith.extf %18 : tensor<128x256xf16> to tensor<128x256xf32>
+          %20 = arith.addf %13#1, %19 : tensor<128x256xf32>
+          %21 = arith.maximumf %20, %cst : tensor<128x256xf32>
+          %22 = arith.truncf %21 : tensor<128x256xf32> to tensor<128x256xf16>
+          %23:2 = "ws.slot_phase"(%arg9) {depth = 1 : i32, start_phase = 1 : i32} : (i32) -> (i32, i32)
+          "ws.wait"(%23#0, %23#1) {barrier = "empty", channel = 2 : i32} : (i32, i32) -> ()
+          "ws.write_slot"(%22, %23#0) {ring = 3 : i32} : (tensor<128x256xf16>, i32) -> ()
+          nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+          "ws.arrive"(%23#0) {barrier = "full", channel = 2 : i32} : (i32) -> ()
           %c1_i32_4 = arith.constant 1 : i32
-          %18 = arith.addi %arg8, %c1_i32_4 : i32
-          scf.yield %13#0, %18 : i32, i32
+          %24 = arith.addi %arg9, %c1_i32_4 : i32
+          scf.yield %13#0, %24 : i32, i32
         }
       } else {
         nvvm.setmaxregister  decrease 24
@@ -85,28 +96,35 @@ module attributes {gpu.container_module} {
         %14 = arith.andi %12, %13 : i1
         scf.if %14 {
           %c0_i32_3 = arith.constant 0 : i32
-          %18 = scf.for %arg6 = %6 to %4 step %7 iter_args(%arg7 = %c0_i32_3) -> (i32)  : i32 {
-            %19 = arith.divui %arg6, %5 : i32
+          %c0_i32_4 = arith.constant 0 : i32
+          %18:2 = scf.for %arg7 = %6 to %4 step %7 iter_args(%arg8 = %c0_i32_3, %arg9 = %c0_i32_4) -> (i32, i32)  : i32 {
+            %19 = arith.divui %arg7, %5 : i32
             %20 = arith.muli %19, %c8_i32 : i32
             %21 = arith.subi %1, %20 : i32
             %22 = arith.minui %21, %c8_i32 : i32
-            %23 = arith.remui %arg6, %5 : i32
+            %23 = arith.remui %arg7, %5 : i32
             %24 = arith.remui %23, %22 : i32
             %25 = arith.addi %20, %24 : i32
             %26 = arith.divui %23, %22 : i32
             %27 = arith.muli %25, %c128_i32 : i32
             %28 = arith.muli %26, %c256_i32 : i32
-            %29 = scf.for %arg8 = %c0_i32 to %arg5 step %c64_i32 iter_args(%arg9 = %arg7) -> (i32)  : i32 {
-              %30:2 = "ws.slot_phase"(%arg9) {depth = 3 : i32, start_phase = 1 : i32} : (i32) -> (i32, i32)
-              "ws.wait"(%30#0, %30#1) {barrier = "empty", channel = 0 : i32} : (i32, i32) -> ()
-              "ws.arrive_expect_tx"(%30#0) {bytes = 49152 : i32, channel = 0 : i32} : (i32) -> ()
-              "ws.tma_load"(%arg0, %27, %arg8, %30#0) {ring = 0 : i32} : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32, i32) -> ()
-              "ws.tma_load"(%arg1, %28, %arg8, %30#0) {ring = 1 : i32} : (!ws.tensor_desc<tensor<256x64xf16>>, i32, i32, i32) -> ()
-              %c1_i32 = arith.constant 1 : i32
-              %31 = arith.addi %arg9, %c1_i32 : i32
-              scf.yield %31 : i32
+            %29 = scf.for %arg10 = %c0_i32 to %arg6 step %c64_i32 iter_args(%arg11 = %arg8) -> (i32)  : i32 {
+              %32:2 = "ws.slot_phase"(%arg11) {depth = 3 : i32, start_phase = 1 : i32} : (i32) -> (i32, i32)
+              "ws.wait"(%32#0, %32#1) {barrier = "empty", channel = 0 : i32} : (i32, i32) -> ()
+              "ws.arrive_expect_tx"(%32#0) {bytes = 49152 : i32, channel = 0 : i32} : (i32) -> ()
+              "ws.tma_load"(%arg0, %27, %arg10, %32#0) {ring = 0 : i32} : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32, i32) -> ()
+              "ws.tma_load"(%arg1, %28, %arg10, %32#0) {ring = 1 : i32} : (!ws.tensor_desc<tensor<256x64xf16>>, i32, i32, i32) -> ()
+              %c1_i32_5 = arith.constant 1 : i32
+              %33 = arith.addi %arg11, %c1_i32_5 : i32
+              scf.yield %33 : i32
             }
-            scf.yield %29 : i32
+            %30:2 = "ws.slot_phase"(%arg9) {depth = 1 : i32, start_phase = 1 : i32} : (i32) -> (i32, i32)
+            "ws.wait"(%30#0, %30#1) {barrier = "empty", channel = 1 : i32} : (i32, i32) -> ()
+            "ws.arrive_expect_tx"(%30#0) {bytes = 512 : i32, channel = 1 : i32} : (i32) -> ()
+            "ws.tma_load"(%arg3, %c0_i32, %28, %30#0) {ring = 2 : i32} : (!ws.tensor_desc<tensor<1x256xf16>>, i32, i32, i32) -> ()
+            %c1_i32 = arith.constant 1 : i32
+            %31 = arith.addi %arg9, %c1_i32 : i32
+            scf.yield %29, %31 : i32, i32
           }
         }
         %c9_i32 = arith.constant 9 : i32
@@ -115,31 +133,31 @@ module attributes {gpu.container_module} {
         %17 = arith.andi %15, %16 : i1
         scf.if %17 {
           %c0_i32_3 = arith.constant 0 : i32
-          %18 = scf.for %arg6 = %6 to %4 step %7 iter_args(%arg7 = %c0_i32_3) -> (i32)  : i32 {
-            %19 = arith.divui %arg6, %5 : i32
+          %18 = scf.for %arg7 = %6 to %4 step %7 iter_args(%arg8 = %c0_i32_3) -> (i32)  : i32 {
+            %19 = arith.divui %arg7, %5 : i32
             %20 = arith.muli %19, %c8_i32 : i32
             %21 = arith.subi %1, %20 : i32
             %22 = arith.minui %21, %c8_i32 : i32
-            %23 = arith.remui %arg6, %5 : i32
+            %23 = arith.remui %arg7, %5 : i32
             %24 = arith.remui %23, %22 : i32
             %25 = arith.addi %20, %24 : i32
             %26 = arith.divui %23, %22 : i32
             %27 = arith.muli %25, %c128_i32 : i32
             %28 = arith.muli %26, %c256_i32 : i32
-            %29:2 = "ws.slot_phase"(%arg7) {depth = 1 : i32, start_phase = 0 : i32} : (i32) -> (i32, i32)
-            "ws.wait"(%29#0, %29#1) {barrier = "full", channel = 1 : i32} : (i32, i32) -> ()
-            "ws.tma_store"(%arg2, %27, %28, %29#0) {ring = 2 : i32} : (!ws.tensor_desc<tensor<128x256xf16>>, i32, i32, i32) -> ()
+            %29:2 = "ws.slot_phase"(%arg8) {depth = 1 : i32, start_phase = 0 : i32} : (i32) -> (i32, i32)
+            "ws.wait"(%29#0, %29#1) {barrier = "full", channel = 2 : i32} : (i32, i32) -> ()
+            "ws.tma_store"(%arg2, %27, %28, %29#0) {ring = 3 : i32} : (!ws.tensor_desc<tensor<128x256xf16>>, i32, i32, i32) -> ()
             nvvm.cp.async.bulk.commit.group
             nvvm.cp.async.bulk.wait_group 0 {read}
             %c0_i32_4 = arith.constant 0 : i32
-            %30 = arith.cmpi uge, %arg7, %c0_i32_4 : i32
+            %30 = arith.cmpi uge, %arg8, %c0_i32_4 : i32
             scf.if %30 {
-              %32 = arith.subi %arg7, %c0_i32_4 : i32
+              %32 = arith.subi %arg8, %c0_i32_4 : i32
               %33:2 = "ws.slot_phase"(%32) {depth = 1 : i32, start_phase = 0 : i32} : (i32) -> (i32, i32)
-              "ws.arrive"(%33#0) {barrier = "empty", channel = 1 : i32} : (i32) -> ()
+              "ws.arrive"(%33#0) {barrier = "empty", channel = 2 : i32} : (i32) -> ()
             }
             %c1_i32 = arith.constant 1 : i32
-            %31 = arith.addi %arg7, %c1_i32 : i32
+            %31 = arith.addi %arg8, %c1_i32 : i32
             scf.yield %31 : i32
           }
           nvvm.cp.async.bulk.wait_group 0
