@@ -2,7 +2,8 @@
 wgmma and the budget take (M tile 64/128/256 over 4 or 8 warps, N tile a
 multiple of 8 up to 256, or of 16 for a K x N B, K tile 16/32/48/64/128), f16 or
 bf16, B given N x K or K x N, with or without a ReLU epilogue, rendered by
-integration/matmul/variants.py. Every draw must compile."""
+integration/matmul/variants.py; and persistent ones (draw_persistent).
+Every draw must compile."""
 import os
 import sys
 
@@ -28,3 +29,22 @@ def draw(rng, index):
             "dtype": dtype, "layout": layout, "epilogue": epilogue,
             "rank": 2, "out_type": dtype}
     return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout)
+
+
+def draw_persistent(rng, index):
+    """(spec, .mlir text) of persistent matmul number `index`: a tile loop
+    over a grouped tile order on 8 warps (two consumer warpgroups), M tile
+    128, N tile 128 or 256, with an epilogue that may load a bias row, an
+    f32 bias per row or a residual (with alpha and beta)."""
+    bm, warps = 128, 8
+    layout = rng.choice(["nk", "kn"])
+    bn = rng.choice([64, 128, 192, 256]) if layout == "nk" else rng.choice([64, 128, 256])
+    bk = rng.choice([32, 64])
+    dtype = rng.choice(["f16", "bf16"])
+    epilogue = rng.choice(["none", "relu", "alpha", "bias_relu", "bias_col", "residual"])
+    name = "pmm%03d_%dx%dx%d_%s_%s_%s" % (index, bm, bn, bk, dtype, layout, epilogue)
+    spec = {"kind": "matmul", "persistent": True, "name": name, "bm": bm, "bn": bn, "bk": bk,
+            "warps": warps, "dtype": dtype, "layout": layout, "epilogue": epilogue,
+            "rank": 2, "out_type": dtype}
+    return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout,
+                                 persistent=True)

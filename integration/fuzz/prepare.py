@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Generates COUNT kernels for the GPU differential fuzz (kernelgen.py with
-gpu=True) and MATMULS matmul kernels (matmul_gen.py), compiles each to a launcher with ws-opt, compiles every launcher
+gpu=True), MATMULS matmul kernels and PERSISTENT persistent ones
+(matmul_gen.py), compiles each to a launcher with ws-opt, compiles every launcher
 with -Wall -Wextra -Werror, and writes DIR/manifest.json (one spec per
 kernel, for run.py). Needs no GPU. A kernel ws-opt rejects is a failure
 here: the generator only draws kernels that must compile."""
@@ -32,8 +33,11 @@ def elementwise(args, i):
 def build(args, i):
     if i < args.count:
         spec, text = elementwise(args, i)
-    else:
+    elif i < args.count + args.matmuls:
         spec, text = matmul_gen.draw(random.Random("gpu-mm/%d/%d" % (args.seed, i)), i - args.count)
+    else:
+        j = i - args.count - args.matmuls
+        spec, text = matmul_gen.draw_persistent(random.Random("gpu-pmm/%d/%d" % (args.seed, j)), j)
     name = spec["name"]
     base = os.path.join(args.dir, name)
     with open(base + ".mlir", "w") as f:
@@ -59,12 +63,15 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--matmuls", type=int, default=0, help="matmul kernels besides")
+    ap.add_argument("--persistent", type=int, default=0,
+                    help="persistent matmul kernels besides (with epilogue operands)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     specs, errors = [], []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for spec, err in pool.map(lambda i: build(args, i), range(args.count + args.matmuls)):
+        total = args.count + args.matmuls + args.persistent
+        for spec, err in pool.map(lambda i: build(args, i), range(total)):
             if err:
                 errors.append(err)
             else:

@@ -5,9 +5,10 @@ strides, column slices of a wider tensor, inputs smaller than the output so
 that loads zero-fill, grids larger than the work, negative loop starts) and
 compares each with the CPU reference (reference.py): bit-exact, NaN equal to
 any NaN, transcendental math within 4 ulps (f32) or 1 ulp (narrower types)
-of the output type. Matmul kernels (prepare.py --matmuls) run over ragged
-M, N and K (K = 0 and K below one tile too, N rows ending inside a granule,
-extra grid blocks) on inputs whose sums are exact in f32, so C must match
+of the output type. Matmul kernels (prepare.py --matmuls, --persistent)
+run over ragged M, N and K (K = 0 and K below one tile too, N rows ending
+inside a granule, extra grid blocks; persistent ones on grids of 1 block to
+2 more than the tiles, with their bias, residual, alpha and beta) on inputs whose sums are exact in f32, so C must match
 numpy bit for bit. Every tensor lies between sentinel guard bytes and has
 sentinels in its padding; all of them, every input byte and every output
 element the kernel does not cover must come back unchanged. Each kernel
@@ -328,14 +329,51 @@ def draw_matmul_shape(rng, spec):
     return m, n, max(k, 0), extra
 
 
+ALPHA, BETA = -0.5, 0.25  # powers of two: alpha * C and beta * R are exact
+
+
+def epilogue_operands(cuda, rng, spec, m, n):
+    """The epilogue's tensors (a bias row of C's type, an f32 bias per row, a
+    residual of C's type) with their values, and the function that applies
+    the epilogue to the f64 product, rounding where the kernel does (f32)."""
+    t, epi = spec["dtype"], spec["epilogue"]
+    if epi == "bias_relu":
+        x = Tensor(cuda, rng, [1, n], t)
+        v = ref.decode(exact_values(rng, t, n), t).astype(np.float32).reshape(1, n)
+        x.scatter(ref.encode(v, t).reshape(-1))
+        return [x], lambda p: np.maximum(p.astype(np.float32) + v, 0)
+    if epi == "bias_col":
+        x = Tensor(cuda, rng, [1, m], "f32")
+        v = ref.decode(exact_values(rng, "f32", m), "f32").astype(np.float32).reshape(m, 1)
+        x.scatter(ref.encode(v.reshape(1, m), "f32").reshape(-1))
+        return [x], lambda p: p.astype(np.float32) + v
+    if epi == "residual":
+        x = Tensor(cuda, rng, [m, n], t)
+        v = ref.decode(exact_values(rng, t, m * n), t).astype(np.float32).reshape(m, n)
+        x.scatter(ref.encode(v, t).reshape(-1))
+        return [x], lambda p: (p.astype(np.float32) * np.float32(ALPHA) +
+                               v * np.float32(BETA)).astype(np.float32)
+    if epi == "alpha":
+        return [], lambda p: p.astype(np.float32) * np.float32(ALPHA)
+    if epi == "relu":
+        return [], lambda p: np.maximum(p, 0)
+    return [], lambda p: p
+
+
 def run_matmul(cuda, lib, module, spec, rng, shapes):
-    """C = A @ B (B given N x K or K x N), relu'd or not, rounded to the
+    """C = A @ B (B given N x K or K x N) through the epilogue (ReLU, alpha,
+    a bias row or column, a residual with alpha and beta), rounded to the
     output type: bit-exact against numpy; guards, padding and every input
-    byte unchanged."""
+    byte unchanged. A persistent kernel runs on a grid from 1 block to 2
+    more than its tiles."""
     name, t = spec["name"], spec["dtype"]
+    persistent, epi = spec.get("persistent", False), spec["epilogue"]
     launch = lib["%s_%s_launch" % (name, name)]
+    operands = {"bias_relu": 1, "bias_col": 1, "residual": 1}.get(epi, 0)
+    scalars = {"alpha": [ctypes.c_float], "residual": [ctypes.c_float] * 2}.get(epi, [])
     launch.argtypes = ([ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_uint] * 3 +
-                       [ctypes.POINTER(WsTensor)] * 3 + [ctypes.c_int32])
+                       [ctypes.POINTER(WsTensor)] * (3 + operands) +
+                       [ctypes.c_int32] * (3 if persistent else 1) + scalars)
     for shape_index in range(shapes):
         m, n, k, extra = draw_matmul_shape(rng, spec)
         kn = spec["layout"] == "kn"
@@ -347,24 +385,32 @@ def run_matmul(cuda, lib, module, spec, rng, shapes):
         if k:
             a.scatter(ref.encode(va, t).reshape(-1))
             b.scatter(ref.encode(vb, t).reshape(-1))
-        want = va @ (vb.astype(np.float64) if kn else vb.astype(np.float64).T)
-        if spec["epilogue"] == "relu":
-            want = np.maximum(want, 0)
-        for x in (a, b, c):
+        extras, apply = epilogue_operands(cuda, rng, spec, m, n)
+        # + 0.0: the accumulator starts at +0, so a sum of -0 products is +0
+        want = apply(va @ (vb.astype(np.float64) if kn else vb.astype(np.float64).T) + 0.0)
+        for x in [a, b, c] + extras:
             cuda.put(x.dev, x.host)
-        args = [x.arg() for x in (a, b, c)]
+        args = [x.arg() for x in [a, b, c] + extras]
         if not k:  # K = 0: A and B have no element
             args[0].sizes[1] = 0
             args[1].sizes[0 if kn else 1] = 0
-        grid = [-(-m // spec["bm"]) + extra, -(-n // spec["bn"]) + extra, 1]
+        tiles = [-(-m // spec["bm"]), -(-n // spec["bn"])]
+        if persistent:
+            grid = [rng.choice([1, 2, 3, tiles[0] * tiles[1], tiles[0] * tiles[1] + 2,
+                                rng.randint(1, tiles[0] * tiles[1] + 2)]), 1, 1]
+            sizes = [m, n, k]
+        else:
+            grid = [tiles[0] + extra, tiles[1] + extra, 1]
+            sizes = [k]
+        values = {"alpha": [ALPHA], "residual": [ALPHA, BETA]}.get(epi, [])
         what = "%s shape %d M %d N %d K %d grid %s" % (name, shape_index, m, n, k, grid)
-        r = launch(module, None, *grid, *[ctypes.byref(x) for x in args], k)
+        r = launch(module, None, *grid, *[ctypes.byref(x) for x in args], *sizes, *values)
         if r != 0:
             print("LAUNCH-ERROR %s: CUresult %d: %s" % (what, r, module.raw[16:16 + 256]
                                                         .split(b"\0")[0].decode()))
             return 4
         cuda.wait()
-        bad_guard = sum(int((cuda.get(x.dev, x.nbytes) != x.host).sum()) for x in (a, b))
+        bad_guard = sum(int((cuda.get(x.dev, x.nbytes) != x.host).sum()) for x in [a, b] + extras)
         got = cuda.get(c.dev, c.nbytes)
         view = np.zeros(c.nbytes, dtype=bool)
         view[(c.element_index()[..., None] + np.arange(c.eb)).reshape(-1)] = True
@@ -373,7 +419,7 @@ def run_matmul(cuda, lib, module, spec, rng, shapes):
             print("GUARD %s: %d bytes outside C changed" % (what, bad_guard))
             return 5
         got_el = c.gather(got).reshape(-1, c.eb)
-        want_el = ref.encode(want.astype(np.float32).reshape(-1) + 0.0, t).reshape(-1, c.eb)
+        want_el = ref.encode(want.astype(np.float32).reshape(-1), t).reshape(-1, c.eb)
         bad = np.flatnonzero(~(got_el == want_el).all(axis=1))
         if len(bad):
             i = bad[0]
@@ -427,7 +473,9 @@ def run_suite(args):
     total = sum(sum(r.values()) for r in table.values())
     passed = sum(r.get("pass", 0) for r in table.values())
     sample = [s["name"] for s in kernels if s.get("kind") != "matmul"][:args.sanitize]
-    sample += [s["name"] for s in kernels if s.get("kind") == "matmul"][:1]
+    sample += [s["name"] for s in kernels if s.get("kind") == "matmul" and
+               not s.get("persistent")][:1]
+    sample += [s["name"] for s in kernels if s.get("persistent")][:1]
     san_pass, san_fail = 0, 0
     sanitizer = os.path.join(os.environ.get("WS_CUDA_ROOT", "/usr/local/cuda"), "bin", "compute-sanitizer")
     for tool in ("memcheck", "racecheck"):
