@@ -179,7 +179,7 @@ def manifest(folder):
     with open(os.path.join(folder, "manifest")) as f:
         for line in f:
             v = line.split()
-            rows[v[0]] = (int(v[1]), int(v[2]), v[-1] == "persistent", v[6])
+            rows[v[0]] = (int(v[1]), int(v[2]), v[-1] != "tile", v[6])
     return rows
 
 

@@ -34,17 +34,21 @@ def draw(rng, index):
 def draw_persistent(rng, index):
     """(spec, .mlir text) of persistent matmul number `index`: a tile loop
     over a grouped tile order on 8 warps (two consumer warpgroups), M tile
-    128, N tile 128 or 256, with an epilogue that may load a bias row, an
-    f32 bias per row or a residual (with alpha and beta)."""
+    128, N tile 64 to 256 (ping-pong up to 128 unless cooperative is
+    forced), with an epilogue that may load a bias row, an f32 bias per row
+    or a residual (with alpha and beta)."""
     bm, warps = 128, 8
     layout = rng.choice(["nk", "kn"])
     bn = rng.choice([64, 128, 192, 256]) if layout == "nk" else rng.choice([64, 128, 256])
     bk = rng.choice([32, 64])
     dtype = rng.choice(["f16", "bf16"])
     epilogue = rng.choice(["none", "relu", "alpha", "bias_relu", "bias_col", "residual"])
-    name = "pmm%03d_%dx%dx%d_%s_%s_%s" % (index, bm, bn, bk, dtype, layout, epilogue)
+    # the planner runs N <= 128 ping-pong; force the other way now and then
+    overlap = rng.choice([None, None, "cooperative"]) if bn <= 128 else None
+    name = "pmm%03d_%dx%dx%d_%s_%s_%s%s" % (index, bm, bn, bk, dtype, layout, epilogue,
+                                            "_coop" if overlap else "")
     spec = {"kind": "matmul", "persistent": True, "name": name, "bm": bm, "bn": bn, "bk": bk,
             "warps": warps, "dtype": dtype, "layout": layout, "epilogue": epilogue,
             "rank": 2, "out_type": dtype}
     return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout,
-                                 persistent=True)
+                                 persistent=True, overlap=overlap)

@@ -10,6 +10,6 @@ harness_defines() {
   [ "$5" = bias_col ] && flags="$flags -DBIAS_COL"
   [ "$5" = residual ] && flags="$flags -DALPHA -DRESIDUAL"
   [ "$6" = kn ] && flags="$flags -DKN"
-  [ "$7" = persistent ] && flags="$flags -DPERSISTENT"
+  [ "$7" != tile ] && flags="$flags -DPERSISTENT"
   echo "$flags"
 }

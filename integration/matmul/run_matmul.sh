@@ -25,7 +25,7 @@ while read -r name bm bn bk warps dtype epilogue layout sched; do
                "4096 4096 4096" "8192 8192 8192"; do
     "$dir/$name.test" $shape || fail=1
   done
-  if [ "$sched" = persistent ]; then
+  if [ "$sched" != tile ]; then
     # grids smaller than the tile count (each block takes several tiles,
     # some more than others), one tile per block, and one tile in all
     for shape in "2000 1000 2000 --grid 1" "2000 1000 2000 --grid 5" "1100 900 300 --grid 7" \
@@ -35,12 +35,14 @@ while read -r name bm bn bk warps dtype epilogue layout sched; do
   fi
 done < "$dir/manifest"
 # compute-sanitizer on one 8-warp configuration (two consumer warpgroups),
-# tiled and persistent (a grid of 3 blocks over 15 or 30 tiles, one with a
-# residual loaded in the epilogue).
+# tiled and persistent (a grid of 3 blocks over 15 or 30 tiles): cooperative
+# (128x256), and ping-pong with and without a residual loaded in the
+# epilogue (128x128).
 if command -v compute-sanitizer >/dev/null; then
   for tool in racecheck synccheck memcheck; do
     for run in "mm_128x256x64_w8 256 512 256" "pmm_128x256x64_w8 640 768 256 --grid 3" \
-               "pmm_128x128x64_w8_residual 640 768 256 --grid 3"; do
+               "pmm_128x128x64_w8_residual 640 768 256 --grid 3" \
+               "pmm_128x128x64_w8 640 768 256 --grid 3"; do
       set -- $run
       log="$(compute-sanitizer --tool $tool "$dir/$1.test" "${@:2}" 2>&1)"
       echo "compute-sanitizer --tool $tool $run: $(echo "$log" | grep -E "SUMMARY" | tr -s ' ')"

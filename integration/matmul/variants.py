@@ -2,7 +2,8 @@
 """Writes the matmul integration variants (C = A @ B^T, or A @ B with B given
 K x N, on wgmma) as .mlir files plus a manifest line per variant: name bm
 bn bk warps dtype epilogue layout sched (tile: one block per tile;
-persistent: a tile loop over a grid of any size).
+persistent: a tile loop over a grid of any size, ping-pong or cooperative
+as the planner picks; cooperative: persistent with ws.overlap forcing it).
 
 Usage: variants.py OUTDIR"""
 import os
@@ -43,6 +44,12 @@ PERSISTENT = [
     ("pmm_128x128x64_w8_bf16_bias_col", 128, 128, 64, 8, "bf16", "bias_col", "kn"),
     ("pmm_128x256x64_w8_residual", 128, 256, 64, 8, "f16", "residual", "nk"),
     ("pmm_128x128x64_w8_residual", 128, 128, 64, 8, "bf16", "residual", "nk"),
+]
+# persistent with the overlap forced (ws.overlap): 128x128 tiles, where the
+# planner picks ping-pong, run cooperatively too; same fields
+COOPERATIVE = [
+    ("pmm_128x128x64_w8_coop", 128, 128, 64, 8, "f16", "none", "nk"),
+    ("pmm_128x128x64_w8_coop_bias_relu", 128, 128, 64, 8, "f16", "bias_relu", "nk"),
 ]
 GROUP_M = 8
 
@@ -111,7 +118,7 @@ def operands(bm, bn, t, epilogue):
     return []
 
 
-def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False):
+def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False, overlap=None):
     a = f"!ws.tensor_desc<tensor<{bm}x{bk}x{t}>>"
     b_tile = f"tensor<{bn}x{bk}x{t}>" if layout == "nk" else f"tensor<{bk}x{bn}x{t}>"
     b = f"!ws.tensor_desc<{b_tile}>"
@@ -186,7 +193,8 @@ def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False):
         f'      "ws.store"(%c, %m, %n, %out) : ({c}, i32, i32, tensor<{bm}x{bn}x{t}>) -> ()',
     ]
     if persistent:
-        lines.append("      } {ws.warp_specialize}")
+        forced = f'ws.overlap = "{overlap}", ' if overlap else ""
+        lines.append("      } {" + forced + "ws.warp_specialize}")
     lines += [
         "      gpu.return",
         "    }",
@@ -200,10 +208,12 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "manifest"), "w") as manifest:
-        for sched, variants in (("tile", VARIANTS), ("persistent", PERSISTENT)):
+        for sched, variants in (("tile", VARIANTS), ("persistent", PERSISTENT),
+                                ("cooperative", COOPERATIVE)):
             for v in variants:
                 with open(os.path.join(out, v[0] + ".mlir"), "w") as f:
-                    f.write(render(*v, persistent=sched == "persistent"))
+                    f.write(render(*v, persistent=sched != "tile",
+                                   overlap=None if sched in ("tile", "persistent") else sched))
                 manifest.write(" ".join(str(x) for x in v + (sched,)) + "\n")
 
 

@@ -342,7 +342,9 @@ static bool choose_mma_shape(lowering *L, MlirOperation op) {
   const ws_ring *a = &L->plan.rings[ra], *b = &L->plan.rings[rb];
   MlirType acc = mlirValueGetType(mlirOperationGetResult(op, 0));
   ws_mma_shape s = {
-      .warpgroups = L->compute >= 0 ? L->plan.parts[L->compute].num_warps / 4 : 0,
+      .warpgroups = L->compute < 0                     ? 0
+                    : L->plan.parts[L->compute].pingpong ? 1 /* each holds the whole tile */
+                                                         : L->plan.parts[L->compute].num_warps / 4,
       .n = (int)mlirShapedTypeGetDimSize(acc, 1),
       .k = (int)mlirShapedTypeGetDimSize(a->tile, 1),
       .element = mlirShapedTypeGetElementType(a->tile),
@@ -380,6 +382,15 @@ static bool choose_mma_shape(lowering *L, MlirOperation op) {
   return true;
 }
 
+/* The thread's index among the consumers that share one accumulator: all
+ * of them, or its own warpgroup's when they take alternate tiles
+ * (ping-pong, where each warpgroup holds the whole tile). */
+static MlirValue mma_thread(lowering *L, ws_builder *b) {
+  if (L->compute >= 0 && L->plan.parts[L->compute].pingpong)
+    return ws_arith(b, "arith.remui", L->tiles.tid, c32(b, 128));
+  return L->tiles.tid;
+}
+
 /* The shared-window address of a ring's slot, as wgmma descriptors take it. */
 static MlirValue slot_address(lowering *L, ws_builder *b, int r, MlirValue slot) {
   return ws_build_value(b, "llvm.ptrtoint", 1, (MlirValue[]){ring_slot_ptr(L, b, r, slot)},
@@ -395,7 +406,7 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
                          "accumulator of its consumer loop");
     return false;
   }
-  MlirValue wg = ws_arith(b, "arith.divui", L->tiles.tid, c32(b, 128));
+  MlirValue wg = ws_arith(b, "arith.divui", mma_thread(L, b), c32(b, 128));
   MlirValue d = ws_emit_wgmma(b, &L->mma, wg, slot_address(L, b, ra, slot),
                               slot_address(L, b, rb, slot), acc);
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), d);
@@ -488,7 +499,7 @@ static bool fragmentize(lowering *L, ws_builder *b, MlirOperation op) {
 static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, MlirValue slot,
                            const fragment_regs *f) {
   MlirValue tile = slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
-  ws_emit_fragment_store(b, &L->mma, L->tiles.tid, tile, f->values,
+  ws_emit_fragment_store(b, &L->mma, mma_thread(L, b), tile, f->values,
                          mlirShapedTypeGetElementType(ring->tile), ring->swizzle);
 }
 
@@ -530,7 +541,7 @@ static bool read_fragment(lowering *L, ws_builder *b, MlirOperation op, const ws
   if (!f)
     return false;
   MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);
-  ws_emit_fragment_load(b, &L->mma, L->tiles.tid, slot,
+  ws_emit_fragment_load(b, &L->mma, mma_thread(L, b), slot,
                         mlirShapedTypeGetElementType(ring->tile), ring->swizzle, source,
                         f->values);
   return true;

@@ -251,6 +251,7 @@ static void read_partitions(ws_plan *plan, MlirAttribute table) {
     p->num_warps = dict_int(e, "num_warps", 1);
     p->registers = dict_int(e, "registers", 0);
     p->first_warp = dict_int(e, "first_warp", 0);
+    p->pingpong = dict_int(e, "pingpong", 0) != 0;
   }
 }
 
@@ -324,9 +325,10 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
   }
   for (int c = 0; c < plan->num_channels; c++) {
     const ws_channel *ch = &plan->channels[c];
-    if (ch->from < 0 || ch->to < 0 || ch->from == ch->to) {
+    bool turns = ch->from == ch->to && ch->from >= 0 && plan->parts[ch->from].pingpong;
+    if (ch->from < 0 || ch->to < 0 || (ch->from == ch->to && !turns)) {
       snprintf(why, cap, "ws.channels[%d]: its ends must be two different partitions of "
-                         "ws.partitions", c);
+                         "ws.partitions (or one ping-pong compute partition: its turns)", c);
       return false;
     }
     if (ch->depth < 1 || ch->depth > 8) {
@@ -461,6 +463,8 @@ void ws_plan_write_partitions(const ws_plan *plan) {
     if (part->registers)
       ws_text_appendf(&t, ", registers = %d : i32, first_warp = %d : i32",
                       part->registers, part->first_warp);
+    if (part->pingpong)
+      ws_text_appendf(&t, ", pingpong = true");
     ws_text_appendf(&t, "}");
   }
   ws_text_appendf(&t, "]");

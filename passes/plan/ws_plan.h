@@ -43,6 +43,8 @@ typedef struct ws_partition {
   int num_warps;
   int registers; /* 0: not decided yet */
   int first_warp;
+  bool pingpong; /* compute of a persistent matmul: its warpgroups take
+                    alternate tiles, each the whole tile (ws_pingpong) */
 } ws_partition;
 
 typedef struct ws_ring {

@@ -607,6 +607,23 @@ static bool compile_block(ws_program *P, MlirBlock block) {
 
 static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
 
+/* A loop without protocol ops over the bounds of a level (the ping-pong
+ * consumers' count of a tile's K steps) runs that level's trip count, so
+ * that what it computes is known; other such loops are skipped. */
+static void mark_counted_loops(ws_program *P) {
+  for (int k = 0; k < P->n; k++) {
+    insn *f = &P->code[k];
+    if (f->code != C_FOR || f->protocol)
+      continue;
+    for (int l = 0; l < P->levels; l++)
+      if (f->a == reg_of(P, P->level[l].lb) && f->b == reg_of(P, P->level[l].ub) &&
+          f->c == reg_of(P, P->level[l].step)) {
+        f->imm = l;
+        f->sub = 1;
+      }
+  }
+}
+
 static int lcm(int a, int b) { return a / gcd(a, b) * b; }
 
 ws_program *ws_protocol_compile(MlirOperation func, const ws_plan *plan) {
@@ -626,6 +643,7 @@ ws_program *ws_protocol_compile(MlirOperation func, const ws_plan *plan) {
     return NULL;
   }
   emit(P, C_RETURN, func);
+  mark_counted_loops(P);
   P->val = calloc((size_t)P->nregs + 1, sizeof *P->val);
   P->iterv = calloc((size_t)P->nregs + 1, sizeof *P->iterv);
   P->roundv = calloc((size_t)P->nregs + 1, sizeof *P->roundv);
@@ -884,14 +902,15 @@ static bool run_thread(ws_program *P, int tid) {
       pc = i->target;
       break;
     case C_FOR: {
-      long long trips = i->protocol ? trip_count(P, i) : 0;
+      bool counted = i->protocol || i->sub; /* i->sub: bounds of a level */
+      long long trips = counted ? trip_count(P, i) : 0;
       if (trips < 0 || trips > MAX_TRIPS || P->depth == 16) {
         fail(P, i->op, "its trip count is not a small positive step count");
         return false;
       }
       if (trips == 0) {
         /* results = inits; a loop without protocol ops is skipped */
-        if (i->protocol)
+        if (counted)
           copy_args(P, i->args + 1 + i->nargs, i->args + 1 + 2 * i->nargs, i->nargs);
         else
           for (int k = 0; k < i->nargs; k++)

@@ -47,10 +47,13 @@ enum {
   WARPGROUP_THREADS = 128,
 };
 
-/* A compute partition arrives with every thread; a TMA partition with one
+/* A compute partition arrives with every thread (with one warpgroup's
+ * when its warpgroups take alternate tiles); a TMA partition with one
  * elected lane. */
 static int arrivals(const ws_partition *p) {
-  return p->role == WS_ROLE_COMPUTE ? p->num_warps * 32 : 1;
+  if (p->role != WS_ROLE_COMPUTE)
+    return 1;
+  return p->pingpong ? WARPGROUP_THREADS : p->num_warps * 32;
 }
 
 static void plan_channel(ws_plan *plan, ws_channel *c) {

@@ -100,6 +100,15 @@ static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
   return true;
 }
 
+/* True when a persistent tile loop's consumers run ping-pong
+ * (ws.overlap = "pingpong", which unnest_tile_loop sets or checks). */
+static bool is_pingpong(MlirOperation tile) {
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
+      tile, mlirStringRefCreateFromCString("ws.overlap"));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
+         ws_ref_eq(mlirStringAttrGetValue(a), "pingpong");
+}
+
 static int64_t dim(MlirValue v, int d) {
   return mlirShapedTypeGetDimSize(mlirValueGetType(v), d);
 }
@@ -118,6 +127,9 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
   }
   MlirOperation func = ws_enclosing_kernel(loop);
   int warpgroups = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS) / 4;
+  MlirOperation parent = mlirOperationGetParentOperation(loop);
+  if (ws_has_attr(parent, "ws.tile_loop") && is_pingpong(parent))
+    warpgroups = 1; /* each warpgroup holds the whole accumulator */
   MlirValue a = mlirOperationGetOperand(dot, 0), b = mlirOperationGetOperand(dot, 1);
   bool k_major_b = ws_has_attr(dot, "transpose_b");
   int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, k_major_b ? 0 : 1);
@@ -339,6 +351,28 @@ static bool schedule_prologue(ws_plan *plan, MlirOperation tile, const unsigned 
   return true;
 }
 
+/* Why a persistent matmul's consumers run ping-pong or cooperatively. */
+static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pass_env *env) {
+  const ws_partition *c = &plan->parts[ws_plan_find_role(plan, WS_ROLE_COMPUTE)];
+  MlirValue acc = mlirOperationGetResult(plan->loop, 0);
+  long long m = dim(acc, 0), n = dim(acc, 1);
+  if (c->pingpong)
+    ws_remark(env, mlirOperationGetLocation(tile),
+              "persistent, ping-pong: each of the %d consumer warpgroups holds a whole "
+              "%lldx%lld accumulator (%lld f32 per thread) and takes every other tile, so "
+              "one's epilogue runs while the other's K loop does; the load warp fills one "
+              "ring for both in tile order (ws.overlap = \"cooperative\" shares each tile "
+              "instead)", c->num_warps / 4, m, n, m * n / 128);
+  else
+    ws_remark(env, mlirOperationGetLocation(tile),
+              "persistent, cooperative: the %d consumer warpgroup(s) share each %lldx%lld "
+              "tile (%lld f32 per thread) and hand C to the store warp, which drains it "
+              "while they start the next tile; ping-pong needs one warpgroup to hold a "
+              "whole accumulator (8 warps, M = 128, N <= 128) and is chosen where it can "
+              "be unless ws.overlap = \"cooperative\" asks for this",
+              c->num_warps / 4, m, n, m * n / (c->num_warps * 32));
+}
+
 static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
                           const ws_pass_env *env) {
   MlirLocation loc = mlirOperationGetLocation(loop);
@@ -384,6 +418,10 @@ static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
   for (int r = 0; r < WS_NUM_ROLES; r++)
     if ((roles >> r) & 1)
       index_of[r] = 1u << ws_plan_add_partition(&plan, (ws_role)r, warps[r]);
+  MlirOperation tile = ws_plan_tile_loop(&plan);
+  int compute = ws_plan_find_role(&plan, WS_ROLE_COMPUTE);
+  if (!mlirOperationIsNull(tile) && compute >= 0)
+    plan.parts[compute].pingpong = is_pingpong(tile);
   unsigned present = (1u << plan.num_parts) - 1;
   /* Scalars, last to first, so each sees its users' partitions. */
   for (int i = n - 1; i >= 0; i--) {
@@ -400,12 +438,13 @@ static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
   ws_set_op_partitions(&plan, term, present);
   if (matmul && !schedule_epilogue(&plan, index_of))
     return false;
-  MlirOperation tile = ws_plan_tile_loop(&plan);
   if (!mlirOperationIsNull(tile) && !schedule_prologue(&plan, tile, index_of))
     return false;
   ws_plan_write_partitions(&plan);
   if (explain)
     ws_explain_schedule(&plan, env);
+  if (explain && !mlirOperationIsNull(tile) && compute >= 0)
+    explain_overlap(&plan, tile, env);
   return true;
 }
 
@@ -426,6 +465,58 @@ static bool defined_outside(MlirValue v, MlirOperation loop) {
   for (; !mlirOperationIsNull(owner); owner = mlirOperationGetParentOperation(owner))
     if (mlirOperationEqual(owner, loop))
       return false;
+  return true;
+}
+
+/* The ws.dot of a K loop, or a null op. */
+static MlirOperation k_loop_dot(MlirOperation k) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(k)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "dot"))
+      return op;
+  return (MlirOperation){NULL};
+}
+
+/* How a persistent matmul overlaps a tile's epilogue with the next tile's
+ * K loop, recorded as ws.overlap on the tile loop: "pingpong" (the two
+ * consumer warpgroups take alternate tiles, each the whole accumulator,
+ * so one's epilogue runs while the other's K loop does) where one
+ * warpgroup can hold the accumulator (8 warps, M = 128, M x N / 128 at most
+ * 128 f32 per thread); else "cooperative" (both warpgroups share each tile
+ * and the store warp drains C while they go on). The user's ws.overlap
+ * wins when it can be had; false after an error. */
+static bool choose_overlap(MlirOperation tile, MlirOperation k) {
+  MlirOperation dot = k_loop_dot(k);
+  MlirOperation func = ws_enclosing_kernel(tile);
+  int warps = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS);
+  int64_t m = mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 0);
+  int64_t n = mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 1);
+  bool can = warps == 8 && m == 128 && m * n / 128 <= 128;
+  MlirStringRef key = mlirStringRefCreateFromCString("ws.overlap");
+  MlirAttribute asked = mlirOperationGetDiscardableAttributeByName(tile, key);
+  bool pingpong = can;
+  if (!mlirAttributeIsNull(asked)) {
+    MlirStringRef v = mlirAttributeIsAString(asked) ? mlirStringAttrGetValue(asked)
+                                                    : mlirStringRefCreateFromCString("");
+    if (!ws_ref_eq(v, "pingpong") && !ws_ref_eq(v, "cooperative")) {
+      ws_emit_op_error(tile, "has ws.overlap = %.*s; expected \"pingpong\" or "
+                             "\"cooperative\"", (int)v.length, v.data);
+      return false;
+    }
+    pingpong = ws_ref_eq(v, "pingpong");
+    if (pingpong && !can) {
+      ws_emit_op_error(tile, "asks for ws.overlap = \"pingpong\", where each consumer "
+                             "warpgroup holds a whole %lldx%lld accumulator on its own: "
+                             "that needs ws.num_warps = 8 (two warpgroups, %d here), M = "
+                             "128 and at most 128 f32 per thread (N <= 128)",
+                       (long long)m, (long long)n, warps);
+      return false;
+    }
+  }
+  mlirOperationSetDiscardableAttributeByName(
+      tile, key, mlirStringAttrGet(mlirOperationGetContext(tile),
+                                   mlirStringRefCreateFromCString(pingpong ? "pingpong"
+                                                                           : "cooperative")));
   return true;
 }
 
@@ -470,6 +561,8 @@ static MlirOperation unnest_tile_loop(MlirOperation tile) {
                            "tiles");
       return (MlirOperation){NULL};
     }
+  if (!choose_overlap(tile, k))
+    return (MlirOperation){NULL};
   set_unit_attr(tile, "ws.warp_specialize", false);
   set_unit_attr(tile, "ws.tile_loop", true);
   set_unit_attr(k, "ws.warp_specialize", true);

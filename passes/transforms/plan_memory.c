@@ -152,6 +152,23 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
   return true;
 }
 
+/* Ping-pong consumers take turns at the ring: a warpgroup waits for its
+ * tile's first K step only once the other has passed every wait of the
+ * tile before (else its wait on a slot one lap ahead could pass on the
+ * parity of the phase before). The turn is a channel of its own from the
+ * consumers to themselves, with no ring: one barrier, arrived on by the
+ * warpgroup that finished a K loop and waited on by the other. */
+static bool add_order_channel(ws_plan *plan) {
+  int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
+  if (compute < 0 || !plan->parts[compute].pingpong)
+    return true;
+  if (channel_for(plan, compute, compute, false) < 0) {
+    ws_emit_op_error(plan->loop, "needs more than %d channels", WS_MAX_CHANNELS);
+    return false;
+  }
+  return true;
+}
+
 static int saturate(long long x) { return x > INT_MAX ? INT_MAX : (int)x; }
 
 /* Offsets for the current depths; returns the arena size, saturated at
@@ -185,9 +202,13 @@ static void set_depths(ws_plan *plan, int load_depth, int other_depth) {
   for (int c = 0; c < plan->num_channels; c++)
     plan->channels[c].depth =
         plan->parts[plan->channels[c].from].role == WS_ROLE_LOAD ? load_depth : other_depth;
+  /* one C tile (and set of epilogue operands) per block, or per consumer
+   * warpgroup when they take alternate tiles */
+  int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
+  int per_tile = compute >= 0 && plan->parts[compute].pingpong ? 2 : 1;
   for (int r = 0; r < plan->num_rings; r++)
     if (ws_ring_is_epilogue(plan, &plan->rings[r]))
-      plan->channels[plan->rings[r].channel].depth = 1; /* one C tile per block */
+      plan->channels[plan->rings[r].channel].depth = per_tile;
 }
 
 /* A matmul: the deepest rings that fit, the epilogue tile after them or
@@ -292,6 +313,8 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
                            "is used), so there is nothing to warp-specialize");
     return false;
   }
+  if (!add_order_channel(&plan))
+    return false;
   int stages = ws_int_attr(loop, "ws.num_stages", 0);
   char why[512];
   int bytes = choose_depths(&plan, stages, budget, why, sizeof why);

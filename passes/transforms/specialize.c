@@ -404,7 +404,7 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
                      bool incoming, bool epilogue_only) {
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
     const ws_channel *c = &S->plan->channels[ch];
-    if ((incoming ? c->to : c->from) != part ||
+    if ((incoming ? c->to : c->from) != part || c->from == c->to /* turns */ ||
         (epilogue_only && !ws_channel_is_epilogue(S->plan, ch)))
       continue;
     MlirValue slot, phase;
@@ -539,17 +539,63 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
   return copy;
 }
 
+/* Ping-pong: the K steps of one tile, counted by a loop over the K loop's
+ * bounds (a warpgroup skipping the other's tile advances its K count by
+ * as many steps as that tile takes from the ring). */
+static MlirValue count_k_steps(specializer *S, ws_builder *b) {
+  MlirOperation loop = S->plan->loop;
+  MlirValue zero = c32(b, 0);
+  MlirBlock body;
+  MlirOperation count = ws_build_for(b, mlirOperationGetOperand(loop, 0),
+                                     mlirOperationGetOperand(loop, 1),
+                                     mlirOperationGetOperand(loop, 2), 1, &zero, &body);
+  ws_builder in = ws_builder_at_end(body, b->loc);
+  MlirValue next = ws_arith(&in, "arith.addi", mlirBlockGetArgument(body, 1), c32(&in, 1));
+  ws_build_terminator(body, b->loc, "scf.yield", 1, &next);
+  return mlirOperationGetResult(count, 0);
+}
+
+/* The ping-pong consumers' turn channel (from the partition to itself). */
+static int turn_channel(const specializer *S, int part) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++)
+    if (S->plan->channels[ch].from == part && S->plan->channels[ch].to == part)
+      return ch;
+  return -1;
+}
+
+/* if (tile count > 0) wait for the turn of tile count - 1: the other
+ * warpgroup has passed every wait of its K loop. */
+static void take_turn(specializer *S, ws_builder *b, MlirValue tiles, int turn) {
+  MlirBlock then_block;
+  ws_build_if(b, ws_cmpi(b, "ugt", tiles, c32(b, 0)), &then_block, NULL);
+  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+  MlirValue slot, phase;
+  slot_phase(S, &t, ws_arith(&t, "arith.subi", tiles, c32(&t, 1)), turn,
+             S->plan->channels[turn].consumer_phase, &slot, &phase);
+  wait_barrier(S, &t, turn, true, slot, phase);
+}
+
+/* The calling thread's warpgroup among the consumers (they are warps 0..). */
+static MlirValue own_warpgroup(specializer *S, ws_builder *b) {
+  MlirValue tid = ws_build_value(b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, S->i32, 0, NULL);
+  return ws_arith(b, "arith.divui", tid, c32(b, 4 * WARP_THREADS));
+}
+
 /* The consumer warpgroups of a matmul: the K loop (emit_k_loop); after it,
  * wait for the last group and free its slot. Then the epilogue: its math
  * on the accumulator and the write of the C tile into its slot (slot
  * `tile_n` of the channel) for the store warp, after a barrier of the
  * consumers when that slot lies over the rings they may still read. In a
  * persistent kernel all of it runs per tile, in the partition's copy of the
- * tile loop, which carries the K step count and the tile count. */
+ * tile loop, which carries the K step count and the tile count. Ping-pong:
+ * each warpgroup runs it only for the tiles whose count has its parity,
+ * with the whole accumulator, and both advance the K count by every tile's
+ * steps (the ring is filled in tile order). */
 static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   int in = -1;
   for (int ch = 0; ch < S->plan->num_channels; ch++)
-    if (S->plan->channels[ch].to == part && !ws_channel_is_epilogue(S->plan, ch))
+    if (S->plan->channels[ch].to == part && S->plan->channels[ch].from != part &&
+        !ws_channel_is_epilogue(S->plan, ch))
       in = ch;
   if (in < 0) {
     ws_emit_op_error(S->plan->loop, "has no channel into its consumer warpgroups; run "
@@ -558,16 +604,34 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
     return;
   }
   value_map m = {.n = 0};
+  bool pingpong = S->plan->parts[part].pingpong;
+  MlirValue k_steps = pingpong ? count_k_steps(S, outer) : (MlirValue){NULL};
+  MlirValue warpgroup = pingpong ? own_warpgroup(S, outer) : (MlirValue){NULL};
   MlirValue counts[2] = {c32(outer, 0), c32(outer, 0)}; /* K steps, tiles */
   tile_nest t = open_tile_loop(S, outer, &m, part, 2, counts);
   bool persistent = !mlirOperationIsNull(t.loop);
   MlirValue base = persistent ? counts[0] : (MlirValue){NULL};
-  MlirOperation copy = emit_k_loop(S, &t.at, &m, part, in, counts[0], base);
+  ws_builder mine = t.at;
+  if (pingpong) { /* this warpgroup's tiles: every other one */
+    MlirValue parity = ws_arith(&t.at, "arith.remui", counts[1], c32(&t.at, 2));
+    MlirBlock then_block;
+    ws_build_if(&t.at, ws_cmpi(&t.at, "eq", parity, warpgroup), &then_block, NULL);
+    mine = ws_builder_before(mlirBlockGetTerminator(then_block));
+  }
+  ws_builder *at = &mine;
+  int turn = pingpong ? turn_channel(S, part) : -1;
+  if (turn >= 0) /* wait for the other warpgroup's tile before this one */
+    take_turn(S, at, counts[1], turn);
+  MlirOperation copy = emit_k_loop(S, at, &m, part, in, counts[0], base);
   if (mlirOperationIsNull(copy)) {
     S->failed = true;
     return;
   }
-  ws_builder *at = &t.at;
+  if (turn >= 0) { /* every wait of this tile passed: the other may go on */
+    MlirValue slot;
+    slot_phase(S, at, counts[1], turn, S->plan->channels[turn].producer_phase, &slot, NULL);
+    arrive(S, at, turn, true, slot);
+  }
   MlirValue steps = mlirOperationGetResult(copy, 0);
   wgmma_wait(at, 0);
   release_lagging(S, at, steps, in, 1, base);
@@ -587,7 +651,8 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
     clone_mapped(S, at, op, &m);
   transfer(S, at, &m, mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n, part, false, false);
   if (persistent) {
-    MlirValue next[2] = {steps, ws_arith(at, "arith.addi", counts[1], c32(at, 1))};
+    MlirValue next[2] = {pingpong ? ws_arith(&t.at, "arith.addi", counts[0], k_steps) : steps,
+                         ws_arith(&t.at, "arith.addi", counts[1], c32(&t.at, 1))};
     close_tile_loop(&t, 2, next);
   }
 }

@@ -406,6 +406,19 @@ static bool check_tile_loop(verify_state *st, MlirOperation op, MlirAttribute at
   return true;
 }
 
+/* How a persistent matmul overlaps its epilogues (partition_schedule.c). */
+static bool check_overlap(verify_state *st, MlirOperation op, MlirAttribute attr) {
+  (void)st;
+  MlirStringRef v = mlirAttributeIsAString(attr) ? mlirStringAttrGetValue(attr)
+                                                 : mlirStringRefCreateFromCString("");
+  if (!ws_op_is(op, "scf.for") || (!ws_ref_eq(v, "pingpong") && !ws_ref_eq(v, "cooperative"))) {
+    ws_emit_op_error(op, "carries ws.overlap; it is \"pingpong\" or \"cooperative\" on "
+                         "the scf.for over tile ids of a persistent matmul");
+    return false;
+  }
+  return true;
+}
+
 static bool check_num_stages(verify_state *st, MlirOperation op,
                              MlirAttribute attr) {
   (void)st;
@@ -483,6 +496,7 @@ static const attr_rule attr_rules[] = {
     {"ws.warp_specialize", check_warp_specialize},
     {"ws.num_stages", check_num_stages},
     {"ws.tile_loop", check_tile_loop},
+    {"ws.overlap", check_overlap},
     {"ws.num_warps", check_num_warps},
     {"ws.partition", check_array_attr},
     {"ws.partitions", check_array_attr},
@@ -509,7 +523,7 @@ static void check_ws_attributes(verify_state *st, MlirOperation op) {
     if (!rule) {
       ws_emit_op_error(op, "has unknown attribute '%.*s'; ws attributes in "
                            "the input are ws.warp_specialize, ws.num_stages, "
-                           "ws.num_warps",
+                           "ws.overlap, ws.num_warps",
                        (int)name.length, name.data);
       st->ok = false;
     } else if (!rule->check(st, op, na.attribute)) {
