@@ -1,5 +1,6 @@
 // A persistent matmul: ws.warp_specialize on the tile loop, the K loop
-// inside it. ws-partition-schedule moves the mark to the K loop and marks
+// inside it, its consumers cooperative (ws.overlap forces it: the planner
+// would run a 128x128 tile ping-pong, partition-schedule-pingpong.mlir). ws-partition-schedule moves the mark to the K loop and marks
 // the tile loop ws.tile_loop; the tile coordinates go to the partitions that
 // use them. ws-plan-memory keeps the C tile apart from the rings (the
 // producer loads the next tile while C drains), and ws-insert-barriers gives
@@ -37,7 +38,7 @@ module attributes {gpu.container_module} {
         }
         %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
         "ws.store"(%c, %m, %n, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
-      } {ws.num_stages = 3 : i32, ws.warp_specialize}
+      } {ws.num_stages = 3 : i32, ws.overlap = "cooperative", ws.warp_specialize}
       gpu.return
     }
   }
@@ -55,7 +56,7 @@ module attributes {gpu.container_module} {
 // SCHED:        } {ws.num_stages = 3 : i32, ws.partitions = [{name = "load", {{.*}}}, {name = "compute", {{.*}}}, {name = "store", {{.*}}}], ws.warp_specialize}
 // SCHED-NEXT:   arith.truncf {{.*}} {ws.partition = ["compute"]}
 // SCHED-NEXT:   "ws.store"{{.*}}{ws.partition = ["store"]}
-// SCHED-NEXT: } {ws.tile_loop}
+// SCHED-NEXT: } {ws.overlap = "cooperative", ws.tile_loop}
 
 // PLAN: remark: ring depths: 3 for the K loop's rings (ws.num_stages), the epilogue tile after them (a persistent kernel loads the next tile's steps into the rings while this tile's C is stored)
 

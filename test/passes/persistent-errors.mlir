@@ -185,3 +185,55 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+// ws.overlap = "pingpong" where one warpgroup cannot hold the 128x256 accumulator.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @pingpong256(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<256x64xf16>>, %c: !ws.tensor_desc<tensor<128x256xf16>>, %n: i32, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+      // CHECK: persistent-errors.mlir:[[@LINE+1]]:7: error: 'scf.for' op asks for ws.overlap = "pingpong", where each consumer warpgroup holds a whole 128x256 accumulator on its own: that needs ws.num_warps = 8 (two warpgroups, 8 here), M = 128 and at most 128 f32 per thread (N <= 128)
+      scf.for %t = %c0 to %n step %c1 : i32 {
+        %m = arith.muli %t, %c64 : i32
+        %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x256xf32>) : i32 {
+          %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %tb = "ws.load"(%b, %m, %k) : (!ws.tensor_desc<tensor<256x64xf16>>, i32, i32) -> tensor<256x64xf16>
+          %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<256x64xf16>, tensor<128x256xf32>) -> tensor<128x256xf32>
+          scf.yield %d : tensor<128x256xf32>
+        }
+        %out = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+        "ws.store"(%c, %m, %m, %out) : (!ws.tensor_desc<tensor<128x256xf16>>, i32, i32, tensor<128x256xf16>) -> ()
+      } {ws.overlap = "pingpong", ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+// ws.overlap with a value ws does not know.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @badoverlap(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %c: !ws.tensor_desc<tensor<128x128xf16>>, %n: i32, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      // CHECK: persistent-errors.mlir:[[@LINE+1]]:7: error: 'scf.for' op carries ws.overlap; it is "pingpong" or "cooperative" on the scf.for over tile ids of a persistent matmul
+      scf.for %t = %c0 to %n step %c1 : i32 {
+        %m = arith.muli %t, %c64 : i32
+        %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+          %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %tb = "ws.load"(%b, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+          scf.yield %d : tensor<128x128xf32>
+        }
+        %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+        "ws.store"(%c, %m, %m, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      } {ws.overlap = "alternate", ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
