@@ -31,7 +31,13 @@
  * N need not reach the K rings' period: a tile boundary at another residue
  * of the K count only renames the rings' slots and flips their phases,
  * which no rule depends on, and the start (all slots free) is the first
- * tile's, which every T covers.
+ * tile's, which every T covers. A loop without protocol ops over the
+ * bounds of a level (the ping-pong consumers' count of a tile's K steps)
+ * runs that level's count, so what it computes is known. Ping-pong
+ * consumers take every other tile, so each warpgroup's waits and arrives
+ * skip the other's iterations: 'phases' holds them to increasing
+ * iterations instead of consecutive ones, and the sums over agents still
+ * give every phase its arrivals and its count.
  *
  * The rules, each named in its errors:
  *   memory       barrier arrays and rings lie inside the kernel's shared
