@@ -100,7 +100,8 @@
  * smallest reachable state holding it), and decides each rule in the
  * smallest state where it could fail: the three conditions themselves, each
  * slot access against the completions that must precede or follow it, and
- * shared ring memory against the other ring's first and last use. That is
+ * each access of shared ring memory against every access of the other
+ * ring (ordered one way or the other, async reads until their wait). That is
  * the same set of states the state-by-state search visits, decided without
  * visiting them: linear in the events where the search grows exponentially
  * with the ring depth. Which interleaving is run does not matter (seed= runs

@@ -167,6 +167,7 @@ bool ws_explore(const ws_run *run, long max_states, long *states) {
     }
   }
   *states = X->states;
+  ws_model_free(M);
   free(X->arena);
   free(X->table);
   free(X->stack);

@@ -38,6 +38,8 @@
 #include <string.h>
 
 #include "ws_protocol_model.h"
+
+#include <stdlib.h>
 #include "../../dialect/ws_text.h"
 
 const ws_event *ws_model_event(const ws_model *X, int id) {
@@ -118,32 +120,26 @@ const char *ws_model_where(MlirOperation op, char *buf) {
   return ws_op_where(op, buf, 64);
 }
 
-/* Memory that `ring` shares with a ring of another channel: that ring is
- * either untouched yet in every agent or done with in every agent (accesses
- * taken, async reads retired, copies landed). With every interleaving
- * explored, two accesses that could overlap in time meet one of these
- * checks with the other half-done. */
+/* Memory that `ring` shares with a ring of another channel: no agent may
+ * be at an access of that ring (its next move, so that both could go next)
+ * or have an async read of it in flight, and no TMA copy into it may be in
+ * flight. With every interleaving explored, two accesses that are not
+ * ordered meet this check one way or the other. */
 static bool check_shared(ws_model *X, const ws_model_state *s, const ws_event *e, int ring) {
   for (int r2 = 0; r2 < X->run->plan->num_rings; r2++) {
     if (!X->shares[ring][r2])
       continue;
-    int busy = -1;
-    bool started = false;
-    for (int a = 0; a < X->num_agents; a++) {
-      started |= s->pc[a] > X->first[a][r2];
-      if (busy < 0 && s->pc[a] <= X->quiet[a][r2])
-        busy = a;
-    }
-    if (!started)
-      continue;
-    if (busy >= 0) {
+    for (int b = 0; b < X->num_agents; b++) {
+      const ws_agent *B = &X->run->agents[b];
+      int pc = s->pc[b], k = pc < B->n && X->reach[b][r2] ? X->reach[b][r2][pc] : -1;
+      if (k < 0 || B->done_at[k] < pc)
+        continue;
       char who[96], loc[64];
-      const ws_agent *A = &X->run->agents[busy];
       return ws_model_error(X, e, "race", "this op uses ring %d, whose memory ring %d "
-                         "shares, while %s may still access ring %d (at %s)",
-                         ring, r2, ws_agent_name(X->run, A, who, sizeof who), r2,
-                         ws_model_where(A->ev[X->quiet[busy][r2] < A->n ? X->quiet[busy][r2]
-                                                               : A->n - 1].op, loc));
+                         "shares, while %s may access ring %d at the same time (at %s): "
+                         "nothing orders them",
+                         ring, r2, ws_agent_name(X->run, B, who, sizeof who), r2,
+                         ws_model_where(B->ev[k].op, loc));
     }
     for (int b = 0; b < X->num_bars; b++)
       for (int i = 0; i < s->bar[b].nin; i++)
@@ -370,6 +366,35 @@ bool ws_model_stuck(ws_model *X, const ws_model_state *s) {
   return true;
 }
 
+/* For each agent and each ring that shares memory: at every position, the
+ * access of the ring (not a TMA copy, whose flight the barriers track) that
+ * keeps it busy there, if any: the one at that position, or the latest
+ * before it whose async read is not yet waited for. */
+static void index_shared_accesses(ws_model *X) {
+  const ws_run *run = X->run;
+  for (int r = 0; r < run->plan->num_rings; r++) {
+    bool shared = false;
+    for (int q = 0; q < run->plan->num_rings; q++)
+      shared |= X->shares[r][q];
+    for (int a = 0; a < run->num_agents && shared; a++) {
+      const ws_agent *A = &run->agents[a];
+      int *reach = malloc(((size_t)A->n + 1) * sizeof *reach);
+      if (!reach)
+        abort();
+      int last = -1;
+      for (int k = 0; k < A->n; k++) {
+        const ws_event *e = &A->ev[k];
+        bool access = e->kind != EV_TMA_LOAD && (e->ring == r || e->ring_b == r);
+        if (access && (last < 0 || A->done_at[k] >= A->done_at[last]))
+          last = k;
+        reach[k] = access ? k : last;
+      }
+      reach[A->n] = -1;
+      X->reach[a][r] = reach;
+    }
+  }
+}
+
 bool ws_model_init(ws_model *X, const ws_run *run, ws_model_state *s) {
   const ws_plan *plan = run->plan;
   memset(X, 0, sizeof *X);
@@ -390,23 +415,6 @@ bool ws_model_init(ws_model *X, const ws_run *run, ws_model_state *s) {
       }
     }
   for (int a = 0; a < run->num_agents; a++) {
-    const ws_agent *A = &run->agents[a];
-    for (int r = 0; r < WS_MAX_RINGS; r++) {
-      X->quiet[a][r] = -1;
-      X->first[a][r] = A->n;
-    }
-    for (int k = 0; k < A->n; k++) {
-      const ws_event *e = &A->ev[k];
-      for (int r = 0; r < 2; r++) {
-        int ring = r ? e->ring_b : e->ring;
-        if (ring < 0)
-          continue;
-        if (A->done_at[k] > X->quiet[a][ring])
-          X->quiet[a][ring] = A->done_at[k];
-        if (k < X->first[a][ring])
-          X->first[a][ring] = k;
-      }
-    }
     s->pc[a] = -1;
     advance(X, s, a);
   }
@@ -417,6 +425,15 @@ bool ws_model_init(ws_model *X, const ws_run *run, ws_model_state *s) {
       long long ye = y->offset + ws_ring_bytes(plan, y);
       X->shares[r][q] = x->channel != y->channel && x->offset < ye && y->offset < xe;
     }
+  index_shared_accesses(X);
   return true;
+}
+
+void ws_model_free(ws_model *X) {
+  for (int a = 0; a < WS_MAX_AGENTS; a++)
+    for (int r = 0; r < WS_MAX_RINGS; r++) {
+      free(X->reach[a][r]);
+      X->reach[a][r] = NULL;
+    }
 }
 

@@ -43,9 +43,10 @@
  *                a read after completion r + 1 of the full barrier and
  *                before completion r + 1 of the empty one; a TMA copy after
  *                completion r of its full barrier; memory two rings share:
- *                the model's shared-memory check in the smallest state where
- *                an access can meet the other ring started and not yet
- *                quiet, or a copy into it in flight.
+ *                each access of one before every access of the other is
+ *                issued or after it retired (taken, or its async read
+ *                waited for), and after the landing of every copy into the
+ *                other that it does not precede.
  * (a), (b) and (c) are these checks (and (c) is read off the events); the
  * one interleaving run also makes every check of the model itself. When
  * they all hold, every interleaving is proved; when one fails, the error
@@ -286,39 +287,37 @@ static const char *where_of(const ws_event *e, char *buf) {
 /* Event i of agent a happens before every state holding `state`. */
 static bool holds(const int *state, int a, int i) { return state[a] > i; }
 
-/* The model's shared-memory check for access e (agent a, index i, `pre`
- * the smallest state where it moves) of `ring`, in every state it can meet:
- * the other ring started by one agent while another may still use it, or a
- * TMA copy into it in flight. */
+/* True when event k of agent b touches `ring` (a slot access of it). */
+static bool touches(const ws_event *y, int ring) {
+  return y->kind != EV_TMA_LOAD && (y->ring == ring || y->ring_b == ring);
+}
+
+/* The shared-memory check for access e (agent a, index i, `pre` the
+ * smallest state where it moves) of `ring`: every access of a ring whose
+ * memory it shares is ordered with it, one way or the other (e before the
+ * access is issued, or the access retired before e: taken, or its async
+ * read waited for), and no TMA copy into that ring may be in flight. The
+ * model's check (protocol_model.c) in every state it can meet. */
 static bool order_shared(order *O, int a, int i, const int *pre, const ws_event *e, int ring) {
   ws_model *M = &O->M;
   int m = O->m, q[WS_MAX_AGENTS];
   for (int r2 = 0; r2 < O->run->plan->num_rings; r2++) {
     if (!M->shares[ring][r2])
       continue;
-    for (int s = 0; s < m; s++) {
-      int f = M->first[s][r2];
-      if (f >= O->run->agents[s].n)
-        continue;
-      const int *fv = O->clock[s] + (long)f * m;
-      O->checks++;
-      if (holds(fv, a, i)) /* e comes before the other ring starts */
-        continue;
-      memcpy(q, pre, (size_t)m * sizeof *q);
-      join(q, fv, m);
-      for (int b = 0; b < m; b++) {
-        int quiet = M->quiet[b][r2];
-        if (quiet < 0 || holds(q, b, quiet))
+    for (int b = 0; b < m; b++) {
+      const ws_agent *B = &O->run->agents[b];
+      for (int k = 0; k < B->n; k++) {
+        if (!touches(&B->ev[k], r2))
           continue;
-        char who[96], loc[64], who2[96], loc2[64];
-        const ws_agent *B = &O->run->agents[b], *S = &O->run->agents[s];
+        O->checks++;
+        if (holds(O->clock[b] + (long)k * m, a, i) || holds(pre, b, B->done_at[k]))
+          continue;
+        char who[96], loc[64];
         return ws_model_error(M, e, "race", "this op uses ring %d, whose memory ring %d "
-                              "shares, while %s may have started on ring %d (at %s) and %s "
-                              "may still access it (at %s): nothing orders them",
-                              ring, r2, ws_agent_name(O->run, S, who2, sizeof who2), r2,
-                              ws_model_where(S->ev[f].op, loc2),
-                              ws_agent_name(O->run, B, who, sizeof who),
-                              ws_model_where(B->ev[quiet < B->n ? quiet : B->n - 1].op, loc));
+                              "shares, while %s may access ring %d at the same time (at "
+                              "%s): nothing orders them",
+                              ring, r2, ws_agent_name(O->run, B, who, sizeof who), r2,
+                              ws_model_where(B->ev[k].op, loc));
       }
     }
     for (int l = 0; l < O->num_loads[r2]; l++) {
@@ -514,6 +513,7 @@ int ws_order_check(const ws_run *run, unsigned seed, long *states, long *checks)
 out:
   *states = O->states;
   *checks = O->checks;
+  ws_model_free(&O->M);
   for (int a = 0; a < WS_MAX_AGENTS; a++)
     free(O->clock[a]);
   for (int b = 0; b < WS_MAX_BARRIERS; b++)

@@ -33,10 +33,10 @@ typedef struct ws_model {
   const ws_run *run;
   int num_agents, num_bars;
   int base[WS_MAX_CHANNELS][2]; /* first barrier of (channel, full) */
-  /* per agent and ring: the last event index touching it, async reads
-   * retired (-1: never touched), and the first (n: never) */
-  int quiet[WS_MAX_AGENTS][WS_MAX_RINGS];
-  int first[WS_MAX_AGENTS][WS_MAX_RINGS];
+  /* per agent and ring that shares memory (else null), at each position:
+   * the index of the access of the ring that keeps the agent busy with it
+   * there, -1 when none (see index_shared_accesses) */
+  int *reach[WS_MAX_AGENTS][WS_MAX_RINGS];
   bool shares[WS_MAX_RINGS][WS_MAX_RINGS]; /* rings of different channels that overlap */
   int actor; /* the agent whose event is being checked, or -1 */
 } ws_model;
@@ -44,6 +44,9 @@ typedef struct ws_model {
 /* Sets up the model of `run` and its initial state; false after a located
  * error (more barriers than the model holds). */
 bool ws_model_init(ws_model *M, const ws_run *run, ws_model_state *s);
+
+/* Frees what ws_model_init allocated (also after it failed). */
+void ws_model_free(ws_model *M);
 
 /* 1 when agent a can take its next event in s, 0 when it cannot (exited or
  * blocked), -1 after a located error. */

@@ -85,6 +85,32 @@
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=K_BOUNDS --implicit-check-not=error: --implicit-check-not=Sanitizer
 
+// Shared memory reused across tiles, ordered by barriers, is accepted: the
+// C slot moved over the A ring, a named barrier of the consumers before
+// the C write (the other warpgroup's last wgmma of the tile has retired),
+// and the load warp waiting, before each tile's K loop, for the store warp
+// to free the previous tile's C (the hand-off's empty barrier) before it
+// refills the ring. Both methods prove it; without either barrier both
+// reject it.
+// RUN: sed -e 's/channel = 2 : i32, offset = 148480/channel = 2 : i32, offset = 0/' -e '71a\          %cb1 = arith.constant 1 : i32\n          %cb256 = arith.constant 256 : i32\n          nvvm.barrier id = %cb1 number_of_threads = %cb256' -e '110a\            %gate:2 = "ws.slot_phase"(%arg9) {depth = 1 : i32, start_phase = 1 : i32} : (i32) -> (i32, i32)\n            "ws.wait"(%gate#0, %gate#1) {barrier = "empty", channel = 2 : i32} : (i32, i32) -> ()' %S/Inputs/check-protocol-persistent.mlir \
+// RUN:   | ws-opt --pass-pipeline='builtin.module(ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REUSE
+// RUN: sed -e 's/channel = 2 : i32, offset = 148480/channel = 2 : i32, offset = 0/' -e '71a\          %cb1 = arith.constant 1 : i32\n          %cb256 = arith.constant 256 : i32\n          nvvm.barrier id = %cb1 number_of_threads = %cb256' -e '110a\            %gate:2 = "ws.slot_phase"(%arg9) {depth = 1 : i32, start_phase = 1 : i32} : (i32) -> (i32, i32)\n            "ws.wait"(%gate#0, %gate#1) {barrier = "empty", channel = 2 : i32} : (i32, i32) -> ()' %S/Inputs/check-protocol-persistent.mlir \
+// RUN:   | ws-opt --pass-pipeline='builtin.module(ws-check-protocol{method=states explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REUSE_STATES
+
+// Case REUSE_UNGATED, without the load warp's wait: the next tile's loads may land on C before the store has read it.
+// RUN: sed -e 's/channel = 2 : i32, offset = 148480/channel = 2 : i32, offset = 0/' -e '71a\          %cb1 = arith.constant 1 : i32\n          %cb256 = arith.constant 256 : i32\n          nvvm.barrier id = %cb1 number_of_threads = %cb256' %S/Inputs/check-protocol-persistent.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REUSE_UNGATED --implicit-check-not=error: --implicit-check-not=Sanitizer
+// RUN: sed -e 's/channel = 2 : i32, offset = 148480/channel = 2 : i32, offset = 0/' -e '71a\          %cb1 = arith.constant 1 : i32\n          %cb256 = arith.constant 256 : i32\n          nvvm.barrier id = %cb1 number_of_threads = %cb256' %S/Inputs/check-protocol-persistent.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol{method=states})' 2>&1 | FileCheck %s --check-prefix=RACE
+
+// Case REUSE_NO_BARRIER, without the named barrier: one warpgroup writes C while the other's wgmma reads the A ring.
+// RUN: sed -e 's/channel = 2 : i32, offset = 148480/channel = 2 : i32, offset = 0/' -e '110a\            %gate:2 = "ws.slot_phase"(%arg9) {depth = 1 : i32, start_phase = 1 : i32} : (i32) -> (i32, i32)\n            "ws.wait"(%gate#0, %gate#1) {barrier = "empty", channel = 2 : i32} : (i32, i32) -> ()' %S/Inputs/check-protocol-persistent.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REUSE_NO_BARRIER --implicit-check-not=error: --implicit-check-not=Sanitizer
+// RUN: sed -e 's/channel = 2 : i32, offset = 148480/channel = 2 : i32, offset = 0/' -e '110a\            %gate:2 = "ws.slot_phase"(%arg9) {depth = 1 : i32, start_phase = 1 : i32} : (i32) -> (i32, i32)\n            "ws.wait"(%gate#0, %gate#1) {barrier = "empty", channel = 2 : i32} : (i32, i32) -> ()' %S/Inputs/check-protocol-persistent.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol{method=states})' 2>&1 | FileCheck %s --check-prefix=RACE
+
 // PROVED: remark: protocol proved: 3 channel(s), 4 ring(s), tile counts 0 to 4, K trip counts 0 to 8, 5265 states explored (one interleaving per trip count) and 7560 happens-before checks covering every other; no deadlock, race, miscount or register overrun
 // STATES: remark: protocol proved: 3 channel(s), 4 ring(s), tile counts 0 to 3, K trip counts 0 to 3, 31948 states explored (every interleaving, state by state); no deadlock, race, miscount or register overrun
 // PHASE_RESET: <stdin>:113:15: error: 'ws.wait' op breaks the protocol rule 'phases': is this partition's next wait on the empty barrier of channel 0 since the start (iteration 1), but its slot and phase are those of iteration 0: slot = i mod depth and the phase flip every depth iterations do not hold
@@ -95,10 +121,15 @@
 // C_NOT_WAITED: <stdin>:83:11: error: 'ws.write_slot' op breaks the protocol rule 'balance': writes slot 0 of ring 3 for iteration 0 without first waiting on the empty barrier of channel 2 for it
 // HANDOFF_EARLY: <stdin>:156:15: error: 'ws.arrive' op breaks the protocol rule 'bulk-wait': releases slot 0 of channel 2 (iteration 0) while the TMA store at 149:13 may still read it: no cp.async.bulk.wait_group.read covers it before this arrive
 // STORE_UNWAITED: <stdin>:148:13: error: 'ws.tma_store' op breaks the protocol rule 'balance': stores (TMA) from slot 0 of ring 3 for iteration 0 without first waiting on the full barrier of channel 2 for it
-// C_OVER_RINGS: <stdin>:84:11: error: 'ws.write_slot' op breaks the protocol rule 'race': with 1 tile of 1 iteration, in the compute partition (warps 0-3), this op uses ring 3, whose memory ring 0 shares, while the compute partition (warps 4-7) may still access ring 0 (at 63:11)
+// C_OVER_RINGS: <stdin>:48:19: error: 'ws.mma' op breaks the protocol rule 'race': with 1 tile of 1 iteration, in the compute partition (warps 0-3), this op uses ring 0, whose memory ring 3 shares, while the compute partition (warps 4-7) may access ring 3 at the same time (at 84:11): nothing orders them
 // BIAS_RELEASED_EARLY: <stdin>:75:17: error: 'ws.read_slot' op breaks the protocol rule 'balance': reads slot 0 of ring 2 for iteration 0 after this partition already released it with an arrive on the empty barrier
 // BIAS_NO_FENCE: <stdin>:75:11: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 1 to the async proxy (the TMA refill at 123:13) after a generic-proxy read of it (ws.read_slot at 74:17) with no fence.proxy.async in between
 // BIAS_UNWAITED: <stdin>:73:17: error: 'ws.read_slot' op breaks the protocol rule 'balance': reads slot 0 of ring 2 for iteration 0 without first waiting on the full barrier of channel 1 for it
 // BIAS_COUNT_STUCK: <stdin>:122:13: error: 'ws.wait' op breaks the protocol rule 'phases': is this partition's next wait on the empty barrier of channel 1 since the start (iteration 1), but its slot and phase are those of iteration 0: slot = i mod depth and the phase flip every depth iterations do not hold
 // TILE_BOUNDS: <stdin>:136:17: error: 'scf.for' op cannot be checked: its bounds differ from those of the other partitions' loops, so the check cannot pair their iterations
 // K_BOUNDS: <stdin>:111:19: error: 'scf.for' op cannot be checked: its bounds differ from those of the other partitions' loops, so the check cannot pair their iterations
+// REUSE: remark: protocol proved: 3 channel(s), 4 ring(s), tile counts 0 to 4, K trip counts 0 to 8, 5445 states explored (one interleaving per trip count) and 46620 happens-before checks covering every other; no deadlock, race, miscount or register overrun
+// REUSE_STATES: remark: protocol proved: 3 channel(s), 4 ring(s), tile counts 0 to 4, K trip counts 0 to 8, 52093 states explored (every interleaving, state by state); no deadlock, race, miscount or register overrun
+// REUSE_UNGATED: <stdin>:87:11: error: 'ws.write_slot' op breaks the protocol rule 'race': with 2 tiles of 1 iteration, in the compute partition (warps 0-3), this op uses ring 3, whose memory ring 0 shares, while the compute partition (warps 4-7) may access ring 0 at the same time (at 48:19): nothing orders them
+// REUSE_NO_BARRIER: <stdin>:48:19: error: 'ws.mma' op breaks the protocol rule 'race': with 1 tile of 1 iteration, in the compute partition (warps 0-3), this op uses ring 0, whose memory ring 3 shares, while the compute partition (warps 4-7) may access ring 3 at the same time (at 84:11): nothing orders them
+// RACE: error: {{.*}} breaks the protocol rule 'race'
