@@ -260,6 +260,16 @@ static unsigned users_mask(const ws_plan *plan, MlirOperation op, unsigned all) 
   return mask;
 }
 
+/* A ws.broadcast of an epilogue's ws.load that nothing else uses (the
+ * consumers read the bias from its slot straight into the broadcast). */
+static bool broadcasts_a_load(MlirOperation op) {
+  MlirValue v = mlirOperationGetOperand(op, 0);
+  if (!mlirValueIsAOpResult(v) || !wsOperationIsA(mlirOpResultGetOwner(v), "load"))
+    return false;
+  MlirOpOperand u = mlirValueGetFirstUse(v);
+  return !mlirOpOperandIsNull(u) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(u));
+}
+
 /* The end of the block a matmul's epilogue lies in: the kernel's
  * gpu.return, or the yield of a persistent kernel's tile loop. */
 static bool ends_epilogue(MlirOperation op) {
@@ -300,6 +310,11 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
                            "its result, ws.load of an operand (a residual, or a "
                            "bias through ws.broadcast), tensor.splat of a scalar, "
                            "scalar arith, ws.store");
+      return false;
+    } else if (wsOperationIsA(op, "broadcast") && !broadcasts_a_load(op)) {
+      ws_emit_op_error(op, "spreads a tile that is not a ws.load of the epilogue; the "
+                           "consumers read a bias from the slot its load fills, so "
+                           "ws.broadcast takes a ws.load's 1 x K tile, used by nothing else");
       return false;
     }
     ops[n++] = op;

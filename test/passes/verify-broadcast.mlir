@@ -37,3 +37,50 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+// A ws.broadcast in a matmul epilogue of something other than a ws.load.
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @mm_bias(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,
+                      %c: !ws.tensor_desc<tensor<128x128xf16>>, %bias: !ws.tensor_desc<tensor<1x128xf16>>,
+                      %rbias: !ws.tensor_desc<tensor<1x128xf32>>, %res: !ws.tensor_desc<tensor<128x128xf16>>,
+                      %K: i32, %beta: f32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %c128 = arith.constant 128 : i32
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %bxi = arith.index_cast %bx : index to i32
+      %byi = arith.index_cast %by : index to i32
+      %m = arith.muli %bxi, %c128 : i32
+      %n = arith.muli %byi, %c128 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %n, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      %brow = "ws.load"(%bias, %c0, %n) : (!ws.tensor_desc<tensor<1x128xf16>>, i32, i32) -> tensor<1x128xf16>
+      %cb = arith.constant dense<1.0> : tensor<1x128xf16>
+      // CHECK: verify-broadcast.mlir:[[@LINE+1]]:13: error: 'ws.broadcast' op spreads a tile that is not a ws.load of the epilogue; the consumers read a bias from the slot its load fills, so ws.broadcast takes a ws.load's 1 x K tile, used by nothing else
+      %bt = "ws.broadcast"(%cb) {axis = 1 : i32} : (tensor<1x128xf16>) -> tensor<128x128xf16>
+      %bf = arith.extf %bt : tensor<128x128xf16> to tensor<128x128xf32>
+      %s1 = arith.addf %acc, %bf : tensor<128x128xf32>
+      %rrow = "ws.load"(%rbias, %c0, %m) : (!ws.tensor_desc<tensor<1x128xf32>>, i32, i32) -> tensor<1x128xf32>
+      %rt = "ws.broadcast"(%rrow) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x128xf32>
+      %s2 = arith.addf %s1, %rt : tensor<128x128xf32>
+      %r = "ws.load"(%res, %m, %n) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32) -> tensor<128x128xf16>
+      %rf = arith.extf %r : tensor<128x128xf16> to tensor<128x128xf32>
+      %bs = tensor.splat %beta : tensor<128x128xf32>
+      %rs = arith.mulf %rf, %bs : tensor<128x128xf32>
+      %s3 = arith.addf %s2, %rs : tensor<128x128xf32>
+      %relu = arith.maximumf %s3, %zero : tensor<128x128xf32>
+      %out = arith.truncf %relu : tensor<128x128xf32> to tensor<128x128xf16>
+      "ws.store"(%c, %m, %n, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      gpu.return
+    }
+  }
+}
