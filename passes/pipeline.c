@@ -89,7 +89,7 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
     return false;
   if (!lower)
     return true;
-  if (!add(pm, &ws_lower_to_nvvm_pass_def, "", diag, error) ||
+  if (!add(pm, &ws_lower_to_nvvm_pass_def, explain, diag, error) ||
       !add_upstream(pm, "gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, "
                         "convert-nvvm-to-llvm, canonicalize, cse, "
                         "reconcile-unrealized-casts)",

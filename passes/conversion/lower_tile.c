@@ -3,6 +3,7 @@
  * ops become one vector op per chunk, ring slots are read and written a
  * chunk at a time, f8 tiles compute widened to f32 (ws_lower_f8.h). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -23,12 +24,20 @@ static ws_tile_regs *find_tile(ws_tiles *T, MlirValue tile) {
   return NULL;
 }
 
+/* A new entry of the tile table (which only maps values to their chunks:
+ * registers are LLVM's to allocate, and ws_tiles_check_pressure bounds
+ * how many the live tiles need). */
 static ws_tile_regs *new_tile(ws_tiles *T, MlirValue tile) {
-  if (T->num_tiles == WS_MAX_TILES)
-    return NULL;
+  T->tiles = ws_grow(T->tiles, &T->cap, T->num_tiles + 1, sizeof *T->tiles);
   ws_tile_regs *t = &T->tiles[T->num_tiles++];
   t->tile = tile;
   return t;
+}
+
+void ws_tiles_free(ws_tiles *T) {
+  free(T->tiles);
+  T->tiles = NULL;
+  T->num_tiles = T->cap = 0;
 }
 
 /* A chunk of `tile` in registers (f8 widened to f32, see ws_lower_f8.h). */
@@ -199,7 +208,7 @@ bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op) {
   if (ws_op_is(op, "arith.constant") || ws_op_is(op, "tensor.splat"))
     return materialize_splat(T, b, result) != NULL; /* a located error if no splat */
   intptr_t n = mlirOperationGetNumOperands(op);
-  ws_tile_regs *in[8];
+  int in_index[8]; /* entries, not pointers: the table grows */
   if (n > 8) {
     ws_emit_op_error(op, "has more than 8 operands; the compute partition "
                          "takes at most 8");
@@ -209,18 +218,16 @@ bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op) {
     return false;
   for (intptr_t k = 0; k < n; k++) {
     MlirValue v = mlirOperationGetOperand(op, k);
-    in[k] = find_tile(T, v);
-    if (!in[k])
-      in[k] = materialize_splat(T, b, v);
-    if (!in[k])
+    ws_tile_regs *t = find_tile(T, v);
+    if (!t)
+      t = materialize_splat(T, b, v);
+    if (!t)
       return false;
+    in_index[k] = (int)(t - T->tiles);
   }
-  ws_tile_regs *out = new_tile(T, result);
-  if (!out) {
-    ws_emit_op_error(op, "needs more than %d tiles in registers; split the loop",
-                     WS_MAX_TILES);
-    return false;
-  }
+  ws_tile_regs *out = new_tile(T, result), *in[8];
+  for (intptr_t k = 0; k < n; k++)
+    in[k] = &T->tiles[in_index[k]];
   MlirType rt = ws_tile_element(result);
   for (int j = 0; j < T->chunks; j++) {
     MlirValue converted = convert_f8_chunk(T, b, op, in[0]->chunks[j]);
@@ -300,10 +307,6 @@ bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_r
     return false;
   }
   ws_tile_regs *t = new_tile(T, mlirOperationGetResult(op, 0));
-  if (!t) {
-    ws_emit_op_error(op, "needs more than %d tiles in registers; split the loop", WS_MAX_TILES);
-    return false;
-  }
   MlirValue slot = mlirOperationGetOperand(op, 0);
   for (int j = 0; j < T->chunks; j++)
     t->chunks[j] = load_chunk(T, b, ring, chunk_ptr(T, b, ring, slot, j));
@@ -341,4 +344,99 @@ void ws_tiles_entry(ws_tiles *T, ws_builder *b) {
     MlirValue last = ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, (T->chunks - 1) * T->threads));
     T->last_valid = ws_cmpi(b, "ult", last, ws_const_i32(b, T->total));
   }
+}
+
+/* Registers per thread a tile of element type `e` takes in the layout (f8
+ * is held widened to f32). */
+static int tile_registers(const ws_tiles *T, MlirType e) {
+  int bytes = ws_is_f8(e) ? 4 : wsElementTypeByteWidth(e);
+  return (T->chunks * T->vec * bytes + 3) / 4;
+}
+
+/* The op's position in `ops`, through an open-addressed table of `cap`
+ * (a power of two) slots; -1 when it is not there. */
+static long position(const uintptr_t *keys, const long *vals, long cap, MlirOperation op) {
+  uintptr_t k = (uintptr_t)op.ptr;
+  for (long i = (long)((k >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);; i = (i + 1) & (cap - 1)) {
+    if (keys[i] == k)
+      return vals[i];
+    if (!keys[i])
+      return -1;
+  }
+}
+
+bool ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size_t n,
+                               int registers, const ws_pass_env *env) {
+  long cap = 64;
+  while (cap < 2 * (long)n)
+    cap *= 2;
+  uintptr_t *keys = calloc((size_t)cap, sizeof *keys);
+  long *vals = calloc((size_t)cap, sizeof *vals), *last = calloc(n + 1, sizeof *last);
+  int *delta = calloc(n + 2, sizeof *delta);
+  if (!keys || !vals || !last || !delta)
+    abort();
+  for (size_t i = 0; i < n; i++) {
+    uintptr_t k = (uintptr_t)ops[i].ptr;
+    long h = (long)((k >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);
+    while (keys[h])
+      h = (h + 1) & (cap - 1);
+    keys[h] = k;
+    vals[h] = (long)i;
+  }
+  /* each tile lives from its op to its last use */
+  for (size_t i = 0; i < n; i++) {
+    last[i] = -1;
+    if (!ws_has_tile_result(ops[i]) || ws_is_splat_tile(ops[i]))
+      continue;
+    MlirValue v = mlirOperationGetResult(ops[i], 0);
+    last[i] = (long)i;
+    for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+         u = mlirOpOperandGetNextUse(u)) {
+      long p = position(keys, vals, cap, mlirOpOperandGetOwner(u));
+      if (p > last[i])
+        last[i] = p;
+    }
+    int regs = tile_registers(T, ws_tile_element(v));
+    delta[i] += regs;
+    delta[last[i] + 1] -= regs;
+  }
+  int live = 0, peak = 0;
+  size_t at = 0;
+  for (size_t i = 0; i < n; i++) {
+    live += delta[i];
+    if (live > peak) {
+      peak = live;
+      at = i;
+    }
+  }
+  char text[1024], type[96];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  int shown = 0;
+  for (size_t i = 0; i <= at && peak > 0; i++) {
+    if (last[i] < (long)at)
+      continue;
+    MlirValue v = mlirOperationGetResult(ops[i], 0);
+    char loc[64];
+    if (shown++ < 12)
+      ws_text_appendf(&t, "%s%s at %s (%d)", shown > 1 ? ", " : "",
+                      ws_type_str(mlirValueGetType(v), type, sizeof type),
+                      ws_loc_str(mlirOperationGetLocation(ops[i]), loc, sizeof loc),
+                      tile_registers(T, ws_tile_element(v)));
+  }
+  if (peak > 0)
+    ws_remark(env, mlirOperationGetLocation(ops[at]),
+              "registers: the compute partition's tiles need %d per thread where most "
+              "are live, here: %d tile(s) of %d elements per thread, %s%s; the compute "
+              "warps have %d after setmaxnreg%s",
+              peak, shown, T->chunks * T->vec, text, shown > 12 ? ", ..." : "", registers,
+              peak > registers ? ", so ptxas spills to local memory: use more compute "
+                                 "warps (ws.num_warps), smaller tiles, or fewer tiles live "
+                                 "at once"
+                               : " (addresses, indices and loop state take some of the rest)");
+  free(keys);
+  free(vals);
+  free(last);
+  free(delta);
+  return true;
 }

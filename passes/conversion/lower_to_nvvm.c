@@ -37,12 +37,13 @@
 #include "ws_lower_mma.h"
 #include "ws_lower_store.h"
 #include "ws_lower_tile.h"
+#include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
 #include "../../dialect/ws_text.h"
 
 enum { WAIT_HINT_NS = 1000000, MAX_ARGS = 32,
-       MAX_FRAGMENT = 128, MAX_FRAGMENT_TILES = 16 };
+       MAX_FRAGMENT = 128 };
 
 /* A matmul tile in the consumers' registers: the accumulator's fragment
  * layout, one scalar per value (ws_lower_mma.h). */
@@ -53,13 +54,9 @@ typedef struct fragment_regs {
 
 /* Ops of the kernel in walk order: the rewrite visits them, then erases
  * the replaced ones last to first (uses before definitions). */
-typedef struct op_list {
-  MlirOperation *items;
-  size_t len, cap;
-} op_list;
-
 typedef struct lowering {
   ws_plan plan;
+  const ws_pass_env *explain; /* remark on the tiles' registers, or null */
   MlirContext ctx;
   MlirLocation loc;
   MlirOperation old_func, new_func;
@@ -73,23 +70,11 @@ typedef struct lowering {
   /* a matmul (the kernel has ws.mma): its wgmma shape and fragments */
   bool matmul;
   ws_mma_shape mma;
-  fragment_regs fragments[MAX_FRAGMENT_TILES];
+  fragment_regs *fragments; /* grows with the epilogue; freed with the state */
   int num_fragments;
-  op_list ops, dead;
+  long fragments_cap;
+  ws_op_list ops, dead;
 } lowering;
-
-static bool op_list_add(op_list *l, MlirOperation op) {
-  if (l->len == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 256;
-    MlirOperation *items = realloc(l->items, cap * sizeof *items);
-    if (!items)
-      return false;
-    l->items = items;
-    l->cap = cap;
-  }
-  l->items[l->len++] = op;
-  return true;
-}
 
 static MlirValue c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
 
@@ -322,12 +307,12 @@ static fragment_regs *find_fragment(lowering *L, MlirValue tile) {
   return NULL;
 }
 
+/* A new entry of the fragment table (values to their scalars: LLVM
+ * allocates the registers, and frees them after each one's last use). */
 static fragment_regs *new_fragment(lowering *L, MlirOperation at, MlirValue tile) {
-  if (L->num_fragments == MAX_FRAGMENT_TILES) {
-    ws_emit_op_error(at, "needs more than %d accumulator-sized tiles in registers",
-                     MAX_FRAGMENT_TILES);
-    return NULL;
-  }
+  (void)at;
+  L->fragments = ws_grow(L->fragments, &L->fragments_cap, L->num_fragments + 1,
+                         sizeof *L->fragments);
   fragment_regs *f = &L->fragments[L->num_fragments++];
   f->tile = tile;
   return f;
@@ -471,19 +456,20 @@ static bool fragmentize(lowering *L, ws_builder *b, MlirOperation op) {
                          "or an f8 result)");
     return false;
   }
-  fragment_regs *in[8];
+  int in_index[8]; /* entries, not pointers: the table grows */
   MlirValue splat[8];
   for (intptr_t k = 0; k < n; k++) {
     MlirValue v = mlirOperationGetOperand(op, k);
-    in[k] = find_fragment(L, v);
-    splat[k] = in[k] ? (MlirValue){NULL} : splat_scalar(L, b, v);
-    if (!in[k] && mlirValueIsNull(splat[k]))
+    fragment_regs *f = find_fragment(L, v);
+    in_index[k] = f ? (int)(f - L->fragments) : -1;
+    splat[k] = f ? (MlirValue){NULL} : splat_scalar(L, b, v);
+    if (!f && mlirValueIsNull(splat[k]))
       return false;
   }
   MlirValue result = mlirOperationGetResult(op, 0);
-  fragment_regs *out = new_fragment(L, op, result);
-  if (!out)
-    return false;
+  fragment_regs *out = new_fragment(L, op, result), *in[8];
+  for (intptr_t k = 0; k < n; k++)
+    in[k] = in_index[k] >= 0 ? &L->fragments[in_index[k]] : NULL;
   for (int v = 0; v < L->mma.per_thread; v++) {
     MlirOperation copy = ws_clone_before(b, op);
     for (intptr_t k = 0; k < n; k++)
@@ -781,13 +767,15 @@ static bool rewrite_op(lowering *L, MlirOperation op) {
   } else {
     return true;
   }
-  return ok && op_list_add(&L->dead, op);
+  if (ok)
+    ws_op_list_push(&L->dead, op);
+  return ok;
 }
 
 static MlirWalkResult collect_op(MlirOperation op, void *user_data) {
   lowering *L = user_data;
   if (!mlirOperationEqual(op, L->new_func))
-    op_list_add(&L->ops, op);
+    ws_op_list_push(&L->ops, op);
   return MlirWalkResultAdvance;
 }
 
@@ -826,21 +814,25 @@ static bool lower_with(lowering *L, MlirOperation func) {
   L->ptr_shared = ws_type(L->ctx, "!llvm.ptr<3>");
   L->ptr_cluster = ws_type(L->ctx, "!llvm.ptr<7>");
   mlirOperationWalk(func, collect_op, L, MlirWalkPreOrder);
-  for (size_t i = 0; i < L->ops.len; i++)
+  for (long i = 0; i < L->ops.len; i++)
     if (wsOperationIsA(L->ops.items[i], "mma") && !choose_mma_shape(L, L->ops.items[i]))
       return false;
   L->tiles.ctx = L->ctx;
   L->tiles.i32 = L->i32;
-  bool laid_out = L->matmul || L->compute < 0 ||
-                  ws_tiles_layout(&L->tiles, L->plan.parts[L->compute].num_warps * 32,
-                                  L->ops.items, L->ops.len);
+  const ws_partition *c = L->compute >= 0 ? &L->plan.parts[L->compute] : NULL;
+  bool laid_out = L->matmul || !c ||
+                  (ws_tiles_layout(&L->tiles, c->num_warps * 32, L->ops.items, L->ops.len) &&
+                   (!L->explain ||
+                    ws_tiles_explain_pressure(&L->tiles, L->ops.items, L->ops.len,
+                                              c->registers ? c->registers : L->plan.maxnreg,
+                                              L->explain)));
   if (!laid_out || !create_function(L))
     return false;
   MlirOperation module = mlirOperationGetParentOperation(func);
   ensure_smem_global(L, module);
   emit_entry(L);
   bool ok = true;
-  for (size_t i = 0; i < L->ops.len && ok; i++)
+  for (long i = 0; i < L->ops.len && ok; i++)
     ok = rewrite_op(L, L->ops.items[i]);
   if (!ok)
     return false;
@@ -853,15 +845,18 @@ static bool lower_with(lowering *L, MlirOperation func) {
 
 /* The lowering state is large (register tiles): one heap copy per kernel,
  * so concurrent pass instances share nothing. */
-static bool lower_kernel(MlirOperation func) {
+static bool lower_kernel(MlirOperation func, const ws_pass_env *explain) {
   lowering *state = calloc(1, sizeof *state);
   if (!state) {
     ws_emit_op_error(func, "out of memory while lowering");
     return false;
   }
+  state->explain = explain;
   bool ok = lower_with(state, func);
-  free(state->ops.items);
-  free(state->dead.items);
+  ws_tiles_free(&state->tiles);
+  free(state->fragments);
+  ws_op_list_free(&state->ops);
+  ws_op_list_free(&state->dead);
   free(state);
   return ok;
 }
@@ -892,8 +887,6 @@ static MlirWalkResult collect_kernel(MlirOperation op, void *user_data) {
 
 static bool run_lower(MlirOperation root, const ws_pass_options *opts,
                       const ws_pass_env *env) {
-  (void)opts;
-  (void)env;
   if (!ws_verify_root(root, ""))
     return false;
   kernel_list kernels = {.n = 0};
@@ -906,17 +899,25 @@ static bool run_lower(MlirOperation root, const ws_pass_options *opts,
   }
   bool ok = true;
   for (int i = 0; i < kernels.n; i++)
-    ok &= lower_kernel(kernels.items[i]);
+    ok &= lower_kernel(kernels.items[i], opts->v[0].b ? env : NULL);
   return ok;
 }
 
 static MlirDialectHandle (*const lowered_dialects[])(void) = {mlirGetDialectHandle__llvm__,
                                                               mlirGetDialectHandle__nvvm__};
 
+static const ws_option_spec lower_options[] = {
+    {"explain", WS_OPTION_BOOL, "false",
+     "remark on the registers the compute partition's live tiles need at their peak",
+     NULL, 0, 0},
+};
+
 const ws_pass_def ws_lower_to_nvvm_pass_def = {
     .argument = "ws-lower-to-nvvm",
     .summary = "Rewrite each op of a specialized kernel (ws.wait, ws.tma_load, "
                "tiles...) into nvvm/llvm/scf/arith ops: an llvm.func kernel",
+    .options = lower_options,
+    .num_options = 1,
     .run = run_lower,
     .dependent_dialects = lowered_dialects,
     .num_dependent_dialects = 2,

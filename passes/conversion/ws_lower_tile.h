@@ -16,9 +16,11 @@
 #include <stddef.h>
 
 #include "../plan/ws_plan.h"
+#include "../support/ws_op_list.h"
+#include "../support/ws_pass.h"
 #include "../support/ws_builder.h"
 
-enum { WS_MAX_CHUNKS = 64, WS_MAX_TILES = 64 };
+enum { WS_MAX_CHUNKS = 64 };
 
 /* One tile's chunks in this thread's registers. */
 typedef struct ws_tile_regs {
@@ -33,9 +35,13 @@ typedef struct ws_tiles {
   MlirType i32;
   MlirValue smem, tid, last_valid;
   int threads, vec, chunks, total;
-  ws_tile_regs tiles[WS_MAX_TILES];
+  ws_tile_regs *tiles; /* grows as tiles are lowered; ws_tiles_free */
   int num_tiles;
+  long cap;
 } ws_tiles;
+
+/* Frees the tile table. */
+void ws_tiles_free(ws_tiles *T);
 
 /* Whether op has one result, a tile. */
 bool ws_has_tile_result(MlirOperation op);
@@ -47,6 +53,16 @@ MlirType ws_tile_element(MlirValue v);
  * ops produce (splat constants take their users' layout); false after a
  * located error (tiles of two sizes, or more than WS_MAX_CHUNKS chunks). */
 bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t n);
+
+/* Remarks (through env) on the registers per thread the compute
+ * partition's tiles need where most of them are live at once (a tile lives
+ * from its op to its last use; a splat is rebuilt at each use), at the op
+ * where that peak is, naming the live tiles, against `registers`, what
+ * setmaxnreg gives the partition: above it, ptxas spills to local memory.
+ * Tiles are never refused for their number: the table has no cap, and
+ * LLVM frees each tile's registers after its last use. Returns true. */
+bool ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size_t n,
+                               int registers, const ws_pass_env *env);
 
 /* Emits last_valid at the kernel's entry (b), after tid is set. */
 void ws_tiles_entry(ws_tiles *T, ws_builder *b);

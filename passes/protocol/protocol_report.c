@@ -1,5 +1,5 @@
-/* protocol_report.c: what every part of ws-check-protocol shares: growing
- * its arrays, naming barriers, ops and agents, and the one form its rule
+/* protocol_report.c: what every part of ws-check-protocol shares: naming
+ * barriers, ops and agents, and the one form its rule
  * errors take ("'OP' op breaks the protocol rule 'RULE': ..."). */
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,18 +8,6 @@
 #include "ws_protocol.h"
 #include "../../dialect/ws_text.h"
 
-void *ws_grow(void *p, long *cap, long need, size_t size) {
-  if (need <= *cap)
-    return p;
-  long c = *cap ? *cap : 64;
-  while (c < need)
-    c *= 2;
-  void *q = realloc(p, (size_t)c * size);
-  if (!q)
-    abort(); /* out of memory: as MLIR itself does */
-  *cap = c;
-  return q;
-}
 
 const char *ws_barrier_name(int full) { return full ? "full" : "empty"; }
 

@@ -26,6 +26,7 @@
 
 #include "mlir-c/IR.h"
 #include "../plan/ws_plan.h"
+#include "../support/ws_op_list.h"
 
 typedef enum ws_ev_kind {
   EV_INIT,         /* ws.init_barrier: channel, full, value = count */
@@ -135,8 +136,6 @@ bool ws_explore(const ws_run *run, long max_states, long *states);
  * `*checks` the ordering checks made. */
 int ws_order_check(const ws_run *run, unsigned seed, long *states, long *checks);
 
-/* realloc to at least `need` items of `size` bytes, doubling *cap. */
-void *ws_grow(void *p, long *cap, long need, size_t size);
 
 /* Messages. Emits "'OP' op breaks the protocol rule 'RULE': MESSAGE" at op;
  * returns false. */

@@ -22,12 +22,14 @@
  * each partition recomputes them instead of receiving them. A loop that
  * cannot be specialized is left untouched with a remark saying why; an op
  * the scheduler has no place for is an error at that op. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "../plan/ws_explain.h"
+#include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
 #include "../../dialect/ws_text.h"
@@ -280,14 +282,10 @@ static bool ends_epilogue(MlirOperation op) {
  * (compute), ws.store on the store warp (a partition added for it), scalars
  * where they are used. */
 static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
-  MlirOperation ops[64];
-  int n = 0;
-  for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop); !ends_epilogue(op);
+  ws_op_list ops = {0};
+  bool ok = true;
+  for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop); ok && !ends_epilogue(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (n == 64) {
-      ws_emit_op_error(op, "makes the epilogue longer than 64 ops");
-      return false;
-    }
     MlirType shape;
     MlirValue stored = wsOperationIsA(op, "store")
                            ? mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1)
@@ -297,7 +295,8 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
       ws_emit_op_error(op, "stores the loop's accumulator itself; the epilogue stages "
                            "a tile the consumers compute from it: convert it first "
                            "(arith.truncf), or apply an elementwise op");
-      return false;
+      ok = false;
+      break;
     }
     if (wsOperationIsA(op, "store") && !index_of[WS_ROLE_STORE]) {
       int p = ws_plan_add_partition(plan, WS_ROLE_STORE, 1);
@@ -310,24 +309,28 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
                            "its result, ws.load of an operand (a residual, or a "
                            "bias through ws.broadcast), tensor.splat of a scalar, "
                            "scalar arith, ws.store");
-      return false;
+      ok = false;
+      break;
     } else if (wsOperationIsA(op, "broadcast") && !broadcasts_a_load(op)) {
       ws_emit_op_error(op, "spreads a tile that is not a ws.load of the epilogue; the "
                            "consumers read a bias from the slot its load fills, so "
                            "ws.broadcast takes a ws.load's 1 x K tile, used by nothing else");
-      return false;
+      ok = false;
+      break;
     }
-    ops[n++] = op;
+    ws_op_list_push(&ops, op);
   }
   unsigned all = (1u << plan->num_parts) - 1;
-  for (int i = n - 1; i >= 0; i--) {
-    unsigned m = wsOperationIsA(ops[i], "store") ? index_of[WS_ROLE_STORE]
-                 : wsOperationIsA(ops[i], "load") ? index_of[WS_ROLE_LOAD]
-                 : is_scalar_math(ops[i])        ? users_mask(plan, ops[i], all)
-                                                 : index_of[WS_ROLE_COMPUTE];
-    ws_set_op_partitions(plan, ops[i], m ? m : all);
+  for (size_t i = ops.len; ok && i-- > 0;) {
+    MlirOperation op = ops.items[i];
+    unsigned m = wsOperationIsA(op, "store") ? index_of[WS_ROLE_STORE]
+                 : wsOperationIsA(op, "load") ? index_of[WS_ROLE_LOAD]
+                 : is_scalar_math(op)        ? users_mask(plan, op, all)
+                                             : index_of[WS_ROLE_COMPUTE];
+    ws_set_op_partitions(plan, op, m ? m : all);
   }
-  return true;
+  ws_op_list_free(&ops);
+  return ok;
 }
 
 /* True when a result of `op` is an operand of the K loop itself: its
@@ -346,23 +349,17 @@ static bool inits_k_loop(const ws_plan *plan, MlirOperation op) {
  * accumulator's init to the consumers), and each partition recomputes it
  * for every tile. */
 static bool schedule_prologue(ws_plan *plan, MlirOperation tile, const unsigned *index_of) {
-  enum { max_ops = 64 };
-  MlirOperation ops[max_ops];
-  int n = 0;
+  ws_op_list ops = {0};
   for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(tile));
-       !mlirOperationEqual(op, plan->loop); op = mlirOperationGetNextInBlock(op)) {
-    if (n == max_ops) {
-      ws_emit_op_error(op, "makes the ops before the K loop more than %d", max_ops);
-      return false;
-    }
-    ops[n++] = op;
-  }
+       !mlirOperationEqual(op, plan->loop); op = mlirOperationGetNextInBlock(op))
+    ws_op_list_push(&ops, op);
   unsigned all = (1u << plan->num_parts) - 1;
-  while (n-- > 0) {
-    unsigned m = users_mask(plan, ops[n], all) |
-                 (inits_k_loop(plan, ops[n]) ? index_of[WS_ROLE_COMPUTE] : 0);
-    ws_set_op_partitions(plan, ops[n], m ? m : all);
+  for (size_t i = ops.len; i-- > 0;) {
+    unsigned m = users_mask(plan, ops.items[i], all) |
+                 (inits_k_loop(plan, ops.items[i]) ? index_of[WS_ROLE_COMPUTE] : 0);
+    ws_set_op_partitions(plan, ops.items[i], m ? m : all);
   }
+  ws_op_list_free(&ops);
   return true;
 }
 
@@ -388,34 +385,15 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
               c->num_warps / 4, m, n, m * n / (c->num_warps * 32));
 }
 
-static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
-                          const ws_pass_env *env) {
+/* The partition table and every op's partitions, from the ops' roles. */
+static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const unsigned *masks,
+                         int n, int compute_warps, bool explain, const ws_pass_env *env) {
   MlirLocation loc = mlirOperationGetLocation(loop);
   bool matmul = mlirOperationGetNumResults(loop) != 0;
-  if (matmul && !check_carried(loop))
-    return false;
-  MlirBlock body = ws_loop_body(loop);
-  enum { max_ops = 512 };
-  MlirOperation ops[max_ops];
-  unsigned masks[max_ops];
-  int n = 0;
-  bool has_load = false, ok = true;
-  MlirOperation term = mlirBlockGetTerminator(body);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (mlirOperationEqual(op, term))
-      break;
-    if (n == max_ops) {
-      ws_emit_op_error(loop, "has more than %d ops; split it", max_ops);
-      return false;
-    }
-    op_verdict v = classify(op, loop, &masks[n]);
-    ok &= v == OP_OK;
-    has_load |= wsOperationIsA(op, "load");
-    ops[n++] = op;
-  }
-  if (!ok)
-    return false;
+  MlirOperation term = mlirBlockGetTerminator(ws_loop_body(loop));
+  bool has_load = false;
+  for (int i = 0; i < n; i++)
+    has_load |= wsOperationIsA(ops[i], "load");
   if (!has_load) {
     ws_remark(env, loc, "loop not warp-specialized: it has no ws.load, so "
                         "there is nothing for a producer partition to do");
@@ -461,6 +439,32 @@ static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
   if (explain && !mlirOperationIsNull(tile) && compute >= 0)
     explain_overlap(&plan, tile, env);
   return true;
+}
+
+
+/* Classifies every op of the loop (however many: the lists grow), then
+ * builds the table and the ops' partitions (schedule_ops). */
+static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
+                          const ws_pass_env *env) {
+  if (mlirOperationGetNumResults(loop) != 0 && !check_carried(loop))
+    return false;
+  MlirBlock body = ws_loop_body(loop);
+  ws_op_list ops = {0};
+  MlirOperation term = mlirBlockGetTerminator(body);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op) && !mlirOperationEqual(op, term);
+       op = mlirOperationGetNextInBlock(op))
+    ws_op_list_push(&ops, op);
+  unsigned *masks = calloc(ops.len + 1, sizeof *masks);
+  if (!masks)
+    abort();
+  bool ok = true;
+  for (long i = 0; i < ops.len; i++)
+    ok &= classify(ops.items[i], loop, &masks[i]) == OP_OK;
+  ok = ok && schedule_ops(loop, ops.items, masks, (int)ops.len, compute_warps, explain, env);
+  free(masks);
+  ws_op_list_free(&ops);
+  return ok;
 }
 
 static void set_unit_attr(MlirOperation op, const char *name, bool on) {

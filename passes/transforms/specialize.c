@@ -34,40 +34,56 @@
  * ws.rings, so ws-lower-to-nvvm rewrites each op on its own. Structure is
  * scf and upstream nvvm wherever an op needs no plan table. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "../support/ws_builder.h"
+#include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
 #include "ws_specialize.h"
 #include "../../dialect/ws_text.h"
 
-enum { MAX_MAPPED = 512, WARP_THREADS = 32 };
+enum { WARP_THREADS = 32 };
 
+/* What each value of the source loop became in a partition's copy; grows
+ * with the loop (a valid loop is never refused for its size). */
 typedef struct value_map {
-  MlirValue from[MAX_MAPPED], to[MAX_MAPPED];
+  MlirValue *from, *to;
   int n;
+  long cap;
 } value_map;
 
 typedef struct specializer {
   const ws_plan *plan;
+  value_map map; /* the partition being emitted's (fresh_map); freed at the end */
   MlirContext ctx;
   MlirType i32;
   bool failed;
 } specializer;
 
 static void map_put(specializer *S, value_map *m, MlirValue from, MlirValue to) {
-  if (m->n == MAX_MAPPED) {
-    if (!S->failed)
-      ws_emit_op_error(S->plan->loop, "has more than %d values in one partition; "
-                                      "split the loop", MAX_MAPPED);
-    S->failed = true;
-    return;
-  }
+  (void)S;
+  long cap = m->cap;
+  m->from = ws_grow(m->from, &cap, m->n + 1, sizeof *m->from);
+  m->to = ws_grow(m->to, &m->cap, m->n + 1, sizeof *m->to);
   m->from[m->n] = from;
   m->to[m->n++] = to;
+}
+
+/* The map for the next partition's copy: emptied, its memory kept. */
+static value_map *fresh_map(specializer *S) {
+  S->map.n = 0;
+  return &S->map;
+}
+
+static void map_free(value_map *m) {
+  free(m->from);
+  free(m->to);
+  m->from = m->to = NULL;
+  m->n = m->cap = 0;
 }
 
 static MlirValue map_get(const value_map *m, MlirValue v) {
@@ -372,19 +388,19 @@ static bool takes_epilogue_operands(const specializer *S, int part) {
 static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   bool store = S->plan->parts[part].role == WS_ROLE_STORE;
   bool epilogue = loads_epilogue(S, part);
-  value_map m = {.n = 0};
+  value_map *m = fresh_map(S);
   MlirValue counts[2] = {c32(outer, 0), c32(outer, 0)}, n; /* K steps, tiles */
-  tile_nest t = open_tile_loop(S, outer, &m, part, epilogue ? 2 : 1, counts);
+  tile_nest t = open_tile_loop(S, outer, m, part, epilogue ? 2 : 1, counts);
   MlirOperation copy;
-  MlirBlock body = open_loop(S, &t.at, &m, counts[0], &n, &copy);
+  MlirBlock body = open_loop(S, &t.at, m, counts[0], &n, &copy);
   ws_builder b = ws_builder_at_end(body, outer->loc);
   bool started[WS_MAX_CHANNELS] = {false}, fetched[WS_MAX_CHANNELS] = {false};
-  emit_tma_ops(S, &b, &m, n, first_tile_op(S, &b, &m, part), part, started);
+  emit_tma_ops(S, &b, m, n, first_tile_op(S, &b, m, part), part, started);
   if (store)
     release_stored_slots(S, &b, n, started);
   close_loop(&b, body, n);
   if (epilogue)
-    emit_tma_ops(S, &t.at, &m, counts[1], first_epilogue_op(S, &t.at, &m, part), part,
+    emit_tma_ops(S, &t.at, m, counts[1], first_epilogue_op(S, &t.at, m, part), part,
                  fetched);
   if (!mlirOperationIsNull(t.loop)) {
     MlirValue next[2] = {mlirOperationGetResult(copy, 0),
@@ -432,23 +448,23 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
 }
 
 static void emit_compute_partition(specializer *S, ws_builder *outer, int part) {
-  value_map m = {.n = 0};
+  value_map *m = fresh_map(S);
   MlirValue n;
   MlirOperation copy;
-  MlirBlock body = open_loop(S, outer, &m, c32(outer, 0), &n, &copy);
+  MlirBlock body = open_loop(S, outer, m, c32(outer, 0), &n, &copy);
   ws_builder b = ws_builder_at_end(body, outer->loc);
-  transfer(S, &b, &m, n, part, true, false);
-  for (MlirOperation op = first_tile_op(S, &b, &m, part); !mlirOperationIsNull(op);
-       op = after(S, &b, &m, op, part)) {
+  transfer(S, &b, m, n, part, true, false);
+  for (MlirOperation op = first_tile_op(S, &b, m, part); !mlirOperationIsNull(op);
+       op = after(S, &b, m, op, part)) {
     if (wsOperationIsInDialect(op)) {
       ws_emit_op_error(op, "cannot run in the compute partition of an "
                            "elementwise loop");
       S->failed = true;
       return;
     }
-    clone_mapped(S, &b, op, &m);
+    clone_mapped(S, &b, op, m);
   }
-  transfer(S, &b, &m, n, part, false, false);
+  transfer(S, &b, m, n, part, false, false);
   close_loop(&b, body, n);
 }
 
@@ -603,12 +619,12 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
     S->failed = true;
     return;
   }
-  value_map m = {.n = 0};
+  value_map *m = fresh_map(S);
   bool pingpong = S->plan->parts[part].pingpong;
   MlirValue k_steps = pingpong ? count_k_steps(S, outer) : (MlirValue){NULL};
   MlirValue warpgroup = pingpong ? own_warpgroup(S, outer) : (MlirValue){NULL};
   MlirValue counts[2] = {c32(outer, 0), c32(outer, 0)}; /* K steps, tiles */
-  tile_nest t = open_tile_loop(S, outer, &m, part, 2, counts);
+  tile_nest t = open_tile_loop(S, outer, m, part, 2, counts);
   bool persistent = !mlirOperationIsNull(t.loop);
   MlirValue base = persistent ? counts[0] : (MlirValue){NULL};
   ws_builder mine = t.at;
@@ -622,7 +638,7 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   int turn = pingpong ? turn_channel(S, part) : -1;
   if (turn >= 0) /* wait for the other warpgroup's tile before this one */
     take_turn(S, at, counts[1], turn);
-  MlirOperation copy = emit_k_loop(S, at, &m, part, in, counts[0], base);
+  MlirOperation copy = emit_k_loop(S, at, m, part, in, counts[0], base);
   if (mlirOperationIsNull(copy)) {
     S->failed = true;
     return;
@@ -640,16 +656,16 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
     MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
     ws_build_void(at, "nvvm.barrier", 2, ops, 1, &seg);
   }
-  map_put(S, &m, mlirOperationGetResult(S->plan->loop, 0), mlirOperationGetResult(copy, 1));
+  map_put(S, m, mlirOperationGetResult(S->plan->loop, 0), mlirOperationGetResult(copy, 1));
   MlirValue tile_n = persistent ? counts[1] : (MlirValue){NULL};
   if (takes_epilogue_operands(S, part)) {
     tile_n = mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n;
-    transfer(S, at, &m, tile_n, part, true, true);
+    transfer(S, at, m, tile_n, part, true, true);
   }
-  for (MlirOperation op = first_epilogue_op(S, at, &m, part); !mlirOperationIsNull(op);
-       op = after(S, at, &m, op, part))
-    clone_mapped(S, at, op, &m);
-  transfer(S, at, &m, mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n, part, false, false);
+  for (MlirOperation op = first_epilogue_op(S, at, m, part); !mlirOperationIsNull(op);
+       op = after(S, at, m, op, part))
+    clone_mapped(S, at, op, m);
+  transfer(S, at, m, mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n, part, false, false);
   if (persistent) {
     MlirValue next[2] = {pingpong ? ws_arith(&t.at, "arith.addi", counts[0], k_steps) : steps,
                          ws_arith(&t.at, "arith.addi", counts[1], c32(&t.at, 1))};
@@ -662,11 +678,11 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
  * tiles, and releases each C slot once its store has read it); then a
  * drain before the warp exits. */
 static void emit_epilogue_store(specializer *S, ws_builder *b, int part) {
-  value_map m = {.n = 0};
+  value_map *m = fresh_map(S);
   bool started[WS_MAX_CHANNELS] = {false};
   MlirValue n = c32(b, 0);
-  tile_nest t = open_tile_loop(S, b, &m, part, 1, &n);
-  emit_tma_ops(S, &t.at, &m, n, first_epilogue_op(S, &t.at, &m, part), part, started);
+  tile_nest t = open_tile_loop(S, b, m, part, 1, &n);
+  emit_tma_ops(S, &t.at, m, n, first_epilogue_op(S, &t.at, m, part), part, started);
   if (mlirOperationIsNull(t.loop)) {
     ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
   } else {
@@ -773,15 +789,16 @@ bool ws_specialize(ws_plan *plan) {
   MlirValue warp = ws_arith(&b, "arith.divui", tid, c32(&b, WARP_THREADS));
   init_barriers(&S, &b, tid);
   emit_partitions(&S, &b, warp);
+  map_free(&S.map);
   if (S.failed)
     return false;
-  MlirOperation epilogue[64]; /* copied into its partitions: erased last to first */
-  int num = 0;
+  ws_op_list epilogue = {0}; /* copied into its partitions: erased last to first */
   for (MlirOperation op = mlirOperationGetNextInBlock(loop); mlirOperationIsNull(tile) &&
-       !ws_op_is(op, "gpu.return") && num < 64; op = mlirOperationGetNextInBlock(op))
-    epilogue[num++] = op;
-  while (num > 0)
-    mlirOperationDestroy(epilogue[--num]);
+       !ws_op_is(op, "gpu.return"); op = mlirOperationGetNextInBlock(op))
+    ws_op_list_push(&epilogue, op);
+  while (epilogue.len > 0)
+    mlirOperationDestroy(epilogue.items[--epilogue.len]);
+  ws_op_list_free(&epilogue);
   mlirOperationDestroy(mlirOperationIsNull(tile) ? loop : tile);
   plan->loop = (MlirOperation){NULL};
   for (int r = 0; r < plan->num_rings; r++)
