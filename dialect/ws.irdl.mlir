@@ -57,6 +57,29 @@ irdl.dialect @ws {
     irdl.results(result: %t)
   }
 
+  // %r = ws.reduce %t {kind = "max" | "min" | "sum", axis = A}: an M x N
+  // tile reduced along dimension A into a 1 x K tile, K the other
+  // dimension's extent: axis 1 gives each row's max or sum (1 x M), axis 0
+  // each column's (1 x N), in the tile's element type. ws.broadcast with
+  // the other axis spreads it back (a row statistic over the columns: axis
+  // 0). ws-verify checks the shapes and the kind.
+  irdl.operation @reduce {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(value: %t)
+    irdl.results(result: %r)
+  }
+
+  // %t = ws.iota {axis = A}: an M x N tile of i32 whose every element is
+  // its index along dimension A (its row for axis 0, its column for axis
+  // 1); with arith on splats of a tile's offsets, the row and column
+  // indices a mask compares.
+  irdl.operation @iota {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands()
+    irdl.results(result: %t)
+  }
+
   // ---- The protocol, as ws-insert-barriers leaves it ----------------------
   // Each partition is a branch of the kernel with its own copy of the loop.
   // Barriers and ring slots are named by index into the kernel's

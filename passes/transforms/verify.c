@@ -337,6 +337,17 @@ static bool check_dot(MlirOperation op) {
   return true;
 }
 
+/* The i32 `axis` attribute of op, 0 or 1, or -1 after a located error. */
+static long long axis_of(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("axis"));
+  long long axis = -1;
+  if (mlirAttributeIsNull(a) || !get_i32(a, &axis) || (axis != 0 && axis != 1)) {
+    ws_emit_op_error(op, "needs axis = 0 or 1 (an i32): the dimension it works along");
+    return -1;
+  }
+  return axis;
+}
+
 /* ws.broadcast: a 1 x K tile into M x N along `axis`, K that dimension's
  * extent, one element type. */
 static bool check_broadcast(MlirOperation op) {
@@ -345,13 +356,9 @@ static bool check_broadcast(MlirOperation op) {
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
   if (!is_matrix(op, v, "value") || !is_matrix(op, t, "result"))
     return false;
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("axis"));
-  long long axis = -1;
-  if (mlirAttributeIsNull(a) || !get_i32(a, &axis) || (axis != 0 && axis != 1)) {
-    ws_emit_op_error(op, "needs axis = 0 or 1 (an i32): the result dimension the "
-                         "value's elements run along");
+  long long axis = axis_of(op);
+  if (axis < 0)
     return false;
-  }
   int64_t k = mlirShapedTypeGetDimSize(v, 1);
   if (mlirShapedTypeGetDimSize(v, 0) != 1 || mlirShapedTypeGetDimSize(t, (intptr_t)axis) != k ||
       !mlirTypeEqual(mlirShapedTypeGetElementType(v), mlirShapedTypeGetElementType(t))) {
@@ -362,6 +369,51 @@ static bool check_broadcast(MlirOperation op) {
     return false;
   }
   return true;
+}
+
+/* ws.reduce: M x N to 1 x K along `axis` (K the other extent), one element
+ * type, kind max, min or sum. */
+static bool check_reduce(MlirOperation op) {
+  char vbuf[256], rbuf[256];
+  MlirType v = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirType r = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!is_matrix(op, v, "value") || !is_matrix(op, r, "result"))
+    return false;
+  MlirAttribute kind = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
+  MlirStringRef k = !mlirAttributeIsNull(kind) && mlirAttributeIsAString(kind)
+                        ? mlirStringAttrGetValue(kind)
+                        : mlirStringRefCreateFromCString("");
+  if (!ws_ref_eq(k, "max") && !ws_ref_eq(k, "min") && !ws_ref_eq(k, "sum")) {
+    ws_emit_op_error(op, "needs kind = \"max\", \"min\" or \"sum\"");
+    return false;
+  }
+  long long axis = axis_of(op);
+  if (axis < 0)
+    return false;
+  int64_t other = mlirShapedTypeGetDimSize(v, axis ? 0 : 1);
+  if (mlirShapedTypeGetDimSize(r, 0) != 1 || mlirShapedTypeGetDimSize(r, 1) != other ||
+      !mlirTypeEqual(mlirShapedTypeGetElementType(v), mlirShapedTypeGetElementType(r))) {
+    ws_emit_op_error(op, "reduces %s along axis %lld to %s; expected a 1 x %lld tile of "
+                         "its element type",
+                     ws_type_str(v, vbuf, sizeof vbuf), axis, ws_type_str(r, rbuf, sizeof rbuf),
+                     (long long)other);
+    return false;
+  }
+  return true;
+}
+
+/* ws.iota: a static rank-2 i32 tile along `axis`. */
+static bool check_iota(MlirOperation op) {
+  char buf[256];
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!is_matrix(op, t, "result"))
+    return false;
+  MlirType e = mlirShapedTypeGetElementType(t);
+  if (!mlirTypeIsAInteger(e) || mlirIntegerTypeGetWidth(e) != 32) {
+    ws_emit_op_error(op, "makes %s; an index tile is i32", ws_type_str(t, buf, sizeof buf));
+    return false;
+  }
+  return axis_of(op) >= 0;
 }
 
 /* ---- ws attributes ------------------------------------------------------- */
@@ -619,6 +671,10 @@ static MlirWalkResult verify_op(MlirOperation op, void *user_data) {
     ok = check_dot(op);
   else if (wsOperationIsA(op, "broadcast"))
     ok = check_broadcast(op);
+  else if (wsOperationIsA(op, "reduce"))
+    ok = check_reduce(op);
+  else if (wsOperationIsA(op, "iota"))
+    ok = check_iota(op);
   if (!ok)
     st->ok = false;
   return MlirWalkResultAdvance;

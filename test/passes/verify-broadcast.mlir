@@ -5,7 +5,7 @@
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @f(%v: tensor<1x128xf16>, %w: tensor<2x128xf16>, %x: tensor<1x64xf32>) kernel {
-      // CHECK: verify-broadcast.mlir:[[@LINE+1]]:12: error: 'ws.broadcast' op needs axis = 0 or 1 (an i32): the result dimension the value's elements run along
+      // CHECK: verify-broadcast.mlir:[[@LINE+1]]:12: error: 'ws.broadcast' op needs axis = 0 or 1 (an i32): the dimension it works along
       %a = "ws.broadcast"(%v) : (tensor<1x128xf16>) -> tensor<64x128xf16>
       // CHECK: verify-broadcast.mlir:[[@LINE+1]]:12: error: 'ws.broadcast' op needs axis = 0 or 1
       %b = "ws.broadcast"(%v) {axis = 2 : i32} : (tensor<1x128xf16>) -> tensor<64x128xf16>
