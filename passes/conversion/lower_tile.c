@@ -156,7 +156,7 @@ static ws_tile_regs *materialize_splat(ws_tiles *T, ws_builder *b, MlirValue til
     v = ws_build_value(b, "arith.constant", 0, NULL, vt, 1, &attr);
   }
   ws_tile_regs *t = new_tile(T, tile);
-  for (int j = 0; t && j < T->chunks; j++)
+  for (int j = 0; j < T->chunks; j++)
     t->chunks[j] = v;
   return t;
 }

@@ -309,8 +309,7 @@ static fragment_regs *find_fragment(lowering *L, MlirValue tile) {
 
 /* A new entry of the fragment table (values to their scalars: LLVM
  * allocates the registers, and frees them after each one's last use). */
-static fragment_regs *new_fragment(lowering *L, MlirOperation at, MlirValue tile) {
-  (void)at;
+static fragment_regs *new_fragment(lowering *L, MlirValue tile) {
   L->fragments = ws_grow(L->fragments, &L->fragments_cap, L->num_fragments + 1,
                          sizeof *L->fragments);
   fragment_regs *f = &L->fragments[L->num_fragments++];
@@ -416,9 +415,7 @@ static bool lower_carried_loop(lowering *L, MlirOperation loop) {
     mlirOperationSetOperand(loop, 3 + i, zero);
     mlirValueSetType(mlirBlockGetArgument(body, 1 + i), acc);
     mlirValueSetType(result, acc);
-    fragment_regs *f = new_fragment(L, loop, result);
-    if (!f)
-      return false;
+    fragment_regs *f = new_fragment(L, result);
     for (int v = 0; v < L->mma.per_thread; v++) {
       char pos[48];
       snprintf(pos, sizeof pos, "array<i64: %d>", v);
@@ -467,7 +464,7 @@ static bool fragmentize(lowering *L, ws_builder *b, MlirOperation op) {
       return false;
   }
   MlirValue result = mlirOperationGetResult(op, 0);
-  fragment_regs *out = new_fragment(L, op, result), *in[8];
+  fragment_regs *out = new_fragment(L, result), *in[8];
   for (intptr_t k = 0; k < n; k++)
     in[k] = in_index[k] >= 0 ? &L->fragments[in_index[k]] : NULL;
   for (int v = 0; v < L->mma.per_thread; v++) {
@@ -523,9 +520,7 @@ static bool read_fragment(lowering *L, ws_builder *b, MlirOperation op, const ws
     return false;
   }
   fragment_regs *f =
-      new_fragment(L, op, source == WS_FRAGMENT_FROM_TILE ? tile : mlirOperationGetResult(bcast, 0));
-  if (!f)
-    return false;
+      new_fragment(L, source == WS_FRAGMENT_FROM_TILE ? tile : mlirOperationGetResult(bcast, 0));
   MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);
   ws_emit_fragment_load(b, &L->mma, mma_thread(L, b), slot,
                         mlirShapedTypeGetElementType(ring->tile), ring->swizzle, source,
