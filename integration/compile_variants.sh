@@ -26,7 +26,7 @@ echo "compiled $count variants to PTX and launchers; PTX checks $([ $fail = 0 ] 
 built=0
 while read -r name op dtype rows cols stages warps inputs; do
   if gcc -std=c11 -O2 -Wall -Werror -ffp-contract=off -DMOD="$name" -DKERN="$name" \
-       -DNUM_IN="$inputs" -DOP_"${op^^}" -DELEM_"${dtype^^}" -DROWS="$rows" \
+       -DNUM_IN="$inputs" -DOP_"${op^^}" -DELEM_"${dtype^^}" -DROWS="$rows" -DCOLS="$cols" \
        -I"$out" -I"$cuda/include" -c "$here/elementwise_test.c" -o "$out/$name.test.o" &&
      launcher_compiles "$name"; then
     built=$((built + 1))

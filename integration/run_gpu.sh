@@ -19,7 +19,7 @@ fail=0
 sizes=("1000 2000" "4000 120" "33 64" "4096 4096" "8192 8192")
 while read -r name op dtype rows cols stages warps inputs; do
   [[ "$name" =~ $only ]] || continue
-  flags="-DMOD=$name -DKERN=$name -DNUM_IN=$inputs -DOP_${op^^} -DELEM_${dtype^^} -DROWS=$rows"
+  flags="-DMOD=$name -DKERN=$name -DNUM_IN=$inputs -DOP_${op^^} -DELEM_${dtype^^} -DROWS=$rows -DCOLS=$cols"
   if ! gcc -std=c11 -O2 -ffp-contract=off $flags -I"$dir" -I"$cuda/include" \
        "$here/elementwise_test.c" "$dir/$name.c" -L"$cuda/lib64/stubs" -lcuda -lm \
        -o "$dir/bin/$name"; then

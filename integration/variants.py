@@ -45,6 +45,9 @@ VARIANTS = [
     # into a tile inside the loop, or once before it
     ("axpy_f32", "axpy", "f32", 32, 64, 0, 4),
     ("axpyout_f32_w8", "axpyout", "f32", 32, 64, 3, 8),
+    # a mask from index tiles (ws.iota): a + b on and below each tile's
+    # diagonal, a above it
+    ("tril_f32", "tril", "f32", 32, 64, 0, 4),
 ]
 
 
@@ -68,6 +71,15 @@ def render(name, op, dtype, rows, cols, stages, warps):
         compute = ("" if op == "axpyout" else "        " + splat + "\n") + (
                    "        %%m = arith.mulf %%s, %%ta : %s\n"
                    "        %%r = arith.addf %%m, %%tb : %s") % (tile, tile)
+    elif op == "tril":
+        index = "tensor<%dx%dxi32>" % (rows, cols)
+        compute = (
+            '        %%ri = "ws.iota"() {axis = 0 : i32} : () -> %s\n'
+            '        %%ci = "ws.iota"() {axis = 1 : i32} : () -> %s\n'
+            "        %%keep = arith.cmpi sge, %%ri, %%ci : %s\n"
+            "        %%s = arith.addf %%ta, %%tb : %s\n"
+            "        %%r = arith.select %%keep, %%s, %%ta : tensor<%dx%dxi1>, %s"
+        ) % (index, index, index, tile, rows, cols, tile)
     else:
         compute = ("        %%m = arith.mulf %%ta, %%tb : %s\n"
                    "        %%r = arith.addf %%m, %%tc : %s") % (tile, tile)

@@ -111,6 +111,16 @@ static void store_chunk(ws_tiles *T, ws_builder *b, const ws_ring *ring, MlirVal
 
 /* A tensor.splat of a scalar as one chunk vector: the scalar inserted into
  * every lane. NULL after a located error. */
+/* A vector of `vt` with `scalar` in every lane. */
+static MlirValue splat_vector(ws_tiles *T, ws_builder *b, MlirValue scalar, MlirType vt) {
+  MlirValue v = ws_build_value(b, "llvm.mlir.poison", 0, NULL, vt, 0, NULL);
+  for (int lane = 0; lane < T->vec; lane++) {
+    MlirValue ops[3] = {v, scalar, ws_const_i32(b, lane)};
+    v = ws_build_value(b, "llvm.insertelement", 3, ops, vt, 0, NULL);
+  }
+  return v;
+}
+
 static MlirValue broadcast_scalar(ws_tiles *T, ws_builder *b, MlirOperation def, MlirType vt) {
   MlirValue scalar = mlirOperationGetOperand(def, 0);
   MlirType e = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(def, 0)));
@@ -119,12 +129,7 @@ static MlirValue broadcast_scalar(ws_tiles *T, ws_builder *b, MlirOperation def,
                           "holds widened to f32; splat an f32 scalar and arith.truncf the tile");
     return (MlirValue){NULL};
   }
-  MlirValue v = ws_build_value(b, "llvm.mlir.poison", 0, NULL, vt, 0, NULL);
-  for (int lane = 0; lane < T->vec; lane++) {
-    MlirValue ops[3] = {v, scalar, ws_const_i32(b, lane)};
-    v = ws_build_value(b, "llvm.insertelement", 3, ops, vt, 0, NULL);
-  }
-  return v;
+  return splat_vector(T, b, scalar, vt);
 }
 
 /* A splat tile (ws_is_splat_tile) becomes one vector shared by all chunks
@@ -438,5 +443,39 @@ bool ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size
   free(vals);
   free(last);
   free(delta);
+  return true;
+}
+
+bool ws_tiles_iota(ws_tiles *T, ws_builder *b, MlirOperation op) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  MlirType type = mlirValueGetType(result);
+  int axis = ws_int_attr(op, "axis", 0);
+  int64_t cols = mlirShapedTypeGetDimSize(type, mlirShapedTypeGetRank(type) - 1);
+  int64_t v = T->vec;
+  MlirType vt = mlirVectorTypeGet(1, &v, mlirIntegerTypeGet(T->ctx, 32));
+  /* lane offsets 0..vec-1 and the row length, as vectors */
+  char text[512];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  ws_text_appendf(&t, "dense<[");
+  for (int k = 0; k < T->vec; k++)
+    ws_text_appendf(&t, "%s%d", k ? ", " : "", k);
+  ws_text_appendf(&t, "]> : vector<%dxi32>", T->vec);
+  MlirNamedAttribute lanes_attr = ws_named_text(T->ctx, "value", text);
+  MlirValue lanes = ws_build_value(b, "arith.constant", 0, NULL, vt, 1, &lanes_attr);
+  char splat[96];
+  snprintf(splat, sizeof splat, "dense<%lld> : vector<%dxi32>", (long long)cols, T->vec);
+  MlirNamedAttribute cols_attr = ws_named_text(T->ctx, "value", splat);
+  MlirValue row_len = ws_build_value(b, "arith.constant", 0, NULL, vt, 1, &cols_attr);
+  ws_tile_regs *out = new_tile(T, result);
+  for (int j = 0; j < T->chunks; j++) {
+    /* the chunk's first element: (j * threads + tid) * vec */
+    MlirValue first = ws_arith(
+        b, "arith.muli",
+        ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, j * T->threads)),
+        ws_const_i32(b, T->vec));
+    MlirValue at = ws_arith(b, "arith.addi", splat_vector(T, b, first, vt), lanes);
+    out->chunks[j] = ws_arith(b, axis ? "arith.remui" : "arith.divui", at, row_len);
+  }
   return true;
 }

@@ -539,6 +539,17 @@ static bool lower_read_slot(lowering *L, ws_builder *b, MlirOperation op) {
   return ws_tiles_read_slot(&L->tiles, b, op, &L->plan.rings[r], r);
 }
 
+/* ws.iota: each element's row or column in the compute partition's
+ * layout (ws_tiles_iota); a matmul epilogue does not take it yet. */
+static bool lower_iota(lowering *L, ws_builder *b, MlirOperation op) {
+  if (L->matmul) {
+    ws_emit_op_error(op, "cannot run in a matmul epilogue yet; ws.iota works in "
+                         "elementwise loops");
+    return false;
+  }
+  return ws_tiles_iota(&L->tiles, b, op);
+}
+
 /* ws.broadcast: its fragment was loaded with the slot it reads
  * (read_fragment); anything else is not a matmul epilogue's. */
 static bool lower_broadcast(lowering *L, ws_builder *b, MlirOperation op) {
@@ -726,6 +737,7 @@ static const struct {
     {"write_slot", lower_write_slot},
     {"mma", lower_mma},
     {"broadcast", lower_broadcast},
+    {"iota", lower_iota},
 };
 
 static op_lowering protocol_lowering(MlirOperation op) {

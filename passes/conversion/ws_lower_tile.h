@@ -71,6 +71,11 @@ void ws_tiles_entry(ws_tiles *T, ws_builder *b);
  * chunk; false after a located error. */
 bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op);
 
+/* ws.iota: each of this thread's chunks holds its elements' indices along
+ * the op's axis (the element's position in the row-major tile divided or
+ * reduced by the row length); false after a located error. */
+bool ws_tiles_iota(ws_tiles *T, ws_builder *b, MlirOperation op);
+
 /* ws.read_slot / ws.write_slot of `ring` (index r, for messages), a chunk
  * at a time; false after a located error. */
 bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring,

@@ -528,7 +528,8 @@ static bool compile_op(ws_program *P, MlirOperation op) {
       return fail(P, op, "its depth is not positive");
     return true;
   }
-  if (wsOperationIsInDialect(op) && !wsOperationIsA(op, "broadcast"))
+  if (wsOperationIsInDialect(op) && !wsOperationIsA(op, "broadcast") &&
+      !wsOperationIsA(op, "iota"))
     return fail(P, op, "it is not one of the protocol ops of a specialized kernel");
   if (mlirOperationGetNumRegions(op) > 0 && holds_protocol(op))
     return fail(P, op, "protocol ops inside it are outside scf.if and scf.for, "

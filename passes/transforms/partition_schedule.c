@@ -235,7 +235,8 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
     if (!check_dot_for_wgmma(op, loop))
       return OP_ERROR;
     *mask = 1u << WS_ROLE_COMPUTE;
-  } else if (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat")) {
+  } else if (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat") ||
+             wsOperationIsA(op, "iota")) {
     *mask = 1u << WS_ROLE_COMPUTE;
   } else if (is_scalar_math(op)) {
     *mask = 0;
@@ -243,7 +244,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
     ws_emit_op_error(op, "cannot be placed in a partition of a "
                          "ws.warp_specialize loop; supported inside it: "
                          "ws.load, ws.store, elementwise arith/math on tiles, "
-                         "tensor.splat of a scalar, scalar arith");
+                         "ws.iota, tensor.splat of a scalar, scalar arith");
     return OP_ERROR;
   }
   return check_outside_tiles(op, loop) ? OP_OK : OP_ERROR;
