@@ -160,9 +160,13 @@ MlirOperation ws_plan_tile_loop(const ws_plan *plan) {
              : (MlirOperation){NULL};
 }
 
+bool ws_plan_in_epilogue(const ws_plan *plan, MlirOperation op) {
+  return !mlirOperationIsNull(op) &&
+         !mlirOperationEqual(mlirOperationGetParentOperation(op), plan->loop);
+}
+
 bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring) {
-  return !mlirOperationIsNull(ring->producer) &&
-         !mlirOperationEqual(mlirOperationGetParentOperation(ring->producer), plan->loop);
+  return ws_plan_in_epilogue(plan, ring->producer);
 }
 
 bool ws_channel_is_epilogue(const ws_plan *plan, int channel) {

@@ -145,6 +145,10 @@ bool ws_plan_is_matmul(const ws_plan *plan);
  * by ws-partition-schedule: a persistent matmul), or a null op. */
 MlirOperation ws_plan_tile_loop(const ws_plan *plan);
 
+/* True when op comes after the plan's loop (a matmul's epilogue, once per
+ * block or tile). */
+bool ws_plan_in_epilogue(const ws_plan *plan, MlirOperation op);
+
 /* True when the ring's tile is made after the loop (a matmul's epilogue
  * tile, staged once per block). Needs the producer: before specialization. */
 bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring);

@@ -120,6 +120,16 @@ const char *ws_model_where(MlirOperation op, char *buf) {
   return ws_op_where(op, buf, 64);
 }
 
+bool ws_model_shared_race(ws_model *X, const ws_event *e, int ring, int r2, int b, int k) {
+  const ws_agent *B = &X->run->agents[b];
+  char who[96], loc[64];
+  return ws_model_error(X, e, "race", "this op uses ring %d, whose memory ring %d shares, "
+                        "while %s may access ring %d at the same time (at %s): nothing "
+                        "orders them",
+                        ring, r2, ws_agent_name(X->run, B, who, sizeof who), r2,
+                        ws_model_where(B->ev[k].op, loc));
+}
+
 /* Memory that `ring` shares with a ring of another channel: no agent may
  * be at an access of that ring (its next move, so that both could go next)
  * or have an async read of it in flight, and no TMA copy into it may be in
@@ -134,12 +144,7 @@ static bool check_shared(ws_model *X, const ws_model_state *s, const ws_event *e
       int pc = s->pc[b], k = pc < B->n && X->reach[b][r2] ? X->reach[b][r2][pc] : -1;
       if (k < 0 || B->done_at[k] < pc)
         continue;
-      char who[96], loc[64];
-      return ws_model_error(X, e, "race", "this op uses ring %d, whose memory ring %d "
-                         "shares, while %s may access ring %d at the same time (at %s): "
-                         "nothing orders them",
-                         ring, r2, ws_agent_name(X->run, B, who, sizeof who), r2,
-                         ws_model_where(B->ev[k].op, loc));
+      return ws_model_shared_race(X, e, ring, r2, b, k);
     }
     for (int b = 0; b < X->num_bars; b++)
       for (int i = 0; i < s->bar[b].nin; i++)

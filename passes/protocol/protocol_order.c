@@ -312,12 +312,7 @@ static bool order_shared(order *O, int a, int i, const int *pre, const ws_event 
         O->checks++;
         if (holds(O->clock[b] + (long)k * m, a, i) || holds(pre, b, B->done_at[k]))
           continue;
-        char who[96], loc[64];
-        return ws_model_error(M, e, "race", "this op uses ring %d, whose memory ring %d "
-                              "shares, while %s may access ring %d at the same time (at "
-                              "%s): nothing orders them",
-                              ring, r2, ws_agent_name(O->run, B, who, sizeof who), r2,
-                              ws_model_where(B->ev[k].op, loc));
+        return ws_model_shared_race(M, e, ring, r2, b, k);
       }
     }
     for (int l = 0; l < O->num_loads[r2]; l++) {

@@ -501,6 +501,18 @@ static bool compile_for(ws_program *P, MlirOperation op) {
   return true;
 }
 
+/* A ws op on tiles alone (ws.broadcast, ws.iota, ws.reduce): no slot, no
+ * barrier, so no protocol; its results are unknown values. */
+static bool computes_tiles(MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (!mlirTypeIsARankedTensor(mlirValueGetType(operand(op, i))))
+      return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
+    if (!mlirTypeIsARankedTensor(mlirValueGetType(result(op, i))))
+      return false;
+  return mlirOperationGetNumResults(op) > 0;
+}
+
 static bool compile_op(ws_program *P, MlirOperation op) {
   char name[64];
   ws_op_name(op, name, sizeof name);
@@ -528,8 +540,7 @@ static bool compile_op(ws_program *P, MlirOperation op) {
       return fail(P, op, "its depth is not positive");
     return true;
   }
-  if (wsOperationIsInDialect(op) && !wsOperationIsA(op, "broadcast") &&
-      !wsOperationIsA(op, "iota"))
+  if (wsOperationIsInDialect(op) && !computes_tiles(op))
     return fail(P, op, "it is not one of the protocol ops of a specialized kernel");
   if (mlirOperationGetNumRegions(op) > 0 && holds_protocol(op))
     return fail(P, op, "protocol ops inside it are outside scf.if and scf.for, "

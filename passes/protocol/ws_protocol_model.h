@@ -72,6 +72,11 @@ const ws_event *ws_model_event(const ws_model *M, int id);
 bool ws_model_error(ws_model *M, const ws_event *e, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The 'race' error of access e of `ring` against event k of agent b,
+ * which touches ring r2 over the same memory with nothing ordering them;
+ * returns false. */
+bool ws_model_shared_race(ws_model *M, const ws_event *e, int ring, int r2, int b, int k);
+
 /* "12:7" for op (or "nowhere" for a null op), into buf of 64 bytes. */
 const char *ws_model_where(MlirOperation op, char *buf);
 

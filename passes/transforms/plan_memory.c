@@ -132,8 +132,7 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
                            "each tile may cross to one partition");
       return false;
     }
-    ws_ring probe = {.producer = op};
-    int channel = channel_for(plan, from, to, ws_ring_is_epilogue(plan, &probe));
+    int channel = channel_for(plan, from, to, ws_plan_in_epilogue(plan, op));
     if (channel < 0 || plan->num_rings == WS_MAX_RINGS) {
       ws_emit_op_error(op, "needs more than %d rings; the loop moves too many "
                            "tiles between partitions", WS_MAX_RINGS);

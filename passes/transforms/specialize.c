@@ -51,7 +51,7 @@ enum { WARP_THREADS = 32 };
 /* What each value of the source loop became in a partition's copy; grows
  * with the loop (a valid loop is never refused for its size). */
 typedef struct value_map {
-  MlirValue *from, *to;
+  struct mapped { MlirValue from, to; } *pairs;
   int n;
   long cap;
 } value_map;
@@ -64,13 +64,9 @@ typedef struct specializer {
   bool failed;
 } specializer;
 
-static void map_put(specializer *S, value_map *m, MlirValue from, MlirValue to) {
-  (void)S;
-  long cap = m->cap;
-  m->from = ws_grow(m->from, &cap, m->n + 1, sizeof *m->from);
-  m->to = ws_grow(m->to, &m->cap, m->n + 1, sizeof *m->to);
-  m->from[m->n] = from;
-  m->to[m->n++] = to;
+static void map_put(value_map *m, MlirValue from, MlirValue to) {
+  m->pairs = ws_grow(m->pairs, &m->cap, m->n + 1, sizeof *m->pairs);
+  m->pairs[m->n++] = (struct mapped){from, to};
 }
 
 /* The map for the next partition's copy: emptied, its memory kept. */
@@ -80,16 +76,15 @@ static value_map *fresh_map(specializer *S) {
 }
 
 static void map_free(value_map *m) {
-  free(m->from);
-  free(m->to);
-  m->from = m->to = NULL;
+  free(m->pairs);
+  m->pairs = NULL;
   m->n = m->cap = 0;
 }
 
 static MlirValue map_get(const value_map *m, MlirValue v) {
   for (int i = m->n - 1; i >= 0; i--)
-    if (mlirValueEqual(m->from[i], v))
-      return m->to[i];
+    if (mlirValueEqual(m->pairs[i].from, v))
+      return m->pairs[i].to;
   return v; /* defined before the loop: the copy is in the same block */
 }
 
@@ -166,7 +161,7 @@ static MlirBlock open_loop(specializer *S, ws_builder *b, value_map *m, MlirValu
   MlirBlock body;
   *copy = ws_build_for(b, mlirOperationGetOperand(loop, 0), mlirOperationGetOperand(loop, 1),
                        mlirOperationGetOperand(loop, 2), 1, &start, &body);
-  map_put(S, m, mlirBlockGetArgument(ws_loop_body(loop), 0), mlirBlockGetArgument(body, 0));
+  map_put(m, mlirBlockGetArgument(ws_loop_body(loop), 0), mlirBlockGetArgument(body, 0));
   *counter = mlirBlockGetArgument(body, 1);
   return body;
 }
@@ -178,8 +173,7 @@ static void close_loop(ws_builder *b, MlirBlock body, MlirValue counter) {
 
 /* Clones `op` at b with its operands through the map; the plan attributes
  * stay behind (the tables on the kernel replace them). */
-static MlirOperation clone_mapped(specializer *S, ws_builder *b, MlirOperation op,
-                                  value_map *m) {
+static MlirOperation clone_mapped(ws_builder *b, MlirOperation op, value_map *m) {
   MlirOperation copy = mlirOperationClone(op);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(copy); i++)
     mlirOperationSetOperand(copy, i, map_get(m, mlirOperationGetOperand(op, i)));
@@ -192,7 +186,7 @@ static MlirOperation clone_mapped(specializer *S, ws_builder *b, MlirOperation o
   else
     mlirBlockAppendOwnedOperation(b->block, copy);
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-    map_put(S, m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
+    map_put(m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
   return copy;
 }
 
@@ -217,7 +211,7 @@ static MlirOperation next_tile_op(specializer *S, ws_builder *b, value_map *m,
       continue;
     if (!is_scalar(op))
       return op;
-    clone_mapped(S, b, op, m);
+    clone_mapped(b, op, m);
   }
   return op;
 }
@@ -345,14 +339,14 @@ static tile_nest open_tile_loop(specializer *S, ws_builder *outer, value_map *m,
   t.loop = ws_build_for(outer, mlirOperationGetOperand(tile, 0), mlirOperationGetOperand(tile, 1),
                         mlirOperationGetOperand(tile, 2), num, inits, &t.body);
   MlirBlock src = ws_loop_body(tile);
-  map_put(S, m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(t.body, 0));
+  map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(t.body, 0));
   for (int k = 0; k < num; k++)
     inits[k] = mlirBlockGetArgument(t.body, 1 + k);
   t.at = ws_builder_at_end(t.body, outer->loc);
   for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationEqual(op, S->plan->loop);
        op = mlirOperationGetNextInBlock(op))
     if (in_partition(S, op, part))
-      clone_mapped(S, &t.at, op, m);
+      clone_mapped(&t.at, op, m);
   return t;
 }
 
@@ -435,7 +429,7 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
       ws_builder at = *b;
       at.loc = mlirOperationGetLocation(ring->producer);
       if (incoming) {
-        map_put(S, m, tile, ws_build_value(&at, "ws.read_slot", 1, &slot, ring->tile, 1, &attr));
+        map_put(m, tile, ws_build_value(&at, "ws.read_slot", 1, &slot, ring->tile, 1, &attr));
       } else {
         MlirValue ops[2] = {map_get(m, tile), slot};
         ws_build_void(&at, "ws.write_slot", 2, ops, 1, &attr);
@@ -462,7 +456,7 @@ static void emit_compute_partition(specializer *S, ws_builder *outer, int part) 
       S->failed = true;
       return;
     }
-    clone_mapped(S, &b, op, m);
+    clone_mapped(&b, op, m);
   }
   transfer(S, &b, m, n, part, false, false);
   close_loop(&b, body, n);
@@ -510,7 +504,7 @@ static bool emit_mma(specializer *S, ws_builder *b, value_map *m, MlirOperation 
   MlirValue d = ws_build_value(&at, "ws.mma", 2, ops,
                                mlirValueGetType(mlirOperationGetResult(dot, 0)),
                                ws_has_attr(dot, "transpose_b") ? 3 : 2, attrs);
-  map_put(S, m, mlirOperationGetResult(dot, 0), d);
+  map_put(m, mlirOperationGetResult(dot, 0), d);
   return true;
 }
 
@@ -528,8 +522,8 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
                                     mlirOperationGetOperand(loop, 1),
                                     mlirOperationGetOperand(loop, 2), 2, inits, &body);
   MlirBlock src = ws_loop_body(loop);
-  map_put(S, m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
-  map_put(S, m, mlirBlockGetArgument(src, 1), mlirBlockGetArgument(body, 2));
+  map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
+  map_put(m, mlirBlockGetArgument(src, 1), mlirBlockGetArgument(body, 2));
   MlirValue n = mlirBlockGetArgument(body, 1);
   ws_builder b = ws_builder_at_end(body, at->loc);
   MlirValue slot, phase;
@@ -656,7 +650,7 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
     MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
     ws_build_void(at, "nvvm.barrier", 2, ops, 1, &seg);
   }
-  map_put(S, m, mlirOperationGetResult(S->plan->loop, 0), mlirOperationGetResult(copy, 1));
+  map_put(m, mlirOperationGetResult(S->plan->loop, 0), mlirOperationGetResult(copy, 1));
   MlirValue tile_n = persistent ? counts[1] : (MlirValue){NULL};
   if (takes_epilogue_operands(S, part)) {
     tile_n = mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n;
@@ -664,7 +658,7 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   }
   for (MlirOperation op = first_epilogue_op(S, at, m, part); !mlirOperationIsNull(op);
        op = after(S, at, m, op, part))
-    clone_mapped(S, at, op, m);
+    clone_mapped(at, op, m);
   transfer(S, at, m, mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n, part, false, false);
   if (persistent) {
     MlirValue next[2] = {pingpong ? ws_arith(&t.at, "arith.addi", counts[0], k_steps) : steps,
@@ -792,14 +786,18 @@ bool ws_specialize(ws_plan *plan) {
   map_free(&S.map);
   if (S.failed)
     return false;
-  ws_op_list epilogue = {0}; /* copied into its partitions: erased last to first */
-  for (MlirOperation op = mlirOperationGetNextInBlock(loop); mlirOperationIsNull(tile) &&
-       !ws_op_is(op, "gpu.return"); op = mlirOperationGetNextInBlock(op))
-    ws_op_list_push(&epilogue, op);
-  while (epilogue.len > 0)
-    mlirOperationDestroy(epilogue.items[--epilogue.len]);
-  ws_op_list_free(&epilogue);
-  mlirOperationDestroy(mlirOperationIsNull(tile) ? loop : tile);
+  if (mlirOperationIsNull(tile)) {
+    /* the epilogue after the loop, copied into its partitions: erased last
+     * to first, then the loop */
+    ws_op_list epilogue = {0};
+    for (MlirOperation op = mlirOperationGetNextInBlock(loop); !ws_op_is(op, "gpu.return");
+         op = mlirOperationGetNextInBlock(op))
+      ws_op_list_push(&epilogue, op);
+    while (epilogue.len > 0)
+      mlirOperationDestroy(epilogue.items[--epilogue.len]);
+    ws_op_list_free(&epilogue);
+  }
+  mlirOperationDestroy(mlirOperationIsNull(tile) ? loop : tile); /* the tile loop holds all */
   plan->loop = (MlirOperation){NULL};
   for (int r = 0; r < plan->num_rings; r++)
     plan->rings[r].producer = (MlirOperation){NULL};
