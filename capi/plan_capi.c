@@ -8,6 +8,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "ws-c/Dialect.h"
 #include "../passes/plan/ws_plan.h"
+#include "../passes/transforms/ws_divisor.h"
 
 typedef struct plan_handle {
   ws_plan plan;
@@ -110,4 +111,8 @@ int64_t wsPlanGetDescriptorBoxInner(WsPlan plan, MlirValue desc) {
   const ws_plan *p = &unwrap(plan)->plan;
   int r = descriptor_ring(p, desc);
   return r < 0 ? 0 : ws_ring_box_cols(&p->rings[r]);
+}
+
+int64_t wsPlanGetArgumentDivisibility(WsPlan plan, intptr_t index) {
+  return ws_argument_divisor(unwrap(plan)->plan.func, index);
 }

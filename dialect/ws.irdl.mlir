@@ -165,15 +165,21 @@ irdl.dialect @ws {
     irdl.results()
   }
 
-  // %acc2 = ws.mma %slot, %acc {ring_a, ring_b, transpose_b?}: the calling
-  // warpgroups' wgmma of ring_a's slot (A, M x K) by ring_b's slot (B, N x K
-  // with transpose_b, else K x N) into the accumulator: acc + A @ B^T, or
-  // acc + A @ B. Asynchronous: it completes at a later
+  // %acc2 = ws.mma %slot, %acc[, %a] {ring_a?, ring_b, transpose_b?}: the
+  // calling warpgroups' wgmma of A (M x K) by ring_b's slot (B, N x K with
+  // transpose_b, else K x N) into the accumulator: acc + A @ B^T, or
+  // acc + A @ B. A is ring_a's slot %slot (no third operand), ring_a's
+  // slot %a (an i32: a ring of another channel, such as a tile loaded once
+  // before the loop), or the tile %a in registers (no ring_a: wgmma's
+  // register form). Asynchronous: it completes at a later
   // nvvm.wgmma.wait.group; the result type is the accumulator's.
   irdl.operation @mma {
     %slot = irdl.is i32
     %acc = irdl.base "!builtin.tensor"
-    irdl.operands(slot: %slot, acc: %acc)
+    %a_slot = irdl.is i32
+    %a_tile = irdl.base "!builtin.tensor"
+    %a = irdl.any_of(%a_slot, %a_tile)
+    irdl.operands(slot: %slot, acc: %acc, a: optional %a)
     irdl.results(result: %acc)
   }
 }

@@ -112,6 +112,11 @@ int wsPlanGetDescriptorSwizzle(WsPlan plan, MlirValue desc);
  * tile's. 0 when no ring is attached to the descriptor. */
 int64_t wsPlanGetDescriptorBoxInner(WsPlan plan, MlirValue desc);
 
+/* The ws.divisibility of the kernel's scalar argument `index` (1 when it
+ * has none): the divisor the compiler's proofs assumed, which a launcher
+ * must check its argument against. */
+int64_t wsPlanGetArgumentDivisibility(WsPlan plan, intptr_t index);
+
 #ifdef __cplusplus
 }
 #endif

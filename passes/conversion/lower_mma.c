@@ -76,7 +76,7 @@ static MlirValue descriptor(ws_builder *b, int span, int leading, MlirValue addr
 }
 
 static MlirValue wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue acc, MlirValue da,
-                       MlirValue db) {
+                       MlirValue db, bool zero_acc) {
   char shape[64], type[48];
   snprintf(shape, sizeof shape, "#nvvm.shape<m = %d, n = %d, k = %d>", MMA_M, s->n, MMA_K);
   snprintf(type, sizeof type, "#nvvm.wgmma_type<%s>",
@@ -86,7 +86,8 @@ static MlirValue wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue acc, Mlir
       ws_named_text(b->ctx, "typeA", type),
       ws_named_text(b->ctx, "typeB", type),
       ws_named_text(b->ctx, "typeD", "#nvvm.wgmma_type<f32>"),
-      ws_named_text(b->ctx, "scaleD", "#nvvm.wgmma_scale_out<one>"),
+      ws_named_text(b->ctx, "scaleD", zero_acc ? "#nvvm.wgmma_scale_out<zero>"
+                                               : "#nvvm.wgmma_scale_out<one>"),
       ws_named_text(b->ctx, "scaleA", "#nvvm.wgmma_scale_in<one>"),
       ws_named_text(b->ctx, "scaleB", "#nvvm.wgmma_scale_in<one>"),
       /* row A: K-major; col B: K-major, row B: N-major (transposed) */
@@ -105,8 +106,22 @@ static int k_step_offset(int kk, int step_bytes, int span, int rows) {
   return at / span * rows * span + at % span;
 }
 
+/* The accumulator of a thread from its parts' structs (m64 each). */
+static MlirValue join_parts(ws_builder *b, const ws_mma_shape *s, const MlirValue *parts,
+                            MlirType type) {
+  if (s->parts == 1)
+    return parts[0];
+  int per_part = s->n / 2;
+  MlirValue all = ws_build_value(b, "llvm.mlir.undef", 0, NULL, type, 0, NULL);
+  MlirType f32 = mlirF32TypeGet(b->ctx);
+  for (int p = 0; p < s->parts; p++)
+    for (int i = 0; i < per_part; i++)
+      all = insert(b, all, extract(b, parts[p], i, f32), p * per_part + i);
+  return all;
+}
+
 MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgroup,
-                        MlirValue a_addr, MlirValue b_addr, MlirValue acc) {
+                        MlirValue a_addr, MlirValue b_addr, MlirValue acc, bool zero_acc) {
   int eb = wsElementTypeByteWidth(s->element);
   int step_bytes = MMA_K * eb, m = s->rows * s->warpgroups;
   /* within a box, row r of A lies at r x span */
@@ -127,24 +142,98 @@ MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgrou
                               : k_step_offset(kk, step_bytes, s->b_swizzle, s->n);
       MlirValue da = ws_arith(b, "arith.addi", da0, c64(b, a_at >> 4));
       MlirValue db = ws_arith(b, "arith.addi", db0, c64(b, b_at >> 4));
-      d = wgmma(b, s, d, da, db);
+      d = wgmma(b, s, d, da, db, zero_acc && kk == 0);
     }
     parts[p] = d;
   }
-  if (s->parts == 1)
-    return parts[0];
-  MlirValue all = ws_build_value(b, "llvm.mlir.undef", 0, NULL, mlirValueGetType(acc), 0, NULL);
-  MlirType f32 = mlirF32TypeGet(b->ctx);
-  for (int p = 0; p < s->parts; p++)
-    for (int i = 0; i < per_part; i++)
-      all = insert(b, all, extract(b, parts[p], i, f32), p * per_part + i);
-  return all;
+  return join_parts(b, s, parts, mlirValueGetType(acc));
 }
 
-/* The row and column of a thread's first fragment value in the M x N tile
- * (the layout in ws_lower_mma.h); the others are at fixed offsets. */
-static void fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
-                            MlirValue *row0, MlirValue *col0) {
+/* Two 16-bit values as the 32-bit register wgmma's A fragment takes. */
+static MlirValue pack_pair(ws_builder *b, MlirValue lo, MlirValue hi) {
+  int64_t two = 2;
+  MlirType pair = mlirVectorTypeGet(1, &two, mlirValueGetType(lo));
+  MlirValue v = ws_build_value(b, "llvm.mlir.undef", 0, NULL, pair, 0, NULL);
+  MlirValue halves[2] = {lo, hi};
+  for (int e = 0; e < 2; e++) {
+    MlirValue ops[3] = {v, halves[e], c32(b, e)};
+    v = ws_build_value(b, "llvm.insertelement", 3, ops, pair, 0, NULL);
+  }
+  return ws_build_value(b, "llvm.bitcast", 1, &v, mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
+}
+
+/* One wgmma of the register form: d (n / 2 f32) += the four registers of
+ * A by the B descriptor. Upstream nvvm.wgmma.mma_async takes A as a
+ * descriptor only, so this one is inline PTX (the form the upstream op
+ * itself becomes): the accumulator tied in and out, scale-d 1, B
+ * transposed when it is N-major. */
+static MlirValue wgmma_rs(ws_builder *b, const ws_mma_shape *s, MlirValue d, const MlirValue *a,
+                          MlirValue db) {
+  int count = s->n / 2;
+  char text[4096], cons[2048];
+  ws_text t, c;
+  ws_text_init(&t, text, sizeof text);
+  ws_text_init(&c, cons, sizeof cons);
+  const char *type = mlirTypeIsABF16(s->element) ? "bf16" : "f16";
+  ws_text_appendf(&t, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n"
+                      "wgmma.mma_async.sync.aligned.m%dn%dk%d.f32.%s.%s {",
+                  2 * count + 5, MMA_M, s->n, MMA_K, type, type);
+  for (int i = 0; i < count; i++) {
+    ws_text_appendf(&t, "%s$%d", i ? ", " : "", i);
+    ws_text_appendf(&c, "=f,");
+  }
+  ws_text_appendf(&t, "}, {$%d, $%d, $%d, $%d}, $%d, p, 1, 1, %d;\n}", 2 * count,
+                  2 * count + 1, 2 * count + 2, 2 * count + 3, 2 * count + 4,
+                  s->b_n_major ? 1 : 0);
+  for (int i = 0; i < count; i++)
+    ws_text_appendf(&c, "%d,", i);
+  ws_text_appendf(&c, "r,r,r,r,l,r");
+  MlirValue ops[WS_MMA_MAX_ACC + 6];
+  MlirType f32 = mlirF32TypeGet(b->ctx);
+  for (int i = 0; i < count; i++)
+    ops[i] = extract(b, d, i, f32);
+  for (int r = 0; r < 4; r++)
+    ops[count + r] = a[r];
+  ops[count + 4] = db;
+  ops[count + 5] = c32(b, 1);
+  MlirNamedAttribute attrs[3] = {
+      ws_named(b->ctx, "asm_string", mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(text))),
+      ws_named(b->ctx, "constraints", mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(cons))),
+      ws_named(b->ctx, "has_side_effects", mlirUnitAttrGet(b->ctx)),
+  };
+  return ws_build_value(b, "llvm.inline_asm", count + 6, ops, mlirValueGetType(d), 3, attrs);
+}
+
+MlirValue ws_emit_wgmma_rs(ws_builder *b, const ws_mma_shape *s, const MlirValue *a_values,
+                           MlirValue b_addr, MlirValue acc) {
+  int eb = wsElementTypeByteWidth(s->element);
+  int step_bytes = MMA_K * eb;
+  MlirValue db0 = descriptor(b, s->b_swizzle, s->b_n_major ? s->k * s->b_swizzle : 16, b_addr);
+  int per_part = s->n / 2, a_part = s->k / 2;
+  MlirType part_type = struct_of_f32(b->ctx, per_part);
+  MlirValue parts[2];
+  for (int p = 0; p < s->parts; p++) {
+    MlirValue d = s->parts == 1 ? acc : regroup(b, acc, p * per_part, per_part, part_type);
+    for (int kk = 0; kk < s->k / MMA_K; kk++) {
+      /* K step kk is columns 16 kk.. of A: fragment values j = 2 kk, 2 kk + 1
+       * (a0-a3 the rows h = 0, 1 of j; a4-a7 of j + 1), in pairs e = 0, 1 */
+      MlirValue regs[4];
+      for (int r = 0; r < 4; r++) {
+        int at = p * a_part + 4 * (2 * kk + r / 2) + 2 * (r % 2);
+        regs[r] = pack_pair(b, a_values[at], a_values[at + 1]);
+      }
+      int b_at = s->b_n_major ? kk * MMA_K * s->b_swizzle
+                              : k_step_offset(kk, step_bytes, s->b_swizzle, s->n);
+      MlirValue db = ws_arith(b, "arith.addi", db0, c64(b, b_at >> 4));
+      d = wgmma_rs(b, s, d, regs, db);
+    }
+    parts[p] = d;
+  }
+  return join_parts(b, s, parts, mlirValueGetType(acc));
+}
+
+void ws_fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
+                        MlirValue *row0, MlirValue *col0) {
   MlirValue wg = ws_arith(b, "arith.divui", thread, c32(b, WARPGROUP_THREADS));
   MlirValue t = ws_arith(b, "arith.remui", thread, c32(b, WARPGROUP_THREADS));
   MlirValue warp = ws_arith(b, "arith.divui", t, c32(b, 32));
@@ -162,7 +251,7 @@ void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thre
                             int span) {
   int eb = wsElementTypeByteWidth(element_type);
   MlirValue row0, col0;
-  fragment_origin(b, s, thread, &row0, &col0);
+  ws_fragment_origin(b, s, thread, &row0, &col0);
   int64_t two = 2;
   MlirType pair = mlirVectorTypeGet(1, &two, element_type);
   char align[32];
@@ -201,7 +290,7 @@ void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue threa
                            ws_fragment_source source, MlirValue *values) {
   int eb = wsElementTypeByteWidth(element_type);
   MlirValue row0, col0;
-  fragment_origin(b, s, thread, &row0, &col0);
+  ws_fragment_origin(b, s, thread, &row0, &col0);
   int64_t two = 2;
   MlirType pair = mlirVectorTypeGet(1, &two, element_type);
   int m = s->rows * s->warpgroups;

@@ -34,6 +34,7 @@
 #include "ws-c/Dialect.h"
 #include "../support/ws_builder.h"
 #include "ws_lower_f8.h"
+#include "ws_lower_fragment.h"
 #include "ws_lower_mma.h"
 #include "ws_lower_store.h"
 #include "ws_lower_tile.h"
@@ -42,15 +43,7 @@
 #include "../plan/ws_plan.h"
 #include "../../dialect/ws_text.h"
 
-enum { WAIT_HINT_NS = 1000000, MAX_ARGS = 32,
-       MAX_FRAGMENT = 128 };
-
-/* A matmul tile in the consumers' registers: the accumulator's fragment
- * layout, one scalar per value (ws_lower_mma.h). */
-typedef struct fragment_regs {
-  MlirValue tile;
-  MlirValue values[MAX_FRAGMENT];
-} fragment_regs;
+enum { WAIT_HINT_NS = 1000000, MAX_ARGS = 32 };
 
 /* Ops of the kernel in walk order: the rewrite visits them, then erases
  * the replaced ones last to first (uses before definitions). */
@@ -67,12 +60,10 @@ typedef struct lowering {
   /* the arena's base and the thread index (tiles.smem, tiles.tid), the
    * compute partition's tiles (ws_lower_tile.h) */
   ws_tiles tiles;
-  /* a matmul (the kernel has ws.mma): its wgmma shape and fragments */
+  /* a matmul (the kernel has ws.mma): its consumers' tiles in wgmma's
+   * accumulator layout (frags.layout, ws_lower_fragment.h) */
   bool matmul;
-  ws_mma_shape mma;
-  fragment_regs *fragments; /* grows with the epilogue; freed with the state */
-  int num_fragments;
-  long fragments_cap;
+  ws_fragments frags;
   ws_op_list ops, dead;
 } lowering;
 
@@ -300,39 +291,32 @@ static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
 
 /* ---- a matmul ----------------------------------------------------------- */
 
-static fragment_regs *find_fragment(lowering *L, MlirValue tile) {
-  for (int f = 0; f < L->num_fragments; f++)
-    if (mlirValueEqual(L->fragments[f].tile, tile))
-      return &L->fragments[f];
-  return NULL;
-}
-
-/* A new entry of the fragment table (values to their scalars: LLVM
- * allocates the registers, and frees them after each one's last use). */
-static fragment_regs *new_fragment(lowering *L, MlirValue tile) {
-  L->fragments = ws_grow(L->fragments, &L->fragments_cap, L->num_fragments + 1,
-                         sizeof *L->fragments);
-  fragment_regs *f = &L->fragments[L->num_fragments++];
-  f->tile = tile;
-  return f;
-}
-
-/* The wgmma shape of the kernel's ws.mma ops, all of which must agree. */
-static bool choose_mma_shape(lowering *L, MlirOperation op) {
-  int ra = table_index(op, "ring_a", L->plan.num_rings, "ws.rings");
-  int rb = ra < 0 ? -1 : table_index(op, "ring_b", L->plan.num_rings, "ws.rings");
-  if (rb < 0)
+/* The wgmma shape of a ws.mma: N from its accumulator, K from A, the
+ * swizzles from its rings. Every ws.mma of a kernel shares the consumers'
+ * row layout (warpgroups, rows per warpgroup), which the first one sets. */
+static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
+  bool registers = !ws_has_attr(op, "ring_a");
+  int ra = registers ? -1 : table_index(op, "ring_a", L->plan.num_rings, "ws.rings");
+  int rb = table_index(op, "ring_b", L->plan.num_rings, "ws.rings");
+  if ((!registers && ra < 0) || rb < 0)
     return false;
-  const ws_ring *a = &L->plan.rings[ra], *b = &L->plan.rings[rb];
+  if (registers && (mlirOperationGetNumOperands(op) != 3 ||
+                    !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetOperand(op, 2))))) {
+    ws_emit_op_error(op, "has no ring_a, so its third operand must be A in registers");
+    return false;
+  }
+  const ws_ring *b = &L->plan.rings[rb];
+  MlirType a_tile = registers ? mlirValueGetType(mlirOperationGetOperand(op, 2))
+                              : L->plan.rings[ra].tile;
   MlirType acc = mlirValueGetType(mlirOperationGetResult(op, 0));
   ws_mma_shape s = {
       .warpgroups = L->compute < 0                     ? 0
                     : L->plan.parts[L->compute].pingpong ? 1 /* each holds the whole tile */
                                                          : L->plan.parts[L->compute].num_warps / 4,
       .n = (int)mlirShapedTypeGetDimSize(acc, 1),
-      .k = (int)mlirShapedTypeGetDimSize(a->tile, 1),
-      .element = mlirShapedTypeGetElementType(a->tile),
-      .swizzle = a->swizzle,
+      .k = (int)mlirShapedTypeGetDimSize(a_tile, 1),
+      .element = mlirShapedTypeGetElementType(a_tile),
+      .swizzle = registers ? 0 : L->plan.rings[ra].swizzle,
       .b_n_major = !ws_has_attr(op, "transpose_b"),
       .b_swizzle = b->swizzle,
   };
@@ -343,26 +327,27 @@ static bool choose_mma_shape(lowering *L, MlirOperation op) {
   s.per_thread = s.parts * s.n / 2;
   int b_rows = s.b_n_major ? s.k : s.n, b_cols = s.b_n_major ? s.n : s.k;
   bool fits = s.warpgroups && s.rows * s.warpgroups == m && s.rows % 64 == 0 &&
-              s.per_thread <= MAX_FRAGMENT && a->swizzle == ws_swizzle_span(s.k * eb) &&
-              b->swizzle == (s.b_n_major ? ws_swizzle_span(s.n * eb) : a->swizzle) &&
+              s.per_thread <= WS_MAX_FRAGMENT &&
+              (registers || s.swizzle == ws_swizzle_span(s.k * eb)) &&
+              b->swizzle == (s.b_n_major ? ws_swizzle_span(s.n * eb) : ws_swizzle_span(s.k * eb)) &&
               b->swizzle && mlirShapedTypeGetDimSize(b->tile, 0) == b_rows &&
               mlirShapedTypeGetDimSize(b->tile, 1) == b_cols;
   if (!fits) {
     ws_emit_op_error(op, "does not match its rings and warpgroups: wgmma needs "
-                         "A (M x K) swizzled by its K row, B (N x K with transpose_b, "
-                         "else K x N) swizzled by its K row or N boxes, and 64 or 128 "
-                         "rows of M per consumer warpgroup");
+                         "A (M x K) swizzled by its K row or in registers, B (N x K with "
+                         "transpose_b, else K x N) swizzled by its K row or N boxes, and "
+                         "64 or 128 rows of M per consumer warpgroup");
     return false;
   }
-  if (L->matmul && (s.warpgroups != L->mma.warpgroups || s.rows != L->mma.rows ||
-                    s.n != L->mma.n || s.k != L->mma.k || s.swizzle != L->mma.swizzle ||
-                    s.b_n_major != L->mma.b_n_major || s.b_swizzle != L->mma.b_swizzle ||
-                    !mlirTypeEqual(s.element, L->mma.element))) {
-    ws_emit_op_error(op, "has another wgmma shape than the kernel's other ws.mma");
+  if (L->matmul && (s.warpgroups != L->frags.layout.warpgroups ||
+                    s.rows != L->frags.layout.rows)) {
+    ws_emit_op_error(op, "has another row layout than the kernel's other ws.mma");
     return false;
   }
+  if (!L->matmul)
+    L->frags.layout = s;
   L->matmul = true;
-  L->mma = s;
+  *out = s;
   return true;
 }
 
@@ -381,108 +366,83 @@ static MlirValue slot_address(lowering *L, ws_builder *b, int r, MlirValue slot)
                         L->i32, 0, NULL);
 }
 
-static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
-  int ra = ws_int_attr(op, "ring_a", 0), rb = ws_int_attr(op, "ring_b", 0);
-  MlirValue slot = mlirOperationGetOperand(op, 0);
+/* The accumulator a ws.mma starts from, as a struct: carried (already a
+ * struct), a tile in registers (packed), or a splat; *zero when it is a
+ * splat of 0.0, which wgmma's first K step ignores (scale-d 0). */
+static MlirValue mma_acc(lowering *L, ws_builder *b, MlirOperation op, const ws_mma_shape *s,
+                         bool *zero) {
   MlirValue acc = mlirOperationGetOperand(op, 1);
-  if (!mlirTypeEqual(mlirValueGetType(acc), ws_mma_acc_type(L->ctx, &L->mma))) {
-    ws_emit_op_error(op, "accumulates into a value that is not the loop-carried "
-                         "accumulator of its consumer loop");
+  MlirType type = ws_mma_acc_type(L->ctx, s);
+  *zero = false;
+  if (mlirTypeEqual(mlirValueGetType(acc), type))
+    return acc;
+  ws_fragment *f = ws_fragment_find(&L->frags, acc);
+  if (f && f->count == s->per_thread)
+    return ws_fragment_pack(b, f);
+  if (!f && ws_is_zero_splat(acc)) {
+    *zero = true;
+    return ws_build_value(b, "llvm.mlir.undef", 0, NULL, type, 0, NULL);
+  }
+  MlirValue v = f ? (MlirValue){NULL} : ws_splat_scalar(b, acc, op);
+  if (mlirValueIsNull(v)) {
+    if (f)
+      ws_emit_op_error(op, "accumulates into a tile of another shape than its result");
+    return v;
+  }
+  ws_fragment tmp = {.count = s->per_thread};
+  for (int i = 0; i < tmp.count; i++)
+    tmp.values[i] = v;
+  return ws_fragment_pack(b, &tmp);
+}
+
+/* ws.mma: wgmma of A (ring_a's slot: the B slot, or the third operand; or
+ * registers) by ring_b's slot. The result is the wgmma's struct; its
+ * values are the fragment of the tile for the math that reads it. */
+static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
+  ws_mma_shape s;
+  bool zero;
+  if (!mma_shape(L, op, &s))
     return false;
-  }
-  MlirValue wg = ws_arith(b, "arith.divui", mma_thread(L, b), c32(b, 128));
-  MlirValue d = ws_emit_wgmma(b, &L->mma, wg, slot_address(L, b, ra, slot),
-                              slot_address(L, b, rb, slot), acc);
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), d);
-  return true;
-}
-
-/* The scf.for that carries a matmul accumulator: it carries the thread's
- * struct of f32 instead, from zero; after the loop its values are the
- * fragment of the result. */
-static bool lower_carried_loop(lowering *L, MlirOperation loop) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
-  MlirType acc = ws_mma_acc_type(L->ctx, &L->mma);
-  ws_builder before = ws_builder_before(loop);
-  MlirOperation next = mlirOperationGetNextInBlock(loop);
-  ws_builder after = ws_builder_before(next);
-  MlirType f32 = mlirF32TypeGet(L->ctx);
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++) {
-    MlirValue result = mlirOperationGetResult(loop, i);
-    if (!mlirTypeIsARankedTensor(mlirValueGetType(result)))
-      continue;
-    MlirValue zero = ws_build_value(&before, "llvm.mlir.zero", 0, NULL, acc, 0, NULL);
-    mlirOperationSetOperand(loop, 3 + i, zero);
-    mlirValueSetType(mlirBlockGetArgument(body, 1 + i), acc);
-    mlirValueSetType(result, acc);
-    fragment_regs *f = new_fragment(L, result);
-    for (int v = 0; v < L->mma.per_thread; v++) {
-      char pos[48];
-      snprintf(pos, sizeof pos, "array<i64: %d>", v);
-      MlirNamedAttribute attr = ws_named_text(L->ctx, "position", pos);
-      f->values[v] = ws_build_value(&after, "llvm.extractvalue", 1, &result, f32, 1, &attr);
-    }
-  }
-  return true;
-}
-
-/* A splat tile (ws_is_splat_tile) as one scalar: a tensor.splat's operand,
- * or the constant's value; null after an error. */
-static MlirValue splat_scalar(lowering *L, ws_builder *b, MlirValue tile) {
-  MlirOperation def = mlirValueIsAOpResult(tile) ? mlirOpResultGetOwner(tile)
-                                                 : (MlirOperation){NULL};
-  if (mlirOperationIsNull(def) || !ws_is_splat_tile(def)) {
-    ws_emit_op_error(mlirOperationIsNull(def) ? L->old_func : def,
-                     "is a tile the consumer warpgroups cannot rebuild; only "
-                     "splats can be");
-    return (MlirValue){NULL};
-  }
-  if (ws_op_is(def, "tensor.splat"))
-    return mlirOperationGetOperand(def, 0);
-  MlirAttribute value = mlirOperationGetInherentAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  MlirNamedAttribute attr = ws_named(L->ctx, "value", mlirDenseElementsAttrGetSplatValue(value));
-  return ws_build_value(b, "arith.constant", 0, NULL, ws_tile_element(tile), 1, &attr);
-}
-
-/* An epilogue op on the accumulator's fragment: one scalar op per value. */
-static bool fragmentize(lowering *L, ws_builder *b, MlirOperation op) {
-  intptr_t n = mlirOperationGetNumOperands(op);
-  if (n > 8 || ws_is_f8(ws_tile_element(mlirOperationGetResult(op, 0)))) {
-    ws_emit_op_error(op, "cannot run in a matmul epilogue (more than 8 operands, "
-                         "or an f8 result)");
+  MlirValue acc = mma_acc(L, b, op, &s, &zero);
+  if (mlirValueIsNull(acc))
     return false;
-  }
-  int in_index[8]; /* entries, not pointers: the table grows */
-  MlirValue splat[8];
-  for (intptr_t k = 0; k < n; k++) {
-    MlirValue v = mlirOperationGetOperand(op, k);
-    fragment_regs *f = find_fragment(L, v);
-    in_index[k] = f ? (int)(f - L->fragments) : -1;
-    splat[k] = f ? (MlirValue){NULL} : splat_scalar(L, b, v);
-    if (!f && mlirValueIsNull(splat[k]))
+  int rb = ws_int_attr(op, "ring_b", 0);
+  MlirValue slot = mlirOperationGetOperand(op, 0);
+  MlirValue d;
+  if (ws_has_attr(op, "ring_a")) {
+    MlirValue a_slot = mlirOperationGetNumOperands(op) == 3 ? mlirOperationGetOperand(op, 2) : slot;
+    MlirValue wg = ws_arith(b, "arith.divui", mma_thread(L, b), c32(b, 128));
+    d = ws_emit_wgmma(b, &s, wg, slot_address(L, b, ws_int_attr(op, "ring_a", 0), a_slot),
+                      slot_address(L, b, rb, slot), acc, zero);
+  } else {
+    ws_fragment *a = ws_fragment_find(&L->frags, mlirOperationGetOperand(op, 2));
+    if (!a || a->n != s.k || (!mlirTypeIsAF16(mlirValueGetType(a->values[0])) &&
+                              !mlirTypeIsABF16(mlirValueGetType(a->values[0])))) {
+      ws_emit_op_error(op, "takes A from registers, which must be an M x K tile of f16 or "
+                           "bf16 the consumers computed");
       return false;
+    }
+    if (zero)
+      acc = ws_build_value(b, "llvm.mlir.zero", 0, NULL, ws_mma_acc_type(L->ctx, &s), 0, NULL);
+    d = ws_emit_wgmma_rs(b, &s, a->values, slot_address(L, b, rb, slot), acc);
   }
   MlirValue result = mlirOperationGetResult(op, 0);
-  fragment_regs *out = new_fragment(L, result), *in[8];
-  for (intptr_t k = 0; k < n; k++)
-    in[k] = in_index[k] >= 0 ? &L->fragments[in_index[k]] : NULL;
-  for (int v = 0; v < L->mma.per_thread; v++) {
-    MlirOperation copy = ws_clone_before(b, op);
-    for (intptr_t k = 0; k < n; k++)
-      mlirOperationSetOperand(copy, k, in[k] ? in[k]->values[v] : splat[k]);
-    mlirValueSetType(mlirOperationGetResult(copy, 0), ws_tile_element(result));
-    out->values[v] = mlirOperationGetResult(copy, 0);
+  ws_fragment *f = ws_fragment_new(&L->frags, result);
+  if (f) { /* unpacked where it is made; read after the wgmma wait */
+    ws_fragment_unpack(b, d, f);
+    f->tile = d;
   }
+  mlirValueReplaceAllUsesOfWith(result, d);
   return true;
 }
 
-/* ws.write_slot of an accumulator-shaped tile: each thread writes its
- * fragment, row-major. */
+/* ws.write_slot of a consumer tile: each thread writes its fragment,
+ * row-major. */
 static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, MlirValue slot,
-                           const fragment_regs *f) {
+                           const ws_fragment *f) {
   MlirValue tile = slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
-  ws_emit_fragment_store(b, &L->mma, mma_thread(L, b), tile, f->values,
+  ws_mma_shape s = ws_fragments_shape(&L->frags, f->n);
+  ws_emit_fragment_store(b, &s, mma_thread(L, b), tile, f->values,
                          mlirShapedTypeGetElementType(ring->tile), ring->swizzle);
 }
 
@@ -505,26 +465,25 @@ static bool read_fragment(lowering *L, ws_builder *b, MlirOperation op, const ws
   MlirOperation bcast = broadcast_user(tile);
   int64_t rows = mlirShapedTypeGetDimSize(ring->tile, 0);
   int64_t cols = mlirShapedTypeGetDimSize(ring->tile, 1);
-  int m = L->mma.rows * L->mma.warpgroups;
+  int m = L->frags.layout.rows * L->frags.layout.warpgroups;
   ws_fragment_source source = WS_FRAGMENT_FROM_TILE;
   if (!mlirOperationIsNull(bcast) && rows == 1)
     source = ws_int_attr(bcast, "axis", 1) ? WS_FRAGMENT_FROM_ROW_VECTOR
                                            : WS_FRAGMENT_FROM_COLUMN_VECTOR;
-  bool fits = source == WS_FRAGMENT_FROM_TILE ? rows == m && cols == L->mma.n
-              : source == WS_FRAGMENT_FROM_ROW_VECTOR ? cols == L->mma.n
-                                                      : cols == m;
+  MlirValue into = source == WS_FRAGMENT_FROM_TILE ? tile : mlirOperationGetResult(bcast, 0);
+  ws_fragment *f = ws_fragment_new(&L->frags, into);
+  bool fits = f && f->n && (source == WS_FRAGMENT_FROM_TILE ? rows == m && cols == f->n
+                            : source == WS_FRAGMENT_FROM_ROW_VECTOR ? cols == f->n
+                                                                    : cols == m);
   if (!fits) {
-    ws_emit_op_error(op, "reads an epilogue tile that is neither the accumulator's "
-                         "shape (%dx%d) nor a 1 x K bias a ws.broadcast spreads over it",
-                     m, L->mma.n);
+    ws_emit_op_error(op, "reads an epilogue tile that is neither an accumulator-shaped "
+                         "tile (%d x N) nor a 1 x K bias a ws.broadcast spreads over one", m);
     return false;
   }
-  fragment_regs *f =
-      new_fragment(L, source == WS_FRAGMENT_FROM_TILE ? tile : mlirOperationGetResult(bcast, 0));
   MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);
-  ws_emit_fragment_load(b, &L->mma, mma_thread(L, b), slot,
-                        mlirShapedTypeGetElementType(ring->tile), ring->swizzle, source,
-                        f->values);
+  ws_mma_shape s = ws_fragments_shape(&L->frags, f->n);
+  ws_emit_fragment_load(b, &s, mma_thread(L, b), slot, mlirShapedTypeGetElementType(ring->tile),
+                        ring->swizzle, source, f->values);
   return true;
 }
 
@@ -539,26 +498,28 @@ static bool lower_read_slot(lowering *L, ws_builder *b, MlirOperation op) {
   return ws_tiles_read_slot(&L->tiles, b, op, &L->plan.rings[r], r);
 }
 
-/* ws.iota: each element's row or column in the compute partition's
- * layout (ws_tiles_iota); a matmul epilogue does not take it yet. */
+/* ws.iota: each element's row or column, in the consumers' fragment
+ * layout or the compute partition's chunks. */
 static bool lower_iota(lowering *L, ws_builder *b, MlirOperation op) {
-  if (L->matmul) {
-    ws_emit_op_error(op, "cannot run in a matmul epilogue yet; ws.iota works in "
-                         "elementwise loops");
-    return false;
-  }
+  if (L->matmul)
+    return ws_fragments_iota(&L->frags, b, op, mma_thread(L, b));
   return ws_tiles_iota(&L->tiles, b, op);
 }
 
-/* ws.broadcast: its fragment was loaded with the slot it reads
- * (read_fragment); anything else is not a matmul epilogue's. */
+/* ws.broadcast and ws.reduce: on the consumers' fragments only. */
 static bool lower_broadcast(lowering *L, ws_builder *b, MlirOperation op) {
-  (void)b;
-  if (L->matmul && find_fragment(L, mlirOperationGetResult(op, 0)))
-    return true;
-  ws_emit_op_error(op, "broadcasts a tile that is not a bias the matmul epilogue "
-                       "read from its slot; ws.broadcast works on a ws.load in the "
-                       "epilogue of a warp-specialized matmul");
+  if (L->matmul)
+    return ws_fragments_broadcast(&L->frags, b, op);
+  ws_emit_op_error(op, "broadcasts a tile outside a matmul's consumer warpgroups; "
+                       "ws.broadcast works on their fragments");
+  return false;
+}
+
+static bool lower_reduce(lowering *L, ws_builder *b, MlirOperation op) {
+  if (L->matmul)
+    return ws_fragments_reduce(&L->frags, b, op);
+  ws_emit_op_error(op, "reduces a tile outside a matmul's consumer warpgroups; "
+                       "ws.reduce works on their fragments");
   return false;
 }
 
@@ -569,8 +530,8 @@ static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
     return false;
   const ws_ring *ring = &L->plan.rings[r];
   MlirValue tile = mlirOperationGetOperand(op, 0);
-  const fragment_regs *f = find_fragment(L, tile);
-  if (f && mlirTypeEqual(ring->tile, mlirValueGetType(tile))) {
+  const ws_fragment *f = L->matmul ? ws_fragment_find(&L->frags, tile) : NULL;
+  if (f && f->n && mlirTypeEqual(ring->tile, mlirValueGetType(tile))) {
     write_fragment(L, b, ring, mlirOperationGetOperand(op, 1), f);
     return true;
   }
@@ -737,6 +698,7 @@ static const struct {
     {"write_slot", lower_write_slot},
     {"mma", lower_mma},
     {"broadcast", lower_broadcast},
+    {"reduce", lower_reduce},
     {"iota", lower_iota},
 };
 
@@ -764,11 +726,13 @@ static bool rewrite_op(lowering *L, MlirOperation op) {
     ws_build_void(&b, "llvm.return", 0, NULL, 0, NULL);
     ok = true;
   } else if (L->matmul && ws_op_is(op, "scf.for") && has_tile_results(op)) {
-    return lower_carried_loop(L, op);
+    return ws_fragments_carried_loop(&L->frags, op);
+  } else if (L->matmul && ws_op_is(op, "scf.yield")) {
+    return ws_fragments_yield(&L->frags, op);
   } else if (L->matmul && ws_has_tile_result(op)) {
-    /* splats are rebuilt where they are used (splat_scalar rejects others) */
+    /* splats are rebuilt where they are used (ws_splat_scalar rejects others) */
     ok = ws_op_is(op, "arith.constant") || ws_op_is(op, "tensor.splat") ||
-         fragmentize(L, &b, op);
+         ws_fragments_elementwise(&L->frags, &b, op);
   } else if (ws_has_tile_result(op)) {
     ok = ws_tiles_vectorize(&L->tiles, &b, op);
   } else {
@@ -822,8 +786,9 @@ static bool lower_with(lowering *L, MlirOperation func) {
   L->ptr_cluster = ws_type(L->ctx, "!llvm.ptr<7>");
   mlirOperationWalk(func, collect_op, L, MlirWalkPreOrder);
   for (long i = 0; i < L->ops.len; i++)
-    if (wsOperationIsA(L->ops.items[i], "mma") && !choose_mma_shape(L, L->ops.items[i]))
+    if (wsOperationIsA(L->ops.items[i], "mma") && !mma_shape(L, L->ops.items[i], &(ws_mma_shape){0}))
       return false;
+  L->frags.ctx = L->ctx;
   L->tiles.ctx = L->ctx;
   L->tiles.i32 = L->i32;
   const ws_partition *c = L->compute >= 0 ? &L->plan.parts[L->compute] : NULL;
@@ -861,7 +826,7 @@ static bool lower_kernel(MlirOperation func, const ws_pass_env *explain) {
   state->explain = explain;
   bool ok = lower_with(state, func);
   ws_tiles_free(&state->tiles);
-  free(state->fragments);
+  ws_fragments_free(&state->frags);
   ws_op_list_free(&state->ops);
   ws_op_list_free(&state->dead);
   free(state);

@@ -44,7 +44,22 @@ MlirType ws_mma_acc_type(MlirContext ctx, const ws_mma_shape *s);
  * A at shared address a_addr and B at b_addr (i32, shared window; the slot
  * starts, 1024-aligned). Returns the new accumulator. */
 MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgroup,
-                        MlirValue a_addr, MlirValue b_addr, MlirValue acc);
+                        MlirValue a_addr, MlirValue b_addr, MlirValue acc, bool zero_acc);
+
+enum { WS_MMA_MAX_ACC = 128 };
+
+/* The same with A in registers (wgmma's register form): a_values are the
+ * calling thread's values of A (M x K, f16 or bf16) in the accumulator
+ * layout of K columns, which is the layout wgmma takes A fragments in;
+ * acc + A @ B (B as above). With zero_acc in ws_emit_wgmma, the first K
+ * step ignores acc (scale-d 0). */
+MlirValue ws_emit_wgmma_rs(ws_builder *b, const ws_mma_shape *s, const MlirValue *a_values,
+                           MlirValue b_addr, MlirValue acc);
+
+/* The row and column of a thread's first fragment value in the M x N tile
+ * (`thread` among the consumers); the others are at fixed offsets. */
+void ws_fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
+                        MlirValue *row0, MlirValue *col0);
 
 /* Writes a thread's fragment values (per_thread scalars of `element_type`,
  * converted already) into the M x N tile at shared pointer `tile`, laid out

@@ -160,9 +160,21 @@ MlirOperation ws_plan_tile_loop(const ws_plan *plan) {
              : (MlirOperation){NULL};
 }
 
+bool ws_plan_in_prologue(const ws_plan *plan, MlirOperation op) {
+  if (mlirOperationIsNull(op) || mlirOperationIsNull(plan->loop) ||
+      mlirOperationEqual(mlirOperationGetParentOperation(op), plan->loop))
+    return false;
+  for (MlirOperation next = mlirOperationGetNextInBlock(op); !mlirOperationIsNull(next);
+       next = mlirOperationGetNextInBlock(next))
+    if (mlirOperationEqual(next, plan->loop))
+      return true;
+  return false;
+}
+
 bool ws_plan_in_epilogue(const ws_plan *plan, MlirOperation op) {
   return !mlirOperationIsNull(op) &&
-         !mlirOperationEqual(mlirOperationGetParentOperation(op), plan->loop);
+         !mlirOperationEqual(mlirOperationGetParentOperation(op), plan->loop) &&
+         !ws_plan_in_prologue(plan, op);
 }
 
 bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring) {
@@ -172,6 +184,17 @@ bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring) {
 bool ws_channel_is_epilogue(const ws_plan *plan, int channel) {
   for (int r = 0; r < plan->num_rings; r++)
     if (plan->rings[r].channel == channel && ws_ring_is_epilogue(plan, &plan->rings[r]))
+      return true;
+  return false;
+}
+
+bool ws_ring_is_prologue(const ws_plan *plan, const ws_ring *ring) {
+  return ws_plan_in_prologue(plan, ring->producer);
+}
+
+bool ws_channel_is_prologue(const ws_plan *plan, int channel) {
+  for (int r = 0; r < plan->num_rings; r++)
+    if (plan->rings[r].channel == channel && ws_ring_is_prologue(plan, &plan->rings[r]))
       return true;
   return false;
 }
@@ -428,6 +451,9 @@ bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
   plan->func = ws_enclosing_kernel(loop);
   if (!read_tables(plan))
     return false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirOperationGetBlock(loop));
+       !mlirOperationEqual(op, loop); op = mlirOperationGetNextInBlock(op))
+    read_ring(plan, op); /* a prologue's loads (an attention kernel's Q) */
   for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     read_ring(plan, op);

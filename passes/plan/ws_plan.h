@@ -145,6 +145,11 @@ bool ws_plan_is_matmul(const ws_plan *plan);
  * by ws-partition-schedule: a persistent matmul), or a null op. */
 MlirOperation ws_plan_tile_loop(const ws_plan *plan);
 
+/* True when op comes before the plan's loop in its block: a ws.load
+ * whose tile every iteration reads (an attention kernel's Q block), fetched
+ * once per block before the loop. */
+bool ws_plan_in_prologue(const ws_plan *plan, MlirOperation op);
+
 /* True when op comes after the plan's loop (a matmul's epilogue, once per
  * block or tile). */
 bool ws_plan_in_epilogue(const ws_plan *plan, MlirOperation op);
@@ -157,6 +162,11 @@ bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring);
  * (once per tile in a persistent kernel), not per K step. Needs the
  * producers: before specialization. */
 bool ws_channel_is_epilogue(const ws_plan *plan, int channel);
+
+/* The same for the prologue: a ring or channel of tiles loaded once per
+ * block before the loop. */
+bool ws_ring_is_prologue(const ws_plan *plan, const ws_ring *ring);
+bool ws_channel_is_prologue(const ws_plan *plan, int channel);
 
 /* Bytes of one innermost row of a tile. */
 long long ws_tile_row_bytes(MlirType tile);

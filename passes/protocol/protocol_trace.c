@@ -268,20 +268,32 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
     e->value = ws_int_attr(op, kind == EV_INIT ? "count" : "bytes", 0);
     slot_at = kind == EV_INIT ? -1 : 0;
     break;
+  case EV_MMA:
+    /* B's slot (A's too when A shares it); A in a ring of another channel
+     * is a second event (mma_a_event), A in registers none */
+    e->ring = ring_attr(P, op, mlirOperationGetNumOperands(op) == 2 ? "ring_a" : "ring_b");
+    if (e->ring < 0)
+      return false;
+    if (mlirOperationGetNumOperands(op) == 2) {
+      if ((e->ring_b = ring_attr(P, op, "ring_b")) < 0)
+        return false;
+      if (P->plan->rings[e->ring_b].channel != P->plan->rings[e->ring].channel)
+        return fail(P, op, "its two rings are in different channels but it has one slot");
+    }
+    e->channel = P->plan->rings[e->ring].channel;
+    e->full = true;
+    e->value = ws_tile_bytes(P->plan->rings[e->ring].tile);
+    slot_at = 0;
+    break;
   case EV_TMA_LOAD:
   case EV_TMA_STORE:
   case EV_READ:
   case EV_WRITE:
-  case EV_MMA:
-    e->ring = ring_attr(P, op, kind == EV_MMA ? "ring_a" : "ring");
+    e->ring = ring_attr(P, op, "ring");
     if (e->ring < 0)
       return false;
-    if (kind == EV_MMA && (e->ring_b = ring_attr(P, op, "ring_b")) < 0)
-      return false;
     e->channel = P->plan->rings[e->ring].channel;
-    if (e->ring_b >= 0 && P->plan->rings[e->ring_b].channel != e->channel)
-      return fail(P, op, "its two rings are in different channels");
-    e->full = kind == EV_READ || kind == EV_MMA || kind == EV_TMA_STORE;
+    e->full = kind == EV_READ || kind == EV_TMA_STORE;
     e->value = ws_tile_bytes(P->plan->rings[e->ring].tile);
     slot_at = kind == EV_TMA_LOAD || kind == EV_TMA_STORE
                   ? mlirOperationGetNumOperands(op) - 1
@@ -513,10 +525,32 @@ static bool computes_tiles(MlirOperation op) {
   return mlirOperationGetNumResults(op) > 0;
 }
 
+/* A ws.mma whose A lies in a ring of another channel (its third operand is
+ * that ring's slot, taken once before the loop: attention's Q): a second
+ * wgmma read, of ring_a at that slot, retired by the same waits. */
+static bool compile_mma_a(ws_program *P, MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) < 3 || !mlirTypeIsAInteger(mlirValueGetType(operand(op, 2))))
+    return true; /* A shares B's slot, or is in registers */
+  int ra = ring_attr(P, op, "ring_a");
+  if (ra < 0)
+    return false;
+  insn *i = emit(P, C_EVENT, op);
+  ws_event *e = &i->ev;
+  *e = (ws_event){.op = op, .kind = EV_MMA, .ring = ra, .ring_b = -1, .full = true,
+                  .channel = P->plan->rings[ra].channel,
+                  .value = ws_tile_bytes(P->plan->rings[ra].tile)};
+  if (!check_slot_source(P, op, operand(op, 2), e->channel, EV_MMA, true))
+    return false;
+  i->a = reg_of(P, operand(op, 2));
+  return true;
+}
+
 static bool compile_op(ws_program *P, MlirOperation op) {
   char name[64];
   ws_op_name(op, name, sizeof name);
   int kind = event_kind(op, name);
+  if (kind == EV_MMA)
+    return compile_event(P, op, kind) && compile_mma_a(P, op);
   if (kind >= 0)
     return compile_event(P, op, kind);
   if (strcmp(name, "scf.if") == 0)

@@ -48,7 +48,7 @@ static long long constant_divisor(MlirOperation op) {
 }
 
 /* Kernel arguments: the `ws.divisibility` argument attribute, else 1. */
-static long long argument_divisor(MlirOperation func, intptr_t index) {
+long long ws_argument_divisor(MlirOperation func, intptr_t index) {
   MlirAttribute all = mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("arg_attrs"));
   if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
@@ -65,7 +65,7 @@ static long long argument_divisor(MlirOperation func, intptr_t index) {
   return n >= 1 && n <= WS_DIVISOR_ANY ? n : 1;
 }
 
-static long long block_argument_divisor(MlirValue v, int depth) {
+static long long block_ws_argument_divisor(MlirValue v, int depth) {
   MlirBlock block = mlirBlockArgumentGetOwner(v);
   MlirOperation parent = mlirBlockGetParentOperation(block);
   intptr_t index = mlirBlockArgumentGetArgNumber(v);
@@ -73,7 +73,7 @@ static long long block_argument_divisor(MlirValue v, int depth) {
     return gcd(operand_divisor(parent, 0, depth), operand_divisor(parent, 2, depth));
   if ((ws_op_is(parent, "gpu.func") || ws_op_is(parent, "func.func")) &&
       mlirBlockEqual(block, mlirRegionGetFirstBlock(mlirOperationGetRegion(parent, 0))))
-    return argument_divisor(parent, index);
+    return ws_argument_divisor(parent, index);
   return 1;
 }
 
@@ -81,7 +81,7 @@ static long long divisor_at(MlirValue v, int depth) {
   if (depth > MAX_DEPTH)
     return 1;
   if (mlirValueIsABlockArgument(v))
-    return block_argument_divisor(v, depth);
+    return block_ws_argument_divisor(v, depth);
   MlirOperation op = mlirOpResultGetOwner(v);
   if (ws_op_is(op, "arith.constant"))
     return constant_divisor(op);

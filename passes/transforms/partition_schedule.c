@@ -82,6 +82,19 @@ static bool is_scalar_math(MlirOperation op) {
          !touches_tiles(op);
 }
 
+/* A ws.load before `loop` in its block: a tile every iteration reads
+ * (an attention kernel's Q), loaded once per block. */
+static bool is_prologue_load(MlirValue v, MlirOperation loop) {
+  if (!mlirValueIsAOpResult(v) || !wsOperationIsA(mlirOpResultGetOwner(v), "load"))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  for (MlirOperation op = mlirOperationGetNextInBlock(def); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (mlirOperationEqual(op, loop))
+      return true;
+  return false;
+}
+
 /* Tiles used in the loop but defined outside it must be splats (constant
  * or of a scalar), which the compute partition can rebuild in registers. */
 static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
@@ -90,7 +103,8 @@ static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
     if (!is_tile(mlirValueGetType(v)) || !mlirValueIsAOpResult(v))
       continue;
     MlirOperation def = mlirOpResultGetOwner(v);
-    if (mlirOperationEqual(mlirOperationGetParentOperation(def), loop))
+    if (mlirOperationEqual(mlirOperationGetParentOperation(def), loop) ||
+        (i == 0 && wsOperationIsA(op, "dot") && is_prologue_load(v, loop)))
       continue;
     if (!ws_is_splat_tile(def)) {
       ws_emit_op_error(op, "uses a tile defined outside the warp-specialized "
@@ -115,18 +129,35 @@ static int64_t dim(MlirValue v, int d) {
   return mlirShapedTypeGetDimSize(mlirValueGetType(v), d);
 }
 
+static bool in_loop(MlirValue v, MlirOperation loop) {
+  return mlirValueIsAOpResult(v) &&
+         mlirOperationEqual(mlirOperationGetParentOperation(mlirOpResultGetOwner(v)), loop);
+}
+
+/* wgmma reads B from a ring the load warp fills each iteration, and A from
+ * one too, from the ring of a load before the loop, or from registers (a
+ * tile the consumers compute in the loop: wgmma's register form). */
+static bool check_dot_operands(MlirOperation dot, MlirOperation loop) {
+  MlirValue a = mlirOperationGetOperand(dot, 0), b = mlirOperationGetOperand(dot, 1);
+  bool a_ok = is_prologue_load(a, loop) || in_loop(a, loop);
+  if (!a_ok) {
+    ws_emit_op_error(dot, "operand a must be a ws.load of the same loop or of the code "
+                          "before it, or a tile the loop computes: wgmma reads A from "
+                          "the shared-memory rings TMA fills, or from registers");
+    return false;
+  }
+  if (!in_loop(b, loop) || !wsOperationIsA(mlirOpResultGetOwner(b), "load")) {
+    ws_emit_op_error(dot, "operand b must be a ws.load of the same loop: wgmma reads B "
+                          "from the shared-memory rings TMA fills");
+    return false;
+  }
+  return true;
+}
+
 /* What wgmma and the swizzled rings can take (see the file comment). */
 static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
-  for (int i = 0; i < 2; i++) {
-    MlirValue v = mlirOperationGetOperand(dot, i);
-    if (!mlirValueIsAOpResult(v) || !wsOperationIsA(mlirOpResultGetOwner(v), "load") ||
-        !mlirOperationEqual(mlirOperationGetParentOperation(mlirOpResultGetOwner(v)), loop)) {
-      ws_emit_op_error(dot, "operand %s must be a ws.load of the same loop: wgmma "
-                            "reads A and B from the shared-memory rings TMA fills",
-                       i ? "b" : "a");
-      return false;
-    }
-  }
+  if (!check_dot_operands(dot, loop))
+    return false;
   MlirOperation func = ws_enclosing_kernel(loop);
   int warpgroups = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS) / 4;
   MlirOperation parent = mlirOperationGetParentOperation(loop);
@@ -174,41 +205,91 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
   return true;
 }
 
-/* A loop may carry one value: the accumulator of its ws.dot, from a zero
- * splat. Anything else is an error at the loop. */
+/* M of the loop's first ws.dot, 0 when it has none. */
+static int64_t dot_rows(MlirOperation loop) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "dot"))
+      return dim(mlirOperationGetOperand(op, 2), 0);
+  return 0;
+}
+
+/* A tile the consumer warpgroups of a matmul loop hold in registers: an
+ * M x N fragment of its accumulator rows, or a 1 x M row vector (one
+ * value per row: a running max or sum). */
+static bool is_fragment_shape(MlirType t, int64_t m) {
+  return mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 2 &&
+         (mlirShapedTypeGetDimSize(t, 0) == m ||
+          (mlirShapedTypeGetDimSize(t, 0) == 1 && mlirShapedTypeGetDimSize(t, 1) == m));
+}
+
+/* A loop carries tiles its consumer warpgroups compute: ws.dot accumulators
+ * and, in attention, running row maxima and sums. Each starts from a splat
+ * (built in registers) and is yielded from the loop's math; each is an
+ * M x N fragment or a 1 x M row vector of the ws.dot rows M. */
 static bool check_carried(MlirOperation loop) {
   MlirBlock body = ws_loop_body(loop);
   MlirOperation yield = mlirBlockGetTerminator(body);
-  MlirValue carried = mlirBlockGetArgument(body, 1);
-  MlirValue yielded = mlirOperationGetOperand(yield, 0);
-  MlirOperation dot = mlirValueIsAOpResult(yielded) ? mlirOpResultGetOwner(yielded)
-                                                    : (MlirOperation){NULL};
-  bool is_acc = mlirOperationGetNumResults(loop) == 1 && !mlirOperationIsNull(dot) &&
-                wsOperationIsA(dot, "dot") &&
-                mlirValueEqual(mlirOperationGetOperand(dot, 2), carried);
-  int uses = 0;
-  for (MlirOpOperand u = mlirValueGetFirstUse(carried); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u))
-    uses++;
-  if (!is_acc || uses != 1) {
-    ws_emit_op_error(loop, "carries a value that is not (only) the accumulator of a "
-                           "ws.dot; a warp-specialized loop may carry one value, the "
-                           "ws.dot accumulator, used by nothing else in the loop");
+  int64_t m = dot_rows(loop);
+  if (m == 0) {
+    ws_emit_op_error(loop, "carries values but has no ws.dot; a warp-specialized loop "
+                           "carries the tiles of a matmul (its accumulator, running "
+                           "row maxima and sums)");
     return false;
   }
-  MlirValue init = mlirOperationGetOperand(loop, 3);
-  MlirOperation def = mlirValueIsAOpResult(init) ? mlirOpResultGetOwner(init)
-                                                 : (MlirOperation){NULL};
-  MlirAttribute value = mlirOperationIsNull(def)
-                            ? (MlirAttribute){NULL}
-                            : mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
-  bool zero = !mlirAttributeIsNull(value) && ws_op_is(def, "arith.constant") &&
-              mlirAttributeIsADenseElements(value) && mlirDenseElementsAttrIsSplat(value) &&
-              mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(value)) == 0.0;
-  if (!zero) {
-    ws_emit_op_error(loop, "starts its accumulator from a value that is not an "
-                           "arith.constant dense<0.0>; the consumer warpgroups "
-                           "initialize it in registers");
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++) {
+    MlirValue yielded = mlirOperationGetOperand(yield, i);
+    MlirValue carried = mlirBlockGetArgument(body, 1 + i);
+    if (!in_loop(yielded, loop) || wsOperationIsA(mlirOpResultGetOwner(yielded), "load")) {
+      ws_emit_op_error(loop, "carries a value that is not (only) the accumulator of a "
+                             "ws.dot or math on it: value #%d is yielded as %s; each "
+                             "carried tile must be computed in the loop",
+                       (int)i, mlirValueEqual(yielded, carried) ? "it came in"
+                                                                 : "a tile it does not compute");
+      return false;
+    }
+    if (!is_fragment_shape(mlirValueGetType(carried), m)) {
+      char t[96];
+      ws_emit_op_error(loop, "carries value #%d of type %s; the consumer warpgroups hold "
+                             "%lld x N fragments of the ws.dot rows or 1 x %lld row vectors",
+                       (int)i, ws_type_str(mlirValueGetType(carried), t, sizeof t),
+                       (long long)m, (long long)m);
+      return false;
+    }
+    MlirValue init = mlirOperationGetOperand(loop, 3 + i);
+    if (!mlirValueIsAOpResult(init) || !ws_is_splat_tile(mlirOpResultGetOwner(init))) {
+      ws_emit_op_error(loop, "starts carried value #%d from a tile that is not a splat "
+                             "(arith.constant dense<v> or tensor.splat of a scalar); the "
+                             "consumer warpgroups build it in registers", (int)i);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* In a matmul loop the consumers' tiles live in the accumulator's fragment
+ * layout: each is M x N or 1 x M, a reduction runs along the rows (axis 1)
+ * and a broadcast spreads a row vector along them (axis 0). */
+static bool check_fragment_op(MlirOperation op, MlirOperation loop) {
+  int64_t m = dot_rows(loop);
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, r));
+    if (mlirTypeIsARankedTensor(t) && !is_fragment_shape(t, m)) {
+      char buf[96];
+      ws_emit_op_error(op, "makes a %s tile in a matmul loop; its consumer warpgroups "
+                           "hold %lld x N fragments of the ws.dot rows and 1 x %lld row "
+                           "vectors", ws_type_str(t, buf, sizeof buf), (long long)m,
+                       (long long)m);
+      return false;
+    }
+  }
+  int want = wsOperationIsA(op, "reduce") ? 1 : wsOperationIsA(op, "broadcast") ? 0 : -1;
+  if (want >= 0 && ws_int_attr(op, "axis", -1) != want) {
+    ws_emit_op_error(op, "has axis = %d; in a matmul loop %s", ws_int_attr(op, "axis", -1),
+                     want ? "ws.reduce runs along each row (axis = 1), giving a 1 x M "
+                            "row vector"
+                          : "ws.broadcast spreads a 1 x M row vector along the rows "
+                            "(axis = 0)");
     return false;
   }
   return true;
@@ -238,13 +319,26 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
   } else if (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat") ||
              wsOperationIsA(op, "iota")) {
     *mask = 1u << WS_ROLE_COMPUTE;
+    if (mlirOperationGetNumResults(loop) != 0 && !check_fragment_op(op, loop))
+      return OP_ERROR;
+  } else if (wsOperationIsA(op, "reduce") || wsOperationIsA(op, "broadcast")) {
+    if (mlirOperationGetNumResults(loop) == 0) {
+      ws_emit_op_error(op, "needs the row layout of a matmul's accumulator; ws.reduce "
+                           "and ws.broadcast run in a loop that carries a ws.dot "
+                           "accumulator (attention), not in an elementwise loop");
+      return OP_ERROR;
+    }
+    *mask = 1u << WS_ROLE_COMPUTE;
+    if (!check_fragment_op(op, loop))
+      return OP_ERROR;
   } else if (is_scalar_math(op)) {
     *mask = 0;
   } else {
     ws_emit_op_error(op, "cannot be placed in a partition of a "
                          "ws.warp_specialize loop; supported inside it: "
-                         "ws.load, ws.store, elementwise arith/math on tiles, "
-                         "ws.iota, tensor.splat of a scalar, scalar arith");
+                         "ws.load, ws.store, ws.dot, elementwise arith/math on "
+                         "tiles, ws.reduce, ws.broadcast, ws.iota, tensor.splat "
+                         "of a scalar, scalar arith");
     return OP_ERROR;
   }
   return check_outside_tiles(op, loop) ? OP_OK : OP_ERROR;
@@ -271,6 +365,13 @@ static bool broadcasts_a_load(MlirOperation op) {
     return false;
   MlirOpOperand u = mlirValueGetFirstUse(v);
   return !mlirOpOperandIsNull(u) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(u));
+}
+
+/* A ws.broadcast of a loaded tile (else of one in registers: a row vector
+ * the loop computed, such as attention's row sums). */
+static bool reads_a_load(MlirOperation op) {
+  MlirValue v = mlirOperationGetOperand(op, 0);
+  return mlirValueIsAOpResult(v) && wsOperationIsA(mlirOpResultGetOwner(v), "load");
 }
 
 /* The end of the block a matmul's epilogue lies in: the kernel's
@@ -312,10 +413,13 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
                            "scalar arith, ws.store");
       ok = false;
       break;
-    } else if (wsOperationIsA(op, "broadcast") && !broadcasts_a_load(op)) {
-      ws_emit_op_error(op, "spreads a tile that is not a ws.load of the epilogue; the "
+    } else if (wsOperationIsA(op, "broadcast") &&
+               (reads_a_load(op) ? !broadcasts_a_load(op) : ws_int_attr(op, "axis", -1) != 0)) {
+      ws_emit_op_error(op, "spreads a tile that is neither a ws.load of the epilogue nor a "
+                           "row vector in registers spread along the rows (axis = 0); the "
                            "consumers read a bias from the slot its load fills, so "
-                           "ws.broadcast takes a ws.load's 1 x K tile, used by nothing else");
+                           "ws.broadcast takes a ws.load's 1 x K tile, used by nothing else, "
+                           "or a 1 x M tile the loop computed (a row sum)");
       ok = false;
       break;
     }
@@ -361,6 +465,31 @@ static bool schedule_prologue(ws_plan *plan, MlirOperation tile, const unsigned 
     ws_set_op_partitions(plan, ops.items[i], m ? m : all);
   }
   ws_op_list_free(&ops);
+  return true;
+}
+
+/* A matmul's ws.load before its loop (an attention kernel's Q, which every
+ * iteration's ws.dot reads): the load warp fetches it once per block; the
+ * consumers wait for it before their loop and release it after. */
+static bool schedule_prologue_loads(ws_plan *plan, const unsigned *index_of) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirOperationGetBlock(plan->loop));
+       !mlirOperationEqual(op, plan->loop); op = mlirOperationGetNextInBlock(op)) {
+    if (!wsOperationIsA(op, "load"))
+      continue;
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+      MlirOperation user = mlirOpOperandGetOwner(u);
+      if (!wsOperationIsA(user, "dot") || mlirOpOperandGetOperandNumber(u) != 0 ||
+          !mlirOperationEqual(mlirOperationGetParentOperation(user), plan->loop)) {
+        ws_emit_op_error(op, "loads a tile before the warp-specialized loop that is "
+                             "used other than as operand a of a ws.dot in the loop; a "
+                             "load before the loop is fetched once per block for wgmma "
+                             "to read from shared memory");
+        return false;
+      }
+    }
+    ws_set_op_partitions(plan, op, index_of[WS_ROLE_LOAD]);
+  }
   return true;
 }
 
@@ -431,6 +560,8 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
   }
   ws_set_op_partitions(&plan, term, present);
   if (matmul && !schedule_epilogue(&plan, index_of))
+    return false;
+  if (matmul && mlirOperationIsNull(tile) && !schedule_prologue_loads(&plan, index_of))
     return false;
   if (!mlirOperationIsNull(tile) && !schedule_prologue(&plan, tile, index_of))
     return false;

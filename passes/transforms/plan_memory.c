@@ -66,13 +66,29 @@ static int consumer_partition(const ws_plan *plan, MlirOperation op, int produce
   return consumer;
 }
 
-/* The channel from `from` to `to` of the K loop, or of the epilogue (its
- * tiles move once per block or tile, not per K step, so they get barriers
- * of their own). */
-static int channel_for(ws_plan *plan, int from, int to, bool epilogue) {
+/* Where a channel's tiles move: per iteration of the loop, or once per
+ * block (or tile) before it or after it. */
+typedef enum { STAGE_LOOP, STAGE_PROLOGUE, STAGE_EPILOGUE } stage;
+
+static stage channel_stage(const ws_plan *plan, int c) {
+  return ws_channel_is_prologue(plan, c)   ? STAGE_PROLOGUE
+         : ws_channel_is_epilogue(plan, c) ? STAGE_EPILOGUE
+                                           : STAGE_LOOP;
+}
+
+static stage op_stage(const ws_plan *plan, MlirOperation op) {
+  return ws_plan_in_prologue(plan, op)   ? STAGE_PROLOGUE
+         : ws_plan_in_epilogue(plan, op) ? STAGE_EPILOGUE
+                                         : STAGE_LOOP;
+}
+
+/* The channel from `from` to `to` of the loop, its prologue or its
+ * epilogue (tiles moved once per block or tile, not per K step, get
+ * barriers of their own). */
+static int channel_for(ws_plan *plan, int from, int to, stage at) {
   for (int c = 0; c < plan->num_channels; c++)
     if (plan->channels[c].from == from && plan->channels[c].to == to &&
-        ws_channel_is_epilogue(plan, c) == epilogue)
+        channel_stage(plan, c) == at)
       return c;
   if (plan->num_channels == WS_MAX_CHANNELS)
     return -1;
@@ -97,9 +113,14 @@ static int ring_swizzle(const ws_plan *plan, const ws_ring *ring) {
   return swizzled ? ws_swizzle_span(ws_tile_row_bytes(ring->tile)) : 0;
 }
 
-/* The loop body's ops, then the epilogue's (a matmul's ops after it). */
+/* The prologue's ops (before the loop in its block), the loop body's,
+ * then the epilogue's (a matmul's ops after it). */
 static MlirOperation next_planned_op(const ws_plan *plan, MlirOperation op) {
+  if (mlirOperationEqual(op, plan->loop))
+    return mlirBlockGetFirstOperation(ws_loop_body(plan->loop));
   MlirOperation next = mlirOperationGetNextInBlock(op);
+  if (!mlirOperationIsNull(next) && mlirOperationEqual(next, plan->loop))
+    return mlirBlockGetFirstOperation(ws_loop_body(plan->loop));
   if (mlirOperationIsNull(next) && mlirOperationEqual(mlirOperationGetParentOperation(op),
                                                       plan->loop))
     next = mlirOperationGetNextInBlock(plan->loop);
@@ -109,9 +130,11 @@ static MlirOperation next_planned_op(const ws_plan *plan, MlirOperation op) {
 /* Finds the crossing tiles and their channels. A load nobody uses is not
  * given a ring, and the lowering does not issue it. */
 static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
-  MlirBlock body = ws_loop_body(plan->loop);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+  MlirBlock block = mlirOperationGetBlock(plan->loop);
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(op); op = next_planned_op(plan, op)) {
+    if (mlirOperationEqual(op, plan->loop))
+      continue; /* a prologue-less loop: the body comes next */
     if (mlirOperationGetNumResults(op) != 1 ||
         !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0))))
       continue;
@@ -132,7 +155,7 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
                            "each tile may cross to one partition");
       return false;
     }
-    int channel = channel_for(plan, from, to, ws_plan_in_epilogue(plan, op));
+    int channel = channel_for(plan, from, to, op_stage(plan, op));
     if (channel < 0 || plan->num_rings == WS_MAX_RINGS) {
       ws_emit_op_error(op, "needs more than %d rings; the loop moves too many "
                            "tiles between partitions", WS_MAX_RINGS);
@@ -161,7 +184,7 @@ static bool add_order_channel(ws_plan *plan) {
   int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
   if (compute < 0 || !plan->parts[compute].pingpong)
     return true;
-  if (channel_for(plan, compute, compute, false) < 0) {
+  if (channel_for(plan, compute, compute, STAGE_LOOP) < 0) {
     ws_emit_op_error(plan->loop, "needs more than %d channels", WS_MAX_CHANNELS);
     return false;
   }
@@ -208,6 +231,8 @@ static void set_depths(ws_plan *plan, int load_depth, int other_depth) {
   for (int r = 0; r < plan->num_rings; r++)
     if (ws_ring_is_epilogue(plan, &plan->rings[r]))
       plan->channels[plan->rings[r].channel].depth = per_tile;
+    else if (ws_ring_is_prologue(plan, &plan->rings[r]))
+      plan->channels[plan->rings[r].channel].depth = 1; /* once per block */
 }
 
 /* A matmul: the deepest rings that fit, the epilogue tile after them or

@@ -59,6 +59,7 @@ typedef struct value_map {
 typedef struct specializer {
   const ws_plan *plan;
   value_map map; /* the partition being emitted's (fresh_map); freed at the end */
+  MlirValue prologue_slot[WS_MAX_RINGS]; /* the consumers' slot of each prologue ring */
   MlirContext ctx;
   MlirType i32;
   bool failed;
@@ -206,18 +207,27 @@ static bool in_partition(const specializer *S, MlirOperation op, int part) {
  * end). */
 static MlirOperation next_tile_op(specializer *S, ws_builder *b, value_map *m,
                                   MlirOperation op, int part) {
-  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+  for (; !mlirOperationIsNull(op) && !mlirOperationEqual(op, S->plan->loop);
+       op = mlirOperationGetNextInBlock(op)) {
     if (!in_partition(S, op, part))
       continue;
     if (!is_scalar(op))
       return op;
     clone_mapped(b, op, m);
   }
-  return op;
+  return mlirOperationIsNull(op) || mlirOperationEqual(op, S->plan->loop) ? (MlirOperation){NULL}
+                                                                          : op;
 }
 
 static MlirOperation first_tile_op(specializer *S, ws_builder *b, value_map *m, int part) {
   return next_tile_op(S, b, m, mlirBlockGetFirstOperation(ws_loop_body(S->plan->loop)), part);
+}
+
+/* The partition's ops before the loop in its block (the prologue's loads),
+ * like first_tile_op. */
+static MlirOperation first_prologue_op(specializer *S, ws_builder *b, value_map *m, int part) {
+  return next_tile_op(S, b, m, mlirBlockGetFirstOperation(mlirOperationGetBlock(S->plan->loop)),
+                      part);
 }
 
 /* The partition's ops after the loop (a matmul's epilogue), like
@@ -384,11 +394,13 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   bool epilogue = loads_epilogue(S, part);
   value_map *m = fresh_map(S);
   MlirValue counts[2] = {c32(outer, 0), c32(outer, 0)}, n; /* K steps, tiles */
+  bool started[WS_MAX_CHANNELS] = {false}, fetched[WS_MAX_CHANNELS] = {false};
+  if (!store && mlirOperationIsNull(ws_plan_tile_loop(S->plan)))
+    emit_tma_ops(S, outer, m, counts[0], first_prologue_op(S, outer, m, part), part, fetched);
   tile_nest t = open_tile_loop(S, outer, m, part, epilogue ? 2 : 1, counts);
   MlirOperation copy;
   MlirBlock body = open_loop(S, &t.at, m, counts[0], &n, &copy);
   ws_builder b = ws_builder_at_end(body, outer->loc);
-  bool started[WS_MAX_CHANNELS] = {false}, fetched[WS_MAX_CHANNELS] = {false};
   emit_tma_ops(S, &b, m, n, first_tile_op(S, &b, m, part), part, started);
   if (store)
     release_stored_slots(S, &b, n, started);
@@ -487,66 +499,168 @@ static void wgmma_wait(ws_builder *b, int pending) {
   ws_build_void(b, "nvvm.wgmma.wait.group.sync.aligned", 0, NULL, 1, &attr);
 }
 
-/* ws.dot on the slot of its operands' rings. */
+/* ws.dot as ws.mma on the slot of B's ring: A from the same slot of its
+ * own ring, from the slot a prologue ring holds for the whole loop (a
+ * third operand), or from registers (a tile, the third operand). */
 static bool emit_mma(specializer *S, ws_builder *b, value_map *m, MlirOperation dot,
                      MlirValue slot) {
-  int ra = ws_ring_of_value(S->plan, mlirOperationGetOperand(dot, 0));
+  MlirValue a = mlirOperationGetOperand(dot, 0);
+  int ra = ws_ring_of_value(S->plan, a);
   int rb = ws_ring_of_value(S->plan, mlirOperationGetOperand(dot, 1));
-  if (ra < 0 || rb < 0) {
+  if (rb < 0 || (ra >= 0 && ws_ring_is_prologue(S->plan, &S->plan->rings[ra]) &&
+                 mlirValueIsNull(S->prologue_slot[ra]))) {
     ws_emit_op_error(dot, "reads a tile that has no ring; run ws-plan-memory");
     return false;
   }
-  MlirValue ops[2] = {slot, map_get(m, mlirOperationGetOperand(dot, 2))};
-  MlirNamedAttribute attrs[3] = {int_attr(S->ctx, "ring_a", ra), int_attr(S->ctx, "ring_b", rb),
-                                 ws_named(S->ctx, "transpose_b", mlirUnitAttrGet(S->ctx))};
+  MlirValue ops[3] = {slot, map_get(m, mlirOperationGetOperand(dot, 2)), {NULL}};
+  int num_ops = 2;
+  if (ra < 0)
+    ops[num_ops++] = map_get(m, a); /* A in registers */
+  else if (ws_ring_is_prologue(S->plan, &S->plan->rings[ra]))
+    ops[num_ops++] = S->prologue_slot[ra];
+  MlirNamedAttribute attrs[3];
+  int num_attrs = 0;
+  if (ra >= 0)
+    attrs[num_attrs++] = int_attr(S->ctx, "ring_a", ra);
+  attrs[num_attrs++] = int_attr(S->ctx, "ring_b", rb);
+  if (ws_has_attr(dot, "transpose_b"))
+    attrs[num_attrs++] = ws_named(S->ctx, "transpose_b", mlirUnitAttrGet(S->ctx));
   ws_builder at = *b;
   at.loc = mlirOperationGetLocation(dot);
-  MlirValue d = ws_build_value(&at, "ws.mma", 2, ops,
-                               mlirValueGetType(mlirOperationGetResult(dot, 0)),
-                               ws_has_attr(dot, "transpose_b") ? 3 : 2, attrs);
+  MlirValue d = ws_build_value(&at, "ws.mma", num_ops, ops,
+                               mlirValueGetType(mlirOperationGetResult(dot, 0)), num_attrs,
+                               attrs);
   map_put(m, mlirOperationGetResult(dot, 0), d);
   return true;
 }
 
-/* The consumer warpgroups' K loop: per K step, wait for the slot, fence
- * the accumulator registers, issue the wgmma, commit it as a group and wait
- * until at most one group is in flight, which frees the previous step's
- * slot (one this copy of the loop took: from `base` on). Counts from
- * `start`; returns the loop, or a null op after an error. */
+/* The wgmma groups of one iteration: results of ws.mma ops not yet
+ * waited for (source values), so that math reading one first commits the
+ * group and waits for it. */
+typedef struct mma_groups {
+  MlirValue pending[8];
+  int num_pending;
+  bool issued;   /* a ws.mma since the last commit */
+  bool fenced;   /* no register math since the last wgmma fence */
+  bool released; /* the previous iteration's slot is free */
+} mma_groups;
+
+static bool uses_pending(const mma_groups *g, MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    for (int k = 0; k < g->num_pending; k++)
+      if (mlirValueEqual(mlirOperationGetOperand(op, i), g->pending[k]))
+        return true;
+  return false;
+}
+
+/* Commits the issued wgmmas and waits for all of them; the previous
+ * iteration's slot is then free (every wgmma that read it is done). */
+static void retire_groups(specializer *S, ws_builder *b, mma_groups *g, MlirValue n, int in,
+                          MlirValue base) {
+  if (g->issued)
+    ws_build_void(b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+  wgmma_wait(b, 0);
+  if (!g->released)
+    release_lagging(S, b, n, in, 1, base);
+  g->issued = false;
+  g->released = true;
+  g->num_pending = 0;
+}
+
+/* The consumer warpgroups' K loop: per K step, wait for the slot, then the
+ * partition's ops in order. Each ws.dot is a wgmma (after a fence when
+ * register math ran since the last one); math that reads a wgmma's result
+ * first commits and waits for the group, which also frees the previous
+ * step's slot. A plain matmul's step ends by committing and waiting until
+ * at most one group is in flight, which frees the previous step's slot
+ * (one this copy of the loop took: from `base` on). The loop carries the
+ * step count and the source loop's carried tiles; a carried wgmma result
+ * is pending at the next step's start. Counts from `start`; returns the
+ * loop, or a null op after an error. */
 static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
                                  MlirValue start, MlirValue base) {
   MlirOperation loop = S->plan->loop;
-  MlirValue inits[2] = {start, map_get(m, mlirOperationGetOperand(loop, 3))};
+  MlirBlock src = ws_loop_body(loop);
+  MlirOperation yield = mlirBlockGetTerminator(src);
+  int carried = (int)mlirOperationGetNumResults(loop);
+  MlirValue *inits = malloc((size_t)(carried + 1) * 2 * sizeof *inits);
+  if (!inits)
+    abort();
+  MlirValue *next = inits + carried + 1;
+  inits[0] = start;
+  for (int i = 0; i < carried; i++)
+    inits[1 + i] = map_get(m, mlirOperationGetOperand(loop, 3 + i));
   MlirBlock body;
   MlirOperation copy = ws_build_for(at, mlirOperationGetOperand(loop, 0),
                                     mlirOperationGetOperand(loop, 1),
-                                    mlirOperationGetOperand(loop, 2), 2, inits, &body);
-  MlirBlock src = ws_loop_body(loop);
+                                    mlirOperationGetOperand(loop, 2), 1 + carried, inits, &body);
   map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
-  map_put(m, mlirBlockGetArgument(src, 1), mlirBlockGetArgument(body, 2));
+  mma_groups g = {.num_pending = 0};
+  for (int i = 0; i < carried; i++) {
+    map_put(m, mlirBlockGetArgument(src, 1 + i), mlirBlockGetArgument(body, 2 + i));
+    MlirValue y = mlirOperationGetOperand(yield, i);
+    if (mlirValueIsAOpResult(y) && wsOperationIsA(mlirOpResultGetOwner(y), "dot") &&
+        g.num_pending < 8)
+      g.pending[g.num_pending++] = mlirBlockGetArgument(src, 1 + i);
+  }
   MlirValue n = mlirBlockGetArgument(body, 1);
   ws_builder b = ws_builder_at_end(body, at->loc);
   MlirValue slot, phase;
   slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
   wait_barrier(S, &b, in, true, slot, phase);
   ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
-  for (MlirOperation op = first_tile_op(S, &b, m, part); !mlirOperationIsNull(op);
+  g.fenced = true;
+  bool ok = true;
+  for (MlirOperation op = first_tile_op(S, &b, m, part); ok && !mlirOperationIsNull(op);
        op = after(S, &b, m, op, part)) {
     if (!wsOperationIsA(op, "dot")) {
-      ws_emit_op_error(op, "cannot run in the K loop of a warp-specialized "
-                           "matmul; only ws.dot (and scalar arith) can");
-      return (MlirOperation){NULL};
+      if (uses_pending(&g, op))
+        retire_groups(S, &b, &g, n, in, base);
+      clone_mapped(&b, op, m);
+      g.fenced = false; /* register math: fence before the next wgmma */
+      continue;
     }
-    if (!emit_mma(S, &b, m, op, slot))
-      return (MlirOperation){NULL};
+    if (!g.fenced)
+      ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
+    g.fenced = true;
+    ok = emit_mma(S, &b, m, op, slot);
+    g.issued = true;
+    if (g.num_pending < 8)
+      g.pending[g.num_pending++] = mlirOperationGetResult(op, 0);
   }
-  ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
-  wgmma_wait(&b, 1);
-  release_lagging(S, &b, n, in, 1, base); /* the previous step's wgmma is done */
-  MlirValue next[2] = {ws_arith(&b, "arith.addi", n, c32(&b, 1)),
-                       map_get(m, mlirOperationGetOperand(mlirBlockGetTerminator(src), 0))};
-  ws_build_terminator(body, at->loc, "scf.yield", 2, next);
-  return copy;
+  if (ok && g.issued)
+    ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+  if (ok && !g.released) {
+    wgmma_wait(&b, 1);
+    release_lagging(S, &b, n, in, 1, base); /* the previous step's wgmma is done */
+  }
+  next[0] = ws_arith(&b, "arith.addi", n, c32(&b, 1));
+  for (int i = 0; i < carried; i++)
+    next[1 + i] = map_get(m, mlirOperationGetOperand(yield, i));
+  ws_build_terminator(body, at->loc, "scf.yield", 1 + carried, next);
+  free(inits);
+  return ok ? copy : (MlirOperation){NULL};
+}
+
+/* The consumers' side of the prologue channels (an attention kernel's Q):
+ * wait once for each slot before the loop and note it for the ws.mma ops
+ * that read it; with `release`, free them once every wgmma is done. */
+static void prologue_channels(specializer *S, ws_builder *b, int part, bool release) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++) {
+    const ws_channel *c = &S->plan->channels[ch];
+    if (c->to != part || !ws_channel_is_prologue(S->plan, ch))
+      continue;
+    MlirValue slot, phase;
+    slot_phase(S, b, c32(b, 0), ch, c->consumer_phase, &slot, &phase);
+    if (release) {
+      arrive(S, b, ch, false, slot);
+      continue;
+    }
+    wait_barrier(S, b, ch, true, slot, phase);
+    for (int r = 0; r < S->plan->num_rings; r++)
+      if (S->plan->rings[r].channel == ch)
+        S->prologue_slot[r] = slot;
+  }
 }
 
 /* Ping-pong: the K steps of one tile, counted by a loop over the K loop's
@@ -605,7 +719,7 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   int in = -1;
   for (int ch = 0; ch < S->plan->num_channels; ch++)
     if (S->plan->channels[ch].to == part && S->plan->channels[ch].from != part &&
-        !ws_channel_is_epilogue(S->plan, ch))
+        !ws_channel_is_epilogue(S->plan, ch) && !ws_channel_is_prologue(S->plan, ch))
       in = ch;
   if (in < 0) {
     ws_emit_op_error(S->plan->loop, "has no channel into its consumer warpgroups; run "
@@ -618,6 +732,7 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   MlirValue k_steps = pingpong ? count_k_steps(S, outer) : (MlirValue){NULL};
   MlirValue warpgroup = pingpong ? own_warpgroup(S, outer) : (MlirValue){NULL};
   MlirValue counts[2] = {c32(outer, 0), c32(outer, 0)}; /* K steps, tiles */
+  prologue_channels(S, outer, part, false);
   tile_nest t = open_tile_loop(S, outer, m, part, 2, counts);
   bool persistent = !mlirOperationIsNull(t.loop);
   MlirValue base = persistent ? counts[0] : (MlirValue){NULL};
@@ -645,12 +760,14 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   MlirValue steps = mlirOperationGetResult(copy, 0);
   wgmma_wait(at, 0);
   release_lagging(S, at, steps, in, 1, base);
+  prologue_channels(S, at, part, true);
   if (epilogue_reuses_rings(S)) {
     MlirValue ops[2] = {c32(at, 1), c32(at, S->plan->parts[part].num_warps * 32)};
     MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
     ws_build_void(at, "nvvm.barrier", 2, ops, 1, &seg);
   }
-  map_put(m, mlirOperationGetResult(S->plan->loop, 0), mlirOperationGetResult(copy, 1));
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(S->plan->loop); i++)
+    map_put(m, mlirOperationGetResult(S->plan->loop, i), mlirOperationGetResult(copy, 1 + i));
   MlirValue tile_n = persistent ? counts[1] : (MlirValue){NULL};
   if (takes_epilogue_operands(S, part)) {
     tile_n = mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n;
@@ -797,7 +914,15 @@ bool ws_specialize(ws_plan *plan) {
       mlirOperationDestroy(epilogue.items[--epilogue.len]);
     ws_op_list_free(&epilogue);
   }
+  ws_op_list prologue = {0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirOperationGetBlock(loop));
+       !mlirOperationEqual(op, loop); op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "load") && ws_op_partitions(plan, op))
+      ws_op_list_push(&prologue, op);
   mlirOperationDestroy(mlirOperationIsNull(tile) ? loop : tile); /* the tile loop holds all */
+  while (prologue.len > 0) /* the loads the loop read, copied into the load warp */
+    mlirOperationDestroy(prologue.items[--prologue.len]);
+  ws_op_list_free(&prologue);
   plan->loop = (MlirOperation){NULL};
   for (int r = 0; r < plan->num_rings; r++)
     plan->rings[r].producer = (MlirOperation){NULL};

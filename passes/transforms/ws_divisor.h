@@ -16,6 +16,9 @@
 /* What "divisible by anything" is capped at (the value zero). */
 enum { WS_DIVISOR_ANY = 1 << 30 };
 
+/* The `ws.divisibility` of kernel argument `index` of `func`, else 1. */
+long long ws_argument_divisor(MlirOperation func, intptr_t index);
+
 /* The largest divisor of `v` the rules above prove (>= 1). */
 long long ws_known_divisor(MlirValue v);
 

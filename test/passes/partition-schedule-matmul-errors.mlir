@@ -106,7 +106,8 @@ module attributes {gpu.container_module} {
 }
 
 // -----
-// The accumulator starts from ones, not a register zero.
+// The accumulator starts from a tile computed before the loop, not a splat
+// the consumers can build in registers.
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @ones(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
@@ -115,8 +116,9 @@ module attributes {gpu.container_module} {
       %zero = arith.constant dense<0.0> : tensor<128x128xf32>
       %one = arith.constant dense<1.0> : tensor<128x128xf32>
       %ta0 = arith.constant dense<1.0> : tensor<128x64xf16>
-      // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'scf.for' op starts its accumulator from a value that is not an arith.constant dense<0.0>
-      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %one) -> (tensor<128x128xf32>) : i32 {
+      %two = arith.addf %one, %one : tensor<128x128xf32>
+      // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'scf.for' op starts carried value #0 from a tile that is not a splat (arith.constant dense<v> or tensor.splat of a scalar); the consumer warpgroups build it in registers
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %two) -> (tensor<128x128xf32>) : i32 {
         %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
         %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
         %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>

@@ -29,7 +29,7 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : i32
       scf.for %i = %c0 to %n step %c1 : i32 {
         %t = "ws.load"(%in, %i, %c0) : (!ws.tensor_desc<tensor<1x64xf32>>, i32, i32) -> tensor<1x64xf32>
-        // CHECK: verify-broadcast.mlir:[[@LINE+1]]:14: error: 'ws.broadcast' op cannot be placed in a partition of a ws.warp_specialize loop
+        // CHECK: verify-broadcast.mlir:[[@LINE+1]]:14: error: 'ws.broadcast' op needs the row layout of a matmul's accumulator; ws.reduce and ws.broadcast run in a loop that carries a ws.dot accumulator (attention), not in an elementwise loop
         %b = "ws.broadcast"(%t) {axis = 1 : i32} : (tensor<1x64xf32>) -> tensor<32x64xf32>
         "ws.store"(%out, %i, %c0, %b) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
       } {ws.warp_specialize}
@@ -65,7 +65,7 @@ module attributes {gpu.container_module} {
       } {ws.warp_specialize}
       %brow = "ws.load"(%bias, %c0, %n) : (!ws.tensor_desc<tensor<1x128xf16>>, i32, i32) -> tensor<1x128xf16>
       %cb = arith.constant dense<1.0> : tensor<1x128xf16>
-      // CHECK: verify-broadcast.mlir:[[@LINE+1]]:13: error: 'ws.broadcast' op spreads a tile that is not a ws.load of the epilogue; the consumers read a bias from the slot its load fills, so ws.broadcast takes a ws.load's 1 x K tile, used by nothing else
+      // CHECK: verify-broadcast.mlir:[[@LINE+1]]:13: error: 'ws.broadcast' op spreads a tile that is neither a ws.load of the epilogue nor a row vector in registers spread along the rows (axis = 0)
       %bt = "ws.broadcast"(%cb) {axis = 1 : i32} : (tensor<1x128xf16>) -> tensor<128x128xf16>
       %bf = arith.extf %bt : tensor<128x128xf16> to tensor<128x128xf32>
       %s1 = arith.addf %acc, %bf : tensor<128x128xf32>

@@ -29,7 +29,7 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : i32
       scf.for %i = %c0 to %n step %c64 : i32 {
         %t = "ws.load"(%in, %i, %c0) : (!ws.tensor_desc<tensor<64x128xf32>>, i32, i32) -> tensor<64x128xf32>
-        // SCHED: verify-reduce-iota.mlir:[[@LINE+1]]:14: error: 'ws.reduce' op cannot be placed in a partition of a ws.warp_specialize loop
+        // SCHED: verify-reduce-iota.mlir:[[@LINE+1]]:14: error: 'ws.reduce' op needs the row layout of a matmul's accumulator; ws.reduce and ws.broadcast run in a loop that carries a ws.dot accumulator (attention), not in an elementwise loop
         %s = "ws.reduce"(%t) {kind = "sum", axis = 1 : i32} : (tensor<64x128xf32>) -> tensor<1x64xf32>
         "ws.store"(%out, %c0, %i, %s) : (!ws.tensor_desc<tensor<1x64xf32>>, i32, i32, tensor<1x64xf32>) -> ()
       } {ws.warp_specialize}

@@ -83,7 +83,9 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       if (inner > 0)
         a->box[a->rank - 1] = inner;
       a->stored = wsTensorDescIsStored(arg);
-    } else if (!scalar_c_type(t, a->c_type, sizeof a->c_type)) {
+    } else if (scalar_c_type(t, a->c_type, sizeof a->c_type)) {
+      a->divisor = mlirTypeIsAInteger(t) ? wsPlanGetArgumentDivisibility(plan, i) : 1;
+    } else {
       fprintf(stderr, "ws-opt: error: kernel %s: argument %d has a type the "
                       "launcher cannot pass\n", info->name, (int)i);
       c->failed = true;

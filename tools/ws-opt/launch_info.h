@@ -13,6 +13,7 @@ enum { LAUNCH_MAX_ARGS = 32, LAUNCH_MAX_KERNELS = 16 };
 typedef struct launch_arg {
   bool is_desc;
   char c_type[16];   /* scalars: int32_t, int64_t, float, double */
+  int64_t divisor;   /* integer scalars: ws.divisibility (1: none) */
   int rank;          /* descriptors: */
   int64_t box[5];    /* outermost first */
   char cu_dtype[48]; /* CU_TENSOR_MAP_DATA_TYPE_... */

@@ -182,6 +182,13 @@ static void write_launch(FILE *f, const char *name, const launch_info *k) {
              "    unsigned grid_x, unsigned grid_y, unsigned grid_z", name, k->name, name);
   write_params(f, k);
   fprintf(f, ") {\n  CUresult r;\n  m->error[0] = '\\0';\n");
+  for (int i = 0; i < k->num_args; i++) { /* the divisors the proofs assumed */
+    const launch_arg *a = &k->args[i];
+    if (!a->is_desc && a->divisor > 1)
+      fprintf(f, "  if (arg%d %% %lld != 0)\n    return refuse(m->error, %d, \"must be a "
+                 "multiple of its ws.divisibility, %lld\", (unsigned long long)arg%d);\n",
+              i, (long long)a->divisor, i, (long long)a->divisor, i);
+  }
   for (int i = 0; i < k->num_args; i++) {
     const launch_arg *a = &k->args[i];
     if (!a->is_desc)

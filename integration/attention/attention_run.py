@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Runs ws's compiled attention kernels on the GPU, in one process with
+torch: checks them against an f32 reference, and times them against torch
+SDPA (FlashAttention-2 and cuDNN backends forced) and Triton.
+
+Usage: attention_run.py DIR check|small|bench [VARIANT...]
+  check: sizes from one block to B x H x S = 2 x 8 x 2048 and 1 x 2 x 4096;
+  small: the first three (for compute-sanitizer); bench: the benchmark.
+DIR holds VARIANT.c/.h (compile_attention.sh writes them) and the manifest:
+one line per variant, "name head_dim block_m block_n dtype causal".
+
+The kernels take Q, K, V and O as (B*H*S) x D row-major views (of a larger
+tensor when strided), the sequence length S (a multiple of block_m) and the
+softmax scale in the log2 domain (log2(e) / sqrt(D)); one block per
+(query block, batch x head). The check compares with the reference in f32
+(softmax(Q K^T / sqrt(D)) V) using FlashAttention's own test tolerance: the
+error of ws's output may be at most twice that of PyTorch's own attention
+in the same precision (plus 1e-5), measured against the f32 reference.
+Guard rows around O must keep their sentinel: nothing is written outside
+O."""
+import ctypes
+import math
+import os
+import subprocess
+import sys
+
+import torch
+
+LOG2E = 1.4426950408889634
+
+
+class WsTensor(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_uint64), ("rank", ctypes.c_int),
+                ("sizes", ctypes.c_uint64 * 5), ("strides", ctypes.c_uint64 * 5)]
+
+
+def ws_tensor(t):
+    """A 2-D view (rows x cols, any row stride) of torch tensor t."""
+    w = WsTensor()
+    w.base, w.rank = t.data_ptr(), 2
+    w.sizes[0], w.sizes[1] = t.shape[0], t.shape[1]
+    w.strides[0], w.strides[1] = t.stride(0), t.stride(1)
+    return w
+
+
+class WsAttention:
+    def __init__(self, folder, name, cuda_home):
+        lib = os.path.join(folder, name + ".so")
+        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", f"-I{cuda_home}/include",
+                        os.path.join(folder, name + ".c"), "-o", lib,
+                        f"-L{cuda_home}/lib64/stubs", "-lcuda"], check=True)
+        self.lib = ctypes.CDLL(lib)
+        self.name = name
+        self.module = ctypes.create_string_buffer(8192)
+        r = getattr(self.lib, name + "_load")(self.module)
+        if r != 0:
+            raise RuntimeError(f"{name}_load: CUresult {r}")
+        self.fn = getattr(self.lib, f"{name}_attention_launch")
+
+    def launcher(self, q, k, v, o, b, h, s, d, block_m):
+        """q, k, v, o: (B*H*S) x D views."""
+        self.keep = [ws_tensor(x) for x in (q, k, v, o)]
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        args = (self.module, stream, ctypes.c_uint(s // block_m), ctypes.c_uint(b * h),
+                ctypes.c_uint(1)) + tuple(ctypes.byref(t) for t in self.keep) + (
+                ctypes.c_int32(s), ctypes.c_float(LOG2E / math.sqrt(d)))
+
+        def run():
+            r = self.fn(*args)
+            if r != 0:
+                raise RuntimeError(f"{self.name} launch: CUresult {r}")
+        return run
+
+
+def check_refused(kern, cfg):
+    """A sequence length that is not a multiple of block_m is refused by the
+    launcher (its ws.divisibility), and nothing runs."""
+    d, dt = cfg["d"], cfg["dtype"]
+    s = cfg["bm"] + 8
+    q = torch.zeros(s, d, dtype=dt, device="cuda")
+    o = torch.full((s, d), 7.0, dtype=dt, device="cuda")
+    try:
+        kern.launcher(q, q, q, o, 1, 1, s, d, cfg["bm"])()
+        refused = False
+    except RuntimeError:
+        refused = True
+    torch.cuda.synchronize()
+    ok = refused and bool((o == 7.0).all())
+    print(f"{'ok  ' if ok else 'FAIL'} {kern.name} S={s}: launch {'refused' if refused else 'accepted'}")
+    return ok
+
+
+def manifest(folder):
+    rows = {}
+    with open(os.path.join(folder, "manifest")) as f:
+        for line in f:
+            name, d, bm, bn, dtype, causal = line.split()
+            rows[name] = dict(d=int(d), bm=int(bm), bn=int(bn),
+                              dtype=getattr(torch, dtype), causal=causal == "causal")
+    return rows
+
+
+def reference(q, k, v, causal, dtype):
+    """softmax(q k^T / sqrt(d)) v of B x H x S x D tensors in `dtype`."""
+    q, k, v = (x.to(dtype) for x in (q, k, v))
+    s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    if causal:
+        n = q.shape[-2]
+        s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1),
+                          float("-inf"))
+    return torch.softmax(s.float(), dim=-1).to(dtype) @ v
+
+
+def check_one(kern, cfg, b, h, s, strided):
+    d, dt = cfg["d"], cfg["dtype"]
+    torch.manual_seed(b * 1000 + h * 100 + s)
+    shape = (b, h, s, d)
+    if strided:  # Q, K, V as column slices of one (B*H*S) x 3D tensor
+        qkv = torch.empty(b * h * s, 3 * d, dtype=dt, device="cuda").uniform_(-1, 1)
+        q2, k2, v2 = qkv[:, :d], qkv[:, d:2 * d], qkv[:, 2 * d:]
+    else:
+        q2, k2, v2 = (torch.empty(b * h * s, d, dtype=dt, device="cuda").uniform_(-1, 1)
+                      for _ in range(3))
+    guard = 3
+    sentinel = -12345.0
+    obuf = torch.full((b * h * s + 2 * guard, d), sentinel, dtype=dt, device="cuda")
+    o2 = obuf[guard:guard + b * h * s]
+    kern.launcher(q2, k2, v2, o2, b, h, s, d, cfg["bm"])()
+    torch.cuda.synchronize()
+    q4, k4, v4 = (x.reshape(shape) for x in (q2, k2, v2))
+    ref = reference(q4, k4, v4, cfg["causal"], torch.float32)
+    low = reference(q4, k4, v4, cfg["causal"], dt).float()
+    out = o2.reshape(shape).float()
+    err = (out - ref).abs().max().item()
+    torch_err = (low - ref).abs().max().item()
+    guards = bool((obuf[:guard] == sentinel).all() and (obuf[-guard:] == sentinel).all())
+    ok = err <= 2 * torch_err + 1e-5 and guards and not math.isnan(err)
+    print(f"{'ok  ' if ok else 'FAIL'} {kern.name} B={b} H={h} S={s} D={d}"
+          f"{' strided' if strided else ''}: max error {err:.2e} (torch {dt}: {torch_err:.2e})"
+          f"{'' if guards else ', bytes outside O changed'}")
+    return ok
+
+
+SHAPES = [(4, 32, 4096, 128), (2, 32, 8192, 128), (1, 32, 16384, 128), (8, 16, 2048, 64)]
+
+
+def sdpa(backend, q, k, v, causal):
+    from torch.nn.attention import sdpa_kernel
+    def run():
+        with sdpa_kernel(backend):
+            return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    return run
+
+
+def bench_one(kern, cfg, b, h, s):
+    """TFLOP/s of ws, SDPA's FlashAttention-2 and cuDNN backends on the same
+    uniform [-1, 1] inputs, with triton.testing.do_bench (L2 flushed)."""
+    import triton
+    from torch.nn.attention import SDPBackend
+    d, dt, causal = cfg["d"], cfg["dtype"], cfg["causal"]
+    q2, k2, v2 = (torch.empty(b * h * s, d, dtype=dt, device="cuda").uniform_(-1, 1)
+                  for _ in range(3))
+    o2 = torch.empty_like(q2)
+    q4, k4, v4 = (x.view(b, h, s, d) for x in (q2, k2, v2))
+    flops = 4 * b * h * s * s * d / (2 if causal else 1)
+    row = {}
+    runs = [("ws", kern.launcher(q2, k2, v2, o2, b, h, s, d, cfg["bm"])),
+            ("fa2", sdpa(SDPBackend.FLASH_ATTENTION, q4, k4, v4, causal)),
+            ("cudnn", sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal))]
+    for label, fn in runs:
+        try:
+            ms = triton.testing.do_bench(fn, warmup=50, rep=300)
+            row[label] = flops / ms / 1e9
+        except Exception as e:  # a backend that does not take the shape
+            row[label] = float("nan")
+            print(f"  {label}: {type(e).__name__}: {str(e)[:80]}")
+    print(f"{kern.name} B={b} H={h} S={s} D={d} {'causal' if causal else 'full'}: "
+          + ", ".join(f"{k} {v:.0f}" for k, v in row.items())
+          + f" TFLOP/s; ws/cudnn {row['ws'] / row['cudnn']:.3f}x, ws/fa2 {row['ws'] / row['fa2']:.3f}x")
+    return row
+
+
+def main():
+    folder, mode = sys.argv[1], sys.argv[2]
+    cfgs = manifest(folder)
+    names = sys.argv[3:] or list(cfgs)
+    cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    torch.zeros(1, device="cuda")  # torch's context current before the modules load
+    ok = True
+    for name in names:
+        kern = WsAttention(folder, name, cuda_home)
+        cfg = cfgs[name]
+        if mode in ("check", "small"):
+            sizes = [(1, 1, 128, False), (1, 2, 256, False), (2, 3, 384, True)]
+            if mode == "check":
+                sizes += [(1, 4, 1024, False), (2, 8, 2048, True), (1, 2, 4096, False)]
+            for b, h, s, strided in sizes:
+                ok &= check_one(kern, cfg, b, h, s, strided)
+            ok &= check_refused(kern, cfg)
+        else:
+            for b, h, s, d in SHAPES:
+                if d == cfg["d"]:
+                    bench_one(kern, cfg, b, h, s)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Compiles every attention variant (variants.py) to PTX and to a C launcher
+# and checks that the PTX has what the warp-specialized flash attention
+# needs: both wgmma forms (A from shared memory for S = Q K^T, A from
+# registers for P V), their fence/commit/wait, the quad shuffles of the row
+# reductions, setmaxnreg both ways, the TMA loads and store and mbarrier
+# waits; and that each launcher compiles. Needs no GPU.
+# Usage: compile_attention.sh WS_OPT OUTDIR
+set -euo pipefail
+ws_opt="$1"
+out="$2"
+here="$(cd "$(dirname "$0")" && pwd)"
+cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
+. "$here/../compile_common.sh"
+python3 "$here/variants.py" "$out"
+fail=0
+count=0
+built=0
+while read -r name d bm bn dtype causal; do
+  emit_kernel "$name"
+  ptx_lacks "$name" 'wgmma.mma_async.sync.aligned.m64n' '}, {%r' \
+    'wgmma.fence.sync.aligned' 'wgmma.commit_group.sync.aligned' \
+    'wgmma.wait_group.sync.aligned 	0' 'shfl.sync.bfly.b32' \
+    'setmaxnreg.inc.sync.aligned.u32' 'setmaxnreg.dec.sync.aligned.u32' \
+    'cp.async.bulk.tensor.2d.shared::cluster.global' \
+    'cp.async.bulk.tensor.2d.global.shared::cta' 'mbarrier.try_wait.parity' || fail=1
+  count=$((count + 1))
+  if launcher_compiles "$name"; then
+    built=$((built + 1))
+  else
+    echo "FAIL $name: launcher does not compile"
+    fail=1
+  fi
+done < "$out/manifest"
+echo "compiled $count attention variants to PTX and launchers; PTX checks $([ $fail = 0 ] && echo passed || echo FAILED)"
+echo "launchers compile for $built attention variants"
+exit $fail

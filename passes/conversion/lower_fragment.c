@@ -1,0 +1,357 @@
+/* lower_fragment.c: a matmul's consumer tiles in wgmma's accumulator
+ * layout, for ws-lower-to-nvvm (ws_lower_fragment.h says how). Elementwise
+ * ops become one scalar op per value, row reductions quad shuffles, loops
+ * carry structs of the values. */
+#include "ws_lower_fragment.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/LLVM.h"
+#include "ws-c/Dialect.h"
+#include "ws_lower_f8.h"
+#include "ws_lower_tile.h"
+#include "../plan/ws_plan.h"
+#include "../../dialect/ws_text.h"
+
+enum { MMA_M = 64, QUAD = 4 };
+
+void ws_fragments_free(ws_fragments *F) {
+  free(F->items);
+  F->items = NULL;
+  F->num = F->cap = 0;
+}
+
+ws_fragment *ws_fragment_find(ws_fragments *F, MlirValue tile) {
+  for (int f = F->num - 1; f >= 0; f--)
+    if (mlirValueEqual(F->items[f].tile, tile))
+      return &F->items[f];
+  return NULL;
+}
+
+/* n and count of a tile type in the layout; false when it has neither
+ * shape. */
+static bool fragment_shape(const ws_fragments *F, MlirType t, int *n, int *count) {
+  if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != 2)
+    return false;
+  int64_t m = (int64_t)F->layout.rows * F->layout.warpgroups;
+  int64_t d0 = mlirShapedTypeGetDimSize(t, 0), d1 = mlirShapedTypeGetDimSize(t, 1);
+  if (d0 == 1 && d1 == m) {
+    *n = 0;
+    *count = 2 * F->layout.parts;
+  } else if (d0 == m && d1 % 8 == 0 && d1 > 0) {
+    *n = (int)d1;
+    *count = F->layout.parts * (int)d1 / 2;
+  } else {
+    return false;
+  }
+  return *count <= WS_MAX_FRAGMENT;
+}
+
+static ws_fragment *fragment_new_typed(ws_fragments *F, MlirValue key, MlirType type) {
+  int n, count;
+  if (!fragment_shape(F, type, &n, &count))
+    return NULL;
+  F->items = ws_grow(F->items, &F->cap, F->num + 1, sizeof *F->items);
+  ws_fragment *f = &F->items[F->num++];
+  f->tile = key;
+  f->n = n;
+  f->count = count;
+  return f;
+}
+
+ws_fragment *ws_fragment_new(ws_fragments *F, MlirValue tile) {
+  return fragment_new_typed(F, tile, mlirValueGetType(tile));
+}
+
+ws_mma_shape ws_fragments_shape(const ws_fragments *F, int n) {
+  ws_mma_shape s = F->layout;
+  s.n = n;
+  s.per_thread = s.parts * n / 2;
+  return s;
+}
+
+static MlirType struct_of(MlirContext ctx, int count, MlirType element) {
+  char text[16 * WS_MAX_FRAGMENT + 32], e[32];
+  ws_type_str(element, e, sizeof e);
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  ws_text_appendf(&t, "!llvm.struct<(");
+  for (int i = 0; i < count; i++)
+    ws_text_appendf(&t, "%s%s", i ? ", " : "", e);
+  ws_text_appendf(&t, ")>");
+  return ws_type(ctx, text);
+}
+
+static MlirNamedAttribute position(MlirContext ctx, int i) {
+  char pos[48];
+  snprintf(pos, sizeof pos, "array<i64: %d>", i);
+  return ws_named_text(ctx, "position", pos);
+}
+
+/* A struct of `count` copies of `v`, or of the values. */
+static MlirValue pack_values(ws_builder *b, MlirType type, const MlirValue *values, int count,
+                             bool same) {
+  MlirValue agg = ws_build_value(b, "llvm.mlir.undef", 0, NULL, type, 0, NULL);
+  for (int i = 0; i < count; i++) {
+    MlirValue ops[2] = {agg, values[same ? 0 : i]};
+    MlirNamedAttribute attr = position(b->ctx, i);
+    agg = ws_build_value(b, "llvm.insertvalue", 2, ops, type, 1, &attr);
+  }
+  return agg;
+}
+
+MlirValue ws_fragment_pack(ws_builder *b, const ws_fragment *f) {
+  MlirType e = mlirValueGetType(f->values[0]);
+  return pack_values(b, struct_of(b->ctx, f->count, e), f->values, f->count, false);
+}
+
+void ws_fragment_unpack(ws_builder *b, MlirValue agg, ws_fragment *f) {
+  MlirType type = mlirValueGetType(agg);
+  for (int i = 0; i < f->count; i++) {
+    MlirNamedAttribute attr = position(b->ctx, i);
+    MlirType e = mlirLLVMStructTypeGetElementType(type, i);
+    f->values[i] = ws_build_value(b, "llvm.extractvalue", 1, &agg, e, 1, &attr);
+  }
+}
+
+MlirValue ws_splat_scalar(ws_builder *b, MlirValue tile, MlirOperation where) {
+  MlirOperation def = mlirValueIsAOpResult(tile) ? mlirOpResultGetOwner(tile)
+                                                 : (MlirOperation){NULL};
+  if (mlirOperationIsNull(def) || !ws_is_splat_tile(def)) {
+    ws_emit_op_error(mlirOperationIsNull(def) ? where : def,
+                     "is a tile the consumer warpgroups cannot rebuild; only "
+                     "splats can be");
+    return (MlirValue){NULL};
+  }
+  if (ws_op_is(def, "tensor.splat"))
+    return mlirOperationGetOperand(def, 0);
+  MlirAttribute value = mlirOperationGetInherentAttributeByName(
+      def, mlirStringRefCreateFromCString("value"));
+  MlirNamedAttribute attr = ws_named(b->ctx, "value", mlirDenseElementsAttrGetSplatValue(value));
+  return ws_build_value(b, "arith.constant", 0, NULL, ws_tile_element(tile), 1, &attr);
+}
+
+/* ---- ops --------------------------------------------------------------- */
+
+bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (n > 8 || ws_is_f8(ws_tile_element(result))) {
+    ws_emit_op_error(op, "cannot run on a matmul's consumer tiles (more than 8 operands, "
+                         "or an f8 result)");
+    return false;
+  }
+  int in_index[8]; /* entries, not pointers: the table grows */
+  MlirValue splat[8];
+  for (intptr_t k = 0; k < n; k++) {
+    MlirValue v = mlirOperationGetOperand(op, k);
+    ws_fragment *f = ws_fragment_find(F, v);
+    in_index[k] = f ? (int)(f - F->items) : -1;
+    splat[k] = f ? (MlirValue){NULL} : ws_splat_scalar(b, v, op);
+    if (!f && mlirValueIsNull(splat[k]))
+      return false;
+  }
+  ws_fragment *out = ws_fragment_new(F, result);
+  if (!out) {
+    char t[96];
+    ws_emit_op_error(op, "makes a %s tile, which is neither M x N nor 1 x M of the "
+                         "consumers' %d rows", ws_type_str(mlirValueGetType(result), t, sizeof t),
+                     F->layout.rows * F->layout.warpgroups);
+    return false;
+  }
+  for (int v = 0; v < out->count; v++) {
+    MlirOperation copy = ws_clone_before(b, op);
+    for (intptr_t k = 0; k < n; k++)
+      mlirOperationSetOperand(copy, k, in_index[k] >= 0 ? F->items[in_index[k]].values[v]
+                                                        : splat[k]);
+    mlirValueSetType(mlirOperationGetResult(copy, 0), ws_tile_element(result));
+    out->values[v] = mlirOperationGetResult(copy, 0);
+  }
+  return true;
+}
+
+/* The arith op that combines two values of a reduction. */
+static const char *combiner(MlirOperation op, MlirType element) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
+  MlirStringRef kind = mlirAttributeIsNull(a) || !mlirAttributeIsAString(a)
+                           ? mlirStringRefCreateFromCString("")
+                           : mlirStringAttrGetValue(a);
+  bool fp = mlirTypeIsAFloat(element);
+  if (ws_ref_eq(kind, "max"))
+    return fp ? "arith.maximumf" : "arith.maxsi";
+  if (ws_ref_eq(kind, "min"))
+    return fp ? "arith.minimumf" : "arith.minsi";
+  if (ws_ref_eq(kind, "sum"))
+    return fp ? "arith.addf" : "arith.addi";
+  return NULL;
+}
+
+/* The value of lane l ^ offset (a butterfly within the warp). */
+static MlirValue shuffle_xor(ws_builder *b, MlirValue v, int offset) {
+  MlirValue ops[4] = {ws_const_i32(b, -1), v, ws_const_i32(b, offset), ws_const_i32(b, 31)};
+  MlirNamedAttribute kind = ws_named_text(b->ctx, "kind", "#nvvm<shfl_kind bfly>");
+  return ws_build_value(b, "nvvm.shfl.sync", 4, ops, mlirValueGetType(v), 1, &kind);
+}
+
+/* Each row's reduction: the thread's own values of the row, then the
+ * other three lanes of its quad (lanes 4q..4q+3 share rows). */
+bool ws_fragments_reduce(ws_fragments *F, ws_builder *b, MlirOperation op) {
+  ws_fragment *in = ws_fragment_find(F, mlirOperationGetOperand(op, 0));
+  MlirType element = ws_tile_element(mlirOperationGetResult(op, 0));
+  const char *combine = combiner(op, element);
+  if (!in || in->n == 0 || !combine || ws_int_attr(op, "axis", -1) != 1) {
+    ws_emit_op_error(op, "reduces a tile that is not an M x N tile of the consumers "
+                         "along its rows (axis = 1; kind max, min or sum)");
+    return false;
+  }
+  int in_index = (int)(in - F->items), n = in->n;
+  ws_fragment *out = ws_fragment_new(F, mlirOperationGetResult(op, 0));
+  if (!out) {
+    ws_emit_op_error(op, "reduces into a tile that is not 1 x M of the consumers' rows");
+    return false;
+  }
+  in = &F->items[in_index];
+  for (int p = 0; p < F->layout.parts; p++)
+    for (int h = 0; h < 2; h++) {
+      MlirValue acc = {NULL};
+      for (int j = 0; j < n / 8; j++)
+        for (int e = 0; e < 2; e++) {
+          MlirValue v = in->values[p * n / 2 + 4 * j + 2 * h + e];
+          acc = mlirValueIsNull(acc) ? v : ws_arith(b, combine, acc, v);
+        }
+      for (int offset = 1; offset < QUAD; offset *= 2)
+        acc = ws_arith(b, combine, acc, shuffle_xor(b, acc, offset));
+      out->values[2 * p + h] = acc;
+    }
+  return true;
+}
+
+/* A row vector spread along the rows (axis 0); a bias the epilogue read
+ * from its slot already has its fragment (ws-lower-to-nvvm's
+ * read_fragment). */
+bool ws_fragments_broadcast(ws_fragments *F, ws_builder *b, MlirOperation op) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (ws_fragment_find(F, result))
+    return true;
+  MlirValue v = mlirOperationGetOperand(op, 0);
+  ws_fragment *in = ws_fragment_find(F, v);
+  MlirValue splat = in ? (MlirValue){NULL} : ws_splat_scalar(b, v, op);
+  if ((in && in->n != 0) || (!in && mlirValueIsNull(splat)) || ws_int_attr(op, "axis", -1) != 0) {
+    ws_emit_op_error(op, "broadcasts a tile that is neither a 1 x M row vector of the "
+                         "consumers spread along the rows (axis = 0) nor a bias the "
+                         "epilogue read from its slot");
+    return false;
+  }
+  int in_index = in ? (int)(in - F->items) : -1;
+  ws_fragment *out = ws_fragment_new(F, result);
+  if (!out || out->n == 0) {
+    ws_emit_op_error(op, "broadcasts into a tile that is not M x N of the consumers' rows");
+    return false;
+  }
+  for (int p = 0; p < F->layout.parts; p++)
+    for (int j = 0; j < out->n / 8; j++)
+      for (int h = 0; h < 2; h++)
+        for (int e = 0; e < 2; e++)
+          out->values[p * out->n / 2 + 4 * j + 2 * h + e] =
+              in_index >= 0 ? F->items[in_index].values[2 * p + h] : splat;
+  return true;
+}
+
+/* Each value's row (axis 0) or column (axis 1) in the M x N tile. */
+bool ws_fragments_iota(ws_fragments *F, ws_builder *b, MlirOperation op, MlirValue thread) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  ws_fragment *out = ws_fragment_new(F, result);
+  int axis = ws_int_attr(op, "axis", -1);
+  if (!out || out->n == 0 || (axis != 0 && axis != 1)) {
+    ws_emit_op_error(op, "makes an index tile that is not M x N of the consumers' rows");
+    return false;
+  }
+  ws_mma_shape s = ws_fragments_shape(F, out->n);
+  MlirValue row0, col0;
+  ws_fragment_origin(b, &s, thread, &row0, &col0);
+  for (int p = 0; p < F->layout.parts; p++)
+    for (int j = 0; j < out->n / 8; j++)
+      for (int h = 0; h < 2; h++)
+        for (int e = 0; e < 2; e++)
+          out->values[p * out->n / 2 + 4 * j + 2 * h + e] =
+              axis == 0 ? ws_arith(b, "arith.addi", row0, ws_const_i32(b, MMA_M * p + 8 * h))
+                        : ws_arith(b, "arith.addi", col0, ws_const_i32(b, 8 * j + e));
+  return true;
+}
+
+/* ---- loops ------------------------------------------------------------- */
+
+bool ws_is_zero_splat(MlirValue v) {
+  if (!mlirValueIsAOpResult(v) || !ws_op_is(mlirOpResultGetOwner(v), "arith.constant"))
+    return false;
+  MlirAttribute a = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v),
+                                                    mlirStringRefCreateFromCString("value"));
+  return mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a) &&
+         mlirAttributeIsAFloat(mlirDenseElementsAttrGetSplatValue(a)) &&
+         mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(a)) == 0.0;
+}
+
+/* The struct a carried tile starts from: its fragment packed, zeros, or
+ * copies of a splat's scalar; null after an error. */
+static MlirValue pack_init(ws_fragments *F, ws_builder *b, MlirValue init, MlirType type,
+                           int count, MlirOperation loop) {
+  ws_fragment *f = ws_fragment_find(F, init);
+  if (f)
+    return ws_fragment_pack(b, f);
+  if (ws_is_zero_splat(init))
+    return ws_build_value(b, "llvm.mlir.zero", 0, NULL, type, 0, NULL);
+  MlirValue s = ws_splat_scalar(b, init, loop);
+  return mlirValueIsNull(s) ? s : pack_values(b, type, &s, count, true);
+}
+
+bool ws_fragments_carried_loop(ws_fragments *F, MlirOperation loop) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+  ws_builder before = ws_builder_before(loop);
+  ws_builder after = ws_builder_before(mlirOperationGetNextInBlock(loop));
+  ws_builder start = ws_builder_before(mlirBlockGetFirstOperation(body));
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++) {
+    MlirValue result = mlirOperationGetResult(loop, i);
+    MlirType t = mlirValueGetType(result);
+    int n, count;
+    if (!mlirTypeIsARankedTensor(t))
+      continue;
+    if (!fragment_shape(F, t, &n, &count)) {
+      char buf[96];
+      ws_emit_op_error(loop, "carries a %s tile, which is neither M x N nor 1 x M of "
+                             "the consumers' %d rows", ws_type_str(t, buf, sizeof buf),
+                       F->layout.rows * F->layout.warpgroups);
+      return false;
+    }
+    MlirType type = struct_of(F->ctx, count, mlirShapedTypeGetElementType(t));
+    MlirValue init = pack_init(F, &before, mlirOperationGetOperand(loop, 3 + i), type, count,
+                               loop);
+    if (mlirValueIsNull(init))
+      return false;
+    mlirOperationSetOperand(loop, 3 + i, init);
+    MlirValue arg = mlirBlockGetArgument(body, 1 + i);
+    mlirValueSetType(arg, type);
+    mlirValueSetType(result, type);
+    ws_fragment_unpack(&start, arg, fragment_new_typed(F, arg, t));
+    ws_fragment_unpack(&after, result, fragment_new_typed(F, result, t));
+  }
+  return true;
+}
+
+bool ws_fragments_yield(ws_fragments *F, MlirOperation yield) {
+  ws_builder b = ws_builder_before(yield);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(yield); i++) {
+    MlirValue v = mlirOperationGetOperand(yield, i);
+    if (!mlirTypeIsARankedTensor(mlirValueGetType(v)))
+      continue; /* a count, or a struct a wgmma gave */
+    ws_fragment *f = ws_fragment_find(F, v);
+    if (!f) {
+      ws_emit_op_error(yield, "yields a tile the consumers do not hold in registers");
+      return false;
+    }
+    mlirOperationSetOperand(yield, i, ws_fragment_pack(&b, f));
+  }
+  return true;
+}
