@@ -33,7 +33,7 @@ module attributes {gpu.container_module} {
         %sc = tensor.splat %scale : tensor<128x128xf32>
         %ss = arith.mulf %s, %sc : tensor<128x128xf32>
 
-        // CHECK: partition-schedule-attention-errors.mlir:[[@LINE+1]]:9: error: 'ws.reduce' op has axis = 0; in a matmul loop ws.reduce runs along each row (axis = 1), giving a 1 x M row vector
+        // CHECK: partition-schedule-attention-errors.mlir:[[@LINE+1]]:15: error: 'ws.reduce' op has axis = 0; in a matmul loop ws.reduce runs along each row (axis = 1), giving a 1 x M row vector
         %mx = "ws.reduce"(%ss) {kind = "max", axis = 0 : i32} : (tensor<128x128xf32>) -> tensor<1x128xf32>
         %mn = arith.maximumf %m, %mx : tensor<1x128xf32>
         %mb = "ws.broadcast"(%mn) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x128xf32>
@@ -78,7 +78,7 @@ module attributes {gpu.container_module} {
       %qoff = arith.muli %bxi, %cbm : i32
       %row = arith.addi %base, %qoff : i32
       %end = arith.addi %base, %seq : i32
-      // CHECK: partition-schedule-attention-errors.mlir:[[@LINE+1]]:7: error: 'ws.load' op loads a tile before the warp-specialized loop that is used other than as operand a of a ws.dot in the loop
+      // CHECK: partition-schedule-attention-errors.mlir:[[@LINE+1]]:13: error: 'ws.load' op loads a tile before the warp-specialized loop that is used other than as operand a of a ws.dot in the loop
       %tq = "ws.load"(%q, %row, %c0) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
       %zs = arith.constant dense<0.0> : tensor<128x128xf32>
       "ws.store"(%o, %row, %c0, %tq) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32, tensor<128x64xf16>) -> ()
@@ -142,7 +142,7 @@ module attributes {gpu.container_module} {
       %zo = arith.constant dense<0.0> : tensor<128x64xf32>
       %m0 = arith.constant dense<0xFF800000> : tensor<1x128xf32>
       %l0 = arith.constant dense<0.0> : tensor<1x128xf32>
-      // CHECK: partition-schedule-attention-errors.mlir:[[@LINE+1]]:7: error: 'scf.for' op carries a value that is not (only) the accumulator of a ws.dot or math on it: value #2 is yielded as it came in
+      // CHECK: partition-schedule-attention-errors.mlir:[[@LINE+1]]:14: error: 'scf.for' op carries a value that is not (only) the accumulator of a ws.dot or math on it: value #2 is yielded as it came in
       %r:3 = scf.for %kv = %base to %end step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
           -> (tensor<128x64xf32>, tensor<1x128xf32>, tensor<1x128xf32>) : i32 {
         %tk = "ws.load"(%k, %kv, %c0) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
