@@ -294,17 +294,17 @@ bool ws_is_zero_splat(MlirValue v) {
          mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(a)) == 0.0;
 }
 
-/* The struct a carried tile starts from: its fragment packed, zeros, or
- * copies of a splat's scalar; null after an error. */
-static MlirValue pack_init(ws_fragments *F, ws_builder *b, MlirValue init, MlirType type,
-                           int count, MlirOperation loop) {
-  ws_fragment *f = ws_fragment_find(F, init);
+MlirValue ws_fragment_struct(ws_fragments *F, ws_builder *b, MlirValue tile, MlirType type,
+                             MlirOperation where) {
+  ws_fragment *f = ws_fragment_find(F, tile);
   if (f)
     return ws_fragment_pack(b, f);
-  if (ws_is_zero_splat(init))
+  if (ws_is_zero_splat(tile))
     return ws_build_value(b, "llvm.mlir.zero", 0, NULL, type, 0, NULL);
-  MlirValue s = ws_splat_scalar(b, init, loop);
-  return mlirValueIsNull(s) ? s : pack_values(b, type, &s, count, true);
+  MlirValue s = ws_splat_scalar(b, tile, where);
+  return mlirValueIsNull(s) ? s
+                            : pack_values(b, type, &s, (int)mlirLLVMStructTypeGetNumElementTypes(type),
+                                          true);
 }
 
 bool ws_fragments_carried_loop(ws_fragments *F, MlirOperation loop) {
@@ -326,8 +326,8 @@ bool ws_fragments_carried_loop(ws_fragments *F, MlirOperation loop) {
       return false;
     }
     MlirType type = struct_of(F->ctx, count, mlirShapedTypeGetElementType(t));
-    MlirValue init = pack_init(F, &before, mlirOperationGetOperand(loop, 3 + i), type, count,
-                               loop);
+    MlirValue init = ws_fragment_struct(F, &before, mlirOperationGetOperand(loop, 3 + i), type,
+                                        loop);
     if (mlirValueIsNull(init))
       return false;
     mlirOperationSetOperand(loop, 3 + i, init);

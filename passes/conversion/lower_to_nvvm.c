@@ -376,23 +376,11 @@ static MlirValue mma_acc(lowering *L, ws_builder *b, MlirOperation op, const ws_
   *zero = false;
   if (mlirTypeEqual(mlirValueGetType(acc), type))
     return acc;
-  ws_fragment *f = ws_fragment_find(&L->frags, acc);
-  if (f && f->count == s->per_thread)
-    return ws_fragment_pack(b, f);
-  if (!f && ws_is_zero_splat(acc)) {
+  if (!ws_fragment_find(&L->frags, acc) && ws_is_zero_splat(acc)) {
     *zero = true;
     return ws_build_value(b, "llvm.mlir.undef", 0, NULL, type, 0, NULL);
   }
-  MlirValue v = f ? (MlirValue){NULL} : ws_splat_scalar(b, acc, op);
-  if (mlirValueIsNull(v)) {
-    if (f)
-      ws_emit_op_error(op, "accumulates into a tile of another shape than its result");
-    return v;
-  }
-  ws_fragment tmp = {.count = s->per_thread};
-  for (int i = 0; i < tmp.count; i++)
-    tmp.values[i] = v;
-  return ws_fragment_pack(b, &tmp);
+  return ws_fragment_struct(&L->frags, b, acc, type, op);
 }
 
 /* ws.mma: wgmma of A (ring_a's slot: the B slot, or the third operand; or
@@ -507,20 +495,14 @@ static bool lower_iota(lowering *L, ws_builder *b, MlirOperation op) {
 }
 
 /* ws.broadcast and ws.reduce: on the consumers' fragments only. */
-static bool lower_broadcast(lowering *L, ws_builder *b, MlirOperation op) {
-  if (L->matmul)
-    return ws_fragments_broadcast(&L->frags, b, op);
-  ws_emit_op_error(op, "broadcasts a tile outside a matmul's consumer warpgroups; "
-                       "ws.broadcast works on their fragments");
-  return false;
-}
-
-static bool lower_reduce(lowering *L, ws_builder *b, MlirOperation op) {
-  if (L->matmul)
-    return ws_fragments_reduce(&L->frags, b, op);
-  ws_emit_op_error(op, "reduces a tile outside a matmul's consumer warpgroups; "
-                       "ws.reduce works on their fragments");
-  return false;
+static bool lower_row_op(lowering *L, ws_builder *b, MlirOperation op) {
+  if (!L->matmul) {
+    ws_emit_op_error(op, "works on the fragments of a matmul's consumer warpgroups, and "
+                         "this kernel has no ws.dot");
+    return false;
+  }
+  return wsOperationIsA(op, "reduce") ? ws_fragments_reduce(&L->frags, b, op)
+                                      : ws_fragments_broadcast(&L->frags, b, op);
 }
 
 /* ws.write_slot: a wgmma fragment, or this thread's chunks of a tile. */
@@ -697,8 +679,8 @@ static const struct {
     {"read_slot", lower_read_slot},
     {"write_slot", lower_write_slot},
     {"mma", lower_mma},
-    {"broadcast", lower_broadcast},
-    {"reduce", lower_reduce},
+    {"broadcast", lower_row_op},
+    {"reduce", lower_row_op},
     {"iota", lower_iota},
 };
 

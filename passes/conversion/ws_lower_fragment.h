@@ -61,6 +61,11 @@ ws_mma_shape ws_fragments_shape(const ws_fragments *F, int n);
 MlirValue ws_fragment_pack(ws_builder *b, const ws_fragment *f);
 void ws_fragment_unpack(ws_builder *b, MlirValue agg, ws_fragment *f);
 
+/* A tile as the struct `type` of its values: its fragment packed, zeros,
+ * or copies of a splat's scalar; null after a located error at `where`. */
+MlirValue ws_fragment_struct(ws_fragments *F, ws_builder *b, MlirValue tile, MlirType type,
+                             MlirOperation where);
+
 /* A splat tile (ws_is_splat_tile) as one scalar, built at b; null after a
  * located error at `where`. */
 MlirValue ws_splat_scalar(ws_builder *b, MlirValue tile, MlirOperation where);

@@ -181,11 +181,17 @@ bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring) {
   return ws_plan_in_epilogue(plan, ring->producer);
 }
 
-bool ws_channel_is_epilogue(const ws_plan *plan, int channel) {
+/* True when a ring of the channel satisfies `is`. */
+static bool channel_has(const ws_plan *plan, int channel,
+                        bool (*is)(const ws_plan *, const ws_ring *)) {
   for (int r = 0; r < plan->num_rings; r++)
-    if (plan->rings[r].channel == channel && ws_ring_is_epilogue(plan, &plan->rings[r]))
+    if (plan->rings[r].channel == channel && is(plan, &plan->rings[r]))
       return true;
   return false;
+}
+
+bool ws_channel_is_epilogue(const ws_plan *plan, int channel) {
+  return channel_has(plan, channel, ws_ring_is_epilogue);
 }
 
 bool ws_ring_is_prologue(const ws_plan *plan, const ws_ring *ring) {
@@ -193,10 +199,7 @@ bool ws_ring_is_prologue(const ws_plan *plan, const ws_ring *ring) {
 }
 
 bool ws_channel_is_prologue(const ws_plan *plan, int channel) {
-  for (int r = 0; r < plan->num_rings; r++)
-    if (plan->rings[r].channel == channel && ws_ring_is_prologue(plan, &plan->rings[r]))
-      return true;
-  return false;
+  return channel_has(plan, channel, ws_ring_is_prologue);
 }
 
 int ws_swizzle_span(long long row_bytes) {

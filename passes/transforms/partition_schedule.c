@@ -317,20 +317,18 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
       return OP_ERROR;
     *mask = 1u << WS_ROLE_COMPUTE;
   } else if (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat") ||
-             wsOperationIsA(op, "iota")) {
-    *mask = 1u << WS_ROLE_COMPUTE;
-    if (mlirOperationGetNumResults(loop) != 0 && !check_fragment_op(op, loop))
-      return OP_ERROR;
-  } else if (wsOperationIsA(op, "reduce") || wsOperationIsA(op, "broadcast")) {
-    if (mlirOperationGetNumResults(loop) == 0) {
+             wsOperationIsA(op, "iota") || wsOperationIsA(op, "reduce") ||
+             wsOperationIsA(op, "broadcast")) {
+    bool matmul = mlirOperationGetNumResults(loop) != 0;
+    if (!matmul && (wsOperationIsA(op, "reduce") || wsOperationIsA(op, "broadcast"))) {
       ws_emit_op_error(op, "needs the row layout of a matmul's accumulator; ws.reduce "
                            "and ws.broadcast run in a loop that carries a ws.dot "
                            "accumulator (attention), not in an elementwise loop");
       return OP_ERROR;
     }
-    *mask = 1u << WS_ROLE_COMPUTE;
-    if (!check_fragment_op(op, loop))
+    if (matmul && !check_fragment_op(op, loop))
       return OP_ERROR;
+    *mask = 1u << WS_ROLE_COMPUTE;
   } else if (is_scalar_math(op)) {
     *mask = 0;
   } else {

@@ -534,22 +534,37 @@ static bool emit_mma(specializer *S, ws_builder *b, value_map *m, MlirOperation 
   return true;
 }
 
-/* The wgmma groups of one iteration: results of ws.mma ops not yet
- * waited for (source values), so that math reading one first commits the
- * group and waits for it. */
+/* The wgmma groups of one K step, read off the source loop: a ws.dot's
+ * result is pending from its issue until the next wait, and so is a
+ * carried tile the previous step yielded from a ws.dot, until the step's
+ * first wait. Math that reads a pending value commits and waits first. */
 typedef struct mma_groups {
-  MlirValue pending[8];
-  int num_pending;
-  bool issued;   /* a ws.mma since the last commit */
-  bool fenced;   /* no register math since the last wgmma fence */
-  bool released; /* the previous iteration's slot is free */
+  MlirOperation loop;
+  ws_op_list issued; /* ws.dot ops issued since the last commit and wait */
+  bool fenced;       /* no register math since the last wgmma fence */
+  bool released;     /* the step waited: the previous step's slot is free */
 } mma_groups;
+
+static bool is_pending(const mma_groups *g, MlirValue v) {
+  if (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    for (long k = 0; k < g->issued.len; k++)
+      if (mlirOperationEqual(g->issued.items[k], def))
+        return true;
+    return false;
+  }
+  MlirBlock body = ws_loop_body(g->loop);
+  intptr_t i = mlirBlockArgumentGetArgNumber(v);
+  if (g->released || !mlirBlockEqual(mlirBlockArgumentGetOwner(v), body) || i == 0)
+    return false;
+  MlirValue y = mlirOperationGetOperand(mlirBlockGetTerminator(body), i - 1);
+  return mlirValueIsAOpResult(y) && wsOperationIsA(mlirOpResultGetOwner(y), "dot");
+}
 
 static bool uses_pending(const mma_groups *g, MlirOperation op) {
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
-    for (int k = 0; k < g->num_pending; k++)
-      if (mlirValueEqual(mlirOperationGetOperand(op, i), g->pending[k]))
-        return true;
+    if (is_pending(g, mlirOperationGetOperand(op, i)))
+      return true;
   return false;
 }
 
@@ -557,14 +572,13 @@ static bool uses_pending(const mma_groups *g, MlirOperation op) {
  * iteration's slot is then free (every wgmma that read it is done). */
 static void retire_groups(specializer *S, ws_builder *b, mma_groups *g, MlirValue n, int in,
                           MlirValue base) {
-  if (g->issued)
+  if (g->issued.len)
     ws_build_void(b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
   wgmma_wait(b, 0);
   if (!g->released)
     release_lagging(S, b, n, in, 1, base);
-  g->issued = false;
+  g->issued.len = 0;
   g->released = true;
-  g->num_pending = 0;
 }
 
 /* The consumer warpgroups' K loop: per K step, wait for the slot, then the
@@ -595,14 +609,9 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
                                     mlirOperationGetOperand(loop, 1),
                                     mlirOperationGetOperand(loop, 2), 1 + carried, inits, &body);
   map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
-  mma_groups g = {.num_pending = 0};
-  for (int i = 0; i < carried; i++) {
+  for (int i = 0; i < carried; i++)
     map_put(m, mlirBlockGetArgument(src, 1 + i), mlirBlockGetArgument(body, 2 + i));
-    MlirValue y = mlirOperationGetOperand(yield, i);
-    if (mlirValueIsAOpResult(y) && wsOperationIsA(mlirOpResultGetOwner(y), "dot") &&
-        g.num_pending < 8)
-      g.pending[g.num_pending++] = mlirBlockGetArgument(src, 1 + i);
-  }
+  mma_groups g = {.loop = loop};
   MlirValue n = mlirBlockGetArgument(body, 1);
   ws_builder b = ws_builder_at_end(body, at->loc);
   MlirValue slot, phase;
@@ -624,12 +633,11 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
       ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
     g.fenced = true;
     ok = emit_mma(S, &b, m, op, slot);
-    g.issued = true;
-    if (g.num_pending < 8)
-      g.pending[g.num_pending++] = mlirOperationGetResult(op, 0);
+    ws_op_list_push(&g.issued, op);
   }
-  if (ok && g.issued)
+  if (ok && g.issued.len)
     ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+  ws_op_list_free(&g.issued);
   if (ok && !g.released) {
     wgmma_wait(&b, 1);
     release_lagging(S, &b, n, in, 1, base); /* the previous step's wgmma is done */
