@@ -21,41 +21,22 @@ O."""
 import ctypes
 import math
 import os
-import subprocess
 import sys
 
 import torch
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from ws_launch import WsModule, ws_tensor  # noqa: E402
+
 LOG2E = 1.4426950408889634
 
 
-class WsTensor(ctypes.Structure):
-    _fields_ = [("base", ctypes.c_uint64), ("rank", ctypes.c_int),
-                ("sizes", ctypes.c_uint64 * 5), ("strides", ctypes.c_uint64 * 5)]
+class WsAttention(WsModule):
+    """One compiled variant, loaded into this process (ws_launch.py)."""
 
-
-def ws_tensor(t):
-    """A 2-D view (rows x cols, any row stride) of torch tensor t."""
-    w = WsTensor()
-    w.base, w.rank = t.data_ptr(), 2
-    w.sizes[0], w.sizes[1] = t.shape[0], t.shape[1]
-    w.strides[0], w.strides[1] = t.stride(0), t.stride(1)
-    return w
-
-
-class WsAttention:
     def __init__(self, folder, name, cuda_home):
-        lib = os.path.join(folder, name + ".so")
-        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", f"-I{cuda_home}/include",
-                        os.path.join(folder, name + ".c"), "-o", lib,
-                        f"-L{cuda_home}/lib64/stubs", "-lcuda"], check=True)
-        self.lib = ctypes.CDLL(lib)
-        self.name = name
-        self.module = ctypes.create_string_buffer(8192)
-        r = getattr(self.lib, name + "_load")(self.module)
-        if r != 0:
-            raise RuntimeError(f"{name}_load: CUresult {r}")
-        self.fn = getattr(self.lib, f"{name}_attention_launch")
+        super().__init__(folder, name, cuda_home)
+        self.fn = self.function("attention")
 
     def launcher(self, q, k, v, o, b, h, s, d, block_m):
         """q, k, v, o: (B*H*S) x D views."""

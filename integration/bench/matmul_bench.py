@@ -16,13 +16,15 @@ Usage: matmul_bench.py DIR VARIANT [VARIANT...]
   others the plain matmul at every shape."""
 import ctypes
 import os
-import subprocess
 import sys
 
 import torch
 import triton
 import triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from ws_launch import WsModule, ws_tensor  # noqa: E402
 
 # M, N, K: square, short K, tall, wide, skinny M, long K; then ragged N (a C
 # row ending inside a 16-byte granule, and a vocabulary-sized N)
@@ -32,39 +34,14 @@ RAGGED = [(4096, 4095, 4096), (2048, 50257, 1024)]
 BIAS_SHAPES = [(4096, 4096, 4096), (8192, 8192, 1024)]
 
 
-class WsTensor(ctypes.Structure):
-    _fields_ = [("base", ctypes.c_uint64), ("rank", ctypes.c_int),
-                ("sizes", ctypes.c_uint64 * 5), ("strides", ctypes.c_uint64 * 5)]
-
-
-def ws_tensor(t, cols):
-    """A 2-D view of torch tensor `t` with `cols` columns of its rows."""
-    w = WsTensor()
-    w.base, w.rank = t.data_ptr(), 2
-    w.sizes[0], w.sizes[1] = t.shape[0], cols
-    w.strides[0], w.strides[1] = t.stride(0), 1
-    return w
-
-
-class WsKernel:
-    """One compiled variant: its launcher built into a shared library and
-    loaded into this process (torch's context is current)."""
+class WsKernel(WsModule):
+    """One compiled variant, loaded into this process (ws_launch.py)."""
 
     def __init__(self, folder, name, persistent, cuda_home, epilogue="none"):
-        lib = os.path.join(folder, name + ".so")
-        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", f"-I{cuda_home}/include",
-                        os.path.join(folder, name + ".c"), "-o", lib,
-                        f"-L{cuda_home}/lib64/stubs", "-lcuda"], check=True)
-        self.lib = ctypes.CDLL(lib)
-        self.name, self.persistent, self.epilogue = name, persistent, epilogue
-        self.module = ctypes.create_string_buffer(8192)
-        r = getattr(self.lib, name + "_load")(self.module)
-        if r != 0:
-            raise RuntimeError(f"{name}_load: CUresult {r}")
-        self.launch_fn = getattr(self.lib, f"{name}_{name}_launch")
-        self.grid = 0
-        if persistent:
-            self.grid = getattr(self.lib, f"{name}_{name}_persistent_grid")(self.module)
+        super().__init__(folder, name, cuda_home)
+        self.persistent, self.epilogue = persistent, epilogue
+        self.launch_fn = self.function(name)
+        self.grid = self.function(name, "persistent_grid")(self.module) if persistent else 0
 
     def launcher(self, a, b, c, m, n, k, bm, bn, bias=None):
         ta, tb, tc = ws_tensor(a, k), ws_tensor(b, k), ws_tensor(c, n)

@@ -1,0 +1,44 @@
+"""Loads ws's generated launchers into a Python process that runs torch
+(the benchmarks and the attention check): the launcher NAME.c is built into
+a shared library, its module loaded into the current CUDA context (torch's:
+make it current first, e.g. with torch.zeros(1, device="cuda")), and torch
+tensors passed as the launcher's ws_tensor."""
+import ctypes
+import os
+import subprocess
+
+
+class WsTensor(ctypes.Structure):
+    """The launcher's ws_tensor: base pointer, rank, sizes, strides."""
+    _fields_ = [("base", ctypes.c_uint64), ("rank", ctypes.c_int),
+                ("sizes", ctypes.c_uint64 * 5), ("strides", ctypes.c_uint64 * 5)]
+
+
+def ws_tensor(t, cols=None):
+    """A 2-D ws_tensor of torch tensor t (rows x cols, any row stride); cols
+    defaults to t's, a smaller one views the first cols of each row."""
+    w = WsTensor()
+    w.base, w.rank = t.data_ptr(), 2
+    w.sizes[0], w.sizes[1] = t.shape[0], t.shape[1] if cols is None else cols
+    w.strides[0], w.strides[1] = t.stride(0), t.stride(1)
+    return w
+
+
+class WsModule:
+    """FOLDER/NAME.c built and loaded; `launch(kernel)` is the ctypes
+    function NAME_KERNEL_launch, `module` the loaded module to pass it."""
+
+    def __init__(self, folder, name, cuda_home):
+        lib = os.path.join(folder, name + ".so")
+        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", f"-I{cuda_home}/include",
+                        os.path.join(folder, name + ".c"), "-o", lib,
+                        f"-L{cuda_home}/lib64/stubs", "-lcuda"], check=True)
+        self.lib = ctypes.CDLL(lib)
+        self.name = name
+        self.module = ctypes.create_string_buffer(8192)
+        r = getattr(self.lib, name + "_load")(self.module)
+        if r != 0:
+            raise RuntimeError(f"{name}_load: CUresult {r}")
+
+    def function(self, kernel, suffix="launch"):
+        return getattr(self.lib, f"{self.name}_{kernel}_{suffix}")
