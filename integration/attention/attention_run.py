@@ -5,7 +5,9 @@ SDPA (FlashAttention-2 and cuDNN backends forced) and Triton.
 
 Usage: attention_run.py DIR check|small|bench [VARIANT...]
   check: sizes from one block to B x H x S = 2 x 8 x 2048 and 1 x 2 x 4096;
-  small: the first three (for compute-sanitizer); bench: the benchmark.
+  small: the first three (for compute-sanitizer); bench: the benchmark
+  (with --triton, also a Triton forward attention in the form of Triton's
+  fused-attention tutorial, best of TRITON_CONFIGS, checked first).
 DIR holds VARIANT.c/.h (compile_attention.sh writes them) and the manifest:
 one line per variant, "name head_dim block_m block_n dtype causal".
 
@@ -123,6 +125,78 @@ def check_one(kern, cfg, b, h, s, strided):
 
 
 SHAPES = [(4, 32, 4096, 128), (2, 32, 8192, 128), (1, 32, 16384, 128), (8, 16, 2048, 64)]
+# Triton's forward attention (the form of Triton's fused-attention
+# tutorial: TMA descriptors, online softmax, exp2), tried with and
+# without its automatic warp specialization: BLOCK_N, stages, WS
+TRITON_CONFIGS = [(128, 2, True), (128, 3, True), (64, 3, True), (128, 2, False),
+                  (128, 3, False), (64, 3, False)]
+
+
+def triton_attention_kernel():
+    """The Triton kernel, defined on first use (Triton only on the GPU)."""
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def attention(q_desc, k_desc, v_desc, o_desc, S, scale, BM: tl.constexpr,
+                  BN: tl.constexpr, D: tl.constexpr, CAUSAL: tl.constexpr,
+                  STAGES: tl.constexpr, WS: tl.constexpr):
+        block = tl.program_id(0)
+        base = tl.program_id(1) * S
+        q = q_desc.load([base + block * BM, 0])
+        m = tl.full([BM], float("-inf"), tl.float32)
+        l = tl.zeros([BM], tl.float32)
+        acc = tl.zeros([BM, D], tl.float32)
+        if CAUSAL:
+            end = tl.minimum((block + 1) * BM, S)
+        else:
+            end = S
+        rows = block * BM + tl.arange(0, BM)
+        for kv in tl.range(0, end, BN, num_stages=STAGES, warp_specialize=WS):
+            k = k_desc.load([base + kv, 0])
+            s = tl.dot(q, k.T) * scale
+            if CAUSAL:
+                s = tl.where((kv + tl.arange(0, BN))[None, :] > rows[:, None], float("-inf"), s)
+            mn = tl.maximum(m, tl.max(s, 1))
+            p = tl.math.exp2(s - mn[:, None])
+            alpha = tl.math.exp2(m - mn)
+            l = l * alpha + tl.sum(p, 1)
+            v = v_desc.load([base + kv, 0])
+            acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+            m = mn
+        o_desc.store([base + block * BM, 0], (acc / l[:, None]).to(o_desc.dtype))
+
+    return attention
+
+
+def triton_runs(q2, k2, v2, o2, b, h, s, d, causal, ref):
+    """(label, run) for each Triton configuration that compiles and computes
+    `ref` (B*H*S x D) within 2e-2."""
+    import triton
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    kernel = triton_attention_kernel()
+    bm = 128
+    runs = []
+    for bn, stages, ws in TRITON_CONFIGS:
+        qd, od = (TensorDescriptor.from_tensor(x, [bm, d]) for x in (q2, o2))
+        kd, vd = (TensorDescriptor.from_tensor(x, [bn, d]) for x in (k2, v2))
+
+        def run(qd=qd, kd=kd, vd=vd, od=od, bn=bn, stages=stages, ws=ws):
+            kernel[(s // bm, b * h)](qd, kd, vd, od, s, LOG2E / math.sqrt(d), bm, bn, d,
+                                     causal, stages, ws, num_warps=8)
+        label = f"triton BN={bn} s{stages}{' ws' if ws else ''}"
+        try:
+            o2.zero_()
+            run()
+            torch.cuda.synchronize()
+        except Exception as e:  # a configuration Triton cannot compile
+            print(f"  {label}: {type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''}")
+            continue
+        if not torch.allclose(o2.float(), ref, atol=2e-2):
+            print(f"  {label}: wrong result, skipped")
+            continue
+        runs.append((label, run))
+    return runs
 
 
 def sdpa(backend, q, k, v, causal):
@@ -133,7 +207,7 @@ def sdpa(backend, q, k, v, causal):
     return run
 
 
-def bench_one(kern, cfg, b, h, s):
+def bench_one(kern, cfg, b, h, s, triton_too):
     """TFLOP/s of ws, SDPA's FlashAttention-2 and cuDNN backends on the same
     uniform [-1, 1] inputs, with triton.testing.do_bench (L2 flushed)."""
     import triton
@@ -148,6 +222,9 @@ def bench_one(kern, cfg, b, h, s):
     runs = [("ws", kern.launcher(q2, k2, v2, o2, b, h, s, d, cfg["bm"])),
             ("fa2", sdpa(SDPBackend.FLASH_ATTENTION, q4, k4, v4, causal)),
             ("cudnn", sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal))]
+    if triton_too:
+        ref = sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal)().reshape(-1, d).float()
+        runs += triton_runs(q2, k2, v2, torch.empty_like(o2), b, h, s, d, causal, ref)
     for label, fn in runs:
         try:
             ms = triton.testing.do_bench(fn, warmup=50, rep=300)
@@ -155,16 +232,20 @@ def bench_one(kern, cfg, b, h, s):
         except Exception as e:  # a backend that does not take the shape
             row[label] = float("nan")
             print(f"  {label}: {type(e).__name__}: {str(e)[:80]}")
+    best_triton = max((v, k) for k, v in row.items() if k.startswith("triton")) if triton_too \
+        and any(k.startswith("triton") for k in row) else (float("nan"), "none")
     print(f"{kern.name} B={b} H={h} S={s} D={d} {'causal' if causal else 'full'}: "
-          + ", ".join(f"{k} {v:.0f}" for k, v in row.items())
-          + f" TFLOP/s; ws/cudnn {row['ws'] / row['cudnn']:.3f}x, ws/fa2 {row['ws'] / row['fa2']:.3f}x")
+          + ", ".join(f"{k} {v:.0f}" for k, v in row.items() if not k.startswith("triton"))
+          + (f", {best_triton[1]} {best_triton[0]:.0f}" if triton_too else "")
+          + f" TFLOP/s; ws/cudnn {row['ws'] / row['cudnn']:.3f}x, ws/fa2 {row['ws'] / row['fa2']:.3f}x"
+          + (f", ws/triton {row['ws'] / best_triton[0]:.3f}x" if triton_too else ""))
     return row
 
 
 def main():
     folder, mode = sys.argv[1], sys.argv[2]
     cfgs = manifest(folder)
-    names = sys.argv[3:] or list(cfgs)
+    names = [a for a in sys.argv[3:] if not a.startswith("--")] or list(cfgs)
     cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
     torch.zeros(1, device="cuda")  # torch's context current before the modules load
     ok = True
@@ -181,7 +262,7 @@ def main():
         else:
             for b, h, s, d in SHAPES:
                 if d == cfg["d"]:
-                    bench_one(kern, cfg, b, h, s)
+                    bench_one(kern, cfg, b, h, s, "--triton" in sys.argv)
     sys.exit(0 if ok else 1)
 
 
