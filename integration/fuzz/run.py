@@ -44,6 +44,11 @@ GUARD = 256
 # which runs kernels tens of times slower, the suite sets a longer one.
 WATCHDOG_S = float(os.environ.get("WS_FUZZ_WATCHDOG_S", "10"))
 SANITIZER_WATCHDOG_S = 300
+# The largest tensor a shape draws (elements). Under compute-sanitizer the
+# suite asks for small ones: racecheck tracks every shared-memory access,
+# and a 1-D kernel over a million elements ran for minutes there.
+MAX_ELEMENTS = int(os.environ.get("WS_FUZZ_MAX_ELEMENTS", str(1 << 21)))
+SANITIZER_MAX_ELEMENTS = 1 << 15
 
 
 class Cuda:
@@ -106,7 +111,7 @@ def draw_shape(rng, spec):
         else:
             s = rng.choice([1, box[d], box[d] + 1, 2 * box[d] - 1, rng.randint(1, 3 * box[d] + 3)])
         sizes.append(max(1, s))
-    while np.prod(sizes) > 1 << 21:
+    while np.prod(sizes) > MAX_ELEMENTS:
         d = int(np.argmax(sizes))
         sizes[d] = max(1, sizes[d] // 2)
     in_sizes = []
@@ -483,7 +488,8 @@ def run_suite(args):
             p = subprocess.run([sanitizer, "--tool", tool, "--error-exitcode", "9", sys.executable,
                                 __file__, args.dir, "--one", name, "--shapes", "1"],
                                capture_output=True, text=True,
-                               env=dict(os.environ, WS_FUZZ_WATCHDOG_S=str(SANITIZER_WATCHDOG_S)))
+                               env=dict(os.environ, WS_FUZZ_WATCHDOG_S=str(SANITIZER_WATCHDOG_S),
+                                        WS_FUZZ_MAX_ELEMENTS=str(SANITIZER_MAX_ELEMENTS)))
             summary = [l for l in p.stdout.splitlines() if "SUMMARY" in l]
             ok = p.returncode == 0
             san_pass += ok
