@@ -15,12 +15,14 @@ class WsTensor(ctypes.Structure):
 
 
 def ws_tensor(t, cols=None):
-    """A 2-D ws_tensor of torch tensor t (rows x cols, any row stride); cols
-    defaults to t's, a smaller one views the first cols of each row."""
+    """A ws_tensor of torch tensor t (rank 1 to 5, any strides in elements);
+    cols, when given, views only the first cols of t's last dimension."""
     w = WsTensor()
-    w.base, w.rank = t.data_ptr(), 2
-    w.sizes[0], w.sizes[1] = t.shape[0], t.shape[1] if cols is None else cols
-    w.strides[0], w.strides[1] = t.stride(0), t.stride(1)
+    w.base, w.rank = t.data_ptr(), t.dim()
+    for d in range(t.dim()):
+        w.sizes[d], w.strides[d] = t.shape[d], t.stride(d)
+    if cols is not None:
+        w.sizes[t.dim() - 1] = cols
     return w
 
 

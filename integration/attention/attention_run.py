@@ -9,21 +9,25 @@ Usage: attention_run.py DIR check|small|bench [VARIANT...]
   (with --triton, also a Triton forward attention in the form of Triton's
   fused-attention tutorial, best of TRITON_CONFIGS, checked first).
 DIR holds VARIANT.c/.h (compile_attention.sh writes them) and the manifest:
-one line per variant, "name head_dim block_m block_n dtype causal".
+one line per variant, "name head_dim block_m block_n dtype causal layout".
 
-The kernels take Q, K, V and O as (B*H*S) x D row-major views (of a larger
-tensor when strided), the sequence length S (a multiple of block_m) and the
-softmax scale in the log2 domain (log2(e) / sqrt(D)); one block per
-(query block, batch x head). The check compares with the reference in f32
+The kernels take Q, K, V and O, the sequence length S and the softmax
+scale in the log2 domain (log2(e) / sqrt(D)). Layout "ragged": B x H x S x D
+views, any S, one block per (query block, head, batch); "rows": (B*H*S) x D
+row-major views, S a multiple of block_m, one block per (query block,
+batch x head). When strided, Q, K and V are slices of one packed tensor
+(B x S x 3 x H x D for ragged, (B*H*S) x 3D for rows). The check compares with the reference in f32
 (softmax(Q K^T / sqrt(D)) V) using FlashAttention's own test tolerance: the
 error of ws's output may be at most twice that of PyTorch's own attention
 in the same precision (plus 1e-5), measured against the f32 reference.
-Guard rows around O must keep their sentinel: nothing is written outside
-O."""
+Guard rows around O (and, for ragged kernels, padding rows after each
+head's S rows) must keep their sentinel: nothing is written outside O."""
 import ctypes
 import math
 import os
+import random
 import sys
+import time
 
 import torch
 
@@ -40,13 +44,15 @@ class WsAttention(WsModule):
         super().__init__(folder, name, cuda_home)
         self.fn = self.function("attention")
 
-    def launcher(self, q, k, v, o, b, h, s, d, block_m):
-        """q, k, v, o: (B*H*S) x D views."""
+    def launcher(self, q, k, v, o, b, h, s, d, cfg):
+        """q, k, v, o: B x H x S x D views (ragged) or (B*H*S) x D (rows)."""
         self.keep = [ws_tensor(x) for x in (q, k, v, o)]
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-        args = (self.module, stream, ctypes.c_uint(s // block_m), ctypes.c_uint(b * h),
-                ctypes.c_uint(1)) + tuple(ctypes.byref(t) for t in self.keep) + (
-                ctypes.c_int32(s), ctypes.c_float(LOG2E / math.sqrt(d)))
+        blocks = (s + cfg["bm"] - 1) // cfg["bm"]
+        grid = (blocks, h, b) if cfg["layout"] == "ragged" else (blocks, b * h, 1)
+        args = (self.module, stream) + tuple(ctypes.c_uint(g) for g in grid) + tuple(
+            ctypes.byref(t) for t in self.keep) + (
+            ctypes.c_int32(s), ctypes.c_float(LOG2E / math.sqrt(d)))
 
         def run():
             r = self.fn(*args)
@@ -63,7 +69,7 @@ def check_refused(kern, cfg):
     q = torch.zeros(s, d, dtype=dt, device="cuda")
     o = torch.full((s, d), 7.0, dtype=dt, device="cuda")
     try:
-        kern.launcher(q, q, q, o, 1, 1, s, d, cfg["bm"])()
+        kern.launcher(q, q, q, o, 1, 1, s, d, cfg)()
         refused = False
     except RuntimeError:
         refused = True
@@ -77,9 +83,9 @@ def manifest(folder):
     rows = {}
     with open(os.path.join(folder, "manifest")) as f:
         for line in f:
-            name, d, bm, bn, dtype, causal = line.split()
-            rows[name] = dict(d=int(d), bm=int(bm), bn=int(bn),
-                              dtype=getattr(torch, dtype), causal=causal == "causal")
+            name, d, bm, bn, dtype, causal, layout = line.split()
+            rows[name] = dict(d=int(d), bm=int(bm), bn=int(bn), dtype=getattr(torch, dtype),
+                              causal=causal == "causal", layout=layout)
     return rows
 
 
@@ -94,29 +100,78 @@ def reference(q, k, v, causal, dtype):
     return torch.softmax(s.float(), dim=-1).to(dtype) @ v
 
 
-def check_one(kern, cfg, b, h, s, strided):
+def attention_inputs(cfg, b, h, s, strided):
+    """Uniform [-1, 1] Q, K, V as B x H x S x D views, and the views the
+    kernel takes (the same for ragged kernels, (B*H*S) x D for rows)."""
     d, dt = cfg["d"], cfg["dtype"]
-    torch.manual_seed(b * 1000 + h * 100 + s)
-    shape = (b, h, s, d)
-    if strided:  # Q, K, V as column slices of one (B*H*S) x 3D tensor
+    if cfg["layout"] == "ragged":
+        if strided:  # FlashAttention's packed layout: B x S x 3 x H x D
+            qkv = torch.empty(b, s, 3, h, d, dtype=dt, device="cuda").uniform_(-1, 1)
+            q4, k4, v4 = (qkv[:, :, i].transpose(1, 2) for i in range(3))
+        else:
+            q4, k4, v4 = (torch.empty(b, h, s, d, dtype=dt, device="cuda").uniform_(-1, 1)
+                          for _ in range(3))
+        return (q4, k4, v4), (q4, k4, v4)
+    if strided:  # column slices of one (B*H*S) x 3D tensor
         qkv = torch.empty(b * h * s, 3 * d, dtype=dt, device="cuda").uniform_(-1, 1)
         q2, k2, v2 = qkv[:, :d], qkv[:, d:2 * d], qkv[:, 2 * d:]
     else:
         q2, k2, v2 = (torch.empty(b * h * s, d, dtype=dt, device="cuda").uniform_(-1, 1)
                       for _ in range(3))
-    guard = 3
-    sentinel = -12345.0
-    obuf = torch.full((b * h * s + 2 * guard, d), sentinel, dtype=dt, device="cuda")
-    o2 = obuf[guard:guard + b * h * s]
-    kern.launcher(q2, k2, v2, o2, b, h, s, d, cfg["bm"])()
-    torch.cuda.synchronize()
-    q4, k4, v4 = (x.reshape(shape) for x in (q2, k2, v2))
+    return tuple(x.view(b, h, s, d) for x in (q2, k2, v2)), (q2, k2, v2)
+
+
+GUARD = 3
+SENTINEL = -12345.0
+
+
+def output_buffer(cfg, b, h, s):
+    """O inside a buffer of sentinels: GUARD rows before and after it, and
+    for ragged kernels GUARD padding rows after each head's S rows. Returns
+    (buffer, O as the kernel takes it, O as B x H x S x D, outside-O mask)."""
+    d, dt = cfg["d"], cfg["dtype"]
+    if cfg["layout"] == "ragged":
+        flat = torch.full((b * h * (s + GUARD) * d + 2 * GUARD * d,), SENTINEL, dtype=dt,
+                          device="cuda")
+        padded = flat[GUARD * d:GUARD * d + b * h * (s + GUARD) * d].view(b, h, s + GUARD, d)
+        o4 = padded[:, :, :s]
+        outside = torch.ones_like(flat, dtype=torch.bool)
+        outside[GUARD * d:GUARD * d + b * h * (s + GUARD) * d].view(
+            b, h, s + GUARD, d)[:, :, :s] = False
+        return flat, o4, o4, outside
+    flat = torch.full((b * h * s + 2 * GUARD, d), SENTINEL, dtype=dt, device="cuda")
+    o2 = flat[GUARD:GUARD + b * h * s]
+    outside = torch.ones_like(flat, dtype=torch.bool)
+    outside[GUARD:GUARD + b * h * s] = False
+    return flat, o2, o2.view(b, h, s, d), outside
+
+
+def wait(watchdog_s):
+    """Waits for the launches so far; one still running after watchdog_s
+    seconds is a hang: the process ends with exit 3 (the GPU fuzz's code)."""
+    done = torch.cuda.Event()
+    done.record()
+    start = time.time()
+    while not done.query():
+        if time.time() - start > watchdog_s:
+            print(f"HANG: kernel still running after {watchdog_s:.0f} s", flush=True)
+            os._exit(3)
+        time.sleep(0.0005)
+
+
+def check_one(kern, cfg, b, h, s, strided, watchdog_s=60.0):
+    d, dt = cfg["d"], cfg["dtype"]
+    torch.manual_seed(b * 1000 + h * 100 + s)
+    (q4, k4, v4), views = attention_inputs(cfg, b, h, s, strided)
+    flat, o_view, o4, outside = output_buffer(cfg, b, h, s)
+    kern.launcher(*views, o_view, b, h, s, d, cfg)()
+    wait(watchdog_s)
     ref = reference(q4, k4, v4, cfg["causal"], torch.float32)
     low = reference(q4, k4, v4, cfg["causal"], dt).float()
-    out = o2.reshape(shape).float()
+    out = o4.float()
     err = (out - ref).abs().max().item()
     torch_err = (low - ref).abs().max().item()
-    guards = bool((obuf[:guard] == sentinel).all() and (obuf[-guard:] == sentinel).all())
+    guards = bool((flat[outside] == SENTINEL).all())
     ok = err <= 2 * torch_err + 1e-5 and guards and not math.isnan(err)
     print(f"{'ok  ' if ok else 'FAIL'} {kern.name} B={b} H={h} S={s} D={d}"
           f"{' strided' if strided else ''}: max error {err:.2e} (torch {dt}: {torch_err:.2e})"
@@ -124,7 +179,29 @@ def check_one(kern, cfg, b, h, s, strided):
     return ok
 
 
-SHAPES = [(4, 32, 4096, 128), (2, 32, 8192, 128), (1, 32, 16384, 128), (8, 16, 2048, 64)]
+def fuzz(folder, name, cfg, shapes, seed, max_elements, watchdog_s):
+    """The GPU fuzz's run of one attention kernel (integration/fuzz/run.py):
+    `shapes` draws of B, H, S (any S for ragged kernels, a multiple of
+    block_m for rows) and packed or separate Q/K/V, each checked as in
+    check mode; at most max_elements per tensor."""
+    rng = random.Random(seed)
+    kern = WsAttention(folder, name, os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    ok = True
+    for _ in range(shapes):
+        b, h = rng.randint(1, 3), rng.randint(1, 4)
+        blocks = rng.randint(1, 10)
+        s = blocks * cfg["bm"] if cfg["layout"] == "rows" else rng.randint(1, blocks * cfg["bm"])
+        while b * h * s * cfg["d"] > max_elements and b * h > 1:
+            b, h = max(1, b // 2), max(1, h // 2)
+        s = max(1, min(s, max_elements // cfg["d"]))
+        if cfg["layout"] == "rows":
+            s = max(cfg["bm"], s - s % cfg["bm"])
+        ok &= check_one(kern, cfg, b, h, s, rng.random() < 0.5, watchdog_s)
+    return ok
+
+
+SHAPES = [(4, 32, 4096, 128), (2, 32, 8192, 128), (1, 32, 16384, 128), (8, 16, 2048, 64),
+          (2, 16, 8192, 256)]
 # Triton's forward attention (the form of Triton's fused-attention
 # tutorial: TMA descriptors, online softmax, exp2), tried with and
 # without its automatic warp specialization: BLOCK_N, stages, WS
@@ -213,13 +290,13 @@ def bench_one(kern, cfg, b, h, s, triton_too):
     import triton
     from torch.nn.attention import SDPBackend
     d, dt, causal = cfg["d"], cfg["dtype"], cfg["causal"]
-    q2, k2, v2 = (torch.empty(b * h * s, d, dtype=dt, device="cuda").uniform_(-1, 1)
-                  for _ in range(3))
+    (q4, k4, v4), views = attention_inputs(cfg, b, h, s, False)
+    q2, k2, v2 = (x.reshape(b * h * s, d) for x in (q4, k4, v4))
     o2 = torch.empty_like(q2)
-    q4, k4, v4 = (x.view(b, h, s, d) for x in (q2, k2, v2))
+    o_view = o2.view(b, h, s, d) if cfg["layout"] == "ragged" else o2
     flops = 4 * b * h * s * s * d / (2 if causal else 1)
     row = {}
-    runs = [("ws", kern.launcher(q2, k2, v2, o2, b, h, s, d, cfg["bm"])),
+    runs = [("ws", kern.launcher(*views, o_view, b, h, s, d, cfg)),
             ("fa2", sdpa(SDPBackend.FLASH_ATTENTION, q4, k4, v4, causal)),
             ("cudnn", sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal))]
     if triton_too:
@@ -253,12 +330,18 @@ def main():
         kern = WsAttention(folder, name, cuda_home)
         cfg = cfgs[name]
         if mode in ("check", "small"):
+            ragged = cfg["layout"] == "ragged"
             sizes = [(1, 1, 128, False), (1, 2, 256, False), (2, 3, 384, True)]
+            if ragged:
+                sizes += [(1, 1, 1, False), (2, 3, 77, True), (1, 2, 200, False)]
             if mode == "check":
                 sizes += [(1, 4, 1024, False), (2, 8, 2048, True), (1, 2, 4096, False)]
+                if ragged:
+                    sizes += [(3, 5, 1000, True), (1, 3, 2085, False)]
             for b, h, s, strided in sizes:
                 ok &= check_one(kern, cfg, b, h, s, strided)
-            ok &= check_refused(kern, cfg)
+            if not ragged:
+                ok &= check_refused(kern, cfg)
         else:
             for b, h, s, d in SHAPES:
                 if d == cfg["d"]:

@@ -2,12 +2,19 @@
 """Writes the attention integration variants (flash-attention forward:
 O = softmax(Q K^T / sqrt(D)) V, online softmax, on wgmma) as .mlir files
 plus a manifest line per variant: name head_dim block_m block_n dtype
-causal.
+causal layout.
 
-Each kernel takes Q, K, V and O as (B*H*S) x D row-major tensors (views of
-a larger one allowed), the sequence length S (ws.divisibility = block_m:
-the launcher refuses any other) and the softmax scale in the log2 domain.
-Block (x, y) computes query rows x*block_m.. of batch x head y. Causal
+Two layouts of Q, K, V and O:
+  ragged: B x H x S x D tensors (any strides, so B x S x H x D storage is a
+    view too), read through 1 x 1 x block x D boxes (TMA clips each head at
+    S, filling zeros, and clips O's store); any S. Block (x, y, z) computes
+    query rows x*block_m.. of head y of batch z; the last KV block's
+    columns at or past S are masked (causal kernels need no such mask:
+    a column past S is above the diagonal of every stored row).
+  rows: (B*H*S) x D row-major views; S a multiple of block_m
+    (ws.divisibility: the launcher refuses any other), no mask. Block
+    (x, y) computes query rows x*block_m.. of batch x head y.
+Each kernel also takes S and the softmax scale in the log2 domain. Causal
 variants stop the KV loop after the diagonal block and mask the scores
 above the diagonal with ws.iota.
 
@@ -15,45 +22,81 @@ Usage: variants.py OUTDIR"""
 import os
 import sys
 
-# name, head dim, BLOCK_M, BLOCK_N, element type, causal
+# name, head dim, BLOCK_M, BLOCK_N, element type, causal, layout
 VARIANTS = [
-    ("att_f16_d128", 128, 128, 128, "f16", False),
-    ("att_bf16_d128", 128, 128, 128, "bf16", False),
-    ("att_f16_d128_causal", 128, 128, 128, "f16", True),
-    ("att_bf16_d128_causal", 128, 128, 128, "bf16", True),
-    ("att_f16_d64", 64, 128, 128, "f16", False),
-    ("att_bf16_d64_causal", 64, 128, 128, "bf16", True),
+    ("att_f16_d128", 128, 128, 128, "f16", False, "rows"),
+    ("att_bf16_d128", 128, 128, 128, "bf16", False, "rows"),
+    ("att_f16_d128_causal", 128, 128, 128, "f16", True, "rows"),
+    ("att_bf16_d128_causal", 128, 128, 128, "bf16", True, "rows"),
+    ("att_f16_d64", 64, 128, 128, "f16", False, "rows"),
+    ("att_bf16_d64_causal", 64, 128, 128, "bf16", True, "rows"),
+    ("att_f16_d128_ragged", 128, 128, 128, "f16", False, "ragged"),
+    ("att_bf16_d128_causal_ragged", 128, 128, 128, "bf16", True, "ragged"),
+    ("att_bf16_d64_ragged", 64, 128, 128, "bf16", False, "ragged"),
+    ("att_f16_d64_causal_ragged", 64, 128, 128, "f16", True, "ragged"),
+    ("att_f16_d64_bn64", 64, 128, 64, "f16", False, "rows"),
+    ("att_f16_d256_ragged", 256, 128, 64, "f16", False, "ragged"),
+    ("att_bf16_d256_causal_ragged", 256, 128, 64, "bf16", True, "ragged"),
 ]
 TORCH = {"f16": "float16", "bf16": "bfloat16"}
 
 
-def kernel(d, bm, bn, t, causal):
-    """The kernel text (see the module comment)."""
+def addressing(layout, bm, bn, d, t):
+    """The descriptor types, the block's coordinates (ops), the KV loop's
+    start and the coordinates of a Q/O tile and of a K/V tile."""
+    if layout == "ragged":
+        q = f"!ws.tensor_desc<tensor<1x1x{bm}x{d}x{t}>>"
+        kv = f"!ws.tensor_desc<tensor<1x1x{bn}x{d}x{t}>>"
+        ops = """      %bz = gpu.block_id z
+      %bzi = arith.index_cast %bz : index to i32
+      %qoff = arith.muli %bxi, %cbm : i32"""
+        return q, kv, ops, "%c0", "%bzi, %byi, %qoff, %c0", "%bzi, %byi, %kv, %c0", 4, "%qoff"
     q = f"!ws.tensor_desc<tensor<{bm}x{d}x{t}>>"
     kv = f"!ws.tensor_desc<tensor<{bn}x{d}x{t}>>"
+    ops = """      %base = arith.muli %byi, %seq : i32
+      %qoff = arith.muli %bxi, %cbm : i32
+      %row = arith.addi %base, %qoff : i32"""
+    return q, kv, ops, "%base", "%row, %c0", "%kv, %c0", 2, "%row"
+
+
+def kernel(d, bm, bn, t, causal, layout):
+    """The kernel text (see the module comment)."""
+    q, kv, block_ops, start, q_at, kv_at, rank, qrow = addressing(layout, bm, bn, d, t)
+    coords = ", ".join(["i32"] * rank)
     s_t, row_t = f"tensor<{bm}x{bn}xf32>", f"tensor<1x{bm}xf32>"
     o_t = f"tensor<{bm}x{d}xf32>"
+    ninf = f"        %ninf = arith.constant dense<0xFF800000> : {s_t}"
     if causal:  # KV blocks up to and including the diagonal one
         bound = f"""      %qend = arith.addi %qoff, %cbm : i32
       %last = arith.minsi %qend, %seq : i32
-      %end = arith.addi %base, %last : i32"""
+      %end = arith.addi {start}, %last : i32"""
         mask = f"""        %rows = "ws.iota"() {{axis = 0 : i32}} : () -> tensor<{bm}x{bn}xi32>
         %cols = "ws.iota"() {{axis = 1 : i32}} : () -> tensor<{bm}x{bn}xi32>
-        %kvrel = arith.subi %kv, %row : i32
+        %kvrel = arith.subi %kv, {qrow} : i32
         %kvs = tensor.splat %kvrel : tensor<{bm}x{bn}xi32>
         %kcol = arith.addi %cols, %kvs : tensor<{bm}x{bn}xi32>
         %above = arith.cmpi sgt, %kcol, %rows : tensor<{bm}x{bn}xi32>
-        %ninf = arith.constant dense<0xFF800000> : {s_t}
+{ninf}
         %sm = arith.select %above, %ninf, %ss : tensor<{bm}x{bn}xi1>, {s_t}"""
         scores = "%sm"
+    elif layout == "ragged":  # the last KV block's columns at or past S
+        bound = f"      %end = arith.addi {start}, %seq : i32"
+        mask = f"""        %cols = "ws.iota"() {{axis = 1 : i32}} : () -> tensor<{bm}x{bn}xi32>
+        %left = arith.subi %seq, %kv : i32
+        %lefts = tensor.splat %left : tensor<{bm}x{bn}xi32>
+        %inside = arith.cmpi slt, %cols, %lefts : tensor<{bm}x{bn}xi32>
+{ninf}
+        %sm = arith.select %inside, %ss, %ninf : tensor<{bm}x{bn}xi1>, {s_t}"""
+        scores = "%sm"
     else:
-        bound = "      %end = arith.addi %base, %seq : i32"
+        bound = f"      %end = arith.addi {start}, %seq : i32"
         mask = ""
         scores = "%ss"
+    seq_attr = f" {{ws.divisibility = {bm} : i32}}" if layout == "rows" else ""
     return f"""module attributes {{gpu.container_module}} {{
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {{
     gpu.func @attention(%q: {q}, %k: {kv}, %v: {kv}, %o: {q},
-                        %seq: i32 {{ws.divisibility = {bm} : i32}}, %scale: f32) kernel
+                        %seq: i32{seq_attr}, %scale: f32) kernel
         attributes {{ws.num_warps = 8 : i32}} {{
       %c0 = arith.constant 0 : i32
       %cbm = arith.constant {bm} : i32
@@ -62,19 +105,17 @@ def kernel(d, bm, bn, t, causal):
       %by = gpu.block_id y
       %bxi = arith.index_cast %bx : index to i32
       %byi = arith.index_cast %by : index to i32
-      %base = arith.muli %byi, %seq : i32
-      %qoff = arith.muli %bxi, %cbm : i32
-      %row = arith.addi %base, %qoff : i32
+{block_ops}
 {bound}
-      %tq = "ws.load"(%q, %row, %c0) : ({q}, i32, i32) -> tensor<{bm}x{d}x{t}>
+      %tq = "ws.load"(%q, {q_at}) : ({q}, {coords}) -> tensor<{bm}x{d}x{t}>
       %zs = arith.constant dense<0.0> : {s_t}
       %zo = arith.constant dense<0.0> : {o_t}
       %m0 = arith.constant dense<0xFF800000> : {row_t}
       %l0 = arith.constant dense<0.0> : {row_t}
-      %r:3 = scf.for %kv = %base to %end step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
+      %r:3 = scf.for %kv = {start} to %end step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
           -> ({o_t}, {row_t}, {row_t}) : i32 {{
-        %tk = "ws.load"(%k, %kv, %c0) : ({kv}, i32, i32) -> tensor<{bn}x{d}x{t}>
-        %tv = "ws.load"(%v, %kv, %c0) : ({kv}, i32, i32) -> tensor<{bn}x{d}x{t}>
+        %tk = "ws.load"(%k, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
+        %tv = "ws.load"(%v, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
         %s = "ws.dot"(%tq, %tk, %zs) {{transpose_b}} : (tensor<{bm}x{d}x{t}>, tensor<{bn}x{d}x{t}>, {s_t}) -> {s_t}
         %sc = tensor.splat %scale : {s_t}
         %ss = arith.mulf %s, %sc : {s_t}
@@ -98,7 +139,7 @@ def kernel(d, bm, bn, t, causal):
       %lb = "ws.broadcast"(%r#2) {{axis = 0 : i32}} : ({row_t}) -> {o_t}
       %out = arith.divf %r#0, %lb : {o_t}
       %ot = arith.truncf %out : {o_t} to tensor<{bm}x{d}x{t}>
-      "ws.store"(%o, %row, %c0, %ot) : ({q}, i32, i32, tensor<{bm}x{d}x{t}>) -> ()
+      "ws.store"(%o, {q_at}, %ot) : ({q}, {coords}, tensor<{bm}x{d}x{t}>) -> ()
       gpu.return
     }}
   }}
@@ -110,10 +151,11 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "manifest"), "w") as manifest:
-        for name, d, bm, bn, t, causal in VARIANTS:
+        for name, d, bm, bn, t, causal, layout in VARIANTS:
             with open(os.path.join(out, name + ".mlir"), "w") as f:
-                f.write(kernel(d, bm, bn, t, causal))
-            manifest.write(f"{name} {d} {bm} {bn} {TORCH[t]} {'causal' if causal else 'full'}\n")
+                f.write(kernel(d, bm, bn, t, causal, layout))
+            manifest.write(f"{name} {d} {bm} {bn} {TORCH[t]} "
+                           f"{'causal' if causal else 'full'} {layout}\n")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Generates COUNT kernels for the GPU differential fuzz (kernelgen.py with
 gpu=True), MATMULS matmul kernels and PERSISTENT persistent ones
-(matmul_gen.py), compiles each to a launcher with ws-opt, compiles every launcher
+(matmul_gen.py) and ATTENTION flash-attention kernels (head dim, type,
+causal or not, ragged or row layout drawn; attention/variants.py writes
+them), compiles each to a launcher with ws-opt, compiles every launcher
 with -Wall -Wextra -Werror, and writes DIR/manifest.json (one spec per
 kernel, for run.py). Needs no GPU. A kernel ws-opt rejects is a failure
 here: the generator only draws kernels that must compile."""
 import argparse
 import concurrent.futures
+import importlib.util
 import json
 import os
 import random
@@ -17,6 +20,22 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "test", "robustness"))
 import kernelgen  # noqa: E402
 import matmul_gen  # noqa: E402
+# attention/variants.py, under a name of its own (matmul_gen imports the
+# matmul suite's variants.py)
+_spec = importlib.util.spec_from_file_location(
+    "attention_variants", os.path.join(here, "..", "attention", "variants.py"))
+attention_variants = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(attention_variants)
+
+
+def attention(rng, j):
+    """An attention kernel: its spec and .mlir text."""
+    d, t = rng.choice([64, 128]), rng.choice(["f16", "bf16"])
+    causal, layout = rng.random() < 0.5, rng.choice(["ragged", "ragged", "rows"])
+    spec = {"name": "att%d" % j, "kind": "attention", "rank": 4 if layout == "ragged" else 2,
+            "out_type": t, "d": d, "bm": 128, "bn": 128, "dtype": attention_variants.TORCH[t],
+            "causal": causal, "layout": layout}
+    return spec, attention_variants.kernel(d, 128, 128, t, causal, layout)
 
 
 def elementwise(args, i):
@@ -35,9 +54,12 @@ def build(args, i):
         spec, text = elementwise(args, i)
     elif i < args.count + args.matmuls:
         spec, text = matmul_gen.draw(random.Random("gpu-mm/%d/%d" % (args.seed, i)), i - args.count)
-    else:
+    elif i < args.count + args.matmuls + args.persistent:
         j = i - args.count - args.matmuls
         spec, text = matmul_gen.draw_persistent(random.Random("gpu-pmm/%d/%d" % (args.seed, j)), j)
+    else:
+        j = i - args.count - args.matmuls - args.persistent
+        spec, text = attention(random.Random("gpu-att/%d/%d" % (args.seed, j)), j)
     name = spec["name"]
     base = os.path.join(args.dir, name)
     with open(base + ".mlir", "w") as f:
@@ -65,12 +87,13 @@ def main():
     ap.add_argument("--matmuls", type=int, default=0, help="matmul kernels besides")
     ap.add_argument("--persistent", type=int, default=0,
                     help="persistent matmul kernels besides (with epilogue operands)")
+    ap.add_argument("--attention", type=int, default=0, help="attention kernels besides")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     specs, errors = [], []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        total = args.count + args.matmuls + args.persistent
+        total = args.count + args.matmuls + args.persistent + args.attention
         for spec, err in pool.map(lambda i: build(args, i), range(total)):
             if err:
                 errors.append(err)
@@ -81,11 +104,12 @@ def main():
     ranks = sorted(set(s["rank"] for s in specs))
     types = sorted(set(t for s in specs for t in s.get("inputs", []) + [s["out_type"]]))
     matmuls = sum(s.get("kind") == "matmul" for s in specs)
+    attentions = sum(s.get("kind") == "attention" for s in specs)
     for e in errors:
         print("FAIL " + e)
-    print("gpu fuzz: seed %d: %d kernels (%d matmuls) compiled to launchers (-Wall -Wextra "
-          "-Werror), ranks %s, types %s; %d failed"
-          % (args.seed, len(specs), matmuls, ranks, " ".join(types), len(errors)))
+    print("gpu fuzz: seed %d: %d kernels (%d matmuls, %d attention) compiled to launchers "
+          "(-Wall -Wextra -Werror), ranks %s, types %s; %d failed"
+          % (args.seed, len(specs), matmuls, attentions, ranks, " ".join(types), len(errors)))
     return 1 if errors else 0
 
 

@@ -9,7 +9,10 @@ of the output type. Matmul kernels (prepare.py --matmuls, --persistent)
 run over ragged M, N and K (K = 0 and K below one tile too, N rows ending
 inside a granule, extra grid blocks; persistent ones on grids of 1 block to
 2 more than the tiles, with their bias, residual, alpha and beta) on inputs whose sums are exact in f32, so C must match
-numpy bit for bit. Every tensor lies between sentinel guard bytes and has
+numpy bit for bit. Attention kernels (prepare.py --attention) run over
+random B, H and S (any S when ragged), packed or separate Q/K/V, against
+an f32 reference within FlashAttention's tolerance (attention_run.py,
+with torch). Every tensor lies between sentinel guard bytes and has
 sentinels in its padding; all of them, every input byte and every output
 element the kernel does not cover must come back unchanged. Each kernel
 runs in its own process under a 10 s watchdog per launch, so a hang or a
@@ -225,9 +228,24 @@ def compare(spec, want, got_raw, t):
     return np.flatnonzero(~same)
 
 
+def run_attention(directory, spec, shapes):
+    """An attention kernel's shapes, checked with torch (attention_run.py)."""
+    import torch
+    sys.path.insert(0, os.path.join(here, "..", "attention"))
+    import attention_run
+    cfg = dict(spec, dtype=getattr(torch, spec["dtype"]))
+    torch.zeros(1, device="cuda")  # torch's context current before the module loads
+    ok = attention_run.fuzz(directory, spec["name"], cfg, shapes, "shape/" + spec["name"],
+                            MAX_ELEMENTS, WATCHDOG_S)
+    print("%s %s: %d shapes" % ("PASS" if ok else "MISMATCH", spec["name"], shapes))
+    return 0 if ok else 6
+
+
 def run_one(directory, name, shapes):
     spec = next(s for s in json.load(open(os.path.join(directory, "manifest.json")))["kernels"]
                 if s["name"] == name)
+    if spec.get("kind") == "attention":
+        return run_attention(directory, spec, shapes)
     cuda = Cuda()
     lib = ctypes.CDLL(os.path.join(directory, name + ".so"))
     module = ctypes.create_string_buffer(4096)
@@ -481,6 +499,7 @@ def run_suite(args):
     sample += [s["name"] for s in kernels if s.get("kind") == "matmul" and
                not s.get("persistent")][:1]
     sample += [s["name"] for s in kernels if s.get("persistent")][:1]
+    sample += [s["name"] for s in kernels if s.get("kind") == "attention"][:1]
     san_pass, san_fail = 0, 0
     sanitizer = os.path.join(os.environ.get("WS_CUDA_ROOT", "/usr/local/cuda"), "bin", "compute-sanitizer")
     for tool in ("memcheck", "racecheck"):

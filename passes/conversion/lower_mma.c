@@ -204,28 +204,63 @@ static MlirValue wgmma_rs(ws_builder *b, const ws_mma_shape *s, MlirValue d, con
   return ws_build_value(b, "llvm.inline_asm", count + 6, ops, mlirValueGetType(d), 3, attrs);
 }
 
+/* v passed through an empty asm with side effects: LLVM must compute v
+ * before it, and keeps it before the next asm with side effects. */
+static MlirValue pin_register(ws_builder *b, MlirValue v) {
+  bool f32 = mlirTypeIsAF32(mlirValueGetType(v));
+  MlirNamedAttribute attrs[3] = {
+      ws_named(b->ctx, "asm_string", mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(""))),
+      ws_named(b->ctx, "constraints",
+               mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(f32 ? "=f,0" : "=r,0"))),
+      ws_named(b->ctx, "has_side_effects", mlirUnitAttrGet(b->ctx)),
+  };
+  return ws_build_value(b, "llvm.inline_asm", 1, &v, mlirValueGetType(v), 3, attrs);
+}
+
+/* The registers wgmma reads (A's packed pairs and the accumulator), each
+ * pinned, then wgmma.fence: the PTX order that lets the wgmmas run back to
+ * back. PTX wants every register a wgmma reads written before the fence
+ * that precedes it; without the pins LLVM is free to sink A's packing (and
+ * the accumulator's rescale) past the fence, and ptxas then injects a
+ * warpgroup.arrive before each wgmma, serializing them. */
+static MlirValue fence_wgmma_registers(ws_builder *b, MlirValue *regs, int num_regs,
+                                       MlirValue acc, int acc_count) {
+  for (int i = 0; i < num_regs; i++)
+    regs[i] = pin_register(b, regs[i]);
+  MlirType f32 = mlirF32TypeGet(b->ctx);
+  MlirValue pinned = ws_build_value(b, "llvm.mlir.undef", 0, NULL, mlirValueGetType(acc), 0, NULL);
+  for (int i = 0; i < acc_count; i++)
+    pinned = insert(b, pinned, pin_register(b, extract(b, acc, i, f32)), i);
+  ws_build_void(b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
+  return pinned;
+}
+
 MlirValue ws_emit_wgmma_rs(ws_builder *b, const ws_mma_shape *s, const MlirValue *a_values,
                            MlirValue b_addr, MlirValue acc) {
   int eb = wsElementTypeByteWidth(s->element);
   int step_bytes = MMA_K * eb;
   MlirValue db0 = descriptor(b, s->b_swizzle, s->b_n_major ? s->k * s->b_swizzle : 16, b_addr);
-  int per_part = s->n / 2, a_part = s->k / 2;
+  int per_part = s->n / 2, a_part = s->k / 2, steps = s->k / MMA_K;
+  /* K step kk of part p is columns 16 kk.. of A: fragment values j = 2 kk,
+   * 2 kk + 1 (a0-a3 the rows h = 0, 1 of j; a4-a7 of j + 1), in pairs */
+  MlirValue regs[WS_MMA_MAX_ACC]; /* parts x K / 4: at most 2 x 256 / 4 */
+  int num_regs = s->parts * steps * 4;
+  for (int p = 0; p < s->parts; p++)
+    for (int kk = 0; kk < steps; kk++)
+      for (int r = 0; r < 4; r++) {
+        int at = p * a_part + 4 * (2 * kk + r / 2) + 2 * (r % 2);
+        regs[(p * steps + kk) * 4 + r] = pack_pair(b, a_values[at], a_values[at + 1]);
+      }
+  acc = fence_wgmma_registers(b, regs, num_regs, acc, s->per_thread);
   MlirType part_type = struct_of_f32(b->ctx, per_part);
   MlirValue parts[2];
   for (int p = 0; p < s->parts; p++) {
     MlirValue d = s->parts == 1 ? acc : regroup(b, acc, p * per_part, per_part, part_type);
-    for (int kk = 0; kk < s->k / MMA_K; kk++) {
-      /* K step kk is columns 16 kk.. of A: fragment values j = 2 kk, 2 kk + 1
-       * (a0-a3 the rows h = 0, 1 of j; a4-a7 of j + 1), in pairs e = 0, 1 */
-      MlirValue regs[4];
-      for (int r = 0; r < 4; r++) {
-        int at = p * a_part + 4 * (2 * kk + r / 2) + 2 * (r % 2);
-        regs[r] = pack_pair(b, a_values[at], a_values[at + 1]);
-      }
+    for (int kk = 0; kk < steps; kk++) {
       int b_at = s->b_n_major ? kk * MMA_K * s->b_swizzle
                               : k_step_offset(kk, step_bytes, s->b_swizzle, s->n);
       MlirValue db = ws_arith(b, "arith.addi", db0, c64(b, b_at >> 4));
-      d = wgmma_rs(b, s, d, regs, db);
+      d = wgmma_rs(b, s, d, &regs[(p * steps + kk) * 4], db);
     }
     parts[p] = d;
   }

@@ -195,16 +195,23 @@ static bool lower_arrive_expect_tx(lowering *L, ws_builder *b, MlirOperation op)
   return true;
 }
 
-/* Operands desc, coords..., slot: the coordinate count, checked against the
- * descriptor's box. */
+/* Operands desc, coords..., slot: the coordinate count, the descriptor's
+ * rank: the rank of the ring's tile, or more when the box has leading unit
+ * extents that the tile drops (ws-verify checked them). */
 static int tma_rank(lowering *L, MlirOperation op, int ring) {
   int rank = (int)mlirOperationGetNumOperands(op) - 2;
-  if (rank < 1 || rank > 5 || rank != mlirShapedTypeGetRank(L->plan.rings[ring].tile)) {
-    ws_emit_op_error(op, "has %d coordinates for a ring of rank %d", rank,
-                     (int)mlirShapedTypeGetRank(L->plan.rings[ring].tile));
+  int tile_rank = (int)mlirShapedTypeGetRank(L->plan.rings[ring].tile);
+  if (rank < tile_rank || rank > 5) {
+    ws_emit_op_error(op, "has %d coordinates for a ring of rank %d", rank, tile_rank);
     return -1;
   }
   return rank;
+}
+
+/* Extent d of the box a rank-`rank` TMA op of ring r moves. */
+static int64_t tma_box_extent(const ws_ring *ring, int rank, int d) {
+  int drop = rank - (int)mlirShapedTypeGetRank(ring->tile);
+  return d < drop ? 1 : mlirShapedTypeGetDimSize(ring->tile, d - drop);
 }
 
 static MlirValue ring_slot_ptr(lowering *L, ws_builder *b, int r, MlirValue slot) {
@@ -277,7 +284,7 @@ static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
       .swizzle = ring->swizzle,
   };
   for (int d = 0; d < rank; d++)
-    site.box[d] = mlirShapedTypeGetDimSize(ring->tile, d);
+    site.box[d] = tma_box_extent(ring, rank, d);
   site.box[rank - 1] = ws_ring_box_cols(ring);
   /* a loop over the boxes, so that the element path is emitted once */
   MlirBlock body;

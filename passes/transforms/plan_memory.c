@@ -22,13 +22,16 @@
  * over all banks; so is an epilogue operand the load warp fetches (a
  * residual tile; a 1 x K bias row stays unswizzled), each kind in a
  * channel of its own. Depth:
- * ws.num_stages, or the deepest of 4, 3, 2, 1 whose rings fit the whole
+ * ws.num_stages, or the deepest of 4, 3, 2 whose rings fit the whole
  * budget (a matmul block has the SM to itself) with the epilogue tiles after
  * them, or else the C tile over them (never an operand: the load warp
  * fetches it while the K loop runs): once the K loop is done the ring memory is free,
  * and the plan shows the reuse as an epilogue offset inside the rings. A
  * persistent matmul (a K loop inside a ws.tile_loop) never reuses: its
- * producer runs ahead into the next tile while the C tile drains. */
+ * producer runs ahead into the next tile while the C tile drains. Never
+ * depth 1: the consumers free a K step's slot only after the next step's
+ * wait (its wgmma may still read the slot until then), so with one slot
+ * the load warp and the consumers would wait on each other. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -243,7 +246,7 @@ static int choose_matmul_depths(ws_plan *plan, int stages, int budget, char *why
   /* A persistent kernel's producer fills the rings for the next tile while
    * this tile's C tile is written and stored: they cannot share memory. */
   bool persistent = !mlirOperationIsNull(ws_plan_tile_loop(plan));
-  for (int d = stages > 0 ? stages : 4; d >= (stages > 0 ? stages : 1); d--) {
+  for (int d = stages > 0 ? stages : 4; d >= (stages > 0 ? stages : 2); d--) {
     set_depths(plan, d, 1);
     for (int reuse = 0; reuse < (persistent ? 1 : 2); reuse++) {
       bytes = lay_out(plan, reuse);
@@ -251,7 +254,7 @@ static int choose_matmul_depths(ws_plan *plan, int stages, int budget, char *why
         continue;
       snprintf(why, cap, "%d for the K loop's rings (%s), the epilogue tile %s; %d "
                "bytes fit the budget of %d (a matmul block has the SM to itself)",
-               d, stages > 0 ? "ws.num_stages" : "the deepest of 4, 3, 2, 1 that fits",
+               d, stages > 0 ? "ws.num_stages" : "the deepest of 4, 3, 2 that fits",
                reuse        ? "over the rings, free once the K loop is done"
                : persistent ? "after them (a persistent kernel loads the next tile's "
                               "steps into the rings while this tile's C is stored)"
@@ -340,6 +343,13 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
   if (!add_order_channel(&plan))
     return false;
   int stages = ws_int_attr(loop, "ws.num_stages", 0);
+  if (stages == 1 && ws_plan_is_matmul(&plan)) {
+    ws_emit_op_error(loop, "has ws.num_stages = 1, but a matmul loop needs at least 2 "
+                           "stages: the consumers free a step's slot only after the "
+                           "next step's wait, so the load warp fills one slot while "
+                           "the wgmma may still read the other");
+    return false;
+  }
   char why[512];
   int bytes = choose_depths(&plan, stages, budget, why, sizeof why);
   if (bytes > budget) {

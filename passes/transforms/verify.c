@@ -188,8 +188,29 @@ static void check_function_arguments(verify_state *st, MlirOperation func) {
 
 /* ---- ws.load / ws.store -------------------------------------------------- */
 
+/* Whether tile is the box, or the box with leading unit extents dropped (a
+ * 1x1x128x64 box of a [B, H, S, D] tensor moves a 128x64 tile: one head's
+ * rows, clipped at that head's end by TMA). */
+static bool tile_fits_box(MlirType tile, MlirType box) {
+  if (mlirTypeEqual(tile, box))
+    return true;
+  if (!mlirTypeIsARankedTensor(tile) ||
+      !mlirTypeEqual(mlirShapedTypeGetElementType(tile), mlirShapedTypeGetElementType(box)))
+    return false;
+  intptr_t rank = mlirShapedTypeGetRank(tile), drop = mlirShapedTypeGetRank(box) - rank;
+  if (rank < 1 || drop < 1)
+    return false;
+  for (intptr_t d = 0; d < drop; d++)
+    if (mlirShapedTypeGetDimSize(box, d) != 1)
+      return false;
+  for (intptr_t d = 0; d < rank; d++)
+    if (mlirShapedTypeGetDimSize(tile, d) != mlirShapedTypeGetDimSize(box, drop + d))
+      return false;
+  return true;
+}
+
 /* Shared by load and store: the coordinates must match the rank, and the
- * tile (result or stored value) must be exactly the box. */
+ * tile (result or stored value) must be the box (tile_fits_box). */
 static bool check_access(MlirOperation op, intptr_t num_coords, MlirType tile,
                          const char *tile_role) {
   char dbuf[256], tbuf[256], bbuf[256];
@@ -209,9 +230,9 @@ static bool check_access(MlirOperation op, intptr_t num_coords, MlirType tile,
                      (long long)rank);
     return false;
   }
-  if (!mlirTypeEqual(tile, box)) {
+  if (!tile_fits_box(tile, box)) {
     ws_emit_op_error(op, "%s type %s does not match the descriptor's box; "
-                         "expected %s",
+                         "expected %s, or it with leading unit extents dropped",
                      tile_role, ws_type_str(tile, tbuf, sizeof tbuf),
                      ws_type_str(box, bbuf, sizeof bbuf));
     return false;

@@ -1,11 +1,17 @@
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory{smem-budget=20000})' %s 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory)' %s 2>&1 | FileCheck %s --check-prefix=DEFAULT
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory{smem-budget=40000})' %ws_src/integration/matmul.mlir 2>&1 | FileCheck %s --check-prefix=MATMUL
+// RUN: sed 's/{ws.warp_specialize}/{ws.warp_specialize, ws.num_stages = 1 : i32}/' %ws_src/integration/matmul.mlir > %t.mlir
+// RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory)' %t.mlir 2>&1 | FileCheck %s --check-prefix=STAGES1
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory)' %S/Inputs/plan-memory-huge.mlir 2>&1 | FileCheck %S/Inputs/plan-memory-huge.mlir --check-prefix=HUGE
 // Over budget is an error at the loop that names every buffer, its bytes
-// and its offset. A matmul too big even at depth 1 with its C tile over the
+// and its offset. A matmul too big even at depth 2 with its C tile over the
 // A and B rings (offset 0) lists all three:
-// MATMUL: matmul.mlir:19:14: error: 'scf.for' op shared memory plan needs 65568 bytes but the budget is 40000 bytes (227 KiB per block on sm_90a, or smem-budget=): ring 0 (ws.load tensor<128x64xf16> at line 20:15, load -> compute): 1 x 16384 = 16384 bytes at offset 0; ring 1 (ws.load tensor<256x64xf16> at line 21:15, load -> compute): 1 x 32768 = 32768 bytes at offset 16384; ring 2 (arith.truncf tensor<128x256xf16> at line 25:14, compute -> store): 1 x 65536 = 65536 bytes at offset 0; barriers: 32 bytes
+// MATMUL: matmul.mlir:19:14: error: 'scf.for' op shared memory plan needs 98352 bytes but the budget is 40000 bytes (227 KiB per block on sm_90a, or smem-budget=): ring 0 (ws.load tensor<128x64xf16> at line 20:15, load -> compute): 2 x 16384 = 32768 bytes at offset 0; ring 1 (ws.load tensor<256x64xf16> at line 21:15, load -> compute): 2 x 32768 = 65536 bytes at offset 32768; ring 2 (arith.truncf tensor<128x256xf16> at line 25:14, compute -> store): 1 x 65536 = 65536 bytes at offset 0; barriers: 48 bytes
+// A matmul loop never gets one stage: its consumers free a step's slot only
+// after the next step's wait, so one slot would deadlock; ws.num_stages = 1
+// on it is refused:
+// STAGES1: .mlir:19:14: error: 'scf.for' op has ws.num_stages = 1, but a matmul loop needs at least 2 stages
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @big(%a: !ws.tensor_desc<tensor<128x128xf32>>, %b: !ws.tensor_desc<tensor<128x128xf32>>,

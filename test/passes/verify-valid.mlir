@@ -1,7 +1,8 @@
 // RUN: ws-opt --pass-pipeline='builtin.module(ws-verify)' %s | FileCheck %s
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-verify{chip=sm_100a})' %s --split-input-file 2>&1 | FileCheck %s --check-prefix=CHIP
 // ws-verify accepts every element type (coordinates proven 16-byte aligned
-// through ws.divisibility), ranks 1 and 5, both dot forms, fp8
+// through ws.divisibility), ranks 1 and 5, a tile that drops its box's
+// leading unit extents, both dot forms, fp8
 // dots, ws.num_stages on the marked loop and an sm_100a target, and leaves
 // the IR as it was.
 module attributes {gpu.container_module} {
@@ -17,6 +18,15 @@ module attributes {gpu.container_module} {
       %u = "ws.load"(%d, %i, %i, %i, %i, %i) : (!ws.tensor_desc<tensor<2x2x2x2x16xf8E4M3FN>>, i32, i32, i32, i32, i32) -> tensor<2x2x2x2x16xf8E4M3FN>
       // CHECK: "ws.store"
       "ws.store"(%a, %i, %t) : (!ws.tensor_desc<tensor<16xf16>>, i32, tensor<16xf16>) -> ()
+      gpu.return
+    }
+    // CHECK-LABEL: gpu.func @unit_extents
+    gpu.func @unit_extents(%h: !ws.tensor_desc<tensor<1x1x128x64xf16>>, %i: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      // CHECK: "ws.load"{{.*}} -> tensor<128x64xf16>
+      %t = "ws.load"(%h, %i, %i, %i, %c0) : (!ws.tensor_desc<tensor<1x1x128x64xf16>>, i32, i32, i32, i32) -> tensor<128x64xf16>
+      // CHECK: "ws.store"{{.*}}tensor<128x64xf16>) -> ()
+      "ws.store"(%h, %i, %i, %i, %c0, %t) : (!ws.tensor_desc<tensor<1x1x128x64xf16>>, i32, i32, i32, i32, tensor<128x64xf16>) -> ()
       gpu.return
     }
     // CHECK-LABEL: gpu.func @dots
@@ -40,7 +50,7 @@ module attributes {gpu.container_module} {
 }
 // -----
 // The sm_90a part above fails under chip=sm_100a; this sm_100a part passes.
-// CHIP: verify-valid.mlir:8:3: error: 'gpu.module' op targets chip "sm_90a" but the pipeline was asked for chip=sm_100a
+// CHIP: verify-valid.mlir:9:3: error: 'gpu.module' op targets chip "sm_90a" but the pipeline was asked for chip=sm_100a
 // CHIP-NOT: error
 // CHIP: gpu.module @b [#nvvm.target<chip = "sm_100a">]
 module attributes {gpu.container_module} {
