@@ -3,9 +3,10 @@
 torch: checks them against an f32 reference, and times them against torch
 SDPA (FlashAttention-2 and cuDNN backends forced) and Triton.
 
-Usage: attention_run.py DIR check|small|bench [VARIANT...]
+Usage: attention_run.py DIR check|small|bench|profile [VARIANT...]
   check: sizes from one block to B x H x S = 2 x 8 x 2048 and 1 x 2 x 4096;
-  small: the first three (for compute-sanitizer); bench: the benchmark
+  small: the first three (for compute-sanitizer); profile: one launch at
+  the first benchmark shape of its head dim (for ncu); bench: the benchmark
   (with --triton, also a Triton forward attention in the form of Triton's
   fused-attention tutorial, best of TRITON_CONFIGS, checked first).
 DIR holds VARIANT.c/.h (compile_attention.sh writes them) and the manifest:
@@ -342,6 +343,12 @@ def main():
                 ok &= check_one(kern, cfg, b, h, s, strided)
             if not ragged:
                 ok &= check_refused(kern, cfg)
+        elif mode == "profile":
+            b, h, s, d = next(x for x in SHAPES if x[3] == cfg["d"])
+            (q4, k4, v4), views = attention_inputs(cfg, b, h, s, False)
+            flat, o_view, o4, outside = output_buffer(cfg, b, h, s)
+            kern.launcher(*views, o_view, b, h, s, d, cfg)()
+            wait(60.0)
         else:
             for b, h, s, d in SHAPES:
                 if d == cfg["d"]:

@@ -10,6 +10,7 @@
 #include "ws-c/Dialect.h"
 #include "ws_lower_f8.h"
 #include "ws_lower_tile.h"
+#include "ws_register_pressure.h"
 #include "../../dialect/ws_text.h"
 
 bool ws_has_tile_result(MlirOperation op) {
@@ -358,92 +359,17 @@ static int tile_registers(const ws_tiles *T, MlirType e) {
   return (T->chunks * T->vec * bytes + 3) / 4;
 }
 
-/* The op's position in `ops`, through an open-addressed table of `cap`
- * (a power of two) slots; -1 when it is not there. */
-static long position(const uintptr_t *keys, const long *vals, long cap, MlirOperation op) {
-  uintptr_t k = (uintptr_t)op.ptr;
-  for (long i = (long)((k >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);; i = (i + 1) & (cap - 1)) {
-    if (keys[i] == k)
-      return vals[i];
-    if (!keys[i])
-      return -1;
-  }
+static int registers_of_tile(MlirValue tile, const void *ctx) {
+  return tile_registers(ctx, ws_tile_element(tile));
 }
 
 bool ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size_t n,
                                int registers, const ws_pass_env *env) {
-  long cap = 64;
-  while (cap < 2 * (long)n)
-    cap *= 2;
-  uintptr_t *keys = calloc((size_t)cap, sizeof *keys);
-  long *vals = calloc((size_t)cap, sizeof *vals), *last = calloc(n + 1, sizeof *last);
-  int *delta = calloc(n + 2, sizeof *delta);
-  if (!keys || !vals || !last || !delta)
-    abort();
-  for (size_t i = 0; i < n; i++) {
-    uintptr_t k = (uintptr_t)ops[i].ptr;
-    long h = (long)((k >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);
-    while (keys[h])
-      h = (h + 1) & (cap - 1);
-    keys[h] = k;
-    vals[h] = (long)i;
-  }
-  /* each tile lives from its op to its last use */
-  for (size_t i = 0; i < n; i++) {
-    last[i] = -1;
-    if (!ws_has_tile_result(ops[i]) || ws_is_splat_tile(ops[i]))
-      continue;
-    MlirValue v = mlirOperationGetResult(ops[i], 0);
-    last[i] = (long)i;
-    for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
-         u = mlirOpOperandGetNextUse(u)) {
-      long p = position(keys, vals, cap, mlirOpOperandGetOwner(u));
-      if (p > last[i])
-        last[i] = p;
-    }
-    int regs = tile_registers(T, ws_tile_element(v));
-    delta[i] += regs;
-    delta[last[i] + 1] -= regs;
-  }
-  int live = 0, peak = 0;
-  size_t at = 0;
-  for (size_t i = 0; i < n; i++) {
-    live += delta[i];
-    if (live > peak) {
-      peak = live;
-      at = i;
-    }
-  }
-  char text[1024], type[96];
-  ws_text t;
-  ws_text_init(&t, text, sizeof text);
-  int shown = 0;
-  for (size_t i = 0; i <= at && peak > 0; i++) {
-    if (last[i] < (long)at)
-      continue;
-    MlirValue v = mlirOperationGetResult(ops[i], 0);
-    char loc[64];
-    if (shown++ < 12)
-      ws_text_appendf(&t, "%s%s at %s (%d)", shown > 1 ? ", " : "",
-                      ws_type_str(mlirValueGetType(v), type, sizeof type),
-                      ws_loc_str(mlirOperationGetLocation(ops[i]), loc, sizeof loc),
-                      tile_registers(T, ws_tile_element(v)));
-  }
-  if (peak > 0)
-    ws_remark(env, mlirOperationGetLocation(ops[at]),
-              "registers: the compute partition's tiles need %d per thread where most "
-              "are live, here: %d tile(s) of %d elements per thread, %s%s; the compute "
-              "warps have %d after setmaxnreg%s",
-              peak, shown, T->chunks * T->vec, text, shown > 12 ? ", ..." : "", registers,
-              peak > registers ? ", so ptxas spills to local memory: use more compute "
-                                 "warps (ws.num_warps), smaller tiles, or fewer tiles live "
-                                 "at once"
-                               : " (addresses, indices and loop state take some of the rest)");
-  free(keys);
-  free(vals);
-  free(last);
-  free(delta);
-  return true;
+  ws_register_pressure p = {.registers_of = registers_of_tile,
+                            .ctx = T,
+                            .who = "the compute partition's tiles",
+                            .budget = registers};
+  return ws_check_register_pressure(&p, ops, n, env);
 }
 
 bool ws_tiles_iota(ws_tiles *T, ws_builder *b, MlirOperation op) {

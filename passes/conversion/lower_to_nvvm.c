@@ -38,6 +38,7 @@
 #include "ws_lower_mma.h"
 #include "ws_lower_store.h"
 #include "ws_lower_tile.h"
+#include "ws_register_pressure.h"
 #include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
@@ -739,6 +740,40 @@ static MlirWalkResult collect_op(MlirOperation op, void *user_data) {
   return MlirWalkResultAdvance;
 }
 
+/* Registers per thread of a consumer tile in wgmma's accumulator layout
+ * over *ctx threads: an M x N tile M N / threads values, a 1 x M row
+ * vector 4 M / threads (a quad shares each row), a broadcast or an iota
+ * none; 16-bit values pair up. */
+static int fragment_registers(MlirValue tile, const void *ctx) {
+  int threads = *(const int *)ctx;
+  MlirType t = mlirValueGetType(tile);
+  if (mlirShapedTypeGetRank(t) != 2 || threads <= 0 ||
+      (mlirValueIsAOpResult(tile) && (wsOperationIsA(mlirOpResultGetOwner(tile), "broadcast") ||
+                                      wsOperationIsA(mlirOpResultGetOwner(tile), "iota"))))
+    return 0; /* a broadcast reads its row vector's registers; an iota is
+                 rebuilt from the thread index where it is used */
+  int64_t rows = mlirShapedTypeGetDimSize(t, 0), cols = mlirShapedTypeGetDimSize(t, 1);
+  int64_t values = rows == 1 ? 4 * cols / threads : rows * cols / threads;
+  MlirType e = mlirShapedTypeGetElementType(t);
+  int bytes = mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 1 ? 1
+                                                                         : wsElementTypeByteWidth(e);
+  return (int)((values * (bytes ? bytes : 4) + 3) / 4);
+}
+
+/* --ws-explain adds up the consumers' live tiles (the accumulators, an
+ * attention kernel's S, P, O and row vectors) against the registers
+ * setmaxnreg gives them. An estimate (LLVM fuses elementwise chains,
+ * ptxas allocates), so a remark, not a refusal. */
+static bool explain_fragment_pressure(lowering *L, const ws_partition *c) {
+  int threads = c->pingpong ? 128 : c->num_warps * 32;
+  ws_register_pressure p = {.registers_of = fragment_registers,
+                            .ctx = &threads,
+                            .who = "the consumer warpgroups' tiles",
+                            .budget = c->registers ? c->registers : L->plan.maxnreg};
+  return !L->explain ||
+         ws_check_register_pressure(&p, L->ops.items, (size_t)L->ops.len, L->explain);
+}
+
 /* The kernel's entry: the arena's address, the thread index and whether
  * this thread's last chunk lies inside the tile. */
 static void emit_entry(lowering *L) {
@@ -781,6 +816,8 @@ static bool lower_with(lowering *L, MlirOperation func) {
   L->tiles.ctx = L->ctx;
   L->tiles.i32 = L->i32;
   const ws_partition *c = L->compute >= 0 ? &L->plan.parts[L->compute] : NULL;
+  if (L->matmul && c)
+    explain_fragment_pressure(L, c);
   bool laid_out = L->matmul || !c ||
                   (ws_tiles_layout(&L->tiles, c->num_warps * 32, L->ops.items, L->ops.len) &&
                    (!L->explain ||

@@ -52,6 +52,14 @@ void ws_explain_schedule(const ws_plan *plan, const ws_pass_env *env) {
   ws_remark(env, loc_of(plan->loop), "partitions: %s; the compute warps come from "
             "ws.num_warps on the kernel (4 without it), the load and store "
             "partitions take one warp each", text);
+  int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
+  if (compute >= 0 && plan->parts[compute].turns)
+    ws_remark(env, loc_of(plan->loop), "turns: the 2 consumer warpgroups (each its own "
+              "rows) take turns at their wgmmas, since a step runs ws.dot, math on its "
+              "result, then ws.dot again: a turn is one warpgroup's last wgmmas of a step "
+              "and its first of the next, so its math runs under the other's turn and the "
+              "tensor cores need not wait for both; a channel from the consumers to "
+              "themselves passes the turn");
   MlirBlock body = ws_loop_body(plan->loop);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
@@ -162,6 +170,13 @@ void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
     if (ch->expect_tx)
       snprintf(tx, sizeof tx, " with expect-tx of %d bytes (every box TMA writes)",
                ch->expect_tx);
+    if (ch->from == ch->to) {
+      ws_remark(env, loc, "channel %d (%s -> %s): the turn of its warpgroups: %d slot; "
+                "the warpgroup whose turn ends arrives with its %d threads, the next "
+                "waits for that phase before its wgmmas", c, from, to, ch->depth,
+                ch->full_arrivals);
+      continue;
+    }
     ws_remark(env, loc, "channel %d (%s -> %s): %d slot%s; the full barrier counts %d "
               "arrival%s (%s)%s, the empty barrier %d (%s); %s waits on empty from phase "
               "%d (a fresh slot is free), %s on full from phase %d",

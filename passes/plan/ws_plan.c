@@ -282,6 +282,7 @@ static void read_partitions(ws_plan *plan, MlirAttribute table) {
     p->registers = dict_int(e, "registers", 0);
     p->first_warp = dict_int(e, "first_warp", 0);
     p->pingpong = dict_int(e, "pingpong", 0) != 0;
+    p->turns = dict_int(e, "turns", 0) != 0;
   }
 }
 
@@ -355,10 +356,12 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
   }
   for (int c = 0; c < plan->num_channels; c++) {
     const ws_channel *ch = &plan->channels[c];
-    bool turns = ch->from == ch->to && ch->from >= 0 && plan->parts[ch->from].pingpong;
+    bool turns = ch->from == ch->to && ch->from >= 0 &&
+                 (plan->parts[ch->from].pingpong || plan->parts[ch->from].turns);
     if (ch->from < 0 || ch->to < 0 || (ch->from == ch->to && !turns)) {
       snprintf(why, cap, "ws.channels[%d]: its ends must be two different partitions of "
-                         "ws.partitions (or one ping-pong compute partition: its turns)", c);
+                         "ws.partitions (or one compute partition whose warpgroups take turns: "
+                         "ping-pong or turns)", c);
       return false;
     }
     if (ch->depth < 1 || ch->depth > 8) {
@@ -498,6 +501,8 @@ void ws_plan_write_partitions(const ws_plan *plan) {
                       part->registers, part->first_warp);
     if (part->pingpong)
       ws_text_appendf(&t, ", pingpong = true");
+    if (part->turns)
+      ws_text_appendf(&t, ", turns = true");
     ws_text_appendf(&t, "}");
   }
   ws_text_appendf(&t, "]");

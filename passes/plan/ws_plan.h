@@ -45,6 +45,9 @@ typedef struct ws_partition {
   int first_warp;
   bool pingpong; /* compute of a persistent matmul: its warpgroups take
                     alternate tiles, each the whole tile (ws_pingpong) */
+  bool turns;    /* compute of a matmul loop with several ws.dot ops: its two
+                    warpgroups take turns issuing their wgmmas (each its own
+                    rows), so one's register math runs under the other's */
 } ws_partition;
 
 typedef struct ws_ring {

@@ -199,8 +199,9 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
   bool ok = true;
   /* Ping-pong consumers take every other tile: a warpgroup's waits and
    * arrives skip the other's iterations (the sums over agents check that
-   * every phase still gets its arrivals, and its count of them). */
-  bool alternates = A->part >= 0 && run->plan->parts[A->part].pingpong;
+   * every phase still gets its arrivals, and its count of them). So do
+   * both warpgroups' on a turn channel. */
+  bool pingpong = A->part >= 0 && run->plan->parts[A->part].pingpong;
   for (int k = 0; k < A->n && ok; k++) {
     ws_event *e = &A->ev[k];
     A->done_at[k] = k;
@@ -218,6 +219,9 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     case EV_EXPECT_TX: {
       bool wait = e->kind == EV_WAIT;
       long long *count = wait ? &s->waits[e->channel][e->full] : &s->arrives[e->channel][e->full];
+      /* a turn channel (consumers to themselves) alternates as well */
+      const ws_channel *ch = &run->plan->channels[e->channel];
+      bool alternates = pingpong || ch->from == ch->to;
       if (e->iter > *count && alternates) {
         *count = e->iter; /* the other warpgroup's tiles came between */
       } else if (e->iter > *count && e->iter - *count < ws_run_span(run) + 1) {

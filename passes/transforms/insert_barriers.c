@@ -63,8 +63,10 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
   for (int r = 0; r < plan->num_rings; r++)
     if (plan->rings[r].channel == index && from == WS_ROLE_LOAD)
       c->expect_tx += ws_tile_bytes(plan->rings[r].tile); /* the box, not its padded slot */
-  c->full_arrivals = arrivals(&plan->parts[c->from]);
-  c->empty_arrivals = arrivals(&plan->parts[c->to]);
+  /* a turn channel (consumers to themselves) is passed by one warpgroup */
+  bool turn = c->from == c->to;
+  c->full_arrivals = turn ? WARPGROUP_THREADS : arrivals(&plan->parts[c->from]);
+  c->empty_arrivals = turn ? WARPGROUP_THREADS : arrivals(&plan->parts[c->to]);
   c->producer_phase = 1;
   c->consumer_phase = 0;
   /* wgmma reads a matmul's K-loop slots through the async proxy, as TMA

@@ -513,6 +513,30 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
               c->num_warps / 4, m, n, m * n / (c->num_warps * 32));
 }
 
+/* Whether the consumers of a (not persistent) matmul loop take turns: two
+ * warpgroups, each with its own rows, and more than one ws.dot per step,
+ * so a step is wgmmas, register math on their results, more wgmmas (two
+ * runs of ws.dot with tile math between them). The
+ * wgmmas of one warpgroup's step end and the next step's start (its last
+ * dots, then its first) are one turn; the other warpgroup's register math
+ * runs meanwhile, and the tensor cores never wait for both to finish it. */
+static bool takes_turns(const ws_plan *plan, const MlirOperation *ops, int n,
+                        int compute_warps) {
+  if (compute_warps != 8 || !ws_plan_is_matmul(plan) ||
+      !mlirOperationIsNull(ws_plan_tile_loop(plan)))
+    return false;
+  int runs = 0; /* ws.dot ops after a tile op of the consumers' that is not one */
+  bool after_math = true;
+  for (int i = 0; i < n; i++) {
+    if (wsOperationIsA(ops[i], "load") || !touches_tiles(ops[i]))
+      continue;
+    bool dot = wsOperationIsA(ops[i], "dot");
+    runs += dot && after_math;
+    after_math = !dot;
+  }
+  return runs > 1;
+}
+
 /* The partition table and every op's partitions, from the ops' roles. */
 static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const unsigned *masks,
                          int n, int compute_warps, bool explain, const ws_pass_env *env) {
@@ -543,6 +567,8 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
   int compute = ws_plan_find_role(&plan, WS_ROLE_COMPUTE);
   if (!mlirOperationIsNull(tile) && compute >= 0)
     plan.parts[compute].pingpong = is_pingpong(tile);
+  if (compute >= 0)
+    plan.parts[compute].turns = takes_turns(&plan, ops, n, compute_warps);
   unsigned present = (1u << plan.num_parts) - 1;
   /* Scalars, last to first, so each sees its users' partitions. */
   for (int i = n - 1; i >= 0; i--) {

@@ -182,10 +182,12 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
  * tile before (else its wait on a slot one lap ahead could pass on the
  * parity of the phase before). The turn is a channel of its own from the
  * consumers to themselves, with no ring: one barrier, arrived on by the
- * warpgroup that finished a K loop and waited on by the other. */
+ * warpgroup that finished a K loop and waited on by the other. Consumers
+ * that take turns at their wgmmas (ws_partition.turns) pass the same kind
+ * of channel back and forth once per turn. */
 static bool add_order_channel(ws_plan *plan) {
   int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
-  if (compute < 0 || !plan->parts[compute].pingpong)
+  if (compute < 0 || !(plan->parts[compute].pingpong || plan->parts[compute].turns))
     return true;
   if (channel_for(plan, compute, compute, STAGE_LOOP) < 0) {
     ws_emit_op_error(plan->loop, "needs more than %d channels", WS_MAX_CHANNELS);

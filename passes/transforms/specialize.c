@@ -542,6 +542,7 @@ typedef struct mma_groups {
   MlirOperation loop;
   ws_op_list issued; /* ws.dot ops issued since the last commit and wait */
   bool fenced;       /* no register math since the last wgmma fence */
+  bool committed;    /* the issued wgmmas are committed (a turn was passed) */
   bool released;     /* the step waited: the previous step's slot is free */
 } mma_groups;
 
@@ -572,13 +573,63 @@ static bool uses_pending(const mma_groups *g, MlirOperation op) {
  * iteration's slot is then free (every wgmma that read it is done). */
 static void retire_groups(specializer *S, ws_builder *b, mma_groups *g, MlirValue n, int in,
                           MlirValue base) {
-  if (g->issued.len)
+  if (g->issued.len && !g->committed)
     ws_build_void(b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
   wgmma_wait(b, 0);
   if (!g->released)
     release_lagging(S, b, n, in, 1, base);
   g->issued.len = 0;
+  g->committed = false;
   g->released = true;
+}
+
+/* Consumers that take turns at their wgmmas (ws_partition.turns): turn c
+ * is warpgroup c mod 2's, and turns run in order. A warpgroup's turn
+ * 2 n + w is its wgmmas from the last run of step n - 1 to the first run
+ * of step n (a run: wgmmas with no register math between them); its turn
+ * after the loop is the last run of the last step. */
+typedef struct turn_order {
+  int ch;              /* the turn channel; -1: the consumers do not take turns */
+  MlirValue warpgroup; /* 0 or 1 */
+} turn_order;
+
+/* Wait for turn c - 1 to end: turn c may start. */
+static void take_turn_after(specializer *S, ws_builder *b, const turn_order *t, MlirValue c) {
+  MlirValue slot, phase;
+  slot_phase(S, b, ws_arith(b, "arith.subi", c, c32(b, 1)), t->ch,
+             S->plan->channels[t->ch].consumer_phase, &slot, &phase);
+  wait_barrier(S, b, t->ch, true, slot, phase);
+}
+
+/* End turn c: the other warpgroup's turn c + 1 may start. */
+static void end_turn(specializer *S, ws_builder *b, const turn_order *t, MlirValue c) {
+  MlirValue slot;
+  slot_phase(S, b, c, t->ch, S->plan->channels[t->ch].producer_phase, &slot, NULL);
+  arrive(S, b, t->ch, true, slot);
+}
+
+/* Turn 2 n + w + offset of this warpgroup at step n. */
+static MlirValue turn_at(ws_builder *b, const turn_order *t, MlirValue n, int offset) {
+  return ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", n, c32(b, 2)),
+                  ws_arith(b, "arith.addi", t->warpgroup, c32(b, offset)));
+}
+
+/* The runs of wgmmas in a step of the source loop: a ws.dot that is the
+ * partition's first tile op, or follows one that is not a ws.dot, starts
+ * one (emit_k_loop fences there). */
+static int count_runs(const specializer *S, int part) {
+  int runs = 0;
+  bool after_math = true;
+  MlirBlock src = ws_loop_body(S->plan->loop);
+  for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!in_partition(S, op, part) || is_scalar(op))
+      continue;
+    bool dot = wsOperationIsA(op, "dot");
+    runs += dot && after_math;
+    after_math = !dot;
+  }
+  return runs;
 }
 
 /* The consumer warpgroups' K loop: per K step, wait for the slot, then the
@@ -592,7 +643,7 @@ static void retire_groups(specializer *S, ws_builder *b, mma_groups *g, MlirValu
  * is pending at the next step's start. Counts from `start`; returns the
  * loop, or a null op after an error. */
 static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
-                                 MlirValue start, MlirValue base) {
+                                 MlirValue start, MlirValue base, const turn_order *turns) {
   MlirOperation loop = S->plan->loop;
   MlirBlock src = ws_loop_body(loop);
   MlirOperation yield = mlirBlockGetTerminator(src);
@@ -620,22 +671,33 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
   ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
   g.fenced = true;
   bool ok = true;
+  int runs = turns->ch >= 0 ? count_runs(S, part) : 0, run = -1;
+  bool in_run = false;
   for (MlirOperation op = first_tile_op(S, &b, m, part); ok && !mlirOperationIsNull(op);
        op = after(S, &b, m, op, part)) {
     if (!wsOperationIsA(op, "dot")) {
+      if (in_run && run == 0 && runs > 1) { /* the turn's last wgmmas are issued */
+        ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+        g.committed = true;
+        end_turn(S, &b, turns, turn_at(&b, turns, n, 0));
+      }
+      in_run = false;
       if (uses_pending(&g, op))
         retire_groups(S, &b, &g, n, in, base);
       clone_mapped(&b, op, m);
       g.fenced = false; /* register math: fence before the next wgmma */
       continue;
     }
+    if (!in_run && ++run == runs - 1 && runs > 1) /* the step's last run: the next turn */
+      take_turn_after(S, &b, turns, turn_at(&b, turns, n, 2));
+    in_run = true;
     if (!g.fenced)
       ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
     g.fenced = true;
     ok = emit_mma(S, &b, m, op, slot);
     ws_op_list_push(&g.issued, op);
   }
-  if (ok && g.issued.len)
+  if (ok && g.issued.len && !g.committed)
     ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
   ws_op_list_free(&g.issued);
   if (ok && !g.released) {
@@ -755,7 +817,16 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   int turn = pingpong ? turn_channel(S, part) : -1;
   if (turn >= 0) /* wait for the other warpgroup's tile before this one */
     take_turn(S, at, counts[1], turn);
-  MlirOperation copy = emit_k_loop(S, at, m, part, in, counts[0], base);
+  turn_order turns = {.ch = -1};
+  if (S->plan->parts[part].turns && !persistent && count_runs(S, part) > 1) {
+    turns.ch = turn_channel(S, part);
+    turns.warpgroup = own_warpgroup(S, at);
+    MlirBlock then_block; /* warpgroup 1's first turn follows warpgroup 0's */
+    ws_build_if(at, ws_cmpi(at, "ugt", turns.warpgroup, c32(at, 0)), &then_block, NULL);
+    ws_builder t1 = ws_builder_before(mlirBlockGetTerminator(then_block));
+    take_turn_after(S, &t1, &turns, turn_at(&t1, &turns, c32(&t1, 0), 0));
+  }
+  MlirOperation copy = emit_k_loop(S, at, m, part, in, counts[0], base, &turns);
   if (mlirOperationIsNull(copy)) {
     S->failed = true;
     return;
@@ -766,6 +837,8 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
     arrive(S, at, turn, true, slot);
   }
   MlirValue steps = mlirOperationGetResult(copy, 0);
+  if (turns.ch >= 0) /* the last turn: the last step's last run */
+    end_turn(S, at, &turns, turn_at(at, &turns, steps, 0));
   wgmma_wait(at, 0);
   release_lagging(S, at, steps, in, 1, base);
   prologue_channels(S, at, part, true);
