@@ -2,18 +2,22 @@
 // for one block of 128 query rows of one (batch, head) per thread block, head
 // dimension 128, f16 in and out, f32 accumulation, online softmax.
 //
-// Q, K, V and O are (B*H*S) x 128 tensors (row-major views, strided allowed);
-// launch on grid (S / 128, B * H) with %seq = S (a multiple of 128: the
-// launcher refuses others) and %scale = log2(e) / sqrt(128). The user writes
-// the math; ws decides the rest: the load warp fetches Q once and K and V
-// into a ring, two consumer warpgroups (64 rows each) run S = Q K^T from
-// shared memory, the row max and sum with quad shuffles on the wgmma
-// fragments, and O += P V with P in registers (wgmma's register form), and
-// the store warp writes O. `ws-opt attention.mlir --ws-explain` says why.
+// Q, K, V and O are B x H x S x 128 tensors (any strides: B x S x H x D
+// storage is a view too), read through 1 x 1 x 128 x 128 boxes, so a tile is
+// one head's rows and TMA clips it at S (zeros in, nothing written past S).
+// Launch on grid (ceil(S / 128), H, B) with %seq = S (any S >= 1) and %scale =
+// log2(e) / sqrt(128). The last KV block's columns at or past S are masked
+// with ws.iota. The user writes the math; ws decides the rest: the load warp
+// fetches Q once and K and V into a ring, two consumer warpgroups (64 rows
+// each) run S = Q K^T from shared memory, the row max and sum with quad
+// shuffles on the wgmma fragments, and O += P V with P in registers (wgmma's
+// register form), taking turns at their wgmmas so that one's softmax runs
+// under the other's; the store warp writes O. `ws-opt attention.mlir
+// --ws-explain` says why.
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
-    gpu.func @attention(%q: !ws.tensor_desc<tensor<128x128xf16>>, %k: !ws.tensor_desc<tensor<128x128xf16>>, %v: !ws.tensor_desc<tensor<128x128xf16>>, %o: !ws.tensor_desc<tensor<128x128xf16>>,
-                        %seq: i32 {ws.divisibility = 128 : i32}, %scale: f32) kernel
+    gpu.func @attention(%q: !ws.tensor_desc<tensor<1x1x128x128xf16>>, %k: !ws.tensor_desc<tensor<1x1x128x128xf16>>, %v: !ws.tensor_desc<tensor<1x1x128x128xf16>>, %o: !ws.tensor_desc<tensor<1x1x128x128xf16>>,
+                        %seq: i32, %scale: f32) kernel
         attributes {ws.num_warps = 8 : i32} {
       %c0 = arith.constant 0 : i32
       %cbm = arith.constant 128 : i32
@@ -22,27 +26,31 @@ module attributes {gpu.container_module} {
       %by = gpu.block_id y
       %bxi = arith.index_cast %bx : index to i32
       %byi = arith.index_cast %by : index to i32
-      %base = arith.muli %byi, %seq : i32
+      %bz = gpu.block_id z
+      %bzi = arith.index_cast %bz : index to i32
       %qoff = arith.muli %bxi, %cbm : i32
-      %row = arith.addi %base, %qoff : i32
-      %end = arith.addi %base, %seq : i32
-      %tq = "ws.load"(%q, %row, %c0) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32) -> tensor<128x128xf16>
+      %tq = "ws.load"(%q, %bzi, %byi, %qoff, %c0) : (!ws.tensor_desc<tensor<1x1x128x128xf16>>, i32, i32, i32, i32) -> tensor<128x128xf16>
       %zs = arith.constant dense<0.0> : tensor<128x128xf32>
       %zo = arith.constant dense<0.0> : tensor<128x128xf32>
       %m0 = arith.constant dense<0xFF800000> : tensor<1x128xf32>
       %l0 = arith.constant dense<0.0> : tensor<1x128xf32>
-      %r:3 = scf.for %kv = %base to %end step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
+      %r:3 = scf.for %kv = %c0 to %seq step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
           -> (tensor<128x128xf32>, tensor<1x128xf32>, tensor<1x128xf32>) : i32 {
-        %tk = "ws.load"(%k, %kv, %c0) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32) -> tensor<128x128xf16>
-        %tv = "ws.load"(%v, %kv, %c0) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32) -> tensor<128x128xf16>
+        %tk = "ws.load"(%k, %bzi, %byi, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x128x128xf16>>, i32, i32, i32, i32) -> tensor<128x128xf16>
+        %tv = "ws.load"(%v, %bzi, %byi, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x128x128xf16>>, i32, i32, i32, i32) -> tensor<128x128xf16>
         %s = "ws.dot"(%tq, %tk, %zs) {transpose_b} : (tensor<128x128xf16>, tensor<128x128xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
         %sc = tensor.splat %scale : tensor<128x128xf32>
         %ss = arith.mulf %s, %sc : tensor<128x128xf32>
-
-        %mx = "ws.reduce"(%ss) {kind = "max", axis = 1 : i32} : (tensor<128x128xf32>) -> tensor<1x128xf32>
+        %cols = "ws.iota"() {axis = 1 : i32} : () -> tensor<128x128xi32>
+        %left = arith.subi %seq, %kv : i32
+        %lefts = tensor.splat %left : tensor<128x128xi32>
+        %inside = arith.cmpi slt, %cols, %lefts : tensor<128x128xi32>
+        %ninf = arith.constant dense<0xFF800000> : tensor<128x128xf32>
+        %sm = arith.select %inside, %ss, %ninf : tensor<128x128xi1>, tensor<128x128xf32>
+        %mx = "ws.reduce"(%sm) {kind = "max", axis = 1 : i32} : (tensor<128x128xf32>) -> tensor<1x128xf32>
         %mn = arith.maximumf %m, %mx : tensor<1x128xf32>
         %mb = "ws.broadcast"(%mn) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x128xf32>
-        %sd = arith.subf %ss, %mb : tensor<128x128xf32>
+        %sd = arith.subf %sm, %mb : tensor<128x128xf32>
         %p = math.exp2 %sd : tensor<128x128xf32>
         %ls = "ws.reduce"(%p) {kind = "sum", axis = 1 : i32} : (tensor<128x128xf32>) -> tensor<1x128xf32>
         %dm = arith.subf %m, %mn : tensor<1x128xf32>
@@ -58,7 +66,7 @@ module attributes {gpu.container_module} {
       %lb = "ws.broadcast"(%r#2) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x128xf32>
       %out = arith.divf %r#0, %lb : tensor<128x128xf32>
       %ot = arith.truncf %out : tensor<128x128xf32> to tensor<128x128xf16>
-      "ws.store"(%o, %row, %c0, %ot) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      "ws.store"(%o, %bzi, %byi, %qoff, %c0, %ot) : (!ws.tensor_desc<tensor<1x1x128x128xf16>>, i32, i32, i32, i32, tensor<128x128xf16>) -> ()
       gpu.return
     }
   }

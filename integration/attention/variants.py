@@ -66,8 +66,11 @@ def kernel(d, bm, bn, t, causal, layout):
     s_t, row_t = f"tensor<{bm}x{bn}xf32>", f"tensor<1x{bm}xf32>"
     o_t = f"tensor<{bm}x{d}xf32>"
     ninf = f"        %ninf = arith.constant dense<0xFF800000> : {s_t}"
+    end = "%end"
     if causal:  # KV blocks up to and including the diagonal one
-        bound = f"""      %qend = arith.addi %qoff, %cbm : i32
+        bound = """      %qend = arith.addi %qoff, %cbm : i32
+      %end = arith.minsi %qend, %seq : i32""" if layout == "ragged" else f"""\
+      %qend = arith.addi %qoff, %cbm : i32
       %last = arith.minsi %qend, %seq : i32
       %end = arith.addi {start}, %last : i32"""
         mask = f"""        %rows = "ws.iota"() {{axis = 0 : i32}} : () -> tensor<{bm}x{bn}xi32>
@@ -80,7 +83,7 @@ def kernel(d, bm, bn, t, causal, layout):
         %sm = arith.select %above, %ninf, %ss : tensor<{bm}x{bn}xi1>, {s_t}"""
         scores = "%sm"
     elif layout == "ragged":  # the last KV block's columns at or past S
-        bound = f"      %end = arith.addi {start}, %seq : i32"
+        bound, end = "", "%seq"
         mask = f"""        %cols = "ws.iota"() {{axis = 1 : i32}} : () -> tensor<{bm}x{bn}xi32>
         %left = arith.subi %seq, %kv : i32
         %lefts = tensor.splat %left : tensor<{bm}x{bn}xi32>
@@ -105,14 +108,13 @@ def kernel(d, bm, bn, t, causal, layout):
       %by = gpu.block_id y
       %bxi = arith.index_cast %bx : index to i32
       %byi = arith.index_cast %by : index to i32
-{block_ops}
-{bound}
+{block_ops}{chr(10) + bound if bound else ""}
       %tq = "ws.load"(%q, {q_at}) : ({q}, {coords}) -> tensor<{bm}x{d}x{t}>
       %zs = arith.constant dense<0.0> : {s_t}
       %zo = arith.constant dense<0.0> : {o_t}
       %m0 = arith.constant dense<0xFF800000> : {row_t}
       %l0 = arith.constant dense<0.0> : {row_t}
-      %r:3 = scf.for %kv = {start} to %end step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
+      %r:3 = scf.for %kv = {start} to {end} step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
           -> ({o_t}, {row_t}, {row_t}) : i32 {{
         %tk = "ws.load"(%k, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
         %tv = "ws.load"(%v, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>

@@ -39,3 +39,33 @@
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=Q_NOT_WAITED --implicit-check-not=error: --implicit-check-not=Sanitizer
 // Q_NOT_WAITED: <stdin>:111:11: error: 'ws.wait' op breaks the protocol rule 'deadlock'
+
+// The attention protocol with turns (integration/attention.mlir as it is now,
+// saved specialized in Inputs/check-protocol-attention-turns.mlir: ragged
+// B x H x S x D boxes, and the two consumer warpgroups taking turns at their
+// wgmmas through channel 3, from the consumers to themselves): proved by
+// both methods; dropping either wait for a turn lets a warpgroup pass the
+// turn on before it had it, and that arrival lands in the other's phase.
+// RUN: ws-opt %S/Inputs/check-protocol-attention-turns.mlir --pass-pipeline='builtin.module(ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TURNS
+// RUN: ws-opt %S/Inputs/check-protocol-attention-turns.mlir --pass-pipeline='builtin.module(ws-check-protocol{method=states explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TURNS
+// TURNS: remark: protocol proved: 4 channel(s), 4 ring(s), trip counts 0 to 8
+
+// Case FIRST_TURN_DROPPED, warpgroup 1 starts without waiting for
+// warpgroup 0's first turn (the ping-pong order dropped before the loop).
+// RUN: sed -e '59d' %S/Inputs/check-protocol-attention-turns.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FIRST_TURN_DROPPED --implicit-check-not=error: --implicit-check-not=Sanitizer
+// RUN: sed -e '59d' %S/Inputs/check-protocol-attention-turns.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol{method=states})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FIRST_TURN_DROPPED --implicit-check-not=error: --implicit-check-not=Sanitizer
+// FIRST_TURN_DROPPED: <stdin>:124:9: error: 'ws.arrive' op breaks the protocol rule 'counts': with 0 iterations, in the compute partition (warps 4-7), this arrive for iteration 1 (phase 1 of slot 0)
+
+// Case TURN_DROPPED, a warpgroup issues P V without waiting for its turn
+// (the ping-pong order dropped inside the loop).
+// RUN: sed -e '111d' %S/Inputs/check-protocol-attention-turns.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TURN_DROPPED --implicit-check-not=error: --implicit-check-not=Sanitizer
+// RUN: sed -e '111d' %S/Inputs/check-protocol-attention-turns.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol{method=states})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TURN_DROPPED --implicit-check-not=error: --implicit-check-not=Sanitizer
+// TURN_DROPPED: <stdin>:124:9: error: 'ws.arrive' op breaks the protocol rule 'counts': with 1 iteration, in the compute partition (warps {{0-3|4-7}}), this arrive for iteration {{2|3}}
