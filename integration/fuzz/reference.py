@@ -8,7 +8,8 @@ Semantics it models (the README's "Numbers" section states them):
     even and saturate: anything beyond the largest finite value, infinity
     included, becomes that value with its sign; NaN stays NaN;
   - maximumf/minimumf propagate NaN and order -0 below +0;
-  - integers wrap at their width; sitofp rounds to nearest even.
+  - integers wrap at their width; sitofp rounds to nearest even, once
+    (an i32 past 2^24 goes to bf16 without a stop in f32).
 Values travel as f32 arrays holding exactly representable values of their
 type (ints as int64, masks as bool)."""
 import numpy as np
@@ -61,6 +62,21 @@ def bf16_encode(x):
     r = ((b + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
     nan = np.isnan(np.asarray(x, dtype=np.float32))
     return np.where(nan, (b >> 16).astype(np.uint16) | 0x40, r).astype(np.uint16)
+
+
+def int_to_bf16(v):
+    """Integers (up to 2^31 in magnitude) rounded once to bf16, as
+    cvt.rn.bf16.s32 does: through f32 rounded to odd (f32 keeps 16 more
+    bits than bf16, so the second rounding cannot go wrong), never through
+    f32 rounded to nearest, which rounds twice near a bf16 midpoint."""
+    x = np.asarray(v, dtype=np.float64)
+    f = x.astype(np.float32)
+    bits = f.view(np.uint32).copy()
+    over = np.abs(f.astype(np.float64)) > np.abs(x)
+    bits = np.where(over, bits - 1, bits)  # toward zero
+    inexact = f.astype(np.float64) != x
+    bits = np.where(inexact, bits | 1, bits).astype(np.uint32)
+    return decode(bf16_encode(bits.view(np.float32)).view(np.uint8), "bf16")
 
 
 def decode(raw, t):
@@ -149,6 +165,8 @@ def run(spec, inputs):
                 r = _cmpi(attrs["predicate"], x[0], x[1], types[operands[0]])
             elif op == "arith.select":
                 r = np.where(x[0], x[1], x[2])
+            elif op == "arith.sitofp" and t == "bf16":
+                r = int_to_bf16(x[0])
             elif op in ("arith.extf", "arith.truncf", "arith.sitofp"):
                 r = np.asarray(x[0]).astype(np.float32)
             elif op in ("arith.extsi", "arith.trunci"):

@@ -513,6 +513,12 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
               c->num_warps / 4, m, n, m * n / (c->num_warps * 32));
 }
 
+/* Turns pay where the math between the dots is a fair share of a step:
+ * with a ws.dot wider than this (K or N, an attention head dim of 256) the
+ * step is long in the tensor cores already, and on the H100 turns cost 10%
+ * there (483 -> 434 TFLOP/s at D = 256) where they gain 11% at D = 128. */
+enum { TURN_MAX_WIDTH = 128 };
+
 /* Whether the consumers of a (not persistent) matmul loop take turns: two
  * warpgroups, each with its own rows, and more than one ws.dot per step,
  * so a step is wgmmas, register math on their results, more wgmmas (two
@@ -521,7 +527,8 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
  * dots, then its first) are one turn; the other warpgroup's register math
  * runs meanwhile, and the tensor cores never wait for both to finish it. */
 static bool takes_turns(const ws_plan *plan, const MlirOperation *ops, int n,
-                        int compute_warps) {
+                        int compute_warps, MlirOperation *wide) {
+  *wide = (MlirOperation){NULL};
   if (compute_warps != 8 || !ws_plan_is_matmul(plan) ||
       !mlirOperationIsNull(ws_plan_tile_loop(plan)))
     return false;
@@ -533,8 +540,11 @@ static bool takes_turns(const ws_plan *plan, const MlirOperation *ops, int n,
     bool dot = wsOperationIsA(ops[i], "dot");
     runs += dot && after_math;
     after_math = !dot;
+    if (dot && (dim(mlirOperationGetOperand(ops[i], 0), 1) > TURN_MAX_WIDTH ||
+                dim(mlirOperationGetResult(ops[i], 0), 1) > TURN_MAX_WIDTH))
+      *wide = ops[i];
   }
-  return runs > 1;
+  return runs > 1 && mlirOperationIsNull(*wide);
 }
 
 /* The partition table and every op's partitions, from the ops' roles. */
@@ -567,8 +577,15 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
   int compute = ws_plan_find_role(&plan, WS_ROLE_COMPUTE);
   if (!mlirOperationIsNull(tile) && compute >= 0)
     plan.parts[compute].pingpong = is_pingpong(tile);
-  if (compute >= 0)
-    plan.parts[compute].turns = takes_turns(&plan, ops, n, compute_warps);
+  if (compute >= 0) {
+    MlirOperation wide;
+    plan.parts[compute].turns = takes_turns(&plan, ops, n, compute_warps, &wide);
+    if (explain && !mlirOperationIsNull(wide))
+      ws_remark(env, mlirOperationGetLocation(wide),
+                "no turns: this ws.dot is wider than %d (K or N), so a step is long in "
+                "the tensor cores already and the consumer warpgroups issue their wgmmas "
+                "as they come", TURN_MAX_WIDTH);
+  }
   unsigned present = (1u << plan.num_parts) - 1;
   /* Scalars, last to first, so each sees its users' partitions. */
   for (int i = n - 1; i >= 0; i--) {
