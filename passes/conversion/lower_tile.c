@@ -110,8 +110,6 @@ static void store_chunk(ws_tiles *T, ws_builder *b, const ws_ring *ring, MlirVal
   ws_build_void(&at, "llvm.store", 2, ops, 1, &align);
 }
 
-/* A tensor.splat of a scalar as one chunk vector: the scalar inserted into
- * every lane. NULL after a located error. */
 /* A vector of `vt` with `scalar` in every lane. */
 static MlirValue splat_vector(ws_tiles *T, ws_builder *b, MlirValue scalar, MlirType vt) {
   MlirValue v = ws_build_value(b, "llvm.mlir.poison", 0, NULL, vt, 0, NULL);
@@ -122,6 +120,8 @@ static MlirValue splat_vector(ws_tiles *T, ws_builder *b, MlirValue scalar, Mlir
   return v;
 }
 
+/* A tensor.splat of a scalar as one chunk vector: the scalar inserted into
+ * every lane. NULL after a located error. */
 static MlirValue broadcast_scalar(ws_tiles *T, ws_builder *b, MlirOperation def, MlirType vt) {
   MlirValue scalar = mlirOperationGetOperand(def, 0);
   MlirType e = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(def, 0)));
@@ -363,13 +363,13 @@ static int registers_of_tile(MlirValue tile, const void *ctx) {
   return tile_registers(ctx, ws_tile_element(tile));
 }
 
-bool ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size_t n,
+void ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size_t n,
                                int registers, const ws_pass_env *env) {
   ws_register_pressure p = {.registers_of = registers_of_tile,
                             .ctx = T,
                             .who = "the compute partition's tiles",
                             .budget = registers};
-  return ws_check_register_pressure(&p, ops, n, env);
+  ws_explain_register_pressure(&p, ops, n, env);
 }
 
 bool ws_tiles_iota(ws_tiles *T, ws_builder *b, MlirOperation op) {

@@ -760,18 +760,23 @@ static int fragment_registers(MlirValue tile, const void *ctx) {
   return (int)((values * (bytes ? bytes : 4) + 3) / 4);
 }
 
-/* --ws-explain adds up the consumers' live tiles (the accumulators, an
- * attention kernel's S, P, O and row vectors) against the registers
- * setmaxnreg gives them. An estimate (LLVM fuses elementwise chains,
- * ptxas allocates), so a remark, not a refusal. */
-static bool explain_fragment_pressure(lowering *L, const ws_partition *c) {
+/* --ws-explain adds up the compute warps' live tiles against the
+ * registers setmaxnreg gives them: a matmul's consumer fragments (the
+ * accumulators, an attention kernel's S, P, O and row vectors), or an
+ * elementwise kernel's chunks (after ws_tiles_layout). An estimate (LLVM
+ * fuses elementwise chains, ptxas allocates), so a remark, not a refusal. */
+static void explain_register_pressure(lowering *L, const ws_partition *c) {
+  int budget = c->registers ? c->registers : L->plan.maxnreg;
+  if (!L->matmul) {
+    ws_tiles_explain_pressure(&L->tiles, L->ops.items, L->ops.len, budget, L->explain);
+    return;
+  }
   int threads = c->pingpong ? 128 : c->num_warps * 32;
   ws_register_pressure p = {.registers_of = fragment_registers,
                             .ctx = &threads,
                             .who = "the consumer warpgroups' tiles",
-                            .budget = c->registers ? c->registers : L->plan.maxnreg};
-  return !L->explain ||
-         ws_check_register_pressure(&p, L->ops.items, (size_t)L->ops.len, L->explain);
+                            .budget = budget};
+  ws_explain_register_pressure(&p, L->ops.items, (size_t)L->ops.len, L->explain);
 }
 
 /* The kernel's entry: the arena's address, the thread index and whether
@@ -816,14 +821,10 @@ static bool lower_with(lowering *L, MlirOperation func) {
   L->tiles.ctx = L->ctx;
   L->tiles.i32 = L->i32;
   const ws_partition *c = L->compute >= 0 ? &L->plan.parts[L->compute] : NULL;
-  if (L->matmul && c)
-    explain_fragment_pressure(L, c);
-  bool laid_out = L->matmul || !c ||
-                  (ws_tiles_layout(&L->tiles, c->num_warps * 32, L->ops.items, L->ops.len) &&
-                   (!L->explain ||
-                    ws_tiles_explain_pressure(&L->tiles, L->ops.items, L->ops.len,
-                                              c->registers ? c->registers : L->plan.maxnreg,
-                                              L->explain)));
+  bool laid_out =
+      L->matmul || !c || ws_tiles_layout(&L->tiles, c->num_warps * 32, L->ops.items, L->ops.len);
+  if (laid_out && c && L->explain)
+    explain_register_pressure(L, c);
   if (!laid_out || !create_function(L))
     return false;
   MlirOperation module = mlirOperationGetParentOperation(func);

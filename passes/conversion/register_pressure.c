@@ -116,10 +116,10 @@ static tile_life *collect_lives(const ws_register_pressure *p, const op_index *x
   return lives;
 }
 
-bool ws_check_register_pressure(const ws_register_pressure *p, const MlirOperation *ops,
-                                size_t n, const ws_pass_env *env) {
+void ws_explain_register_pressure(const ws_register_pressure *p, const MlirOperation *ops,
+                                  size_t n, const ws_pass_env *env) {
   if (n == 0)
-    return true;
+    return;
   op_index x;
   index_ops(&x, ops, n);
   long count;
@@ -158,23 +158,17 @@ bool ws_check_register_pressure(const ws_register_pressure *p, const MlirOperati
                       ws_loc_str(mlirOperationGetLocation(lives[k].def), loc, sizeof loc),
                       lives[k].registers);
   }
-  bool over = peak > p->budget, ok = !(over && p->refuse);
-  if (!ok)
-    ws_emit_op_error(ops[at], "needs %ld registers per thread for %s live here, more than "
-                     "the %d setmaxnreg gives them: %s%s; use smaller tiles (BLOCK_N, the "
-                     "head dim) or fewer live at once",
-                     peak, p->who, p->budget, text, shown > 12 ? ", ..." : "");
-  else if (env && peak > 0)
+  if (peak > 0)
     ws_remark(env, mlirOperationGetLocation(ops[at]),
               "registers: %s need %ld per thread where most are live, here: %d tile(s), %s%s; "
               "the compute warps have %d after setmaxnreg%s",
               p->who, peak, shown, text, shown > 12 ? ", ..." : "", p->budget,
-              over ? ", so ptxas may spill to local memory: use more compute warps "
-                     "(ws.num_warps), smaller tiles, or fewer tiles live at once"
-                   : " (addresses, indices and loop state take some of the rest)");
+              peak > p->budget ? ", so ptxas may spill to local memory: use more compute "
+                                 "warps (ws.num_warps), smaller tiles, or fewer tiles live "
+                                 "at once"
+                               : " (addresses, indices and loop state take some of the rest)");
   free(x.keys);
   free(x.vals);
   free(lives);
   free(delta);
-  return ok;
 }

@@ -58,10 +58,11 @@ bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t 
  * partition's tiles need where most of them are live at once (a tile lives
  * from its op to its last use; a splat is rebuilt at each use), at the op
  * where that peak is, naming the live tiles, against `registers`, what
- * setmaxnreg gives the partition: above it, ptxas spills to local memory.
- * Tiles are never refused for their number: the table has no cap, and
- * LLVM frees each tile's registers after its last use. Returns true. */
-bool ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size_t n,
+ * setmaxnreg gives the partition: above it, ptxas may spill to local
+ * memory (ws_register_pressure.h). Tiles are never refused for their
+ * number: the table has no cap, and LLVM frees each tile's registers after
+ * its last use. */
+void ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size_t n,
                                int registers, const ws_pass_env *env);
 
 /* Emits last_valid at the kernel's entry (b), after tid is set. */

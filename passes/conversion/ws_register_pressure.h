@@ -1,7 +1,6 @@
-/* ws_register_pressure.h: how many registers per thread the consumers'
- * tiles need where most of them are live, for --ws-explain's remark and
- * the check that refuses a kernel whose live tiles alone exceed what
- * setmaxnreg gives. Internal.
+/* ws_register_pressure.h: how many registers per thread the compute
+ * warps' tiles need where most of them are live, for --ws-explain's
+ * remark. Internal.
  *
  * A tile lives from its definition (an op result; a loop's results at
  * its yield, its carried block arguments at the loop) until its last use,
@@ -26,13 +25,11 @@ typedef struct ws_register_pressure {
   const void *ctx;
   const char *who;  /* "the compute partition's tiles", for the text */
   int budget;       /* registers per thread after setmaxnreg */
-  bool refuse;      /* above the budget is an error, not a remark */
 } ws_register_pressure;
 
-/* Remarks (through env, when not null) on the peak and the tiles live
- * there; above the budget, an error at that op naming them when
- * `refuse`, else the remark says ptxas may spill. False after the error. */
-bool ws_check_register_pressure(const ws_register_pressure *p, const MlirOperation *ops,
-                                size_t n, const ws_pass_env *env);
+/* Remarks (through env) on the peak and the tiles live there, against the
+ * budget: above it, that ptxas may spill. */
+void ws_explain_register_pressure(const ws_register_pressure *p, const MlirOperation *ops,
+                                  size_t n, const ws_pass_env *env);
 
 #endif

@@ -590,3 +590,23 @@ bool ws_is_splat_tile(MlirOperation def) {
   return !mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value) &&
          mlirDenseElementsAttrIsSplat(value);
 }
+
+int ws_loop_dot_runs(MlirOperation loop) {
+  MlirBlock body = ws_loop_body(loop);
+  MlirOperation term = mlirBlockGetTerminator(body);
+  int runs = 0;
+  bool after_math = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op) && !mlirOperationEqual(op, term);
+       op = mlirOperationGetNextInBlock(op)) {
+    bool tile = wsOperationIsInDialect(op);
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+      tile |= mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, r)));
+    if (!tile || wsOperationIsA(op, "load"))
+      continue;
+    bool dot = wsOperationIsA(op, "dot");
+    runs += dot && after_math;
+    after_math = !dot;
+  }
+  return runs;
+}

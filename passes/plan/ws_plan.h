@@ -203,4 +203,12 @@ long long ws_ring_bytes(const ws_plan *plan, const ws_ring *ring);
  * scalar (a kernel argument, or scalar arith) of the tile's element type. */
 bool ws_is_splat_tile(MlirOperation def);
 
+/* The runs of ws.dot in a step of a matmul loop: its consumers' tile ops
+ * (the body's ops with a tile result or in the ws dialect, ws.load and the
+ * yield aside) in order, where a ws.dot that comes first or after one that
+ * is not a ws.dot starts a run. Between runs there is register math on
+ * wgmma results; ws-partition-schedule lets the consumers take turns when
+ * there are two, and the specializer places the turns at the runs. */
+int ws_loop_dot_runs(MlirOperation loop);
+
 #endif

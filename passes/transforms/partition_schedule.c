@@ -520,31 +520,26 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
 enum { TURN_MAX_WIDTH = 128 };
 
 /* Whether the consumers of a (not persistent) matmul loop take turns: two
- * warpgroups, each with its own rows, and more than one ws.dot per step,
- * so a step is wgmmas, register math on their results, more wgmmas (two
- * runs of ws.dot with tile math between them). The
- * wgmmas of one warpgroup's step end and the next step's start (its last
- * dots, then its first) are one turn; the other warpgroup's register math
- * runs meanwhile, and the tensor cores never wait for both to finish it. */
+ * warpgroups, each with its own rows, and two runs of ws.dot per step
+ * (ws_loop_dot_runs: wgmmas, register math on their results, more
+ * wgmmas). The wgmmas of one warpgroup's step end and the next step's
+ * start (its last dots, then its first) are one turn; the other
+ * warpgroup's register math runs meanwhile, and the tensor cores never
+ * wait for both to finish it. Not when a ws.dot is wider than
+ * TURN_MAX_WIDTH (*wide names it). */
 static bool takes_turns(const ws_plan *plan, const MlirOperation *ops, int n,
                         int compute_warps, MlirOperation *wide) {
   *wide = (MlirOperation){NULL};
   if (compute_warps != 8 || !ws_plan_is_matmul(plan) ||
-      !mlirOperationIsNull(ws_plan_tile_loop(plan)))
+      !mlirOperationIsNull(ws_plan_tile_loop(plan)) || ws_loop_dot_runs(plan->loop) < 2)
     return false;
-  int runs = 0; /* ws.dot ops after a tile op of the consumers' that is not one */
-  bool after_math = true;
   for (int i = 0; i < n; i++) {
-    if (wsOperationIsA(ops[i], "load") || !touches_tiles(ops[i]))
-      continue;
     bool dot = wsOperationIsA(ops[i], "dot");
-    runs += dot && after_math;
-    after_math = !dot;
     if (dot && (dim(mlirOperationGetOperand(ops[i], 0), 1) > TURN_MAX_WIDTH ||
                 dim(mlirOperationGetResult(ops[i], 0), 1) > TURN_MAX_WIDTH))
       *wide = ops[i];
   }
-  return runs > 1 && mlirOperationIsNull(*wide);
+  return mlirOperationIsNull(*wide);
 }
 
 /* The partition table and every op's partitions, from the ops' roles. */

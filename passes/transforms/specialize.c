@@ -614,24 +614,6 @@ static MlirValue turn_at(ws_builder *b, const turn_order *t, MlirValue n, int of
                   ws_arith(b, "arith.addi", t->warpgroup, c32(b, offset)));
 }
 
-/* The runs of wgmmas in a step of the source loop: a ws.dot that is the
- * partition's first tile op, or follows one that is not a ws.dot, starts
- * one (emit_k_loop fences there). */
-static int count_runs(const specializer *S, int part) {
-  int runs = 0;
-  bool after_math = true;
-  MlirBlock src = ws_loop_body(S->plan->loop);
-  for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!in_partition(S, op, part) || is_scalar(op))
-      continue;
-    bool dot = wsOperationIsA(op, "dot");
-    runs += dot && after_math;
-    after_math = !dot;
-  }
-  return runs;
-}
-
 /* The consumer warpgroups' K loop: per K step, wait for the slot, then the
  * partition's ops in order. Each ws.dot is a wgmma (after a fence when
  * register math ran since the last one); math that reads a wgmma's result
@@ -671,7 +653,7 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
   ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
   g.fenced = true;
   bool ok = true;
-  int runs = turns->ch >= 0 ? count_runs(S, part) : 0, run = -1;
+  int runs = turns->ch >= 0 ? ws_loop_dot_runs(loop) : 0, run = -1;
   bool in_run = false;
   for (MlirOperation op = first_tile_op(S, &b, m, part); ok && !mlirOperationIsNull(op);
        op = after(S, &b, m, op, part)) {
@@ -818,7 +800,7 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   if (turn >= 0) /* wait for the other warpgroup's tile before this one */
     take_turn(S, at, counts[1], turn);
   turn_order turns = {.ch = -1};
-  if (S->plan->parts[part].turns && !persistent && count_runs(S, part) > 1) {
+  if (S->plan->parts[part].turns && !persistent && ws_loop_dot_runs(S->plan->loop) > 1) {
     turns.ch = turn_channel(S, part);
     turns.warpgroup = own_warpgroup(S, at);
     MlirBlock then_block; /* warpgroup 1's first turn follows warpgroup 0's */
