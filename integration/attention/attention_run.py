@@ -355,8 +355,8 @@ def main():
                 ok &= check_refused(kern, cfg)
         elif mode == "profile":
             b, h, s, d = next(x for x in SHAPES if x[3] == cfg["d"])
-            (q4, k4, v4), views = attention_inputs(cfg, b, h, s, False)
-            flat, o_view, o4, outside = output_buffer(cfg, b, h, s)
+            _, views = attention_inputs(cfg, b, h, s, False)
+            o_view = output_buffer(cfg, b, h, s)[1]
             kern.launcher(*views, o_view, b, h, s, d, cfg)()
             wait(60.0)
         else:

@@ -65,7 +65,7 @@ long long ws_argument_divisor(MlirOperation func, intptr_t index) {
   return n >= 1 && n <= WS_DIVISOR_ANY ? n : 1;
 }
 
-static long long block_ws_argument_divisor(MlirValue v, int depth) {
+static long long block_argument_divisor(MlirValue v, int depth) {
   MlirBlock block = mlirBlockArgumentGetOwner(v);
   MlirOperation parent = mlirBlockGetParentOperation(block);
   intptr_t index = mlirBlockArgumentGetArgNumber(v);
@@ -81,7 +81,7 @@ static long long divisor_at(MlirValue v, int depth) {
   if (depth > MAX_DEPTH)
     return 1;
   if (mlirValueIsABlockArgument(v))
-    return block_ws_argument_divisor(v, depth);
+    return block_argument_divisor(v, depth);
   MlirOperation op = mlirOpResultGetOwner(v);
   if (ws_op_is(op, "arith.constant"))
     return constant_divisor(op);

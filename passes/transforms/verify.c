@@ -619,6 +619,13 @@ static void target_chip(const char *printed, char *chip, size_t cap) {
   snprintf(chip, cap, "%.*s", (int)n, p);
 }
 
+/* Target i of a gpu.module's `targets`: printed, and its chip. */
+static void target_at(MlirAttribute targets, intptr_t i, char *printed, size_t printed_cap,
+                      char *chip, size_t chip_cap) {
+  ws_attr_str(mlirArrayAttrGetElement(targets, i), printed, printed_cap);
+  target_chip(printed, chip, chip_cap);
+}
+
 static bool check_module_target(const verify_state *st, MlirOperation module) {
   char buf[512], chip[64];
   MlirAttribute targets = mlirOperationGetAttributeByName(
@@ -631,13 +638,12 @@ static bool check_module_target(const verify_state *st, MlirOperation module) {
     return false;
   }
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(targets); i++) {
-    ws_attr_str(mlirArrayAttrGetElement(targets, i), buf, sizeof buf);
+    target_at(targets, i, buf, sizeof buf, chip, sizeof chip);
     if (strncmp(buf, "#nvvm.target", strlen("#nvvm.target")) != 0) {
       ws_emit_op_error(module, "has target %s; ws kernels need an NVVM target "
                                "(#nvvm.target<chip = \"sm_90a\">)", buf);
       return false;
     }
-    target_chip(buf, chip, sizeof chip);
     if (strcmp(chip, "sm_90a") != 0 && strcmp(chip, "sm_100a") != 0) {
       ws_emit_op_error(module, "targets chip \"%s\"; ws kernels need %s "
                                "(TMA, mbarrier and setmaxnreg)",
@@ -688,8 +694,7 @@ static bool check_dot_chip(MlirOperation op) {
   for (intptr_t i = 0; !mlirAttributeIsNull(targets) && mlirAttributeIsAArray(targets) &&
                        i < mlirArrayAttrGetNumElements(targets);
        i++) {
-    ws_attr_str(mlirArrayAttrGetElement(targets, i), buf, sizeof buf);
-    target_chip(buf, chip, sizeof chip);
+    target_at(targets, i, buf, sizeof buf, chip, sizeof chip);
     if (strcmp(chip, "sm_100a") == 0) {
       ws_emit_op_error(op, "is a matmul on sm_100a, which ws cannot lower yet: ws.dot "
                            "becomes wgmma, which sm_100a does not have, and the tcgen05 "
