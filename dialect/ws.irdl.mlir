@@ -182,4 +182,55 @@ irdl.dialect @ws {
     irdl.operands(slot: %slot, acc: %acc, a: optional %a)
     irdl.results(result: %acc)
   }
+
+  // ---- sm_100a: tensor memory and tcgen05 (the plan's ws.tmem) ----------
+
+  // ws.tmem_alloc: the whole calling warp allocates the kernel's tensor
+  // memory (ws.tmem's `allocated` columns) and writes its address into the
+  // shared-memory word at ws.tmem's `address`.
+  irdl.operation @tmem_alloc {
+    irdl.operands()
+    irdl.results()
+  }
+
+  // ws.tmem_dealloc: the warp that allocated frees it, once nothing reads
+  // or writes it any more.
+  irdl.operation @tmem_dealloc {
+    irdl.operands()
+    irdl.results()
+  }
+
+  // ws.tc_mma %slot, %buffer, %accumulate {ring_a, ring_b}: one thread
+  // issues tcgen05.mma of A (ring_a's slot, M x K) by B (ring_b's slot,
+  // N x K) into accumulator buffer %buffer of ws.tmem: D = A @ B^T, plus D
+  // when %accumulate. Asynchronous: it reads the slots and writes the
+  // buffer until the completion a later ws.commit tracks.
+  irdl.operation @tc_mma {
+    %i = irdl.is i32
+    %b = irdl.is i1
+    irdl.operands(slot: %i, buffer: %i, accumulate: %b)
+    irdl.results()
+  }
+
+  // ws.commit %slot {channel, barrier}: tcgen05.commit: one arrival on the
+  // barrier of the slot once every tcgen05.mma the thread issued before
+  // has completed.
+  irdl.operation @commit {
+    %i = irdl.is i32
+    irdl.operands(slot: %i)
+    irdl.results()
+  }
+
+  // %acc = ws.tmem_load %buffer, %filled: the partition's warps read
+  // accumulator buffer %buffer of ws.tmem into registers (tcgen05.ld, then
+  // tcgen05.wait::ld): warp w of each warpgroup its lanes 32(w % 4) and up,
+  // each warpgroup its share of the columns. Where %filled is false (the
+  // K loop ran no step, so no MMA wrote the buffer) the tile is 0.0.
+  irdl.operation @tmem_load {
+    %i = irdl.is i32
+    %b = irdl.is i1
+    %acc = irdl.base "!builtin.tensor"
+    irdl.operands(buffer: %i, filled: %b)
+    irdl.results(acc: %acc)
+  }
 }

@@ -16,7 +16,7 @@
 #include "../plan/ws_plan.h"
 #include "../../dialect/ws_text.h"
 
-enum { MMA_M = 64, QUAD = 4 };
+enum { QUAD = 4 };
 
 void ws_fragments_free(ws_fragments *F) {
   free(F->items);
@@ -36,14 +36,14 @@ ws_fragment *ws_fragment_find(ws_fragments *F, MlirValue tile) {
 static bool fragment_shape(const ws_fragments *F, MlirType t, int *n, int *count) {
   if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != 2)
     return false;
-  int64_t m = (int64_t)F->layout.rows * F->layout.warpgroups;
+  int64_t m = ws_shape_m(&F->layout);
   int64_t d0 = mlirShapedTypeGetDimSize(t, 0), d1 = mlirShapedTypeGetDimSize(t, 1);
   if (d0 == 1 && d1 == m) {
     *n = 0;
     *count = 2 * F->layout.parts;
-  } else if (d0 == m && d1 % 8 == 0 && d1 > 0) {
+  } else if (d0 == m && d1 % (8 * F->layout.col_groups) == 0 && d1 > 0) {
     *n = (int)d1;
-    *count = F->layout.parts * (int)d1 / 2;
+    *count = F->layout.parts * ws_shape_cols(&F->layout, (int)d1) / 2;
   } else {
     return false;
   }
@@ -69,7 +69,7 @@ ws_fragment *ws_fragment_new(ws_fragments *F, MlirValue tile) {
 ws_mma_shape ws_fragments_shape(const ws_fragments *F, int n) {
   ws_mma_shape s = F->layout;
   s.n = n;
-  s.per_thread = s.parts * n / 2;
+  s.per_thread = s.parts * ws_shape_cols(&s, n) / 2;
   return s;
 }
 
@@ -159,7 +159,7 @@ bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) 
     char t[96];
     ws_emit_op_error(op, "makes a %s tile, which is neither M x N nor 1 x M of the "
                          "consumers' %d rows", ws_type_str(mlirValueGetType(result), t, sizeof t),
-                     F->layout.rows * F->layout.warpgroups);
+                     ws_shape_m(&F->layout));
     return false;
   }
   for (int v = 0; v < out->count; v++) {
@@ -207,6 +207,11 @@ bool ws_fragments_reduce(ws_fragments *F, ws_builder *b, MlirOperation op) {
                          "along its rows (axis = 1; kind max, min or sum)");
     return false;
   }
+  if (F->layout.col_groups > 1) {
+    ws_emit_op_error(op, "reduces along rows that several warpgroups share (each holds "
+                         "some of the columns read from tensor memory); not lowered");
+    return false;
+  }
   int in_index = (int)(in - F->items), n = in->n;
   ws_fragment *out = ws_fragment_new(F, mlirOperationGetResult(op, 0));
   if (!out) {
@@ -251,11 +256,12 @@ bool ws_fragments_broadcast(ws_fragments *F, ws_builder *b, MlirOperation op) {
     ws_emit_op_error(op, "broadcasts into a tile that is not M x N of the consumers' rows");
     return false;
   }
+  int cols = ws_shape_cols(&F->layout, out->n);
   for (int p = 0; p < F->layout.parts; p++)
-    for (int j = 0; j < out->n / 8; j++)
+    for (int j = 0; j < cols / 8; j++)
       for (int h = 0; h < 2; h++)
         for (int e = 0; e < 2; e++)
-          out->values[p * out->n / 2 + 4 * j + 2 * h + e] =
+          out->values[p * cols / 2 + 4 * j + 2 * h + e] =
               in_index >= 0 ? F->items[in_index].values[2 * p + h] : splat;
   return true;
 }
@@ -272,27 +278,19 @@ bool ws_fragments_iota(ws_fragments *F, ws_builder *b, MlirOperation op, MlirVal
   ws_mma_shape s = ws_fragments_shape(F, out->n);
   MlirValue row0, col0;
   ws_fragment_origin(b, &s, thread, &row0, &col0);
+  int cols = ws_shape_cols(&s, out->n);
   for (int p = 0; p < F->layout.parts; p++)
-    for (int j = 0; j < out->n / 8; j++)
+    for (int j = 0; j < cols / 8; j++)
       for (int h = 0; h < 2; h++)
         for (int e = 0; e < 2; e++)
-          out->values[p * out->n / 2 + 4 * j + 2 * h + e] =
-              axis == 0 ? ws_arith(b, "arith.addi", row0, ws_const_i32(b, MMA_M * p + 8 * h))
+          out->values[p * cols / 2 + 4 * j + 2 * h + e] =
+              axis == 0 ? ws_arith(b, "arith.addi", row0,
+                                   ws_const_i32(b, s.part_rows * p + 8 * h))
                         : ws_arith(b, "arith.addi", col0, ws_const_i32(b, 8 * j + e));
   return true;
 }
 
 /* ---- loops ------------------------------------------------------------- */
-
-bool ws_is_zero_splat(MlirValue v) {
-  if (!mlirValueIsAOpResult(v) || !ws_op_is(mlirOpResultGetOwner(v), "arith.constant"))
-    return false;
-  MlirAttribute a = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v),
-                                                    mlirStringRefCreateFromCString("value"));
-  return mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a) &&
-         mlirAttributeIsAFloat(mlirDenseElementsAttrGetSplatValue(a)) &&
-         mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(a)) == 0.0;
-}
 
 MlirValue ws_fragment_struct(ws_fragments *F, ws_builder *b, MlirValue tile, MlirType type,
                              MlirOperation where) {
@@ -322,7 +320,7 @@ bool ws_fragments_carried_loop(ws_fragments *F, MlirOperation loop) {
       char buf[96];
       ws_emit_op_error(loop, "carries a %s tile, which is neither M x N nor 1 x M of "
                              "the consumers' %d rows", ws_type_str(t, buf, sizeof buf),
-                       F->layout.rows * F->layout.warpgroups);
+                       ws_shape_m(&F->layout));
       return false;
     }
     MlirType type = struct_of(F->ctx, count, mlirShapedTypeGetElementType(t));

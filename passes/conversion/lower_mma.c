@@ -101,7 +101,7 @@ static MlirValue wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue acc, Mlir
 
 /* Where K step kk starts in a K-major tile of `rows` rows whose K row is cut
  * into boxes of `span` bytes (box after box, rows x span each). */
-static int k_step_offset(int kk, int step_bytes, int span, int rows) {
+int ws_mma_k_step_offset(int kk, int step_bytes, int span, int rows) {
   int at = kk * step_bytes;
   return at / span * rows * span + at % span;
 }
@@ -137,9 +137,9 @@ MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgrou
     for (int kk = 0; kk < s->k / MMA_K; kk++) {
       /* within a swizzled row, a K step is a plain address advance; an
        * N-major B advances by 16 rows */
-      int a_at = p * MMA_M * s->swizzle + k_step_offset(kk, step_bytes, s->swizzle, m);
+      int a_at = p * MMA_M * s->swizzle + ws_mma_k_step_offset(kk, step_bytes, s->swizzle, m);
       int b_at = s->b_n_major ? kk * MMA_K * s->b_swizzle
-                              : k_step_offset(kk, step_bytes, s->b_swizzle, s->n);
+                              : ws_mma_k_step_offset(kk, step_bytes, s->b_swizzle, s->n);
       MlirValue da = ws_arith(b, "arith.addi", da0, c64(b, a_at >> 4));
       MlirValue db = ws_arith(b, "arith.addi", db0, c64(b, b_at >> 4));
       d = wgmma(b, s, d, da, db, zero_acc && kk == 0);
@@ -258,7 +258,7 @@ MlirValue ws_emit_wgmma_rs(ws_builder *b, const ws_mma_shape *s, const MlirValue
     MlirValue d = s->parts == 1 ? acc : regroup(b, acc, p * per_part, per_part, part_type);
     for (int kk = 0; kk < steps; kk++) {
       int b_at = s->b_n_major ? kk * MMA_K * s->b_swizzle
-                              : k_step_offset(kk, step_bytes, s->b_swizzle, s->n);
+                              : ws_mma_k_step_offset(kk, step_bytes, s->b_swizzle, s->n);
       MlirValue db = ws_arith(b, "arith.addi", db0, c64(b, b_at >> 4));
       d = wgmma_rs(b, s, d, &regs[(p * steps + kk) * 4], db);
     }
@@ -273,12 +273,16 @@ void ws_fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
   MlirValue t = ws_arith(b, "arith.remui", thread, c32(b, WARPGROUP_THREADS));
   MlirValue warp = ws_arith(b, "arith.divui", t, c32(b, 32));
   MlirValue lane = ws_arith(b, "arith.remui", t, c32(b, 32));
+  bool split = s->col_groups > 1; /* the warpgroups share rows, not columns */
   *row0 = ws_arith(
       b, "arith.addi",
-      ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", wg, c32(b, s->rows)),
-               ws_arith(b, "arith.muli", warp, c32(b, 16))),
+      ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", wg, c32(b, split ? 0 : s->rows)),
+               ws_arith(b, "arith.muli", warp, c32(b, s->warp_rows))),
       ws_arith(b, "arith.divui", lane, c32(b, 4)));
-  *col0 = ws_arith(b, "arith.muli", ws_arith(b, "arith.remui", lane, c32(b, 4)), c32(b, 2));
+  *col0 = ws_arith(b, "arith.addi",
+                   ws_arith(b, "arith.muli", wg, c32(b, split ? ws_shape_cols(s, s->n) : 0)),
+                   ws_arith(b, "arith.muli", ws_arith(b, "arith.remui", lane, c32(b, 4)),
+                            c32(b, 2)));
 }
 
 void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
@@ -292,14 +296,14 @@ void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thre
   char align[32];
   snprintf(align, sizeof align, "%d : i64", 2 * eb);
   MlirNamedAttribute align_attr = ws_named_text(b->ctx, "alignment", align);
-  int m = s->rows * s->warpgroups;
+  int m = ws_shape_m(s), cols = ws_shape_cols(s, s->n);
   for (int p = 0; p < s->parts; p++)
     for (int h = 0; h < 2; h++) {
-      MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * MMA_M + 8 * h));
-      for (int j = 0; j < s->n / 8; j++) {
+      MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * s->part_rows + 8 * h));
+      for (int j = 0; j < cols / 8; j++) {
         MlirValue v = ws_build_value(b, "llvm.mlir.undef", 0, NULL, pair, 0, NULL);
         for (int e = 0; e < 2; e++) {
-          MlirValue ops[3] = {v, values[p * s->n / 2 + 4 * j + 2 * h + e], c32(b, e)};
+          MlirValue ops[3] = {v, values[p * cols / 2 + 4 * j + 2 * h + e], c32(b, e)};
           v = ws_build_value(b, "llvm.insertelement", 3, ops, pair, 0, NULL);
         }
         MlirValue col = ws_arith(b, "arith.addi", col0, c32(b, 8 * j));
@@ -328,19 +332,19 @@ void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue threa
   ws_fragment_origin(b, s, thread, &row0, &col0);
   int64_t two = 2;
   MlirType pair = mlirVectorTypeGet(1, &two, element_type);
-  int m = s->rows * s->warpgroups;
+  int m = ws_shape_m(s), cols = ws_shape_cols(s, s->n);
   for (int p = 0; p < s->parts; p++)
     for (int h = 0; h < 2; h++) {
-      MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * MMA_M + 8 * h));
-      int at = p * s->n / 2 + 2 * h;
+      MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * s->part_rows + 8 * h));
+      int at = p * cols / 2 + 2 * h;
       if (source == WS_FRAGMENT_FROM_COLUMN_VECTOR) { /* one value per row */
         MlirValue v = load_at(b, tile, ws_arith(b, "arith.muli", row, c32(b, eb)),
                               element_type, eb);
-        for (int j = 0; j < s->n / 8; j++)
+        for (int j = 0; j < cols / 8; j++)
           values[at + 4 * j] = values[at + 4 * j + 1] = v;
         continue;
       }
-      for (int j = 0; j < s->n / 8; j++) {
+      for (int j = 0; j < cols / 8; j++) {
         MlirValue col = ws_arith(b, "arith.addi", col0, c32(b, 8 * j));
         MlirValue offset = source == WS_FRAGMENT_FROM_ROW_VECTOR
                                ? ws_arith(b, "arith.muli", col, c32(b, eb))

@@ -17,6 +17,10 @@
  *   ws.mma              nvvm.wgmma.mma_async per m64 part and K step of 16
  *                       (ws_lower_mma.h); the scf.for that carries its
  *                       accumulator carries an !llvm.struct of f32 instead
+ *   ws.tc_mma           nvvm.tcgen05.mma per K step of 16 (sm_100a,
+ *                       ws_lower_tcgen05.h); ws.commit nvvm.tcgen05.commit
+ *   ws.tmem_load        nvvm.tcgen05.ld into wgmma's fragment layout
+ *   ws.tmem_(de)alloc   nvvm.tcgen05.alloc/dealloc of the plan's columns
  *
  * Barriers and ring slots live in one dynamic shared-memory arena, the
  * external global @ws_smem, at the offsets of the kernel's ws.channels and
@@ -37,6 +41,7 @@
 #include "ws_lower_fragment.h"
 #include "ws_lower_mma.h"
 #include "ws_lower_store.h"
+#include "ws_lower_tcgen05.h"
 #include "ws_lower_tile.h"
 #include "ws_register_pressure.h"
 #include "../support/ws_op_list.h"
@@ -327,6 +332,9 @@ static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
       .swizzle = registers ? 0 : L->plan.rings[ra].swizzle,
       .b_n_major = !ws_has_attr(op, "transpose_b"),
       .b_swizzle = b->swizzle,
+      .warp_rows = 16,
+      .part_rows = 64,
+      .col_groups = 1,
   };
   int eb = wsElementTypeByteWidth(s.element);
   int m = (int)mlirShapedTypeGetDimSize(acc, 0);
@@ -432,6 +440,93 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
+/* ---- a matmul on sm_100a ------------------------------------------------ */
+
+/* The tensor-memory address of accumulator buffer `buffer` (an i32): the
+ * allocation's address, which ws.tmem_alloc left in shared memory, plus
+ * the buffer's first column. */
+static MlirValue tmem_buffer(lowering *L, ws_builder *b, MlirValue buffer) {
+  MlirValue word = ws_byte_ptr_const(b, L->tiles.smem, L->plan.tmem.address);
+  MlirValue base = ws_build_value(b, "llvm.load", 1, &word, L->i32, 0, NULL);
+  if (!mlirValueIsNull(buffer))
+    base = ws_arith(b, "arith.addi", base,
+                    ws_arith(b, "arith.muli", buffer, c32(b, L->plan.tmem.columns)));
+  return ws_build_value(b, "llvm.inttoptr", 1, &base, ws_type(L->ctx, "!llvm.ptr<6>"), 0, NULL);
+}
+
+static bool has_tmem(lowering *L, MlirOperation op) {
+  if (L->plan.tmem.tile.ptr)
+    return true;
+  ws_emit_op_error(op, "needs the kernel's ws.tmem (tensor memory); run ws-plan-memory");
+  return false;
+}
+
+/* ws.tmem_alloc / ws.tmem_dealloc: the plan's columns, by the whole warp. */
+static bool lower_tmem_alloc(lowering *L, ws_builder *b, MlirOperation op) {
+  if (!has_tmem(L, op))
+    return false;
+  MlirValue ops[2] = {ws_byte_ptr_const(b, L->tiles.smem, L->plan.tmem.address),
+                      c32(b, L->plan.tmem.allocated)};
+  ws_build_void(b, "nvvm.tcgen05.alloc", 2, ops, 0, NULL);
+  return true;
+}
+
+static bool lower_tmem_dealloc(lowering *L, ws_builder *b, MlirOperation op) {
+  if (!has_tmem(L, op))
+    return false;
+  MlirValue ops[2] = {tmem_buffer(L, b, (MlirValue){NULL}), c32(b, L->plan.tmem.allocated)};
+  ws_build_void(b, "nvvm.tcgen05.dealloc", 2, ops, 0, NULL);
+  return true;
+}
+
+/* ws.commit: tcgen05.commit to the barrier of the slot. */
+static bool lower_commit(lowering *L, ws_builder *b, MlirOperation op) {
+  int ch = channel_of(L, op), full = barrier_kind(op);
+  if (ch < 0 || full < 0)
+    return false;
+  MlirValue bar = barrier_ptr(L, b, op, ch, full);
+  ws_build_void(b, "nvvm.tcgen05.commit", 1, &bar, 0, NULL);
+  return true;
+}
+
+/* ws.tc_mma: the K step's tcgen05.mma from ring_a's and ring_b's slots
+ * into the accumulator buffer. */
+static bool lower_tc_mma(lowering *L, ws_builder *b, MlirOperation op) {
+  int ra = table_index(op, "ring_a", L->plan.num_rings, "ws.rings");
+  int rb = table_index(op, "ring_b", L->plan.num_rings, "ws.rings");
+  if (ra < 0 || rb < 0 || !has_tmem(L, op))
+    return false;
+  const ws_ring *a = &L->plan.rings[ra], *bt = &L->plan.rings[rb];
+  int n = (int)mlirShapedTypeGetDimSize(bt->tile, 0), k = (int)mlirShapedTypeGetDimSize(a->tile, 1);
+  if (mlirShapedTypeGetDimSize(a->tile, 0) != 128 || mlirShapedTypeGetDimSize(bt->tile, 1) != k ||
+      n != L->plan.tmem.columns || !a->swizzle || !bt->swizzle) {
+    ws_emit_op_error(op, "does not match its rings and ws.tmem: tcgen05.mma here takes A "
+                         "128 x K and B N x K, both swizzled, into an accumulator of N columns");
+    return false;
+  }
+  MlirValue slot = mlirOperationGetOperand(op, 0);
+  ws_emit_tcgen05_mma(b, mlirShapedTypeGetElementType(a->tile), n, k, a->swizzle, bt->swizzle,
+                      slot_address(L, b, ra, slot), slot_address(L, b, rb, slot),
+                      tmem_buffer(L, b, mlirOperationGetOperand(op, 1)),
+                      mlirOperationGetOperand(op, 2));
+  return true;
+}
+
+/* ws.tmem_load: the accumulator buffer into the epilogue's fragments. */
+static bool lower_tmem_load(lowering *L, ws_builder *b, MlirOperation op) {
+  if (!has_tmem(L, op))
+    return false;
+  ws_fragment *f = ws_fragment_new(&L->frags, mlirOperationGetResult(op, 0));
+  if (!f || !f->n) {
+    ws_emit_op_error(op, "reads a tile that is not the epilogue warps' 128 x N accumulator");
+    return false;
+  }
+  ws_mma_shape s = ws_fragments_shape(&L->frags, f->n);
+  ws_emit_tmem_load(b, &s, tmem_buffer(L, b, mlirOperationGetOperand(op, 0)), L->tiles.tid,
+                    mlirOperationGetOperand(op, 1), f->values);
+  return true;
+}
+
 /* ws.write_slot of a consumer tile: each thread writes its fragment,
  * row-major. */
 static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, MlirValue slot,
@@ -461,7 +556,7 @@ static bool read_fragment(lowering *L, ws_builder *b, MlirOperation op, const ws
   MlirOperation bcast = broadcast_user(tile);
   int64_t rows = mlirShapedTypeGetDimSize(ring->tile, 0);
   int64_t cols = mlirShapedTypeGetDimSize(ring->tile, 1);
-  int m = L->frags.layout.rows * L->frags.layout.warpgroups;
+  int m = ws_shape_m(&L->frags.layout);
   ws_fragment_source source = WS_FRAGMENT_FROM_TILE;
   if (!mlirOperationIsNull(bcast) && rows == 1)
     source = ws_int_attr(bcast, "axis", 1) ? WS_FRAGMENT_FROM_ROW_VECTOR
@@ -690,6 +785,11 @@ static const struct {
     {"broadcast", lower_row_op},
     {"reduce", lower_row_op},
     {"iota", lower_iota},
+    {"tmem_alloc", lower_tmem_alloc},
+    {"tmem_dealloc", lower_tmem_dealloc},
+    {"commit", lower_commit},
+    {"tc_mma", lower_tc_mma},
+    {"tmem_load", lower_tmem_load},
 };
 
 static op_lowering protocol_lowering(MlirOperation op) {
@@ -817,6 +917,11 @@ static bool lower_with(lowering *L, MlirOperation func) {
   for (long i = 0; i < L->ops.len; i++)
     if (wsOperationIsA(L->ops.items[i], "mma") && !mma_shape(L, L->ops.items[i], &(ws_mma_shape){0}))
       return false;
+  if (L->plan.tmem.tile.ptr && L->compute >= 0) { /* the epilogue reads tensor memory */
+    L->frags.layout = ws_tcgen05_layout(L->ctx, L->plan.parts[L->compute].num_warps / 4,
+                                        L->plan.tmem.columns);
+    L->matmul = true;
+  }
   L->frags.ctx = L->ctx;
   L->tiles.ctx = L->ctx;
   L->tiles.i32 = L->i32;

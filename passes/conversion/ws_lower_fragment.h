@@ -70,8 +70,6 @@ MlirValue ws_fragment_struct(ws_fragments *F, ws_builder *b, MlirValue tile, Mli
  * located error at `where`. */
 MlirValue ws_splat_scalar(ws_builder *b, MlirValue tile, MlirOperation where);
 
-/* True for an arith.constant splat of 0.0. */
-bool ws_is_zero_splat(MlirValue v);
 
 /* The op-by-op rewrites, each false after a located error; `thread` is the
  * thread's index among the consumers that share the tile. */

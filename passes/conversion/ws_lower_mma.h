@@ -30,6 +30,14 @@
 
 typedef struct ws_mma_shape {
   int warpgroups, rows, parts, n, k, per_thread;
+  /* Where a thread's values lie (see ws_fragment_origin): row warpgroup *
+   * rows (0 when col_groups > 1) + warp * warp_rows + part * part_rows +
+   * lane / 4 + 8 h; column (warpgroup * n / col_groups when col_groups > 1)
+   * + 8 j + 2 (lane % 4) + e. wgmma: warp_rows 16, part_rows 64 (m64
+   * parts), col_groups 1. tcgen05.ld 16x256b (ws_lower_tcgen05.h): warp
+   * w reads tensor-memory lanes 32 w.., in parts of 16, and the warpgroups
+   * split the columns: warp_rows 32, part_rows 16, col_groups warpgroups. */
+  int warp_rows, part_rows, col_groups;
   MlirType element; /* f16 or bf16 */
   int swizzle;      /* A's span: the widest of 128, 64, 32 dividing its K row */
   bool b_n_major;   /* B given K x N */
@@ -37,8 +45,19 @@ typedef struct ws_mma_shape {
 } ws_mma_shape;
 
 
+/* Columns of an M x N tile one thread's warpgroup holds, and M. */
+static inline int ws_shape_cols(const ws_mma_shape *s, int n) { return n / s->col_groups; }
+static inline int ws_shape_m(const ws_mma_shape *s) {
+  return s->rows * s->warpgroups / s->col_groups;
+}
+
 /* The accumulator of one thread: !llvm.struct of per_thread f32. */
 MlirType ws_mma_acc_type(MlirContext ctx, const ws_mma_shape *s);
+
+/* Where K step kk (of step_bytes) starts in a K-major tile of `rows` rows
+ * whose K row is cut into boxes of `span` bytes (box after box, rows x
+ * span each): the byte offset a descriptor of that step adds. */
+int ws_mma_k_step_offset(int kk, int step_bytes, int span, int rows);
 
 /* acc + A @ B^T (acc + A @ B when B is N-major) for the calling warpgroup (index `warpgroup`, an i32), with
  * A at shared address a_addr and B at b_addr (i32, shared window; the slot

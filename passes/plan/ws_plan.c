@@ -12,7 +12,7 @@
 #include "../support/ws_pass.h"
 #include "../../dialect/ws_text.h"
 
-const char *const ws_role_names[WS_NUM_ROLES] = {"load", "compute", "store"};
+const char *const ws_role_names[WS_NUM_ROLES] = {"load", "compute", "store", "mma"};
 
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
 
@@ -391,6 +391,18 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
       return false;
     }
   }
+  const ws_tmem *tm = &plan->tmem;
+  if (tm->tile.ptr && (tm->channel < 0 || tm->channel >= plan->num_channels ||
+                       tm->columns < 1 || tm->allocated < 32 ||
+                       (tm->allocated & (tm->allocated - 1)) ||
+                       tm->columns * plan->channels[tm->channel].depth > tm->allocated)) {
+    snprintf(why, cap, "ws.tmem: %d buffer(s) of %d columns in an allocation of %d "
+                       "(a power of two, at least 32) for channel %d",
+             tm->channel >= 0 && tm->channel < plan->num_channels
+                 ? plan->channels[tm->channel].depth : 0,
+             tm->columns, tm->allocated, tm->channel);
+    return false;
+  }
   if (mlirOperationIsNull(plan->loop))
     return true;
   /* The terminator is left out: an empty scf.yield is not printed, so its
@@ -429,6 +441,21 @@ static MlirAttribute array_attr(MlirOperation op, const char *name) {
   return !mlirAttributeIsNull(a) && mlirAttributeIsAArray(a) ? a : (MlirAttribute){NULL};
 }
 
+/* ws.tmem on the tables' op (see ws_tmem); absent: no tensor memory. */
+static void read_tmem(ws_plan *plan) {
+  MlirAttribute d = mlirOperationGetAttributeByName(plan->tables, ref("ws.tmem"));
+  if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d))
+    return;
+  MlirAttribute tile = mlirDictionaryAttrGetElementByName(d, ref("tile"));
+  if (mlirAttributeIsNull(tile) || !mlirAttributeIsAType(tile))
+    return;
+  plan->tmem.tile = mlirTypeAttrGetValue(tile);
+  plan->tmem.channel = dict_int(d, "channel", -1);
+  plan->tmem.columns = dict_int(d, "columns", 0);
+  plan->tmem.allocated = dict_int(d, "allocated", 0);
+  plan->tmem.address = dict_int(d, "address", 0);
+}
+
 /* The partition and channel tables of plan->tables. */
 static bool read_tables(ws_plan *plan) {
   MlirAttribute table = array_attr(plan->tables, "ws.partitions");
@@ -438,6 +465,7 @@ static bool read_tables(ws_plan *plan) {
   MlirAttribute channels = array_attr(plan->tables, "ws.channels");
   if (!mlirAttributeIsNull(channels))
     read_channels(plan, channels);
+  read_tmem(plan);
   return true;
 }
 
@@ -577,6 +605,45 @@ void ws_plan_write_ring_table(const ws_plan *plan) {
   set_attr_text(plan->func, "ws.rings", text);
 }
 
+void ws_plan_write_tmem(const ws_plan *plan) {
+  if (!plan->tmem.tile.ptr)
+    return;
+  char text[256], type[96];
+  snprintf(text, sizeof text,
+           "{tile = %s, channel = %d : i32, columns = %d : i32, allocated = %d : i32, "
+           "address = %d : i32}",
+           ws_type_str(plan->tmem.tile, type, sizeof type), plan->tmem.channel,
+           plan->tmem.columns, plan->tmem.allocated, plan->tmem.address);
+  set_attr_text(plan->tables, "ws.tmem", text);
+}
+
+const char *ws_target_chip(MlirOperation op, char *buf, size_t cap) {
+  buf[0] = 0;
+  while (!mlirOperationIsNull(op) && !ws_op_is(op, "gpu.module"))
+    op = mlirOperationGetParentOperation(op);
+  if (mlirOperationIsNull(op))
+    return buf;
+  MlirAttribute targets = mlirOperationGetAttributeByName(op, ref("targets"));
+  if (mlirAttributeIsNull(targets) || !mlirAttributeIsAArray(targets) ||
+      mlirArrayAttrGetNumElements(targets) == 0)
+    return buf;
+  char printed[512];
+  ws_attr_str(mlirArrayAttrGetElement(targets, 0), printed, sizeof printed);
+  const char *p = strstr(printed, "chip = \"");
+  if (!p) { /* MLIR's default */
+    snprintf(buf, cap, "sm_50");
+    return buf;
+  }
+  p += strlen("chip = \"");
+  snprintf(buf, cap, "%.*s", (int)strcspn(p, "\""), p);
+  return buf;
+}
+
+bool ws_targets_tcgen05(MlirOperation op) {
+  char chip[64];
+  return strcmp(ws_target_chip(op, chip, sizeof chip), "sm_100a") == 0;
+}
+
 long long ws_ring_bytes(const ws_plan *plan, const ws_ring *ring) {
   return (long long)ring->slot_bytes * plan->channels[ring->channel].depth;
 }
@@ -589,6 +656,16 @@ bool ws_is_splat_tile(MlirOperation def) {
   MlirAttribute value = mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
   return !mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value) &&
          mlirDenseElementsAttrIsSplat(value);
+}
+
+bool ws_is_zero_splat(MlirValue v) {
+  if (!mlirValueIsAOpResult(v) || !ws_op_is(mlirOpResultGetOwner(v), "arith.constant"))
+    return false;
+  MlirAttribute a = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v),
+                                                    mlirStringRefCreateFromCString("value"));
+  return mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a) &&
+         mlirAttributeIsAFloat(mlirDenseElementsAttrGetSplatValue(a)) &&
+         mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(a)) == 0.0;
 }
 
 int ws_loop_dot_runs(MlirOperation loop) {

@@ -30,7 +30,16 @@
 #include "mlir-c/IR.h"
 
 /* What a partition does; the lowering emits one kind of loop per role. */
-typedef enum ws_role { WS_ROLE_LOAD, WS_ROLE_COMPUTE, WS_ROLE_STORE, WS_NUM_ROLES } ws_role;
+/* WS_ROLE_MMA: on sm_100a, the one warp whose elected thread issues a
+ * matmul's tcgen05.mma into tensor memory (the compute partition then
+ * runs only the epilogue). */
+typedef enum ws_role {
+  WS_ROLE_LOAD,
+  WS_ROLE_COMPUTE,
+  WS_ROLE_STORE,
+  WS_ROLE_MMA,
+  WS_NUM_ROLES
+} ws_role;
 enum { WS_MAX_PARTS = 8, WS_MAX_RINGS = 16, WS_MAX_CHANNELS = 6, WS_PART_NAME_MAX = 16 };
 
 extern const char *const ws_role_names[WS_NUM_ROLES];
@@ -68,6 +77,18 @@ typedef struct ws_channel {
   int drain;
 } ws_channel;
 
+/* A matmul's accumulator in tensor memory (sm_100a): `buffers` (the depth
+ * of its channel, from the MMA warp to the epilogue) copies of `columns`
+ * 32-bit columns each, buffer i at column i * columns of the allocation of
+ * `allocated` columns (a power of two, at least 32), all 128 lanes. The
+ * MMA warp allocates it and writes its address at byte `address` of shared
+ * memory. Recorded as ws.tmem = {tile, channel, columns, allocated,
+ * address} on the loop, then on the kernel. */
+typedef struct ws_tmem {
+  MlirType tile; /* null: the kernel has no tensor memory */
+  int channel, columns, allocated, address;
+} ws_tmem;
+
 typedef struct ws_plan {
   MlirOperation func, loop; /* loop: null once the kernel is specialized */
   MlirOperation tables;     /* holds ws.partitions and ws.channels: the loop,
@@ -81,6 +102,7 @@ typedef struct ws_plan {
   int smem_bytes, maxnreg, block_threads, blocks_per_sm;
   bool persistent; /* specialized from a ws.tile_loop: ws.persistent on the
                       kernel, whose blocks loop over tiles */
+  ws_tmem tmem;
 } ws_plan;
 
 /* Partition bit set of an op (bit i for plan->parts[i], read from the names
@@ -131,6 +153,15 @@ void ws_plan_write_channels(const ws_plan *plan);
 void ws_plan_write_kernel(const ws_plan *plan);
 /* The ring table as ws.rings on the kernel (once the loop is gone). */
 void ws_plan_write_ring_table(const ws_plan *plan);
+/* ws.tmem on plan->tables, when the plan has tensor memory. */
+void ws_plan_write_tmem(const ws_plan *plan);
+
+/* The target chip of the gpu.module around op ("sm_90a"), into buf; ""
+ * when none names one. */
+const char *ws_target_chip(MlirOperation op, char *buf, size_t cap);
+
+/* True when op's module targets sm_100a (Blackwell: tcgen05 and TMEM). */
+bool ws_targets_tcgen05(MlirOperation op);
 
 /* Integer attribute helpers. */
 int ws_int_attr(MlirOperation op, const char *name, int fallback);
@@ -202,6 +233,9 @@ long long ws_ring_bytes(const ws_plan *plan, const ws_ring *ring);
  * used: an arith.constant with a splat dense value, or a tensor.splat of a
  * scalar (a kernel argument, or scalar arith) of the tile's element type. */
 bool ws_is_splat_tile(MlirOperation def);
+
+/* True for an arith.constant splat of 0.0 (a matmul's fresh accumulator). */
+bool ws_is_zero_splat(MlirValue v);
 
 /* The runs of ws.dot in a step of a matmul loop: its consumers' tile ops
  * (the body's ops with a tile result or in the ws dialect, ws.load and the

@@ -48,7 +48,9 @@ const ws_event *ws_model_event(const ws_model *X, int id) {
 
 static bool is_local(int kind) {
   return kind == EV_PROXY_FENCE || kind == EV_WGMMA_COMMIT || kind == EV_WGMMA_WAIT ||
-         kind == EV_BULK_COMMIT || kind == EV_BULK_WAIT || kind == EV_SETMAXNREG;
+         kind == EV_BULK_COMMIT || kind == EV_BULK_WAIT || kind == EV_SETMAXNREG ||
+         kind == EV_TMEM_WRITE || kind == EV_TMEM_READ || kind == EV_TC_COMMIT ||
+         kind == EV_TC_FENCE;
 }
 
 static void advance(const ws_model *X, ws_model_state *s, int a) {
@@ -102,9 +104,10 @@ bool ws_model_error(ws_model *X, const ws_event *e, const char *rule, const char
 
 /* An op of another kind that touches the ring, for messages. */
 static MlirOperation other_side(const ws_model *X, int ring, bool writer) {
-  static const int writers[] = {EV_TMA_LOAD, EV_WRITE}, readers[] = {EV_READ, EV_MMA, EV_TMA_STORE};
+  static const int writers[] = {EV_TMA_LOAD, EV_WRITE},
+                   readers[] = {EV_READ, EV_MMA, EV_TC_MMA, EV_TMA_STORE};
   const int *kinds = writer ? writers : readers;
-  for (int i = 0; i < (writer ? 2 : 3); i++) {
+  for (int i = 0; i < (writer ? 2 : 4); i++) {
     const ws_event *e = ws_find_event(X->run, kinds[i], ring);
     if (e)
       return e->op;
@@ -266,6 +269,7 @@ bool ws_model_step(ws_model *X, ws_model_state *s, int a) {
     break;
   case EV_READ:
   case EV_MMA:
+  case EV_TC_MMA:
   case EV_TMA_STORE:
     if (!check_read_ring(X, s, e, e->ring) ||
         (e->ring_b >= 0 && !check_read_ring(X, s, e, e->ring_b)))

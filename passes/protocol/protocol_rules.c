@@ -103,6 +103,11 @@ typedef struct agent_state {
   int num_dirty;
   long dirty_cap;
   async_reads wgmma, bulk;
+  /* tcgen05: ops not yet committed (tc), every one issued (tc_all), where
+   * the last wait on each barrier and the last fence::after_thread_sync
+   * are, and a tcgen05.ld not yet fenced before a thread sync */
+  async_reads tc, tc_all;
+  int last_wait[WS_MAX_CHANNELS][2], fence_after, unfenced_read;
 } agent_state;
 
 /* Async-proxy users of each channel's slots: TMA writes (producer side),
@@ -120,7 +125,8 @@ static void find_proxy_use(const ws_run *run, proxy_use *u) {
       if (e->kind == EV_TMA_LOAD && !u->async_write[e->channel]) {
         u->async_write[e->channel] = true;
         u->writer[e->channel] = e->op;
-      } else if ((e->kind == EV_MMA || e->kind == EV_TMA_STORE) && !u->async_read[e->channel]) {
+      } else if ((e->kind == EV_MMA || e->kind == EV_TC_MMA || e->kind == EV_TMA_STORE) &&
+                 !u->async_read[e->channel]) {
         u->async_read[e->channel] = true;
         u->reader[e->channel] = e->op;
       }
@@ -133,25 +139,87 @@ static const char *access_verb(int kind) {
   case EV_WRITE: return "writes";
   case EV_READ: return "reads";
   case EV_MMA: return "reads (wgmma)";
+  case EV_TC_MMA: return "reads (tcgen05.mma)";
+  case EV_TMEM_WRITE: return "writes (tcgen05.mma)";
+  case EV_TMEM_READ: return "reads (tcgen05.ld)";
   default: return "stores (TMA) from";
   }
+}
+
+/* "slot 1 of ring 0", or "accumulator buffer 1" in tensor memory. */
+static const char *access_what(const ws_event *e, char *buf, size_t cap) {
+  if (e->ring < 0)
+    snprintf(buf, cap, "tensor-memory accumulator buffer %d", e->slot);
+  else
+    snprintf(buf, cap, "slot %d of ring %d", e->slot, e->ring);
+  return buf;
 }
 
 /* A slot access must sit between the wait that takes the slot for its
  * iteration and the arrive that hands it on. */
 static bool check_access(agent_state *s, const ws_event *e) {
   int take = e->full, give = !e->full; /* readers take full, give empty */
+  char what[64];
   if (s->waits[e->channel][take] <= e->iter)
-    return ws_rule_error(e->op, "balance", "%s slot %d of ring %d for iteration %lld "
+    return ws_rule_error(e->op, "balance", "%s %s for iteration %lld "
                       "without first waiting on the %s barrier of channel %d for it",
-                      access_verb(e->kind), e->slot, e->ring, e->iter,
+                      access_verb(e->kind), access_what(e, what, sizeof what), e->iter,
                       ws_barrier_name(take), e->channel);
   /* A TMA load completes on the full barrier itself: it follows expect-tx. */
   if (e->kind != EV_TMA_LOAD && s->arrives[e->channel][give] > e->iter)
-    return ws_rule_error(e->op, "balance", "%s slot %d of ring %d for iteration %lld "
+    return ws_rule_error(e->op, "balance", "%s %s for iteration %lld "
                       "after this partition already released it with an arrive on "
-                      "the %s barrier", access_verb(e->kind), e->slot, e->ring, e->iter,
-                      ws_barrier_name(give));
+                      "the %s barrier", access_verb(e->kind), access_what(e, what, sizeof what),
+                      e->iter, ws_barrier_name(give));
+  return true;
+}
+
+/* tcgen05 ops run asynchronously to the thread: a slot a tcgen05.mma reads
+ * or the accumulator buffer it writes may be handed on only by a
+ * tcgen05.commit to the barrier (ws.commit), whose arrival lands once they
+ * are done; a plain arrive would hand them on while they run. */
+static bool check_plain_arrive(const ws_agent *A, agent_state *s, const ws_event *e) {
+  char loc[64], what[64];
+  for (int i = 0; i < s->tc_all.n; i++) {
+    const ws_event *t = &A->ev[s->tc_all.items[i].index];
+    if (t->channel == e->channel && t->slot == e->slot && t->iter == e->iter)
+      return ws_rule_error(e->op, "tcgen05-commit", "hands %s (iteration %lld) on with a "
+                        "plain arrive on the %s barrier of channel %d, but the tcgen05.mma at "
+                        "%s that %s it runs asynchronously: only a tcgen05.commit to this "
+                        "barrier (ws.commit) arrives once it is done",
+                        access_what(t, what, sizeof what), e->iter, ws_barrier_name(e->full),
+                        e->channel, ws_op_where(t->op, loc, sizeof loc),
+                        t->kind == EV_TC_MMA ? "reads" : "writes");
+  }
+  return true;
+}
+
+/* Tensor memory and thread syncs (PTX's tcgen05 memory model): an access
+ * after a barrier wait that orders it after another thread's tcgen05 ops
+ * needs tcgen05.fence::after_thread_sync between the wait and it; a
+ * tcgen05.ld before an arrive that hands the buffer on needs
+ * tcgen05.fence::before_thread_sync between them. */
+static bool check_tc_fence(const ws_agent *A, agent_state *s, const ws_event *e) {
+  char loc[64];
+  if (e->kind == EV_TMEM_READ || e->kind == EV_TMEM_WRITE) {
+    int wait = s->last_wait[e->channel][e->full];
+    if (s->fence_after <= wait)
+      return ws_rule_error(e->op, "tcgen05-fence", "%s tensor-memory accumulator buffer %d "
+                        "after the wait on the %s barrier of channel %d at %s with no "
+                        "tcgen05.fence::after_thread_sync in between: the %s may be seen "
+                        "out of order",
+                        e->kind == EV_TMEM_READ ? "reads" : "writes", e->slot,
+                        ws_barrier_name(e->full), e->channel,
+                        ws_op_where(A->ev[wait].op, loc, sizeof loc),
+                        e->kind == EV_TMEM_READ ? "MMAs' writes" : "epilogue's reads");
+    return true;
+  }
+  if (e->kind == EV_ARRIVE && s->unfenced_read >= 0 &&
+      A->ev[s->unfenced_read].channel == e->channel)
+    return ws_rule_error(e->op, "tcgen05-fence", "hands accumulator buffer %d back after "
+                      "the tcgen05.ld at %s with no tcgen05.fence::before_thread_sync in "
+                      "between: the next MMAs may overwrite it before the load has read it",
+                      e->slot, ws_op_where(A->ev[s->unfenced_read].op, loc, sizeof loc));
   return true;
 }
 
@@ -202,6 +270,9 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
    * every phase still gets its arrivals, and its count of them). So do
    * both warpgroups' on a turn channel. */
   bool pingpong = A->part >= 0 && run->plan->parts[A->part].pingpong;
+  s->fence_after = s->unfenced_read = -1;
+  for (int c = 0; c < WS_MAX_CHANNELS; c++)
+    s->last_wait[c][0] = s->last_wait[c][1] = -1;
   for (int k = 0; k < A->n && ok; k++) {
     ws_event *e = &A->ev[k];
     A->done_at[k] = k;
@@ -248,10 +319,45 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
         break;
       }
       ++*count;
-      if (!wait)
-        ok = check_release(A, s, e, u);
+      if (wait)
+        s->last_wait[e->channel][e->full] = k;
+      if (!wait && e->kind == EV_ARRIVE && !e->aux)
+        ok = check_plain_arrive(A, s, e);
+      if (ok && !wait)
+        ok = check_tc_fence(A, s, e) && check_release(A, s, e, u);
       break;
     }
+    case EV_TC_MMA:
+    case EV_TMEM_WRITE:
+    case EV_TMEM_READ:
+      ok = check_access(s, e) && check_tc_fence(A, s, e);
+      if (e->kind == EV_TMEM_READ) {
+        s->unfenced_read = k;
+      } else {
+        async_issue(&s->tc, k);
+        async_issue(&s->tc_all, k);
+      }
+      break;
+    case EV_TC_COMMIT: /* done once the commit's arrival (the next event) lands */
+      s->tc.committed++;
+      async_retire(&s->tc, A, k + 1, 0);
+      break;
+    case EV_TC_FENCE:
+      if (e->aux)
+        s->unfenced_read = -1;
+      else
+        s->fence_after = k;
+      break;
+    case EV_TMEM_ALLOC:
+      ok = ws_rule_error(e->op, "tmem-alloc", "allocates tensor memory after the block-wide "
+                      "barrier that publishes the mbarriers: allocate before it (one whole "
+                      "warp), so that every warp uses tensor memory after the allocation");
+      break;
+    case EV_TMEM_DEALLOC:
+      ok = ws_rule_error(e->op, "tmem-dealloc", "frees tensor memory before a block-wide "
+                      "barrier that every thread reaches after its last tensor-memory "
+                      "access: the epilogue's tcgen05.ld or the MMAs may still use it");
+      break;
     case EV_TMA_LOAD:
     case EV_WRITE:
     case EV_READ:
@@ -294,6 +400,12 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     ok = ws_rule_error(A->ev[s->bulk.items[0].index].op, "bulk-wait", "may still read "
                     "shared memory when its partition exits: no cp.async.bulk.wait_group "
                     "drains it");
+  if (ok && s->tc.n)
+    ok = ws_rule_error(A->ev[s->tc.items[0].index].op, "tcgen05-commit", "may still run "
+                    "when its partition exits: no ws.commit (tcgen05.commit) after it "
+                    "tracks its completion");
+  for (int k = 0; k < s->tc.n; k++)
+    A->done_at[s->tc.items[k].index] = A->n;
   for (int k = 0; k < s->wgmma.n; k++)
     A->done_at[s->wgmma.items[k].index] = A->n;
   for (int k = 0; k < s->bulk.n; k++)
@@ -301,8 +413,54 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
   free(s->dirty);
   free(s->wgmma.items);
   free(s->bulk.items);
+  free(s->tc.items);
+  free(s->tc_all.items);
   free(s);
   return ok;
+}
+
+/* Tensor memory's lifetime (sm_100a): one whole warp allocates it before
+ * the block-wide barrier after the barrier inits, fenced before that
+ * barrier; the same warp frees it after the kernel's last block-wide
+ * barrier, which every thread reaches after its last tensor-memory access
+ * (its tcgen05.ld fenced before it), with a fence::after_thread_sync
+ * between that barrier and the dealloc. */
+static bool check_tmem_lifetime(const ws_run *run) {
+  MlirOperation func = run->plan->func;
+  if (!run->plan->tmem.tile.ptr)
+    return true;
+  if (mlirOperationIsNull(run->tmem_alloc))
+    return ws_rule_error(func, "tmem-alloc", "uses tensor memory (ws.tmem) but no warp "
+                      "allocates it (ws.tmem_alloc) before the block-wide barrier after the "
+                      "barrier inits");
+  if (run->alloc_threads != 32)
+    return ws_rule_error(run->tmem_alloc, "tmem-alloc", "is run by %d thread(s); "
+                      "tcgen05.alloc is .sync.aligned: exactly one whole warp runs it",
+                      run->alloc_threads);
+  if (!run->alloc_fenced)
+    return ws_rule_error(run->tmem_alloc, "tcgen05-fence", "is not followed by "
+                      "tcgen05.fence::before_thread_sync before the block-wide barrier "
+                      "that publishes the allocation");
+  if (mlirOperationIsNull(run->tmem_dealloc))
+    return ws_rule_error(func, "tmem-dealloc", "never frees its tensor memory after the "
+                      "last block-wide barrier (ws.tmem_dealloc): the next block on the SM "
+                      "would wait for it forever");
+  if (run->final_threads != run->threads)
+    return ws_rule_error(run->final_sync, "tmem-dealloc", "is the barrier the dealloc "
+                      "waits behind, but %d of the block's %d threads reach it",
+                      run->final_threads, run->threads);
+  if (run->dealloc_threads != 32 || run->dealloc_warp != run->alloc_warp)
+    return ws_rule_error(run->tmem_dealloc, "tmem-dealloc", "is run by %d thread(s) of warp "
+                      "%d; the warp that allocated (warp %d) frees, all 32 lanes",
+                      run->dealloc_threads, run->dealloc_warp, run->alloc_warp);
+  if (!run->dealloc_fenced)
+    return ws_rule_error(run->tmem_dealloc, "tcgen05-fence", "follows the block-wide "
+                      "barrier with no tcgen05.fence::after_thread_sync in between");
+  if (!mlirOperationIsNull(run->unfenced_read))
+    return ws_rule_error(run->unfenced_read, "tcgen05-fence", "is a thread's last "
+                      "tensor-memory read, with no tcgen05.fence::before_thread_sync before "
+                      "the barrier the dealloc waits behind");
+  return true;
 }
 
 /* ---- sums over agents ---------------------------------------------------- */
@@ -513,5 +671,5 @@ bool ws_check_run_rules(ws_run *run) {
   for (int a = 0; a < run->num_agents; a++)
     if (!check_agent(run, &run->agents[a], &u))
       return false;
-  return check_sums(run) && check_registers(run);
+  return check_sums(run) && check_registers(run) && check_tmem_lifetime(run);
 }

@@ -285,6 +285,30 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
     e->value = ws_tile_bytes(P->plan->rings[e->ring].tile);
     slot_at = 0;
     break;
+  case EV_TC_MMA:
+    if ((e->ring = ring_attr(P, op, "ring_a")) < 0 || (e->ring_b = ring_attr(P, op, "ring_b")) < 0)
+      return false;
+    if (P->plan->rings[e->ring_b].channel != P->plan->rings[e->ring].channel)
+      return fail(P, op, "its two rings are in different channels but it has one slot");
+    e->channel = P->plan->rings[e->ring].channel;
+    e->full = true;
+    e->value = ws_tile_bytes(P->plan->rings[e->ring].tile);
+    slot_at = 0;
+    break;
+  case EV_TMEM_READ:
+  case EV_TMEM_WRITE:
+    if (!P->plan->tmem.tile.ptr)
+      return fail(P, op, "it uses tensor memory, but the kernel has no ws.tmem");
+    e->channel = P->plan->tmem.channel;
+    e->full = kind == EV_TMEM_READ;
+    slot_at = kind == EV_TMEM_READ ? 0 : 1;
+    break;
+  case EV_TC_FENCE: {
+    char text[96];
+    MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
+    e->aux = !mlirAttributeIsNull(a) && strstr(ws_attr_str(a, text, sizeof text), "before");
+    break;
+  }
   case EV_TMA_LOAD:
   case EV_TMA_STORE:
   case EV_READ:
@@ -320,7 +344,8 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
   default:
     break;
   }
-  if (e->channel >= 0 && P->open_level == 1)
+  /* the accumulator buffer a K step's tcgen05.mma writes is the tile's */
+  if (e->channel >= 0 && P->open_level == 1 && kind != EV_TMEM_WRITE)
     P->stepped_per_k |= 1u << e->channel;
   if (slot_at >= 0) {
     MlirValue slot = operand(op, slot_at);
@@ -353,6 +378,12 @@ static int event_kind(MlirOperation op, char *name) {
       {"nvvm.wgmma.wait.group.sync.aligned", EV_WGMMA_WAIT},
       {"nvvm.cp.async.bulk.commit.group", EV_BULK_COMMIT},
       {"nvvm.cp.async.bulk.wait_group", EV_BULK_WAIT},
+      {"ws.tc_mma", EV_TC_MMA},
+      {"ws.tmem_load", EV_TMEM_READ},
+      {"ws.commit", EV_TC_COMMIT},
+      {"nvvm.tcgen05.fence", EV_TC_FENCE},
+      {"ws.tmem_alloc", EV_TMEM_ALLOC},
+      {"ws.tmem_dealloc", EV_TMEM_DEALLOC},
   };
   for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
     if (strcmp(name, events[i].name) == 0)
@@ -545,12 +576,27 @@ static bool compile_mma_a(ws_program *P, MlirOperation op) {
   return true;
 }
 
+/* ws.commit: the commit (which retires this thread's tcgen05 ops), then
+ * its arrival on the barrier (aux = 1: by tcgen05.commit). */
+static bool compile_commit(ws_program *P, MlirOperation op) {
+  emit(P, C_EVENT, op)->ev = (ws_event){.op = op, .kind = EV_TC_COMMIT, .ring = -1,
+                                        .ring_b = -1, .channel = -1};
+  if (!compile_event(P, op, EV_ARRIVE))
+    return false;
+  P->code[P->n - 1].ev.aux = 1;
+  return true;
+}
+
 static bool compile_op(ws_program *P, MlirOperation op) {
   char name[64];
   ws_op_name(op, name, sizeof name);
   int kind = event_kind(op, name);
   if (kind == EV_MMA)
     return compile_event(P, op, kind) && compile_mma_a(P, op);
+  if (kind == EV_TC_MMA) /* its ring reads, then its accumulator write */
+    return compile_event(P, op, kind) && compile_event(P, op, EV_TMEM_WRITE);
+  if (kind == EV_TC_COMMIT)
+    return compile_commit(P, op);
   if (kind >= 0)
     return compile_event(P, op, kind);
   if (strcmp(name, "scf.if") == 0)
@@ -1019,18 +1065,30 @@ static int partition_of_warp(const ws_plan *plan, int warp) {
 
 /* Folds the prefix (events before the block-wide barrier) into the init
  * tables and returns where the agent part starts. */
-static int take_prefix(ws_run *run, const ws_event *ev, int n) {
+static int take_prefix(ws_run *run, const ws_event *ev, int n, int tid) {
   int sync = 0;
   while (sync < n && ev[sync].kind != EV_CTA_SYNC)
     sync++;
   if (sync == n)
     return 0; /* no barrier: everything is the agent's (the rules say why) */
   for (int k = 0; k < sync; k++)
-    if (ev[k].kind != EV_INIT && ev[k].kind != EV_INIT_FENCE)
+    if (ev[k].kind != EV_INIT && ev[k].kind != EV_INIT_FENCE && ev[k].kind != EV_TMEM_ALLOC &&
+        ev[k].kind != EV_TC_FENCE)
       return 0; /* protocol before the barrier: likewise */
   for (int k = 0; k < sync; k++) {
     if (ev[k].kind == EV_INIT_FENCE) {
       run->init_fenced = true;
+      continue;
+    }
+    if (ev[k].kind == EV_TMEM_ALLOC) {
+      run->tmem_alloc = ev[k].op;
+      run->alloc_threads++;
+      run->alloc_warp = tid / 32;
+      run->alloc_fenced = false;
+      continue;
+    }
+    if (ev[k].kind == EV_TC_FENCE) {
+      run->alloc_fenced |= ev[k].aux && !mlirOperationIsNull(run->tmem_alloc);
       continue;
     }
     int c = ev[k].channel, f = ev[k].full;
@@ -1043,6 +1101,42 @@ static int take_prefix(ws_run *run, const ws_event *ev, int n) {
   if (mlirOperationIsNull(run->cta_sync))
     run->cta_sync = ev[sync].op;
   return sync + 1;
+}
+
+/* Folds the suffix (a tensor-memory kernel's events after its last
+ * block-wide barrier, when it has one past the first: the fences and the
+ * dealloc) into the run and returns where it starts (n when none). Also
+ * notes a tcgen05.ld of the thread's with no fence::before_thread_sync
+ * between it and that barrier. */
+static int take_suffix(ws_run *run, const ws_event *ev, int start, int n, int tid) {
+  int sync = n;
+  while (sync > start && ev[sync - 1].kind != EV_CTA_SYNC)
+    sync--;
+  if (sync == start)
+    return n; /* no second barrier: the rules judge whatever is there */
+  for (int k = sync; k < n; k++)
+    if (ev[k].kind != EV_TC_FENCE && ev[k].kind != EV_TMEM_DEALLOC)
+      return n;
+  run->final_sync = ev[sync - 1].op;
+  run->final_threads++;
+  bool fenced = false;
+  for (int k = sync; k < n; k++) {
+    if (ev[k].kind == EV_TC_FENCE) {
+      fenced |= !ev[k].aux;
+      continue;
+    }
+    run->tmem_dealloc = ev[k].op;
+    run->dealloc_threads++;
+    run->dealloc_warp = tid / 32;
+    run->dealloc_fenced = fenced;
+  }
+  for (int k = sync - 2; k >= start; k--) {
+    if (ev[k].kind == EV_TC_FENCE && ev[k].aux)
+      break;
+    if (ev[k].kind == EV_TMEM_READ && mlirOperationIsNull(run->unfenced_read))
+      run->unfenced_read = ev[k].op;
+  }
+  return sync - 1;
 }
 
 static bool add_to_agent(ws_run *run, const ws_event *ev, int n, int tid) {
@@ -1090,9 +1184,10 @@ bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *ru
   for (int t = 0; t < threads; t++) {
     if (!run_thread(P, t))
       return false;
-    int start = take_prefix(run, P->scratch, P->scratch_n);
+    int start = take_prefix(run, P->scratch, P->scratch_n, t);
+    int end = take_suffix(run, P->scratch, start, P->scratch_n, t);
     ws_thread_regs *r = &run->regs[t];
-    for (int k = start; k < P->scratch_n; k++)
+    for (int k = start; k < end; k++)
       if (P->scratch[k].kind == EV_SETMAXNREG) {
         if (!r->count++) {
           r->op = P->scratch[k].op;
@@ -1100,8 +1195,7 @@ bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *ru
           r->increase = P->scratch[k].aux;
         }
       }
-    if (P->scratch_n > start &&
-        !add_to_agent(run, P->scratch + start, P->scratch_n - start, t)) {
+    if (end > start && !add_to_agent(run, P->scratch + start, end - start, t)) {
       ws_emit_op_error(P->func, "cannot be checked: its threads run more than %d "
                                 "different sequences of protocol events", WS_MAX_AGENTS);
       return false;

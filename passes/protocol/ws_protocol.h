@@ -47,6 +47,16 @@ typedef enum ws_ev_kind {
   EV_WGMMA_WAIT,   /* value = groups left pending */
   EV_BULK_COMMIT,  /* nvvm.cp.async.bulk.commit.group */
   EV_BULK_WAIT,    /* value = groups left pending, aux = 1 for .read */
+  /* sm_100a: tcgen05 and tensor memory. ws.commit is EV_TC_COMMIT, then an
+   * EV_ARRIVE with aux = 1 (the arrival lands once the MMAs it tracks are
+   * done: every later observer of the barrier sees them done). */
+  EV_TC_MMA,       /* ws.tc_mma: ring, ring_b (async reads until a commit) */
+  EV_TMEM_WRITE,   /* ws.tc_mma: its accumulator buffer (channel, slot) */
+  EV_TMEM_READ,    /* ws.tmem_load: the buffer (channel, slot) */
+  EV_TC_COMMIT,    /* ws.commit: tracks every tcgen05 op issued before */
+  EV_TC_FENCE,     /* nvvm.tcgen05.fence: aux = 1 before_thread_sync */
+  EV_TMEM_ALLOC,   /* ws.tmem_alloc */
+  EV_TMEM_DEALLOC, /* ws.tmem_dealloc */
   WS_NUM_EV_KINDS
 } ws_ev_kind;
 
@@ -87,6 +97,15 @@ typedef struct ws_run {
   int init_count[WS_MAX_CHANNELS][2], init_threads[WS_MAX_CHANNELS][2];
   bool init_fenced; /* fence.mbarrier.init after the last init */
   MlirOperation cta_sync; /* null when no thread reached one */
+  /* Tensor memory (sm_100a): the threads that allocate before cta_sync
+   * (fenced: a tcgen05.fence::before_thread_sync after it), and after the
+   * kernel's last block-wide barrier (final_sync, reached by
+   * final_threads), the threads that free it (fenced: a
+   * tcgen05.fence::after_thread_sync before). unfenced_read: a thread's
+   * last tcgen05.ld with no fence::before_thread_sync before final_sync. */
+  MlirOperation tmem_alloc, tmem_dealloc, final_sync, unfenced_read;
+  int alloc_threads, alloc_warp, dealloc_threads, dealloc_warp, final_threads;
+  bool alloc_fenced, dealloc_fenced;
   int threads;
   ws_thread_regs regs[WS_MAX_THREADS];
 } ws_run;

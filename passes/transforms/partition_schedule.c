@@ -5,6 +5,9 @@
  *   compute  elementwise arith/math on tiles, ws.dot (wgmma): ws.num_warps
  *            warps (default 4), whole warpgroups
  *   store    ws.store (TMA store): 1 warp
+ *   mma      on sm_100a, a matmul's ws.dot (tcgen05.mma into tensor memory,
+ *            issued by one thread): 1 warp; the compute warps then run only
+ *            the epilogue, reading the accumulator from tensor memory
  *
  * A matmul loop carries one value, the accumulator of its ws.dot, from a
  * dense<0.0> init (a register init); its epilogue (the ops after the loop:
@@ -205,6 +208,66 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
   return true;
 }
 
+/* What tcgen05.mma and the epilogue's tcgen05.ld take (sm_100a): one
+ * ws.dot per K step, from two ws.loads of the loop (A M x K, B N x K with
+ * transpose_b: both K-major in their rings), M = 128 (accumulator row i in
+ * tensor-memory lane i), N a multiple of 16 from 16 to 256 (its columns),
+ * K a multiple of 16, f16 or bf16, from a zero accumulator. The epilogue
+ * warpgroups split the columns (warp w of each reads lanes 32w..32w+31),
+ * at most 128 f32 per thread. */
+static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
+  MlirValue a = mlirOperationGetOperand(dot, 0), b = mlirOperationGetOperand(dot, 1);
+  if (!in_loop(a, loop) || !wsOperationIsA(mlirOpResultGetOwner(a), "load") ||
+      !in_loop(b, loop) || !wsOperationIsA(mlirOpResultGetOwner(b), "load")) {
+    ws_emit_op_error(dot, "on sm_100a reads A and B from ws.loads of its loop: "
+                          "tcgen05.mma takes both from the shared-memory rings TMA fills");
+    return false;
+  }
+  if (!ws_has_attr(dot, "transpose_b")) {
+    ws_emit_op_error(dot, "on sm_100a takes B as N x K (transpose_b), K-major like A; "
+                          "a K x N B is not lowered to tcgen05 yet");
+    return false;
+  }
+  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(a));
+  if (!mlirTypeIsAF16(et) && !mlirTypeIsABF16(et)) {
+    ws_emit_op_error(dot, "tcgen05.mma here takes A and B of one type, f16 or bf16");
+    return false;
+  }
+  int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, 0);
+  if (m != 128) {
+    ws_emit_op_error(dot, "M tile %lld: on sm_100a ws issues tcgen05.mma with M = 128 "
+                          "(accumulator row i in tensor-memory lane i)", (long long)m);
+    return false;
+  }
+  if (n % 16 || n < 16 || n > 256) {
+    ws_emit_op_error(dot, "N tile %lld: tcgen05.mma with M = 128 takes a multiple of 16 "
+                          "from 16 to 256", (long long)n);
+    return false;
+  }
+  if (k % 16) {
+    ws_emit_op_error(dot, "K tile %lld: must be a multiple of 16 (one tcgen05.mma K step)",
+                     (long long)k);
+    return false;
+  }
+  MlirOperation func = ws_enclosing_kernel(loop);
+  int warps = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS);
+  if ((warps != 4 && warps != 8) || n / (warps / 4) > 128) {
+    ws_emit_op_error(dot, "on sm_100a the %d epilogue warps read the 128x%lld accumulator "
+                          "from tensor memory, each warpgroup a share of its columns; "
+                          "ws.num_warps must be 4 or 8, with at most 128 columns per "
+                          "warpgroup (8 warps for N > 128)", warps, (long long)n);
+    return false;
+  }
+  MlirValue init = mlirOperationGetOperand(loop, 3);
+  if (!ws_is_zero_splat(init)) {
+    ws_emit_op_error(loop, "starts its accumulator from a tile that is not dense<0.0>; on "
+                           "sm_100a the first tcgen05.mma of a tile overwrites the "
+                           "accumulator in tensor memory");
+    return false;
+  }
+  return true;
+}
+
 /* M of the loop's first ws.dot, 0 when it has none. */
 static int64_t dot_rows(MlirOperation loop) {
   for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
@@ -313,9 +376,17 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
     }
     *mask = 1u << WS_ROLE_STORE;
   } else if (wsOperationIsA(op, "dot")) {
-    if (!check_dot_for_wgmma(op, loop))
+    bool tcgen05 = ws_targets_tcgen05(loop);
+    if (!(tcgen05 ? check_dot_for_tcgen05(op, loop) : check_dot_for_wgmma(op, loop)))
       return OP_ERROR;
-    *mask = 1u << WS_ROLE_COMPUTE;
+    *mask = 1u << (tcgen05 ? WS_ROLE_MMA : WS_ROLE_COMPUTE);
+  } else if (ws_targets_tcgen05(loop) && mlirOperationGetNumResults(loop) != 0 &&
+             touches_tiles(op)) {
+    ws_emit_op_error(op, "is tile math inside a matmul loop on sm_100a, where the MMA "
+                         "warp issues the loop's one ws.dot into tensor memory and no "
+                         "warp holds its tiles in registers; math between dots "
+                         "(attention) runs on sm_90a only");
+    return OP_ERROR;
   } else if (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat") ||
              wsOperationIsA(op, "iota") || wsOperationIsA(op, "reduce") ||
              wsOperationIsA(op, "broadcast")) {
@@ -496,7 +567,14 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
   const ws_partition *c = &plan->parts[ws_plan_find_role(plan, WS_ROLE_COMPUTE)];
   MlirValue acc = mlirOperationGetResult(plan->loop, 0);
   long long m = dim(acc, 0), n = dim(acc, 1);
-  if (c->pingpong)
+  if (ws_plan_find_role(plan, WS_ROLE_MMA) >= 0)
+    ws_remark(env, mlirOperationGetLocation(tile),
+              "persistent, on sm_100a: the MMA warp accumulates each %lldx%lld tile in "
+              "tensor memory and hands it to the %d epilogue warpgroup(s); ws-plan-memory "
+              "double-buffers the accumulator where tensor memory holds two, so the MMAs "
+              "of the next tile run while the epilogue drains this one", m, n,
+              c->num_warps / 4);
+  else if (c->pingpong)
     ws_remark(env, mlirOperationGetLocation(tile),
               "persistent, ping-pong: each of the %d consumer warpgroups holds a whole "
               "%lldx%lld accumulator (%lld f32 per thread) and takes every other tile, so "
@@ -563,7 +641,10 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
   ws_plan plan;
   memset(&plan, 0, sizeof plan);
   plan.loop = plan.tables = loop;
-  int warps[WS_NUM_ROLES] = {1, compute_warps, 1};
+  /* an MMA warp (sm_100a) leaves the compute warps the epilogue */
+  if (roles & (1u << WS_ROLE_MMA))
+    roles |= 1u << WS_ROLE_COMPUTE;
+  int warps[WS_NUM_ROLES] = {1, compute_warps, 1, 1};
   unsigned index_of[WS_NUM_ROLES] = {0};
   for (int r = 0; r < WS_NUM_ROLES; r++)
     if ((roles >> r) & 1)
@@ -682,6 +763,22 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
   MlirStringRef key = mlirStringRefCreateFromCString("ws.overlap");
   MlirAttribute asked = mlirOperationGetDiscardableAttributeByName(tile, key);
   bool pingpong = can;
+  if (ws_targets_tcgen05(tile)) {
+    /* the accumulator lives in tensor memory, double-buffered by
+     * ws-plan-memory: the MMA warp fills one while the epilogue drains the
+     * other, whatever the epilogue warps do */
+    if (!mlirAttributeIsNull(asked) &&
+        !(mlirAttributeIsAString(asked) && ws_ref_eq(mlirStringAttrGetValue(asked), "tmem"))) {
+      ws_emit_op_error(tile, "has ws.overlap on sm_100a, where a persistent matmul overlaps "
+                             "its tiles through two tensor-memory accumulators (\"tmem\", "
+                             "the only choice there)");
+      return false;
+    }
+    mlirOperationSetDiscardableAttributeByName(
+        tile, key, mlirStringAttrGet(mlirOperationGetContext(tile),
+                                     mlirStringRefCreateFromCString("tmem")));
+    return true;
+  }
   if (!mlirAttributeIsNull(asked)) {
     MlirStringRef v = mlirAttributeIsAString(asked) ? mlirStringAttrGetValue(asked)
                                                     : mlirStringRefCreateFromCString("");

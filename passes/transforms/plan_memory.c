@@ -196,6 +196,83 @@ static bool add_order_channel(ws_plan *plan) {
   return true;
 }
 
+/* Tensor memory (sm_100a): 128 lanes of 512 32-bit columns per SM,
+ * allocated in powers of two of at least 32 columns. */
+enum { TMEM_MIN_COLUMNS = 32, TMEM_ADDRESS_BYTES = 8 };
+
+/* How many accumulators tensor memory holds: two in a persistent kernel
+ * when both fit the budget (the MMA warp fills one while the epilogue
+ * drains the other), else one. */
+static int tmem_depth(const ws_plan *plan, int budget) {
+  bool persistent = !mlirOperationIsNull(ws_plan_tile_loop(plan));
+  return persistent && 2 * plan->tmem.columns <= budget ? 2 : 1;
+}
+
+/* A matmul on sm_100a (an MMA partition) keeps its accumulator in tensor
+ * memory: a channel from the MMA warp to the epilogue warps with no ring,
+ * its buffer one f32 column per column of the accumulator, all 128 lanes
+ * (row i in lane i). */
+static bool add_tmem_channel(ws_plan *plan) {
+  int mma = ws_plan_find_role(plan, WS_ROLE_MMA);
+  int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
+  if (mma < 0)
+    return true;
+  int c = compute < 0 ? -1 : channel_for(plan, mma, compute, STAGE_LOOP);
+  if (c < 0) {
+    ws_emit_op_error(plan->loop, "needs more than %d channels", WS_MAX_CHANNELS);
+    return false;
+  }
+  MlirValue acc = mlirOperationGetResult(plan->loop, 0);
+  plan->tmem.tile = mlirValueGetType(acc);
+  plan->tmem.channel = c;
+  plan->tmem.columns = (int)mlirShapedTypeGetDimSize(plan->tmem.tile, 1);
+  return true;
+}
+
+/* The allocation: the buffers' columns rounded up to a power of two of at
+ * least 32. */
+static int tmem_allocation(const ws_plan *plan) {
+  int need = plan->tmem.columns * plan->channels[plan->tmem.channel].depth, cols = TMEM_MIN_COLUMNS;
+  while (cols < need)
+    cols *= 2;
+  return cols;
+}
+
+static void report_tmem_over_budget(const ws_plan *plan, int budget) {
+  char loc[256], tile[96];
+  const ws_channel *c = &plan->channels[plan->tmem.channel];
+  MlirOperation dot = mlirOpResultGetOwner(
+      mlirOperationGetOperand(mlirBlockGetTerminator(ws_loop_body(plan->loop)), 0));
+  ws_loc_str(mlirOperationGetLocation(dot), loc, sizeof loc);
+  ws_emit_op_error(plan->loop, "tensor memory plan needs %d columns but the budget is %d "
+                               "(512 of 32 bits per lane on sm_100a, or tmem-budget=): "
+                               "accumulator (ws.dot %s at line %s, %s -> %s): %d x %d columns "
+                               "at column 0, allocated as %d",
+                   plan->tmem.columns * c->depth, budget,
+                   ws_type_str(plan->tmem.tile, tile, sizeof tile), loc,
+                   plan->parts[c->from].name, plan->parts[c->to].name, c->depth,
+                   plan->tmem.columns, tmem_allocation(plan));
+}
+
+/* Why the accumulator has its columns and its buffers (--ws-explain). */
+static void explain_tmem(const ws_plan *plan, int budget, const ws_pass_env *env) {
+  const ws_channel *c = &plan->channels[plan->tmem.channel];
+  bool persistent = !mlirOperationIsNull(ws_plan_tile_loop(plan));
+  char tile[96];
+  ws_remark(env, mlirOperationGetLocation(plan->loop),
+            "tensor memory: the %s accumulator takes %d columns of 32 bits in all 128 lanes "
+            "(row i in lane i, one f32 column per column of N); %d buffer(s)%s; %d columns "
+            "allocated (a power of two, at least 32) of the budget of %d; the MMA warp "
+            "allocates them and writes the address at shared-memory byte %d",
+            ws_type_str(plan->tmem.tile, tile, sizeof tile), plan->tmem.columns, c->depth,
+            c->depth == 2 ? ", so that the MMAs of the next tile run while the epilogue "
+                            "drains this one (persistent)"
+            : persistent  ? ": two do not fit the budget, so the next tile's MMAs wait "
+                            "for this tile's epilogue to read the accumulator"
+                          : ": one tile per block, nothing to overlap",
+            plan->tmem.allocated, budget, plan->tmem.address);
+}
+
 static int saturate(long long x) { return x > INT_MAX ? INT_MAX : (int)x; }
 
 /* Offsets for the current depths; returns the arena size, saturated at
@@ -222,10 +299,14 @@ static int lay_out(ws_plan *plan, bool reuse) {
     ch->empty = saturate(offset + ch->depth * MBARRIER_BYTES);
     offset += 2 * ch->depth * MBARRIER_BYTES;
   }
+  if (plan->tmem.tile.ptr) { /* where tcgen05.alloc writes the address */
+    plan->tmem.address = saturate(offset);
+    offset += TMEM_ADDRESS_BYTES;
+  }
   return saturate(offset);
 }
 
-static void set_depths(ws_plan *plan, int load_depth, int other_depth) {
+static void set_depths(ws_plan *plan, int load_depth, int other_depth, int tmem_buffers) {
   for (int c = 0; c < plan->num_channels; c++)
     plan->channels[c].depth =
         plan->parts[plan->channels[c].from].role == WS_ROLE_LOAD ? load_depth : other_depth;
@@ -238,18 +319,20 @@ static void set_depths(ws_plan *plan, int load_depth, int other_depth) {
       plan->channels[plan->rings[r].channel].depth = per_tile;
     else if (ws_ring_is_prologue(plan, &plan->rings[r]))
       plan->channels[plan->rings[r].channel].depth = 1; /* once per block */
+  if (plan->tmem.tile.ptr)
+    plan->channels[plan->tmem.channel].depth = tmem_buffers;
 }
 
 /* A matmul: the deepest rings that fit, the epilogue tile after them or
  * over them (see the file comment). */
 static int choose_matmul_depths(ws_plan *plan, int stages, int budget, char *why,
-                                size_t cap) {
+                                size_t cap, int tmem_buffers) {
   int bytes = 0;
   /* A persistent kernel's producer fills the rings for the next tile while
    * this tile's C tile is written and stored: they cannot share memory. */
   bool persistent = !mlirOperationIsNull(ws_plan_tile_loop(plan));
   for (int d = stages > 0 ? stages : 4; d >= (stages > 0 ? stages : 2); d--) {
-    set_depths(plan, d, 1);
+    set_depths(plan, d, 1, tmem_buffers);
     for (int reuse = 0; reuse < (persistent ? 1 : 2); reuse++) {
       bytes = lay_out(plan, reuse);
       if (bytes > budget)
@@ -269,16 +352,17 @@ static int choose_matmul_depths(ws_plan *plan, int stages, int budget, char *why
 }
 
 /* The documented rule (see the file comment). */
-static int choose_depths(ws_plan *plan, int stages, int budget, char *why, size_t cap) {
+static int choose_depths(ws_plan *plan, int stages, int budget, char *why, size_t cap,
+                         int tmem_buffers) {
   if (ws_plan_is_matmul(plan))
-    return choose_matmul_depths(plan, stages, budget, why, cap);
+    return choose_matmul_depths(plan, stages, budget, why, cap, tmem_buffers);
   if (stages > 0) {
-    set_depths(plan, stages, stages);
+    set_depths(plan, stages, stages, 0);
     snprintf(why, cap, "%d for every channel, from ws.num_stages", stages);
     return lay_out(plan, false);
   }
   for (int d = 4; d >= 2; d--) {
-    set_depths(plan, d, 2);
+    set_depths(plan, d, 2, 0);
     int bytes = lay_out(plan, false);
     if (bytes <= budget / 2) {
       snprintf(why, cap, "%d for the channels TMA fills (the deepest of 4, 3, 2 whose "
@@ -287,14 +371,14 @@ static int choose_depths(ws_plan *plan, int stages, int budget, char *why, size_
       return bytes;
     }
   }
-  set_depths(plan, 2, 2);
+  set_depths(plan, 2, 2, 0);
   int bytes = lay_out(plan, false);
   if (bytes <= budget) {
     snprintf(why, cap, "2 for every channel: depth 2 (%d bytes) does not fit half the "
              "budget (%d) but fits all of it", bytes, budget / 2);
     return bytes;
   }
-  set_depths(plan, 1, 1);
+  set_depths(plan, 1, 1, 0);
   snprintf(why, cap, "1 for every channel: depth 2 does not fit the budget of %d", budget);
   return lay_out(plan, false);
 }
@@ -342,8 +426,9 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
                            "is used), so there is nothing to warp-specialize");
     return false;
   }
-  if (!add_order_channel(&plan))
+  if (!add_order_channel(&plan) || !add_tmem_channel(&plan))
     return false;
+  int tmem_budget = (int)opts->v[2].i;
   int stages = ws_int_attr(loop, "ws.num_stages", 0);
   if (stages == 1 && ws_plan_is_matmul(&plan)) {
     ws_emit_op_error(loop, "has ws.num_stages = 1, but a matmul loop needs at least 2 "
@@ -353,17 +438,28 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
     return false;
   }
   char why[512];
-  int bytes = choose_depths(&plan, stages, budget, why, sizeof why);
+  int bytes = choose_depths(&plan, stages, budget, why, sizeof why,
+                            plan.tmem.tile.ptr ? tmem_depth(&plan, tmem_budget) : 0);
   if (bytes > budget) {
     report_over_budget(&plan, bytes, budget);
     return false;
+  }
+  if (plan.tmem.tile.ptr) {
+    plan.tmem.allocated = tmem_allocation(&plan);
+    if (plan.tmem.columns * plan.channels[plan.tmem.channel].depth > tmem_budget) {
+      report_tmem_over_budget(&plan, tmem_budget);
+      return false;
+    }
   }
   plan.smem_bytes = bytes;
   ws_plan_write_rings(&plan);
   ws_plan_write_channels(&plan);
   ws_plan_write_kernel(&plan);
+  ws_plan_write_tmem(&plan);
   if (opts->v[1].b)
     ws_explain_memory(&plan, why, budget, env);
+  if (opts->v[1].b && plan.tmem.tile.ptr)
+    explain_tmem(&plan, tmem_budget, env);
   return true;
 }
 
@@ -379,13 +475,17 @@ static const ws_option_spec plan_memory_options[] = {
     {"explain", WS_OPTION_BOOL, "false",
      "remark on each ring (slot, swizzle, depth and the budget arithmetic) and the "
      "shared-memory map", NULL, 0, 0},
+    {"tmem-budget", WS_OPTION_INT, "512",
+     "tensor-memory columns per block (512 on sm_100a), for a matmul's accumulator there",
+     NULL, 32, 512},
 };
 
 const ws_pass_def ws_plan_memory_pass_def = {
     .argument = "ws-plan-memory",
     .summary = "Give every tile that crosses partitions a multi-buffered "
-               "shared-memory ring and check the budget",
+               "shared-memory ring (and a matmul's accumulator on sm_100a its "
+               "tensor-memory buffers) and check the budgets",
     .options = plan_memory_options,
-    .num_options = 2,
+    .num_options = 3,
     .run = run_plan_memory,
 };

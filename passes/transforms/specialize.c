@@ -427,7 +427,8 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
     const ws_channel *c = &S->plan->channels[ch];
     if ((incoming ? c->to : c->from) != part || c->from == c->to /* turns */ ||
-        (epilogue_only && !ws_channel_is_epilogue(S->plan, ch)))
+        (epilogue_only && !ws_channel_is_epilogue(S->plan, ch)) ||
+        (S->plan->tmem.tile.ptr && ch == S->plan->tmem.channel) /* tensor memory */)
       continue;
     MlirValue slot, phase;
     slot_phase(S, b, n, ch, incoming ? c->consumer_phase : c->producer_phase, &slot, &phase);
@@ -757,6 +758,22 @@ static MlirValue own_warpgroup(specializer *S, ws_builder *b) {
   return ws_arith(b, "arith.divui", tid, c32(b, 4 * WARP_THREADS));
 }
 
+/* A matmul's epilogue, once the loop's results are mapped: its operands
+ * (a bias, a residual) from their slots, its math, and the C tile into its
+ * slot for the store warp; `tile_n` counts the tiles (null when not
+ * persistent: tile 0, built where it is first used). */
+static void emit_epilogue(specializer *S, ws_builder *at, value_map *m, int part,
+                          MlirValue tile_n) {
+  if (takes_epilogue_operands(S, part)) {
+    tile_n = mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n;
+    transfer(S, at, m, tile_n, part, true, true);
+  }
+  for (MlirOperation op = first_epilogue_op(S, at, m, part); !mlirOperationIsNull(op);
+       op = after(S, at, m, op, part))
+    clone_mapped(at, op, m);
+  transfer(S, at, m, mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n, part, false, false);
+}
+
 /* The consumer warpgroups of a matmul: the K loop (emit_k_loop); after it,
  * wait for the last group and free its slot. Then the epilogue: its math
  * on the accumulator and the write of the C tile into its slot (slot
@@ -767,7 +784,7 @@ static MlirValue own_warpgroup(specializer *S, ws_builder *b) {
  * each warpgroup runs it only for the tiles whose count has its parity,
  * with the whole accumulator, and both advance the K count by every tile's
  * steps (the ring is filled in tile order). */
-static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
+static void emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
   int in = -1;
   for (int ch = 0; ch < S->plan->num_channels; ch++)
     if (S->plan->channels[ch].to == part && S->plan->channels[ch].from != part &&
@@ -831,15 +848,7 @@ static void emit_mma_partition(specializer *S, ws_builder *outer, int part) {
   }
   for (intptr_t i = 0; i < mlirOperationGetNumResults(S->plan->loop); i++)
     map_put(m, mlirOperationGetResult(S->plan->loop, i), mlirOperationGetResult(copy, 1 + i));
-  MlirValue tile_n = persistent ? counts[1] : (MlirValue){NULL};
-  if (takes_epilogue_operands(S, part)) {
-    tile_n = mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n;
-    transfer(S, at, m, tile_n, part, true, true);
-  }
-  for (MlirOperation op = first_epilogue_op(S, at, m, part); !mlirOperationIsNull(op);
-       op = after(S, at, m, op, part))
-    clone_mapped(at, op, m);
-  transfer(S, at, m, mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n, part, false, false);
+  emit_epilogue(S, at, m, part, persistent ? counts[1] : (MlirValue){NULL});
   if (persistent) {
     MlirValue next[2] = {pingpong ? ws_arith(&t.at, "arith.addi", counts[0], k_steps) : steps,
                          ws_arith(&t.at, "arith.addi", counts[1], c32(&t.at, 1))};
@@ -867,9 +876,141 @@ static void emit_epilogue_store(specializer *S, ws_builder *b, int part) {
   bulk_wait(b, 0, false);
 }
 
+/* ---- a matmul on sm_100a (tcgen05, tensor memory) --------------------------- */
+
+static void tcgen05_fence(ws_builder *b, bool before) {
+  MlirNamedAttribute kind = ws_named_text(
+      b->ctx, "kind", before ? "#nvvm.tcgen05_fence<before>" : "#nvvm.tcgen05_fence<after>");
+  ws_build_void(b, "nvvm.tcgen05.fence", 0, NULL, 1, &kind);
+}
+
+static void commit(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot) {
+  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full)};
+  ws_build_void(b, "ws.commit", 1, &slot, 2, attrs);
+}
+
+/* The channel from the load warp into `part` that the K loop steps. */
+static int k_loop_channel(const specializer *S, int part) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++)
+    if (S->plan->channels[ch].to == part && !ws_channel_is_epilogue(S->plan, ch) &&
+        !ws_channel_is_prologue(S->plan, ch))
+      return ch;
+  return -1;
+}
+
+/* The MMA warp's elected thread, per tile: wait until the epilogue has
+ * read the accumulator buffer this tile takes (its empty barrier; a fresh
+ * one passes), then each K step: wait for the slot, issue the step's
+ * tcgen05.mma into the buffer (overwriting it on the tile's first step)
+ * and commit to the slot's empty barrier, which the MMAs' completion
+ * releases for the load warp. After the last step, commit to the
+ * buffer's full barrier: the epilogue may read it once every MMA of the
+ * tile is done. */
+static void emit_tcgen05_issuer(specializer *S, ws_builder *outer, int part) {
+  int in = k_loop_channel(S, part), acc = S->plan->tmem.channel;
+  MlirOperation loop = S->plan->loop, dot = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "dot"))
+      dot = op;
+  int ra = mlirOperationIsNull(dot) ? -1 : ws_ring_of_value(S->plan, mlirOperationGetOperand(dot, 0));
+  int rb = mlirOperationIsNull(dot) ? -1 : ws_ring_of_value(S->plan, mlirOperationGetOperand(dot, 1));
+  if (in < 0 || ra < 0 || rb < 0) {
+    ws_emit_op_error(loop, "has no ring into its MMA warp; run ws-plan-memory");
+    S->failed = true;
+    return;
+  }
+  value_map *m = fresh_map(S);
+  MlirValue counts[2] = {c32(outer, 0), c32(outer, 0)}; /* K steps, tiles */
+  tile_nest t = open_tile_loop(S, outer, m, part, 2, counts);
+  ws_builder *at = &t.at;
+  MlirValue buffer, phase;
+  slot_phase(S, at, counts[1], acc, S->plan->channels[acc].producer_phase, &buffer, &phase);
+  wait_barrier(S, at, acc, false, buffer, phase);
+  tcgen05_fence(at, false);
+  MlirValue n;
+  MlirOperation copy;
+  MlirBlock body = open_loop(S, at, m, counts[0], &n, &copy);
+  ws_builder b = ws_builder_at_end(body, at->loc);
+  MlirValue slot;
+  slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
+  wait_barrier(S, &b, in, true, slot, phase);
+  MlirValue ops[3] = {slot, buffer, ws_cmpi(&b, "ne", n, counts[0])};
+  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "ring_a", ra), int_attr(S->ctx, "ring_b", rb)};
+  ws_builder issue = b;
+  issue.loc = mlirOperationGetLocation(dot);
+  ws_build_void(&issue, "ws.tc_mma", 3, ops, 2, attrs);
+  commit(S, &b, in, false, slot);
+  close_loop(&b, body, n);
+  commit(S, at, acc, true, buffer);
+  if (!mlirOperationIsNull(t.loop)) {
+    MlirValue next[2] = {mlirOperationGetResult(copy, 0),
+                         ws_arith(at, "arith.addi", counts[1], c32(at, 1))};
+    close_tile_loop(&t, 2, next);
+  }
+}
+
+/* The epilogue warpgroups of a matmul on sm_100a, per tile: wait for the
+ * accumulator buffer, read it from tensor memory into registers, give the
+ * buffer back to the MMA warp (the fences order the read before the
+ * arrival), then the epilogue as on sm_90a. */
+static void emit_tmem_epilogue(specializer *S, ws_builder *outer, int part) {
+  int acc = S->plan->tmem.channel;
+  value_map *m = fresh_map(S);
+  MlirValue tiles = c32(outer, 0);
+  tile_nest t = open_tile_loop(S, outer, m, part, 1, &tiles);
+  ws_builder *at = &t.at;
+  MlirValue buffer, phase;
+  slot_phase(S, at, tiles, acc, S->plan->channels[acc].consumer_phase, &buffer, &phase);
+  wait_barrier(S, at, acc, true, buffer, phase);
+  tcgen05_fence(at, false);
+  MlirValue result = mlirOperationGetResult(S->plan->loop, 0);
+  MlirValue load[2] = {buffer, ws_cmpi(at, "slt", map_get(m, mlirOperationGetOperand(S->plan->loop, 0)),
+                                       map_get(m, mlirOperationGetOperand(S->plan->loop, 1)))};
+  map_put(m, result,
+          ws_build_value(at, "ws.tmem_load", 2, load, mlirValueGetType(result), 0, NULL));
+  tcgen05_fence(at, true);
+  arrive(S, at, acc, false, buffer);
+  emit_epilogue(S, at, m, part, mlirOperationIsNull(t.loop) ? (MlirValue){NULL} : tiles);
+  if (!mlirOperationIsNull(t.loop)) {
+    MlirValue next = ws_arith(at, "arith.addi", tiles, c32(at, 1));
+    close_tile_loop(&t, 1, &next);
+  }
+}
+
+/* The MMA warp allocates tensor memory before the block-wide barrier after
+ * the barrier inits (every lane: tcgen05.alloc is .sync.aligned) and gives
+ * up the right to allocate more; the fence before the barrier and the one
+ * after it order the allocation before every use. */
+static void alloc_tmem(specializer *S, ws_builder *b, MlirValue warp) {
+  int mma = ws_plan_find_role(S->plan, WS_ROLE_MMA);
+  MlirBlock then_block;
+  ws_build_if(b, ws_cmpi(b, "eq", warp, c32(b, S->plan->parts[mma].first_warp)), &then_block,
+              NULL);
+  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+  ws_build_void(&t, "ws.tmem_alloc", 0, NULL, 0, NULL);
+  ws_build_void(&t, "nvvm.tcgen05.relinquish_alloc_permit", 0, NULL, 0, NULL);
+  tcgen05_fence(&t, true);
+}
+
+/* Once every partition is done (the epilogue's last tcgen05.ld waited
+ * for, its fence before a block-wide barrier), the MMA warp frees tensor
+ * memory. */
+static void dealloc_tmem(specializer *S, ws_builder *b, MlirValue warp) {
+  int mma = ws_plan_find_role(S->plan, WS_ROLE_MMA);
+  tcgen05_fence(b, true);
+  ws_build_void(b, "nvvm.barrier0", 0, NULL, 0, NULL);
+  MlirBlock then_block;
+  ws_build_if(b, ws_cmpi(b, "eq", warp, c32(b, S->plan->parts[mma].first_warp)), &then_block,
+              NULL);
+  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+  tcgen05_fence(&t, false);
+  ws_build_void(&t, "ws.tmem_dealloc", 0, NULL, 0, NULL);
+}
+
 /* ---- the kernel ------------------------------------------------------------ */
 
-static void init_barriers(specializer *S, ws_builder *b, MlirValue tid) {
+static void init_barriers(specializer *S, ws_builder *b, MlirValue tid, MlirValue warp) {
   MlirBlock then_block;
   ws_build_if(b, ws_cmpi(b, "eq", tid, c32(b, 0)), &then_block, NULL);
   ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
@@ -883,7 +1024,11 @@ static void init_barriers(specializer *S, ws_builder *b, MlirValue tid) {
     }
   }
   ws_build_void(&t, "nvvm.fence.mbarrier.init", 0, NULL, 0, NULL);
+  if (S->plan->tmem.tile.ptr)
+    alloc_tmem(S, b, warp);
   ws_build_void(b, "nvvm.barrier0", 0, NULL, 0, NULL);
+  if (S->plan->tmem.tile.ptr)
+    tcgen05_fence(b, false);
 }
 
 typedef void (*emit_fn)(specializer *, ws_builder *, int);
@@ -914,7 +1059,9 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
     ws_build_if(b, ws_cmpi(b, "ult", warp, c32(b, p->num_warps)), &then_block, &else_block);
     ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
     setmaxnreg(&t, true, p->registers);
-    (ws_plan_is_matmul(S->plan) ? emit_mma_partition : emit_compute_partition)(S, &t, compute);
+    (S->plan->tmem.tile.ptr     ? emit_tmem_epilogue
+     : ws_plan_is_matmul(S->plan) ? emit_wgmma_consumers
+                                  : emit_compute_partition)(S, &t, compute);
     /* The TMA partitions share the warpgroup after the compute warps and
      * drop to one count. */
     workers = ws_builder_before(mlirBlockGetTerminator(else_block));
@@ -925,6 +1072,7 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
       }
   }
   emit_workers(S, &workers, warp, WS_ROLE_LOAD, emit_tma_partition);
+  emit_workers(S, &workers, warp, WS_ROLE_MMA, emit_tcgen05_issuer);
   emit_workers(S, &workers, warp, WS_ROLE_STORE,
                ws_plan_is_matmul(S->plan) ? emit_epilogue_store : emit_tma_partition);
 }
@@ -961,8 +1109,10 @@ bool ws_specialize(ws_plan *plan) {
   ws_builder b = ws_builder_before(mlirOperationIsNull(tile) ? loop : tile);
   MlirValue tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, S.i32, 0, NULL);
   MlirValue warp = ws_arith(&b, "arith.divui", tid, c32(&b, WARP_THREADS));
-  init_barriers(&S, &b, tid);
+  init_barriers(&S, &b, tid, warp);
   emit_partitions(&S, &b, warp);
+  if (plan->tmem.tile.ptr)
+    dealloc_tmem(&S, &b, warp);
   map_free(&S.map);
   if (S.failed)
     return false;
@@ -994,6 +1144,7 @@ bool ws_specialize(ws_plan *plan) {
   ws_plan_write_partitions(plan);
   ws_plan_write_channels(plan);
   ws_plan_write_ring_table(plan);
+  ws_plan_write_tmem(plan);
   ws_plan_write_kernel(plan);
   return true;
 }

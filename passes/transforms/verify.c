@@ -484,9 +484,11 @@ static bool check_overlap(verify_state *st, MlirOperation op, MlirAttribute attr
   (void)st;
   MlirStringRef v = mlirAttributeIsAString(attr) ? mlirStringAttrGetValue(attr)
                                                  : mlirStringRefCreateFromCString("");
-  if (!ws_op_is(op, "scf.for") || (!ws_ref_eq(v, "pingpong") && !ws_ref_eq(v, "cooperative"))) {
-    ws_emit_op_error(op, "carries ws.overlap; it is \"pingpong\" or \"cooperative\" on "
-                         "the scf.for over tile ids of a persistent matmul");
+  if (!ws_op_is(op, "scf.for") || (!ws_ref_eq(v, "pingpong") && !ws_ref_eq(v, "cooperative") &&
+                                    !ws_ref_eq(v, "tmem"))) {
+    ws_emit_op_error(op, "carries ws.overlap; it is \"pingpong\" or \"cooperative\" (sm_90a), "
+                         "or \"tmem\" (sm_100a), on the scf.for over tile ids of a "
+                         "persistent matmul");
     return false;
   }
   return true;
@@ -545,7 +547,7 @@ static bool check_array_attr(verify_state *st, MlirOperation op, MlirAttribute a
 
 static bool check_dict_attr(verify_state *st, MlirOperation op, MlirAttribute a) {
   (void)st;
-  return check_plan_attr(op, "ws.ring", mlirAttributeIsADictionary(a));
+  return check_plan_attr(op, "ws.ring/ws.tmem", mlirAttributeIsADictionary(a));
 }
 
 static bool check_kernel_int_attr(verify_state *st, MlirOperation op, MlirAttribute a) {
@@ -576,6 +578,7 @@ static const attr_rule attr_rules[] = {
     {"ws.channels", check_array_attr},
     {"ws.ring", check_dict_attr},
     {"ws.rings", check_array_attr},
+    {"ws.tmem", check_dict_attr},
     {"ws.smem_bytes", check_kernel_int_attr},
     {"ws.maxnreg", check_kernel_int_attr},
     {"ws.block_threads", check_kernel_int_attr},
@@ -679,33 +682,6 @@ static void check_kernel_context(verify_state *st, MlirOperation func) {
     st->ok = false;
 }
 
-/* ws.dot lowers to wgmma, which sm_100a does not have; until ws has its
- * tcgen05 path, a dot there is refused here, in ws's words, not by an
- * NVVM op the user never wrote. */
-static bool check_dot_chip(MlirOperation op) {
-  MlirOperation module = op;
-  while (!mlirOperationIsNull(module) && !ws_op_is(module, "gpu.module"))
-    module = mlirOperationGetParentOperation(module);
-  if (mlirOperationIsNull(module))
-    return true; /* check_kernel_context reports it */
-  MlirAttribute targets = mlirOperationGetAttributeByName(
-      module, mlirStringRefCreateFromCString("targets"));
-  char buf[512], chip[64];
-  for (intptr_t i = 0; !mlirAttributeIsNull(targets) && mlirAttributeIsAArray(targets) &&
-                       i < mlirArrayAttrGetNumElements(targets);
-       i++) {
-    target_at(targets, i, buf, sizeof buf, chip, sizeof chip);
-    if (strcmp(chip, "sm_100a") == 0) {
-      ws_emit_op_error(op, "is a matmul on sm_100a, which ws cannot lower yet: ws.dot "
-                           "becomes wgmma, which sm_100a does not have, and the tcgen05 "
-                           "path (a TMEM accumulator, one MMA warp) is not built; target "
-                           "sm_90a (elementwise kernels compile for sm_100a)");
-      return false;
-    }
-  }
-  return true;
-}
-
 /* ---- the walk ------------------------------------------------------------ */
 
 static MlirWalkResult verify_op(MlirOperation op, void *user_data) {
@@ -722,7 +698,7 @@ static MlirWalkResult verify_op(MlirOperation op, void *user_data) {
   else if (wsOperationIsA(op, "store"))
     ok = check_store(op);
   else if (wsOperationIsA(op, "dot"))
-    ok = check_dot(op) && check_dot_chip(op);
+    ok = check_dot(op);
   else if (wsOperationIsA(op, "broadcast"))
     ok = check_broadcast(op);
   else if (wsOperationIsA(op, "reduce"))

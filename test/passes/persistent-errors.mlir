@@ -221,7 +221,7 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : i32
       %c64 = arith.constant 64 : i32
       %zero = arith.constant dense<0.0> : tensor<128x128xf32>
-      // CHECK: persistent-errors.mlir:[[@LINE+1]]:7: error: 'scf.for' op carries ws.overlap; it is "pingpong" or "cooperative" on the scf.for over tile ids of a persistent matmul
+      // CHECK: persistent-errors.mlir:[[@LINE+1]]:7: error: 'scf.for' op carries ws.overlap; it is "pingpong" or "cooperative" (sm_90a), or "tmem" (sm_100a), on the scf.for over tile ids of a persistent matmul
       scf.for %t = %c0 to %n step %c1 : i32 {
         %m = arith.muli %t, %c64 : i32
         %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {

@@ -1,0 +1,115 @@
+/* lower_tcgen05.c: tcgen05.mma for ws.tc_mma and tcgen05.ld for
+ * ws.tmem_load on sm_100a (see ws_lower_tcgen05.h for the layouts). */
+#include "ws_lower_tcgen05.h"
+
+#include <stdio.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "../../dialect/ws_text.h"
+
+enum { WARPGROUP_THREADS = 128, TC_M = 128, TC_K = 16, PART_LANES = 16, WARP_LANES = 32 };
+
+static MlirValue c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
+
+ws_mma_shape ws_tcgen05_layout(MlirContext ctx, int warpgroups, int n) {
+  ws_mma_shape s = {
+      .warpgroups = warpgroups,
+      .rows = TC_M,
+      .parts = WARP_LANES / PART_LANES,
+      .n = n,
+      .element = mlirF16TypeGet(ctx),
+      .warp_rows = WARP_LANES,
+      .part_rows = PART_LANES,
+      .col_groups = warpgroups,
+  };
+  s.per_thread = s.parts * ws_shape_cols(&s, n) / 2;
+  return s;
+}
+
+/* Bits of kind::f16's instruction descriptor (PTX ISA, "Instruction
+ * descriptor"): D format in 4-5 (1: f32), A and B formats in 7-9 and
+ * 10-12 (0: f16, 1: bf16), A and B major-ness in 15 and 16 (0: K-major),
+ * N >> 3 in 17-22, M >> 4 in 24-28. */
+uint32_t ws_tcgen05_idesc(MlirType element, int n) {
+  uint32_t format = mlirTypeIsABF16(element) ? 1 : 0;
+  return (1u << 4) | (format << 7) | (format << 10) | ((uint32_t)(n >> 3) << 17) |
+         ((uint32_t)(TC_M >> 4) << 24);
+}
+
+/* A tcgen05 shared-memory descriptor of the K-major swizzled tile at shared
+ * address `addr` (i32): start >> 4, the leading offset unused (1) as for
+ * wgmma, the stride one 8-row atom of 8 x span bytes, the swizzle mode
+ * (128B: 2, 64B: 4, 32B: 6). */
+static MlirValue smem_descriptor(ws_builder *b, MlirValue addr, int span) {
+  MlirType i8 = mlirIntegerTypeGet(b->ctx, 8), i1 = mlirIntegerTypeGet(b->ctx, 1);
+  MlirValue start = ws_arith(b, "arith.andi", ws_arith(b, "arith.shrui", addr, c32(b, 4)),
+                             c32(b, 0x3FFF));
+  MlirValue ops[6] = {start,
+                      c32(b, 1),
+                      c32(b, 8 * span >> 4),
+                      ws_const_int(b, 0, i8),
+                      ws_const_int(b, 0, i1),
+                      ws_const_int(b, span == 128 ? 2 : span == 64 ? 4 : 6, i8)};
+  return ws_build_value(b, "nvvm.tcgen05.mma_smem_desc", 6, ops,
+                        mlirIntegerTypeGet(b->ctx, 64), 0, NULL);
+}
+
+void ws_emit_tcgen05_mma(ws_builder *b, MlirType element, int n, int k, int a_span, int b_span,
+                         MlirValue a_addr, MlirValue b_addr, MlirValue d, MlirValue accumulate) {
+  int eb = wsElementTypeByteWidth(element), step_bytes = TC_K * eb;
+  MlirValue idesc = c32(b, (int64_t)ws_tcgen05_idesc(element, n));
+  MlirValue yes = ws_const_int(b, 1, mlirIntegerTypeGet(b->ctx, 1));
+  MlirNamedAttribute attrs[3] = {
+      ws_named_text(b->ctx, "kind", "#nvvm.tcgen05_mma_kind<f16>"),
+      ws_named_text(b->ctx, "ctaGroup", "#nvvm.cta_group<cta_1>"),
+      ws_named_text(b->ctx, "operandSegmentSizes", "array<i32: 1, 1, 1, 1, 1, 0, 0>"),
+  };
+  for (int kk = 0; kk < k / TC_K; kk++) {
+    MlirValue a_at = ws_arith(b, "arith.addi", a_addr,
+                              c32(b, ws_mma_k_step_offset(kk, step_bytes, a_span, TC_M)));
+    MlirValue b_at = ws_arith(b, "arith.addi", b_addr,
+                              c32(b, ws_mma_k_step_offset(kk, step_bytes, b_span, n)));
+    MlirValue ops[5] = {d, smem_descriptor(b, a_at, a_span), smem_descriptor(b, b_at, b_span),
+                        idesc, kk == 0 ? accumulate : yes};
+    ws_build_void(b, "nvvm.tcgen05.mma", 5, ops, 3, attrs);
+  }
+}
+
+void ws_emit_tmem_load(ws_builder *b, const ws_mma_shape *s, MlirValue base, MlirValue thread,
+                       MlirValue filled, MlirValue *values) {
+  MlirType i32 = mlirIntegerTypeGet(b->ctx, 32), f32 = mlirF32TypeGet(b->ctx);
+  MlirValue warp = ws_arith(b, "arith.remui", ws_arith(b, "arith.divui", thread, c32(b, 32)),
+                            c32(b, 4));
+  MlirValue wg = ws_arith(b, "arith.divui", thread, c32(b, WARPGROUP_THREADS));
+  int cols = ws_shape_cols(s, s->n), regs = cols / 2; /* 16x256b.x(cols / 8): 4 each */
+  MlirValue column = ws_arith(b, "arith.muli", wg, c32(b, cols));
+  MlirValue addr0 = ws_arith(b, "arith.addi",
+                             ws_build_value(b, "llvm.ptrtoint", 1, &base, i32, 0, NULL), column);
+  int64_t n_regs = regs;
+  MlirType vec = mlirVectorTypeGet(1, &n_regs, i32);
+  MlirNamedAttribute shape =
+      ws_named_text(b->ctx, "shape", "#nvvm.tcgen05_ldst_shape<shape_16x256b>");
+  MlirValue loaded[2];
+  for (int p = 0; p < s->parts; p++) {
+    /* lane in the address's high 16 bits: this warp's 32, then the part's 16 */
+    MlirValue lane = ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", warp, c32(b, WARP_LANES)),
+                              c32(b, p * PART_LANES));
+    MlirValue at = ws_arith(b, "arith.addi", addr0,
+                            ws_arith(b, "arith.shli", lane, c32(b, 16)));
+    MlirValue ptr = ws_build_value(b, "llvm.inttoptr", 1, &at, mlirValueGetType(base), 0, NULL);
+    loaded[p] = ws_build_value(b, "nvvm.tcgen05.ld", 1, &ptr, vec, 1, &shape);
+  }
+  MlirNamedAttribute wait = ws_named_text(b->ctx, "kind", "#nvvm.tcgen05_wait<load>");
+  ws_build_void(b, "nvvm.tcgen05.wait", 0, NULL, 1, &wait);
+  MlirValue zero = ws_build_value(b, "llvm.mlir.zero", 0, NULL, f32, 0, NULL);
+  for (int p = 0; p < s->parts; p++)
+    for (int r = 0; r < regs; r++) {
+      MlirValue ops[2] = {loaded[p], c32(b, r)};
+      MlirValue bits = ws_build_value(b, "llvm.extractelement", 2, ops, i32, 0, NULL);
+      MlirValue v = ws_build_value(b, "llvm.bitcast", 1, &bits, f32, 0, NULL);
+      MlirValue pick[3] = {filled, v, zero};
+      values[p * regs + r] = ws_build_value(b, "arith.select", 3, pick, f32, 0, NULL);
+    }
+}

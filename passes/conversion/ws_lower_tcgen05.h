@@ -1,0 +1,46 @@
+/* ws_lower_tcgen05.h: how ws-lower-to-nvvm runs a matmul on sm_100a's
+ * tcgen05 and reads its accumulator from tensor memory. Internal.
+ *
+ * The accumulator of an M = 128 matmul lies in tensor memory with row i in
+ * lane i and column j in 32-bit column j of its buffer. The epilogue warps
+ * read it with tcgen05.ld.16x256b, whose registers are laid out as wgmma's
+ * accumulator (value 4 j + 2 h + e of a 16-row part: row lane / 4 + 8 h,
+ * column 8 j + 2 (lane % 4) + e): warp w of a warpgroup reads lanes
+ * 32 w..32 w + 31 as two parts of 16, and with several warpgroups each
+ * reads its share of the columns (ws_mma_shape's col_groups). So the
+ * fragment code of ws_lower_fragment.h runs the epilogue unchanged.
+ *
+ * A and B lie in their ring slots K-major and swizzled as for wgmma
+ * (ws_lower_mma.h); the shared-memory descriptors are tcgen05's (upstream
+ * nvvm.tcgen05.mma_smem_desc), one pair per K step of 16. */
+#ifndef WS_LOWER_TCGEN05_H
+#define WS_LOWER_TCGEN05_H
+
+#include "../support/ws_builder.h"
+#include "ws_lower_mma.h"
+
+/* The fragment layout of `warpgroups` epilogue warpgroups reading an
+ * M = 128 x N accumulator from tensor memory (k, swizzles unused). */
+ws_mma_shape ws_tcgen05_layout(MlirContext ctx, int warpgroups, int n);
+
+/* The 32-bit instruction descriptor of tcgen05.mma kind::f16 with an f32
+ * accumulator, A and B of `element` (f16 or bf16), both K-major, M = 128. */
+uint32_t ws_tcgen05_idesc(MlirType element, int n);
+
+/* One thread issues D (+)= A @ B^T for a K-major A (128 x k) at shared
+ * address a_addr and B (n x k) at b_addr (i32, swizzled by a_span and
+ * b_span bytes, the slot starts), into the tensor-memory address d
+ * (!llvm.ptr<6>): k / 16 tcgen05.mma, the first accumulating when
+ * `accumulate` (i1) holds, the others always. */
+void ws_emit_tcgen05_mma(ws_builder *b, MlirType element, int n, int k, int a_span, int b_span,
+                         MlirValue a_addr, MlirValue b_addr, MlirValue d, MlirValue accumulate);
+
+/* The calling thread's values of the accumulator at tensor-memory address
+ * `base` (!llvm.ptr<6>, lane 0 and the buffer's first column), in layout
+ * `s` (ws_tcgen05_layout); `thread` is its index among the epilogue
+ * threads. tcgen05.ld per part, then tcgen05.wait::ld. With `filled`
+ * (i1) false every value is 0.0 (a K loop that ran no step). */
+void ws_emit_tmem_load(ws_builder *b, const ws_mma_shape *s, MlirValue base, MlirValue thread,
+                       MlirValue filled, MlirValue *values);
+
+#endif

@@ -1,0 +1,147 @@
+// RUN: not ws-opt --split-input-file --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule)' %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// What tcgen05 cannot take is refused by ws-partition-schedule at the op, in
+// ws's words: M other than 128, N not a multiple of 16, a K x N B, more
+// accumulator columns than the epilogue warpgroups hold, tile math inside
+// the K loop, an accumulator that does not start at zero.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @m64(%a: !ws.tensor_desc<tensor<64x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,
+                     %c: !ws.tensor_desc<tensor<64x128xf16>>, %K: i32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %init = arith.constant dense<0.0> : tensor<64x128xf32>
+      %acc = scf.for %kk = %c0 to %K step %c64 iter_args(%acc0 = %init) -> (tensor<64x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<64x64xf16>>, i32, i32) -> tensor<64x64xf16>
+        %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op M tile 64: on sm_100a ws issues tcgen05.mma with M = 128 (accumulator row i in tensor-memory lane i)
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<64x64xf16>, tensor<128x64xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
+        scf.yield %d : tensor<64x128xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<64x128xf32> to tensor<64x128xf16>
+      "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<64x128xf16>>, i32, i32, tensor<64x128xf16>) -> ()
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @n24(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<24x64xf16>>,
+                     %c: !ws.tensor_desc<tensor<128x24xf16>>, %K: i32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %init = arith.constant dense<0.0> : tensor<128x24xf32>
+      %acc = scf.for %kk = %c0 to %K step %c64 iter_args(%acc0 = %init) -> (tensor<128x24xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<24x64xf16>>, i32, i32) -> tensor<24x64xf16>
+        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op N tile 24: tcgen05.mma with M = 128 takes a multiple of 16 from 16 to 256
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<24x64xf16>, tensor<128x24xf32>) -> tensor<128x24xf32>
+        scf.yield %d : tensor<128x24xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<128x24xf32> to tensor<128x24xf16>
+      "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<128x24xf16>>, i32, i32, tensor<128x24xf16>) -> ()
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @kn(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<64x128xf16>>,
+                     %c: !ws.tensor_desc<tensor<128x128xf16>>, %K: i32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %init = arith.constant dense<0.0> : tensor<128x128xf32>
+      %acc = scf.for %kk = %c0 to %K step %c64 iter_args(%acc0 = %init) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<64x128xf16>>, i32, i32) -> tensor<64x128xf16>
+        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op on sm_100a takes B as N x K (transpose_b), K-major like A; a K x N B is not lowered to tcgen05 yet
+        %d = "ws.dot"(%ta, %tb, %acc0)  : (tensor<128x64xf16>, tensor<64x128xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+      "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @wide4(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<256x64xf16>>,
+                     %c: !ws.tensor_desc<tensor<128x256xf16>>, %K: i32) kernel
+        attributes {ws.num_warps = 4 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %init = arith.constant dense<0.0> : tensor<128x256xf32>
+      %acc = scf.for %kk = %c0 to %K step %c64 iter_args(%acc0 = %init) -> (tensor<128x256xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<256x64xf16>>, i32, i32) -> tensor<256x64xf16>
+        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op on sm_100a the 4 epilogue warps read the 128x256 accumulator from tensor memory, each warpgroup a share of its columns; ws.num_warps must be 4 or 8, with at most 128 columns per warpgroup (8 warps for N > 128)
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<256x64xf16>, tensor<128x256xf32>) -> tensor<128x256xf32>
+        scf.yield %d : tensor<128x256xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+      "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<128x256xf16>>, i32, i32, tensor<128x256xf16>) -> ()
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @math(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,
+                     %c: !ws.tensor_desc<tensor<128x128xf16>>, %K: i32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %init = arith.constant dense<0.0> : tensor<128x128xf32>
+      %acc = scf.for %kk = %c0 to %K step %c64 iter_args(%acc0 = %init) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:15: error: 'arith.mulf' op is tile math inside a matmul loop on sm_100a, where the MMA warp issues the loop's one ws.dot into tensor memory and no warp holds its tiles in registers; math between dots (attention) runs on sm_90a only
+        %d2 = arith.mulf %d, %d : tensor<128x128xf32>
+        scf.yield %d2 : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+      "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @ones(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,
+                     %c: !ws.tensor_desc<tensor<128x128xf16>>, %K: i32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %init = arith.constant dense<1.0> : tensor<128x128xf32>
+      // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'scf.for' op starts its accumulator from a tile that is not dense<0.0>; on sm_100a the first tcgen05.mma of a tile overwrites the accumulator in tensor memory
+      %acc = scf.for %kk = %c0 to %K step %c64 iter_args(%acc0 = %init) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+      "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      gpu.return
+    }
+  }
+}
