@@ -59,6 +59,11 @@ WsPlanRing wsPlanGetRing(WsPlan plan, intptr_t index) {
                       r->slot_bytes, r->align, r->swizzle};
 }
 
+WsPlanTmem wsPlanGetTmem(WsPlan plan) {
+  const ws_tmem *t = &unwrap(plan)->plan.tmem;
+  return (WsPlanTmem){t->tile, t->channel, t->columns, t->allocated, t->address};
+}
+
 intptr_t wsPlanGetNumChannels(WsPlan plan) { return unwrap(plan)->plan.num_channels; }
 
 WsPlanChannel wsPlanGetChannel(WsPlan plan, intptr_t index) {

@@ -21,8 +21,10 @@
 #endif
 
 static const ws_option_spec pipeline_options[] = {
-    {"chip", WS_OPTION_STRING, "sm_90a", "target chip; kernels must target it",
-     "sm_90a|sm_100a", 0, 0},
+    {"chip", WS_OPTION_STRING, "",
+     "target chip; kernels must target it (empty: each gpu.module's own, sm_90a or "
+     "sm_100a)",
+     "|sm_90a|sm_100a", 0, 0},
     {"format", WS_OPTION_STRING, "bin",
      "what gpu-module-to-binary makes: bin (cubin), isa (PTX), llvm "
      "(bitcode), none (stop before it)",

@@ -58,7 +58,7 @@ typedef struct WsPlanKernel {
 WsPlanKernel wsPlanGetKernel(WsPlan plan);
 
 /* Partitions, by index: the name ops carry in ws.partition, the role
- * ("load", "compute", "store"), warps, registers after setmaxnreg, and the
+ * ("load", "compute", "store", or "mma": sm_100a's tcgen05 warp), warps, registers after setmaxnreg, and the
  * first warp of the block they own. The strings live as long as the plan. */
 typedef struct WsPlanPartition {
   const char *name;
@@ -100,6 +100,21 @@ typedef struct WsPlanChannel {
 } WsPlanChannel;
 intptr_t wsPlanGetNumChannels(WsPlan plan);
 WsPlanChannel wsPlanGetChannel(WsPlan plan, intptr_t index);
+
+/* Tensor memory (sm_100a): a matmul's accumulator tile (null type when
+ * the kernel has none), the channel that hands it from the MMA warp to the
+ * epilogue (its depth is the number of buffers), the 32-bit columns of one
+ * buffer (buffer i starts at column i * columns, in all 128 lanes), the
+ * columns allocated (a power of two, at least 32) and the byte offset of
+ * the shared-memory word the allocation's address is written to. */
+typedef struct WsPlanTmem {
+  MlirType tile;
+  int channel;
+  int columns;
+  int allocated;
+  int address;
+} WsPlanTmem;
+WsPlanTmem wsPlanGetTmem(WsPlan plan);
 
 /* The swizzle span (bytes; 0 for none) of the ring that descriptor
  * argument `desc` fills (a ws.load) or drains (a ws.store): what the host

@@ -3,6 +3,9 @@
 # from compile_matmul.sh) and checks each on the GPU at small, ragged and
 # large sizes, K = 0, below, at and past one K tile, a grid with blocks
 # past the last tile, each under the harness watchdog.
+# The set is sm_90a's (an H100) or, compiled with --chip=sm_100a, the
+# tcgen05 set (a B200 or another GPU of compute capability 10.0); DIR/chip
+# says which, and a GPU of another kind is skipped with the reason.
 # Usage: run_matmul.sh DIR   (on the GPU machine)
 set -uo pipefail
 dir="$1"
@@ -11,6 +14,13 @@ here="$(cd "$(dirname "$0")" && pwd)"
 cuda="${CUDA_HOME:-/usr/local/cuda}"
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "skipped: no GPU"
+  exit 0
+fi
+chip="$(cat "$dir/chip" 2>/dev/null || echo sm_90a)"
+want="$([ "$chip" = sm_100a ] && echo 10.0 || echo 9.0)"
+have="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' ')"
+if [ "$have" != "$want" ]; then
+  echo "skipped: $chip cubins need a GPU of compute capability $want; this one is $have"
   exit 0
 fi
 fail=0
@@ -39,10 +49,13 @@ done < "$dir/manifest"
 # (128x256), and ping-pong with and without a residual loaded in the
 # epilogue (128x128).
 if command -v compute-sanitizer >/dev/null; then
+  runs=("mm_128x256x64_w8 256 512 256" "pmm_128x256x64_w8 640 768 256 --grid 3"
+        "pmm_128x128x64_w8_residual 640 768 256 --grid 3" "pmm_128x128x64_w8 640 768 256 --grid 3")
+  [ "$chip" = sm_100a ] &&
+    runs=("bw_128x256x64_w8 256 512 256" "pbw_128x256x64_w8 640 768 256 --grid 3"
+          "pbw_128x128x64_w8_bf16_residual 640 768 256 --grid 3")
   for tool in racecheck synccheck memcheck; do
-    for run in "mm_128x256x64_w8 256 512 256" "pmm_128x256x64_w8 640 768 256 --grid 3" \
-               "pmm_128x128x64_w8_residual 640 768 256 --grid 3" \
-               "pmm_128x128x64_w8 640 768 256 --grid 3"; do
+    for run in "${runs[@]}"; do
       set -- $run
       log="$(compute-sanitizer --tool $tool "$dir/$1.test" "${@:2}" 2>&1)"
       echo "compute-sanitizer --tool $tool $run: $(echo "$log" | grep -E "SUMMARY" | tr -s ' ')"

@@ -34,6 +34,10 @@ static const char *placement_reason(MlirOperation op) {
   if (wsOperationIsA(op, "store"))
     return "a TMA store from a shared-memory slot, issued by one lane of the store "
            "warp, so no compute warp waits on global writes";
+  if (wsOperationIsA(op, "dot") && ws_targets_tcgen05(op))
+    return "tcgen05.mma, issued by one elected thread of the MMA warp into an "
+           "accumulator in tensor memory: the tensor cores read A and B from their "
+           "shared-memory rings, and no warp holds the accumulator while it grows";
   if (wsOperationIsA(op, "dot"))
     return "wgmma on the compute warpgroups: the tensor cores read A and B from "
            "their shared-memory rings";
@@ -50,8 +54,9 @@ void ws_explain_schedule(const ws_plan *plan, const ws_pass_env *env) {
     ws_text_appendf(&t, "%s%s (%d warp%s)", p ? ", " : "", plan->parts[p].name,
                     plan->parts[p].num_warps, plan->parts[p].num_warps == 1 ? "" : "s");
   ws_remark(env, loc_of(plan->loop), "partitions: %s; the compute warps come from "
-            "ws.num_warps on the kernel (4 without it), the load and store "
-            "partitions take one warp each", text);
+            "ws.num_warps on the kernel (4 without it), the load%s and store "
+            "partitions take one warp each", text,
+            ws_plan_find_role(plan, WS_ROLE_MMA) >= 0 ? ", MMA" : "");
   int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
   if (compute >= 0 && plan->parts[compute].turns)
     ws_remark(env, loc_of(plan->loop), "turns: the 2 consumer warpgroups (each its own "
@@ -100,7 +105,8 @@ static void swizzle_reason(const ws_plan *plan, const ws_ring *r, char *buf, siz
                                             "all 32 banks"
              : ws_ring_is_epilogue(plan, r) ? "the consumers' fragment writes spread over "
                                             "all 32 banks"
-                                          : "wgmma reads it through that swizzle");
+             : ws_targets_tcgen05(plan->func) ? "tcgen05.mma reads it through that swizzle"
+                                              : "wgmma reads it through that swizzle");
 }
 
 void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,
@@ -147,9 +153,11 @@ void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
     if (part->num_warps > 1)
       ws_text_appendf(&t, "-%d", part->first_warp + part->num_warps - 1);
   }
+  bool tcgen05 = ws_plan_find_role(plan, WS_ROLE_MMA) >= 0;
   ws_remark(env, loc, "warp layout: %s; %d threads in %d warpgroup(s): compute warps "
-            "first (whole warpgroups, as wgmma and setmaxnreg need), the load and store "
-            "warps share the next warpgroup", text, m->threads, (m->threads + 127) / 128);
+            "first (whole warpgroups, as %s and setmaxnreg need), the load%s and store "
+            "warps share the next warpgroup", text, m->threads, (m->threads + 127) / 128,
+            tcgen05 ? "tcgen05.ld" : "wgmma", tcgen05 ? ", MMA" : "");
   ws_remark(env, loc, "registers: %d block(s) per SM (the fewer of max-blocks-per-sm, "
             "%d%s, and the %d that shared memory allows); entry cap %d = 65536 / %d / %d "
             "threads, down to a multiple of 8 (at most 248); pool %d x %d = %ld",
@@ -177,14 +185,21 @@ void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
                 ch->full_arrivals);
       continue;
     }
+    bool commits_full = plan->parts[ch->from].role == WS_ROLE_MMA;
+    bool commits_empty = plan->parts[ch->to].role == WS_ROLE_MMA;
     ws_remark(env, loc, "channel %d (%s -> %s): %d slot%s; the full barrier counts %d "
               "arrival%s (%s)%s, the empty barrier %d (%s); %s waits on empty from phase "
               "%d (a fresh slot is free), %s on full from phase %d",
               c, from, to, ch->depth, ch->depth == 1 ? "" : "s", ch->full_arrivals,
               ch->full_arrivals == 1 ? "" : "s",
-              ch->full_arrivals == 1 ? "one elected lane" : "every compute thread", tx,
-              ch->empty_arrivals, ch->empty_arrivals == 1 ? "one lane, once its TMA store "
-              "has read the slot" : "every compute thread, after its last read",
+              commits_full               ? "tcgen05.commit from the MMA warp: it lands once "
+                                           "the tile's MMAs are done"
+              : ch->full_arrivals == 1 ? "one elected lane" : "every compute thread", tx,
+              ch->empty_arrivals,
+              commits_empty              ? "tcgen05.commit from the MMA warp: it lands once "
+                                           "the MMAs that read the slot are done"
+              : ch->empty_arrivals == 1 ? "one lane, once its TMA store has read the slot"
+                                         : "every compute thread, after its last read",
               from, ch->producer_phase, to, ch->consumer_phase);
     if (ch->release_fence)
       ws_remark(env, loc, "channel %d: fence.proxy.async before %s releases a slot: its "
@@ -195,7 +210,13 @@ void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
     if (!ch->release_fence && !ch->publish_fence)
       ws_remark(env, loc, "channel %d: no proxy fence: %s", c,
                 ws_plan_is_matmul(plan) && plan->parts[ch->from].role == WS_ROLE_LOAD
-                    ? "TMA writes the slots and wgmma reads them, both through the async proxy"
+                    ? (tcgen05 ? "TMA writes the slots and tcgen05.mma reads them, both "
+                                 "through the async proxy"
+                               : "TMA writes the slots and wgmma reads them, both through "
+                                 "the async proxy")
+                : plan->tmem.tile.ptr && c == plan->tmem.channel
+                    ? "its buffers are in tensor memory, ordered by tcgen05 fences around "
+                      "the barrier waits and arrivals instead"
                     : "no generic access of its slots meets an async one");
     if (ch->drain)
       ws_remark(env, loc, "channel %d: %s keeps %d TMA store%s in flight "

@@ -20,8 +20,9 @@ import sys
 import time
 
 PROTOCOL_OP = re.compile(r'"ws\.(wait|arrive|arrive_expect_tx|tma_load|tma_store|read_slot|'
-                         r'write_slot|mma|slot_phase)"|nvvm\.(fence\.proxy|barrier id|'
-                         r'cp\.async\.bulk|wgmma\.(commit|wait))')
+                         r'write_slot|mma|slot_phase|tc_mma|commit|tmem_load|tmem_alloc|'
+                         r'tmem_dealloc)"|nvvm\.(fence\.proxy|barrier id|'
+                         r'cp\.async\.bulk|wgmma\.(commit|wait)|tcgen05\.fence)')
 ATTRIBUTE_EDITS = [('barrier = "full"', 'barrier = "empty"'), ('barrier = "empty"', 'barrier = "full"'),
                    ("start_phase = 0", "start_phase = 1"), ("start_phase = 1", "start_phase = 0"),
                    ("channel = 0 : i32", "channel = 1 : i32"), ("channel = 1 : i32", "channel = 0 : i32")]

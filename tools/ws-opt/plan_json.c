@@ -111,6 +111,24 @@ static void write_registers(FILE *out, WsPlan plan, WsPlanKernel k) {
   fprintf(out, "], \"total\": %ld},\n", total);
 }
 
+/* The tensor-memory map (sm_100a): each accumulator buffer's columns. */
+static void write_tmem(FILE *out, WsPlan plan) {
+  WsPlanTmem t = wsPlanGetTmem(plan);
+  if (mlirTypeIsNull(t.tile))
+    return;
+  WsPlanChannel c = wsPlanGetChannel(plan, t.channel);
+  fprintf(out, "      \"tensor_memory\": {\"columns\": %d, \"allocated\": %d, "
+               "\"lanes\": 128, \"address\": %d, \"buffers\": [\n",
+          t.columns * c.depth, t.allocated, t.address);
+  for (int b = 0; b < c.depth; b++) {
+    fprintf(out, "        {\"column\": %d, \"columns\": %d, \"channel\": %d, \"tile\": \"",
+            b * t.columns, t.columns, t.channel);
+    mlirTypePrint(t.tile, json_ref, out);
+    fprintf(out, "\"}%s\n", b + 1 < c.depth ? "," : "");
+  }
+  fputs("      ]},\n", out);
+}
+
 static void write_memory_map(FILE *out, WsPlan plan) {
   region map[64];
   int n = 0;
@@ -125,6 +143,11 @@ static void write_memory_map(FILE *out, WsPlan plan) {
     snprintf(map[n++].what, sizeof map[0].what, "full barriers of channel %d", (int)i);
     map[n] = (region){c.empty, 8 * c.depth, ""};
     snprintf(map[n++].what, sizeof map[0].what, "empty barriers of channel %d", (int)i);
+  }
+  WsPlanTmem tmem = wsPlanGetTmem(plan);
+  if (!mlirTypeIsNull(tmem.tile)) {
+    map[n] = (region){tmem.address, 4, ""};
+    snprintf(map[n++].what, sizeof map[0].what, "tensor-memory address");
   }
   qsort(map, (size_t)n, sizeof map[0], by_offset);
   fputs("      \"shared_memory\": [\n", out);
@@ -165,6 +188,7 @@ static MlirWalkResult write_kernel(MlirOperation op, void *data) {
   write_rings(out, plan);
   write_channels(out, plan);
   write_registers(out, plan, kern);
+  write_tmem(out, plan);
   write_memory_map(out, plan);
   fputs("    }", out);
   wsPlanDestroy(plan);
