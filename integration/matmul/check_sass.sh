@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Checks the SASS of every sm_100a cubin in DIR (compile_matmul.sh ...
+# --chip=sm_100a leaves NAME.cubin beside each launcher): cuobjdump must
+# take it as SM 100 code, and it must hold the tcgen05 MMA (UTC*MMA), its
+# commit to an mbarrier (UTCBAR), tensor-memory loads (LDTM) and no Hopper
+# wgmma (HGMMA). Prints each cubin's tcgen05 opcodes with their counts.
+# Needs cuobjdump (CUDA 12.8 or later), not a GPU.
+# Usage: check_sass.sh DIR
+set -uo pipefail
+dir="$1"
+cuda="${CUDA_HOME:-/usr/local/cuda}"
+objdump="$(command -v cuobjdump || echo "$cuda/bin/cuobjdump")"
+if [ ! -x "$objdump" ]; then
+  echo "skipped: no cuobjdump"
+  exit 0
+fi
+fail=0
+count=0
+while read -r name rest; do
+  sass="$("$objdump" -sass "$dir/$name.cubin" 2>&1)" || { echo "FAIL $name: cuobjdump: $sass"; fail=1; continue; }
+  ops="$(grep -oE '\b(UTC[A-Z0-9]*|LDTM|STTM|HGMMA)\b' <<< "$sass" | sort | uniq -c | tr -s ' ' | tr '\n' ',')"
+  grep -q "code for sm_100a" <<< "$sass" || { echo "FAIL $name: not SM 100 code"; fail=1; }
+  for want in 'UTC[A-Z]*MMA' 'UTCBAR' 'LDTM'; do
+    grep -qE "\b$want\b" <<< "$sass" || { echo "FAIL $name: SASS lacks $want"; fail=1; }
+  done
+  if grep -q HGMMA <<< "$sass"; then echo "FAIL $name: SASS has wgmma (HGMMA)"; fail=1; fi
+  echo "$name:$ops"
+  count=$((count + 1))
+done < "$dir/manifest"
+echo "SASS of $count sm_100a cubins checked: $([ $fail = 0 ] && echo passed || echo FAILED)"
+exit $fail
