@@ -9,7 +9,9 @@
  *                          swizzle} on each op whose tile crosses partitions,
  *                          ws.channels = [{from, to (partition names),
  *                          depth, full, empty}] on
- *                          the loop, ws.smem_bytes on the kernel
+ *                          the loop, ws.smem_bytes on the kernel; on
+ *                          sm_100a a matmul's ws.tmem = {tile, channel,
+ *                          columns, allocated, address} on the loop
  *   ws-insert-barriers     adds to each channel: full_arrivals,
  *                          empty_arrivals, expect_tx, producer_phase,
  *                          consumer_phase, release_fence, publish_fence,
@@ -19,8 +21,8 @@
  *                          one branch per partition (passes/specialize.c)
  *                          and moves the tables to the kernel: ws.partitions,
  *                          ws.channels and ws.rings = [{tile, channel,
- *                          offset, slot_bytes, align, swizzle}], which the
- *                          protocol ops name by index.
+ *                          offset, slot_bytes, align, swizzle}] (and
+ *                          ws.tmem), which the protocol ops name by index.
  */
 #ifndef WS_PLAN_H
 #define WS_PLAN_H

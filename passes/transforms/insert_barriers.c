@@ -4,7 +4,10 @@
  * Per channel (one full/empty mbarrier pair per ring slot; slot = i % depth
  * and phase = (i / depth) & 1 from the iteration count i):
  *  - full: the producer arrives. A TMA producer arrives once with expect-tx
- *    of the exact bytes of its boxes; a compute producer with every thread.
+ *    of the exact bytes of its boxes; a compute producer with every thread;
+ *    the MMA warp (sm_100a) once, by tcgen05.commit.
+ *  - an MMA warp releases each K step's slot with one tcgen05.commit, which
+ *    arrives when the MMAs that read the slot are done.
  *  - empty: the consumer arrives when it is done with a slot: every compute
  *    thread, or the store thread once its TMA store has read the slot.
  *  - producers wait on empty starting at phase 1 (a fresh barrier counts as

@@ -31,7 +31,14 @@
  * producer runs ahead into the next tile while the C tile drains. Never
  * depth 1: the consumers free a K step's slot only after the next step's
  * wait (its wgmma may still read the slot until then), so with one slot
- * the load warp and the consumers would wait on each other. */
+ * the load warp and the consumers would wait on each other.
+ *
+ * On sm_100a a matmul's accumulator lives in tensor memory instead (the MMA
+ * warp issues tcgen05.mma into it; ws_tmem in ws_plan.h): a channel from
+ * the MMA warp to the epilogue warps with no ring, one or two buffers (two
+ * in a persistent kernel when they fit the tmem-budget), the allocation
+ * rounded up to a power of two of at least 32 columns, and a shared-memory
+ * word after the barriers where tcgen05.alloc writes its address. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>

@@ -29,6 +29,20 @@
  *     }
  *   }
  *
+ * On sm_100a a matmul has an MMA partition (one warp) and tensor memory:
+ *
+ *   scf.if %warp == mma warp { ws.tmem_alloc; relinquish; tcgen05.fence
+ *                              before }   (before nvvm.barrier0; after it,
+ *                              every thread: tcgen05.fence after)
+ *   compute (the epilogue): ws.wait full of the accumulator channel,
+ *     tcgen05.fence after, ws.tmem_load, tcgen05.fence before, ws.arrive
+ *     empty, then the epilogue as above
+ *   scf.if %warp == mma warp && elected { ws.wait empty of the accumulator
+ *     buffer, tcgen05.fence after, scf.for { ws.wait full, ws.tc_mma,
+ *     ws.commit empty }, ws.commit full of the accumulator buffer }
+ *   tcgen05.fence before; nvvm.barrier0; scf.if %warp == mma warp {
+ *     tcgen05.fence after; ws.tmem_dealloc }
+ *
  * %n counts iterations; ws.slot_phase turns it into a slot and a phase.
  * Barriers and slots are named by index into the kernel's ws.channels and
  * ws.rings, so ws-lower-to-nvvm rewrites each op on its own. Structure is
