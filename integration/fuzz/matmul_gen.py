@@ -2,8 +2,8 @@
 wgmma and the budget take (M tile 64/128/256 over 4 or 8 warps, N tile a
 multiple of 8 up to 256, or of 16 for a K x N B, K tile 16/32/48/64/128), f16 or
 bf16, B given N x K or K x N, with or without a ReLU epilogue, rendered by
-integration/matmul/variants.py; and persistent ones (draw_persistent).
-Every draw must compile."""
+integration/matmul/variants.py; persistent ones (draw_persistent); and
+sm_100a ones for tcgen05 (draw_tcgen05). Every draw must compile."""
 import os
 import sys
 
@@ -52,3 +52,24 @@ def draw_persistent(rng, index):
             "rank": 2, "out_type": dtype}
     return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout,
                                  persistent=True, overlap=overlap)
+
+
+def draw_tcgen05(rng, index):
+    """(spec, .mlir text) of sm_100a matmul number `index`: what tcgen05
+    takes (M tile 128, N tile a multiple of 16 with at most 128 accumulator
+    columns per epilogue warpgroup, K tile 16/32/48/64/128, B given N x K),
+    f16 or bf16, tiled or persistent, with any of the epilogues. It runs
+    only on a GPU of compute capability 10.0."""
+    warps = rng.choice([4, 8])
+    bn = 16 * rng.randint(1, (128 * (warps // 4)) // 16)
+    bk = rng.choice([16, 32, 48, 64, 128])
+    dtype = rng.choice(["f16", "bf16"])
+    epilogue = rng.choice(["none", "relu", "alpha", "bias_relu", "bias_col", "residual"])
+    persistent = rng.choice([False, True])
+    name = "tc%03d_%dx%dx%d_w%d_%s_%s%s" % (index, 128, bn, bk, warps, dtype, epilogue,
+                                           "_p" if persistent else "")
+    spec = {"kind": "matmul", "chip": "sm_100a", "persistent": persistent, "name": name,
+            "bm": 128, "bn": bn, "bk": bk, "warps": warps, "dtype": dtype, "layout": "nk",
+            "epilogue": epilogue, "rank": 2, "out_type": dtype}
+    return spec, variants.render(name, 128, bn, bk, warps, dtype, epilogue, "nk",
+                                 persistent=persistent, chip="sm_100a")

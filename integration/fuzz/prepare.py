@@ -57,9 +57,12 @@ def build(args, i):
     elif i < args.count + args.matmuls + args.persistent:
         j = i - args.count - args.matmuls
         spec, text = matmul_gen.draw_persistent(random.Random("gpu-pmm/%d/%d" % (args.seed, j)), j)
-    else:
+    elif i < args.count + args.matmuls + args.persistent + args.attention:
         j = i - args.count - args.matmuls - args.persistent
         spec, text = attention(random.Random("gpu-att/%d/%d" % (args.seed, j)), j)
+    else:
+        j = i - args.count - args.matmuls - args.persistent - args.attention
+        spec, text = matmul_gen.draw_tcgen05(random.Random("gpu-tc/%d/%d" % (args.seed, j)), j)
     name = spec["name"]
     base = os.path.join(args.dir, name)
     with open(base + ".mlir", "w") as f:
@@ -88,12 +91,15 @@ def main():
     ap.add_argument("--persistent", type=int, default=0,
                     help="persistent matmul kernels besides (with epilogue operands)")
     ap.add_argument("--attention", type=int, default=0, help="attention kernels besides")
+    ap.add_argument("--tcgen05", type=int, default=0,
+                    help="sm_100a matmul kernels besides (tcgen05; run only on a GPU of "
+                         "compute capability 10.0)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     specs, errors = [], []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        total = args.count + args.matmuls + args.persistent + args.attention
+        total = args.count + args.matmuls + args.persistent + args.attention + args.tcgen05
         for spec, err in pool.map(lambda i: build(args, i), range(total)):
             if err:
                 errors.append(err)
@@ -105,11 +111,13 @@ def main():
     types = sorted(set(t for s in specs for t in s.get("inputs", []) + [s["out_type"]]))
     matmuls = sum(s.get("kind") == "matmul" for s in specs)
     attentions = sum(s.get("kind") == "attention" for s in specs)
+    tcgen05 = sum(s.get("chip") == "sm_100a" for s in specs)
     for e in errors:
         print("FAIL " + e)
-    print("gpu fuzz: seed %d: %d kernels (%d matmuls, %d attention) compiled to launchers "
-          "(-Wall -Wextra -Werror), ranks %s, types %s; %d failed"
-          % (args.seed, len(specs), matmuls, attentions, ranks, " ".join(types), len(errors)))
+    print("gpu fuzz: seed %d: %d kernels (%d matmuls, %d of them sm_100a, %d attention) "
+          "compiled to launchers (-Wall -Wextra -Werror), ranks %s, types %s; %d failed"
+          % (args.seed, len(specs), matmuls, tcgen05, attentions, ranks, " ".join(types),
+             len(errors)))
     return 1 if errors else 0
 
 

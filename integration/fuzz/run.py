@@ -464,8 +464,21 @@ def build_so(directory, name):
                     "-L" + os.path.join(cuda, "lib64", "stubs"), "-lcuda"], check=True)
 
 
+def compute_capability():
+    """The first GPU's compute capability, "9.0" for an H100."""
+    p = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                       capture_output=True, text=True)
+    return p.stdout.split()[0] if p.returncode == 0 and p.stdout.split() else "?"
+
+
 def run_suite(args):
     kernels = json.load(open(os.path.join(args.dir, "manifest.json")))["kernels"]
+    cc = compute_capability()
+    foreign = [s for s in kernels if (s.get("chip") == "sm_100a") != (cc == "10.0")]
+    if foreign:
+        print("skipped: %d kernels built for %s; this GPU has compute capability %s"
+              % (len(foreign), "sm_100a" if cc != "10.0" else "sm_90a", cc))
+        kernels = [s for s in kernels if s not in foreign]
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 4) as pool:
         list(pool.map(lambda s: build_so(args.dir, s["name"]), kernels))
 

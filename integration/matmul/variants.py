@@ -54,7 +54,7 @@ COOPERATIVE = [
 # sm_100a (tcgen05, tensor memory; compiled and proved, run only on a
 # Blackwell GPU): M = 128, B given N x K, at most 128 accumulator columns
 # per epilogue warpgroup; same fields. Written instead of the sets above by
-# variants.py --chip sm_100a.
+# variants.py --chip=sm_100a.
 BLACKWELL = [
     ("bw_128x128x64_w4", 128, 128, 64, 4, "f16", "none", "nk"),
     ("bw_128x256x64_w8", 128, 256, 64, 8, "f16", "none", "nk"),

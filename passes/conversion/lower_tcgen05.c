@@ -83,33 +83,44 @@ void ws_emit_tmem_load(ws_builder *b, const ws_mma_shape *s, MlirValue base, Mli
   MlirValue warp = ws_arith(b, "arith.remui", ws_arith(b, "arith.divui", thread, c32(b, 32)),
                             c32(b, 4));
   MlirValue wg = ws_arith(b, "arith.divui", thread, c32(b, WARPGROUP_THREADS));
-  int cols = ws_shape_cols(s, s->n), regs = cols / 2; /* 16x256b.x(cols / 8): 4 each */
+  int cols = ws_shape_cols(s, s->n), regs = cols / 2; /* 4 per 8 columns, per part */
   MlirValue column = ws_arith(b, "arith.muli", wg, c32(b, cols));
   MlirValue addr0 = ws_arith(b, "arith.addi",
                              ws_build_value(b, "llvm.ptrtoint", 1, &base, i32, 0, NULL), column);
-  int64_t n_regs = regs;
-  MlirType vec = mlirVectorTypeGet(1, &n_regs, i32);
   MlirNamedAttribute shape =
       ws_named_text(b->ctx, "shape", "#nvvm.tcgen05_ldst_shape<shape_16x256b>");
-  MlirValue loaded[2];
+  /* Each part in loads of a power of two of 8-column chunks (.x1 to .x32,
+   * what tcgen05.ld takes), widest first. */
+  MlirValue loaded[2 * 8];
+  int first[2 * 8], width[2 * 8], num = 0;
   for (int p = 0; p < s->parts; p++) {
     /* lane in the address's high 16 bits: this warp's 32, then the part's 16 */
     MlirValue lane = ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", warp, c32(b, WARP_LANES)),
                               c32(b, p * PART_LANES));
-    MlirValue at = ws_arith(b, "arith.addi", addr0,
-                            ws_arith(b, "arith.shli", lane, c32(b, 16)));
-    MlirValue ptr = ws_build_value(b, "llvm.inttoptr", 1, &at, mlirValueGetType(base), 0, NULL);
-    loaded[p] = ws_build_value(b, "nvvm.tcgen05.ld", 1, &ptr, vec, 1, &shape);
+    MlirValue row = ws_arith(b, "arith.addi", addr0, ws_arith(b, "arith.shli", lane, c32(b, 16)));
+    for (int j = 0; j < cols / 8;) {
+      int x = 32;
+      while (x > cols / 8 - j)
+        x /= 2;
+      MlirValue at = ws_arith(b, "arith.addi", row, c32(b, 8 * j));
+      MlirValue ptr = ws_build_value(b, "llvm.inttoptr", 1, &at, mlirValueGetType(base), 0, NULL);
+      int64_t n_regs = 4 * x;
+      loaded[num] = ws_build_value(b, "nvvm.tcgen05.ld", 1, &ptr,
+                                   mlirVectorTypeGet(1, &n_regs, i32), 1, &shape);
+      first[num] = p * regs + 4 * j;
+      width[num++] = 4 * x;
+      j += x;
+    }
   }
   MlirNamedAttribute wait = ws_named_text(b->ctx, "kind", "#nvvm.tcgen05_wait<load>");
   ws_build_void(b, "nvvm.tcgen05.wait", 0, NULL, 1, &wait);
   MlirValue zero = ws_build_value(b, "llvm.mlir.zero", 0, NULL, f32, 0, NULL);
-  for (int p = 0; p < s->parts; p++)
-    for (int r = 0; r < regs; r++) {
-      MlirValue ops[2] = {loaded[p], c32(b, r)};
+  for (int l = 0; l < num; l++)
+    for (int r = 0; r < width[l]; r++) {
+      MlirValue ops[2] = {loaded[l], c32(b, r)};
       MlirValue bits = ws_build_value(b, "llvm.extractelement", 2, ops, i32, 0, NULL);
       MlirValue v = ws_build_value(b, "llvm.bitcast", 1, &bits, f32, 0, NULL);
       MlirValue pick[3] = {filled, v, zero};
-      values[p * regs + r] = ws_build_value(b, "arith.select", 3, pick, f32, 0, NULL);
+      values[first[l] + r] = ws_build_value(b, "arith.select", 3, pick, f32, 0, NULL);
     }
 }

@@ -269,12 +269,15 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
     slot_at = kind == EV_INIT ? -1 : 0;
     break;
   case EV_MMA:
-    /* B's slot (A's too when A shares it); A in a ring of another channel
-     * is a second event (mma_a_event), A in registers none */
-    e->ring = ring_attr(P, op, mlirOperationGetNumOperands(op) == 2 ? "ring_a" : "ring_b");
+  case EV_TC_MMA: {
+    /* B's slot (A's too when A shares it, as a tcgen05.mma's always does);
+     * A in a ring of another channel is a second event (compile_mma_a), A
+     * in registers none */
+    bool shared = kind == EV_TC_MMA || mlirOperationGetNumOperands(op) == 2;
+    e->ring = ring_attr(P, op, shared ? "ring_a" : "ring_b");
     if (e->ring < 0)
       return false;
-    if (mlirOperationGetNumOperands(op) == 2) {
+    if (shared) {
       if ((e->ring_b = ring_attr(P, op, "ring_b")) < 0)
         return false;
       if (P->plan->rings[e->ring_b].channel != P->plan->rings[e->ring].channel)
@@ -285,16 +288,7 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
     e->value = ws_tile_bytes(P->plan->rings[e->ring].tile);
     slot_at = 0;
     break;
-  case EV_TC_MMA:
-    if ((e->ring = ring_attr(P, op, "ring_a")) < 0 || (e->ring_b = ring_attr(P, op, "ring_b")) < 0)
-      return false;
-    if (P->plan->rings[e->ring_b].channel != P->plan->rings[e->ring].channel)
-      return fail(P, op, "its two rings are in different channels but it has one slot");
-    e->channel = P->plan->rings[e->ring].channel;
-    e->full = true;
-    e->value = ws_tile_bytes(P->plan->rings[e->ring].tile);
-    slot_at = 0;
-    break;
+  }
   case EV_TMEM_READ:
   case EV_TMEM_WRITE:
     if (!P->plan->tmem.tile.ptr)
