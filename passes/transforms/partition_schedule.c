@@ -258,6 +258,22 @@ static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
                           "warpgroup (8 warps for N > 128)", warps, (long long)n);
     return false;
   }
+  MlirBlock body = ws_loop_body(loop);
+  MlirOperation first = {NULL};
+  int dots = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "dot") && dots++ == 0)
+      first = op;
+  if (dots != 1 || mlirOperationGetNumResults(loop) != 1 ||
+      !mlirValueEqual(mlirOperationGetOperand(dot, 2), mlirBlockGetArgument(body, 1))) {
+    if (mlirOperationEqual(dot, first)) /* one error per loop, at its first ws.dot */
+      ws_emit_op_error(dot, "is one of %d ws.dot ops of its loop, or does not accumulate "
+                            "into the loop's one carried value; on sm_100a a K loop carries "
+                            "one accumulator, in tensor memory, that its one ws.dot "
+                            "updates each step", dots);
+    return false;
+  }
   MlirValue init = mlirOperationGetOperand(loop, 3);
   if (!ws_is_zero_splat(init)) {
     ws_emit_op_error(loop, "starts its accumulator from a tile that is not dense<0.0>; on "

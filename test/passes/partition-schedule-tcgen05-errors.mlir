@@ -145,3 +145,28 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @two(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,
+                  %c: !ws.tensor_desc<tensor<128x128xf16>>, %K: i32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %init = arith.constant dense<0.0> : tensor<128x128xf32>
+      %acc = scf.for %kk = %c0 to %K step %c64 iter_args(%acc0 = %init) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op is one of 2 ws.dot ops of its loop, or does not accumulate into the loop's one carried value; on sm_100a a K loop carries one accumulator, in tensor memory, that its one ws.dot updates each step
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        %e = "ws.dot"(%ta, %tb, %d) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %e : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+      "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      gpu.return
+    }
+  }
+}
