@@ -57,15 +57,19 @@ def draw_persistent(rng, index):
 def draw_tcgen05(rng, index):
     """(spec, .mlir text) of sm_100a matmul number `index`: what tcgen05
     takes (M tile 128, N tile a multiple of 16 with at most 128 accumulator
-    columns per epilogue warpgroup, K tile 16/32/48/64/128, B given N x K),
+    columns per epilogue warpgroup, K tile 16/32/48/64, or 128 where shared
+    memory has room, B given N x K),
     f16 or bf16, tiled or persistent, with any of the epilogues. It runs
     only on a GPU of compute capability 10.0."""
     warps = rng.choice([4, 8])
     bn = 16 * rng.randint(1, (128 * (warps // 4)) // 16)
-    bk = rng.choice([16, 32, 48, 64, 128])
     dtype = rng.choice(["f16", "bf16"])
     epilogue = rng.choice(["none", "relu", "alpha", "bias_relu", "bias_col", "residual"])
     persistent = rng.choice([False, True])
+    # a K tile of 128 fits shared memory only where the C tile may lie over
+    # the rings and no residual slot comes after them
+    wide = not persistent and epilogue != "residual"
+    bk = rng.choice([16, 32, 48, 64, 128] if wide else [16, 32, 48, 64])
     name = "tc%03d_%dx%dx%d_w%d_%s_%s%s" % (index, 128, bn, bk, warps, dtype, epilogue,
                                            "_p" if persistent else "")
     spec = {"kind": "matmul", "chip": "sm_100a", "persistent": persistent, "name": name,

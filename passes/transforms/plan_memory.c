@@ -395,7 +395,7 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
   ws_text t;
   ws_text_init(&t, text, sizeof text);
   ws_text_appendf(&t, "shared memory plan needs %d bytes but the budget is %d "
-                      "bytes (227 KiB per block on sm_90a, or smem-budget=):",
+                      "bytes (227 KiB per block on sm_90a and sm_100a, or smem-budget=):",
                   bytes, budget);
   for (int i = 0; i < plan->num_rings; i++) {
     const ws_ring *r = &plan->rings[i];
