@@ -57,6 +57,17 @@ const char *ws_attr_str(MlirAttribute attr, char *buf, size_t cap) {
   return buf;
 }
 
+const char *ws_nvvm_chip(const char *printed_target, char *chip, size_t cap) {
+  const char *p = strstr(printed_target, "chip = \"");
+  if (!p) {
+    snprintf(chip, cap, "sm_50");
+    return chip;
+  }
+  p += strlen("chip = \"");
+  snprintf(chip, cap, "%.*s", (int)strcspn(p, "\""), p);
+  return chip;
+}
+
 const char *ws_op_name(MlirOperation op, char *buf, size_t cap) {
   ws_text t;
   ws_text_init(&t, buf, cap);

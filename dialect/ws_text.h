@@ -33,6 +33,10 @@ const char *ws_type_str(MlirType type, char *buf, size_t cap);
 /* Prints `attr` into buf; returns buf. */
 const char *ws_attr_str(MlirAttribute attr, char *buf, size_t cap);
 
+/* The chip a printed #nvvm.target names (`chip = "sm_90a"`), into chip;
+ * MLIR's default, sm_50, when it names none. Returns chip. */
+const char *ws_nvvm_chip(const char *printed_target, char *chip, size_t cap);
+
 /* The name of `op` ("ws.load") as a NUL-terminated copy in buf; returns buf. */
 const char *ws_op_name(MlirOperation op, char *buf, size_t cap);
 

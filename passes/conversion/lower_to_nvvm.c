@@ -179,12 +179,17 @@ static bool lower_wait(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
+/* ws.arrive: the thread's mbarrier arrive; ws.commit (sm_100a): a
+ * tcgen05.commit, whose arrival lands once the thread's MMAs are done. */
 static bool lower_arrive(lowering *L, ws_builder *b, MlirOperation op) {
   int ch = channel_of(L, op), full = barrier_kind(op);
   if (ch < 0 || full < 0)
     return false;
   MlirValue bar = barrier_ptr(L, b, op, ch, full);
-  ws_build_value(b, "nvvm.mbarrier.arrive", 1, &bar, mlirIntegerTypeGet(L->ctx, 64), 0, NULL);
+  if (wsOperationIsA(op, "commit"))
+    ws_build_void(b, "nvvm.tcgen05.commit", 1, &bar, 0, NULL);
+  else
+    ws_build_value(b, "nvvm.mbarrier.arrive", 1, &bar, mlirIntegerTypeGet(L->ctx, 64), 0, NULL);
   return true;
 }
 
@@ -476,16 +481,6 @@ static bool lower_tmem_dealloc(lowering *L, ws_builder *b, MlirOperation op) {
     return false;
   MlirValue ops[2] = {tmem_buffer(L, b, (MlirValue){NULL}), c32(b, L->plan.tmem.allocated)};
   ws_build_void(b, "nvvm.tcgen05.dealloc", 2, ops, 0, NULL);
-  return true;
-}
-
-/* ws.commit: tcgen05.commit to the barrier of the slot. */
-static bool lower_commit(lowering *L, ws_builder *b, MlirOperation op) {
-  int ch = channel_of(L, op), full = barrier_kind(op);
-  if (ch < 0 || full < 0)
-    return false;
-  MlirValue bar = barrier_ptr(L, b, op, ch, full);
-  ws_build_void(b, "nvvm.tcgen05.commit", 1, &bar, 0, NULL);
   return true;
 }
 
@@ -787,7 +782,7 @@ static const struct {
     {"iota", lower_iota},
     {"tmem_alloc", lower_tmem_alloc},
     {"tmem_dealloc", lower_tmem_dealloc},
-    {"commit", lower_commit},
+    {"commit", lower_arrive},
     {"tc_mma", lower_tc_mma},
     {"tmem_load", lower_tmem_load},
 };

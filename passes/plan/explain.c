@@ -105,8 +105,9 @@ static void swizzle_reason(const ws_plan *plan, const ws_ring *r, char *buf, siz
                                             "all 32 banks"
              : ws_ring_is_epilogue(plan, r) ? "the consumers' fragment writes spread over "
                                             "all 32 banks"
-             : ws_targets_tcgen05(plan->func) ? "tcgen05.mma reads it through that swizzle"
-                                              : "wgmma reads it through that swizzle");
+             : ws_plan_find_role(plan, WS_ROLE_MMA) >= 0
+                 ? "tcgen05.mma reads it through that swizzle"
+                 : "wgmma reads it through that swizzle");
 }
 
 void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,

@@ -619,24 +619,16 @@ void ws_plan_write_tmem(const ws_plan *plan) {
 
 const char *ws_target_chip(MlirOperation op, char *buf, size_t cap) {
   buf[0] = 0;
-  while (!mlirOperationIsNull(op) && !ws_op_is(op, "gpu.module"))
-    op = mlirOperationGetParentOperation(op);
-  if (mlirOperationIsNull(op))
-    return buf;
-  MlirAttribute targets = mlirOperationGetAttributeByName(op, ref("targets"));
+  MlirOperation module = ws_enclosing_op(op, "gpu.module");
+  MlirAttribute targets = mlirOperationIsNull(module)
+                              ? (MlirAttribute){NULL}
+                              : mlirOperationGetAttributeByName(module, ref("targets"));
   if (mlirAttributeIsNull(targets) || !mlirAttributeIsAArray(targets) ||
       mlirArrayAttrGetNumElements(targets) == 0)
     return buf;
   char printed[512];
-  ws_attr_str(mlirArrayAttrGetElement(targets, 0), printed, sizeof printed);
-  const char *p = strstr(printed, "chip = \"");
-  if (!p) { /* MLIR's default */
-    snprintf(buf, cap, "sm_50");
-    return buf;
-  }
-  p += strlen("chip = \"");
-  snprintf(buf, cap, "%.*s", (int)strcspn(p, "\""), p);
-  return buf;
+  return ws_nvvm_chip(ws_attr_str(mlirArrayAttrGetElement(targets, 0), printed, sizeof printed),
+                      buf, cap);
 }
 
 bool ws_targets_tcgen05(MlirOperation op) {

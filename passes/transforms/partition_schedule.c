@@ -208,6 +208,18 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
   return true;
 }
 
+/* How many ops of `block` are named `name` ("ws.dot"); *first gets the
+ * first of them (a null op when none). */
+static int count_ops(MlirBlock block, const char *name, MlirOperation *first) {
+  int n = 0;
+  *first = (MlirOperation){NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ws_op_is(op, name) && n++ == 0)
+      *first = op;
+  return n;
+}
+
 /* What tcgen05.mma and the epilogue's tcgen05.ld take (sm_100a): one
  * ws.dot per K step, from two ws.loads of the loop (A M x K, B N x K with
  * transpose_b: both K-major in their rings), M = 128 (accumulator row i in
@@ -259,12 +271,8 @@ static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
     return false;
   }
   MlirBlock body = ws_loop_body(loop);
-  MlirOperation first = {NULL};
-  int dots = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (wsOperationIsA(op, "dot") && dots++ == 0)
-      first = op;
+  MlirOperation first;
+  int dots = count_ops(body, "ws.dot", &first);
   if (dots != 1 || mlirOperationGetNumResults(loop) != 1 ||
       !mlirValueEqual(mlirOperationGetOperand(dot, 2), mlirBlockGetArgument(body, 1))) {
     if (mlirOperationEqual(dot, first)) /* one error per loop, at its first ws.dot */
@@ -286,11 +294,9 @@ static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
 
 /* M of the loop's first ws.dot, 0 when it has none. */
 static int64_t dot_rows(MlirOperation loop) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (wsOperationIsA(op, "dot"))
-      return dim(mlirOperationGetOperand(op, 2), 0);
-  return 0;
+  MlirOperation dot;
+  count_ops(ws_loop_body(loop), "ws.dot", &dot);
+  return mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 0);
 }
 
 /* A tile the consumer warpgroups of a matmul loop hold in registers: an
@@ -752,15 +758,6 @@ static bool defined_outside(MlirValue v, MlirOperation loop) {
   return true;
 }
 
-/* The ws.dot of a K loop, or a null op. */
-static MlirOperation k_loop_dot(MlirOperation k) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(k)); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (wsOperationIsA(op, "dot"))
-      return op;
-  return (MlirOperation){NULL};
-}
-
 /* How a persistent matmul overlaps a tile's epilogue with the next tile's
  * K loop, recorded as ws.overlap on the tile loop: "pingpong" (the two
  * consumer warpgroups take alternate tiles, each the whole accumulator,
@@ -770,7 +767,8 @@ static MlirOperation k_loop_dot(MlirOperation k) {
  * and the store warp drains C while they go on). The user's ws.overlap
  * wins when it can be had; false after an error. */
 static bool choose_overlap(MlirOperation tile, MlirOperation k) {
-  MlirOperation dot = k_loop_dot(k);
+  MlirOperation dot;
+  count_ops(ws_loop_body(k), "ws.dot", &dot);
   MlirOperation func = ws_enclosing_kernel(tile);
   int warps = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS);
   int64_t m = mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 0);
@@ -829,12 +827,8 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
  * holds no loop, or a null op after an error. */
 static MlirOperation unnest_tile_loop(MlirOperation tile) {
   MlirBlock body = ws_loop_body(tile);
-  MlirOperation k = {NULL};
-  int loops = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (ws_op_is(op, "scf.for") && loops++ == 0)
-      k = op;
+  MlirOperation k;
+  int loops = count_ops(body, "scf.for", &k);
   if (loops == 0)
     return tile;
   if (loops > 1 || mlirOperationGetNumResults(tile) != 0 ||

@@ -441,7 +441,7 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
     ws_emit_op_error(loop, "has ws.num_stages = 1, but a matmul loop needs at least 2 "
                            "stages: the consumers free a step's slot only after the "
                            "next step's wait, so the load warp fills one slot while "
-                           "the wgmma may still read the other");
+                           "the tensor cores may still read the other");
     return false;
   }
   char why[512];

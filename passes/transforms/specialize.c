@@ -134,9 +134,16 @@ static void wait_barrier(specializer *S, ws_builder *b, int ch, bool full, MlirV
   ws_build_void(b, "ws.wait", 2, ops, 2, attrs);
 }
 
-static void arrive(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot) {
+/* One arrival on a barrier of the slot: `name` is ws.arrive (the thread's
+ * own) or ws.commit (tcgen05.commit: once the thread's MMAs are done). */
+static void signal(specializer *S, ws_builder *b, const char *name, int ch, bool full,
+                   MlirValue slot) {
   MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full)};
-  ws_build_void(b, "ws.arrive", 1, &slot, 2, attrs);
+  ws_build_void(b, name, 1, &slot, 2, attrs);
+}
+
+static void arrive(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot) {
+  signal(S, b, "ws.arrive", ch, full, slot);
 }
 
 static void fence_async_shared(ws_builder *b) {
@@ -432,6 +439,15 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
     bulk_wait(outer, 0, false); /* drain before exit */
 }
 
+/* False for a channel that moves no tile through shared memory: a turn
+ * (consumers to themselves) or a tensor-memory accumulator's hand-off. */
+static bool channel_has_ring(const ws_plan *plan, int ch) {
+  for (int r = 0; r < plan->num_rings; r++)
+    if (plan->rings[r].channel == ch)
+      return true;
+  return false;
+}
+
 /* The compute partition's side of each channel it touches: incoming, wait
  * for the slot to fill, read its rings into registers (mapped to the tiles
  * they carry), fence when TMA refills it, release it; outgoing, wait for an
@@ -440,9 +456,8 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
                      bool incoming, bool epilogue_only) {
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
     const ws_channel *c = &S->plan->channels[ch];
-    if ((incoming ? c->to : c->from) != part || c->from == c->to /* turns */ ||
-        (epilogue_only && !ws_channel_is_epilogue(S->plan, ch)) ||
-        (S->plan->tmem.tile.ptr && ch == S->plan->tmem.channel) /* tensor memory */)
+    if ((incoming ? c->to : c->from) != part || !channel_has_ring(S->plan, ch) ||
+        (epilogue_only && !ws_channel_is_epilogue(S->plan, ch)))
       continue;
     MlirValue slot, phase;
     slot_phase(S, b, n, ch, incoming ? c->consumer_phase : c->producer_phase, &slot, &phase);
@@ -788,6 +803,16 @@ static void emit_epilogue(specializer *S, ws_builder *at, value_map *m, int part
   transfer(S, at, m, mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n, part, false, false);
 }
 
+/* The channel into `part` that a matmul's K loop steps (the A and B
+ * rings), or -1. */
+static int k_loop_channel(const specializer *S, int part) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++)
+    if (S->plan->channels[ch].to == part && S->plan->channels[ch].from != part &&
+        !ws_channel_is_epilogue(S->plan, ch) && !ws_channel_is_prologue(S->plan, ch))
+      return ch;
+  return -1;
+}
+
 /* The consumer warpgroups of a matmul: the K loop (emit_k_loop); after it,
  * wait for the last group and free its slot. Then the epilogue: its math
  * on the accumulator and the write of the C tile into its slot (slot
@@ -799,11 +824,7 @@ static void emit_epilogue(specializer *S, ws_builder *at, value_map *m, int part
  * with the whole accumulator, and both advance the K count by every tile's
  * steps (the ring is filled in tile order). */
 static void emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
-  int in = -1;
-  for (int ch = 0; ch < S->plan->num_channels; ch++)
-    if (S->plan->channels[ch].to == part && S->plan->channels[ch].from != part &&
-        !ws_channel_is_epilogue(S->plan, ch) && !ws_channel_is_prologue(S->plan, ch))
-      in = ch;
+  int in = k_loop_channel(S, part);
   if (in < 0) {
     ws_emit_op_error(S->plan->loop, "has no channel into its consumer warpgroups; run "
                                     "ws-plan-memory");
@@ -898,19 +919,6 @@ static void tcgen05_fence(ws_builder *b, bool before) {
   ws_build_void(b, "nvvm.tcgen05.fence", 0, NULL, 1, &kind);
 }
 
-static void commit(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot) {
-  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full)};
-  ws_build_void(b, "ws.commit", 1, &slot, 2, attrs);
-}
-
-/* The channel from the load warp into `part` that the K loop steps. */
-static int k_loop_channel(const specializer *S, int part) {
-  for (int ch = 0; ch < S->plan->num_channels; ch++)
-    if (S->plan->channels[ch].to == part && !ws_channel_is_epilogue(S->plan, ch) &&
-        !ws_channel_is_prologue(S->plan, ch))
-      return ch;
-  return -1;
-}
 
 /* The MMA warp's elected thread, per tile: wait until the epilogue has
  * read the accumulator buffer this tile takes (its empty barrier; a fresh
@@ -954,9 +962,9 @@ static void emit_tcgen05_issuer(specializer *S, ws_builder *outer, int part) {
   ws_builder issue = b;
   issue.loc = mlirOperationGetLocation(dot);
   ws_build_void(&issue, "ws.tc_mma", 3, ops, 2, attrs);
-  commit(S, &b, in, false, slot);
+  signal(S, &b, "ws.commit", in, false, slot);
   close_loop(&b, body, n);
-  commit(S, at, acc, true, buffer);
+  signal(S, at, "ws.commit", acc, true, buffer);
   if (!mlirOperationIsNull(t.loop)) {
     MlirValue next[2] = {mlirOperationGetResult(copy, 0),
                          ws_arith(at, "arith.addi", counts[1], c32(at, 1))};
@@ -996,12 +1004,18 @@ static void emit_tmem_epilogue(specializer *S, ws_builder *outer, int part) {
  * the barrier inits (every lane: tcgen05.alloc is .sync.aligned) and gives
  * up the right to allocate more; the fence before the barrier and the one
  * after it order the allocation before every use. */
-static void alloc_tmem(specializer *S, ws_builder *b, MlirValue warp) {
+/* A builder inside `if (warp == the MMA warp)`: the whole warp, as
+ * tcgen05.alloc and dealloc (.sync.aligned) need. */
+static ws_builder in_mma_warp(specializer *S, ws_builder *b, MlirValue warp) {
   int mma = ws_plan_find_role(S->plan, WS_ROLE_MMA);
   MlirBlock then_block;
   ws_build_if(b, ws_cmpi(b, "eq", warp, c32(b, S->plan->parts[mma].first_warp)), &then_block,
               NULL);
-  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+  return ws_builder_before(mlirBlockGetTerminator(then_block));
+}
+
+static void alloc_tmem(specializer *S, ws_builder *b, MlirValue warp) {
+  ws_builder t = in_mma_warp(S, b, warp);
   ws_build_void(&t, "ws.tmem_alloc", 0, NULL, 0, NULL);
   ws_build_void(&t, "nvvm.tcgen05.relinquish_alloc_permit", 0, NULL, 0, NULL);
   tcgen05_fence(&t, true);
@@ -1011,13 +1025,9 @@ static void alloc_tmem(specializer *S, ws_builder *b, MlirValue warp) {
  * for, its fence before a block-wide barrier), the MMA warp frees tensor
  * memory. */
 static void dealloc_tmem(specializer *S, ws_builder *b, MlirValue warp) {
-  int mma = ws_plan_find_role(S->plan, WS_ROLE_MMA);
   tcgen05_fence(b, true);
   ws_build_void(b, "nvvm.barrier0", 0, NULL, 0, NULL);
-  MlirBlock then_block;
-  ws_build_if(b, ws_cmpi(b, "eq", warp, c32(b, S->plan->parts[mma].first_warp)), &then_block,
-              NULL);
-  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+  ws_builder t = in_mma_warp(S, b, warp);
   tcgen05_fence(&t, false);
   ws_build_void(&t, "ws.tmem_dealloc", 0, NULL, 0, NULL);
 }

@@ -610,25 +610,6 @@ static void check_ws_attributes(verify_state *st, MlirOperation op) {
 
 /* ---- kernel context ------------------------------------------------------ */
 
-/* Finds `chip = "..."` in a printed #nvvm.target; MLIR's default is sm_50. */
-static void target_chip(const char *printed, char *chip, size_t cap) {
-  const char *p = strstr(printed, "chip = \"");
-  if (!p) {
-    snprintf(chip, cap, "sm_50");
-    return;
-  }
-  p += strlen("chip = \"");
-  size_t n = strcspn(p, "\"");
-  snprintf(chip, cap, "%.*s", (int)n, p);
-}
-
-/* Target i of a gpu.module's `targets`: printed, and its chip. */
-static void target_at(MlirAttribute targets, intptr_t i, char *printed, size_t printed_cap,
-                      char *chip, size_t chip_cap) {
-  ws_attr_str(mlirArrayAttrGetElement(targets, i), printed, printed_cap);
-  target_chip(printed, chip, chip_cap);
-}
-
 static bool check_module_target(const verify_state *st, MlirOperation module) {
   char buf[512], chip[64];
   MlirAttribute targets = mlirOperationGetAttributeByName(
@@ -641,7 +622,8 @@ static bool check_module_target(const verify_state *st, MlirOperation module) {
     return false;
   }
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(targets); i++) {
-    target_at(targets, i, buf, sizeof buf, chip, sizeof chip);
+    ws_nvvm_chip(ws_attr_str(mlirArrayAttrGetElement(targets, i), buf, sizeof buf), chip,
+                 sizeof chip);
     if (strncmp(buf, "#nvvm.target", strlen("#nvvm.target")) != 0) {
       ws_emit_op_error(module, "has target %s; ws kernels need an NVVM target "
                                "(#nvvm.target<chip = \"sm_90a\">)", buf);
