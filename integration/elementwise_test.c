@@ -24,10 +24,12 @@
 enum { WATCHDOG_SECONDS = 10 };
 
 #if defined(ELEM_F32)
+#define ELEM_DTYPE WS_DTYPE_F32
 typedef float elem_t;
 static float to_float(elem_t v) { return v; }
 static elem_t from_float(float f) { return f; }
 #elif defined(ELEM_F16)
+#define ELEM_DTYPE WS_DTYPE_F16
 typedef uint16_t elem_t;
 /* IEEE half <-> float, round to nearest even. */
 static float to_float(elem_t h) {
@@ -71,6 +73,7 @@ static elem_t from_float(float f) {
   return (elem_t)(sign | exp << 10 | man);
 }
 #elif defined(ELEM_BF16)
+#define ELEM_DTYPE WS_DTYPE_BF16
 typedef uint16_t elem_t;
 static float to_float(elem_t h) {
   uint32_t bits = (uint32_t)h << 16;
@@ -152,7 +155,8 @@ static void wait_or_die(CUevent done) {
 }
 
 static ws_tensor matrix(CUdeviceptr p, uint64_t rows, uint64_t cols) {
-  ws_tensor t = {p, 2, {rows, cols}, {cols, 1}};
+  ws_tensor t = {.base = p, .rank = 2, .dtype = ELEM_DTYPE, .sizes = {rows, cols},
+                 .strides = {cols, 1}};
   return t;
 }
 

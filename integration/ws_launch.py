@@ -8,17 +8,31 @@ import os
 import subprocess
 
 
+# The launcher's ws_dtype numbers, by MLIR's name of the element type
+# (ws-c/Dialect.h's WsDtype), and torch's dtypes by the same names.
+DTYPES = {"f32": 1, "f16": 2, "bf16": 3, "f8E4M3FN": 4, "f8E5M2": 5, "i8": 6, "i32": 7}
+TORCH_NAMES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16",
+               "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2", "int8": "i8",
+               "int32": "i32"}
+
+
 class WsTensor(ctypes.Structure):
-    """The launcher's ws_tensor: base pointer, rank, sizes, strides."""
-    _fields_ = [("base", ctypes.c_uint64), ("rank", ctypes.c_int),
+    """The launcher's ws_tensor: base pointer, rank, element type (ws_dtype),
+    sizes, strides."""
+    _fields_ = [("base", ctypes.c_uint64), ("rank", ctypes.c_int), ("dtype", ctypes.c_int),
                 ("sizes", ctypes.c_uint64 * 5), ("strides", ctypes.c_uint64 * 5)]
+
+
+def torch_dtype_code(dtype):
+    """The ws_dtype of a torch dtype; 0 (refused at launch) for one ws has not."""
+    return DTYPES.get(TORCH_NAMES.get(str(dtype).replace("torch.", ""), ""), 0)
 
 
 def ws_tensor(t, cols=None):
     """A ws_tensor of torch tensor t (rank 1 to 5, any strides in elements);
     cols, when given, views only the first cols of t's last dimension."""
     w = WsTensor()
-    w.base, w.rank = t.data_ptr(), t.dim()
+    w.base, w.rank, w.dtype = t.data_ptr(), t.dim(), torch_dtype_code(t.dtype)
     for d in range(t.dim()):
         w.sizes[d], w.strides[d] = t.shape[d], t.stride(d)
     if cols is not None:

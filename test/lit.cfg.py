@@ -34,3 +34,6 @@ config.substitutions.append(("%ws_irdl", config.ws_irdl_file))
 config.substitutions.append(("%ws_src", config.ws_src_root))
 config.substitutions.append(("%ws_obj", config.ws_obj_root))
 config.substitutions.append(("%python", config.python_executable))
+# CUDA's headers, for the generated launchers (compiled, not run, here).
+config.substitutions.append(
+    ("%cuda_include", os.path.join(os.environ.get("WS_CUDA_ROOT", "/usr/local/cuda"), "include")))

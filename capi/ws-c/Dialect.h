@@ -50,6 +50,38 @@ MlirType wsTensorDescTypeGetBox(MlirType type);
  * element type the dialect does not accept. */
 int wsElementTypeByteWidth(MlirType element);
 
+/* The element types a tile or descriptor may hold, numbered as the
+ * generated launcher's `ws_dtype`, which a caller stores in `ws_tensor.dtype`
+ * so that each launch can refuse a tensor of the wrong type. The numbers
+ * are stable: a new type takes the next one, and 0 is "no type". */
+typedef enum WsDtype {
+  WsDtypeNone = 0,
+  WsDtypeF32 = 1,
+  WsDtypeF16 = 2,
+  WsDtypeBF16 = 3,
+  WsDtypeF8E4M3FN = 4,
+  WsDtypeF8E5M2 = 5,
+  WsDtypeI8 = 6,
+  WsDtypeI32 = 7,
+  WsDtypeCount /* one past the last number */
+} WsDtype;
+
+/* The number of `element`, or WsDtypeNone for a type the dialect does not
+ * accept in a tile. */
+WsDtype wsElementTypeGetDtype(MlirType element);
+
+/* MLIR's spelling of `dtype` ("f16", "f8E4M3FN", "i32"); NULL for
+ * WsDtypeNone and for numbers outside the enumeration. */
+const char *wsDtypeGetName(WsDtype dtype);
+
+/* Bytes per element of `dtype`; 0 for WsDtypeNone or an unknown number. */
+int wsDtypeGetByteWidth(WsDtype dtype);
+
+/* The CUtensorMapDataType TMA moves `dtype` as, by its enumerator's name
+ * ("CU_TENSOR_MAP_DATA_TYPE_FLOAT16"; FP8 and i8 move as bytes); NULL for
+ * WsDtypeNone or an unknown number. */
+const char *wsDtypeGetTensorMapType(WsDtype dtype);
+
 /* Returns true when `op` is the ws operation `name` ("load", "store", "dot"). */
 bool wsOperationIsA(MlirOperation op, const char *name);
 

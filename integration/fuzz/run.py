@@ -35,7 +35,7 @@ import time
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 sys.path.insert(0, os.path.join(here, ".."))
-from ws_launch import WsTensor  # noqa: E402  (the launcher's ws_tensor)
+from ws_launch import DTYPES, WsTensor  # noqa: E402  (the launcher's ws_tensor)
 try:  # numpy is needed on the GPU machine only
     import numpy as np
     import reference as ref
@@ -173,7 +173,7 @@ class Tensor:
 
     def arg(self):
         w = WsTensor()
-        w.base, w.rank = self.base, len(self.sizes)
+        w.base, w.rank, w.dtype = self.base, len(self.sizes), DTYPES[self.t]
         for d in range(len(self.sizes)):
             w.sizes[d], w.strides[d] = self.sizes[d], self.strides[d]
         return w

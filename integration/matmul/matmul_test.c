@@ -66,6 +66,19 @@ static const float alpha_value = -0.71875f;
 #define EPILOGUE_TENSORS
 #endif
 
+#ifdef BF16
+#define HALF WS_DTYPE_BF16
+#else
+#define HALF WS_DTYPE_F16
+#endif
+
+/* A ws_tensor of rank 2: rows x cols with rows `ld` elements apart. */
+static ws_tensor matrix(CUdeviceptr base, ws_dtype dtype, long rows, long cols, long ld) {
+  ws_tensor t = {.base = base, .rank = 2, .dtype = dtype,
+                 .sizes = {(uint64_t)rows, (uint64_t)cols}, .strides = {(uint64_t)ld, 1}};
+  return t;
+}
+
 static float half_to_float(uint16_t h) {
 #ifdef BF16
   uint32_t bits = (uint32_t)h << 16;
@@ -188,14 +201,13 @@ int main(int argc, char **argv) {
   check(cuMemcpyHtoD(da, a, a_elems * 2), "copy");
   check(cuMemcpyHtoD(db, b, b_elems * 2), "copy");
   check(cuMemcpyHtoD(dc, c, c_elems * 2), "copy");
-  ws_tensor ta = {da, 2, {(uint64_t)M, (uint64_t)K}, {(uint64_t)lda, 1}};
+  ws_tensor ta = matrix(da, HALF, M, K, lda);
 #ifdef KN
-  ws_tensor tb = {db, 2, {(uint64_t)K, (uint64_t)N}, {(uint64_t)ldb, 1}};
+  ws_tensor tb = matrix(db, HALF, K, N, ldb);
 #else
-  ws_tensor tb = {db, 2, {(uint64_t)N, (uint64_t)K}, {(uint64_t)ldb, 1}};
+  ws_tensor tb = matrix(db, HALF, N, K, ldb);
 #endif
-  ws_tensor tc = {dc + (CUdeviceptr)(GUARD_ROWS * ldc * 2), 2, {(uint64_t)M, (uint64_t)N},
-                  {(uint64_t)ldc, 1}};
+  ws_tensor tc = matrix(dc + (CUdeviceptr)(GUARD_ROWS * ldc * 2), HALF, M, N, ldc);
   /* epilogue operands: a bias row and a residual of C's type, an f32 row */
   size_t e_elems = (size_t)M * ldc + ldc, r_elems = (size_t)(M + 3) / 4 * 4;
   uint16_t *e = malloc(e_elems * 2);
@@ -209,9 +221,9 @@ int main(int argc, char **argv) {
   check(cuMemAlloc(&dr, r_elems * 4), "alloc");
   check(cuMemcpyHtoD(de, e, e_elems * 2), "copy");
   check(cuMemcpyHtoD(dr, rowbias, r_elems * 4), "copy");
-  ws_tensor tbias = {de, 2, {1, (uint64_t)N}, {(uint64_t)ldc, 1}};
-  ws_tensor tres = {de, 2, {(uint64_t)M, (uint64_t)N}, {(uint64_t)ldc, 1}};
-  ws_tensor trowbias = {dr, 2, {1, (uint64_t)M}, {(uint64_t)r_elems, 1}};
+  ws_tensor tbias = matrix(de, HALF, 1, N, ldc);
+  ws_tensor tres = matrix(de, HALF, M, N, ldc);
+  ws_tensor trowbias = matrix(dr, WS_DTYPE_F32, 1, M, (long)r_elems);
   (void)tbias;
   (void)tres;
   (void)trowbias;

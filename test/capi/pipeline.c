@@ -143,6 +143,18 @@ static void build_ops(MlirContext ctx) {
          wsElementTypeByteWidth(mlirF16TypeGet(ctx)),
          wsElementTypeByteWidth(mlirF32TypeGet(ctx)),
          wsElementTypeByteWidth(mlirF64TypeGet(ctx)));
+  /* The element-type table the launcher numbers its ws_dtype by. */
+  MlirType elements[] = {mlirF32TypeGet(ctx), mlirBF16TypeGet(ctx), mlirFloat8E4M3FNTypeGet(ctx),
+                      mlirIntegerTypeGet(ctx, 8), mlirF64TypeGet(ctx),
+                      mlirIntegerTypeSignedGet(ctx, 32)};
+  for (size_t i = 0; i < sizeof elements / sizeof elements[0]; i++) {
+    WsDtype d = wsElementTypeGetDtype(elements[i]);
+    const char *map = wsDtypeGetTensorMapType(d);
+    printf("dtype %d: %s bytes=%d map=%s\n", (int)d, wsDtypeGetName(d) ? wsDtypeGetName(d) : "-",
+           wsDtypeGetByteWidth(d), map ? map : "-");
+  }
+  printf("dtype count=%d past-the-end=%s\n", (int)WsDtypeCount,
+         wsDtypeGetName(WsDtypeCount) ? "named" : "NULL");
   mlirBlockDestroy(block);
 }
 
@@ -175,6 +187,13 @@ int main(void) {
   // CHECK: transpose_b=1
   // CHECK: load from a tensor: null=1
   // CHECK: byte widths: f16=2 f32=4 f64=0
+  // CHECK-NEXT: dtype 1: f32 bytes=4 map=CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+  // CHECK-NEXT: dtype 3: bf16 bytes=2 map=CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+  // CHECK-NEXT: dtype 4: f8E4M3FN bytes=1 map=CU_TENSOR_MAP_DATA_TYPE_UINT8
+  // CHECK-NEXT: dtype 6: i8 bytes=1 map=CU_TENSOR_MAP_DATA_TYPE_UINT8
+  // CHECK-NEXT: dtype 0: - bytes=0 map=-
+  // CHECK-NEXT: dtype 0: - bytes=0 map=-
+  // CHECK-NEXT: dtype count=8 past-the-end=NULL
 
   /* The pass list is visible. */
   for (intptr_t i = 0; i < wsGetNumPasses(); i++) {

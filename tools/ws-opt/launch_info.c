@@ -36,18 +36,6 @@ static bool scalar_c_type(MlirType t, char *out, size_t cap) {
   return c != NULL;
 }
 
-static const char *cu_dtype(MlirType e) {
-  if (mlirTypeIsAF16(e))
-    return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
-  if (mlirTypeIsABF16(e))
-    return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
-  if (mlirTypeIsAF32(e))
-    return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
-  if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 32)
-    return "CU_TENSOR_MAP_DATA_TYPE_INT32";
-  return "CU_TENSOR_MAP_DATA_TYPE_UINT8"; /* i8 and the f8 types: bytes */
-}
-
 static void describe(collector *c, MlirOperation func, WsPlan plan) {
   launch_info *info = &c->out[c->n];
   memset(info, 0, sizeof *info);
@@ -76,8 +64,7 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       a->rank = (int)mlirShapedTypeGetRank(box);
       for (int d = 0; d < a->rank; d++)
         a->box[d] = mlirShapedTypeGetDimSize(box, d);
-      snprintf(a->cu_dtype, sizeof a->cu_dtype, "%s", cu_dtype(e));
-      a->elem_bytes = wsElementTypeByteWidth(e);
+      a->dtype = wsElementTypeGetDtype(e);
       a->swizzle = wsPlanGetDescriptorSwizzle(plan, arg);
       int64_t inner = wsPlanGetDescriptorBoxInner(plan, arg);
       if (inner > 0)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "mlir-c/IR.h"
+#include "ws-c/Dialect.h"
 
 enum { LAUNCH_MAX_ARGS = 32, LAUNCH_MAX_KERNELS = 16 };
 
@@ -16,8 +17,7 @@ typedef struct launch_arg {
   int64_t divisor;   /* integer scalars: ws.divisibility (1: none) */
   int rank;          /* descriptors: */
   int64_t box[5];    /* outermost first */
-  char cu_dtype[48]; /* CU_TENSOR_MAP_DATA_TYPE_... */
-  int elem_bytes;
+  WsDtype dtype;      /* the element type (ws-c/Dialect.h's table) */
   int swizzle;       /* bytes: 0, 32, 64, 128 */
   bool stored;       /* a ws.store writes it: the kernel takes a store view */
 } launch_arg;
