@@ -1,6 +1,7 @@
 /* ws_text.c: bounded printing of MLIR objects into C buffers. */
 #include "ws_text.h"
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 
 #include <stdarg.h>
@@ -91,6 +92,17 @@ const char *ws_loc_str(MlirLocation loc, char *buf, size_t cap) {
 
 bool ws_op_is(MlirOperation op, const char *name) {
   return ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+bool ws_constant_int(MlirValue v, long long *value) {
+  if (!mlirValueIsAOpResult(v) || !ws_op_is(mlirOpResultGetOwner(v), "arith.constant"))
+    return false;
+  MlirAttribute a = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v),
+                                                    mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return false;
+  *value = (long long)mlirIntegerAttrGetValueInt(a);
+  return true;
 }
 
 MlirOperation ws_enclosing_op(MlirOperation op, const char *name) {

@@ -47,6 +47,9 @@ const char *ws_loc_str(MlirLocation loc, char *buf, size_t cap);
 /* True when `op` is named `name` ("scf.for", "ws.load"). */
 bool ws_op_is(MlirOperation op, const char *name);
 
+/* The value of an integer arith.constant; false for anything else. */
+bool ws_constant_int(MlirValue v, long long *value);
+
 /* The nearest ancestor of `op` named `name`, or a null op. */
 MlirOperation ws_enclosing_op(MlirOperation op, const char *name);
 

@@ -1,6 +1,7 @@
 /* lower_mma.c: wgmma for ws.mma and the accumulator's fragments written to
  * shared memory (see ws_lower_mma.h for the layouts). */
 #include "ws_lower_mma.h"
+#include "ws_lower_f8.h"
 
 #include <stdio.h>
 
@@ -324,6 +325,18 @@ static MlirValue load_at(ws_builder *b, MlirValue tile, MlirValue offset, MlirTy
   return ws_build_value(b, "llvm.load", 1, &at, type, 1, &attr);
 }
 
+/* Element `e` of a pair loaded from shared memory; an f8 pair (bytes) is
+ * widened to f32 first, the form f8 tiles take in registers. */
+static MlirValue pair_element(ws_builder *b, MlirValue pair, MlirType element_type, int e) {
+  MlirType scalar = element_type;
+  if (ws_is_f8(element_type)) {
+    pair = ws_f8_widen(b, pair, element_type);
+    scalar = mlirF32TypeGet(b->ctx);
+  }
+  MlirValue ops[2] = {pair, c32(b, e)};
+  return ws_build_value(b, "llvm.extractelement", 2, ops, scalar, 0, NULL);
+}
+
 void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
                            MlirValue tile, MlirType element_type, int span,
                            ws_fragment_source source, MlirValue *values) {
@@ -331,7 +344,8 @@ void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue threa
   MlirValue row0, col0;
   ws_fragment_origin(b, s, thread, &row0, &col0);
   int64_t two = 2;
-  MlirType pair = mlirVectorTypeGet(1, &two, element_type);
+  MlirType in_memory = ws_is_f8(element_type) ? mlirIntegerTypeGet(b->ctx, 8) : element_type;
+  MlirType pair = mlirVectorTypeGet(1, &two, in_memory);
   int m = ws_shape_m(s), cols = ws_shape_cols(s, s->n);
   for (int p = 0; p < s->parts; p++)
     for (int h = 0; h < 2; h++) {
@@ -339,7 +353,13 @@ void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue threa
       int at = p * cols / 2 + 2 * h;
       if (source == WS_FRAGMENT_FROM_COLUMN_VECTOR) { /* one value per row */
         MlirValue v = load_at(b, tile, ws_arith(b, "arith.muli", row, c32(b, eb)),
-                              element_type, eb);
+                              in_memory, eb);
+        if (ws_is_f8(element_type)) { /* the byte as a pair, widened */
+          MlirValue ops[3] = {ws_build_value(b, "llvm.mlir.undef", 0, NULL, pair, 0, NULL), v,
+                              c32(b, 0)};
+          v = pair_element(b, ws_build_value(b, "llvm.insertelement", 3, ops, pair, 0, NULL),
+                           element_type, 0);
+        }
         for (int j = 0; j < cols / 8; j++)
           values[at + 4 * j] = values[at + 4 * j + 1] = v;
         continue;
@@ -350,11 +370,8 @@ void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue threa
                                ? ws_arith(b, "arith.muli", col, c32(b, eb))
                                : ws_slot_offset(b, row, col, m, s->n, eb, span);
         MlirValue v = load_at(b, tile, offset, pair, 2 * eb);
-        for (int e = 0; e < 2; e++) {
-          MlirValue ops[2] = {v, c32(b, e)};
-          values[at + 4 * j + e] =
-              ws_build_value(b, "llvm.extractelement", 2, ops, element_type, 0, NULL);
-        }
+        for (int e = 0; e < 2; e++)
+          values[at + 4 * j + e] = pair_element(b, v, element_type, e);
       }
     }
 }

@@ -961,8 +961,7 @@ static bool lower_kernel(MlirOperation func, const ws_pass_env *explain) {
 }
 
 typedef struct kernel_list {
-  MlirOperation items[256];
-  int n;
+  ws_op_list kernels; /* grows: a module may hold any number of kernels */
   bool stray; /* a ws op outside any kernel the lowering visits */
   MlirOperation first_stray;
 } kernel_list;
@@ -973,8 +972,8 @@ static MlirWalkResult collect_kernel(MlirOperation op, void *user_data) {
   kernel_list *k = user_data;
   if (ws_op_is(op, "gpu.func")) {
     MlirOperation loop;
-    if ((ws_is_specialized_kernel(op) || ws_marked_loops(op, &loop, 1)) && k->n < 256) {
-      k->items[k->n++] = op;
+    if (ws_is_specialized_kernel(op) || ws_marked_loops(op, &loop, 1)) {
+      ws_op_list_push(&k->kernels, op);
       return MlirWalkResultSkip;
     }
   } else if (wsOperationIsInDialect(op) && !k->stray) {
@@ -988,17 +987,16 @@ static bool run_lower(MlirOperation root, const ws_pass_options *opts,
                       const ws_pass_env *env) {
   if (!ws_verify_root(root, ""))
     return false;
-  kernel_list kernels = {.n = 0};
-  mlirOperationWalk(root, collect_kernel, &kernels, MlirWalkPreOrder);
-  if (kernels.stray) {
-    ws_emit_op_error(kernels.first_stray, "is outside any warp-specialized loop "
-                                          "and cannot be lowered; mark its loop "
-                                          "ws.warp_specialize");
-    return false;
-  }
-  bool ok = true;
-  for (int i = 0; i < kernels.n; i++)
-    ok &= lower_kernel(kernels.items[i], opts->v[0].b ? env : NULL);
+  kernel_list k = {.stray = false};
+  mlirOperationWalk(root, collect_kernel, &k, MlirWalkPreOrder);
+  bool ok = !k.stray;
+  if (k.stray)
+    ws_emit_op_error(k.first_stray, "is outside any warp-specialized loop "
+                                    "and cannot be lowered; mark its loop "
+                                    "ws.warp_specialize");
+  for (long i = 0; !k.stray && i < k.kernels.len; i++)
+    ok &= lower_kernel(k.kernels.items[i], opts->v[0].b ? env : NULL);
+  ws_op_list_free(&k.kernels);
   return ok;
 }
 

@@ -2,6 +2,7 @@
  * attributes are built as text and parsed, which keeps their printed form,
  * the thing tests check, in one place. */
 #include "ws_plan.h"
+#include "../support/ws_op_list.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -121,16 +122,22 @@ MlirOperation ws_enclosing_kernel(MlirOperation op) {
   return ws_enclosing_op(op, "gpu.func");
 }
 
+static MlirWalkResult push_marked_loop(MlirOperation op, void *user_data) {
+  if (ws_op_is(op, "scf.for") && ws_has_attr(op, "ws.warp_specialize"))
+    ws_op_list_push(user_data, op);
+  return MlirWalkResultAdvance;
+}
+
 bool ws_run_on_marked_loops(MlirOperation root, ws_loop_fn fn,
                             const ws_pass_options *opts, const ws_pass_env *env) {
   if (!ws_verify_root(root, ""))
     return false;
-  enum { max_loops = 256 };
-  MlirOperation loops[max_loops];
-  int n = ws_marked_loops(root, loops, max_loops);
+  ws_op_list loops = {0}; /* every marked loop: a module may hold any number */
+  mlirOperationWalk(root, push_marked_loop, &loops, MlirWalkPreOrder);
   bool ok = true;
-  for (int i = 0; i < n; i++)
-    ok &= fn(loops[i], opts, env);
+  for (long i = 0; i < loops.len; i++)
+    ok &= fn(loops.items[i], opts, env);
+  ws_op_list_free(&loops);
   return ok;
 }
 
@@ -200,6 +207,22 @@ bool ws_ring_is_prologue(const ws_plan *plan, const ws_ring *ring) {
 
 bool ws_channel_is_prologue(const ws_plan *plan, int channel) {
   return channel_has(plan, channel, ws_ring_is_prologue);
+}
+
+bool ws_ring_is_read_in_registers(const ws_plan *plan, const ws_ring *ring) {
+  (void)plan;
+  if (mlirOperationIsNull(ring->producer))
+    return false;
+  MlirValue tile = mlirOperationGetResult(ring->producer, 0);
+  for (MlirOpOperand u = mlirValueGetFirstUse(tile); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!wsOperationIsA(mlirOpOperandGetOwner(u), "dot") || mlirOpOperandGetOperandNumber(u) > 1)
+      return true;
+  return false;
+}
+
+bool ws_channel_is_read_in_registers(const ws_plan *plan, int channel) {
+  return channel_has(plan, channel, ws_ring_is_read_in_registers);
 }
 
 int ws_swizzle_span(long long row_bytes) {
@@ -648,6 +671,18 @@ bool ws_is_splat_tile(MlirOperation def) {
   MlirAttribute value = mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
   return !mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value) &&
          mlirDenseElementsAttrIsSplat(value);
+}
+
+bool ws_step_is_positive(MlirValue step) {
+  long long c;
+  if (ws_constant_int(step, &c))
+    return c > 0;
+  if (!mlirValueIsAOpResult(step))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(step);
+  if (ws_op_is(def, "arith.index_cast") || ws_op_is(def, "arith.index_castui"))
+    return ws_step_is_positive(mlirOperationGetOperand(def, 0));
+  return ws_op_is(def, "gpu.grid_dim") || ws_op_is(def, "gpu.block_dim");
 }
 
 bool ws_is_zero_splat(MlirValue v) {

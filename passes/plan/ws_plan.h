@@ -204,6 +204,17 @@ bool ws_channel_is_epilogue(const ws_plan *plan, int channel);
 bool ws_ring_is_prologue(const ws_plan *plan, const ws_ring *ring);
 bool ws_channel_is_prologue(const ws_plan *plan, int channel);
 
+/* True when the ring's tile is read into registers (by math, or as the
+ * ws.dot accumulator), not only as a ws.dot's A or B operand, which wgmma
+ * and tcgen05 read from shared memory themselves. Needs the producer. */
+bool ws_ring_is_read_in_registers(const ws_plan *plan, const ws_ring *ring);
+bool ws_channel_is_read_in_registers(const ws_plan *plan, int channel);
+
+/* True when a loop step is known to be positive: a constant above 0, or
+ * the grid's or a block's size (gpu.grid_dim, gpu.block_dim, through an
+ * index_cast). */
+bool ws_step_is_positive(MlirValue step);
+
 /* Bytes of one innermost row of a tile. */
 long long ws_tile_row_bytes(MlirType tile);
 

@@ -73,10 +73,12 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
   c->producer_phase = 1;
   c->consumer_phase = 0;
   /* wgmma reads a matmul's K-loop slots through the async proxy, as TMA
-   * writes them: no generic access to fence. Its epilogue operands are read
-   * with generic loads. */
+   * writes them: no generic access to fence, unless the consumers also
+   * read a tile into registers (an A they compute from it). Its epilogue
+   * operands are read with generic loads. */
   c->release_fence = from == WS_ROLE_LOAD && to == WS_ROLE_COMPUTE &&
-                     (!ws_plan_is_matmul(plan) || ws_channel_is_epilogue(plan, index));
+                     (!ws_plan_is_matmul(plan) || ws_channel_is_epilogue(plan, index) ||
+                      ws_channel_is_read_in_registers(plan, index));
   c->publish_fence = from == WS_ROLE_COMPUTE && to == WS_ROLE_STORE;
   c->drain = to == WS_ROLE_STORE ? c->depth - 1 : 0;
 }

@@ -32,6 +32,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "../plan/ws_explain.h"
+#include "../support/ws_builder.h"
 #include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
@@ -869,6 +870,22 @@ static MlirOperation unnest_tile_loop(MlirOperation tile) {
   return k;
 }
 
+/* A step known only at run time could be 0 or negative, and every
+ * partition's copy of the loop would then never end. Such a loop runs to
+ * `step > 0 ? ub : lb`: no iteration at all for a step that is not
+ * positive. Constant steps are checked by ws-verify. */
+static void guard_step(MlirOperation loop) {
+  MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1);
+  MlirValue step = mlirOperationGetOperand(loop, 2);
+  if (ws_step_is_positive(step))
+    return;
+  ws_builder b = ws_builder_before(loop);
+  MlirValue zero = ws_const_int(&b, 0, mlirValueGetType(step));
+  MlirValue ops[3] = {ws_cmpi(&b, "sgt", step, zero), ub, lb};
+  mlirOperationSetOperand(loop, 1,
+                          ws_build_value(&b, "arith.select", 3, ops, mlirValueGetType(ub), 0, NULL));
+}
+
 /* One marked loop per kernel (the partitions own the whole block); the
  * first one in a kernel is scheduled, any later one is an error. */
 static bool schedule(MlirOperation loop, const ws_pass_options *opts,
@@ -882,9 +899,13 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts,
   }
   if (ws_has_attr(loop, "ws.partitions"))
     return true; /* already scheduled */
-  loop = unnest_tile_loop(loop);
+  MlirOperation marked = loop;
+  guard_step(marked);
+  loop = unnest_tile_loop(marked);
   if (mlirOperationIsNull(loop))
     return false;
+  if (!mlirOperationEqual(loop, marked))
+    guard_step(loop);
   return schedule_loop(loop, ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS),
                        opts->v[0].b, env);
 }

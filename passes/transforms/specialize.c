@@ -292,6 +292,8 @@ static void release_lagging(specializer *S, ws_builder *b, MlirValue n, int ch, 
   MlirValue old;
   slot_phase(S, &t, ws_arith(&t, "arith.subi", n, by), ch,
              S->plan->channels[ch].consumer_phase, &old, NULL);
+  if (S->plan->channels[ch].release_fence)
+    fence_async_shared(&t);
   arrive(S, &t, ch, false, old);
 }
 
@@ -644,6 +646,28 @@ static MlirValue turn_at(ws_builder *b, const turn_order *t, MlirValue n, int of
                   ws_arith(b, "arith.addi", t->warpgroup, c32(b, offset)));
 }
 
+/* Register math on a tile the loop loads (an A computed from it, read
+ * by wgmma's register form): the tile is read from its slot of channel
+ * `in`, or from the prologue ring's slot, into registers where it is
+ * first used. */
+static void read_ring_operands(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
+                               int in, MlirValue slot) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    int r = ws_ring_of_value(S->plan, v);
+    if (r < 0 || !mlirValueEqual(map_get(m, v), v))
+      continue;
+    const ws_ring *ring = &S->plan->rings[r];
+    MlirValue from = ring->channel == in ? slot : S->prologue_slot[r];
+    if (mlirValueIsNull(from))
+      continue;
+    MlirNamedAttribute attr = int_attr(S->ctx, "ring", r);
+    ws_builder at = *b;
+    at.loc = mlirOperationGetLocation(ring->producer);
+    map_put(m, v, ws_build_value(&at, "ws.read_slot", 1, &from, ring->tile, 1, &attr));
+  }
+}
+
 /* The consumer warpgroups' K loop: per K step, wait for the slot, then the
  * partition's ops in order. Each ws.dot is a wgmma (after a fence when
  * register math ran since the last one); math that reads a wgmma's result
@@ -696,6 +720,7 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
       in_run = false;
       if (uses_pending(&g, op))
         retire_groups(S, &b, &g, n, in, base);
+      read_ring_operands(S, &b, m, op, in, slot);
       clone_mapped(&b, op, m);
       g.fenced = false; /* register math: fence before the next wgmma */
       continue;

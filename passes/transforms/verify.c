@@ -450,6 +450,21 @@ static bool get_i32(MlirAttribute attr, long long *value) {
   return true;
 }
 
+/* A warp-specialized loop, or a loop inside one, with a constant step of
+ * 0 or below would never end: every partition would wait forever. (A step
+ * known only at run time is guarded by ws-partition-schedule.) */
+static MlirWalkResult check_constant_step(MlirOperation op, void *user_data) {
+  long long step;
+  if (!ws_op_is(op, "scf.for") || !ws_constant_int(mlirOperationGetOperand(op, 2), &step) ||
+      step > 0)
+    return MlirWalkResultAdvance;
+  ws_emit_op_error(op, "has a step of %lld; a loop that is, or is inside, a "
+                       "warp-specialized loop needs a positive step (this one would never end)",
+                   step);
+  *(bool *)user_data = false;
+  return MlirWalkResultInterrupt;
+}
+
 static bool check_warp_specialize(verify_state *st, MlirOperation op,
                                   MlirAttribute attr) {
   if (!ws_op_is(op, "scf.for")) {
@@ -462,7 +477,9 @@ static bool check_warp_specialize(verify_state *st, MlirOperation op,
     return false;
   }
   note_ws_user(st, op);
-  return true;
+  bool ok = true;
+  mlirOperationWalk(op, check_constant_step, &ok, MlirWalkPreOrder);
+  return ok;
 }
 
 /* Set by ws-partition-schedule on a persistent kernel's tile loop, whose

@@ -3,6 +3,7 @@
  * printed as text) or wrapped in a C launcher. */
 #include "emit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "llvm-c/BitReader.h"
 #include "llvm-c/Core.h"
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/Dialect/GPU.h"
 
 bool emit_parse(const char *text, emit_kind *out) {
@@ -93,31 +95,53 @@ static bool write_objects(MlirModule module, emit_kind kind, FILE *out) {
   return true;
 }
 
+static MlirWalkResult find_marked_loop(MlirOperation op, void *user_data) {
+  if (mlirAttributeIsNull(mlirOperationGetAttributeByName(
+          op, mlirStringRefCreateFromCString("ws.warp_specialize"))))
+    return MlirWalkResultAdvance;
+  *(MlirOperation *)user_data = op;
+  return MlirWalkResultInterrupt;
+}
+
+/* Why the pipeline left nothing to emit: no loop is marked, or the first
+ * marked loop left is one the scheduler did not take (it remarked why). */
+static void explain_nothing_planned(MlirModule module, const char *consequence) {
+  MlirOperation loop = {NULL};
+  mlirOperationWalk(mlirModuleGetOperation(module), find_marked_loop, &loop, MlirWalkPreOrder);
+  if (mlirOperationIsNull(loop)) {
+    fprintf(stderr, "ws-opt: error: no loop is marked ws.warp_specialize, so no kernel was "
+                    "warp-specialized; %s\n", consequence);
+    return;
+  }
+  char message[256];
+  snprintf(message, sizeof message, "loop marked ws.warp_specialize was not "
+                                    "warp-specialized (the remark above says why); %s",
+           consequence);
+  mlirEmitError(mlirOperationGetLocation(loop), message);
+}
+
 static bool emit_launcher(MlirModule module, const char *ws_options, run_pipeline_fn run,
                           void *driver, const char *base) {
   char text[1024];
-  static launch_info kernels[LAUNCH_MAX_KERNELS];
+  launch_info *kernels = NULL;
   pipeline(text, sizeof text, ws_options, "stage=plan");
   if (!run(driver, module, text))
     return false;
-  int n = launch_info_collect(mlirModuleGetOperation(module), kernels, LAUNCH_MAX_KERNELS);
-  if (n < 0)
-    return false;
-  if (n == 0) {
-    fprintf(stderr, "ws-opt: error: no kernel was warp-specialized (see the "
-                    "remarks); there is nothing to launch\n");
-    return false;
-  }
+  int n = launch_info_collect(mlirModuleGetOperation(module), &kernels);
+  bool ok = n > 0;
+  if (n == 0)
+    explain_nothing_planned(module, "there is nothing to launch");
   pipeline(text, sizeof text, ws_options, "stage=lower format=bin");
-  if (!run(driver, module, text))
-    return false;
-  objects o = find_objects(module);
-  if (o.n != 1) {
+  ok = ok && run(driver, module, text);
+  objects o = ok ? find_objects(module) : (objects){.n = 0};
+  if (ok && o.n != 1) {
     fprintf(stderr, "ws-opt: error: --emit=launcher takes one gpu.module, found %d\n", o.n);
-    return false;
+    ok = false;
   }
-  return launcher_write(base, kernels, n, (const unsigned char *)o.items[0].data,
-                        o.items[0].length);
+  ok = ok && launcher_write(base, kernels, n, (const unsigned char *)o.items[0].data,
+                            o.items[0].length);
+  free(kernels);
+  return ok;
 }
 
 bool emit_run(emit_kind kind, MlirModule module, const char *ws_options,
@@ -127,7 +151,12 @@ bool emit_run(emit_kind kind, MlirModule module, const char *ws_options,
   char text[1024];
   if (kind == EMIT_PLAN) {
     pipeline(text, sizeof text, ws_options, "stage=plan");
-    return run(driver, module, text) && plan_json_write(module, out);
+    if (!run(driver, module, text))
+      return false;
+    if (plan_json_write(module, out))
+      return true;
+    explain_nothing_planned(module, "there is no plan to write");
+    return false;
   }
   static const char *const formats[] = {"", "format=none", "format=llvm",
                                         "format=isa", "format=bin"};

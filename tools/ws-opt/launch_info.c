@@ -3,6 +3,7 @@
 #include "launch_info.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -12,7 +13,7 @@
 
 typedef struct collector {
   launch_info *out;
-  int n, max;
+  int n, cap;
   bool failed;
 } collector;
 
@@ -37,6 +38,17 @@ static bool scalar_c_type(MlirType t, char *out, size_t cap) {
 }
 
 static void describe(collector *c, MlirOperation func, WsPlan plan) {
+  if (c->n == c->cap) {
+    int cap = c->cap ? 2 * c->cap : 16;
+    launch_info *grown = realloc(c->out, (size_t)cap * sizeof *grown);
+    if (!grown) {
+      fprintf(stderr, "ws-opt: error: out of memory describing the kernels\n");
+      c->failed = true;
+      return;
+    }
+    c->out = grown;
+    c->cap = cap;
+  }
   launch_info *info = &c->out[c->n];
   memset(info, 0, sizeof *info);
   MlirAttribute name = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name"));
@@ -88,18 +100,15 @@ static MlirWalkResult visit(MlirOperation op, void *user_data) {
   if (!name_is(op, "gpu.func"))
     return MlirWalkResultAdvance;
   WsPlan plan = wsPlanCreate(op);
-  if (!wsPlanIsNull(plan) && wsPlanGetKernel(plan).block_threads > 0) {
-    if (c->n == c->max)
-      c->failed = true;
-    else
-      describe(c, op, plan);
-  }
+  if (!wsPlanIsNull(plan) && wsPlanGetKernel(plan).block_threads > 0)
+    describe(c, op, plan);
   wsPlanDestroy(plan);
   return c->failed ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
 }
 
-int launch_info_collect(MlirOperation module, launch_info *out, int max) {
-  collector c = {out, 0, max, false};
+int launch_info_collect(MlirOperation module, launch_info **out) {
+  collector c = {NULL, 0, 0, false};
   mlirOperationWalk(module, visit, &c, MlirWalkPreOrder);
+  *out = c.out;
   return c.failed ? -1 : c.n;
 }

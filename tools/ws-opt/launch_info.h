@@ -9,7 +9,7 @@
 #include "mlir-c/IR.h"
 #include "ws-c/Dialect.h"
 
-enum { LAUNCH_MAX_ARGS = 32, LAUNCH_MAX_KERNELS = 16 };
+enum { LAUNCH_MAX_ARGS = 32 };
 
 typedef struct launch_arg {
   bool is_desc;
@@ -30,8 +30,9 @@ typedef struct launch_info {
   launch_arg args[LAUNCH_MAX_ARGS];
 } launch_info;
 
-/* Fills `out` with the planned kernels of `module`; returns their count,
- * or -1 after printing why a kernel cannot be described. */
-int launch_info_collect(MlirOperation module, launch_info *out, int max);
+/* The planned kernels of `module`, in *out (malloc'ed, the caller frees
+ * it); returns their count, or -1 after printing why a kernel cannot be
+ * described. */
+int launch_info_collect(MlirOperation module, launch_info **out);
 
 #endif

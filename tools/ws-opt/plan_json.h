@@ -9,7 +9,7 @@
 #include "mlir-c/IR.h"
 
 /* Writes {"kernels": [...]} for the specialized kernels of the module;
- * false (after a message) when there is none. */
+ * false, having written nothing, when there is none. */
 bool plan_json_write(MlirModule module, FILE *out);
 
 #endif

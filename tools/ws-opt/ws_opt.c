@@ -192,6 +192,8 @@ int main(int argc, char **argv) {
       mlirContextDetachDiagnosticHandler(d.ctx, h);
       if (!to_stdout && fclose(d.out) != 0)
         status = EXIT_ERROR;
+      if (!to_stdout && status != 0)
+        remove(d.opts.output); /* as compilers do: no partial output is left behind */
     }
     source_free(&src);
   }
