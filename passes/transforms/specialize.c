@@ -646,6 +646,20 @@ static MlirValue turn_at(ws_builder *b, const turn_order *t, MlirValue n, int of
                   ws_arith(b, "arith.addi", t->warpgroup, c32(b, offset)));
 }
 
+/* True when op makes the A of a ws.dot in registers (wgmma's register
+ * form). wgmma reads those registers while it runs, so the previous step's
+ * wgmma, which read the same registers, must be done before op rewrites
+ * them: its slot reads may come first, its math not. */
+static bool feeds_register_a(MlirOperation op) {
+  if (mlirOperationGetNumResults(op) != 1)
+    return false;
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (wsOperationIsA(mlirOpOperandGetOwner(u), "dot") && mlirOpOperandGetOperandNumber(u) == 0)
+      return true;
+  return false;
+}
+
 /* Register math on a tile the loop loads (an A computed from it, read
  * by wgmma's register form): the tile is read from its slot of channel
  * `in`, or from the prologue ring's slot, into registers where it is
@@ -721,6 +735,8 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
       if (uses_pending(&g, op))
         retire_groups(S, &b, &g, n, in, base);
       read_ring_operands(S, &b, m, op, in, slot);
+      if (feeds_register_a(op) && !g.released) /* the last step's wgmma may still read A */
+        retire_groups(S, &b, &g, n, in, base);
       clone_mapped(&b, op, m);
       g.fenced = false; /* register math: fence before the next wgmma */
       continue;

@@ -5,6 +5,9 @@
 // the consumers read A's slot into registers (ws.read_slot), do the math,
 // and issue ws.mma with A as a third operand; having read the slot with
 // generic loads, they fence the async proxy before TMA may refill it.
+// wgmma reads A's registers while it runs, so the math that rewrites them
+// waits for the previous step's wgmma first (wait_group 0, which also
+// frees the previous slot); the slot's loads go before that wait.
 // (ws-insert-barriers used to leave the math reading the erased ws.load
 // and crash.)
 module attributes {gpu.container_module} {
@@ -13,11 +16,15 @@ module attributes {gpu.container_module} {
     // CHECK: scf.for
     // CHECK: "ws.wait"({{.*}}) {barrier = "full", channel = 0 : i32}
     // CHECK: %[[A:.*]] = "ws.read_slot"(%[[SLOT:[0-9]+]]#0) {ring = 0 : i32} : (i32) -> tensor<128x64xf16>
-    // CHECK-NEXT: %[[NEG:.*]] = arith.negf %[[A]] : tensor<128x64xf16>
-    // CHECK: "ws.mma"(%[[SLOT]]#0, %{{.*}}, %[[NEG]]) {ring_b = 1 : i32, transpose_b}
-    // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+    // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
     // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
     // CHECK-NEXT: "ws.arrive"({{.*}}) {barrier = "empty", channel = 0 : i32}
+    // CHECK: %[[NEG:.*]] = arith.negf %[[A]] : tensor<128x64xf16>
+    // CHECK-NEXT: nvvm.wgmma.fence.aligned
+    // CHECK-NEXT: "ws.mma"(%[[SLOT]]#0, %{{.*}}, %[[NEG]]) {ring_b = 1 : i32, transpose_b}
+    // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+    // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 1
+    // CHECK: scf.yield
     gpu.func @negated_a(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<256x64xf16>>,
                         %c: !ws.tensor_desc<tensor<128x256xf16>>, %K: i32) kernel
         attributes {ws.num_warps = 8 : i32} {
@@ -46,7 +53,8 @@ module attributes {gpu.container_module} {
 
     // CHECK-LABEL: gpu.func @widened_e4m3_a
     // CHECK: %[[A8:.*]] = "ws.read_slot"(%[[SLOT8:[0-9]+]]#0) {ring = 0 : i32} : (i32) -> tensor<128x64xf8E4M3FN>
-    // CHECK-NEXT: %[[W:.*]] = arith.extf %[[A8]] : tensor<128x64xf8E4M3FN> to tensor<128x64xf16>
+    // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+    // CHECK: %[[W:.*]] = arith.extf %[[A8]] : tensor<128x64xf8E4M3FN> to tensor<128x64xf16>
     // CHECK: "ws.mma"(%[[SLOT8]]#0, %{{.*}}, %[[W]]) {ring_b = 1 : i32, transpose_b}
     // PTX-LABEL: .entry widened_e4m3_a(
     // PTX: cvt.rn.f16x2.e4m3x2
