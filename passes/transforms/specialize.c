@@ -47,8 +47,10 @@
  * Barriers and slots are named by index into the kernel's ws.channels and
  * ws.rings, so ws-lower-to-nvvm rewrites each op on its own. Structure is
  * scf and upstream nvvm wherever an op needs no plan table. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -62,12 +64,13 @@
 
 enum { WARP_THREADS = 32 };
 
-/* What each value of the source loop became in a partition's copy; grows
- * with the loop (a valid loop is never refused for its size). */
+/* What each value of the source loop became in a partition's copy: an
+ * open-addressing hash table keyed by the value, so that a lookup costs
+ * the same in a loop of any size (a linear scan made specialization
+ * quadratic in the kernel). A later put of the same value replaces it. */
 typedef struct value_map {
-  struct mapped { MlirValue from, to; } *pairs;
-  int n;
-  long cap;
+  struct mapped { MlirValue from, to; } *slots; /* from.ptr NULL: empty */
+  long n, cap;                                  /* cap: a power of two */
 } value_map;
 
 typedef struct specializer {
@@ -79,27 +82,64 @@ typedef struct specializer {
   bool failed;
 } specializer;
 
+static size_t value_hash(MlirValue v) {
+  uintptr_t p = (uintptr_t)v.ptr;
+  return (size_t)((p >> 3) * 0x9E3779B97F4A7C15ull);
+}
+
+/* The slot holding `v`, or the empty slot where it would go. */
+static struct mapped *map_find(const value_map *m, MlirValue v) {
+  size_t mask = (size_t)m->cap - 1;
+  for (size_t i = value_hash(v) & mask;; i = (i + 1) & mask)
+    if (!m->slots[i].from.ptr || mlirValueEqual(m->slots[i].from, v))
+      return &m->slots[i];
+}
+
+static void map_put(value_map *m, MlirValue from, MlirValue to);
+
+/* Doubles the table (from 256 slots), keeping it at most half full. */
+static void map_grow(value_map *m) {
+  value_map old = *m;
+  m->cap = old.cap ? 2 * old.cap : 256;
+  m->slots = calloc((size_t)m->cap, sizeof *m->slots);
+  if (!m->slots)
+    abort(); /* as MLIR does when memory runs out */
+  m->n = 0;
+  for (long i = 0; i < old.cap; i++)
+    if (old.slots[i].from.ptr)
+      map_put(m, old.slots[i].from, old.slots[i].to);
+  free(old.slots);
+}
+
 static void map_put(value_map *m, MlirValue from, MlirValue to) {
-  m->pairs = ws_grow(m->pairs, &m->cap, m->n + 1, sizeof *m->pairs);
-  m->pairs[m->n++] = (struct mapped){from, to};
+  if (2 * (m->n + 1) > m->cap)
+    map_grow(m);
+  struct mapped *e = map_find(m, from);
+  if (!e->from.ptr)
+    m->n++;
+  *e = (struct mapped){from, to};
 }
 
 /* The map for the next partition's copy: emptied, its memory kept. */
 static value_map *fresh_map(specializer *S) {
+  if (S->map.slots)
+    memset(S->map.slots, 0, (size_t)S->map.cap * sizeof *S->map.slots);
   S->map.n = 0;
   return &S->map;
 }
 
 static void map_free(value_map *m) {
-  free(m->pairs);
-  m->pairs = NULL;
+  free(m->slots);
+  m->slots = NULL;
   m->n = m->cap = 0;
 }
 
 static MlirValue map_get(const value_map *m, MlirValue v) {
-  for (int i = m->n - 1; i >= 0; i--)
-    if (mlirValueEqual(m->pairs[i].from, v))
-      return m->pairs[i].to;
+  if (m->cap) {
+    const struct mapped *e = map_find(m, v);
+    if (e->from.ptr)
+      return e->to;
+  }
   return v; /* defined before the loop: the copy is in the same block */
 }
 
