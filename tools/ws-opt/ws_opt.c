@@ -1,8 +1,10 @@
 /* ws_opt.c: ws-opt's main: set up a context with every upstream dialect and
  * pass plus the ws dialect, then parse, transform and print each input. */
+#define _POSIX_C_SOURCE 200809L /* lstat */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "diagnostics.h"
@@ -83,6 +85,15 @@ static bool run_text(void *driver_ptr, MlirModule module, const char *text) {
       mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
   mlirPassManagerDestroy(pm);
   return ok;
+}
+
+/* After a failure, as compilers do: no partial output is left behind. Only
+ * a regular file is removed, never what a symbolic link names: -o
+ * /dev/null, /dev/stdout, a pipe or a terminal stays. */
+static void remove_partial_output(const char *path) {
+  struct stat st;
+  if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+    remove(path);
 }
 
 /* Parses, transforms and prints one input (a whole file or one split
@@ -209,7 +220,7 @@ int main(int argc, char **argv) {
       if (!to_stdout && fclose(d.out) != 0)
         status = EXIT_ERROR;
       if (!to_stdout && status != 0)
-        remove(d.opts.output); /* as compilers do: no partial output is left behind */
+        remove_partial_output(d.opts.output);
     }
     source_free(&src);
   }
