@@ -31,8 +31,8 @@ static const ws_option_spec pipeline_options[] = {
      "bin|isa|llvm|none", 0, 0},
     {"stage", WS_OPTION_STRING, "all", "which half to run: plan, lower, all",
      "plan|lower|all", 0, 0},
-    {"smem-budget", WS_OPTION_INT, "232448",
-     "shared memory per block in bytes (ws-plan-memory)", NULL, 1024, 1 << 30},
+    {"smem-budget", WS_OPTION_INT, "0",
+     "shared memory per block in bytes (ws-plan-memory; 0: the chip's)", NULL, 0, 1 << 30},
     {"max-blocks-per-sm", WS_OPTION_INT, "2",
      "blocks per SM the register cap leaves room for (ws-insert-barriers)", NULL,
      1, 8},
@@ -45,12 +45,13 @@ static const ws_option_spec pipeline_options[] = {
      NULL, 0, 0},
 };
 
-enum { OPT_CHIP, OPT_FORMAT, OPT_STAGE, OPT_BUDGET, OPT_BLOCKS, OPT_CUDA, OPT_EXPLAIN, OPT_CHECK };
-
-static bool add(MlirOpPassManager pm, const ws_pass_def *def, const char *options,
+/* Adds the pass `def`, configured with the pipeline's options it shares
+ * by name (chip, smem-budget, max-blocks-per-sm, explain...). */
+static bool add(MlirOpPassManager pm, const ws_pass_def *def, const ws_pass_options *opts,
                 const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
-  return ws_add_configured_pass(pm, def, mlirStringRefCreateFromCString(options),
-                                diag, error);
+  char text[WS_MAX_OPTIONS * (WS_OPTION_TEXT_MAX + 32)];
+  ws_forward_options(opts, def, text, sizeof text);
+  return ws_add_configured_pass(pm, def, mlirStringRefCreateFromCString(text), diag, error);
 }
 
 /* MLIR reports a pipeline error in pieces; they are appended. */
@@ -69,44 +70,37 @@ static bool add_upstream(MlirOpPassManager pm, const char *text,
 
 static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
                            const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
-  char text[2 * WS_OPTION_TEXT_MAX + 96];
-  const char *stage = opts->v[OPT_STAGE].s;
+  const char *stage = ws_option_string(opts, "stage");
   bool plan = strcmp(stage, "lower") != 0, lower = strcmp(stage, "plan") != 0;
-  const char *explain = opts->v[OPT_EXPLAIN].b ? "explain=true" : "";
-  if (plan) {
-    snprintf(text, sizeof text, "chip=%s", opts->v[OPT_CHIP].s);
-    if (!add(pm, &ws_verify_pass_def, text, diag, error) ||
-        !add(pm, &ws_partition_schedule_pass_def, explain, diag, error))
-      return false;
-    snprintf(text, sizeof text, "smem-budget=%lld %s", opts->v[OPT_BUDGET].i, explain);
-    if (!add(pm, &ws_plan_memory_pass_def, text, diag, error))
-      return false;
-    snprintf(text, sizeof text, "max-blocks-per-sm=%lld %s", opts->v[OPT_BLOCKS].i, explain);
-    if (!add(pm, &ws_insert_barriers_pass_def, text, diag, error))
-      return false;
-  }
+  if (plan && (!add(pm, &ws_verify_pass_def, opts, diag, error) ||
+               !add(pm, &ws_partition_schedule_pass_def, opts, diag, error) ||
+               !add(pm, &ws_plan_memory_pass_def, opts, diag, error) ||
+               !add(pm, &ws_insert_barriers_pass_def, opts, diag, error)))
+    return false;
   /* The check ends the plan half, and starts stage=lower: a plan fed back
    * may have been edited. */
-  if (opts->v[OPT_CHECK].b && !add(pm, &ws_check_protocol_pass_def, explain, diag, error))
+  if (ws_option_bool(opts, "check-protocol") &&
+      !add(pm, &ws_check_protocol_pass_def, opts, diag, error))
     return false;
   if (!lower)
     return true;
-  if (!add(pm, &ws_lower_to_nvvm_pass_def, explain, diag, error) ||
+  if (!add(pm, &ws_lower_to_nvvm_pass_def, opts, diag, error) ||
       !add_upstream(pm, "gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, "
                         "convert-nvvm-to-llvm, canonicalize, cse, "
                         "reconcile-unrealized-casts)",
                     error))
     return false;
-  if (strcmp(opts->v[OPT_FORMAT].s, "none") == 0)
+  const char *format = ws_option_string(opts, "format");
+  if (strcmp(format, "none") == 0)
     return true;
-  const char *cuda = opts->v[OPT_CUDA].s;
+  const char *cuda = ws_option_string(opts, "cuda-path");
   if (strpbrk(cuda, " \t{}\"'") || !cuda[0]) {
     snprintf(error, WS_ERROR_MAX, "ws-pipeline: cuda-path '%s' must be a non-empty "
              "path without spaces, quotes or braces", cuda);
     return false;
   }
-  snprintf(text, sizeof text, "gpu-module-to-binary{format=%s toolkit=%s}",
-           opts->v[OPT_FORMAT].s, cuda);
+  char text[2 * WS_OPTION_TEXT_MAX + 96];
+  snprintf(text, sizeof text, "gpu-module-to-binary{format=%s toolkit=%s}", format, cuda);
   return add_upstream(pm, text, error);
 }
 

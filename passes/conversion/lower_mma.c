@@ -80,8 +80,7 @@ static MlirValue wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue acc, Mlir
                        MlirValue db, bool zero_acc) {
   char shape[64], type[48];
   snprintf(shape, sizeof shape, "#nvvm.shape<m = %d, n = %d, k = %d>", MMA_M, s->n, MMA_K);
-  snprintf(type, sizeof type, "#nvvm.wgmma_type<%s>",
-           mlirTypeIsABF16(s->element) ? "bf16" : "f16");
+  snprintf(type, sizeof type, "#nvvm.wgmma_type<%s>", s->form->nvvm);
   MlirNamedAttribute attrs[9] = {
       ws_named_text(b->ctx, "shape", shape),
       ws_named_text(b->ctx, "typeA", type),
@@ -175,7 +174,7 @@ static MlirValue wgmma_rs(ws_builder *b, const ws_mma_shape *s, MlirValue d, con
   ws_text t, c;
   ws_text_init(&t, text, sizeof text);
   ws_text_init(&c, cons, sizeof cons);
-  const char *type = mlirTypeIsABF16(s->element) ? "bf16" : "f16";
+  const char *type = s->form->nvvm;
   ws_text_appendf(&t, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n"
                       "wgmma.mma_async.sync.aligned.m%dn%dk%d.f32.%s.%s {",
                   2 * count + 5, MMA_M, s->n, MMA_K, type, type);

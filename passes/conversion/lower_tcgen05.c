@@ -32,8 +32,8 @@ ws_mma_shape ws_tcgen05_layout(MlirContext ctx, int warpgroups, int n) {
  * descriptor"): D format in 4-5 (1: f32), A and B formats in 7-9 and
  * 10-12 (0: f16, 1: bf16), A and B major-ness in 15 and 16 (0: K-major),
  * N >> 3 in 17-22, M >> 4 in 24-28. */
-uint32_t ws_tcgen05_idesc(MlirType element, int n) {
-  uint32_t format = mlirTypeIsABF16(element) ? 1 : 0;
+uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n) {
+  uint32_t format = form->code;
   return (1u << 4) | (format << 7) | (format << 10) | ((uint32_t)(n >> 3) << 17) |
          ((uint32_t)(TC_M >> 4) << 24);
 }
@@ -56,10 +56,10 @@ static MlirValue smem_descriptor(ws_builder *b, MlirValue addr, int span) {
                         mlirIntegerTypeGet(b->ctx, 64), 0, NULL);
 }
 
-void ws_emit_tcgen05_mma(ws_builder *b, MlirType element, int n, int k, int a_span, int b_span,
+void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span, int b_span,
                          MlirValue a_addr, MlirValue b_addr, MlirValue d, MlirValue accumulate) {
-  int eb = wsElementTypeByteWidth(element), step_bytes = TC_K * eb;
-  MlirValue idesc = c32(b, (int64_t)ws_tcgen05_idesc(element, n));
+  int eb = wsDtypeGetByteWidth(form->a), step_bytes = TC_K * eb;
+  MlirValue idesc = c32(b, (int64_t)ws_tcgen05_idesc(form, n));
   MlirValue yes = ws_const_int(b, 1, mlirIntegerTypeGet(b->ctx, 1));
   MlirNamedAttribute attrs[3] = {
       ws_named_text(b->ctx, "kind", "#nvvm.tcgen05_mma_kind<f16>"),

@@ -334,6 +334,8 @@ static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
       .n = (int)mlirShapedTypeGetDimSize(acc, 1),
       .k = (int)mlirShapedTypeGetDimSize(a_tile, 1),
       .element = mlirShapedTypeGetElementType(a_tile),
+      .form = ws_mma_find_form(ws_mma_engine_of(op), mlirShapedTypeGetElementType(a_tile),
+                               mlirShapedTypeGetElementType(b->tile)),
       .swizzle = registers ? 0 : L->plan.rings[ra].swizzle,
       .b_n_major = !ws_has_attr(op, "transpose_b"),
       .b_swizzle = b->swizzle,
@@ -347,7 +349,7 @@ static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
   s.parts = s.rows / 64;
   s.per_thread = s.parts * s.n / 2;
   int b_rows = s.b_n_major ? s.k : s.n, b_cols = s.b_n_major ? s.n : s.k;
-  bool fits = s.warpgroups && s.rows * s.warpgroups == m && s.rows % 64 == 0 &&
+  bool fits = s.form && s.warpgroups && s.rows * s.warpgroups == m && s.rows % 64 == 0 &&
               s.per_thread <= WS_MAX_FRAGMENT &&
               (registers || s.swizzle == ws_swizzle_span(s.k * eb)) &&
               b->swizzle == (s.b_n_major ? ws_swizzle_span(s.n * eb) : ws_swizzle_span(s.k * eb)) &&
@@ -355,6 +357,7 @@ static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
               mlirShapedTypeGetDimSize(b->tile, 1) == b_cols;
   if (!fits) {
     ws_emit_op_error(op, "does not match its rings and warpgroups: wgmma needs "
+                         "A and B of one of its forms, "
                          "A (M x K) swizzled by its K row or in registers, B (N x K with "
                          "transpose_b, else K x N) swizzled by its K row or N boxes, and "
                          "64 or 128 rows of M per consumer warpgroup");
@@ -500,7 +503,9 @@ static bool lower_tc_mma(lowering *L, ws_builder *b, MlirOperation op) {
     return false;
   }
   MlirValue slot = mlirOperationGetOperand(op, 0);
-  ws_emit_tcgen05_mma(b, mlirShapedTypeGetElementType(a->tile), n, k, a->swizzle, bt->swizzle,
+  ws_emit_tcgen05_mma(b, ws_mma_find_form(ws_mma_engine_of(op), mlirShapedTypeGetElementType(a->tile),
+                                           mlirShapedTypeGetElementType(bt->tile)),
+                      n, k, a->swizzle, bt->swizzle,
                       slot_address(L, b, ra, slot), slot_address(L, b, rb, slot),
                       tmem_buffer(L, b, mlirOperationGetOperand(op, 1)),
                       mlirOperationGetOperand(op, 2));
@@ -743,17 +748,15 @@ static void ensure_smem_global(lowering *L, MlirOperation module) {
   ws_build(&b, "llvm.mlir.global", 0, NULL, 0, NULL, 5, attrs, 1);
 }
 
-/* PTX 8.0 brings setmaxnreg and the TMA forms used here (8.6 for sm_100a). */
+/* The PTX version the chip's lowering needs (ws_target.h: setmaxnreg and
+ * TMA, tcgen05). */
 static void set_target_features(MlirOperation module) {
-  MlirAttribute targets = mlirOperationGetAttributeByName(
-      module, mlirStringRefCreateFromCString("targets"));
-  char buf[256], chip[32] = "sm_90a", text[320];
-  ws_attr_str(mlirArrayAttrGetElement(targets, 0), buf, sizeof buf);
-  const char *p = strstr(buf, "chip = \"");
-  if (p)
-    snprintf(chip, sizeof chip, "%.*s", (int)strcspn(p + 8, "\""), p + 8);
+  char chip[64], text[320];
+  const ws_target *target = ws_target_find(ws_target_chip(module, chip, sizeof chip));
+  if (!target)
+    return; /* ws-verify refused it */
   snprintf(text, sizeof text, "[#nvvm.target<O = 3, chip = \"%s\", features = \"%s\">]",
-           chip, strcmp(chip, "sm_100a") == 0 ? "+ptx86" : "+ptx80");
+           target->chip, target->ptx_features);
   MlirAttribute a = mlirAttributeParseGet(mlirOperationGetContext(module),
                                           mlirStringRefCreateFromCString(text));
   if (!mlirAttributeIsNull(a))
@@ -995,7 +998,7 @@ static bool run_lower(MlirOperation root, const ws_pass_options *opts,
                                     "and cannot be lowered; mark its loop "
                                     "ws.warp_specialize");
   for (long i = 0; !k.stray && i < k.kernels.len; i++)
-    ok &= lower_kernel(k.kernels.items[i], opts->v[0].b ? env : NULL);
+    ok &= lower_kernel(k.kernels.items[i], ws_option_bool(opts, "explain") ? env : NULL);
   ws_op_list_free(&k.kernels);
   return ok;
 }

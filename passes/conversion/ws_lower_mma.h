@@ -27,6 +27,7 @@
 #define WS_LOWER_MMA_H
 
 #include "../support/ws_builder.h"
+#include "../target/ws_target.h"
 
 typedef struct ws_mma_shape {
   int warpgroups, rows, parts, n, k, per_thread;
@@ -39,6 +40,7 @@ typedef struct ws_mma_shape {
    * split the columns: warp_rows 32, part_rows 16, col_groups warpgroups. */
   int warp_rows, part_rows, col_groups;
   MlirType element; /* f16 or bf16 */
+  const ws_mma_form *form; /* A and B's form of the engine (passes/target) */
   int swizzle;      /* A's span: the widest of 128, 64, 32 dividing its K row */
   bool b_n_major;   /* B given K x N */
   int b_swizzle;    /* B's span: its K row's, or its N boxes' when N-major */

@@ -25,14 +25,14 @@ ws_mma_shape ws_tcgen05_layout(MlirContext ctx, int warpgroups, int n);
 
 /* The 32-bit instruction descriptor of tcgen05.mma kind::f16 with an f32
  * accumulator, A and B of `element` (f16 or bf16), both K-major, M = 128. */
-uint32_t ws_tcgen05_idesc(MlirType element, int n);
+uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n);
 
 /* One thread issues D (+)= A @ B^T for a K-major A (128 x k) at shared
  * address a_addr and B (n x k) at b_addr (i32, swizzled by a_span and
  * b_span bytes, the slot starts), into the tensor-memory address d
  * (!llvm.ptr<6>): k / 16 tcgen05.mma, the first accumulating when
  * `accumulate` (i1) holds, the others always. */
-void ws_emit_tcgen05_mma(ws_builder *b, MlirType element, int n, int k, int a_span, int b_span,
+void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span, int b_span,
                          MlirValue a_addr, MlirValue b_addr, MlirValue d, MlirValue accumulate);
 
 /* The calling thread's values of the accumulator at tensor-memory address

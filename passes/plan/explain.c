@@ -7,6 +7,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "ws_explain.h"
+#include "../target/ws_target.h"
 #include "../../dialect/ws_text.h"
 
 static MlirLocation loc_of(MlirOperation op) { return mlirOperationGetLocation(op); }
@@ -34,7 +35,7 @@ static const char *placement_reason(MlirOperation op) {
   if (wsOperationIsA(op, "store"))
     return "a TMA store from a shared-memory slot, issued by one lane of the store "
            "warp, so no compute warp waits on global writes";
-  if (wsOperationIsA(op, "dot") && ws_targets_tcgen05(op))
+  if (wsOperationIsA(op, "dot") && ws_mma_engine_of(op) && ws_mma_engine_of(op)->mma_partition)
     return "tcgen05.mma, issued by one elected thread of the MMA warp into an "
            "accumulator in tensor memory: the tensor cores read A and B from their "
            "shared-memory rings, and no warp holds the accumulator while it grows";

@@ -640,25 +640,6 @@ void ws_plan_write_tmem(const ws_plan *plan) {
   set_attr_text(plan->tables, "ws.tmem", text);
 }
 
-const char *ws_target_chip(MlirOperation op, char *buf, size_t cap) {
-  buf[0] = 0;
-  MlirOperation module = ws_enclosing_op(op, "gpu.module");
-  MlirAttribute targets = mlirOperationIsNull(module)
-                              ? (MlirAttribute){NULL}
-                              : mlirOperationGetAttributeByName(module, ref("targets"));
-  if (mlirAttributeIsNull(targets) || !mlirAttributeIsAArray(targets) ||
-      mlirArrayAttrGetNumElements(targets) == 0)
-    return buf;
-  char printed[512];
-  return ws_nvvm_chip(ws_attr_str(mlirArrayAttrGetElement(targets, 0), printed, sizeof printed),
-                      buf, cap);
-}
-
-bool ws_targets_tcgen05(MlirOperation op) {
-  char chip[64];
-  return strcmp(ws_target_chip(op, chip, sizeof chip), "sm_100a") == 0;
-}
-
 long long ws_ring_bytes(const ws_plan *plan, const ws_ring *ring) {
   return (long long)ring->slot_bytes * plan->channels[ring->channel].depth;
 }

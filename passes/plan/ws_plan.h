@@ -158,13 +158,6 @@ void ws_plan_write_ring_table(const ws_plan *plan);
 /* ws.tmem on plan->tables, when the plan has tensor memory. */
 void ws_plan_write_tmem(const ws_plan *plan);
 
-/* The target chip of the gpu.module around op ("sm_90a"), into buf; ""
- * when none names one. */
-const char *ws_target_chip(MlirOperation op, char *buf, size_t cap);
-
-/* True when op's module targets sm_100a (Blackwell: tcgen05 and TMEM). */
-bool ws_targets_tcgen05(MlirOperation op);
-
 /* Integer attribute helpers. */
 int ws_int_attr(MlirOperation op, const char *name, int fallback);
 void ws_set_int_attr(MlirOperation op, const char *name, long long value);

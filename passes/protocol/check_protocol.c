@@ -137,7 +137,6 @@
 #include "ws_protocol.h"
 #include "../../dialect/ws_text.h"
 
-enum { OPT_MAX_STATES, OPT_MAX_TRIPS, OPT_METHOD, OPT_SEED, OPT_EXPLAIN };
 
 /* What proving a kernel cost, for explain=true. */
 typedef struct proof_cost {
@@ -149,16 +148,16 @@ typedef struct proof_cost {
  * state when asked to or when the run is outside that method. */
 static bool prove_run(const ws_run *run, const ws_pass_options *opts, proof_cost *cost) {
   long states = 0, checks = 0;
-  bool by_order = strcmp(opts->v[OPT_METHOD].s, "order") == 0;
+  bool by_order = strcmp(ws_option_string(opts, "method"), "order") == 0;
   if (by_order) {
-    int r = ws_order_check(run, (unsigned)opts->v[OPT_SEED].i, &states, &checks);
+    int r = ws_order_check(run, (unsigned)ws_option_int(opts, "seed"), &states, &checks);
     cost->states += states;
     cost->checks += checks;
     if (r != 0)
       return r > 0;
   }
   cost->explored++;
-  bool ok = ws_explore(run, (long)opts->v[OPT_MAX_STATES].i, &states);
+  bool ok = ws_explore(run, (long)ws_option_int(opts, "max-states"), &states);
   cost->states += states;
   return ok;
 }
@@ -175,11 +174,11 @@ static bool check_kernel(MlirOperation func, const ws_pass_options *opts,
   if (!program)
     return false;
   bool nested = ws_protocol_is_nested(program);
-  long long trips = opts->v[OPT_MAX_TRIPS].i, tiles = 0;
+  long long trips = ws_option_int(opts, "max-trips"), tiles = 0;
   if (trips == 0)
     trips = 2LL * (nested ? ws_protocol_k_period(program) : ws_protocol_period(program)) + 2;
   if (nested)
-    tiles = opts->v[OPT_MAX_TRIPS].i ? trips : 2LL * ws_protocol_tile_period(program) + 2;
+    tiles = ws_option_int(opts, "max-trips") ? trips : 2LL * ws_protocol_tile_period(program) + 2;
   bool ok = true;
   proof_cost cost = {0, 0, 0};
   ws_run *run = malloc(sizeof *run);
@@ -193,7 +192,7 @@ static bool check_kernel(MlirOperation func, const ws_pass_options *opts,
     }
   free(run);
   ws_protocol_free(program);
-  if (!ok || !opts->v[OPT_EXPLAIN].b)
+  if (!ok || !ws_option_bool(opts, "explain"))
     return ok;
   char counts[96];
   if (nested)

@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "ws_protocol.h"
+#include "../target/ws_target.h"
 #include "../../dialect/ws_text.h"
 
-enum { SM_REGISTERS = 65536, WARPGROUP = 128 };
+enum { WARPGROUP = 128 };
 
 /* ---- memory map ---------------------------------------------------------- */
 
@@ -636,9 +637,11 @@ static bool check_registers(const ws_run *run) {
                       "in all, past the block's pool of %lld (%d threads at the entry cap "
                       "of %d): setmaxnreg.inc would wait forever", total, pool,
                       run->threads, plan->maxnreg);
-  if (pool * (plan->blocks_per_sm > 0 ? plan->blocks_per_sm : 1) > SM_REGISTERS)
+  const ws_target *target = ws_target_of(plan->func); /* NULL: ws-verify refuses it */
+  long long sm_registers = target ? target->registers_per_sm : 0;
+  if (target && pool * (plan->blocks_per_sm > 0 ? plan->blocks_per_sm : 1) > sm_registers)
     return ws_rule_error(plan->func, "registers", "%d block(s) of %lld registers do not fit "
-                      "the %d of an SM", plan->blocks_per_sm, pool, SM_REGISTERS);
+                      "the %lld of an SM", plan->blocks_per_sm, pool, sm_registers);
   return true;
 }
 

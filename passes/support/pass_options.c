@@ -147,6 +147,7 @@ static size_t value_length(const char *p, const char *end) {
 
 bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text,
                            ws_pass_options *out, char error[WS_ERROR_MAX]) {
+  out->def = def;
   for (int i = 0; i < def->num_options; i++)
     set_default(&def->options[i], &out->v[i]);
   const char *p = text.data, *end = text.data + text.length;
@@ -182,4 +183,54 @@ bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text,
       return false;
   }
   return true;
+}
+
+/* The value of option `name`; aborts when opts's pass has none (a typo in
+ * ws's own code, which every test of the pass would hit). */
+static const ws_option_value *option_value(const ws_pass_options *opts, const char *name,
+                                           ws_option_kind kind) {
+  int index = -1;
+  const ws_option_spec *spec = find_option(opts->def, name, strlen(name), &index);
+  if (!spec || spec->kind != kind) {
+    fprintf(stderr, "ws: internal error: %s has no %s option '%s'\n", opts->def->argument,
+            kind == WS_OPTION_INT ? "integer" : kind == WS_OPTION_BOOL ? "boolean" : "string",
+            name);
+    abort();
+  }
+  return &opts->v[index];
+}
+
+long long ws_option_int(const ws_pass_options *opts, const char *name) {
+  return option_value(opts, name, WS_OPTION_INT)->i;
+}
+
+bool ws_option_bool(const ws_pass_options *opts, const char *name) {
+  return option_value(opts, name, WS_OPTION_BOOL)->b;
+}
+
+const char *ws_option_string(const ws_pass_options *opts, const char *name) {
+  return option_value(opts, name, WS_OPTION_STRING)->s;
+}
+
+const char *ws_forward_options(const ws_pass_options *from, const ws_pass_def *to, char *buf,
+                               size_t cap) {
+  size_t len = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < to->num_options && len < cap; i++) {
+    const ws_option_spec *spec = &to->options[i];
+    int index = -1;
+    const ws_option_spec *have = find_option(from->def, spec->name, strlen(spec->name), &index);
+    if (!have || have->kind != spec->kind)
+      continue;
+    const ws_option_value *v = &from->v[index];
+    const char *sep = len ? " " : "";
+    if (spec->kind == WS_OPTION_INT)
+      len += (size_t)snprintf(buf + len, cap - len, "%s%s=%lld", sep, spec->name, v->i);
+    else if (spec->kind == WS_OPTION_BOOL)
+      len += (size_t)snprintf(buf + len, cap - len, "%s%s=%s", sep, spec->name,
+                              v->b ? "true" : "false");
+    else
+      len += (size_t)snprintf(buf + len, cap - len, "%s%s=%s", sep, spec->name, v->s);
+  }
+  return buf;
 }

@@ -38,11 +38,25 @@ typedef struct ws_option_value {
   char s[WS_OPTION_TEXT_MAX];
 } ws_option_value;
 
+typedef struct ws_pass_def ws_pass_def;
+
+/* A pass's option values, in the order of its def's specs; read them by
+ * name (ws_option_int and the others), not by position. */
 typedef struct ws_pass_options {
+  const ws_pass_def *def;
   ws_option_value v[WS_MAX_OPTIONS];
 } ws_pass_options;
 
-typedef struct ws_pass_def ws_pass_def;
+/* The value of option `name` of opts's pass. A name the pass does not
+ * have is a mistake in ws itself: it aborts. */
+long long ws_option_int(const ws_pass_options *opts, const char *name);
+bool ws_option_bool(const ws_pass_options *opts, const char *name);
+const char *ws_option_string(const ws_pass_options *opts, const char *name);
+
+/* "k=v k=v": every option of `to` that `from`'s pass also has, with
+ * from's value, into buf; how a pipeline configures its passes. */
+const char *ws_forward_options(const ws_pass_options *from, const ws_pass_def *to, char *buf,
+                               size_t cap);
 
 /* What a running pass may report to: a copy of the creator's diagnostics. */
 typedef struct ws_pass_env {

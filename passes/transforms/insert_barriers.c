@@ -34,6 +34,7 @@
 #include "../plan/ws_explain.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
+#include "../target/ws_target.h"
 #include "ws_specialize.h"
 #include "../../dialect/ws_text.h"
 
@@ -41,12 +42,10 @@
 #include "mlir-c/Dialect/NVVM.h"
 #include "mlir-c/Dialect/SCF.h"
 
+/* The chip's budgets come from its row in passes/target/ws_target.h. */
 enum {
-  SM_REGISTERS = 65536,
-  SM_SMEM_BYTES = 233472, /* 228 KiB, of which 1 KiB per block is reserved */
-  BLOCK_RESERVED_SMEM = 1024,
+  BLOCK_RESERVED_SMEM = 1024, /* of each SM's shared memory, per block */
   PRODUCER_REGISTERS = 24,
-  MAX_REGISTERS = 256,
   WARPGROUP_THREADS = 128,
 };
 
@@ -86,13 +85,15 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
 /* Warp layout and register budgets; false (after an error) when they cannot
  * fit the register file. */
 static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
+  const ws_target *target = ws_target_of(plan->loop);
+  const int SM_REGISTERS = target->registers_per_sm, MAX_REGISTERS = target->max_registers;
   int compute_index = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
   ws_partition *compute = compute_index >= 0 ? &plan->parts[compute_index] : NULL;
   int compute_warps = compute ? compute->num_warps : 0;
   int producers = plan->num_parts - (compute != NULL);
   int warps = compute_warps + (compute_warps ? 4 : producers);
   int threads = warps * 32;
-  int by_smem = SM_SMEM_BYTES / (plan->smem_bytes + BLOCK_RESERVED_SMEM);
+  int by_smem = target->smem_per_sm / (plan->smem_bytes + BLOCK_RESERVED_SMEM);
   int blocks = by_smem < max_blocks ? by_smem : max_blocks;
   if (blocks < 1)
     blocks = 1;
@@ -145,7 +146,7 @@ static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
 
 static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
                             const ws_pass_env *env) {
-  int max_blocks = (int)opts->v[0].i;
+  int max_blocks = (int)ws_option_int(opts, "max-blocks-per-sm");
   ws_plan plan;
   if (!ws_plan_read(loop, &plan) || plan.num_channels == 0)
     return true; /* not scheduled or not planned */
@@ -160,7 +161,7 @@ static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
   ws_register_math m;
   if (!plan_registers(&plan, max_blocks, &m))
     return false;
-  if (opts->v[1].b)
+  if (ws_option_bool(opts, "explain"))
     ws_explain_protocol(&plan, &m, env);
   return ws_specialize(&plan);
 }

@@ -36,6 +36,7 @@
 #include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
+#include "../target/ws_target.h"
 #include "../../dialect/ws_text.h"
 
 enum { DEFAULT_COMPUTE_WARPS = 4 };
@@ -170,13 +171,10 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
   MlirValue a = mlirOperationGetOperand(dot, 0), b = mlirOperationGetOperand(dot, 1);
   bool k_major_b = ws_has_attr(dot, "transpose_b");
   int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, k_major_b ? 0 : 1);
-  /* ws-verify made A and B one element type and one K */
+  /* ws-verify made A and B a form of the engine, of one K */
   MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(a));
   int eb = wsElementTypeByteWidth(et);
-  if (!mlirTypeIsAF16(et) && !mlirTypeIsABF16(et)) {
-    ws_emit_op_error(dot, "wgmma here takes A and B of one type, f16 or bf16");
-    return false;
-  }
+  const ws_mma_engine *engine = ws_mma_engine_of(dot);
   int64_t rows = warpgroups ? m / warpgroups : 0;
   if (warpgroups < 1 || m % warpgroups || (rows != 64 && rows != 128)) {
     ws_emit_op_error(dot, "M tile %lld over %d consumer warpgroup(s) gives %lld rows "
@@ -184,9 +182,10 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
                      (long long)m, warpgroups, (long long)rows);
     return false;
   }
-  if (n % 8 || n < 8 || n > 256) {
-    ws_emit_op_error(dot, "N tile %lld: wgmma takes a multiple of 8 from 8 to 256",
-                     (long long)n);
+  if (n % engine->n_multiple || n < engine->n_multiple || n > engine->n_max) {
+    ws_emit_op_error(dot, "N tile %lld: %s takes a multiple of %d from %d to %d",
+                     (long long)n, engine->name, engine->n_multiple, engine->n_multiple,
+                     engine->n_max);
     return false;
   }
   if (k % 16) {
@@ -241,20 +240,17 @@ static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
                           "a K x N B is not lowered to tcgen05 yet");
     return false;
   }
-  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(a));
-  if (!mlirTypeIsAF16(et) && !mlirTypeIsABF16(et)) {
-    ws_emit_op_error(dot, "tcgen05.mma here takes A and B of one type, f16 or bf16");
-    return false;
-  }
+  const ws_mma_engine *engine = ws_mma_engine_of(dot); /* ws-verify checked the types */
   int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, 0);
   if (m != 128) {
     ws_emit_op_error(dot, "M tile %lld: on sm_100a ws issues tcgen05.mma with M = 128 "
                           "(accumulator row i in tensor-memory lane i)", (long long)m);
     return false;
   }
-  if (n % 16 || n < 16 || n > 256) {
-    ws_emit_op_error(dot, "N tile %lld: tcgen05.mma with M = 128 takes a multiple of 16 "
-                          "from 16 to 256", (long long)n);
+  if (n % engine->n_multiple || n < engine->n_multiple || n > engine->n_max) {
+    ws_emit_op_error(dot, "N tile %lld: %s with M = 128 takes a multiple of %d "
+                          "from %d to %d", (long long)n, engine->name, engine->n_multiple,
+                     engine->n_multiple, engine->n_max);
     return false;
   }
   if (k % 16) {
@@ -399,11 +395,11 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
     }
     *mask = 1u << WS_ROLE_STORE;
   } else if (wsOperationIsA(op, "dot")) {
-    bool tcgen05 = ws_targets_tcgen05(loop);
-    if (!(tcgen05 ? check_dot_for_tcgen05(op, loop) : check_dot_for_wgmma(op, loop)))
+    bool own = ws_mma_engine_of(loop)->mma_partition;
+    if (!(own ? check_dot_for_tcgen05(op, loop) : check_dot_for_wgmma(op, loop)))
       return OP_ERROR;
-    *mask = 1u << (tcgen05 ? WS_ROLE_MMA : WS_ROLE_COMPUTE);
-  } else if (ws_targets_tcgen05(loop) && mlirOperationGetNumResults(loop) != 0 &&
+    *mask = 1u << (own ? WS_ROLE_MMA : WS_ROLE_COMPUTE);
+  } else if (!ws_mma_engine_of(loop)->loop_math && mlirOperationGetNumResults(loop) != 0 &&
              touches_tiles(op)) {
     ws_emit_op_error(op, "is tile math inside a matmul loop on sm_100a, where the MMA "
                          "warp issues the loop's one ws.dot into tensor memory and no "
@@ -778,7 +774,7 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
   MlirStringRef key = mlirStringRefCreateFromCString("ws.overlap");
   MlirAttribute asked = mlirOperationGetDiscardableAttributeByName(tile, key);
   bool pingpong = can;
-  if (ws_targets_tcgen05(tile)) {
+  if (ws_mma_engine_of(tile)->accumulator == WS_ACC_TENSOR_MEMORY) {
     /* the accumulator lives in tensor memory, double-buffered by
      * ws-plan-memory: the MMA warp fills one while the epilogue drains the
      * other, whatever the epilogue warps do */
@@ -907,7 +903,7 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts,
   if (!mlirOperationEqual(loop, marked))
     guard_step(loop);
   return schedule_loop(loop, ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS),
-                       opts->v[0].b, env);
+                       ws_option_bool(opts, "explain"), env);
 }
 
 static bool run_schedule(MlirOperation root, const ws_pass_options *opts,

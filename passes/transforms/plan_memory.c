@@ -48,6 +48,7 @@
 #include "../plan/ws_explain.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
+#include "../target/ws_target.h"
 #include "../../dialect/ws_text.h"
 
 enum { TMA_ALIGN = 128, SWIZZLED_ALIGN = 1024, MBARRIER_BYTES = 8 };
@@ -418,7 +419,10 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
 
 static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
                       const ws_pass_env *env) {
-  int budget = (int)opts->v[0].i;
+  const ws_target *target = ws_target_of(loop);
+  int budget = (int)ws_option_int(opts, "smem-budget");
+  if (budget == 0 && target)
+    budget = target->smem_per_block; /* the chip's */
   ws_plan plan;
   if (!ws_plan_read(loop, &plan))
     return true; /* not scheduled: nothing to plan */
@@ -435,7 +439,9 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
   }
   if (!add_order_channel(&plan) || !add_tmem_channel(&plan))
     return false;
-  int tmem_budget = (int)opts->v[2].i;
+  int tmem_budget = (int)ws_option_int(opts, "tmem-budget");
+  if (tmem_budget == 0 && target)
+    tmem_budget = target->tmem_columns; /* the chip's (0: it has none) */
   int stages = ws_int_attr(loop, "ws.num_stages", 0);
   if (stages == 1 && ws_plan_is_matmul(&plan)) {
     ws_emit_op_error(loop, "has ws.num_stages = 1, but a matmul loop needs at least 2 "
@@ -463,9 +469,9 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
   ws_plan_write_channels(&plan);
   ws_plan_write_kernel(&plan);
   ws_plan_write_tmem(&plan);
-  if (opts->v[1].b)
+  if (ws_option_bool(opts, "explain"))
     ws_explain_memory(&plan, why, budget, env);
-  if (opts->v[1].b && plan.tmem.tile.ptr)
+  if (ws_option_bool(opts, "explain") && plan.tmem.tile.ptr)
     explain_tmem(&plan, tmem_budget, env);
   return true;
 }
@@ -476,15 +482,15 @@ static bool run_plan_memory(MlirOperation root, const ws_pass_options *opts,
 }
 
 static const ws_option_spec plan_memory_options[] = {
-    {"smem-budget", WS_OPTION_INT, "232448",
-     "shared memory per block in bytes (227 KiB on sm_90a)", NULL, 1024,
-     1 << 30},
+    {"smem-budget", WS_OPTION_INT, "0",
+     "shared memory per block in bytes (0: the chip's, 227 KiB on sm_90a and sm_100a)",
+     NULL, 0, 1 << 30},
     {"explain", WS_OPTION_BOOL, "false",
      "remark on each ring (slot, swizzle, depth and the budget arithmetic) and the "
      "shared-memory map", NULL, 0, 0},
-    {"tmem-budget", WS_OPTION_INT, "512",
-     "tensor-memory columns per block (512 on sm_100a), for a matmul's accumulator there",
-     NULL, 32, 512},
+    {"tmem-budget", WS_OPTION_INT, "0",
+     "tensor-memory columns per block for a matmul's accumulator (0: the chip's, 512 on "
+     "sm_100a)", NULL, 0, 512},
 };
 
 const ws_pass_def ws_plan_memory_pass_def = {

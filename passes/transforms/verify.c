@@ -14,6 +14,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "ws_divisor.h"
+#include "../target/ws_target.h"
 #include "../support/ws_pass.h"
 #include "../../dialect/ws_text.h"
 
@@ -21,7 +22,6 @@ enum { TMA_MAX_RANK = 5, TMA_MAX_BOX_DIM = 256, TMA_INNER_ALIGN_BYTES = 16 };
 
 static const char supported_elements[] =
     "f16, bf16, f32, f8E4M3FN, f8E5M2, i8, i32";
-static const char supported_chips[] = "sm_90a or sm_100a";
 
 static bool get_i32(MlirAttribute attr, long long *value);
 
@@ -283,11 +283,6 @@ static bool check_store(MlirOperation op) {
 
 /* ---- ws.dot -------------------------------------------------------------- */
 
-static bool is_dot_input_element(MlirType t) {
-  return mlirTypeIsAF16(t) || mlirTypeIsABF16(t) ||
-         mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E5M2(t);
-}
-
 /* Rank-2 static tensor check for one dot operand. */
 static bool is_matrix(MlirOperation op, MlirType t, const char *role) {
   char buf[256];
@@ -318,17 +313,23 @@ static bool check_dot(MlirOperation op) {
   bool transpose_b = !mlirAttributeIsNull(tb);
   MlirType ea = mlirShapedTypeGetElementType(a);
   MlirType eb = mlirShapedTypeGetElementType(b);
-  if (mlirTypeEqual(ea, eb) && !is_dot_input_element(ea)) {
-    ws_emit_op_error(op, "element type %s is not supported for a and b; "
-                         "expected one of f16, bf16, f8E4M3FN, f8E5M2",
-                     ws_type_str(ea, abuf, sizeof abuf));
-    return false;
-  }
-  if (!mlirTypeEqual(ea, eb)) {
-    ws_emit_op_error(op, "operands a and b have element types %s and %s; "
-                         "expected the same element type",
-                     ws_type_str(ea, abuf, sizeof abuf),
-                     ws_type_str(eb, bbuf, sizeof bbuf));
+  const ws_mma_engine *engine = ws_mma_engine_of(op); /* NULL: no target, refused below */
+  if (engine && !ws_mma_find_form(engine, ea, eb)) {
+    char chip[64], forms[256];
+    bool fp8 = wsElementTypeGetDtype(ea) == WsDtypeF8E4M3FN ||
+               wsElementTypeGetDtype(ea) == WsDtypeF8E5M2 ||
+               wsElementTypeGetDtype(eb) == WsDtypeF8E4M3FN ||
+               wsElementTypeGetDtype(eb) == WsDtypeF8E5M2;
+    ws_emit_op_error(op, "a and b of element types %s and %s: on %s ws.dot runs on %s, "
+                         "which ws lowers for a x b of %s%s",
+                     ws_type_str(ea, abuf, sizeof abuf), ws_type_str(eb, bbuf, sizeof bbuf),
+                     ws_target_chip(op, chip, sizeof chip), engine->name,
+                     ws_mma_form_list(engine, forms, sizeof forms),
+                     fp8 && engine->a_from_registers
+                         ? " (FP8 operands are not lowered yet; an FP8 A may be widened "
+                           "with arith.extf in the loop, which wgmma reads from registers)"
+                     : fp8 ? " (FP8 operands are not lowered yet)"
+                           : "");
     return false;
   }
   if (!mlirTypeIsAF32(mlirShapedTypeGetElementType(acc))) {
@@ -646,10 +647,11 @@ static bool check_module_target(const verify_state *st, MlirOperation module) {
                                "(#nvvm.target<chip = \"sm_90a\">)", buf);
       return false;
     }
-    if (strcmp(chip, "sm_90a") != 0 && strcmp(chip, "sm_100a") != 0) {
+    if (!ws_target_find(chip)) {
+      char chips[128];
       ws_emit_op_error(module, "targets chip \"%s\"; ws kernels need %s "
                                "(TMA, mbarrier and setmaxnreg)",
-                       chip, supported_chips);
+                       chip, ws_target_chips(chips, sizeof chips));
       return false;
     }
     if (st->chip[0] && strcmp(chip, st->chip) != 0) {
@@ -728,7 +730,7 @@ static const ws_option_spec verify_options[] = {
 static bool run_verify(MlirOperation root, const ws_pass_options *opts,
                        const ws_pass_env *env) {
   (void)env;
-  return ws_verify_root(root, opts->v[0].s);
+  return ws_verify_root(root, ws_option_string(opts, "chip"));
 }
 
 const ws_pass_def ws_verify_pass_def = {

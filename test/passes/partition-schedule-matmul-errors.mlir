@@ -86,7 +86,8 @@ module attributes {gpu.container_module} {
 }
 
 // -----
-// f8 operands: this wgmma path takes f16 and bf16 (fp8 wgmma is not done).
+// f8 operands: wgmma is lowered for f16 and bf16 (FP8 wgmma is not built);
+// ws-verify, which every pass runs first, says so.
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @f8(%a: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
@@ -96,7 +97,7 @@ module attributes {gpu.container_module} {
       %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
         %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
         %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
-        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op wgmma here takes A and B of one type, f16 or bf16
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op a and b of element types f8E4M3FN and f8E4M3FN: on sm_90a ws.dot runs on wgmma, which ws lowers for a x b of f16 x f16 or bf16 x bf16 (FP8 operands are not lowered yet
         %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
         scf.yield %d : tensor<128x128xf32>
       } {ws.warp_specialize}

@@ -2,9 +2,8 @@
 // RUN: not ws-opt --pass-pipeline='builtin.module(ws-verify{chip=sm_100a})' %s --split-input-file 2>&1 | FileCheck %s --check-prefix=CHIP
 // ws-verify accepts every element type (coordinates proven 16-byte aligned
 // through ws.divisibility), ranks 1 and 5, a tile that drops its box's
-// leading unit extents, both dot forms, fp8
-// dots, ws.num_stages on the marked loop and an sm_100a target, and leaves
-// the IR as it was.
+// leading unit extents, both dot forms, ws.num_stages on the marked loop
+// and an sm_100a target, and leaves the IR as it was.
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     // CHECK-LABEL: gpu.func @types
@@ -31,7 +30,6 @@ module attributes {gpu.container_module} {
     }
     // CHECK-LABEL: gpu.func @dots
     gpu.func @dots(%a: tensor<64x32xf16>, %b: tensor<32x128xf16>, %bt: tensor<128x32xf16>,
-                   %p: tensor<64x32xf8E4M3FN>, %q: tensor<128x32xf8E4M3FN>,
                    %acc: tensor<64x128xf32>, %n: i32) kernel attributes {ws.num_warps = 8 : i32} {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
@@ -41,7 +39,6 @@ module attributes {gpu.container_module} {
         %d0 = "ws.dot"(%a, %b, %acc) : (tensor<64x32xf16>, tensor<32x128xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
         // CHECK: "ws.dot"{{.*}}transpose_b
         %d1 = "ws.dot"(%a, %bt, %acc) {transpose_b} : (tensor<64x32xf16>, tensor<128x32xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
-        %d2 = "ws.dot"(%p, %q, %acc) {transpose_b} : (tensor<64x32xf8E4M3FN>, tensor<128x32xf8E4M3FN>, tensor<64x128xf32>) -> tensor<64x128xf32>
       // CHECK: } {ws.num_stages = 3 : i32, ws.warp_specialize}
       } {ws.warp_specialize, ws.num_stages = 3 : i32}
       gpu.return
@@ -50,7 +47,7 @@ module attributes {gpu.container_module} {
 }
 // -----
 // The sm_90a part above fails under chip=sm_100a; this sm_100a part passes.
-// CHIP: verify-valid.mlir:9:3: error: 'gpu.module' op targets chip "sm_90a" but the pipeline was asked for chip=sm_100a
+// CHIP: verify-valid.mlir:8:3: error: 'gpu.module' op targets chip "sm_90a" but the pipeline was asked for chip=sm_100a
 // CHIP-NOT: error
 // CHIP: gpu.module @b [#nvvm.target<chip = "sm_100a">]
 module attributes {gpu.container_module} {

@@ -1,0 +1,118 @@
+/* target.c: the chip and MMA-engine tables of ws_target.h, and the
+ * look-ups every pass makes through them. */
+#include "ws_target.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "../../dialect/ws_text.h"
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* wgmma (sm_90a): f16 and bf16 at K = 16 per instruction, accumulating in
+ * f32 registers of the consumer warpgroups; A from shared memory or from
+ * registers; B N x K or K x N; N a multiple of 8 up to 256. */
+static const ws_mma_form wgmma_forms[] = {
+    {WsDtypeF16, WsDtypeF16, 16, "f16", 0},
+    {WsDtypeBF16, WsDtypeBF16, 16, "bf16", 0},
+};
+static const ws_mma_engine wgmma = {
+    .name = "wgmma",
+    .forms = wgmma_forms,
+    .num_forms = COUNT(wgmma_forms),
+    .accumulator = WS_ACC_REGISTERS,
+    .mma_partition = false,
+    .a_from_registers = true,
+    .loop_math = true,
+    .n_multiple = 8,
+    .n_max = 256,
+};
+
+/* tcgen05.mma kind::f16 (sm_100a): f16 and bf16 (instruction-descriptor
+ * formats 0 and 1) at K = 16, into an f32 accumulator in tensor memory,
+ * issued by one thread of an MMA warp; A and B from shared memory; N a
+ * multiple of 16 up to 256 at M = 128. */
+static const ws_mma_form tcgen05_forms[] = {
+    {WsDtypeF16, WsDtypeF16, 16, "f16", 0},
+    {WsDtypeBF16, WsDtypeBF16, 16, "bf16", 1},
+};
+static const ws_mma_engine tcgen05 = {
+    .name = "tcgen05.mma",
+    .forms = tcgen05_forms,
+    .num_forms = COUNT(tcgen05_forms),
+    .accumulator = WS_ACC_TENSOR_MEMORY,
+    .mma_partition = true,
+    .a_from_registers = false,
+    .loop_math = false,
+    .n_multiple = 16,
+    .n_max = 256,
+};
+
+/* Both chips: 227 KiB of shared memory per block out of 228 KiB per SM,
+ * 64 K registers per SM, at most 256 per thread. sm_100a adds 512 columns
+ * of tensor memory and needs PTX 8.6 for tcgen05. */
+static const ws_target targets[] = {
+    {"sm_90a", "+ptx80", 232448, 233472, 0, 65536, 256, &wgmma},
+    {"sm_100a", "+ptx86", 232448, 233472, 512, 65536, 256, &tcgen05},
+};
+
+const ws_target *ws_target_find(const char *chip) {
+  for (int i = 0; i < COUNT(targets); i++)
+    if (strcmp(targets[i].chip, chip) == 0)
+      return &targets[i];
+  return NULL;
+}
+
+const char *ws_target_chips(char *buf, size_t cap) {
+  size_t len = 0;
+  buf[0] = 0;
+  for (int i = 0; i < COUNT(targets) && len < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%s",
+                            i == 0 ? "" : i + 1 == COUNT(targets) ? " or " : ", ",
+                            targets[i].chip);
+  return buf;
+}
+
+const char *ws_target_chip(MlirOperation op, char *buf, size_t cap) {
+  buf[0] = 0;
+  MlirOperation module = ws_op_is(op, "gpu.module") ? op : ws_enclosing_op(op, "gpu.module");
+  MlirAttribute targets_attr =
+      mlirOperationIsNull(module)
+          ? (MlirAttribute){NULL}
+          : mlirOperationGetAttributeByName(module, mlirStringRefCreateFromCString("targets"));
+  if (mlirAttributeIsNull(targets_attr) || !mlirAttributeIsAArray(targets_attr) ||
+      mlirArrayAttrGetNumElements(targets_attr) == 0)
+    return buf;
+  char printed[512];
+  return ws_nvvm_chip(
+      ws_attr_str(mlirArrayAttrGetElement(targets_attr, 0), printed, sizeof printed), buf, cap);
+}
+
+const ws_target *ws_target_of(MlirOperation op) {
+  char chip[64];
+  return ws_target_find(ws_target_chip(op, chip, sizeof chip));
+}
+
+const ws_mma_engine *ws_mma_engine_of(MlirOperation op) {
+  const ws_target *t = ws_target_of(op);
+  return t ? t->mma : NULL;
+}
+
+const ws_mma_form *ws_mma_find_form(const ws_mma_engine *engine, MlirType a, MlirType b) {
+  WsDtype da = wsElementTypeGetDtype(a), db = wsElementTypeGetDtype(b);
+  for (int i = 0; engine && i < engine->num_forms; i++)
+    if (engine->forms[i].a == da && engine->forms[i].b == db)
+      return &engine->forms[i];
+  return NULL;
+}
+
+const char *ws_mma_form_list(const ws_mma_engine *engine, char *buf, size_t cap) {
+  size_t len = 0;
+  buf[0] = 0;
+  for (int i = 0; i < engine->num_forms && len < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%s x %s",
+                            i == 0 ? "" : i + 1 == engine->num_forms ? " or " : ", ",
+                            wsDtypeGetName(engine->forms[i].a), wsDtypeGetName(engine->forms[i].b));
+  return buf;
+}

@@ -1,0 +1,81 @@
+/* ws_target.h: what ws knows of each chip and of each MMA engine, in two
+ * tables that every pass asks, as LLVM's target descriptions are asked: a
+ * new chip or a new engine is a new row, never a test of a chip's name.
+ * Internal.
+ *
+ * A chip (ws_target) has its budgets (shared memory, tensor memory,
+ * registers), the PTX features its lowering needs, and the engine its
+ * ws.dot runs on. An engine (ws_mma_engine) has the operand types it takes
+ * (its forms, each with the K of one instruction), where its accumulator
+ * lives, whether it needs a partition of its own, and the operand layouts
+ * and shapes it accepts. */
+#ifndef WS_TARGET_H
+#define WS_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mlir-c/IR.h"
+#include "ws-c/Dialect.h"
+
+/* Where an engine's accumulator lives while the K loop runs. */
+typedef enum ws_accumulator_home {
+  WS_ACC_REGISTERS,      /* the consumer warpgroups' registers (wgmma) */
+  WS_ACC_TENSOR_MEMORY,  /* tensor memory, read out by the epilogue (tcgen05) */
+} ws_accumulator_home;
+
+/* One operand form of an engine: A and B's element types, the K of one
+ * instruction, the type or kind's name in the NVVM op, and its code in an
+ * instruction descriptor (tcgen05's A/B format bits). */
+typedef struct ws_mma_form {
+  WsDtype a, b;
+  int k;
+  const char *nvvm; /* wgmma: #nvvm.wgmma_type<...>; tcgen05: the A/B type */
+  unsigned code;
+} ws_mma_form;
+
+typedef struct ws_mma_engine {
+  const char *name; /* as messages name it: "wgmma", "tcgen05.mma" */
+  const ws_mma_form *forms;
+  int num_forms;
+  ws_accumulator_home accumulator;
+  bool mma_partition;     /* issued by a warp of its own, not by the consumers */
+  bool a_from_registers;  /* A may be a tile the loop computes (register form) */
+  bool loop_math;         /* tile math may run in the K loop (attention) */
+  int n_multiple, n_max;  /* N: a multiple of n_multiple up to n_max */
+} ws_mma_engine;
+
+typedef struct ws_target {
+  const char *chip;          /* as #nvvm.target names it: "sm_90a" */
+  const char *ptx_features;  /* the PTX version its lowering needs: "+ptx80" */
+  int smem_per_block;        /* the most dynamic shared memory a block may take */
+  int smem_per_sm;           /* of which each block leaves 1 KiB reserved */
+  int tmem_columns;          /* 32-bit tensor-memory columns per SM; 0: none */
+  int registers_per_sm;
+  int max_registers;         /* per thread (setmaxnreg's ceiling) */
+  const ws_mma_engine *mma;  /* the engine a ws.dot runs on */
+} ws_target;
+
+/* The row of `chip` ("sm_90a"), or NULL when ws does not target it. */
+const ws_target *ws_target_find(const char *chip);
+
+/* The chips ws targets, for messages ("sm_90a or sm_100a"), into buf. */
+const char *ws_target_chips(char *buf, size_t cap);
+
+/* The chip the gpu.module around op targets ("sm_90a"), into buf; "" when
+ * none names one. */
+const char *ws_target_chip(MlirOperation op, char *buf, size_t cap);
+
+/* The row of the chip the gpu.module around op targets, or NULL. */
+const ws_target *ws_target_of(MlirOperation op);
+
+/* The engine a ws.dot around op runs on, or NULL. */
+const ws_mma_engine *ws_mma_engine_of(MlirOperation op);
+
+/* The form of `engine` for A and B of these element types, or NULL. */
+const ws_mma_form *ws_mma_find_form(const ws_mma_engine *engine, MlirType a, MlirType b);
+
+/* The engine's forms for messages ("f16 x f16 or bf16 x bf16"), into buf. */
+const char *ws_mma_form_list(const ws_mma_engine *engine, char *buf, size_t cap);
+
+#endif
