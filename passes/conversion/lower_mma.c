@@ -78,13 +78,15 @@ static MlirValue descriptor(ws_builder *b, int span, int leading, MlirValue addr
 
 static MlirValue wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue acc, MlirValue da,
                        MlirValue db, bool zero_acc) {
-  char shape[64], type[48];
-  snprintf(shape, sizeof shape, "#nvvm.shape<m = %d, n = %d, k = %d>", MMA_M, s->n, MMA_K);
-  snprintf(type, sizeof type, "#nvvm.wgmma_type<%s>", s->form->nvvm);
+  char shape[64], type_a[48], type_b[48];
+  snprintf(shape, sizeof shape, "#nvvm.shape<m = %d, n = %d, k = %d>", MMA_M, s->n,
+           s->form->k);
+  snprintf(type_a, sizeof type_a, "#nvvm.wgmma_type<%s>", s->form->nvvm_a);
+  snprintf(type_b, sizeof type_b, "#nvvm.wgmma_type<%s>", s->form->nvvm_b);
   MlirNamedAttribute attrs[9] = {
       ws_named_text(b->ctx, "shape", shape),
-      ws_named_text(b->ctx, "typeA", type),
-      ws_named_text(b->ctx, "typeB", type),
+      ws_named_text(b->ctx, "typeA", type_a),
+      ws_named_text(b->ctx, "typeB", type_b),
       ws_named_text(b->ctx, "typeD", "#nvvm.wgmma_type<f32>"),
       ws_named_text(b->ctx, "scaleD", zero_acc ? "#nvvm.wgmma_scale_out<zero>"
                                                : "#nvvm.wgmma_scale_out<one>"),
@@ -123,7 +125,7 @@ static MlirValue join_parts(ws_builder *b, const ws_mma_shape *s, const MlirValu
 MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgroup,
                         MlirValue a_addr, MlirValue b_addr, MlirValue acc, bool zero_acc) {
   int eb = wsElementTypeByteWidth(s->element);
-  int step_bytes = MMA_K * eb, m = s->rows * s->warpgroups;
+  int k_step = s->form->k, step_bytes = k_step * eb, m = s->rows * s->warpgroups;
   /* within a box, row r of A lies at r x span */
   MlirValue mine = ws_arith(b, "arith.addi", a_addr,
                             ws_arith(b, "arith.muli", warpgroup, c32(b, s->rows * s->swizzle)));
@@ -134,11 +136,11 @@ MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgrou
   MlirValue parts[2];
   for (int p = 0; p < s->parts; p++) {
     MlirValue d = s->parts == 1 ? acc : regroup(b, acc, p * per_part, per_part, part_type);
-    for (int kk = 0; kk < s->k / MMA_K; kk++) {
+    for (int kk = 0; kk < s->k / k_step; kk++) {
       /* within a swizzled row, a K step is a plain address advance; an
        * N-major B advances by 16 rows */
       int a_at = p * MMA_M * s->swizzle + ws_mma_k_step_offset(kk, step_bytes, s->swizzle, m);
-      int b_at = s->b_n_major ? kk * MMA_K * s->b_swizzle
+      int b_at = s->b_n_major ? kk * k_step * s->b_swizzle
                               : ws_mma_k_step_offset(kk, step_bytes, s->b_swizzle, s->n);
       MlirValue da = ws_arith(b, "arith.addi", da0, c64(b, a_at >> 4));
       MlirValue db = ws_arith(b, "arith.addi", db0, c64(b, b_at >> 4));
@@ -174,7 +176,7 @@ static MlirValue wgmma_rs(ws_builder *b, const ws_mma_shape *s, MlirValue d, con
   ws_text t, c;
   ws_text_init(&t, text, sizeof text);
   ws_text_init(&c, cons, sizeof cons);
-  const char *type = s->form->nvvm;
+  const char *type = s->form->nvvm_a; /* the register form: 16-bit A and B alike */
   ws_text_appendf(&t, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n"
                       "wgmma.mma_async.sync.aligned.m%dn%dk%d.f32.%s.%s {",
                   2 * count + 5, MMA_M, s->n, MMA_K, type, type);

@@ -10,12 +10,17 @@
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-/* wgmma (sm_90a): f16 and bf16 at K = 16 per instruction, accumulating in
- * f32 registers of the consumer warpgroups; A from shared memory or from
- * registers; B N x K or K x N; N a multiple of 8 up to 256. */
+/* wgmma (sm_90a): f16 and bf16 at K = 16 per instruction, A from shared
+ * memory or registers, B N x K or K x N; the FP8 pairs (e4m3 and e5m2, any
+ * mix) at K = 32, both operands K-major from shared memory; accumulating in
+ * f32 registers of the consumer warpgroups; N a multiple of 8 up to 256. */
 static const ws_mma_form wgmma_forms[] = {
-    {WsDtypeF16, WsDtypeF16, 16, "f16", 0},
-    {WsDtypeBF16, WsDtypeBF16, 16, "bf16", 0},
+    {WsDtypeF16, WsDtypeF16, 16, "f16", "f16", 0, true, false},
+    {WsDtypeBF16, WsDtypeBF16, 16, "bf16", "bf16", 0, true, false},
+    {WsDtypeF8E4M3FN, WsDtypeF8E4M3FN, 32, "e4m3", "e4m3", 0, false, true},
+    {WsDtypeF8E4M3FN, WsDtypeF8E5M2, 32, "e4m3", "e5m2", 0, false, true},
+    {WsDtypeF8E5M2, WsDtypeF8E4M3FN, 32, "e5m2", "e4m3", 0, false, true},
+    {WsDtypeF8E5M2, WsDtypeF8E5M2, 32, "e5m2", "e5m2", 0, false, true},
 };
 static const ws_mma_engine wgmma = {
     .name = "wgmma",
@@ -34,8 +39,8 @@ static const ws_mma_engine wgmma = {
  * issued by one thread of an MMA warp; A and B from shared memory; N a
  * multiple of 16 up to 256 at M = 128. */
 static const ws_mma_form tcgen05_forms[] = {
-    {WsDtypeF16, WsDtypeF16, 16, "f16", 0},
-    {WsDtypeBF16, WsDtypeBF16, 16, "bf16", 1},
+    {WsDtypeF16, WsDtypeF16, 16, "f16", "f16", 0, false, false},
+    {WsDtypeBF16, WsDtypeBF16, 16, "bf16", "bf16", 1, false, false},
 };
 static const ws_mma_engine tcgen05 = {
     .name = "tcgen05.mma",

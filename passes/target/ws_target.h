@@ -25,13 +25,16 @@ typedef enum ws_accumulator_home {
 } ws_accumulator_home;
 
 /* One operand form of an engine: A and B's element types, the K of one
- * instruction, the type or kind's name in the NVVM op, and its code in an
- * instruction descriptor (tcgen05's A/B format bits). */
+ * instruction, their names in the NVVM op, their code in an instruction
+ * descriptor (tcgen05's A/B format bits), whether A may come from
+ * registers and whether both operands must be K-major (FP8 wgmma). */
 typedef struct ws_mma_form {
   WsDtype a, b;
   int k;
-  const char *nvvm; /* wgmma: #nvvm.wgmma_type<...>; tcgen05: the A/B type */
+  const char *nvvm_a, *nvvm_b; /* wgmma: #nvvm.wgmma_type<...>; tcgen05: the type */
   unsigned code;
+  bool register_a;
+  bool k_major_only;
 } ws_mma_form;
 
 typedef struct ws_mma_engine {

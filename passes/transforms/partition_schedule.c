@@ -175,6 +175,22 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
   MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(a));
   int eb = wsElementTypeByteWidth(et);
   const ws_mma_engine *engine = ws_mma_engine_of(dot);
+  const ws_mma_form *form =
+      ws_mma_find_form(engine, et, mlirShapedTypeGetElementType(mlirValueGetType(b)));
+  if (!form->register_a && !is_prologue_load(a, loop) &&
+      !(in_loop(a, loop) && wsOperationIsA(mlirOpResultGetOwner(a), "load"))) {
+    ws_emit_op_error(dot, "computes A in the loop, but %s on %s x %s reads A from "
+                          "shared memory only (no register form): give A as a ws.load",
+                     engine->name, wsDtypeGetName(form->a), wsDtypeGetName(form->b));
+    return false;
+  }
+  if (form->k_major_only && !k_major_b) {
+    ws_emit_op_error(dot, "takes B as K x N, but %s on %s x %s reads both operands "
+                          "K-major: give B as N x K (a ws.load of the transposed tensor) "
+                          "with transpose_b",
+                     engine->name, wsDtypeGetName(form->a), wsDtypeGetName(form->b));
+    return false;
+  }
   int64_t rows = warpgroups ? m / warpgroups : 0;
   if (warpgroups < 1 || m % warpgroups || (rows != 64 && rows != 128)) {
     ws_emit_op_error(dot, "M tile %lld over %d consumer warpgroup(s) gives %lld rows "
@@ -188,9 +204,9 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
                      engine->n_max);
     return false;
   }
-  if (k % 16) {
-    ws_emit_op_error(dot, "K tile %lld: must be a multiple of 16 (one wgmma k16 step)",
-                     (long long)k);
+  if (k % form->k) {
+    ws_emit_op_error(dot, "K tile %lld: must be a multiple of %d (one %s k%d step of %s)",
+                     (long long)k, form->k, engine->name, form->k, wsDtypeGetName(form->a));
     return false;
   }
   if (!k_major_b && ws_swizzle_span(n * eb) == 0) {

@@ -283,6 +283,18 @@ static bool check_store(MlirOperation op) {
 
 /* ---- ws.dot -------------------------------------------------------------- */
 
+static bool is_fp8(MlirType t) {
+  WsDtype d = wsElementTypeGetDtype(t);
+  return d == WsDtypeF8E4M3FN || d == WsDtypeF8E5M2;
+}
+
+static bool engine_has_fp8(const ws_mma_engine *engine) {
+  for (int i = 0; i < engine->num_forms; i++)
+    if (engine->forms[i].a == WsDtypeF8E4M3FN || engine->forms[i].a == WsDtypeF8E5M2)
+      return true;
+  return false;
+}
+
 /* Rank-2 static tensor check for one dot operand. */
 static bool is_matrix(MlirOperation op, MlirType t, const char *role) {
   char buf[256];
@@ -315,21 +327,19 @@ static bool check_dot(MlirOperation op) {
   MlirType eb = mlirShapedTypeGetElementType(b);
   const ws_mma_engine *engine = ws_mma_engine_of(op); /* NULL: no target, refused below */
   if (engine && !ws_mma_find_form(engine, ea, eb)) {
-    char chip[64], forms[256];
-    bool fp8 = wsElementTypeGetDtype(ea) == WsDtypeF8E4M3FN ||
-               wsElementTypeGetDtype(ea) == WsDtypeF8E5M2 ||
-               wsElementTypeGetDtype(eb) == WsDtypeF8E4M3FN ||
-               wsElementTypeGetDtype(eb) == WsDtypeF8E5M2;
+    char chip[64], forms[512];
+    bool fp8_a = is_fp8(ea), fp8_b = is_fp8(eb);
+    const char *hint = "";
+    if ((fp8_a || fp8_b) && !engine_has_fp8(engine))
+      hint = " (FP8 operands are not lowered on this chip yet)";
+    else if (fp8_a && !fp8_b && engine->a_from_registers)
+      hint = " (an FP8 A may be widened with arith.extf to B's type in the loop, which "
+             "the engine then reads from registers)";
     ws_emit_op_error(op, "a and b of element types %s and %s: on %s ws.dot runs on %s, "
                          "which ws lowers for a x b of %s%s",
                      ws_type_str(ea, abuf, sizeof abuf), ws_type_str(eb, bbuf, sizeof bbuf),
                      ws_target_chip(op, chip, sizeof chip), engine->name,
-                     ws_mma_form_list(engine, forms, sizeof forms),
-                     fp8 && engine->a_from_registers
-                         ? " (FP8 operands are not lowered yet; an FP8 A may be widened "
-                           "with arith.extf in the loop, which wgmma reads from registers)"
-                     : fp8 ? " (FP8 operands are not lowered yet)"
-                           : "");
+                     ws_mma_form_list(engine, forms, sizeof forms), hint);
     return false;
   }
   if (!mlirTypeIsAF32(mlirShapedTypeGetElementType(acc))) {

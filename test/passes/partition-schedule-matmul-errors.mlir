@@ -34,7 +34,7 @@ module attributes {gpu.container_module} {
       %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
         %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x40xf16>>, i32, i32) -> tensor<128x40xf16>
         %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x40xf16>>, i32, i32) -> tensor<128x40xf16>
-        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op K tile 40: must be a multiple of 16 (one wgmma k16 step)
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op K tile 40: must be a multiple of 16 (one wgmma k16 step of f16)
         %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x40xf16>, tensor<128x40xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
         scf.yield %d : tensor<128x128xf32>
       } {ws.warp_specialize}
@@ -86,19 +86,20 @@ module attributes {gpu.container_module} {
 }
 
 // -----
-// f8 operands: wgmma is lowered for f16 and bf16 (FP8 wgmma is not built);
-// ws-verify, which every pass runs first, says so.
+// FP8 wgmma reads both operands K-major: a K x N B is refused, and so is
+// an A computed in the loop (FP8 has no register form), and a K tile that
+// is not a multiple of 32 (FP8's K per instruction).
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
-    gpu.func @f8(%a: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+    gpu.func @f8_kn(%a: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
       %c0 = arith.constant 0 : i32
       %cbk = arith.constant 128 : i32
       %zero = arith.constant dense<0.0> : tensor<128x128xf32>
       %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
         %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
-        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
-        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op a and b of element types f8E4M3FN and f8E4M3FN: on sm_90a ws.dot runs on wgmma, which ws lowers for a x b of f16 x f16 or bf16 x bf16 (FP8 operands are not lowered yet
-        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        %tb = "ws.load"(%b, %k, %c0) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op takes B as K x N, but wgmma on f8E4M3FN x f8E4M3FN reads both operands K-major: give B as N x K (a ws.load of the transposed tensor) with transpose_b
+        %d = "ws.dot"(%ta, %tb, %acc0) : (tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
         scf.yield %d : tensor<128x128xf32>
       } {ws.warp_specialize}
       gpu.return
@@ -106,6 +107,44 @@ module attributes {gpu.container_module} {
   }
 }
 
+// -----
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f8_register_a(%a: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 128 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
+        %neg = arith.negf %ta : tensor<128x128xf8E4M3FN>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op computes A in the loop, but wgmma on f8E4M3FN x f8E4M3FN reads A from shared memory only (no register form): give A as a ws.load
+        %d = "ws.dot"(%neg, %tb, %acc0) {transpose_b} : (tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f8_k16(%a: !ws.tensor_desc<tensor<128x16xf8E5M2>>, %b: !ws.tensor_desc<tensor<128x16xf8E4M3FN>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 16 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x16xf8E5M2>>, i32, i32) -> tensor<128x16xf8E5M2>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x16xf8E4M3FN>>, i32, i32) -> tensor<128x16xf8E4M3FN>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op K tile 16: must be a multiple of 32 (one wgmma k32 step of f8E5M2)
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x16xf8E5M2>, tensor<128x16xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
 // -----
 // The accumulator starts from a tile computed before the loop, not a splat
 // the consumers can build in registers.
