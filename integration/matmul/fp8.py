@@ -1,12 +1,20 @@
 #!/usr/bin/env python3
 """FP8 matmuls on wgmma (sm_90a): C = (A @ B^T) scaled, A and B e4m3 or
 e5m2, both K-major (B given N x K), accumulated in f32, C bf16 or f16.
-Two scalings, each written in the tile language:
+Three scalings, each written in the tile language:
 
   per tensor  two f32 kernel arguments sa, sb: C = sa * sb * (A @ B^T)
   row-wise    an M vector of A's row scales and an N vector of B's column
               scales, loaded in the epilogue like a bias and spread with
               ws.broadcast: C[i][j] = sa[i] * sb[j] * (A @ B^T)[i][j]
+  blocks      DeepGEMM's recipe: a scale per row of A and per 128 columns of K
+              (1 x 128), and per 128 x 128 block of B, given per column of B
+              and per 128 of K (each block's scale repeated over its 128
+              columns: a K/128 x N tensor); each 128-deep K block's product
+              (a ws.dot into a fresh accumulator) is scaled and added into
+              the f32 accumulator on the CUDA cores, so FP8 wgmma's reduced-
+              precision accumulation never runs past 128 of K. A K that is
+              not a multiple of 128 ends in a partial block (TMA reads zeros)
 
   fp8.py compile WS_OPT DIR   the kernels as DIR/NAME.mlir, PTX and launchers;
                               checks that the PTX has the FP8 wgmma
@@ -40,6 +48,10 @@ KERNELS = [
      "persistent"),
     ("pfp8_rw_128x256x128_w8", 128, 256, 128, 8, "f8E4M3FN", "f8E4M3FN", "bf16", "rows",
      "persistent"),
+    ("fp8_bs_128x128x128_w8", 128, 128, 128, 8, "f8E4M3FN", "f8E4M3FN", "bf16", "blocks",
+     "tile"),
+    ("pfp8_bs_128x128x128_w8", 128, 128, 128, 8, "f8E4M3FN", "f8E4M3FN", "bf16", "blocks",
+     "persistent"),
 ]
 
 
@@ -52,7 +64,7 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched):
     a, b, c = (f"!ws.tensor_desc<{t}>" for t in (a_tile, b_tile, c_tile))
     ra, rb = f"tensor<1x{bm}xf32>", f"tensor<1x{bn}xf32>"
     args = f"%a: {a}, %b: {b}, "
-    if scaling == "rows":
+    if scaling in ("rows", "blocks"):
         args += f"%rsa: !ws.tensor_desc<{ra}>, %rsb: !ws.tensor_desc<{rb}>, "
     args += f"%c: {c}, " + ("%M: i32, %N: i32, " if persistent else "") + "%K: i32"
     if scaling == "tensor":
@@ -76,11 +88,28 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched):
         f"      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> ({acc}) : i32 {{",
         f'        %ta = "ws.load"(%a, %m, %k) : ({a}, i32, i32) -> {a_tile}',
         f'        %tb = "ws.load"(%b, %n, %k) : ({b}, i32, i32) -> {b_tile}',
-        f'        %d = "ws.dot"(%ta, %tb, %acc0) {{transpose_b}} : ({a_tile}, {b_tile}, {acc}) -> {acc}',
+    ]
+    if scaling == "blocks":  # one K block per step: its product, scaled, promoted
+        lines += [
+            "        %kb = arith.divui %k, %cbk : i32",
+            f'        %bsa = "ws.load"(%rsa, %kb, %m) : (!ws.tensor_desc<{ra}>, i32, i32) -> {ra}',
+            f'        %bsb = "ws.load"(%rsb, %kb, %n) : (!ws.tensor_desc<{rb}>, i32, i32) -> {rb}',
+            f'        %p = "ws.dot"(%ta, %tb, %zero) {{transpose_b}} : ({a_tile}, {b_tile}, {acc}) -> {acc}',
+            f'        %pa = "ws.broadcast"(%bsa) {{axis = 0 : i32}} : ({ra}) -> {acc}',
+            f'        %pb = "ws.broadcast"(%bsb) {{axis = 1 : i32}} : ({rb}) -> {acc}',
+            f"        %p1 = arith.mulf %p, %pa : {acc}",
+            f"        %p2 = arith.mulf %p1, %pb : {acc}",
+            f"        %d = arith.addf %acc0, %p2 : {acc}",
+        ]
+    else:
+        lines.append(f'        %d = "ws.dot"(%ta, %tb, %acc0) {{transpose_b}} : ({a_tile}, {b_tile}, {acc}) -> {acc}')
+    lines += [
         f"        scf.yield %d : {acc}",
         "      }" + ("" if persistent else " {ws.warp_specialize}"),
     ]
-    if scaling == "tensor":
+    if scaling == "blocks":
+        pass  # the loop scaled every block
+    elif scaling == "tensor":
         lines += [f"      %sa_t = tensor.splat %sa : {acc}",
                   f"      %sb_t = tensor.splat %sb : {acc}",
                   f"      %scaled_a = arith.mulf %acc, %sa_t : {acc}",
@@ -92,10 +121,13 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched):
                   f'      %sb_b = "ws.broadcast"(%rsb_t) {{axis = 1 : i32}} : ({rb}) -> {acc}',
                   f"      %scaled_a = arith.mulf %acc, %sa_b : {acc}",
                   f"      %scaled = arith.mulf %scaled_a, %sb_b : {acc}"]
-    lines += [f"      %out = arith.truncf %scaled : {acc} to {c_tile}",
+    result = "%acc" if scaling == "blocks" else "%scaled"
+    lines += [f"      %out = arith.truncf {result} : {acc} to {c_tile}",
               f'      "ws.store"(%c, %m, %n, %out) : ({c}, i32, i32, {c_tile}) -> ()']
-    if persistent:
-        lines.append("      } {ws.warp_specialize}")
+    if persistent:  # a block-scaled tile holds its product beside the accumulator:
+        # two warpgroups share each tile (ping-pong would give one both, 256 f32)
+        forced = 'ws.overlap = "cooperative", ' if scaling == "blocks" else ""
+        lines.append("      } {" + forced + "ws.warp_specialize}")
     lines += ["      gpu.return", "    }", "  }", "}"]
     return "\n".join(lines) + "\n"
 
@@ -150,6 +182,9 @@ class Kernel:
         if self.scaling == "rows":
             keep[2:2] = [ws_tensor(sa.view(1, -1)), ws_tensor(sb.view(1, -1))]
             scalars = ()
+        elif self.scaling == "blocks":  # K/128 x M and K/128 x N
+            keep[2:2] = [ws_tensor(sa), ws_tensor(sb)]
+            scalars = ()
         else:
             scalars = (ctypes.c_float(float(sa)), ctypes.c_float(float(sb)))
         sizes = (ctypes.c_int32(m), ctypes.c_int32(n)) if self.persistent else ()
@@ -168,7 +203,26 @@ class Kernel:
         return run
 
 
-DTYPES = None
+def block_scales(a, b, draw):
+    """Scales drawn per (K block, row of A) and per (K block, 128-column
+    block of B), B's given per column (K/128 x N), and the reference: the
+    sum over K blocks of each block's product times its scales."""
+    import torch
+    m, k = a.shape
+    n = b.shape[0]
+    blocks = max(1, (k + 127) // 128)
+    sa = draw(blocks, (m + 3) // 4 * 4)[:, :m]  # rows 16-byte aligned
+    sb_blocks = draw(blocks, (n + 127) // 128)
+    pitch = (n + 3) // 4 * 4
+    sb = sb_blocks.repeat_interleave(128, dim=1)[:, :pitch].contiguous()[:, :n]
+    ref = torch.zeros(m, n, device=a.device)
+    af, bf = a.float(), b.float()
+    for kb in range(0, k, 128):
+        ref += (af[:, kb:kb + 128] @ bf[:, kb:kb + 128].T) * sa[kb // 128][:, None] * \
+            sb[kb // 128][None, :]
+    return sa, sb, ref
+
+
 
 
 def torch_types():
@@ -195,6 +249,9 @@ def run(folder):
                 sa = torch.randint(1, 5, (m,), device="cuda").float() / 4
                 sb = torch.randint(1, 5, (n,), device="cuda").float() / 2
                 ref = (a.float() @ b.float().T) * sa[:, None] * sb[None, :]
+            elif k.scaling == "blocks":
+                sa, sb, ref = block_scales(a, b, lambda *s: torch.randint(1, 5, s, device="cuda")
+                                           .float() / 4)
             else:
                 sa, sb = 0.5, 1.25
                 ref = (a.float() @ b.float().T) * sa * sb
@@ -260,6 +317,10 @@ def bench(folder, names):
             if k.scaling == "rows":
                 launch = k.launcher(a, b, c, rsa, rsb)
                 want = (a.float() @ b.float().T) * rsa[:, None] * rsb[None, :]
+                base = t_rows
+            elif k.scaling == "blocks":
+                bsa, bsb, want = block_scales(a, b, lambda *s: torch.rand(*s, device="cuda") + 0.5)
+                launch = k.launcher(a, b, c, bsa, bsb)
                 base = t_rows
             else:
                 launch = k.launcher(a, b, c, 0.75, 1.5)

@@ -368,6 +368,8 @@ static bool check_carried(MlirOperation loop) {
 /* In a matmul loop the consumers' tiles live in the accumulator's fragment
  * layout: each is M x N or 1 x M, a reduction runs along the rows (axis 1)
  * and a broadcast spreads a row vector along them (axis 0). */
+static bool broadcasts_a_load(MlirOperation op);
+
 static bool check_fragment_op(MlirOperation op, MlirOperation loop) {
   int64_t m = dot_rows(loop);
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
@@ -382,6 +384,8 @@ static bool check_fragment_op(MlirOperation op, MlirOperation loop) {
     }
   }
   int want = wsOperationIsA(op, "reduce") ? 1 : wsOperationIsA(op, "broadcast") ? 0 : -1;
+  if (want == 0 && ws_int_attr(op, "axis", -1) == 1 && broadcasts_a_load(op))
+    want = 1; /* a 1 x N row the loop loads (a column scale): read from its slot */
   if (want >= 0 && ws_int_attr(op, "axis", -1) != want) {
     ws_emit_op_error(op, "has axis = %d; in a matmul loop %s", ws_int_attr(op, "axis", -1),
                      want ? "ws.reduce runs along each row (axis = 1), giving a 1 x M "
