@@ -39,6 +39,13 @@ static const char *placement_reason(MlirOperation op) {
     return "tcgen05.mma, issued by one elected thread of the MMA warp into an "
            "accumulator in tensor memory: the tensor cores read A and B from their "
            "shared-memory rings, and no warp holds the accumulator while it grows";
+  if (wsOperationIsA(op, "dot") && !(mlirValueIsAOpResult(mlirOperationGetOperand(op, 0)) &&
+                                      wsOperationIsA(mlirOpResultGetOwner(
+                                                         mlirOperationGetOperand(op, 0)),
+                                                     "load")))
+    return "wgmma on the compute warpgroups, its register form: the tensor cores read "
+           "B from its shared-memory ring and A from the registers the consumers "
+           "computed it in";
   if (wsOperationIsA(op, "dot"))
     return "wgmma on the compute warpgroups: the tensor cores read A and B from "
            "their shared-memory rings";
@@ -92,6 +99,9 @@ static void swizzle_reason(const ws_plan *plan, const ws_ring *r, char *buf, siz
   if (!r->swizzle && operand)
     snprintf(buf, cap, "unswizzled (a bias row: each consumer thread reads the values "
                        "its fragment's columns or rows meet)");
+  else if (!r->swizzle && ws_ring_is_read_in_registers(plan, r) && ws_plan_is_matmul(plan))
+    snprintf(buf, cap, "unswizzled (the consumers read it into registers: each thread "
+                       "the values its fragment needs)");
   else if (!r->swizzle)
     snprintf(buf, cap, "unswizzled (row-major: the compute partition and the exact "
                        "store read it linearly)");

@@ -25,6 +25,7 @@
  * each partition recomputes them instead of receiving them. A loop that
  * cannot be specialized is left untouched with a remark saying why; an op
  * the scheduler has no place for is an error at that op. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -820,11 +821,19 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
     }
     pingpong = ws_ref_eq(v, "pingpong");
     if (pingpong && !can) {
+      char why[96];
+      if (warps != 8)
+        snprintf(why, sizeof why, "ws.num_warps is %d, not 8 (two warpgroups)", warps);
+      else if (m != 128)
+        snprintf(why, sizeof why, "M is %lld, not 128", (long long)m);
+      else
+        snprintf(why, sizeof why, "N is %lld, %lld f32 per thread where 128 fit",
+                 (long long)n, (long long)(m * n / 128));
       ws_emit_op_error(tile, "asks for ws.overlap = \"pingpong\", where each consumer "
-                             "warpgroup holds a whole %lldx%lld accumulator on its own: "
-                             "that needs ws.num_warps = 8 (two warpgroups, %d here), M = "
-                             "128 and at most 128 f32 per thread (N <= 128)",
-                       (long long)m, (long long)n, warps);
+                             "warpgroup holds a whole %lldx%lld accumulator on its own; "
+                             "here %s (ping-pong needs 8 warps, M = 128 and N <= 128; "
+                             "\"cooperative\" has no such limit)",
+                       (long long)m, (long long)n, why);
       return false;
     }
   }

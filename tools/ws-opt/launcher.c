@@ -23,13 +23,24 @@ static void c_identifier(const char *base, char *out, size_t cap) {
   }
 }
 
+/* The parameters, each descriptor's with the element type and rank its
+ * ws_tensor must have, each integer's with its ws.divisibility. */
 static void write_params(FILE *f, const launch_info *k) {
   for (int i = 0; i < k->num_args; i++) {
     const launch_arg *a = &k->args[i];
-    if (a->is_desc)
-      fprintf(f, ",\n    const ws_tensor *arg%d", i);
-    else
+    if (a->is_desc) {
+      char upper[32];
+      const char *n = wsDtypeGetName(a->dtype);
+      size_t j = 0;
+      for (; n && n[j] && j + 1 < sizeof upper; j++)
+        upper[j] = (char)toupper((unsigned char)n[j]);
+      upper[j] = '\0';
+      fprintf(f, ",\n    const ws_tensor *arg%d /* WS_DTYPE_%s, rank %d */", i, upper, a->rank);
+    } else if (a->divisor > 1) {
+      fprintf(f, ",\n    %s arg%d /* a multiple of %lld */", a->c_type, i, (long long)a->divisor);
+    } else {
       fprintf(f, ",\n    %s arg%d", a->c_type, i);
+    }
   }
 }
 
