@@ -2,7 +2,6 @@
  * attributes are built as text and parsed, which keeps their printed form,
  * the thing tests check, in one place. */
 #include "ws_plan.h"
-#include "../support/ws_op_list.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -120,25 +119,6 @@ int ws_marked_loops(MlirOperation root, MlirOperation *loops, int max) {
 
 MlirOperation ws_enclosing_kernel(MlirOperation op) {
   return ws_enclosing_op(op, "gpu.func");
-}
-
-static MlirWalkResult push_marked_loop(MlirOperation op, void *user_data) {
-  if (ws_op_is(op, "scf.for") && ws_has_attr(op, "ws.warp_specialize"))
-    ws_op_list_push(user_data, op);
-  return MlirWalkResultAdvance;
-}
-
-bool ws_run_on_marked_loops(MlirOperation root, ws_loop_fn fn,
-                            const ws_pass_options *opts, const ws_pass_env *env) {
-  if (!ws_verify_root(root, ""))
-    return false;
-  ws_op_list loops = {0}; /* every marked loop: a module may hold any number */
-  mlirOperationWalk(root, push_marked_loop, &loops, MlirWalkPreOrder);
-  bool ok = true;
-  for (long i = 0; i < loops.len; i++)
-    ok &= fn(loops.items[i], opts, env);
-  ws_op_list_free(&loops);
-  return ok;
 }
 
 MlirBlock ws_loop_body(MlirOperation loop) {

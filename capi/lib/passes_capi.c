@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../passes/support/ws_pass.h"
+#include "../../passes/support/ws_pass.h"
 
 static MlirStringRef ref(const char *s) {
   return mlirStringRefCreateFromCString(s ? s : "");

@@ -7,8 +7,8 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "ws-c/Dialect.h"
-#include "../passes/plan/ws_plan.h"
-#include "../passes/transforms/ws_divisor.h"
+#include "../../passes/plan/ws_plan.h"
+#include "../../passes/transforms/ws_divisor.h"
 
 typedef struct plan_handle {
   ws_plan plan;
