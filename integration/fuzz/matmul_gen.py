@@ -10,6 +10,7 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "matmul"))
 import variants  # noqa: E402
+import fp8  # noqa: E402  (integration/matmul/fp8.py: FP8 kernels, scaled per tensor)
 
 
 def draw(rng, index):
@@ -52,6 +53,28 @@ def draw_persistent(rng, index):
             "rank": 2, "out_type": dtype}
     return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout,
                                  persistent=True, overlap=overlap)
+
+
+def draw_fp8(rng, index):
+    """(spec, .mlir text) of FP8 matmul number `index` on sm_90a: A and B
+    e4m3 or e5m2 (any mix), both K-major, K tile 32/64/128, M tile 64 on 4
+    warps or 128 on 8, N tile a multiple of 8 (at most 128 accumulator
+    registers), a bf16 or f16 C scaled per tensor by two f32 arguments,
+    tiled or persistent."""
+    warps = rng.choice([4, 8])
+    bm = 64 if warps == 4 else 128
+    bn = 8 * rng.randint(1, 256 // 8)
+    bk = rng.choice([32, 64, 128])
+    ta, tb = rng.choice(["f8E4M3FN", "f8E5M2"]), rng.choice(["f8E4M3FN", "f8E5M2"])
+    tc = rng.choice(["bf16", "f16"])
+    persistent = warps == 8 and rng.choice([False, True])
+    name = "f8mm%03d_%dx%dx%d_w%d_%s_%s_%s%s" % (index, bm, bn, bk, warps, ta[2:6], tb[2:6], tc,
+                                                "_p" if persistent else "")
+    spec = {"kind": "matmul", "persistent": persistent, "name": name, "bm": bm, "bn": bn,
+            "bk": bk, "warps": warps, "dtype": tc, "a_type": ta, "b_type": tb,
+            "layout": "nk", "epilogue": "scales", "rank": 2, "out_type": tc}
+    return spec, fp8.render(name, bm, bn, bk, warps, ta, tb, tc, "tensor",
+                            "persistent" if persistent else "tile")
 
 
 def draw_tcgen05(rng, index):

@@ -62,7 +62,11 @@ def build(args, i):
         spec, text = attention(random.Random("gpu-att/%d/%d" % (args.seed, j)), j)
     else:
         j = i - args.count - args.matmuls - args.persistent - args.attention
-        spec, text = matmul_gen.draw_tcgen05(random.Random("gpu-tc/%d/%d" % (args.seed, j)), j)
+        if j < args.tcgen05:
+            spec, text = matmul_gen.draw_tcgen05(random.Random("gpu-tc/%d/%d" % (args.seed, j)), j)
+        else:
+            j -= args.tcgen05
+            spec, text = matmul_gen.draw_fp8(random.Random("gpu-f8/%d/%d" % (args.seed, j)), j)
     name = spec["name"]
     base = os.path.join(args.dir, name)
     with open(base + ".mlir", "w") as f:
@@ -91,6 +95,8 @@ def main():
     ap.add_argument("--persistent", type=int, default=0,
                     help="persistent matmul kernels besides (with epilogue operands)")
     ap.add_argument("--attention", type=int, default=0, help="attention kernels besides")
+    ap.add_argument("--fp8", type=int, default=0,
+                    help="FP8 matmul kernels besides (e4m3/e5m2 on wgmma, scaled per tensor)")
     ap.add_argument("--tcgen05", type=int, default=0,
                     help="sm_100a matmul kernels besides (tcgen05; run only on a GPU of "
                          "compute capability 10.0)")
@@ -99,7 +105,8 @@ def main():
     os.makedirs(args.dir, exist_ok=True)
     specs, errors = [], []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        total = args.count + args.matmuls + args.persistent + args.attention + args.tcgen05
+        total = (args.count + args.matmuls + args.persistent + args.attention + args.tcgen05 +
+                 args.fp8)
         for spec, err in pool.map(lambda i: build(args, i), range(total)):
             if err:
                 errors.append(err)

@@ -9,7 +9,8 @@ of the output type. Matmul kernels (prepare.py --matmuls, --persistent)
 run over ragged M, N and K (K = 0 and K below one tile too, N rows ending
 inside a granule, extra grid blocks; persistent ones on grids of 1 block to
 2 more than the tiles, with their bias, residual, alpha and beta) on inputs whose sums are exact in f32, so C must match
-numpy bit for bit. Attention kernels (prepare.py --attention) run over
+numpy bit for bit; FP8 ones (prepare.py --fp8) within one unit in the
+last place of C, since FP8 wgmma adds with reduced precision. Attention kernels (prepare.py --attention) run over
 random B, H and S (any S when ragged), packed or separate Q/K/V, against
 an f32 reference within FlashAttention's tolerance (attention_run.py,
 with torch). Every tensor lies between sentinel guard bytes and has
@@ -353,6 +354,7 @@ def draw_matmul_shape(rng, spec):
 
 
 ALPHA, BETA = -0.5, 0.25  # powers of two: alpha * C and beta * R are exact
+SA, SB = 0.5, -2.0  # an FP8 kernel's per-tensor scales, powers of two too
 
 
 def epilogue_operands(cuda, rng, spec, m, n):
@@ -378,6 +380,8 @@ def epilogue_operands(cuda, rng, spec, m, n):
                                v * np.float32(BETA)).astype(np.float32)
     if epi == "alpha":
         return [], lambda p: p.astype(np.float32) * np.float32(ALPHA)
+    if epi == "scales":
+        return [], lambda p: p.astype(np.float32) * np.float32(SA) * np.float32(SB)
     if epi == "relu":
         return [], lambda p: np.maximum(p, 0)
     return [], lambda p: p
@@ -390,24 +394,26 @@ def run_matmul(cuda, lib, module, spec, rng, shapes):
     byte unchanged. A persistent kernel runs on a grid from 1 block to 2
     more than its tiles."""
     name, t = spec["name"], spec["dtype"]
+    ta, tb = spec.get("a_type", t), spec.get("b_type", t)  # FP8 operands, C of type t
     persistent, epi = spec.get("persistent", False), spec["epilogue"]
     launch = lib["%s_%s_launch" % (name, name)]
     operands = {"bias_relu": 1, "bias_col": 1, "residual": 1}.get(epi, 0)
-    scalars = {"alpha": [ctypes.c_float], "residual": [ctypes.c_float] * 2}.get(epi, [])
+    scalars = {"alpha": [ctypes.c_float], "residual": [ctypes.c_float] * 2,
+               "scales": [ctypes.c_float] * 2}.get(epi, [])
     launch.argtypes = ([ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_uint] * 3 +
                        [ctypes.POINTER(WsTensor)] * (3 + operands) +
                        [ctypes.c_int32] * (3 if persistent else 1) + scalars)
     for shape_index in range(shapes):
         m, n, k, extra = draw_matmul_shape(rng, spec)
         kn = spec["layout"] == "kn"
-        a = Tensor(cuda, rng, [m, k] if k else [m, 1], t)
-        b = Tensor(cuda, rng, ([k, n] if kn else [n, k]) if k else ([1, n] if kn else [n, 1]), t)
+        a = Tensor(cuda, rng, [m, k] if k else [m, 1], ta)
+        b = Tensor(cuda, rng, ([k, n] if kn else [n, k]) if k else ([1, n] if kn else [n, 1]), tb)
         c = Tensor(cuda, rng, [m, n], t)
-        va = ref.decode(exact_values(rng, t, m * k), t).reshape(m, k).astype(np.float64)
-        vb = ref.decode(exact_values(rng, t, n * k), t).reshape((k, n) if kn else (n, k))
+        va = ref.decode(exact_values(rng, ta, m * k), ta).reshape(m, k).astype(np.float64)
+        vb = ref.decode(exact_values(rng, tb, n * k), tb).reshape((k, n) if kn else (n, k))
         if k:
-            a.scatter(ref.encode(va, t).reshape(-1))
-            b.scatter(ref.encode(vb, t).reshape(-1))
+            a.scatter(ref.encode(va, ta).reshape(-1))
+            b.scatter(ref.encode(vb, tb).reshape(-1))
         extras, apply = epilogue_operands(cuda, rng, spec, m, n)
         # + 0.0: the accumulator starts at +0, so a sum of -0 products is +0
         want = apply(va @ (vb.astype(np.float64) if kn else vb.astype(np.float64).T) + 0.0)
@@ -425,7 +431,7 @@ def run_matmul(cuda, lib, module, spec, rng, shapes):
         else:
             grid = [tiles[0] + extra, tiles[1] + extra, 1]
             sizes = [k]
-        values = {"alpha": [ALPHA], "residual": [ALPHA, BETA]}.get(epi, [])
+        values = {"alpha": [ALPHA], "residual": [ALPHA, BETA], "scales": [SA, SB]}.get(epi, [])
         what = "%s shape %d M %d N %d K %d grid %s" % (name, shape_index, m, n, k, grid)
         r = launch(module, None, *grid, *[ctypes.byref(x) for x in args], *sizes, *values)
         if r != 0:
@@ -444,6 +450,13 @@ def run_matmul(cuda, lib, module, spec, rng, shapes):
         got_el = c.gather(got).reshape(-1, c.eb)
         want_el = ref.encode(want.astype(np.float32).reshape(-1), t).reshape(-1, c.eb)
         bad = np.flatnonzero(~(got_el == want_el).all(axis=1))
+        if len(bad) and ta != t:
+            # FP8 wgmma adds with reduced precision: a sum may round across a
+            # boundary of C's type, so C may be one unit in its last place off
+            got_v = ref.decode(got_el.reshape(-1), t).astype(np.float64)
+            want_v = ref.decode(want_el.reshape(-1), t).astype(np.float64)
+            ulp = np.abs(want_v) * (2.0 ** -7 if t == "bf16" else 2.0 ** -10) + 2.0 ** -24
+            bad = np.flatnonzero(~(np.abs(got_v - want_v) <= ulp))
         if len(bad):
             i = bad[0]
             print("MISMATCH %s: %d of %d elements; first C[%d][%d]: want %r got %r" % (

@@ -21,6 +21,9 @@ Three scalings, each written in the tile language:
   fp8.py run DIR              on the GPU: each kernel against torch at
                               ragged and large sizes, K = 0, C padded with
                               guard bytes that must stay untouched
+  fp8.py sanitize DIR         compute-sanitizer's racecheck, synccheck and
+                              memcheck on one kernel of each scaling
+                              (fp8.py small DIR NAME: one ragged shape)
   fp8.py bench DIR            TFLOP/s against torch._scaled_mm with the same
                               scales (cuBLAS), in one process, uniform
                               [-1, 1] inputs cast to e4m3, L2 flushed
@@ -35,6 +38,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, ".."))  # ws_launch.py
 sys.path.insert(0, here)  # the matmul suite's variants.py
 import variants  # noqa: E402
+from kernel_set import compile_set, have_gpu  # noqa: E402
 
 # name, BM, BN, BK, warps, A type, B type, C type, scaling, schedule
 KERNELS = [
@@ -74,16 +78,7 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched):
         "module attributes {gpu.container_module} {",
         '  gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {',
         f"    gpu.func @{name}({args}) kernel",
-        f"        attributes {{ws.num_warps = {warps} : i32}} {{",
-        "      %c0 = arith.constant 0 : i32",
-        f"      %cbk = arith.constant {bk} : i32",
-        f"      %cbm = arith.constant {bm} : i32",
-        f"      %cbn = arith.constant {bn} : i32",
-        f"      %zero = arith.constant dense<0.0> : {acc}",
-    ]
-    if persistent:
-        lines += variants.tile_loop_header(bm, bn)
-    lines += variants.tile_coordinates(bm, bn, persistent)
+    ] + variants.kernel_prologue(bm, bn, bk, warps, acc, persistent)
     lines += [
         f"      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> ({acc}) : i32 {{",
         f'        %ta = "ws.load"(%a, %m, %k) : ({a}, i32, i32) -> {a_tile}',
@@ -132,28 +127,10 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched):
     return "\n".join(lines) + "\n"
 
 
-def compile_all(ws_opt, out):
-    import subprocess
-    os.makedirs(out, exist_ok=True)
-    failed = 0
-    with open(os.path.join(out, "manifest"), "w") as manifest:
-        for k in KERNELS:
-            base = os.path.join(out, k[0])
-            with open(base + ".mlir", "w") as f:
-                f.write(render(*k))
-            manifest.write(" ".join(str(x) for x in k) + "\n")
-            for emit, dest in (("ptx", base + ".ptx"), ("launcher", base)):
-                failed += subprocess.run([ws_opt, base + ".mlir", "--emit=" + emit, "-o",
-                                          dest]).returncode != 0
-            ptx = open(base + ".ptx").read() if os.path.exists(base + ".ptx") else ""
-            want = "wgmma.mma_async.sync.aligned.m64n%dk32.f32.%s.%s" % (
-                k[2], "e4m3" if k[5] == "f8E4M3FN" else "e5m2",
-                "e4m3" if k[6] == "f8E4M3FN" else "e5m2")
-            if want not in ptx:
-                print(f"FAIL {k[0]}: PTX lacks {want}")
-                failed += 1
-    print(f"compiled {len(KERNELS)} FP8 matmuls; PTX checks {'passed' if not failed else 'FAILED'}")
-    return failed == 0
+def ptx_wants(k):
+    """The FP8 wgmma of the kernel's A and B types."""
+    return ["wgmma.mma_async.sync.aligned.m64n%dk32.f32.%s.%s" % (
+        k[2], "e4m3" if k[5] == "f8E4M3FN" else "e5m2", "e4m3" if k[6] == "f8E4M3FN" else "e5m2")]
 
 
 class Kernel:
@@ -231,15 +208,17 @@ def torch_types():
             "f8E5M2": torch.float8_e5m2, "f32": torch.float32}
 
 
-def run(folder):
+def run(folder, only=None, shapes=None):
     import torch
     torch.zeros(1, device="cuda")  # torch's context current: the modules load into it
     torch.manual_seed(0)
     dt = torch_types()
-    shapes = [(128, 256, 128), (300, 500, 208), (1000, 700, 1024), (256, 512, 0),
-              (2048, 2048, 2048), (64, 64, 32)]
+    shapes = shapes or [(128, 256, 128), (300, 500, 208), (1000, 700, 1024), (256, 512, 0),
+                        (2048, 2048, 2048), (64, 64, 32)]
     passed = failed = 0
     for line in open(os.path.join(folder, "manifest")):
+        if only and line.split()[0] != only:
+            continue
         k = Kernel(folder, line.split())
         for m, n, kk in shapes:
             # multiples of 1/8 in [-1, 1]: exact in e4m3 and e5m2, exact sums
@@ -340,22 +319,44 @@ def bench(folder, names):
         print(f"weakest shape of {name}: {shape} at {ratio:.2f}x cuBLAS")
 
 
-def have_gpu():
-    import shutil
+SANITIZED = ["pfp8_pt_128x256x128_w8", "fp8_rw_128x256x128_w8", "pfp8_bs_128x128x128_w8"]
+
+
+def sanitize(folder):
+    """Each sanitizer on one kernel of each scaling, at one ragged shape."""
     import subprocess
-    return shutil.which("nvidia-smi") is not None and subprocess.run(
-        ["nvidia-smi", "-L"], capture_output=True).returncode == 0
+    failed = 0
+    for tool in ("racecheck", "synccheck", "memcheck"):
+        for name in SANITIZED:
+            r = subprocess.run(["compute-sanitizer", "--tool", tool, sys.executable,
+                                os.path.abspath(__file__), "small", folder, name],
+                               capture_output=True, text=True, timeout=900)
+            log = r.stdout + r.stderr
+            summary = [l for l in log.splitlines() if "SUMMARY" in l]
+            ok = r.returncode == 0 and any(
+                "0 hazards displayed (0 errors, 0 warnings)" in l or "ERROR SUMMARY: 0 errors" in l
+                for l in summary) and "fp8: 1 passed, 0 failed" in log
+            failed += not ok
+            print(f"compute-sanitizer --tool {tool} {name}: "
+                  f"{' '.join(summary[-1].split()) if summary else log[-300:]}", flush=True)
+    print(f"fp8 sanitizers: {9 - failed} passed, {failed} failed")
+    return failed == 0
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "compile":
-        sys.exit(0 if compile_all(sys.argv[2], sys.argv[3]) else 1)
-    if len(sys.argv) >= 3 and sys.argv[1] in ("run", "bench"):
+        sys.exit(0 if compile_set(sys.argv[2], sys.argv[3], KERNELS, render, ptx_wants,
+                                  "FP8 matmuls") else 1)
+    if len(sys.argv) >= 3 and sys.argv[1] in ("run", "bench", "small", "sanitize"):
         if not have_gpu():
             print("skipped: no GPU")
             sys.exit(0)
         if sys.argv[1] == "run":
             sys.exit(0 if run(sys.argv[2]) else 1)
+        if sys.argv[1] == "small":
+            sys.exit(0 if run(sys.argv[2], sys.argv[3], [(200, 300, 272)]) else 1)
+        if sys.argv[1] == "sanitize":
+            sys.exit(0 if sanitize(sys.argv[2]) else 1)
         bench(sys.argv[2], sys.argv[3:])
         sys.exit(0)
     sys.exit(__doc__)

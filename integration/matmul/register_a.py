@@ -24,6 +24,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, ".."))  # ws_launch.py
 sys.path.insert(0, here)  # the matmul suite's variants.py, before the elementwise one
 import variants  # noqa: E402
+from kernel_set import compile_set, have_gpu  # noqa: E402
 
 # name, BM, BN, BK, warps, A's loaded type, what the loop does to it, the
 # dot's type, schedule
@@ -60,31 +61,14 @@ def render(name, bm, bn, bk, warps, a_type, op, t, sched):
     return text
 
 
-def compile_all(ws_opt, out):
-    import subprocess
-    os.makedirs(out, exist_ok=True)
-    failed = 0
-    with open(os.path.join(out, "manifest"), "w") as manifest:
-        for k in KERNELS:
-            base = os.path.join(out, k[0])
-            with open(base + ".mlir", "w") as f:
-                f.write(render(*k))
-            manifest.write(" ".join(str(x) for x in k) + "\n")
-            for emit, dest in (("ptx", base + ".ptx"), ("launcher", base)):
-                r = subprocess.run([ws_opt, base + ".mlir", "--emit=" + emit, "-o", dest])
-                failed += r.returncode != 0
-            ptx = open(base + ".ptx").read() if os.path.exists(base + ".ptx") else ""
-            # the register form lists A's registers as a second {...} group
-            wants = ["}, {%r", "wgmma.wait_group.sync.aligned \t0"]
-            if k[5].startswith("f8"):
-                wants.append("cvt.rn.f16x2.%sx2" % ("e4m3" if k[5] == "f8E4M3FN" else "e5m2"))
-            for w in wants:
-                if w not in ptx:
-                    print(f"FAIL {k[0]}: PTX lacks {w!r}")
-                    failed += 1
-    print(f"compiled {len(KERNELS)} register-A matmuls; PTX checks "
-          f"{'passed' if not failed else 'FAILED'}")
-    return failed == 0
+def ptx_wants(k):
+    """The register form lists A's registers as a second {...} group; the
+    step waits for the previous wgmma before rewriting them; FP8 widens
+    with cvt."""
+    wants = ["}, {%r", "wgmma.wait_group.sync.aligned \t0"]
+    if k[5].startswith("f8"):
+        wants.append("cvt.rn.f16x2.%sx2" % ("e4m3" if k[5] == "f8E4M3FN" else "e5m2"))
+    return wants
 
 
 def run(folder):
@@ -154,16 +138,10 @@ def run(folder):
     return failed == 0
 
 
-def have_gpu():
-    import shutil
-    import subprocess
-    return shutil.which("nvidia-smi") is not None and subprocess.run(
-        ["nvidia-smi", "-L"], capture_output=True).returncode == 0
-
-
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "compile":
-        sys.exit(0 if compile_all(sys.argv[2], sys.argv[3]) else 1)
+        sys.exit(0 if compile_set(sys.argv[2], sys.argv[3], KERNELS, render, ptx_wants,
+                                  "register-A matmuls") else 1)
     if len(sys.argv) == 3 and sys.argv[1] == "run":
         if not have_gpu():
             print("skipped: no GPU")

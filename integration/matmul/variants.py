@@ -125,6 +125,22 @@ def tile_loop_header(bm, bn):
     ]
 
 
+def kernel_prologue(bm, bn, bk, warps, acc, persistent):
+    """From the kernel's attributes to the tile's %m and %n: the constants,
+    the accumulator's zero, and (persistent) the tile loop's header."""
+    lines = [
+        f"        attributes {{ws.num_warps = {warps} : i32}} {{",
+        "      %c0 = arith.constant 0 : i32",
+        f"      %cbk = arith.constant {bk} : i32",
+        f"      %cbm = arith.constant {bm} : i32",
+        f"      %cbn = arith.constant {bn} : i32",
+        f"      %zero = arith.constant dense<0.0> : {acc}",
+    ]
+    if persistent:
+        lines += tile_loop_header(bm, bn)
+    return lines + tile_coordinates(bm, bn, persistent)
+
+
 def operands(bm, bn, t, epilogue):
     """The epilogue's tensor operands: (argument, descriptor type, tile)."""
     if epilogue == "bias_relu":
@@ -157,16 +173,7 @@ def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False, overl
         + ("%M: i32, %N: i32, " if persistent else "") + "%K: i32"
         + (", %alpha: f32" if epilogue in ("alpha", "residual") else "")
         + (", %beta: f32" if epilogue == "residual" else "") + ") kernel",
-        f"        attributes {{ws.num_warps = {warps} : i32}} {{",
-        "      %c0 = arith.constant 0 : i32",
-        f"      %cbk = arith.constant {bk} : i32",
-        f"      %cbm = arith.constant {bm} : i32",
-        f"      %cbn = arith.constant {bn} : i32",
-        f"      %zero = arith.constant dense<0.0> : {acc}",
-    ]
-    if persistent:
-        lines += tile_loop_header(bm, bn)
-    lines += tile_coordinates(bm, bn, persistent)
+    ] + kernel_prologue(bm, bn, bk, warps, acc, persistent)
     lines += [
         f"      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> ({acc}) : i32 {{",
         f'        %ta = "ws.load"(%a, %m, %k) : ({a}, i32, i32) -> tensor<{bm}x{bk}x{t}>',
