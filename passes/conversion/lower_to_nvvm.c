@@ -639,12 +639,28 @@ static bool llvm_arg_type(MlirType t, char *buf, size_t cap) {
     snprintf(buf, cap, "ptr");
     return true;
   }
+  if (mlirTypeIsAIndex(t)) { /* as upstream's GPU lowering passes it */
+    snprintf(buf, cap, "i64");
+    return true;
+  }
   if (mlirTypeIsAInteger(t) || mlirTypeIsAF32(t) || mlirTypeIsAF16(t) ||
       mlirTypeIsABF16(t) || mlirTypeIsAF64(t)) {
     ws_type_str(t, buf, cap);
     return true;
   }
   return false;
+}
+
+/* An index argument arrives as i64: its uses read it through a cast back
+ * to index, which the upstream lowering of index to i64 folds away. */
+static void pass_index_as_i64(lowering *L, MlirBlock entry, MlirValue arg) {
+  ws_builder b = ws_builder_before(mlirBlockGetFirstOperation(entry));
+  MlirValue as_index = ws_build_value(&b, "builtin.unrealized_conversion_cast", 1, &arg,
+                                      mlirIndexTypeGet(L->ctx), 0, NULL);
+  MlirOperation cast = mlirOpResultGetOwner(as_index);
+  mlirValueReplaceAllUsesOfWith(arg, as_index);
+  mlirOperationSetOperand(cast, 0, arg);
+  mlirValueSetType(arg, mlirIntegerTypeGet(L->ctx, 64));
 }
 
 /* Turns the gpu.func into an llvm.func that takes over its body: the entry
@@ -670,7 +686,7 @@ static bool create_function(lowering *L) {
     if (!llvm_arg_type(t, ty, sizeof ty)) {
       char tb[64];
       ws_emit_error_at(mlirValueGetLocation(arg), "kernel argument of type %s "
-                       "cannot be passed to the lowered kernel; use i32, i64 "
+                       "cannot be passed to the lowered kernel; use i32, i64, index "
                        "or a float type", ws_type_str(t, tb, sizeof tb));
       return false;
     }
@@ -693,6 +709,8 @@ static bool create_function(lowering *L) {
   MlirType ptr = ws_type(L->ctx, "!llvm.ptr");
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
+    if (mlirTypeIsAIndex(mlirValueGetType(arg)))
+      pass_index_as_i64(L, entry, arg);
     if (!wsTypeIsATensorDesc(mlirValueGetType(arg)))
       continue;
     bool stored = wsTensorDescIsStored(arg);

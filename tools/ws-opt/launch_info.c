@@ -26,8 +26,8 @@ static bool scalar_c_type(MlirType t, char *out, size_t cap) {
   const char *c = NULL;
   if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32)
     c = "int32_t";
-  else if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64)
-    c = "int64_t";
+  else if ((mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64) || mlirTypeIsAIndex(t))
+    c = "int64_t"; /* index is passed as i64, as upstream's GPU lowering does */
   else if (mlirTypeIsAF32(t))
     c = "float";
   else if (mlirTypeIsAF64(t))
