@@ -119,10 +119,9 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched):
     result = "%acc" if scaling == "blocks" else "%scaled"
     lines += [f"      %out = arith.truncf {result} : {acc} to {c_tile}",
               f'      "ws.store"(%c, %m, %n, %out) : ({c}, i32, i32, {c_tile}) -> ()']
-    if persistent:  # a block-scaled tile holds its product beside the accumulator:
-        # two warpgroups share each tile (ping-pong would give one both, 256 f32)
-        forced = 'ws.overlap = "cooperative", ' if scaling == "blocks" else ""
-        lines.append("      } {" + forced + "ws.warp_specialize}")
+    if persistent:  # (a block-scaled tile holds its product beside the
+        # accumulator: the planner runs it cooperative, not ping-pong)
+        lines.append("      } {ws.warp_specialize}")
     lines += ["      gpu.return", "    }", "  }", "}"]
     return "\n".join(lines) + "\n"
 

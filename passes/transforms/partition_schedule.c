@@ -602,6 +602,8 @@ static bool schedule_prologue_loads(ws_plan *plan, const unsigned *index_of) {
   return true;
 }
 
+static int fresh_products(MlirOperation k);
+
 /* Why a persistent matmul's consumers run ping-pong or cooperatively. */
 static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pass_env *env) {
   const ws_partition *c = &plan->parts[ws_plan_find_role(plan, WS_ROLE_COMPUTE)];
@@ -626,9 +628,12 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
               "persistent, cooperative: the %d consumer warpgroup(s) share each %lldx%lld "
               "tile (%lld f32 per thread) and hand C to the store warp, which drains it "
               "while they start the next tile; ping-pong needs one warpgroup to hold a "
-              "whole accumulator (8 warps, M = 128, N <= 128) and is chosen where it can "
+              "whole accumulator (8 warps, M = 128, N <= 128%s) and is chosen where it can "
               "be unless ws.overlap = \"cooperative\" asks for this",
-              c->num_warps / 4, m, n, m * n / (c->num_warps * 32));
+              c->num_warps / 4, m, n, m * n / (c->num_warps * 32),
+              fresh_products(plan->loop) ? "; N <= 64 here, where each warpgroup would also "
+                                           "hold a product its K loop makes beside it"
+                                         : "");
 }
 
 /* Turns pay where the math between the dots is a fair share of a step:
@@ -776,6 +781,21 @@ static bool defined_outside(MlirValue v, MlirOperation loop) {
   return true;
 }
 
+/* The ws.dot ops of K loop k that do not accumulate into its carried
+ * value: each result is a product the consumers hold next to it. */
+static int fresh_products(MlirOperation k) {
+  MlirBlock body = ws_loop_body(k);
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!wsOperationIsA(op, "dot"))
+      continue;
+    MlirValue acc = mlirOperationGetOperand(op, 2);
+    n += !(mlirValueIsABlockArgument(acc) && mlirBlockEqual(mlirBlockArgumentGetOwner(acc), body));
+  }
+  return n;
+}
+
 /* How a persistent matmul overlaps a tile's epilogue with the next tile's
  * K loop, recorded as ws.overlap on the tile loop: "pingpong" (the two
  * consumer warpgroups take alternate tiles, each the whole accumulator,
@@ -791,7 +811,10 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
   int warps = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS);
   int64_t m = mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 0);
   int64_t n = mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 1);
-  bool can = warps == 8 && m == 128 && m * n / 128 <= 128;
+  /* a ws.dot into a fresh accumulator (a block-scaled product) is held
+   * beside the carried one: one more M x N tile per warpgroup */
+  int64_t tiles = 1 + fresh_products(k);
+  bool can = warps == 8 && m == 128 && tiles * m * n / 128 <= 128;
   MlirStringRef key = mlirStringRefCreateFromCString("ws.overlap");
   MlirAttribute asked = mlirOperationGetDiscardableAttributeByName(tile, key);
   bool pingpong = can;
@@ -828,7 +851,7 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
         snprintf(why, sizeof why, "M is %lld, not 128", (long long)m);
       else
         snprintf(why, sizeof why, "N is %lld, %lld f32 per thread where 128 fit",
-                 (long long)n, (long long)(m * n / 128));
+                 (long long)n, (long long)(tiles * m * n / 128));
       ws_emit_op_error(tile, "asks for ws.overlap = \"pingpong\", where each consumer "
                              "warpgroup holds a whole %lldx%lld accumulator on its own; "
                              "here %s (ping-pong needs 8 warps, M = 128 and N <= 128; "
