@@ -100,6 +100,19 @@ MlirValue ws_f8_narrow(ws_builder *b, MlirValue wide, MlirType f8) {
   return join(b, pieces, pairs);
 }
 
+MlirValue ws_f8_extend(ws_builder *b, MlirValue wide, MlirType to) {
+  if (mlirTypeIsAF32(to))
+    return wide;
+  MlirType type = mlirValueGetType(wide);
+  if (mlirTypeIsAVector(type)) {
+    int64_t n = mlirShapedTypeGetDimSize(type, 0);
+    type = mlirVectorTypeGet(1, &n, to);
+  } else {
+    type = to;
+  }
+  return ws_build_value(b, "arith.truncf", 1, &wide, type, 0, NULL);
+}
+
 MlirValue ws_f8_round(ws_builder *b, MlirValue wide, MlirType f8) {
   MlirValue pieces[MAX_PAIRS];
   int pairs = lanes(wide) / 2;

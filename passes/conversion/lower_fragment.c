@@ -165,14 +165,8 @@ bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) 
   MlirType from_type = n ? mlirValueGetType(mlirOperationGetOperand(op, 0)) : (MlirType){NULL};
   if (ws_op_is(op, "arith.extf") && in_index[0] >= 0 && mlirTypeIsAShaped(from_type) &&
       ws_is_f8(mlirShapedTypeGetElementType(from_type))) {
-    /* an f8 tile is f32 in registers (ws_lower_f8.h): widening it is exact,
-     * to f32 a copy, to f16 or bf16 a conversion that rounds nothing */
-    MlirType to = ws_tile_element(result);
-    for (int v = 0; v < out->count; v++) {
-      MlirValue x = F->items[in_index[0]].values[v];
-      out->values[v] = mlirTypeIsAF32(to) ? x
-                                          : ws_build_value(b, "arith.truncf", 1, &x, to, 0, NULL);
-    }
+    for (int v = 0; v < out->count; v++) /* f8 is f32 in registers */
+      out->values[v] = ws_f8_extend(b, F->items[in_index[0]].values[v], ws_tile_element(result));
     return true;
   }
   for (int v = 0; v < out->count; v++) {

@@ -183,11 +183,8 @@ static MlirValue convert_f8_chunk(ws_tiles *T, ws_builder *b, MlirOperation op,
     return (MlirValue){NULL};
   MlirType f32 = mlirF32TypeGet(T->ctx);
   int64_t v = T->vec;
-  if (ws_is_f8(from)) { /* extf f8 -> f16, bf16 or f32 */
-    if (mlirTypeIsAF32(to))
-      return chunk;
-    return ws_build_value(b, "arith.truncf", 1, &chunk, mlirVectorTypeGet(1, &v, to), 0, NULL);
-  }
+  if (ws_is_f8(from)) /* extf f8 -> f16, bf16 or f32 */
+    return ws_f8_extend(b, chunk, to);
   if (!mlirTypeIsAF32(from)) /* truncf f16 or bf16 -> f8 */
     chunk = ws_build_value(b, "arith.extf", 1, &chunk, mlirVectorTypeGet(1, &v, f32), 0, NULL);
   return ws_f8_round(b, chunk, to);

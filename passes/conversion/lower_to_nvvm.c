@@ -546,11 +546,12 @@ static MlirOperation broadcast_user(MlirValue v) {
   return wsOperationIsA(user, "broadcast") ? user : (MlirOperation){NULL};
 }
 
-/* ws.read_slot of a matmul epilogue operand: each thread loads the values
- * its accumulator fragment meets, as a fragment of the tile (a residual,
- * M x N) or, for a 1 x K bias read only by a ws.broadcast, of the
- * broadcast (which then has nothing left to do). The loads happen here,
- * before the slot is released. */
+/* ws.read_slot in the consumer warpgroups (an epilogue operand, or a tile
+ * the K loop computes with: an A for wgmma's register form, a block's
+ * scales): each thread loads the values its fragment meets, as a fragment
+ * of the tile (a residual M x N, an A M x K) or, for a 1 x K row read only
+ * by a ws.broadcast, of the broadcast (which then has nothing left to do).
+ * The loads happen here, before the slot is released. */
 static bool read_fragment(lowering *L, ws_builder *b, MlirOperation op, const ws_ring *ring) {
   MlirValue tile = mlirOperationGetResult(op, 0);
   MlirOperation bcast = broadcast_user(tile);
@@ -567,8 +568,8 @@ static bool read_fragment(lowering *L, ws_builder *b, MlirOperation op, const ws
                             : source == WS_FRAGMENT_FROM_ROW_VECTOR ? cols == f->n
                                                                     : cols == m);
   if (!fits) {
-    ws_emit_op_error(op, "reads an epilogue tile that is neither an accumulator-shaped "
-                         "tile (%d x N) nor a 1 x K bias a ws.broadcast spreads over one", m);
+    ws_emit_op_error(op, "reads a tile that is neither %d rows by the consumers' fragment "
+                         "columns nor a 1 x K row a ws.broadcast spreads over one", m);
     return false;
   }
   MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);

@@ -28,6 +28,11 @@ MlirValue ws_f8_widen(ws_builder *b, MlirValue bytes, MlirType f8);
 /* vector<V x f32> -> vector<V x i8> of f8 bytes, rounded and saturated. */
 MlirValue ws_f8_narrow(ws_builder *b, MlirValue wide, MlirType f8);
 
+/* arith.extf of an f8 value to `to` (f16, bf16 or f32): the f8 value is
+ * f32 in registers, so this is that value for f32 and an exact truncf
+ * otherwise. `wide` is a scalar or a vector; the result has its shape. */
+MlirValue ws_f8_extend(ws_builder *b, MlirValue wide, MlirType to);
+
 /* Rounds vector<V x f32> to the f8 format, keeping the f32 form. */
 MlirValue ws_f8_round(ws_builder *b, MlirValue wide, MlirType f8);
 

@@ -23,6 +23,17 @@ static void c_identifier(const char *base, char *out, size_t cap) {
   }
 }
 
+/* The name of `dtype` in the launcher's enumeration, after WS_DTYPE_:
+ * MLIR's spelling in capitals ("F8E4M3FN"). */
+static const char *dtype_suffix(WsDtype dtype, char *buf, size_t cap) {
+  const char *n = wsDtypeGetName(dtype);
+  size_t i = 0;
+  for (; n && n[i] && i + 1 < cap; i++)
+    buf[i] = (char)toupper((unsigned char)n[i]);
+  buf[i] = '\0';
+  return buf;
+}
+
 /* The parameters, each descriptor's with the element type and rank its
  * ws_tensor must have, each integer's with its ws.divisibility. */
 static void write_params(FILE *f, const launch_info *k) {
@@ -30,12 +41,8 @@ static void write_params(FILE *f, const launch_info *k) {
     const launch_arg *a = &k->args[i];
     if (a->is_desc) {
       char upper[32];
-      const char *n = wsDtypeGetName(a->dtype);
-      size_t j = 0;
-      for (; n && n[j] && j + 1 < sizeof upper; j++)
-        upper[j] = (char)toupper((unsigned char)n[j]);
-      upper[j] = '\0';
-      fprintf(f, ",\n    const ws_tensor *arg%d /* WS_DTYPE_%s, rank %d */", i, upper, a->rank);
+      fprintf(f, ",\n    const ws_tensor *arg%d /* WS_DTYPE_%s, rank %d */", i,
+              dtype_suffix(a->dtype, upper, sizeof upper), a->rank);
     } else if (a->divisor > 1) {
       fprintf(f, ",\n    %s arg%d /* a multiple of %lld */", a->c_type, i, (long long)a->divisor);
     } else {
@@ -54,12 +61,7 @@ static void write_tensor_type(FILE *f) {
              "typedef enum ws_dtype {\n  WS_DTYPE_NONE = 0");
   for (int d = 1; d < WsDtypeCount; d++) {
     char upper[32];
-    const char *n = wsDtypeGetName((WsDtype)d);
-    size_t i = 0;
-    for (; n[i] && i + 1 < sizeof upper; i++)
-      upper[i] = (char)toupper((unsigned char)n[i]);
-    upper[i] = '\0';
-    fprintf(f, ",\n  WS_DTYPE_%s = %d", upper, d);
+    fprintf(f, ",\n  WS_DTYPE_%s = %d", dtype_suffix((WsDtype)d, upper, sizeof upper), d);
   }
   fprintf(f, "\n} ws_dtype;\n\n"
              "/* A global tensor: its element type, sizes and strides (in elements)\n"
