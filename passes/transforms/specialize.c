@@ -481,6 +481,17 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
     bulk_wait(outer, 0, false); /* drain before exit */
 }
 
+/* ws.read_slot of ring r's `slot`, at the location of the load that fills
+ * it, standing for that load's tile in the partition's copy. */
+static void read_ring(specializer *S, ws_builder *b, value_map *m, int r, MlirValue slot) {
+  const ws_ring *ring = &S->plan->rings[r];
+  MlirNamedAttribute attr = int_attr(S->ctx, "ring", r);
+  ws_builder at = *b;
+  at.loc = mlirOperationGetLocation(ring->producer);
+  map_put(m, mlirOperationGetResult(ring->producer, 0),
+          ws_build_value(&at, "ws.read_slot", 1, &slot, ring->tile, 1, &attr));
+}
+
 /* False for a channel that moves no tile through shared memory: a turn
  * (consumers to themselves) or a tensor-memory accumulator's hand-off. */
 static bool channel_has_ring(const ws_plan *plan, int ch) {
@@ -508,16 +519,15 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
       const ws_ring *ring = &S->plan->rings[r];
       if (ring->channel != ch)
         continue;
-      MlirValue tile = mlirOperationGetResult(ring->producer, 0);
+      if (incoming) {
+        read_ring(S, b, m, r, slot);
+        continue;
+      }
       MlirNamedAttribute attr = int_attr(S->ctx, "ring", r);
       ws_builder at = *b;
       at.loc = mlirOperationGetLocation(ring->producer);
-      if (incoming) {
-        map_put(m, tile, ws_build_value(&at, "ws.read_slot", 1, &slot, ring->tile, 1, &attr));
-      } else {
-        MlirValue ops[2] = {map_get(m, tile), slot};
-        ws_build_void(&at, "ws.write_slot", 2, ops, 1, &attr);
-      }
+      MlirValue ops[2] = {map_get(m, mlirOperationGetResult(ring->producer, 0)), slot};
+      ws_build_void(&at, "ws.write_slot", 2, ops, 1, &attr);
     }
     if (incoming ? c->release_fence : c->publish_fence)
       fence_async_shared(b);
@@ -715,10 +725,7 @@ static void read_ring_operands(specializer *S, ws_builder *b, value_map *m, Mlir
     MlirValue from = ring->channel == in ? slot : S->prologue_slot[r];
     if (mlirValueIsNull(from))
       continue;
-    MlirNamedAttribute attr = int_attr(S->ctx, "ring", r);
-    ws_builder at = *b;
-    at.loc = mlirOperationGetLocation(ring->producer);
-    map_put(m, v, ws_build_value(&at, "ws.read_slot", 1, &from, ring->tile, 1, &attr));
+    read_ring(S, b, m, r, from);
   }
 }
 
