@@ -183,6 +183,18 @@ irdl.dialect @ws {
     irdl.results(result: %acc)
   }
 
+  // %ready = ws.mma_done %pending: the tile %pending, which ws.mma ops
+  // write asynchronously, is complete here: an nvvm.wgmma.wait.group before
+  // it retired them. Math that reads the tile reads %ready, so it stays
+  // after the wait (the lowering passes each register through it). Written
+  // where a lagged K loop (ws.partitions' lag) reads a product a step after
+  // its wgmmas.
+  irdl.operation @mma_done {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(pending: %t)
+    irdl.results(ready: %t)
+  }
+
   // ---- sm_100a: tensor memory and tcgen05 (the plan's ws.tmem) ----------
 
   // ws.tmem_alloc: the whole calling warp allocates the kernel's tensor

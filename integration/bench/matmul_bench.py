@@ -82,7 +82,8 @@ def triton_ws_matmul(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constex
 @triton.jit
 def triton_ws_persistent(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr,
                          BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
-                         GRID: tl.constexpr):
+                         GRID: tl.constexpr, scale=1.0, SCALED: tl.constexpr = False,
+                         OUT: tl.constexpr = tl.float16):
     tiles_m = tl.cdiv(M, BM)
     tiles_n = tl.cdiv(N, BN)
     in_group = 8 * tiles_n
@@ -95,7 +96,9 @@ def triton_ws_persistent(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr,
         acc = tl.zeros((BM, BN), dtype=tl.float32)
         for k in range(0, K, BK):
             acc = tl.dot(a_desc.load([row, k]), b_desc.load([col, k]).T, acc)
-        c_desc.store([row, col], acc.to(tl.float16))
+        if SCALED:  # an FP8 matmul's per-tensor scale (fp8.py)
+            acc = acc * scale
+        c_desc.store([row, col], acc.to(OUT))
 
 
 # BM, BN, BK, stages, warps, persistent

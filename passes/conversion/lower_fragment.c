@@ -312,6 +312,25 @@ MlirValue ws_fragment_struct(ws_fragments *F, ws_builder *b, MlirValue tile, Mli
                                           true);
 }
 
+/* A tile value that crosses a region's edge (an scf.for's or scf.if's
+ * result, a loop's block argument) becomes a struct of its values; the
+ * fragment of its type's tile is unpacked at `at`. False after a located
+ * error at `op`. */
+static bool carry_as_struct(ws_fragments *F, MlirOperation op, MlirValue v, MlirType tile,
+                            ws_builder *at) {
+  int n, count;
+  if (!fragment_shape(F, tile, &n, &count)) {
+    char buf[96];
+    ws_emit_op_error(op, "carries a %s tile, which is neither M x N nor 1 x M of the "
+                         "consumers' %d rows", ws_type_str(tile, buf, sizeof buf),
+                     ws_shape_m(&F->layout));
+    return false;
+  }
+  mlirValueSetType(v, struct_of(F->ctx, count, mlirShapedTypeGetElementType(tile)));
+  ws_fragment_unpack(at, v, fragment_new_typed(F, v, tile));
+  return true;
+}
+
 bool ws_fragments_carried_loop(ws_fragments *F, MlirOperation loop) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
   ws_builder before = ws_builder_before(loop);
@@ -320,27 +339,27 @@ bool ws_fragments_carried_loop(ws_fragments *F, MlirOperation loop) {
   for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++) {
     MlirValue result = mlirOperationGetResult(loop, i);
     MlirType t = mlirValueGetType(result);
-    int n, count;
     if (!mlirTypeIsARankedTensor(t))
       continue;
-    if (!fragment_shape(F, t, &n, &count)) {
-      char buf[96];
-      ws_emit_op_error(loop, "carries a %s tile, which is neither M x N nor 1 x M of "
-                             "the consumers' %d rows", ws_type_str(t, buf, sizeof buf),
-                       ws_shape_m(&F->layout));
+    if (!carry_as_struct(F, loop, mlirBlockGetArgument(body, 1 + i), t, &start) ||
+        !carry_as_struct(F, loop, result, t, &after))
       return false;
-    }
-    MlirType type = struct_of(F->ctx, count, mlirShapedTypeGetElementType(t));
-    MlirValue init = ws_fragment_struct(F, &before, mlirOperationGetOperand(loop, 3 + i), type,
-                                        loop);
+    MlirValue init = ws_fragment_struct(F, &before, mlirOperationGetOperand(loop, 3 + i),
+                                        mlirValueGetType(result), loop);
     if (mlirValueIsNull(init))
       return false;
     mlirOperationSetOperand(loop, 3 + i, init);
-    MlirValue arg = mlirBlockGetArgument(body, 1 + i);
-    mlirValueSetType(arg, type);
-    mlirValueSetType(result, type);
-    ws_fragment_unpack(&start, arg, fragment_new_typed(F, arg, t));
-    ws_fragment_unpack(&after, result, fragment_new_typed(F, result, t));
+  }
+  return true;
+}
+
+bool ws_fragments_carried_if(ws_fragments *F, MlirOperation op) {
+  ws_builder after = ws_builder_before(mlirOperationGetNextInBlock(op));
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++) {
+    MlirValue result = mlirOperationGetResult(op, i);
+    MlirType t = mlirValueGetType(result);
+    if (mlirTypeIsARankedTensor(t) && !carry_as_struct(F, op, result, t, &after))
+      return false;
   }
   return true;
 }

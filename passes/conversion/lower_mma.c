@@ -206,9 +206,7 @@ static MlirValue wgmma_rs(ws_builder *b, const ws_mma_shape *s, MlirValue d, con
   return ws_build_value(b, "llvm.inline_asm", count + 6, ops, mlirValueGetType(d), 3, attrs);
 }
 
-/* v passed through an empty asm with side effects: LLVM must compute v
- * before it, and keeps it before the next asm with side effects. */
-static MlirValue pin_register(ws_builder *b, MlirValue v) {
+MlirValue ws_pin_register(ws_builder *b, MlirValue v) {
   bool f32 = mlirTypeIsAF32(mlirValueGetType(v));
   MlirNamedAttribute attrs[3] = {
       ws_named(b->ctx, "asm_string", mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(""))),
@@ -228,11 +226,11 @@ static MlirValue pin_register(ws_builder *b, MlirValue v) {
 static MlirValue fence_wgmma_registers(ws_builder *b, MlirValue *regs, int num_regs,
                                        MlirValue acc, int acc_count) {
   for (int i = 0; i < num_regs; i++)
-    regs[i] = pin_register(b, regs[i]);
+    regs[i] = ws_pin_register(b, regs[i]);
   MlirType f32 = mlirF32TypeGet(b->ctx);
   MlirValue pinned = ws_build_value(b, "llvm.mlir.undef", 0, NULL, mlirValueGetType(acc), 0, NULL);
   for (int i = 0; i < acc_count; i++)
-    pinned = insert(b, pinned, pin_register(b, extract(b, acc, i, f32)), i);
+    pinned = insert(b, pinned, ws_pin_register(b, extract(b, acc, i, f32)), i);
   ws_build_void(b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
   return pinned;
 }

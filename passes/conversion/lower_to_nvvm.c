@@ -546,6 +546,85 @@ static MlirOperation broadcast_user(MlirValue v) {
   return wsOperationIsA(user, "broadcast") ? user : (MlirOperation){NULL};
 }
 
+/* True when every use of a tile is a tensor.extract (a block's scale read
+ * as one scalar). */
+static bool read_by_extracts_only(MlirValue tile) {
+  MlirOpOperand u = mlirValueGetFirstUse(tile);
+  if (mlirOpOperandIsNull(u))
+    return false;
+  for (; !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (!ws_op_is(mlirOpOperandGetOwner(u), "tensor.extract"))
+      return false;
+  return true;
+}
+
+/* A 1 x M tile the consumers compute with (not only spread by one
+ * ws.broadcast): the 1 x M row vector of its values, each thread those of
+ * its rows (ws_lower_fragment.h), read from the slot. */
+static bool read_row_vector(lowering *L, ws_builder *b, MlirOperation op, const ws_ring *ring) {
+  MlirValue tile = mlirOperationGetResult(op, 0);
+  ws_fragment *f = ws_fragment_new(&L->frags, tile);
+  MlirType e = mlirShapedTypeGetElementType(ring->tile);
+  if (!f || f->n || ws_is_f8(e)) {
+    ws_emit_op_error(op, "reads a 1 x %lld tile the consumers compute with; that takes a "
+                         "1 x %d row vector (one value per row of the ws.dot) of f32, f16 or "
+                         "bf16", (long long)mlirShapedTypeGetDimSize(ring->tile, 1),
+                     ws_shape_m(&L->frags.layout));
+    return false;
+  }
+  MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);
+  ws_mma_shape s = ws_fragments_shape(&L->frags, 8);
+  MlirValue row0, col0;
+  ws_fragment_origin(b, &s, mma_thread(L, b), &row0, &col0);
+  int eb = wsElementTypeByteWidth(e);
+  char align[32];
+  snprintf(align, sizeof align, "%d : i64", eb);
+  MlirNamedAttribute attr = ws_named_text(L->ctx, "alignment", align);
+  for (int p = 0; p < s.parts; p++)
+    for (int h = 0; h < 2; h++) {
+      MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * s.part_rows + 8 * h));
+      MlirValue at = ws_byte_ptr(b, slot, ws_arith(b, "arith.muli", row, c32(b, eb)));
+      f->values[2 * p + h] = ws_build_value(b, "llvm.load", 1, &at, e, 1, &attr);
+    }
+  return true;
+}
+
+/* The elements a read tile's tensor.extract users take (a block's scale),
+ * each loaded by every thread where the ring's layout puts it, here, while
+ * the slot is held; the extracts become those values. Their indices are
+ * constants (ws-partition-schedule checks). */
+static bool read_elements(lowering *L, ws_builder *b, MlirOperation op, const ws_ring *ring) {
+  MlirType e = mlirShapedTypeGetElementType(ring->tile);
+  if (ws_is_f8(e) || mlirShapedTypeGetRank(ring->tile) != 2) {
+    ws_emit_op_error(op, "reads a tile whose elements the consumers cannot extract: a 2-D "
+                         "tile of f32, f16, bf16, i8 or i32");
+    return false;
+  }
+  int eb = wsElementTypeByteWidth(e);
+  char align[32];
+  snprintf(align, sizeof align, "%d : i64", eb);
+  MlirNamedAttribute attr = ws_named_text(L->ctx, "alignment", align);
+  MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation extract = mlirOpOperandGetOwner(u);
+    MlirValue idx[2];
+    for (int d = 0; d < 2; d++) {
+      MlirOperation def = mlirOpResultGetOwner(mlirOperationGetOperand(extract, 1 + d));
+      MlirAttribute v = mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
+      idx[d] = c32(b, mlirIntegerAttrGetValueInt(v));
+    }
+    MlirValue offset = ws_slot_offset(b, idx[0], idx[1],
+                                      (int)mlirShapedTypeGetDimSize(ring->tile, 0),
+                                      (int)mlirShapedTypeGetDimSize(ring->tile, 1), eb,
+                                      ring->swizzle);
+    MlirValue at = ws_byte_ptr(b, slot, offset);
+    MlirValue value = ws_build_value(b, "llvm.load", 1, &at, e, 1, &attr);
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(extract, 0), value);
+  }
+  return true;
+}
+
 /* ws.read_slot in the consumer warpgroups (an epilogue operand, or a tile
  * the K loop computes with: an A for wgmma's register form, a block's
  * scales): each thread loads the values its fragment meets, as a fragment
@@ -554,8 +633,12 @@ static MlirOperation broadcast_user(MlirValue v) {
  * The loads happen here, before the slot is released. */
 static bool read_fragment(lowering *L, ws_builder *b, MlirOperation op, const ws_ring *ring) {
   MlirValue tile = mlirOperationGetResult(op, 0);
+  if (read_by_extracts_only(tile))
+    return read_elements(L, b, op, ring);
   MlirOperation bcast = broadcast_user(tile);
   int64_t rows = mlirShapedTypeGetDimSize(ring->tile, 0);
+  if (mlirOperationIsNull(bcast) && rows == 1)
+    return read_row_vector(L, b, op, ring);
   int64_t cols = mlirShapedTypeGetDimSize(ring->tile, 1);
   int m = ws_shape_m(&L->frags.layout);
   ws_fragment_source source = WS_FRAGMENT_FROM_TILE;
@@ -607,6 +690,20 @@ static bool lower_row_op(lowering *L, ws_builder *b, MlirOperation op) {
   }
   return wsOperationIsA(op, "reduce") ? ws_fragments_reduce(&L->frags, b, op)
                                       : ws_fragments_broadcast(&L->frags, b, op);
+}
+
+/* ws.mma_done: the product's values, each pinned after the wgmma wait
+ * before it, so that no math on them moves above the wait. */
+static bool lower_mma_done(lowering *L, ws_builder *b, MlirOperation op) {
+  ws_fragment *out = ws_fragment_new(&L->frags, mlirOperationGetResult(op, 0));
+  const ws_fragment *in = ws_fragment_find(&L->frags, mlirOperationGetOperand(op, 0));
+  if (!in || !out || in->count != out->count) {
+    ws_emit_op_error(op, "reads a tile that is not a product the consumers hold");
+    return false;
+  }
+  for (int i = 0; i < in->count; i++)
+    out->values[i] = ws_pin_register(b, in->values[i]);
+  return true;
 }
 
 /* ws.write_slot: a wgmma fragment, or this thread's chunks of a tile. */
@@ -799,6 +896,7 @@ static const struct {
     {"read_slot", lower_read_slot},
     {"write_slot", lower_write_slot},
     {"mma", lower_mma},
+    {"mma_done", lower_mma_done},
     {"broadcast", lower_row_op},
     {"reduce", lower_row_op},
     {"iota", lower_iota},
@@ -834,6 +932,10 @@ static bool rewrite_op(lowering *L, MlirOperation op) {
     ok = true;
   } else if (L->matmul && ws_op_is(op, "scf.for") && has_tile_results(op)) {
     return ws_fragments_carried_loop(&L->frags, op);
+  } else if (L->matmul && ws_op_is(op, "scf.if") && has_tile_results(op)) {
+    return ws_fragments_carried_if(&L->frags, op);
+  } else if (L->matmul && ws_op_is(op, "tensor.extract")) {
+    ok = true; /* its value was loaded with its tile (read_elements) */
   } else if (L->matmul && ws_op_is(op, "scf.yield")) {
     return ws_fragments_yield(&L->frags, op);
   } else if (L->matmul && ws_has_tile_result(op)) {

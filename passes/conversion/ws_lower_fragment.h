@@ -81,6 +81,9 @@ bool ws_fragments_iota(ws_fragments *F, ws_builder *b, MlirOperation op, MlirVal
 /* An scf.for carrying tiles: each becomes a struct (its init packed from
  * a splat, its value unpacked at the body's start and after the loop). */
 bool ws_fragments_carried_loop(ws_fragments *F, MlirOperation loop);
+/* An scf.if whose results are tiles: each becomes a struct of its values
+ * (its yields pack them, ws_fragments_yield), unpacked after it. */
+bool ws_fragments_carried_if(ws_fragments *F, MlirOperation op);
 
 /* The scf.yield of such a loop: its tiles packed. */
 bool ws_fragments_yield(ws_fragments *F, MlirOperation yield);

@@ -106,4 +106,9 @@ void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue threa
                            MlirValue tile, MlirType element_type, int span,
                            ws_fragment_source source, MlirValue *values);
 
+/* v passed through an empty asm with side effects: LLVM must compute v
+ * before it, keeps it before the next asm with side effects, and reads the
+ * pinned value only after the asms before it (a wgmma wait). No PTX. */
+MlirValue ws_pin_register(ws_builder *b, MlirValue v);
+
 #endif

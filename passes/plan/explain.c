@@ -51,6 +51,9 @@ static const char *placement_reason(MlirOperation op) {
            "their shared-memory rings";
   if (has_tile_result(op))
     return "math on tiles runs in the compute warps' registers";
+  if (ws_op_is(op, "tensor.extract"))
+    return "one element of a loaded tile (a block's scale): each consumer thread reads "
+           "it from the ring's slot when it reads the tile";
   return "scalar arithmetic is copied into each partition that uses its result";
 }
 

@@ -286,6 +286,7 @@ static void read_partitions(ws_plan *plan, MlirAttribute table) {
     p->first_warp = dict_int(e, "first_warp", 0);
     p->pingpong = dict_int(e, "pingpong", 0) != 0;
     p->turns = dict_int(e, "turns", 0) != 0;
+    p->lag = dict_int(e, "lag", 0);
   }
 }
 
@@ -534,6 +535,8 @@ void ws_plan_write_partitions(const ws_plan *plan) {
       ws_text_appendf(&t, ", pingpong = true");
     if (part->turns)
       ws_text_appendf(&t, ", turns = true");
+    if (part->lag)
+      ws_text_appendf(&t, ", lag = %d : i32", part->lag);
     ws_text_appendf(&t, "}");
   }
   ws_text_appendf(&t, "]");
@@ -644,6 +647,15 @@ bool ws_step_is_positive(MlirValue step) {
   if (ws_op_is(def, "arith.index_cast") || ws_op_is(def, "arith.index_castui"))
     return ws_step_is_positive(mlirOperationGetOperand(def, 0));
   return ws_op_is(def, "gpu.grid_dim") || ws_op_is(def, "gpu.block_dim");
+}
+
+bool ws_feeds_dot(MlirOperation op) {
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+      if (wsOperationIsA(mlirOpOperandGetOwner(u), "dot"))
+        return true;
+  return false;
 }
 
 bool ws_is_zero_splat(MlirValue v) {

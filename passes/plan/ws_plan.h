@@ -59,6 +59,9 @@ typedef struct ws_partition {
   bool turns;    /* compute of a matmul loop with several ws.dot ops: its two
                     warpgroups take turns issuing their wgmmas (each its own
                     rows), so one's register math runs under the other's */
+  int lag;       /* compute of a matmul loop: 1 when the math on a K step's
+                    wgmma products runs a step late, under the next step's
+                    wgmmas (ws_choose_product_lag) */
 } ws_partition;
 
 typedef struct ws_ring {
@@ -242,6 +245,9 @@ bool ws_is_splat_tile(MlirOperation def);
 
 /* True for an arith.constant splat of 0.0 (a matmul's fresh accumulator). */
 bool ws_is_zero_splat(MlirValue v);
+
+/* True when some result of op is an operand of a ws.dot. */
+bool ws_feeds_dot(MlirOperation op);
 
 /* The runs of ws.dot in a step of a matmul loop: its consumers' tile ops
  * (the body's ops with a tile result or in the ws dialect, ws.load and the

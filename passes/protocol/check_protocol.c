@@ -64,6 +64,9 @@
  *                async proxy (TMA, wgmma)
  *   wgmma-wait   a slot wgmma reads is released only after a
  *                wgmma.wait_group that retires that wgmma
+ *   mma-done     a product wgmma writes is read (ws.mma_done, a lagged
+ *                loop's math) only after a wgmma.wait_group that retires
+ *                the ws.mma that made it
  *   bulk-wait    a TMA store's source slot is released only after a
  *                cp.async.bulk.wait_group(.read) that covers the store, and
  *                every store is drained before exit
@@ -77,7 +80,7 @@
  *   deadlock     every interleaving ends with every partition at its exit
  *                and no TMA copy in flight, and no barrier can complete a
  *                phase past a wait that has not passed (protocol_order.c)
- * The first five, 'proxy-fence', the two waits and 'registers' are decided
+ * The first five, 'proxy-fence', the three waits and 'registers' are decided
  * on each run without interleaving (protocol_rules.c); 'race', 'deadlock'
  * and the phase an arrive lands in are decided over every interleaving of
  * the agents as automata over the barriers (protocol_model.c).

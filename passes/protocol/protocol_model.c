@@ -50,7 +50,7 @@ static bool is_local(int kind) {
   return kind == EV_PROXY_FENCE || kind == EV_WGMMA_COMMIT || kind == EV_WGMMA_WAIT ||
          kind == EV_BULK_COMMIT || kind == EV_BULK_WAIT || kind == EV_SETMAXNREG ||
          kind == EV_TMEM_WRITE || kind == EV_TMEM_READ || kind == EV_TC_COMMIT ||
-         kind == EV_TC_FENCE;
+         kind == EV_TC_FENCE || kind == EV_MMA_DONE;
 }
 
 static void advance(const ws_model *X, ws_model_state *s, int a) {

@@ -156,6 +156,25 @@ static const char *access_what(const ws_event *e, char *buf, size_t cap) {
   return buf;
 }
 
+/* ws.mma_done (event k) reads the registers of a tile ws.mma ops write
+ * asynchronously: the ws.mma that made it (value events back) must be
+ * retired by a wgmma.wait_group first, or the math reads a product the
+ * tensor cores are still writing. */
+static bool check_mma_done(ws_agent *A, agent_state *s, int k) {
+  const ws_event *e = &A->ev[k];
+  if (e->value <= 0)
+    return true; /* no ws.mma made this tile here */
+  int made = k - e->value;
+  char loc[64];
+  for (int i = 0; i < s->wgmma.n; i++)
+    if (s->wgmma.items[i].index == made)
+      return ws_rule_error(e->op, "mma-done", "reads the product of the ws.mma at %s while "
+                        "its wgmma may still write it: no wgmma.wait_group retires that "
+                        "wgmma's group before this ws.mma_done",
+                        ws_op_where(A->ev[made].op, loc, sizeof loc));
+  return true;
+}
+
 /* A slot access must sit between the wait that takes the slot for its
  * iteration and the arrive that hands it on. */
 static bool check_access(agent_state *s, const ws_event *e) {
@@ -382,6 +401,9 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
       break;
     case EV_WGMMA_WAIT:
       async_retire(&s->wgmma, A, k, e->value);
+      break;
+    case EV_MMA_DONE:
+      ok = check_mma_done(A, s, k);
       break;
     case EV_BULK_COMMIT:
       s->bulk.committed++;

@@ -29,7 +29,7 @@ enum { MAX_CARRIED = 64 };
 
 enum code {
   C_CONST, C_BIN, C_CMP, C_SELECT, C_CAST, C_TID, C_ELECT, C_UNKNOWN,
-  C_SLOT_PHASE, C_IF, C_JUMP, C_FOR, C_LOOP_END, C_YIELD, C_EVENT, C_RETURN
+  C_SLOT_PHASE, C_IF, C_JUMP, C_FOR, C_LOOP_END, C_YIELD, C_EVENT, C_MMA_ID, C_RETURN
 };
 
 enum bin { B_ADD, B_SUB, B_MUL, B_DIVU, B_DIVS, B_REMU, B_REMS, B_AND, B_OR,
@@ -100,8 +100,10 @@ struct ws_program {
 
 /* ---- compile ------------------------------------------------------------- */
 
+/* Integers hold their values; a tile holds the index of the event of the
+ * ws.mma that made it, where one did (C_MMA_ID), for ws.mma_done. */
 static int type_width(MlirType t) {
-  if (mlirTypeIsAIndex(t))
+  if (mlirTypeIsAIndex(t) || mlirTypeIsARankedTensor(t))
     return 64;
   if (mlirTypeIsAInteger(t))
     return (int)mlirIntegerTypeGetWidth(t) <= 64 ? (int)mlirIntegerTypeGetWidth(t) : 0;
@@ -330,6 +332,9 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
       i->b = reg_of(P, operand(op, 1));
     }
     break;
+  case EV_MMA_DONE:
+    i->dst = reg_of(P, operand(op, 0)); /* read by record(), not a slot */
+    break;
   case EV_WGMMA_WAIT:
   case EV_BULK_WAIT:
     e->value = ws_int_attr(op, "group", 0);
@@ -370,6 +375,7 @@ static int event_kind(MlirOperation op, char *name) {
       {"ws.tma_store", EV_TMA_STORE},
       {"nvvm.wgmma.commit.group.sync.aligned", EV_WGMMA_COMMIT},
       {"nvvm.wgmma.wait.group.sync.aligned", EV_WGMMA_WAIT},
+      {"ws.mma_done", EV_MMA_DONE},
       {"nvvm.cp.async.bulk.commit.group", EV_BULK_COMMIT},
       {"nvvm.cp.async.bulk.wait_group", EV_BULK_WAIT},
       {"ws.tc_mma", EV_TC_MMA},
@@ -400,10 +406,12 @@ static bool compile_region_block(ws_program *P, MlirOperation op, int region) {
   return mlirBlockIsNull(b) || compile_block(P, b);
 }
 
+static bool computes_tiles(MlirOperation op);
+
 static MlirWalkResult find_protocol(MlirOperation op, void *found) {
   char name[64];
   ws_op_name(op, name, sizeof name);
-  if (event_kind(op, name) >= 0 || wsOperationIsInDialect(op)) {
+  if (event_kind(op, name) >= 0 || (wsOperationIsInDialect(op) && !computes_tiles(op))) {
     *(bool *)found = true;
     return MlirWalkResultInterrupt;
   }
@@ -585,8 +593,12 @@ static bool compile_op(ws_program *P, MlirOperation op) {
   char name[64];
   ws_op_name(op, name, sizeof name);
   int kind = event_kind(op, name);
-  if (kind == EV_MMA)
-    return compile_event(P, op, kind) && compile_mma_a(P, op);
+  if (kind == EV_MMA) { /* its reads, its tile's maker (C_MMA_ID), A's reads */
+    if (!compile_event(P, op, kind))
+      return false;
+    emit(P, C_MMA_ID, op)->dst = reg_of(P, result(op, 0));
+    return compile_mma_a(P, op);
+  }
   if (kind == EV_TC_MMA) /* its ring reads, then its accumulator write */
     return compile_event(P, op, kind) && compile_event(P, op, EV_TMEM_WRITE);
   if (kind == EV_TC_COMMIT)
@@ -836,7 +848,10 @@ static void record(ws_program *P, const insn *i) {
   P->scratch = ws_grow(P->scratch, &P->scratch_cap, P->scratch_n + 1, sizeof *P->scratch);
   ws_event *e = &P->scratch[P->scratch_n++];
   *e = i->ev;
-  if (i->ev.kind == EV_BAR_SYNC) {
+  if (i->ev.kind == EV_MMA_DONE) { /* distance back to the ws.mma, when one made it */
+    long long at = P->known[i->dst] ? P->val[i->dst] : -1;
+    e->value = at >= 0 && at < P->scratch_n - 1 ? (int)(P->scratch_n - 1 - at) : 0;
+  } else if (i->ev.kind == EV_BAR_SYNC) {
     e->aux = i->a >= 0 && P->known[i->a] ? (int)P->val[i->a] : 0;
     e->value = i->b >= 0 && P->known[i->b] ? (int)P->val[i->b] : -1;
   } else if (i->a >= 0) {
@@ -1030,6 +1045,10 @@ static bool run_thread(ws_program *P, int tid) {
         return false;
       }
       record(P, i);
+      pc++;
+      break;
+    case C_MMA_ID: /* the ws.mma's event, just recorded */
+      set(P, i->dst, P->scratch_n - 1);
       pc++;
       break;
     case C_RETURN:

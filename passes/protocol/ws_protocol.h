@@ -45,6 +45,8 @@ typedef enum ws_ev_kind {
   EV_PROXY_FENCE,  /* nvvm.fence.proxy of an async kind */
   EV_WGMMA_COMMIT, /* nvvm.wgmma.commit.group */
   EV_WGMMA_WAIT,   /* value = groups left pending */
+  EV_MMA_DONE,     /* ws.mma_done: value = how many events back the ws.mma
+                      that made its tile is (0: no ws.mma made it) */
   EV_BULK_COMMIT,  /* nvvm.cp.async.bulk.commit.group */
   EV_BULK_WAIT,    /* value = groups left pending, aux = 1 for .read */
   /* sm_100a: tcgen05 and tensor memory. ws.commit is EV_TC_COMMIT, then an

@@ -163,10 +163,22 @@ MlirOperation ws_build_if(ws_builder *b, MlirValue cond, MlirBlock *then_block,
   return op;
 }
 
+MlirOperation ws_build_if_values(ws_builder *b, MlirValue cond, intptr_t num,
+                                 const MlirType *types, MlirBlock *then_block,
+                                 MlirBlock *else_block) {
+  MlirOperation op = ws_build(b, "scf.if", 1, &cond, num, types, 0, NULL, 2);
+  for (intptr_t r = 0; r < 2; r++) {
+    MlirBlock block = mlirBlockCreate(0, NULL, NULL);
+    mlirRegionAppendOwnedBlock(mlirOperationGetRegion(op, r), block);
+    *(r ? else_block : then_block) = block;
+  }
+  return op;
+}
+
 MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub,
                            MlirValue step, intptr_t num_iter,
                            const MlirValue *inits, MlirBlock *body) {
-  enum { max_iter = 8 };
+  enum { max_iter = 16 };
   MlirValue operands[3 + max_iter] = {lb, ub, step};
   MlirType types[1 + max_iter] = {mlirValueGetType(lb)};
   MlirLocation locs[1 + max_iter] = {b->loc};

@@ -64,6 +64,12 @@ MlirOperation ws_clone_before(ws_builder *b, MlirOperation op);
 MlirOperation ws_build_if(ws_builder *b, MlirValue cond, MlirBlock *then_block,
                           MlirBlock *else_block);
 
+/* scf.if with results of `types`; *then_block and *else_block are created
+ * empty: the caller builds in them and ends each with scf.yield. */
+MlirOperation ws_build_if_values(ws_builder *b, MlirValue cond, intptr_t num,
+                                 const MlirType *types, MlirBlock *then_block,
+                                 MlirBlock *else_block);
+
 /* scf.for over i32 bounds with iter args; *body gets the induction variable
  * and the iter args as arguments and no terminator: the caller appends
  * scf.yield. */

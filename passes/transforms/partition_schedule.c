@@ -38,6 +38,7 @@
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
 #include "../target/ws_target.h"
+#include "ws_product_lag.h"
 #include "../../dialect/ws_text.h"
 
 enum { DEFAULT_COMPUTE_WARPS = 4 };
@@ -398,6 +399,37 @@ static bool check_fragment_op(MlirOperation op, MlirOperation loop) {
   return true;
 }
 
+/* tensor.extract in a matmul loop reads one element of a tile the loop
+ * loads (a block's scale): the consumers read it from the slot, each
+ * thread the same element, and use it as a scalar (a tensor.splat of it,
+ * say). Not in an elementwise loop, whose compute threads each hold
+ * their own chunks of a tile. */
+static bool check_extract(MlirOperation op, MlirOperation loop) {
+  MlirValue t = mlirOperationGetOperand(op, 0);
+  if (mlirOperationGetNumResults(loop) == 0 || !ws_mma_engine_of(loop)->loop_math) {
+    ws_emit_op_error(op, "reads one element of a tile; that runs in the loop of a matmul "
+                         "on sm_90a (its consumer warpgroups read it from the ring's slot), "
+                         "not in an elementwise loop or on sm_100a");
+    return false;
+  }
+  if (!mlirValueIsAOpResult(t) || !wsOperationIsA(mlirOpResultGetOwner(t), "load") ||
+      !mlirOperationEqual(mlirOperationGetParentOperation(mlirOpResultGetOwner(t)), loop)) {
+    ws_emit_op_error(op, "reads an element of a tile that is not a ws.load of the loop; "
+                         "tensor.extract reads a loaded tile from its slot");
+    return false;
+  }
+  for (intptr_t i = 1; i < mlirOperationGetNumOperands(op); i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (!mlirValueIsAOpResult(v) || !ws_op_is(mlirOpResultGetOwner(v), "arith.constant")) {
+      ws_emit_op_error(op, "reads an element at an index that is not a constant; the "
+                           "consumers read it from the slot when they read the tile, so "
+                           "its position must be known there");
+      return false;
+    }
+  }
+  return true;
+}
+
 typedef enum { OP_OK, OP_ERROR } op_verdict;
 
 /* Gives tile ops their role (as a bit of a role mask); scalar ops are
@@ -440,6 +472,10 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
     if (matmul && !check_fragment_op(op, loop))
       return OP_ERROR;
     *mask = 1u << WS_ROLE_COMPUTE;
+  } else if (ws_op_is(op, "tensor.extract")) {
+    if (!check_extract(op, loop))
+      return OP_ERROR;
+    *mask = 1u << WS_ROLE_COMPUTE;
   } else if (is_scalar_math(op)) {
     *mask = 0;
   } else {
@@ -447,7 +483,8 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
                          "ws.warp_specialize loop; supported inside it: "
                          "ws.load, ws.store, ws.dot, elementwise arith/math on "
                          "tiles, ws.reduce, ws.broadcast, ws.iota, tensor.splat "
-                         "of a scalar, scalar arith");
+                         "of a scalar, tensor.extract of a loaded tile (matmul "
+                         "loops), scalar arith");
     return OP_ERROR;
   }
   return check_outside_tiles(op, loop) ? OP_OK : OP_ERROR;
@@ -706,6 +743,17 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
                 "no turns: this ws.dot is wider than %d (K or N), so a step is long in "
                 "the tensor cores already and the consumer warpgroups issue their wgmmas "
                 "as they come", TURN_MAX_WIDTH);
+    char why[256];
+    plan.parts[compute].lag = ws_choose_product_lag(&plan, compute, why, sizeof why);
+    if (explain && why[0])
+      ws_remark(env, loc,
+                plan.parts[compute].lag
+                    ? "lag 1: the math on each K step's products runs one step late, after "
+                      "the next step's wgmmas are issued, so the tensor cores run it in their "
+                      "shadow instead of waiting for it; %s"
+                    : "no lag: the math on each K step's products waits for its wgmmas, "
+                      "since %s",
+                why);
   }
   unsigned present = (1u << plan.num_parts) - 1;
   /* Scalars, last to first, so each sees its users' partitions. */

@@ -62,7 +62,7 @@
 #include "ws_specialize.h"
 #include "../../dialect/ws_text.h"
 
-enum { WARP_THREADS = 32 };
+enum { WARP_THREADS = 32, WS_LAG_MAX_VALUES = 16 };
 
 /* What each value of the source loop became in a partition's copy: an
  * open-addressing hash table keyed by the value, so that a lookup costs
@@ -77,6 +77,8 @@ typedef struct specializer {
   const ws_plan *plan;
   value_map map; /* the partition being emitted's (fresh_map); freed at the end */
   MlirValue prologue_slot[WS_MAX_RINGS]; /* the consumers' slot of each prologue ring */
+  MlirValue pair_step; /* a lagged K loop's step per iteration (two K steps), shared by
+                          every partition's copy; null when the loop has no lag */
   MlirContext ctx;
   MlirType i32;
   bool failed;
@@ -221,8 +223,9 @@ static MlirBlock open_loop(specializer *S, ws_builder *b, value_map *m, MlirValu
                            MlirValue *counter, MlirOperation *copy) {
   MlirOperation loop = S->plan->loop;
   MlirBlock body;
+  MlirValue step = mlirValueIsNull(S->pair_step) ? mlirOperationGetOperand(loop, 2) : S->pair_step;
   *copy = ws_build_for(b, mlirOperationGetOperand(loop, 0), mlirOperationGetOperand(loop, 1),
-                       mlirOperationGetOperand(loop, 2), 1, &start, &body);
+                       step, 1, &start, &body);
   map_put(m, mlirBlockGetArgument(ws_loop_body(loop), 0), mlirBlockGetArgument(body, 0));
   *counter = mlirBlockGetArgument(body, 1);
   return body;
@@ -252,9 +255,15 @@ static MlirOperation clone_mapped(ws_builder *b, MlirOperation op, value_map *m)
   return copy;
 }
 
+/* An op on scalars alone: index math, cloned into each partition that uses
+ * it. An op that reads a tile (tensor.extract of one element) is not: the
+ * tile comes from its ring first. */
 static bool is_scalar(MlirOperation op) {
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
     if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, r))))
+      return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetOperand(op, i))))
       return false;
   return !wsOperationIsInDialect(op);
 }
@@ -314,6 +323,18 @@ static void tma_op(specializer *S, ws_builder *b, const char *name, MlirOperatio
   ws_builder at = *b;
   at.loc = mlirOperationGetLocation(op);
   ws_build_void(&at, name, n, ops, 1, &attr);
+}
+
+/* A lagged loop's iteration runs two K steps: the second at k + step (a
+ * phantom past the loop's end when the steps are odd in number: its loads
+ * read zeros from past the tensor, its math is skipped). Maps the
+ * induction variable to k + step for the second step's ops and returns its
+ * count, n + 1. */
+static MlirValue second_step(specializer *S, ws_builder *b, value_map *m, MlirValue n) {
+  MlirOperation loop = S->plan->loop;
+  MlirValue iv = mlirBlockGetArgument(ws_loop_body(loop), 0);
+  map_put(m, iv, ws_arith(b, "arith.addi", map_get(m, iv), mlirOperationGetOperand(loop, 2)));
+  return ws_arith(b, "arith.addi", n, c32(b, 1));
 }
 
 /* ---- partitions ------------------------------------------------------------ */
@@ -467,6 +488,11 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   emit_tma_ops(S, &b, m, n, first_tile_op(S, &b, m, part), part, started);
   if (store)
     release_stored_slots(S, &b, n, started);
+  if (!mlirValueIsNull(S->pair_step)) { /* a lagged loop: its second K step */
+    n = second_step(S, &b, m, n);
+    memset(started, 0, sizeof started);
+    emit_tma_ops(S, &b, m, n, first_tile_op(S, &b, m, part), part, started);
+  }
   close_loop(&b, body, n);
   if (epilogue)
     emit_tma_ops(S, &t.at, m, counts[1], first_epilogue_op(S, &t.at, m, part), part,
@@ -812,6 +838,265 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
   return ok ? copy : (MlirOperation){NULL};
 }
 
+/* ---- a lagged K loop (ws_partition.lag) ---------------------------------------
+ *
+ * The consumers issue a step's wgmmas (into one of two products) and run
+ * the math of the step before while the tensor cores run them. One
+ * iteration runs two steps, each product in registers of its own:
+ *
+ *   scf.for %k = lb to ub step 2 s iter_args(n, accs, %pb, %kb, %real) {
+ *     wait full(n); ws.mma (slot n) -> %pa; commit; wait_group 1
+ *     scf.if n > start { step n - 1's math on ws.mma_done %pb at %kb,
+ *                        reading slot n - 1; release slot n - 1 }
+ *     wait full(n + 1); ws.mma (slot n + 1) -> %pb'; commit; wait_group 1
+ *     step n's math on ws.mma_done %pa at %k, reading slot n; release slot n
+ *     wait_group 0
+ *     yield n + 2, accs, %pb', k + s, k + s < ub
+ *   }
+ *   scf.if n > start { read slot n - 1; scf.if %real { its math }; release }
+ *
+ * Every wgmma is retired before the iteration ends: ptxas serializes every
+ * wgmma of a kernel (C7514) whose loop reads, as %pb, registers a wgmma
+ * still in flight from the previous iteration writes, even once a
+ * wait_group has retired it. So step n + 1's wgmmas drain at the end of
+ * the iteration, and step n - 1's math overlaps step n's wgmmas instead.
+ * (The wait_group 1 after step n's wgmmas retires nothing, but without it
+ * ptxas waits for them before the math reads %pb: C7517.)
+ *
+ * Step n + 1 is a phantom when the steps are odd in number: the load warp
+ * fills its slot with zeros from past the tensor, and %real = false skips
+ * its math (which might not take zeros gracefully); its slot is released
+ * all the same. */
+
+/* The step's last ws.dot: the math on its products comes after it. */
+static MlirOperation last_dot(MlirOperation loop) {
+  MlirOperation last = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "dot"))
+      last = op;
+  return last;
+}
+
+/* The tiles a step reads from the rings are read anew for another step. */
+static void forget_ring_reads(specializer *S, value_map *m) {
+  for (int r = 0; r < S->plan->num_rings; r++)
+    if (!mlirOperationIsNull(S->plan->rings[r].producer)) {
+      MlirValue v = mlirOperationGetResult(S->plan->rings[r].producer, 0);
+      map_put(m, v, v);
+    }
+}
+
+/* One step's wgmmas: wait for slot n, then the partition's ops up to the
+ * last ws.dot at k (scalars and the splats a dot reads cloned, each ws.dot
+ * a ws.mma on the slot into its fresh product, products[i]; the math
+ * waits for math_step), then commit. Returns the slot, or null after an
+ * error. */
+static MlirValue issue_step(specializer *S, ws_builder *b, value_map *m, int part, int in,
+                            MlirValue n, MlirValue *products) {
+  MlirOperation stop = last_dot(S->plan->loop);
+  MlirValue slot, phase;
+  slot_phase(S, b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
+  wait_barrier(S, b, in, true, slot, phase);
+  ws_build_void(b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
+  int k = 0;
+  for (MlirOperation op = first_tile_op(S, b, m, part); !mlirOperationIsNull(op);
+       op = after(S, b, m, op, part)) {
+    if (!wsOperationIsA(op, "dot")) {
+      if (ws_feeds_dot(op))
+        clone_mapped(b, op, m); /* a splat */
+      continue;
+    }
+    if (!emit_mma(S, b, m, op, slot))
+      return (MlirValue){NULL};
+    products[k++] = map_get(m, mlirOperationGetResult(op, 0));
+    if (mlirOperationEqual(op, stop))
+      break;
+  }
+  ws_build_void(b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+  return slot;
+}
+
+/* The ring tiles a step's math reads, read from `slot` (mapped). */
+static void read_math_operands(specializer *S, ws_builder *b, value_map *m, int part, int in,
+                               MlirValue slot) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(S->plan->loop));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (in_partition(S, op, part) && !wsOperationIsA(op, "dot"))
+      read_ring_operands(S, b, m, op, in, slot);
+}
+
+/* The products of a step whose wgmmas a wait retired, each through
+ * ws.mma_done (the math reads what it returns), into ready[]. */
+static void products_done(ws_builder *b, int num, const MlirValue *products, MlirValue *ready) {
+  for (int i = 0; i < num; i++)
+    ready[i] = ws_build_value(b, "ws.mma_done", 1, &products[i],
+                              mlirValueGetType(products[i]), 0, NULL);
+}
+
+/* One step's math at k on its ready products: the partition's scalars at
+ * k, then every op but the ws.dots (math before them, such as a block
+ * scale's, and after them), reading ring tiles from `slot` where not
+ * already read; accs (the carried tiles) in and out. */
+static void math_step(specializer *S, ws_builder *b, value_map *m, int part, int in,
+                      MlirValue k, MlirValue slot, const MlirValue *products, MlirValue *accs) {
+  MlirOperation loop = S->plan->loop;
+  MlirBlock src = ws_loop_body(loop);
+  map_put(m, mlirBlockGetArgument(src, 0), k);
+  int carried = (int)mlirOperationGetNumResults(loop);
+  for (int i = 0; i < carried; i++)
+    map_put(m, mlirBlockGetArgument(src, 1 + i), accs[i]);
+  int j = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "dot"))
+      map_put(m, mlirOperationGetResult(op, 0), products[j++]);
+  for (MlirOperation op = first_tile_op(S, b, m, part); !mlirOperationIsNull(op);
+       op = after(S, b, m, op, part)) {
+    if (wsOperationIsA(op, "dot"))
+      continue;
+    read_ring_operands(S, b, m, op, in, slot);
+    clone_mapped(b, op, m);
+  }
+  MlirOperation yield = mlirBlockGetTerminator(src);
+  for (int i = 0; i < carried; i++)
+    accs[i] = map_get(m, mlirOperationGetOperand(yield, i));
+}
+
+/* Step `n`'s slot back to the load warp (its wgmmas and reads are done). */
+static void release_slot(specializer *S, ws_builder *b, int in, MlirValue n) {
+  MlirValue slot;
+  slot_phase(S, b, n, in, S->plan->channels[in].consumer_phase, &slot, NULL);
+  if (S->plan->channels[in].release_fence)
+    fence_async_shared(b);
+  arrive(S, b, in, false, slot);
+}
+
+/* scf.if cond -> (types of accs): the then block's builder in *then_b and
+ * the else block already yielding accs; the caller ends the then block. */
+static MlirOperation if_accs(ws_builder *b, MlirValue cond, int num, const MlirValue *accs,
+                             MlirBlock *then_block, ws_builder *then_b) {
+  MlirType types[WS_LAG_MAX_VALUES];
+  for (int i = 0; i < num; i++)
+    types[i] = mlirValueGetType(accs[i]);
+  MlirBlock else_block;
+  MlirOperation op = ws_build_if_values(b, cond, num, types, then_block, &else_block);
+  ws_build_terminator(else_block, b->loc, "scf.yield", num, accs);
+  *then_b = ws_builder_at_end(*then_block, b->loc);
+  return op;
+}
+
+/* The lagged K loop of the consumers (see above), counting from `start`;
+ * maps the source loop's results and returns the count after it, or null
+ * after an error. */
+static MlirValue emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m, int part,
+                                    int in, MlirValue start) {
+  MlirOperation loop = S->plan->loop;
+  MlirBlock src = ws_loop_body(loop);
+  int carried = (int)mlirOperationGetNumResults(loop), np = 0;
+  MlirValue init[WS_LAG_MAX_VALUES], prod_a[WS_LAG_MAX_VALUES], prod_b[WS_LAG_MAX_VALUES];
+  for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "dot"))
+      prod_b[np++] = map_get(m, mlirOperationGetOperand(op, 2)); /* its zeros */
+  if (1 + carried + np + 2 > WS_LAG_MAX_VALUES) {
+    ws_emit_op_error(loop, "carries too many tiles for a lagged loop");
+    return (MlirValue){NULL};
+  }
+  /* iter args: n, accs, the odd steps' products, their k, whether real */
+  int nv = 0;
+  init[nv++] = start;
+  for (int i = 0; i < carried; i++)
+    init[nv++] = map_get(m, mlirOperationGetOperand(loop, 3 + i));
+  for (int i = 0; i < np; i++)
+    init[nv++] = prod_b[i];
+  init[nv++] = mlirOperationGetOperand(loop, 0);
+  init[nv++] = ws_const_int(at, 0, mlirIntegerTypeGet(S->ctx, 1));
+  MlirBlock body;
+  MlirOperation copy = ws_build_for(at, mlirOperationGetOperand(loop, 0),
+                                    mlirOperationGetOperand(loop, 1), S->pair_step, nv, init,
+                                    &body);
+  ws_builder b = ws_builder_at_end(body, at->loc);
+  MlirValue k = mlirBlockGetArgument(body, 0), n = mlirBlockGetArgument(body, 1);
+  MlirValue accs[WS_LAG_MAX_VALUES];
+  for (int i = 0; i < carried; i++)
+    accs[i] = mlirBlockGetArgument(body, 2 + i);
+  for (int i = 0; i < np; i++)
+    prod_b[i] = mlirBlockGetArgument(body, 2 + carried + i);
+  MlirValue k_b = mlirBlockGetArgument(body, 2 + carried + np);
+  MlirValue iv = mlirBlockGetArgument(src, 0);
+  /* step n: its wgmmas, then step n - 1's math */
+  map_put(m, iv, k);
+  MlirValue slot_a = issue_step(S, &b, m, part, in, n, prod_a);
+  if (mlirValueIsNull(slot_a))
+    return slot_a;
+  wgmma_wait(&b, 1); /* retires nothing (%pb is done), but ends ptxas's stage */
+  MlirBlock then_block;
+  ws_builder t;
+  MlirOperation first = if_accs(&b, ws_cmpi(&b, "ugt", n, start), carried, accs, &then_block, &t);
+  MlirValue prev = ws_arith(&t, "arith.subi", n, c32(&t, 1)), prev_slot;
+  slot_phase(S, &t, prev, in, S->plan->channels[in].consumer_phase, &prev_slot, NULL);
+  forget_ring_reads(S, m);
+  MlirValue step_accs[WS_LAG_MAX_VALUES], ready[WS_LAG_MAX_VALUES];
+  memcpy(step_accs, accs, sizeof(MlirValue) * (size_t)carried);
+  products_done(&t, np, prod_b, ready);
+  math_step(S, &t, m, part, in, k_b, prev_slot, ready, step_accs);
+  release_slot(S, &t, in, prev);
+  ws_build_terminator(then_block, b.loc, "scf.yield", carried, step_accs);
+  for (int i = 0; i < carried; i++)
+    accs[i] = mlirOperationGetResult(first, i);
+  /* step n + 1: its wgmmas, then step n's math */
+  map_put(m, iv, k);
+  MlirValue n1 = second_step(S, &b, m, n), k1 = map_get(m, iv);
+  if (mlirValueIsNull(issue_step(S, &b, m, part, in, n1, prod_b)))
+    return (MlirValue){NULL};
+  wgmma_wait(&b, 1);
+  forget_ring_reads(S, m);
+  products_done(&b, np, prod_a, ready);
+  math_step(S, &b, m, part, in, k, slot_a, ready, accs);
+  release_slot(S, &b, in, n);
+  wgmma_wait(&b, 0); /* nothing in flight across the back edge */
+  MlirValue next[WS_LAG_MAX_VALUES];
+  nv = 0;
+  next[nv++] = ws_arith(&b, "arith.addi", n, c32(&b, 2));
+  for (int i = 0; i < carried; i++)
+    next[nv++] = accs[i];
+  for (int i = 0; i < np; i++)
+    next[nv++] = prod_b[i];
+  next[nv++] = k1;
+  next[nv++] = ws_cmpi(&b, "slt", k1, mlirOperationGetOperand(loop, 1));
+  ws_build_terminator(body, b.loc, "scf.yield", nv, next);
+  /* after the loop: the last odd step's math, if it was real */
+  MlirValue count = mlirOperationGetResult(copy, 0);
+  for (int i = 0; i < carried; i++)
+    accs[i] = mlirOperationGetResult(copy, 1 + i);
+  for (int i = 0; i < np; i++)
+    prod_b[i] = mlirOperationGetResult(copy, 1 + carried + i);
+  MlirValue k_last = mlirOperationGetResult(copy, 1 + carried + np);
+  MlirValue real = mlirOperationGetResult(copy, 2 + carried + np);
+  MlirOperation last = if_accs(at, ws_cmpi(at, "ugt", count, start), carried, accs,
+                               &then_block, &t);
+  prev = ws_arith(&t, "arith.subi", count, c32(&t, 1));
+  slot_phase(S, &t, prev, in, S->plan->channels[in].consumer_phase, &prev_slot, NULL);
+  forget_ring_reads(S, m);
+  /* the slot's reads and ws.mma_done are protocol: outside %real's if */
+  read_math_operands(S, &t, m, part, in, prev_slot);
+  products_done(&t, np, prod_b, ready);
+  MlirBlock math_block;
+  ws_builder mb;
+  MlirOperation odd = if_accs(&t, real, carried, accs, &math_block, &mb);
+  memcpy(step_accs, accs, sizeof(MlirValue) * (size_t)carried);
+  math_step(S, &mb, m, part, in, k_last, prev_slot, ready, step_accs);
+  ws_build_terminator(math_block, b.loc, "scf.yield", carried, step_accs);
+  for (int i = 0; i < carried; i++)
+    step_accs[i] = mlirOperationGetResult(odd, i);
+  release_slot(S, &t, in, prev);
+  ws_build_terminator(then_block, b.loc, "scf.yield", carried, step_accs);
+  for (int i = 0; i < carried; i++)
+    map_put(m, mlirOperationGetResult(loop, i), mlirOperationGetResult(last, i));
+  return count;
+}
+
 /* The consumers' side of the prologue channels (an attention kernel's Q):
  * wait once for each slot before the loop and note it for the ws.mma ops
  * that read it; with `release`, free them once every wgmma is done. */
@@ -948,29 +1233,40 @@ static void emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
     ws_builder t1 = ws_builder_before(mlirBlockGetTerminator(then_block));
     take_turn_after(S, &t1, &turns, turn_at(&t1, &turns, c32(&t1, 0), 0));
   }
-  MlirOperation copy = emit_k_loop(S, at, m, part, in, counts[0], base, &turns);
-  if (mlirOperationIsNull(copy)) {
-    S->failed = true;
-    return;
+  MlirValue steps;
+  if (S->plan->parts[part].lag) { /* waits, releases and maps the results itself */
+    steps = emit_lagged_k_loop(S, at, m, part, in, counts[0]);
+    if (mlirValueIsNull(steps)) {
+      S->failed = true;
+      return;
+    }
+  } else {
+    MlirOperation copy = emit_k_loop(S, at, m, part, in, counts[0], base, &turns);
+    if (mlirOperationIsNull(copy)) {
+      S->failed = true;
+      return;
+    }
+    steps = mlirOperationGetResult(copy, 0);
+    for (intptr_t i = 0; i < mlirOperationGetNumResults(S->plan->loop); i++)
+      map_put(m, mlirOperationGetResult(S->plan->loop, i), mlirOperationGetResult(copy, 1 + i));
   }
   if (turn >= 0) { /* every wait of this tile passed: the other may go on */
     MlirValue slot;
     slot_phase(S, at, counts[1], turn, S->plan->channels[turn].producer_phase, &slot, NULL);
     arrive(S, at, turn, true, slot);
   }
-  MlirValue steps = mlirOperationGetResult(copy, 0);
   if (turns.ch >= 0) /* the last turn: the last step's last run */
     end_turn(S, at, &turns, turn_at(at, &turns, steps, 0));
-  wgmma_wait(at, 0);
-  release_lagging(S, at, steps, in, 1, base);
+  if (!S->plan->parts[part].lag) {
+    wgmma_wait(at, 0);
+    release_lagging(S, at, steps, in, 1, base);
+  }
   prologue_channels(S, at, part, true);
   if (epilogue_reuses_rings(S)) {
     MlirValue ops[2] = {c32(at, 1), c32(at, S->plan->parts[part].num_warps * 32)};
     MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
     ws_build_void(at, "nvvm.barrier", 2, ops, 1, &seg);
   }
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(S->plan->loop); i++)
-    map_put(m, mlirOperationGetResult(S->plan->loop, i), mlirOperationGetResult(copy, 1 + i));
   emit_epilogue(S, at, m, part, persistent ? counts[1] : (MlirValue){NULL});
   if (persistent) {
     MlirValue next[2] = {pingpong ? ws_arith(&t.at, "arith.addi", counts[0], k_steps) : steps,
@@ -1222,6 +1518,9 @@ bool ws_specialize(ws_plan *plan) {
   MlirValue tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, S.i32, 0, NULL);
   MlirValue warp = ws_arith(&b, "arith.divui", tid, c32(&b, WARP_THREADS));
   init_barriers(&S, &b, tid, warp);
+  int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
+  if (compute >= 0 && plan->parts[compute].lag) /* two K steps an iteration, in every copy */
+    S.pair_step = ws_arith(&b, "arith.muli", mlirOperationGetOperand(loop, 2), c32(&b, 2));
   emit_partitions(&S, &b, warp);
   if (plan->tmem.tile.ptr)
     dealloc_tmem(&S, &b, warp);

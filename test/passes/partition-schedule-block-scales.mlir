@@ -1,31 +1,80 @@
 // RUN: ws-opt --ws-pipeline=stage=plan %s | FileCheck %s
-// A block-scaled FP8 matmul (DeepGEMM's recipe, integration/matmul/fp8.py's
-// "blocks"): each 128-deep K block's product is a ws.dot into a fresh
-// accumulator, scaled by A's row scales (a 1 x M tile, spread along the
-// rows) and B's column scales (a 1 x N tile the loop loads, spread along
-// the columns), and added into the carried f32 accumulator. The scale
-// tiles ride the K channel's rings with A and B; the consumers read them
-// from the slot into registers, wait for the block's wgmma, give the
-// previous slot back (fenced: they read it with generic loads) and promote.
+// RUN: ws-opt --emit=ptx %s | FileCheck %s --check-prefix=PTX
+// RUN: ws-opt --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-lower-to-nvvm)' %s | FileCheck %s --check-prefix=LOWER
+// A block-scaled FP8 matmul in DeepGEMM's form (integration/matmul/fp8.py's
+// "blocks" at a 128-wide N tile): each 128-deep K block's product is a
+// ws.dot into a fresh accumulator, scaled by A's row scales (a 1 x M tile)
+// times B's scale for the 128 x 128 block the tile lies in (element 0 of a
+// 1 x 4 box at the tile's first column, read with tensor.extract), and
+// added into the carried f32 accumulator with math.fma. The scale tiles
+// ride the K channel's rings with A and B.
+//
+// The consumers run the loop with a lag of 1 (ws.partitions' lag): two K
+// steps an iteration, each product in registers of its own; step n's
+// wgmmas go out, then step n - 1's math runs (reading its scales from slot
+// n - 1, then giving that slot back, fenced: they read it with generic
+// loads) while the tensor cores run them; then step n + 1's wgmmas and
+// step n's math; every wgmma is retired before the iteration ends.
 // CHECK-LABEL: gpu.func @block_scaled
-// CHECK: "ws.wait"({{.*}}) {barrier = "full", channel = 0 : i32}
-// CHECK: %[[P:.*]] = "ws.mma"(%[[SLOT:[0-9]+]]#0, %cst) {ring_a = 0 : i32, ring_b = 1 : i32, transpose_b}
-// CHECK: "ws.read_slot"(%[[SLOT]]#0) {ring = 2 : i32} : (i32) -> tensor<1x128xf32>
-// CHECK: "ws.read_slot"(%[[SLOT]]#0) {ring = 3 : i32} : (i32) -> tensor<1x128xf32>
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: lag = 1 : i32, name = "compute"
+// CHECK: %[[LOOP:.*]]:5 = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[N:.*]] = %{{.*}}, %[[ACC:.*]] = %cst, %[[PB:.*]] = %cst, %[[KB:.*]] = %{{.*}}, %[[REAL:.*]] = %false) -> (i32, tensor<128x128xf32>, tensor<128x128xf32>, i32, i1)
+// CHECK: "ws.wait"(%[[SA:[0-9]+]]#0, %{{.*}}) {barrier = "full", channel = 0 : i32}
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: %[[PA:.*]] = "ws.mma"(%[[SA]]#0, %cst) {ring_a = 0 : i32, ring_b = 1 : i32, transpose_b}
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: scf.if %{{.*}} -> (tensor<128x128xf32>) {
+// CHECK: %[[PREV:.*]]:2 = "ws.slot_phase"
+// CHECK: %[[READY_B:.*]] = "ws.mma_done"(%[[PB]])
+// CHECK: %[[BS:.*]] = "ws.read_slot"(%[[PREV]]#0) {ring = 3 : i32} : (i32) -> tensor<1x4xf32>
+// CHECK: tensor.extract %[[BS]][
+// CHECK: "ws.read_slot"(%[[PREV]]#0) {ring = 2 : i32} : (i32) -> tensor<1x128xf32>
+// CHECK: math.fma %[[READY_B]], %{{.*}}, %[[ACC]]
+// CHECK: nvvm.fence.proxy
 // CHECK-NEXT: "ws.arrive"({{.*}}) {barrier = "empty", channel = 0 : i32}
-// CHECK: %[[S1:.*]] = arith.mulf %[[P]], %{{.*}} : tensor<128x128xf32>
-// CHECK-NEXT: %[[S2:.*]] = arith.mulf %[[S1]], %{{.*}} : tensor<128x128xf32>
-// CHECK-NEXT: arith.addf %{{.*}}, %[[S2]] : tensor<128x128xf32>
-// The load warp brings A, B and both scale tiles per step: 16384 + 16384 +
-// 512 + 512 bytes.
-// CHECK: "ws.arrive_expect_tx"({{.*}}) {bytes = 33792 : i32, channel = 0 : i32}
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[ACC]]
+// CHECK: "ws.wait"(%[[SB:[0-9]+]]#0, %{{.*}}) {barrier = "full", channel = 0 : i32}
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: %[[PB2:.*]] = "ws.mma"(%[[SB]]#0, %cst)
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT: %[[READY_A:.*]] = "ws.mma_done"(%[[PA]])
+// CHECK: math.fma %[[READY_A]]
+// CHECK: "ws.arrive"({{.*}}) {barrier = "empty", channel = 0 : i32}
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %[[PB2]], %{{.*}}, %{{.*}} : i32, tensor<128x128xf32>, tensor<128x128xf32>, i32, i1
+// After the loop: the last odd step's scales and slot, and its math only
+// if it was a real step (an odd count ends in a phantom step, which the
+// load warp fills with zeros from past the tensor).
+// CHECK: scf.if %{{.*}} -> (tensor<128x128xf32>) {
+// CHECK: "ws.read_slot"
+// CHECK: "ws.mma_done"(%[[LOOP]]#2)
+// CHECK: scf.if %[[LOOP]]#4 -> (tensor<128x128xf32>) {
+// CHECK: math.fma
+// CHECK: "ws.arrive"({{.*}}) {barrier = "empty", channel = 0 : i32}
+// The load warp runs two steps an iteration too, A, B and both scale
+// tiles per step: 16384 + 16384 + 512 + 16 bytes.
+// CHECK: "ws.arrive_expect_tx"({{.*}}) {bytes = 33296 : i32, channel = 0 : i32}
+// CHECK: "ws.arrive_expect_tx"({{.*}}) {bytes = 33296 : i32, channel = 0 : i32}
+// Lowered: the math's scf.if carries the accumulator as a struct of its 64
+// values; ws.mma_done passes each value of the product through an empty
+// asm after the wait, so that LLVM keeps the math below it.
+// LOWER: nvvm.wgmma.wait.group.sync.aligned 1
+// LOWER-NEXT: arith.cmpi ugt
+// LOWER-NEXT: scf.if %{{.*}} -> (!llvm.struct<(f32,
+// LOWER: llvm.inline_asm has_side_effects "", "=f,0"
+// The lowered loop: 64 fma per product (the block scale and the row scale
+// multiplied first, 2 per thread), and no wgmma serialized by ptxas.
+// PTX: wgmma.wait_group.sync.aligned 	1;
+// PTX: fma.rn.f32
+// PTX: wgmma.wait_group.sync.aligned 	0;
 // Generated by integration/matmul/fp8.py
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
-    gpu.func @block_scaled(%a: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %rsa: !ws.tensor_desc<tensor<1x128xf32>>, %rsb: !ws.tensor_desc<tensor<1x128xf32>>, %c: !ws.tensor_desc<tensor<128x128xbf16>>, %K: i32) kernel
+    gpu.func @block_scaled(%a: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %rsa: !ws.tensor_desc<tensor<1x128xf32>>, %rsb: !ws.tensor_desc<tensor<1x4xf32>>, %c: !ws.tensor_desc<tensor<128x128xbf16>>, %K: i32) kernel
         attributes {ws.num_warps = 8 : i32} {
+      %i0 = arith.constant 0 : index
       %c0 = arith.constant 0 : i32
       %cbk = arith.constant 128 : i32
       %cbm = arith.constant 128 : i32
@@ -42,13 +91,13 @@ module attributes {gpu.container_module} {
         %tb = "ws.load"(%b, %n, %k) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
         %kb = arith.divui %k, %cbk : i32
         %bsa = "ws.load"(%rsa, %kb, %m) : (!ws.tensor_desc<tensor<1x128xf32>>, i32, i32) -> tensor<1x128xf32>
-        %bsb = "ws.load"(%rsb, %kb, %n) : (!ws.tensor_desc<tensor<1x128xf32>>, i32, i32) -> tensor<1x128xf32>
+        %bsb = "ws.load"(%rsb, %kb, %n) : (!ws.tensor_desc<tensor<1x4xf32>>, i32, i32) -> tensor<1x4xf32>
         %p = "ws.dot"(%ta, %tb, %zero) {transpose_b} : (tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
-        %pa = "ws.broadcast"(%bsa) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x128xf32>
-        %pb = "ws.broadcast"(%bsb) {axis = 1 : i32} : (tensor<1x128xf32>) -> tensor<128x128xf32>
-        %p1 = arith.mulf %p, %pa : tensor<128x128xf32>
-        %p2 = arith.mulf %p1, %pb : tensor<128x128xf32>
-        %d = arith.addf %acc0, %p2 : tensor<128x128xf32>
+        %sb = tensor.extract %bsb[%i0, %i0] : tensor<1x4xf32>
+        %sbr = tensor.splat %sb : tensor<1x128xf32>
+        %s = arith.mulf %bsa, %sbr : tensor<1x128xf32>
+        %sc = "ws.broadcast"(%s) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x128xf32>
+        %d = math.fma %p, %sc, %acc0 : tensor<128x128xf32>
         scf.yield %d : tensor<128x128xf32>
       } {ws.warp_specialize}
       %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xbf16>

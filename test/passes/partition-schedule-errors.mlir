@@ -9,8 +9,8 @@ module attributes {gpu.container_module} {
       %i0 = arith.constant 0 : index
       scf.for %y = %c0 to %n step %c64 : i32 {
         %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
-        // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:14: error: 'tensor.extract' op cannot be placed in a partition of a ws.warp_specialize loop; supported inside it: ws.load, ws.store, ws.dot, elementwise arith/math on tiles, ws.reduce, ws.broadcast, ws.iota, tensor.splat of a scalar, scalar arith
-        %e = tensor.extract %t[%i0, %i0] : tensor<32x64xf32>
+        // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:14: error: 'tensor.extract_slice' op cannot be placed in a partition of a ws.warp_specialize loop; supported inside it: ws.load, ws.store, ws.dot, elementwise arith/math on tiles, ws.reduce, ws.broadcast, ws.iota, tensor.splat of a scalar, tensor.extract of a loaded tile (matmul loops), scalar arith
+        %e = tensor.extract_slice %t[0, 0] [16, 64] [1, 1] : tensor<32x64xf32> to tensor<16x64xf32>
         "ws.store"(%a, %c0, %y, %t) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
       } {ws.warp_specialize}
       gpu.return
