@@ -49,7 +49,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, ".."))  # ws_launch.py
 sys.path.insert(0, here)  # the matmul suite's variants.py
 import variants  # noqa: E402
-from kernel_set import compile_set, have_gpu  # noqa: E402
+from kernel_set import main as kernel_main  # noqa: E402
 
 # name, BM, BN, BK, warps, A type, B type, C type, scaling, schedule
 KERNELS = [
@@ -501,22 +501,10 @@ def sanitize(folder):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "compile":
-        sys.exit(0 if compile_set(sys.argv[2], sys.argv[3], KERNELS, render, ptx_wants,
-                                  "FP8 matmuls") else 1)
-    if len(sys.argv) >= 3 and sys.argv[1] in ("run", "bench", "small", "sanitize", "profile"):
-        if not have_gpu():
-            print("skipped: no GPU")
-            sys.exit(0)
-        if sys.argv[1] == "run":
-            sys.exit(0 if run(sys.argv[2]) else 1)
-        if sys.argv[1] == "small":
-            sys.exit(0 if run(sys.argv[2], sys.argv[3], [(200, 300, 272)]) else 1)
-        if sys.argv[1] == "sanitize":
-            sys.exit(0 if sanitize(sys.argv[2]) else 1)
-        if sys.argv[1] == "profile":
-            profile(sys.argv[2], sys.argv[3], *(int(x) for x in sys.argv[4:7]))
-            sys.exit(0)
-        bench(sys.argv[2], sys.argv[3:])
-        sys.exit(0)
-    sys.exit(__doc__)
+    kernel_main(__doc__, KERNELS, render, ptx_wants, "FP8 matmuls", {
+        "run": run,
+        "small": lambda folder, name: run(folder, name, [(200, 300, 272)]),
+        "sanitize": sanitize,
+        "profile": lambda folder, name, m, n, k: profile(folder, name, int(m), int(n), int(k)),
+        "bench": lambda folder, *names: bench(folder, names),
+    })

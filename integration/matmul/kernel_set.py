@@ -35,3 +35,20 @@ def compile_set(ws_opt, out, kernels, render, wants, what):
 def have_gpu():
     return shutil.which("nvidia-smi") is not None and subprocess.run(
         ["nvidia-smi", "-L"], capture_output=True).returncode == 0
+
+
+def main(doc, kernels, render, wants, what, gpu_commands):
+    """The command line the sets share: `compile WS_OPT DIR` (compile_set,
+    no GPU needed), and the commands of `gpu_commands` (name: function of
+    the remaining arguments, returning True on success or None), each of
+    which says "skipped: no GPU" where there is none. Exits."""
+    import sys
+    argv = sys.argv[1:]
+    if len(argv) == 3 and argv[0] == "compile":
+        sys.exit(0 if compile_set(argv[1], argv[2], kernels, render, wants, what) else 1)
+    if len(argv) >= 2 and argv[0] in gpu_commands:
+        if not have_gpu():
+            print("skipped: no GPU")
+            sys.exit(0)
+        sys.exit(0 if gpu_commands[argv[0]](*argv[1:]) in (True, None) else 1)
+    sys.exit(doc)

@@ -24,7 +24,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, ".."))  # ws_launch.py
 sys.path.insert(0, here)  # the matmul suite's variants.py, before the elementwise one
 import variants  # noqa: E402
-from kernel_set import compile_set, have_gpu  # noqa: E402
+from kernel_set import main as kernel_main  # noqa: E402
 
 # name, BM, BN, BK, warps, A's loaded type, what the loop does to it, the
 # dot's type, schedule
@@ -139,12 +139,4 @@ def run(folder):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "compile":
-        sys.exit(0 if compile_set(sys.argv[2], sys.argv[3], KERNELS, render, ptx_wants,
-                                  "register-A matmuls") else 1)
-    if len(sys.argv) == 3 and sys.argv[1] == "run":
-        if not have_gpu():
-            print("skipped: no GPU")
-            sys.exit(0)
-        sys.exit(0 if run(sys.argv[2]) else 1)
-    sys.exit(__doc__)
+    kernel_main(__doc__, KERNELS, render, ptx_wants, "register-A matmuls", {"run": run})

@@ -34,7 +34,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, ".."))  # ws_launch.py
 sys.path.insert(0, here)  # the matmul suite's variants.py
 import variants  # noqa: E402
-from kernel_set import compile_set, have_gpu  # noqa: E402
+from kernel_set import main as kernel_main  # noqa: E402
 
 GROUP = 128  # K values per scale, and the K tile
 
@@ -276,18 +276,8 @@ def profile(folder, name, n, m, k):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "compile":
-        sys.exit(0 if compile_set(sys.argv[2], sys.argv[3], KERNELS, render, ptx_wants,
-                                  "weight-only matmuls") else 1)
-    if len(sys.argv) >= 3 and sys.argv[1] in ("run", "bench", "profile"):
-        if not have_gpu():
-            print("skipped: no GPU")
-            sys.exit(0)
-        if sys.argv[1] == "run":
-            sys.exit(0 if run(sys.argv[2]) else 1)
-        if sys.argv[1] == "profile":
-            profile(sys.argv[2], sys.argv[3], *(int(v) for v in sys.argv[4:7]))
-            sys.exit(0)
-        bench(sys.argv[2], sys.argv[3:])
-        sys.exit(0)
-    sys.exit(__doc__)
+    kernel_main(__doc__, KERNELS, render, ptx_wants, "weight-only matmuls", {
+        "run": run,
+        "profile": lambda folder, name, n, m, k: profile(folder, name, int(n), int(m), int(k)),
+        "bench": lambda folder, *names: bench(folder, names),
+    })
