@@ -212,9 +212,10 @@ irdl.dialect @ws {
     irdl.results()
   }
 
-  // ws.tc_mma %slot, %buffer, %accumulate {ring_a, ring_b}: one thread
-  // issues tcgen05.mma of A (ring_a's slot, M x K) by B (ring_b's slot,
-  // N x K) into accumulator buffer %buffer of ws.tmem: D = A @ B^T, plus D
+  // ws.tc_mma %slot, %buffer, %accumulate {ring_a, ring_b, transpose_b}:
+  // one thread issues tcgen05.mma of A (ring_a's slot, M x K) by B
+  // (ring_b's slot, N x K with the unit attribute transpose_b, else K x N)
+  // into accumulator buffer %buffer of ws.tmem: D = A @ B (B^T), plus D
   // when %accumulate. Asynchronous: it reads the slots and writes the
   // buffer until the completion a later ws.commit tracks.
   irdl.operation @tc_mma {

@@ -1,6 +1,7 @@
-"""What the matmul sets written in Python (register_a.py, fp8.py) share:
-compiling a set of kernels to PTX and launchers with its PTX checks, and
-telling whether a GPU is there."""
+"""What the matmul sets written in Python (register_a.py, fp8.py,
+weight_only.py) share: compiling a set of kernels to PTX and launchers with
+its PTX checks (and, for a chip this machine has no GPU of, ptxas for it),
+telling whether a GPU is there and which chip it is, and the command line."""
 import os
 import shutil
 import subprocess
@@ -28,8 +29,43 @@ def compile_set(ws_opt, out, kernels, render, wants, what):
                 if w not in ptx:
                     print(f"FAIL {k[0]}: PTX lacks {w!r}")
                     failed += 1
+            failed += not assembles(base, ptx)
     print(f"compiled {len(kernels)} {what}; PTX checks {'passed' if not failed else 'FAILED'}")
     return failed == 0
+
+
+def ptx_chip(ptx):
+    """The chip a PTX module targets ("sm_100a"), or ""."""
+    for line in ptx.splitlines():
+        if line.startswith(".target"):
+            return line.split()[1].rstrip(",")
+    return ""
+
+
+def assembles(base, ptx):
+    """A kernel for a chip this machine's GPU is not (sm_100a) goes through
+    ptxas for that chip here, which must take it without spills: nothing
+    else can check it before it runs on its own GPU."""
+    chip = ptx_chip(ptx)
+    if chip != "sm_100a":
+        return True
+    cuda = os.environ.get("WS_CUDA_ROOT", "/usr/local/cuda")
+    r = subprocess.run([os.path.join(cuda, "bin", "ptxas"), f"-arch={chip}", "-v",
+                        base + ".ptx", "-o", base + ".cubin"], capture_output=True, text=True)
+    log = r.stdout + r.stderr
+    if r.returncode != 0 or " 0 bytes spill stores, 0 bytes spill loads" not in log:
+        print(f"FAIL {os.path.basename(base)}: ptxas -arch={chip}: {log.strip()[-300:]}")
+        return False
+    return True
+
+
+def gpu_chip():
+    """The chip of this machine's GPU as the kernels name it, from its
+    compute capability (9.0: sm_90a, 10.0: sm_100a), or ""."""
+    r = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                       capture_output=True, text=True)
+    cap = r.stdout.split("\n")[0].strip() if r.returncode == 0 else ""
+    return {"9.0": "sm_90a", "10.0": "sm_100a"}.get(cap, "")
 
 
 def have_gpu():

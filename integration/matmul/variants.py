@@ -64,6 +64,9 @@ BLACKWELL = [
     ("bw_128x128x64_w4_bf16_bias_col", 128, 128, 64, 4, "bf16", "bias_col", "nk"),
     ("bw_128x256x64_w8_residual", 128, 256, 64, 8, "f16", "residual", "nk"),
     ("bw_128x128x64_w8_alpha", 128, 128, 64, 8, "f16", "alpha", "nk"),
+    # B given K x N: tcgen05.mma reads it N-major
+    ("bw_128x128x64_w8_kn", 128, 128, 64, 8, "f16", "none", "kn"),
+    ("bw_128x256x64_w8_bf16_kn_relu", 128, 256, 64, 8, "bf16", "relu", "kn"),
 ]
 BLACKWELL_PERSISTENT = [
     ("pbw_128x256x64_w8", 128, 256, 64, 8, "f16", "none", "nk"),
@@ -71,6 +74,7 @@ BLACKWELL_PERSISTENT = [
     ("pbw_128x256x64_w8_bf16_relu", 128, 256, 64, 8, "bf16", "relu", "nk"),
     ("pbw_128x256x64_w8_bias_relu", 128, 256, 64, 8, "f16", "bias_relu", "nk"),
     ("pbw_128x128x64_w8_bf16_residual", 128, 128, 64, 8, "bf16", "residual", "nk"),
+    ("pbw_128x128x64_w4_kn_alpha", 128, 128, 64, 4, "f16", "alpha", "kn"),
 ]
 GROUP_M = 8
 

@@ -9,7 +9,7 @@
 #include "ws-c/Dialect.h"
 #include "../../dialect/ws_text.h"
 
-enum { WARPGROUP_THREADS = 128, TC_M = 128, TC_K = 16, PART_LANES = 16, WARP_LANES = 32 };
+enum { WARPGROUP_THREADS = 128, TC_M = 128, PART_LANES = 16, WARP_LANES = 32 };
 
 static MlirValue c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
 
@@ -28,26 +28,29 @@ ws_mma_shape ws_tcgen05_layout(MlirContext ctx, int warpgroups, int n) {
   return s;
 }
 
-/* Bits of kind::f16's instruction descriptor (PTX ISA, "Instruction
- * descriptor"): D format in 4-5 (1: f32), A and B formats in 7-9 and
- * 10-12 (0: f16, 1: bf16), A and B major-ness in 15 and 16 (0: K-major),
- * N >> 3 in 17-22, M >> 4 in 24-28. */
-uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n) {
-  uint32_t format = form->code;
-  return (1u << 4) | (format << 7) | (format << 10) | ((uint32_t)(n >> 3) << 17) |
+/* Bits of kind::f16's and kind::f8f6f4's instruction descriptor (PTX ISA,
+ * "Instruction descriptor"): D format in 4-5 (1: f32), A and B formats in
+ * 7-9 and 10-12 (the form's codes: f16 0, bf16 1; e4m3 0, e5m2 1), A and
+ * B major-ness in 15 and 16 (0: K-major, 1: MN-major), N >> 3 in 17-22,
+ * M >> 4 in 24-28. */
+uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n, bool b_n_major) {
+  return (1u << 4) | (form->code_a << 7) | (form->code_b << 10) |
+         ((uint32_t)b_n_major << 16) | ((uint32_t)(n >> 3) << 17) |
          ((uint32_t)(TC_M >> 4) << 24);
 }
 
-/* A tcgen05 shared-memory descriptor of the K-major swizzled tile at shared
- * address `addr` (i32): start >> 4, the leading offset unused (1) as for
- * wgmma, the stride one 8-row atom of 8 x span bytes, the swizzle mode
- * (128B: 2, 64B: 4, 32B: 6). */
-static MlirValue smem_descriptor(ws_builder *b, MlirValue addr, int span) {
+/* A tcgen05 shared-memory descriptor of the swizzled tile at shared address
+ * `addr` (i32): start >> 4, the leading and stride offsets >> 4 (as for
+ * wgmma: K-major, the leading offset unused (16) and the stride one 8-row
+ * atom of 8 x span bytes; N-major, the leading offset the distance between
+ * boxes of one span of N, k rows of span bytes, and the stride one atom of
+ * 8 rows of K), the swizzle mode (128B: 2, 64B: 4, 32B: 6). */
+static MlirValue smem_descriptor(ws_builder *b, MlirValue addr, int span, int leading) {
   MlirType i8 = mlirIntegerTypeGet(b->ctx, 8), i1 = mlirIntegerTypeGet(b->ctx, 1);
   MlirValue start = ws_arith(b, "arith.andi", ws_arith(b, "arith.shrui", addr, c32(b, 4)),
                              c32(b, 0x3FFF));
   MlirValue ops[6] = {start,
-                      c32(b, 1),
+                      c32(b, leading >> 4),
                       c32(b, 8 * span >> 4),
                       ws_const_int(b, 0, i8),
                       ws_const_int(b, 0, i1),
@@ -56,23 +59,29 @@ static MlirValue smem_descriptor(ws_builder *b, MlirValue addr, int span) {
                         mlirIntegerTypeGet(b->ctx, 64), 0, NULL);
 }
 
-void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span, int b_span,
-                         MlirValue a_addr, MlirValue b_addr, MlirValue d, MlirValue accumulate) {
-  int eb = wsDtypeGetByteWidth(form->a), step_bytes = TC_K * eb;
-  MlirValue idesc = c32(b, (int64_t)ws_tcgen05_idesc(form, n));
+void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span,
+                         int b_span, bool b_n_major, MlirValue a_addr, MlirValue b_addr,
+                         MlirValue d, MlirValue accumulate) {
+  int eb = wsDtypeGetByteWidth(form->a), step_bytes = form->k * eb;
+  MlirValue idesc = c32(b, (int64_t)ws_tcgen05_idesc(form, n, b_n_major));
   MlirValue yes = ws_const_int(b, 1, mlirIntegerTypeGet(b->ctx, 1));
+  char kind[64];
+  snprintf(kind, sizeof kind, "#nvvm.tcgen05_mma_kind<%s>", form->kind);
   MlirNamedAttribute attrs[3] = {
-      ws_named_text(b->ctx, "kind", "#nvvm.tcgen05_mma_kind<f16>"),
+      ws_named_text(b->ctx, "kind", kind),
       ws_named_text(b->ctx, "ctaGroup", "#nvvm.cta_group<cta_1>"),
       ws_named_text(b->ctx, "operandSegmentSizes", "array<i32: 1, 1, 1, 1, 1, 0, 0>"),
   };
-  for (int kk = 0; kk < k / TC_K; kk++) {
+  for (int kk = 0; kk < k / form->k; kk++) {
     MlirValue a_at = ws_arith(b, "arith.addi", a_addr,
                               c32(b, ws_mma_k_step_offset(kk, step_bytes, a_span, TC_M)));
-    MlirValue b_at = ws_arith(b, "arith.addi", b_addr,
-                              c32(b, ws_mma_k_step_offset(kk, step_bytes, b_span, n)));
-    MlirValue ops[5] = {d, smem_descriptor(b, a_at, a_span), smem_descriptor(b, b_at, b_span),
-                        idesc, kk == 0 ? accumulate : yes};
+    /* an N-major B advances by the step's rows of K */
+    int b_off = b_n_major ? kk * form->k * b_span
+                          : ws_mma_k_step_offset(kk, step_bytes, b_span, n);
+    MlirValue b_at = ws_arith(b, "arith.addi", b_addr, c32(b, b_off));
+    MlirValue ops[5] = {d, smem_descriptor(b, a_at, a_span, 16),
+                        smem_descriptor(b, b_at, b_span, b_n_major ? k * b_span : 16), idesc,
+                        kk == 0 ? accumulate : yes};
     ws_build_void(b, "nvvm.tcgen05.mma", 5, ops, 3, attrs);
   }
 }

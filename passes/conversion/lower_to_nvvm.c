@@ -495,17 +495,22 @@ static bool lower_tc_mma(lowering *L, ws_builder *b, MlirOperation op) {
   if (ra < 0 || rb < 0 || !has_tmem(L, op))
     return false;
   const ws_ring *a = &L->plan.rings[ra], *bt = &L->plan.rings[rb];
-  int n = (int)mlirShapedTypeGetDimSize(bt->tile, 0), k = (int)mlirShapedTypeGetDimSize(a->tile, 1);
-  if (mlirShapedTypeGetDimSize(a->tile, 0) != 128 || mlirShapedTypeGetDimSize(bt->tile, 1) != k ||
-      n != L->plan.tmem.columns || !a->swizzle || !bt->swizzle) {
+  bool n_major = !ws_has_attr(op, "transpose_b");
+  int n = (int)mlirShapedTypeGetDimSize(bt->tile, n_major ? 1 : 0);
+  int k = (int)mlirShapedTypeGetDimSize(a->tile, 1);
+  const ws_mma_form *form =
+      ws_mma_find_form(ws_mma_engine_of(op), mlirShapedTypeGetElementType(a->tile),
+                       mlirShapedTypeGetElementType(bt->tile));
+  if (!form || mlirShapedTypeGetDimSize(a->tile, 0) != 128 ||
+      mlirShapedTypeGetDimSize(bt->tile, n_major ? 0 : 1) != k || n != L->plan.tmem.columns ||
+      !a->swizzle || !bt->swizzle || k % form->k) {
     ws_emit_op_error(op, "does not match its rings and ws.tmem: tcgen05.mma here takes A "
-                         "128 x K and B N x K, both swizzled, into an accumulator of N columns");
+                         "128 x K and B N x K (or K x N without transpose_b), both swizzled, "
+                         "of a form of the engine, into an accumulator of N columns");
     return false;
   }
   MlirValue slot = mlirOperationGetOperand(op, 0);
-  ws_emit_tcgen05_mma(b, ws_mma_find_form(ws_mma_engine_of(op), mlirShapedTypeGetElementType(a->tile),
-                                           mlirShapedTypeGetElementType(bt->tile)),
-                      n, k, a->swizzle, bt->swizzle,
+  ws_emit_tcgen05_mma(b, form, n, k, a->swizzle, bt->swizzle, n_major,
                       slot_address(L, b, ra, slot), slot_address(L, b, rb, slot),
                       tmem_buffer(L, b, mlirOperationGetOperand(op, 1)),
                       mlirOperationGetOperand(op, 2));

@@ -23,17 +23,20 @@
  * M = 128 x N accumulator from tensor memory (k, swizzles unused). */
 ws_mma_shape ws_tcgen05_layout(MlirContext ctx, int warpgroups, int n);
 
-/* The 32-bit instruction descriptor of tcgen05.mma kind::f16 with an f32
- * accumulator, A and B of `element` (f16 or bf16), both K-major, M = 128. */
-uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n);
+/* The 32-bit instruction descriptor of tcgen05.mma for the form's kind
+ * (kind::f16 or kind::f8f6f4) with an f32 accumulator, A and B of the
+ * form's types, A K-major, B K-major or (b_n_major) N-major, M = 128. */
+uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n, bool b_n_major);
 
-/* One thread issues D (+)= A @ B^T for a K-major A (128 x k) at shared
- * address a_addr and B (n x k) at b_addr (i32, swizzled by a_span and
- * b_span bytes, the slot starts), into the tensor-memory address d
- * (!llvm.ptr<6>): k / 16 tcgen05.mma, the first accumulating when
- * `accumulate` (i1) holds, the others always. */
-void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span, int b_span,
-                         MlirValue a_addr, MlirValue b_addr, MlirValue d, MlirValue accumulate);
+/* One thread issues D (+)= A @ B for a K-major A (128 x k) at shared
+ * address a_addr and B (n x k, or k x n when b_n_major) at b_addr (i32,
+ * swizzled by a_span and b_span bytes, the slot starts), into the
+ * tensor-memory address d (!llvm.ptr<6>): k / form->k tcgen05.mma of the
+ * form's kind, the first accumulating when `accumulate` (i1) holds, the
+ * others always. */
+void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span,
+                         int b_span, bool b_n_major, MlirValue a_addr, MlirValue b_addr,
+                         MlirValue d, MlirValue accumulate);
 
 /* The calling thread's values of the accumulator at tensor-memory address
  * `base` (!llvm.ptr<6>, lane 0 and the buffer's first column), in layout

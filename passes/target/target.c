@@ -15,12 +15,12 @@
  * mix) at K = 32, both operands K-major from shared memory; accumulating in
  * f32 registers of the consumer warpgroups; N a multiple of 8 up to 256. */
 static const ws_mma_form wgmma_forms[] = {
-    {WsDtypeF16, WsDtypeF16, 16, "f16", "f16", 0, true, false},
-    {WsDtypeBF16, WsDtypeBF16, 16, "bf16", "bf16", 0, true, false},
-    {WsDtypeF8E4M3FN, WsDtypeF8E4M3FN, 32, "e4m3", "e4m3", 0, false, true},
-    {WsDtypeF8E4M3FN, WsDtypeF8E5M2, 32, "e4m3", "e5m2", 0, false, true},
-    {WsDtypeF8E5M2, WsDtypeF8E4M3FN, 32, "e5m2", "e4m3", 0, false, true},
-    {WsDtypeF8E5M2, WsDtypeF8E5M2, 32, "e5m2", "e5m2", 0, false, true},
+    {WsDtypeF16, WsDtypeF16, 16, "f16", "f16", 0, 0, true, false, ""},
+    {WsDtypeBF16, WsDtypeBF16, 16, "bf16", "bf16", 0, 0, true, false, ""},
+    {WsDtypeF8E4M3FN, WsDtypeF8E4M3FN, 32, "e4m3", "e4m3", 0, 0, false, true, ""},
+    {WsDtypeF8E4M3FN, WsDtypeF8E5M2, 32, "e4m3", "e5m2", 0, 0, false, true, ""},
+    {WsDtypeF8E5M2, WsDtypeF8E4M3FN, 32, "e5m2", "e4m3", 0, 0, false, true, ""},
+    {WsDtypeF8E5M2, WsDtypeF8E5M2, 32, "e5m2", "e5m2", 0, 0, false, true, ""},
 };
 static const ws_mma_engine wgmma = {
     .name = "wgmma",
@@ -34,13 +34,18 @@ static const ws_mma_engine wgmma = {
     .n_max = 256,
 };
 
-/* tcgen05.mma kind::f16 (sm_100a): f16 and bf16 (instruction-descriptor
- * formats 0 and 1) at K = 16, into an f32 accumulator in tensor memory,
- * issued by one thread of an MMA warp; A and B from shared memory; N a
- * multiple of 16 up to 256 at M = 128. */
+/* tcgen05.mma (sm_100a), into an f32 accumulator in tensor memory, issued
+ * by one thread of an MMA warp, A and B from shared memory, N a multiple
+ * of 16 up to 256 at M = 128: kind::f16 on f16 and bf16 (instruction-
+ * descriptor formats 0 and 1) at K = 16, B N x K or K x N; kind::f8f6f4
+ * on e4m3 and e5m2 (formats 0 and 1, any mix) at K = 32, both K-major. */
 static const ws_mma_form tcgen05_forms[] = {
-    {WsDtypeF16, WsDtypeF16, 16, "f16", "f16", 0, false, false},
-    {WsDtypeBF16, WsDtypeBF16, 16, "bf16", "bf16", 1, false, false},
+    {WsDtypeF16, WsDtypeF16, 16, "f16", "f16", 0, 0, false, false, "f16"},
+    {WsDtypeBF16, WsDtypeBF16, 16, "bf16", "bf16", 1, 1, false, false, "f16"},
+    {WsDtypeF8E4M3FN, WsDtypeF8E4M3FN, 32, "e4m3", "e4m3", 0, 0, false, true, "f8f6f4"},
+    {WsDtypeF8E4M3FN, WsDtypeF8E5M2, 32, "e4m3", "e5m2", 0, 1, false, true, "f8f6f4"},
+    {WsDtypeF8E5M2, WsDtypeF8E4M3FN, 32, "e5m2", "e4m3", 1, 0, false, true, "f8f6f4"},
+    {WsDtypeF8E5M2, WsDtypeF8E5M2, 32, "e5m2", "e5m2", 1, 1, false, true, "f8f6f4"},
 };
 static const ws_mma_engine tcgen05 = {
     .name = "tcgen05.mma",

@@ -25,16 +25,18 @@ typedef enum ws_accumulator_home {
 } ws_accumulator_home;
 
 /* One operand form of an engine: A and B's element types, the K of one
- * instruction, their names in the NVVM op, their code in an instruction
- * descriptor (tcgen05's A/B format bits), whether A may come from
- * registers and whether both operands must be K-major (FP8 wgmma). */
+ * instruction, their names in the NVVM op, their codes in an instruction
+ * descriptor (tcgen05's A and B format bits), whether A may come from
+ * registers, whether both operands must be K-major (FP8), and the kind of
+ * instruction (tcgen05.mma's kind::f16 or kind::f8f6f4; "" for wgmma). */
 typedef struct ws_mma_form {
   WsDtype a, b;
   int k;
   const char *nvvm_a, *nvvm_b; /* wgmma: #nvvm.wgmma_type<...>; tcgen05: the type */
-  unsigned code;
+  unsigned code_a, code_b;
   bool register_a;
   bool k_major_only;
+  const char *kind;
 } ws_mma_form;
 
 typedef struct ws_mma_engine {

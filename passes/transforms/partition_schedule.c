@@ -161,6 +161,26 @@ static bool check_dot_operands(MlirOperation dot, MlirOperation loop) {
   return true;
 }
 
+/* B's layout: N x K (transpose_b, K-major) always; K x N (N-major) where
+ * the form reads it so and its N row is a whole swizzle span. */
+static bool check_b_layout(MlirOperation dot, const ws_mma_engine *engine,
+                           const ws_mma_form *form, bool k_major_b, int64_t n, int eb) {
+  if (form->k_major_only && !k_major_b) {
+    ws_emit_op_error(dot, "takes B as K x N, but %s on %s x %s reads both operands "
+                          "K-major: give B as N x K (a ws.load of the transposed tensor) "
+                          "with transpose_b",
+                     engine->name, wsDtypeGetName(form->a), wsDtypeGetName(form->b));
+    return false;
+  }
+  if (!k_major_b && ws_swizzle_span(n * eb) == 0) {
+    ws_emit_op_error(dot, "N tile %lld of a K x N B: its row of %lld bytes must be a "
+                          "multiple of 32 bytes (a swizzle span); use transpose_b for "
+                          "narrower tiles", (long long)n, (long long)(n * eb));
+    return false;
+  }
+  return true;
+}
+
 /* What wgmma and the swizzled rings can take (see the file comment). */
 static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
   if (!check_dot_operands(dot, loop))
@@ -186,13 +206,8 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
                      engine->name, wsDtypeGetName(form->a), wsDtypeGetName(form->b));
     return false;
   }
-  if (form->k_major_only && !k_major_b) {
-    ws_emit_op_error(dot, "takes B as K x N, but %s on %s x %s reads both operands "
-                          "K-major: give B as N x K (a ws.load of the transposed tensor) "
-                          "with transpose_b",
-                     engine->name, wsDtypeGetName(form->a), wsDtypeGetName(form->b));
+  if (!check_b_layout(dot, engine, form, k_major_b, n, eb))
     return false;
-  }
   int64_t rows = warpgroups ? m / warpgroups : 0;
   if (warpgroups < 1 || m % warpgroups || (rows != 64 && rows != 128)) {
     ws_emit_op_error(dot, "M tile %lld over %d consumer warpgroup(s) gives %lld rows "
@@ -209,12 +224,6 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
   if (k % form->k) {
     ws_emit_op_error(dot, "K tile %lld: must be a multiple of %d (one %s k%d step of %s)",
                      (long long)k, form->k, engine->name, form->k, wsDtypeGetName(form->a));
-    return false;
-  }
-  if (!k_major_b && ws_swizzle_span(n * eb) == 0) {
-    ws_emit_op_error(dot, "N tile %lld of a K x N B: its row of %lld bytes must be a "
-                          "multiple of 32 bytes (a swizzle span); use transpose_b for "
-                          "narrower tiles", (long long)n, (long long)(n * eb));
     return false;
   }
   if (rows * n > 64 * 256) {
@@ -239,10 +248,11 @@ static int count_ops(MlirBlock block, const char *name, MlirOperation *first) {
 }
 
 /* What tcgen05.mma and the epilogue's tcgen05.ld take (sm_100a): one
- * ws.dot per K step, from two ws.loads of the loop (A M x K, B N x K with
- * transpose_b: both K-major in their rings), M = 128 (accumulator row i in
- * tensor-memory lane i), N a multiple of 16 from 16 to 256 (its columns),
- * K a multiple of 16, f16 or bf16, from a zero accumulator. The epilogue
+ * ws.dot per K step, from two ws.loads of the loop (A M x K, K-major; B
+ * N x K with transpose_b, or K x N, N-major, for f16 and bf16), M = 128
+ * (accumulator row i in tensor-memory lane i), N a multiple of 16 from 16
+ * to 256 (its columns), K a multiple of the form's (16, or 32 for FP8),
+ * a form of the engine's table, from a zero accumulator. The epilogue
  * warpgroups split the columns (warp w of each reads lanes 32w..32w+31),
  * at most 128 f32 per thread. */
 static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
@@ -253,13 +263,14 @@ static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
                           "tcgen05.mma takes both from the shared-memory rings TMA fills");
     return false;
   }
-  if (!ws_has_attr(dot, "transpose_b")) {
-    ws_emit_op_error(dot, "on sm_100a takes B as N x K (transpose_b), K-major like A; "
-                          "a K x N B is not lowered to tcgen05 yet");
-    return false;
-  }
+  bool k_major_b = ws_has_attr(dot, "transpose_b");
   const ws_mma_engine *engine = ws_mma_engine_of(dot); /* ws-verify checked the types */
-  int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, 0);
+  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(a));
+  const ws_mma_form *form =
+      ws_mma_find_form(engine, et, mlirShapedTypeGetElementType(mlirValueGetType(b)));
+  int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, k_major_b ? 0 : 1);
+  if (!check_b_layout(dot, engine, form, k_major_b, n, wsElementTypeByteWidth(et)))
+    return false;
   if (m != 128) {
     ws_emit_op_error(dot, "M tile %lld: on sm_100a ws issues tcgen05.mma with M = 128 "
                           "(accumulator row i in tensor-memory lane i)", (long long)m);
@@ -271,9 +282,9 @@ static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
                      engine->n_multiple, engine->n_max);
     return false;
   }
-  if (k % 16) {
-    ws_emit_op_error(dot, "K tile %lld: must be a multiple of 16 (one tcgen05.mma K step)",
-                     (long long)k);
+  if (k % form->k) {
+    ws_emit_op_error(dot, "K tile %lld: must be a multiple of %d (one %s K step of %s)",
+                     (long long)k, form->k, engine->name, wsDtypeGetName(form->a));
     return false;
   }
   MlirOperation func = ws_enclosing_kernel(loop);

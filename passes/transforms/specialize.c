@@ -1342,10 +1342,11 @@ static void emit_tcgen05_issuer(specializer *S, ws_builder *outer, int part) {
   slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
   wait_barrier(S, &b, in, true, slot, phase);
   MlirValue ops[3] = {slot, buffer, ws_cmpi(&b, "ne", n, counts[0])};
-  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "ring_a", ra), int_attr(S->ctx, "ring_b", rb)};
+  MlirNamedAttribute attrs[3] = {int_attr(S->ctx, "ring_a", ra), int_attr(S->ctx, "ring_b", rb),
+                                 ws_named(S->ctx, "transpose_b", mlirUnitAttrGet(S->ctx))};
   ws_builder issue = b;
   issue.loc = mlirOperationGetLocation(dot);
-  ws_build_void(&issue, "ws.tc_mma", 3, ops, 2, attrs);
+  ws_build_void(&issue, "ws.tc_mma", 3, ops, ws_has_attr(dot, "transpose_b") ? 3 : 2, attrs);
   signal(S, &b, "ws.commit", in, false, slot);
   close_loop(&b, body, n);
   signal(S, at, "ws.commit", acc, true, buffer);

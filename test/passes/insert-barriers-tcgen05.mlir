@@ -47,7 +47,7 @@
 // CHECK-NEXT: %[[S:.*]]:2 = "ws.slot_phase"(%[[N]]) {depth = 4 : i32, start_phase = 0 : i32}
 // CHECK-NEXT: "ws.wait"(%[[S]]#0, %[[S]]#1) {barrier = "full", channel = 0 : i32}
 // CHECK-NEXT: %[[ACCUMULATE:.*]] = arith.cmpi ne, %[[N]], %[[N0]]
-// CHECK-NEXT: "ws.tc_mma"(%[[S]]#0, %[[BUF]]#0, %[[ACCUMULATE]]) {ring_a = 0 : i32, ring_b = 1 : i32}
+// CHECK-NEXT: "ws.tc_mma"(%[[S]]#0, %[[BUF]]#0, %[[ACCUMULATE]]) {ring_a = 0 : i32, ring_b = 1 : i32, transpose_b}
 // CHECK-NEXT: "ws.commit"(%[[S]]#0) {barrier = "empty", channel = 0 : i32}
 // CHECK: "ws.commit"(%[[BUF]]#0) {barrier = "full", channel = 2 : i32}
 // The dealloc, after every thread's last tensor-memory access.

@@ -1,6 +1,6 @@
 // RUN: not ws-opt --split-input-file --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule)' %s 2>&1 | FileCheck %s --implicit-check-not=error:
 // What tcgen05 cannot take is refused by ws-partition-schedule at the op, in
-// ws's words: M other than 128, N not a multiple of 16, a K x N B, more
+// ws's words: M other than 128, N not a multiple of 16, a K x N FP8 B, more
 // accumulator columns than the epilogue warpgroups hold, tile math inside
 // the K loop, an accumulator that does not start at zero.
 module attributes {gpu.container_module} {
@@ -53,17 +53,17 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_100a">] {
-    gpu.func @kn(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<64x128xf16>>,
+    gpu.func @kn(%a: !ws.tensor_desc<tensor<128x64xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<64x128xf8E4M3FN>>,
                      %c: !ws.tensor_desc<tensor<128x128xf16>>, %K: i32) kernel
         attributes {ws.num_warps = 8 : i32} {
       %c0 = arith.constant 0 : i32
       %c64 = arith.constant 64 : i32
       %init = arith.constant dense<0.0> : tensor<128x128xf32>
       %acc = scf.for %kk = %c0 to %K step %c64 iter_args(%acc0 = %init) -> (tensor<128x128xf32>) : i32 {
-        %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
-        %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<64x128xf16>>, i32, i32) -> tensor<64x128xf16>
-        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op on sm_100a takes B as N x K (transpose_b), K-major like A; a K x N B is not lowered to tcgen05 yet
-        %d = "ws.dot"(%ta, %tb, %acc0)  : (tensor<128x64xf16>, tensor<64x128xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf8E4M3FN>>, i32, i32) -> tensor<128x64xf8E4M3FN>
+        %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<64x128xf8E4M3FN>>, i32, i32) -> tensor<64x128xf8E4M3FN>
+        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op takes B as K x N, but tcgen05.mma on f8E4M3FN x f8E4M3FN reads both operands K-major: give B as N x K (a ws.load of the transposed tensor) with transpose_b
+        %d = "ws.dot"(%ta, %tb, %acc0)  : (tensor<128x64xf8E4M3FN>, tensor<64x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
         scf.yield %d : tensor<128x128xf32>
       } {ws.warp_specialize}
       %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>

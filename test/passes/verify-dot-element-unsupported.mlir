@@ -28,9 +28,9 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_100a">] {
-    gpu.func @f(%a: tensor<128x32xf8E5M2>, %b: tensor<64x32xf8E5M2>, %c: tensor<128x64xf32>) kernel {
-      // CHECK: verify-dot-element-unsupported.mlir:[[@LINE+1]]:12: error: 'ws.dot' op a and b of element types f8E5M2 and f8E5M2: on sm_100a ws.dot runs on tcgen05.mma, which ws lowers for a x b of f16 x f16 or bf16 x bf16 (FP8 operands are not lowered on this chip yet)
-      %r = "ws.dot"(%a, %b, %c) {transpose_b} : (tensor<128x32xf8E5M2>, tensor<64x32xf8E5M2>, tensor<128x64xf32>) -> tensor<128x64xf32>
+    gpu.func @f(%a: tensor<128x32xf8E5M2>, %b: tensor<64x32xf16>, %c: tensor<128x64xf32>) kernel {
+      // CHECK: verify-dot-element-unsupported.mlir:[[@LINE+1]]:12: error: 'ws.dot' op a and b of element types f8E5M2 and f16: on sm_100a ws.dot runs on tcgen05.mma, which ws lowers for a x b of f16 x f16, bf16 x bf16, f8E4M3FN x f8E4M3FN, f8E4M3FN x f8E5M2, f8E5M2 x f8E4M3FN or f8E5M2 x f8E5M2{{$}}
+      %r = "ws.dot"(%a, %b, %c) {transpose_b} : (tensor<128x32xf8E5M2>, tensor<64x32xf16>, tensor<128x64xf32>) -> tensor<128x64xf32>
       gpu.return
     }
   }
