@@ -36,11 +36,19 @@ irdl.dialect @ws {
   // %d = ws.dot %a, %b, %acc: acc + a @ b (a @ b^T with the unit attribute
   // transpose_b). The accumulator and the result share one constraint value,
   // so they always have the same type.
+  // %d = ws.dot %a, %b, %acc, %scales...: block-scaled (MX): each 32
+  // values of K of a row of a (and of a row of b, given N x K) are
+  // multiplied by 2^(e - 127) for their 8-bit exponent e (ue8m0) first.
+  // The exponents come in MX atoms, one tensor<32x16xi8> per 128 rows and
+  // 128 of K (byte 4 q + j of row r: row 32 q + r, K block j): a's atoms,
+  // then b's; ws-verify checks the count and shapes. On a chip whose MMA
+  // engine has block-scaled forms.
   irdl.operation @dot {
     %a = irdl.base "!builtin.tensor"
     %b = irdl.base "!builtin.tensor"
     %acc = irdl.base "!builtin.tensor"
-    irdl.operands(a: %a, b: %b, acc: %acc)
+    %scales = irdl.base "!builtin.tensor"
+    irdl.operands(a: %a, b: %b, acc: %acc, scales: variadic %scales)
     irdl.results(result: %acc)
   }
 
@@ -222,6 +230,17 @@ irdl.dialect @ws {
     %i = irdl.is i32
     %b = irdl.is i1
     irdl.operands(slot: %i, buffer: %i, accumulate: %b)
+    irdl.results()
+  }
+
+  // ws.tmem_copy %slot {ring}: one thread copies the block scales in ring
+  // `ring`'s slot %slot into their columns of tensor memory (ws.tmem's
+  // scale_columns; tcgen05.cp), for the block-scaled ws.tc_mma issued
+  // after it, which the tensor cores run in issue order. Asynchronous: it
+  // reads the slot until the completion a later ws.commit tracks.
+  irdl.operation @tmem_copy {
+    %i = irdl.is i32
+    irdl.operands(slot: %i)
     irdl.results()
   }
 

@@ -7,6 +7,10 @@ Three scalings, each written in the tile language:
   row-wise    an M vector of A's row scales and an N vector of B's column
               scales, loaded in the epilogue like a bias and spread with
               ws.broadcast: C[i][j] = sa[i] * sb[j] * (A @ B^T)[i][j]
+  mx          (sm_100a) the OCP MX recipe in the MMA itself: an 8-bit
+              exponent (ue8m0) per row and 32 of K of A and of B, given as
+              MX atoms (32 x 16 bytes per 128 rows and 128 of K, see
+              mx_scales) and passed to ws.dot as scale operands
   blocks      DeepGEMM's recipe: a scale per row of A and per 128 columns of K
               (1 x 128), and per 128 x 128 block of B, given per column of B
               and per 128 of K (each block's scale repeated over its 128
@@ -86,6 +90,11 @@ KERNELS = [
      "sm_100a"),
     ("pbwfp8_rw_128x128x128_w4", 128, 128, 128, 4, E5, E4, "bf16", "rows", "persistent",
      "sm_100a"),
+    # sm_100a, MX block scales in the MMA (tcgen05.mma.block_scale
+    # kind::mxf8f6f4, the scales copied to tensor memory by tcgen05.cp)
+    ("bwmx_128x256x128_w8", 128, 256, 128, 8, E4, E4, "bf16", "mx", "tile", "sm_100a"),
+    ("pbwmx_128x128x128_w4_e5m2", 128, 128, 128, 4, E4, E5, "bf16", "mx", "persistent",
+     "sm_100a"),
 ]
 
 
@@ -107,6 +116,8 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched, chip="sm_90a"):
     args = f"%a: {a}, %b: {b}, "
     if scaling in ("rows", "blocks"):
         args += f"%rsa: !ws.tensor_desc<{ra}>, %rsb: !ws.tensor_desc<{rb}>, "
+    if scaling == "mx":
+        args += f"%sfa: !ws.tensor_desc<{MX_ATOM}>, %sfb: !ws.tensor_desc<{MX_ATOM}>, "
     args += f"%c: {c}, " + ("%M: i32, %N: i32, " if persistent else "") + "%K: i32"
     if scaling == "tensor":
         args += ", %sa: f32, %sb: f32"
@@ -148,6 +159,11 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched, chip="sm_90a"):
             f"        %p1 = arith.mulf %p, %pa : {acc}",
             f"        %d = math.fma %p1, %pb, %acc0 : {acc}",
         ]
+    elif scaling == "mx":  # the step's atoms: A's (row block, K block), then B's
+        lines += mx_atom_loads(bm, bn)
+        atoms = [f"%sa{i}" for i in range(bm // 128)] + [f"%sb{i}" for i in range(bn // 128)]
+        lines.append(f'        %d = "ws.dot"(%ta, %tb, %acc0, {", ".join(atoms)}) {{transpose_b}} : '
+                     f'({a_tile}, {b_tile}, {acc}, {", ".join([MX_ATOM] * len(atoms))}) -> {acc}')
     elif promoted:  # one K block per step: its product promoted, unscaled
         lines += [
             f'        %p = "ws.dot"(%ta, %tb, %zero) {{transpose_b}} : ({a_tile}, {b_tile}, {acc}) -> {acc}',
@@ -159,7 +175,7 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched, chip="sm_90a"):
         f"        scf.yield %d : {acc}",
         "      }" + ("" if persistent else " {ws.warp_specialize}"),
     ]
-    if scaling == "blocks":
+    if scaling in ("blocks", "mx"):
         pass  # the loop scaled every block
     elif scaling == "tensor":
         lines += [f"      %sa_t = tensor.splat %sa : {acc}",
@@ -173,7 +189,7 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched, chip="sm_90a"):
                   f'      %sb_b = "ws.broadcast"(%rsb_t) {{axis = 1 : i32}} : ({rb}) -> {acc}',
                   f"      %scaled_a = arith.mulf %acc, %sa_b : {acc}",
                   f"      %scaled = arith.mulf %scaled_a, %sb_b : {acc}"]
-    result = "%acc" if scaling == "blocks" else "%scaled"
+    result = "%acc" if scaling in ("blocks", "mx") else "%scaled"
     lines += [f"      %out = arith.truncf {result} : {acc} to {c_tile}",
               f'      "ws.store"(%c, %m, %n, %out) : ({c}, i32, i32, {c_tile}) -> ()']
     if persistent:  # (a block-scaled tile holds its product beside the
@@ -183,9 +199,35 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched, chip="sm_90a"):
     return "\n".join(lines) + "\n"
 
 
+MX_ATOM = "tensor<32x16xi8>"
+
+
+def mx_atom_loads(bm, bn):
+    """The K step's MX atoms: a scale tensor holds the atom of row block r
+    (128 rows) and K block q (128 of K) at rows 32 r.. and bytes 16 q.."""
+    lines = ["        %c32 = arith.constant 32 : i32",
+             "        %c16 = arith.constant 16 : i32",
+             "        %kq = arith.divui %k, %cbk : i32",
+             "        %kx = arith.muli %kq, %c16 : i32"]
+    for side, origin, count in (("a", "%m", bm // 128), ("b", "%n", bn // 128)):
+        lines += [f"        %r{side}q = arith.divui {origin}, %c128 : i32",
+                  f"        %r{side}0 = arith.muli %r{side}q, %c32 : i32"]
+        for i in range(count):
+            row = f"%r{side}0"
+            if i:
+                lines.append(f"        %r{side}{i} = arith.addi %r{side}{i - 1}, %c32 : i32")
+                row = f"%r{side}{i}"
+            lines.append(f'        %s{side}{i} = "ws.load"(%sf{side}, {row}, %kx) : '
+                         f'(!ws.tensor_desc<{MX_ATOM}>, i32, i32) -> {MX_ATOM}')
+    return ["        %c128 = arith.constant 128 : i32"] + lines
+
+
 def ptx_wants(k):
     """The FP8 wgmma of the kernel's A and B types (sm_90a), or tcgen05.mma
     kind::f8f6f4 and no wgmma (sm_100a)."""
+    if k[8] == "mx":
+        return ["tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale",
+                "tcgen05.cp.cta_group::1.32x128b.warpx4", "tcgen05.ld.sync.aligned.16x256b"]
     if k[10] == "sm_100a":
         return ["tcgen05.mma.cta_group::1.kind::f8f6f4", "tcgen05.ld.sync.aligned.16x256b"]
     return ["wgmma.mma_async.sync.aligned.m64n%dk32.f32.%s.%s" % (
@@ -220,7 +262,7 @@ class Kernel:
         if self.scaling == "rows":
             keep[2:2] = [ws_tensor(sa.view(1, -1)), ws_tensor(sb.view(1, -1))]
             scalars = ()
-        elif self.scaling == "blocks":  # K/128 x M and K/128 x N
+        elif self.scaling in ("blocks", "mx"):  # K/128 x M and K/128 x N; MX atoms
             keep[2:2] = [ws_tensor(sa), ws_tensor(sb)]
             scalars = ()
         else:
@@ -263,6 +305,37 @@ def block_scales(a, b, draw):
 
 
 
+def mx_atoms(e):
+    """Exponents e (rows x K/32, uint8) as MX atoms: the atom of row block
+    r and K block q (128 rows, 128 of K) is 32 x 16 bytes at rows 32 r..
+    and bytes 16 q.. of the result, byte 4 i + j of its row t the exponent
+    of row 128 r + 32 i + t and K block of 32 4 q + j (ws.dot's atom
+    layout). Returned as int8, the launcher's i8."""
+    import torch
+    rows, blocks = e.shape
+    r_blocks, q_blocks = max(1, (rows + 127) // 128), max(1, (blocks + 3) // 4)
+    full = torch.full((r_blocks * 128, q_blocks * 4), 127, dtype=torch.uint8, device=e.device)
+    full[:rows, :blocks] = e
+    # [r, i, t, q, j] -> [r, t, q, i, j]
+    atoms = full.view(r_blocks, 4, 32, q_blocks, 4).permute(0, 2, 3, 1, 4)
+    return atoms.reshape(r_blocks * 32, q_blocks * 16).contiguous().view(torch.int8)
+
+
+def mx_scales(a, b, draw):
+    """Exponents drawn (draw(rows, blocks): uint8 values) per row and 32 of
+    K of A and of B, as MX atoms, and the reference: the product of the
+    inputs each scaled by 2^(e - 127)."""
+    import torch
+    blocks = (a.shape[1] + 31) // 32
+    ea, eb = draw(a.shape[0], blocks), draw(b.shape[0], blocks)
+
+    def dequantized(x, e):
+        scale = torch.pow(2.0, e.float() - 127).repeat_interleave(32, dim=1)
+        return x.float() * scale[:, :x.shape[1]]
+    ref = dequantized(a, ea) @ dequantized(b, eb).T
+    return mx_atoms(ea), mx_atoms(eb), ref
+
+
 def torch_types():
     import torch
     return {"f16": torch.float16, "bf16": torch.bfloat16, "f8E4M3FN": torch.float8_e4m3fn,
@@ -296,6 +369,9 @@ def run(folder, only=None, shapes=None):
             elif k.scaling == "blocks":
                 sa, sb, ref = block_scales(a, b, lambda *s: torch.randint(1, 5, s, device="cuda")
                                            .float() / 4)
+            elif k.scaling == "mx":  # exponents 125..129: scales 1/4..4, exact
+                sa, sb, ref = mx_scales(a, b, lambda *s: torch.randint(
+                    125, 130, s, device="cuda").to(torch.uint8))
             else:
                 sa, sb = 0.5, 1.25
                 ref = (a.float() @ b.float().T) * sa * sb

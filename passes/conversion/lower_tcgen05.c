@@ -39,12 +39,23 @@ uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n, bool b_n_major) {
          ((uint32_t)(TC_M >> 4) << 24);
 }
 
+/* kind::mxf8f6f4's descriptor differs (PTX ISA, same section): no D format
+ * (always f32); B's and A's scale byte (which K block of 32 of the step's
+ * scale columns) in 4-5 and 29-30; the scales' type in 23 (1: ue8m0);
+ * M >> 7 in 27-28. Formats, major-ness and N as above. */
+uint32_t ws_tcgen05_scaled_idesc(const ws_mma_form *form, int n, bool b_n_major, int block) {
+  return ((uint32_t)block << 4) | (form->code_a << 7) | (form->code_b << 10) |
+         ((uint32_t)b_n_major << 16) | ((uint32_t)(n >> 3) << 17) | (1u << 23) |
+         ((uint32_t)(TC_M >> 7) << 27) | ((uint32_t)block << 29);
+}
+
 /* A tcgen05 shared-memory descriptor of the swizzled tile at shared address
  * `addr` (i32): start >> 4, the leading and stride offsets >> 4 (as for
  * wgmma: K-major, the leading offset unused (16) and the stride one 8-row
  * atom of 8 x span bytes; N-major, the leading offset the distance between
  * boxes of one span of N, k rows of span bytes, and the stride one atom of
- * 8 rows of K), the swizzle mode (128B: 2, 64B: 4, 32B: 6). */
+ * 8 rows of K), the swizzle mode (128B: 2, 64B: 4, 32B: 6, none for rows of
+ * 16 bytes: 0). */
 static MlirValue smem_descriptor(ws_builder *b, MlirValue addr, int span, int leading) {
   MlirType i8 = mlirIntegerTypeGet(b->ctx, 8), i1 = mlirIntegerTypeGet(b->ctx, 1);
   MlirValue start = ws_arith(b, "arith.andi", ws_arith(b, "arith.shrui", addr, c32(b, 4)),
@@ -54,36 +65,56 @@ static MlirValue smem_descriptor(ws_builder *b, MlirValue addr, int span, int le
                       c32(b, 8 * span >> 4),
                       ws_const_int(b, 0, i8),
                       ws_const_int(b, 0, i1),
-                      ws_const_int(b, span == 128 ? 2 : span == 64 ? 4 : 6, i8)};
+                      ws_const_int(b, span == 128 ? 2 : span == 64 ? 4 : span == 32 ? 6 : 0, i8)};
   return ws_build_value(b, "nvvm.tcgen05.mma_smem_desc", 6, ops,
                         mlirIntegerTypeGet(b->ctx, 64), 0, NULL);
 }
 
 void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span,
                          int b_span, bool b_n_major, MlirValue a_addr, MlirValue b_addr,
-                         MlirValue d, MlirValue accumulate) {
+                         MlirValue d, MlirValue accumulate, const MlirValue *scales) {
   int eb = wsDtypeGetByteWidth(form->a), step_bytes = form->k * eb;
-  MlirValue idesc = c32(b, (int64_t)ws_tcgen05_idesc(form, n, b_n_major));
   MlirValue yes = ws_const_int(b, 1, mlirIntegerTypeGet(b->ctx, 1));
   char kind[64];
-  snprintf(kind, sizeof kind, "#nvvm.tcgen05_mma_kind<%s>", form->kind);
+  snprintf(kind, sizeof kind, scales ? "#nvvm.block_scale_kind<%s>" : "#nvvm.tcgen05_mma_kind<%s>",
+           form->kind);
   MlirNamedAttribute attrs[3] = {
       ws_named_text(b->ctx, "kind", kind),
       ws_named_text(b->ctx, "ctaGroup", "#nvvm.cta_group<cta_1>"),
-      ws_named_text(b->ctx, "operandSegmentSizes", "array<i32: 1, 1, 1, 1, 1, 0, 0>"),
+      scales ? ws_named_text(b->ctx, "blockScale", "#nvvm.tcgen05_mma_block_scale<default>")
+             : ws_named_text(b->ctx, "operandSegmentSizes", "array<i32: 1, 1, 1, 1, 1, 0, 0>"),
   };
   for (int kk = 0; kk < k / form->k; kk++) {
+    /* a block-scaled step's scales: byte kk of each scale column */
+    uint32_t bits = scales ? ws_tcgen05_scaled_idesc(form, n, b_n_major, kk)
+                           : ws_tcgen05_idesc(form, n, b_n_major);
     MlirValue a_at = ws_arith(b, "arith.addi", a_addr,
                               c32(b, ws_mma_k_step_offset(kk, step_bytes, a_span, TC_M)));
     /* an N-major B advances by the step's rows of K */
     int b_off = b_n_major ? kk * form->k * b_span
                           : ws_mma_k_step_offset(kk, step_bytes, b_span, n);
     MlirValue b_at = ws_arith(b, "arith.addi", b_addr, c32(b, b_off));
-    MlirValue ops[5] = {d, smem_descriptor(b, a_at, a_span, 16),
-                        smem_descriptor(b, b_at, b_span, b_n_major ? k * b_span : 16), idesc,
-                        kk == 0 ? accumulate : yes};
-    ws_build_void(b, "nvvm.tcgen05.mma", 5, ops, 3, attrs);
+    MlirValue ops[7] = {d,
+                        smem_descriptor(b, a_at, a_span, 16),
+                        smem_descriptor(b, b_at, b_span, b_n_major ? k * b_span : 16),
+                        c32(b, (int64_t)bits),
+                        kk == 0 ? accumulate : yes,
+                        scales ? scales[0] : d,
+                        scales ? scales[1] : d};
+    if (scales)
+      ws_build_void(b, "nvvm.tcgen05.mma.block_scale", 7, ops, 3, attrs);
+    else
+      ws_build_void(b, "nvvm.tcgen05.mma", 5, ops, 3, attrs);
   }
+}
+
+void ws_emit_tcgen05_scale_copy(ws_builder *b, MlirValue addr, MlirValue taddr) {
+  MlirNamedAttribute attrs[2] = {
+      ws_named_text(b->ctx, "shape", "#nvvm.tcgen05_cp_shape<shape_32x128b>"),
+      ws_named_text(b->ctx, "multicast", "#nvvm.tcgen05_cp_multicast<warpx4>"),
+  };
+  MlirValue ops[2] = {taddr, smem_descriptor(b, addr, 16, 16)};
+  ws_build_void(b, "nvvm.tcgen05.cp", 2, ops, 2, attrs);
 }
 
 void ws_emit_tmem_load(ws_builder *b, const ws_mma_shape *s, MlirValue base, MlirValue thread,

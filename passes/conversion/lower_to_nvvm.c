@@ -18,7 +18,9 @@
  *                       (ws_lower_mma.h); the scf.for that carries its
  *                       accumulator carries an !llvm.struct of f32 instead
  *   ws.tc_mma           nvvm.tcgen05.mma per K step of 16 (sm_100a,
- *                       ws_lower_tcgen05.h); ws.commit nvvm.tcgen05.commit
+ *                       ws_lower_tcgen05.h; block-scaled: .block_scale);
+ *                       ws.commit nvvm.tcgen05.commit
+ *   ws.tmem_copy        nvvm.tcgen05.cp.32x128b.warpx4 of a scale atom
  *   ws.tmem_load        nvvm.tcgen05.ld into wgmma's fragment layout
  *   ws.tmem_(de)alloc   nvvm.tcgen05.alloc/dealloc of the plan's columns
  *
@@ -453,13 +455,21 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
 /* The tensor-memory address of accumulator buffer `buffer` (an i32): the
  * allocation's address, which ws.tmem_alloc left in shared memory, plus
  * the buffer's first column. */
-static MlirValue tmem_buffer(lowering *L, ws_builder *b, MlirValue buffer) {
+static MlirValue tmem_column(lowering *L, ws_builder *b, MlirValue buffer, int column) {
   MlirValue word = ws_byte_ptr_const(b, L->tiles.smem, L->plan.tmem.address);
   MlirValue base = ws_build_value(b, "llvm.load", 1, &word, L->i32, 0, NULL);
   if (!mlirValueIsNull(buffer))
     base = ws_arith(b, "arith.addi", base,
                     ws_arith(b, "arith.muli", buffer, c32(b, L->plan.tmem.columns)));
+  if (column)
+    base = ws_arith(b, "arith.addi", base, c32(b, column));
   return ws_build_value(b, "llvm.inttoptr", 1, &base, ws_type(L->ctx, "!llvm.ptr<6>"), 0, NULL);
+}
+
+/* The tensor-memory address of accumulator buffer `buffer` (i32; null:
+ * the allocation's start), read from where the MMA warp's alloc wrote it. */
+static MlirValue tmem_buffer(lowering *L, ws_builder *b, MlirValue buffer) {
+  return tmem_column(L, b, buffer, 0);
 }
 
 static bool has_tmem(lowering *L, MlirOperation op) {
@@ -488,32 +498,58 @@ static bool lower_tmem_dealloc(lowering *L, ws_builder *b, MlirOperation op) {
 }
 
 /* ws.tc_mma: the K step's tcgen05.mma from ring_a's and ring_b's slots
- * into the accumulator buffer. */
+ * into the accumulator buffer; block-scaled (the plan's ws.tmem has scale
+ * columns), tcgen05.mma.block_scale reading A's first scale atom's columns
+ * and B's. */
 static bool lower_tc_mma(lowering *L, ws_builder *b, MlirOperation op) {
   int ra = table_index(op, "ring_a", L->plan.num_rings, "ws.rings");
   int rb = table_index(op, "ring_b", L->plan.num_rings, "ws.rings");
   if (ra < 0 || rb < 0 || !has_tmem(L, op))
     return false;
   const ws_ring *a = &L->plan.rings[ra], *bt = &L->plan.rings[rb];
+  const ws_tmem *tm = &L->plan.tmem;
   bool n_major = !ws_has_attr(op, "transpose_b");
   int n = (int)mlirShapedTypeGetDimSize(bt->tile, n_major ? 1 : 0);
   int k = (int)mlirShapedTypeGetDimSize(a->tile, 1);
-  const ws_mma_form *form =
-      ws_mma_find_form(ws_mma_engine_of(op), mlirShapedTypeGetElementType(a->tile),
-                       mlirShapedTypeGetElementType(bt->tile));
+  MlirType ta = mlirShapedTypeGetElementType(a->tile), tb = mlirShapedTypeGetElementType(bt->tile);
+  const ws_mma_engine *engine = ws_mma_engine_of(op);
+  const ws_mma_form *form = tm->num_scales ? ws_mma_find_scaled_form(engine, ta, tb)
+                                           : ws_mma_find_form(engine, ta, tb);
   if (!form || mlirShapedTypeGetDimSize(a->tile, 0) != 128 ||
-      mlirShapedTypeGetDimSize(bt->tile, n_major ? 0 : 1) != k || n != L->plan.tmem.columns ||
+      mlirShapedTypeGetDimSize(bt->tile, n_major ? 0 : 1) != k || n != tm->columns ||
       !a->swizzle || !bt->swizzle || k % form->k) {
     ws_emit_op_error(op, "does not match its rings and ws.tmem: tcgen05.mma here takes A "
                          "128 x K and B N x K (or K x N without transpose_b), both swizzled, "
                          "of a form of the engine, into an accumulator of N columns");
     return false;
   }
-  MlirValue slot = mlirOperationGetOperand(op, 0);
+  MlirValue slot = mlirOperationGetOperand(op, 0), scales[2];
+  if (tm->num_scales) {
+    scales[0] = tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[0]);
+    scales[1] = tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[tm->scale_a_atoms]);
+  }
   ws_emit_tcgen05_mma(b, form, n, k, a->swizzle, bt->swizzle, n_major,
                       slot_address(L, b, ra, slot), slot_address(L, b, rb, slot),
                       tmem_buffer(L, b, mlirOperationGetOperand(op, 1)),
-                      mlirOperationGetOperand(op, 2));
+                      mlirOperationGetOperand(op, 2), tm->num_scales ? scales : NULL);
+  return true;
+}
+
+/* ws.tmem_copy: the slot's scale atom (ring `ring`) into its columns. */
+static bool lower_tmem_copy(lowering *L, ws_builder *b, MlirOperation op) {
+  int r = table_index(op, "ring", L->plan.num_rings, "ws.rings");
+  if (r < 0 || !has_tmem(L, op))
+    return false;
+  const ws_tmem *tm = &L->plan.tmem;
+  int atom = 0;
+  while (atom < tm->num_scales && tm->scale_ring[atom] != r)
+    atom++;
+  if (atom == tm->num_scales || L->plan.rings[r].swizzle) {
+    ws_emit_op_error(op, "copies ring %d, which is not an unswizzled scale ring of ws.tmem", r);
+    return false;
+  }
+  ws_emit_tcgen05_scale_copy(b, slot_address(L, b, r, mlirOperationGetOperand(op, 0)),
+                             tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[atom]));
   return true;
 }
 
@@ -909,6 +945,7 @@ static const struct {
     {"tmem_dealloc", lower_tmem_dealloc},
     {"commit", lower_arrive},
     {"tc_mma", lower_tc_mma},
+    {"tmem_copy", lower_tmem_copy},
     {"tmem_load", lower_tmem_load},
 };
 

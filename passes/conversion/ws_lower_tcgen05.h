@@ -28,15 +28,29 @@ ws_mma_shape ws_tcgen05_layout(MlirContext ctx, int warpgroups, int n);
  * form's types, A K-major, B K-major or (b_n_major) N-major, M = 128. */
 uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n, bool b_n_major);
 
+/* kind::mxf8f6f4's descriptor: as above with the scales (ue8m0) read from
+ * byte `block` of their tensor-memory columns. */
+uint32_t ws_tcgen05_scaled_idesc(const ws_mma_form *form, int n, bool b_n_major, int block);
+
 /* One thread issues D (+)= A @ B for a K-major A (128 x k) at shared
  * address a_addr and B (n x k, or k x n when b_n_major) at b_addr (i32,
  * swizzled by a_span and b_span bytes, the slot starts), into the
  * tensor-memory address d (!llvm.ptr<6>): k / form->k tcgen05.mma of the
  * form's kind, the first accumulating when `accumulate` (i1) holds, the
- * others always. */
+ * others always. With `scales` (A's and B's first scale columns, tensor-
+ * memory addresses) the form is block-scaled: tcgen05.mma.block_scale,
+ * K step kk of 32 scaled by byte kk of the columns. */
 void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span,
                          int b_span, bool b_n_major, MlirValue a_addr, MlirValue b_addr,
-                         MlirValue d, MlirValue accumulate);
+                         MlirValue d, MlirValue accumulate, const MlirValue *scales);
+
+/* One thread copies an MX scale atom (32 rows of 16 bytes, unswizzled, at
+ * shared address `addr`) to the tensor-memory columns at `taddr`:
+ * tcgen05.cp.32x128b.warpx4, each 32-lane quarter of the columns a copy,
+ * so lane 32 q + r's column c holds the atom's row r, bytes 4 c..4 c + 3
+ * (the scale of row 32 c + r of the 128, for K blocks 0..3), the layout
+ * kind::mxf8f6f4 reads with M = 128 (PTX ISA, "Scale factor A"). */
+void ws_emit_tcgen05_scale_copy(ws_builder *b, MlirValue addr, MlirValue taddr);
 
 /* The calling thread's values of the accumulator at tensor-memory address
  * `base` (!llvm.ptr<6>, lane 0 and the buffer's first column), in layout

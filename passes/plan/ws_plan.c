@@ -255,6 +255,15 @@ static int dict_int(MlirAttribute dict, const char *key, int fallback) {
   return fallback;
 }
 
+/* Element i of a dense i32 array in the dictionary, or the fallback. */
+static int dict_array_int(MlirAttribute dict, const char *key, int i, int fallback) {
+  MlirAttribute a = mlirDictionaryAttrGetElementByName(dict, ref(key));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI32Array(a) ||
+      mlirDenseArrayGetNumElements(a) <= i)
+    return fallback;
+  return mlirDenseI32ArrayGetElement(a, i);
+}
+
 static MlirStringRef dict_string(MlirAttribute dict, const char *key) {
   MlirAttribute a = mlirDictionaryAttrGetElementByName(dict, ref(key));
   return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) ? mlirStringAttrGetValue(a)
@@ -407,6 +416,17 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
              tm->columns, tm->allocated, tm->channel);
     return false;
   }
+  for (int i = 0; tm->tile.ptr && i < tm->num_scales; i++)
+    if (tm->scale_ring[i] < 0 || tm->scale_ring[i] >= plan->num_rings ||
+        tm->scale_column[i] < tm->columns * plan->channels[tm->channel].depth ||
+        tm->scale_column[i] >= tm->allocated || tm->scale_a_atoms < 1 ||
+        tm->scale_a_atoms >= tm->num_scales) {
+      snprintf(why, cap, "ws.tmem: scale atom %d from ring %d at column %d, outside the rings "
+                         "or not after the accumulator buffers in the allocation of %d (%d "
+                         "of A's)", i, tm->scale_ring[i], tm->scale_column[i], tm->allocated,
+               tm->scale_a_atoms);
+      return false;
+    }
   if (mlirOperationIsNull(plan->loop))
     return true;
   /* The terminator is left out: an empty scf.yield is not printed, so its
@@ -458,6 +478,13 @@ static void read_tmem(ws_plan *plan) {
   plan->tmem.columns = dict_int(d, "columns", 0);
   plan->tmem.allocated = dict_int(d, "allocated", 0);
   plan->tmem.address = dict_int(d, "address", 0);
+  plan->tmem.num_scales = 0;
+  plan->tmem.scale_a_atoms = dict_int(d, "scale_a_atoms", 0);
+  for (int i = 0; i < WS_MAX_SCALE_ATOMS && dict_array_int(d, "scale_rings", i, -1) >= 0; i++) {
+    plan->tmem.scale_ring[i] = dict_array_int(d, "scale_rings", i, -1);
+    plan->tmem.scale_column[i] = dict_array_int(d, "scale_columns", i, -1);
+    plan->tmem.num_scales++;
+  }
 }
 
 /* The partition and channel tables of plan->tables. */
@@ -614,12 +641,24 @@ void ws_plan_write_ring_table(const ws_plan *plan) {
 void ws_plan_write_tmem(const ws_plan *plan) {
   if (!plan->tmem.tile.ptr)
     return;
-  char text[256], type[96];
-  snprintf(text, sizeof text,
-           "{tile = %s, channel = %d : i32, columns = %d : i32, allocated = %d : i32, "
-           "address = %d : i32}",
-           ws_type_str(plan->tmem.tile, type, sizeof type), plan->tmem.channel,
-           plan->tmem.columns, plan->tmem.allocated, plan->tmem.address);
+  char text[384], type[96];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  const ws_tmem *tm = &plan->tmem;
+  ws_text_appendf(&t, "{tile = %s, channel = %d : i32, columns = %d : i32, "
+                      "allocated = %d : i32, address = %d : i32",
+                  ws_type_str(tm->tile, type, sizeof type), tm->channel, tm->columns,
+                  tm->allocated, tm->address);
+  if (tm->num_scales) {
+    ws_text_appendf(&t, ", scale_rings = array<i32");
+    for (int i = 0; i < tm->num_scales; i++)
+      ws_text_appendf(&t, "%s %d", i ? "," : ":", tm->scale_ring[i]);
+    ws_text_appendf(&t, ">, scale_columns = array<i32");
+    for (int i = 0; i < tm->num_scales; i++)
+      ws_text_appendf(&t, "%s %d", i ? "," : ":", tm->scale_column[i]);
+    ws_text_appendf(&t, ">, scale_a_atoms = %d : i32", tm->scale_a_atoms);
+  }
+  ws_text_appendf(&t, "}");
   set_attr_text(plan->tables, "ws.tmem", text);
 }
 

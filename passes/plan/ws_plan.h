@@ -87,11 +87,17 @@ typedef struct ws_channel {
  * 32-bit columns each, buffer i at column i * columns of the allocation of
  * `allocated` columns (a power of two, at least 32), all 128 lanes. The
  * MMA warp allocates it and writes its address at byte `address` of shared
- * memory. Recorded as ws.tmem = {tile, channel, columns, allocated,
- * address} on the loop, then on the kernel. */
+ * memory. A block-scaled ws.dot's scales follow the buffers, one MX atom
+ * (a ring) after another at their columns, A's `scale_a_atoms` first, each
+ * K step's copied in (tcgen05.cp) over the last. Recorded as ws.tmem =
+ * {tile, channel, columns, allocated, address[, scale_rings, scale_columns,
+ * scale_a_atoms]} on the loop, then on the kernel. */
+enum { WS_MAX_SCALE_ATOMS = 4 };
 typedef struct ws_tmem {
   MlirType tile; /* null: the kernel has no tensor memory */
   int channel, columns, allocated, address;
+  int num_scales, scale_a_atoms; /* 0: not block-scaled */
+  int scale_ring[WS_MAX_SCALE_ATOMS], scale_column[WS_MAX_SCALE_ATOMS];
 } ws_tmem;
 
 typedef struct ws_plan {

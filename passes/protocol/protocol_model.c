@@ -105,9 +105,9 @@ bool ws_model_error(ws_model *X, const ws_event *e, const char *rule, const char
 /* An op of another kind that touches the ring, for messages. */
 static MlirOperation other_side(const ws_model *X, int ring, bool writer) {
   static const int writers[] = {EV_TMA_LOAD, EV_WRITE},
-                   readers[] = {EV_READ, EV_MMA, EV_TC_MMA, EV_TMA_STORE};
+                   readers[] = {EV_READ, EV_MMA, EV_TC_MMA, EV_TMEM_COPY, EV_TMA_STORE};
   const int *kinds = writer ? writers : readers;
-  for (int i = 0; i < (writer ? 2 : 4); i++) {
+  for (int i = 0; i < (writer ? 2 : 5); i++) {
     const ws_event *e = ws_find_event(X->run, kinds[i], ring);
     if (e)
       return e->op;
@@ -270,6 +270,7 @@ bool ws_model_step(ws_model *X, ws_model_state *s, int a) {
   case EV_READ:
   case EV_MMA:
   case EV_TC_MMA:
+  case EV_TMEM_COPY:
   case EV_TMA_STORE:
     if (!check_read_ring(X, s, e, e->ring) ||
         (e->ring_b >= 0 && !check_read_ring(X, s, e, e->ring_b)))

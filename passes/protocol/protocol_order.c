@@ -435,6 +435,7 @@ static bool order_event(order *O, int a, int i, const int *pre) {
   case EV_READ:
   case EV_MMA:
   case EV_TC_MMA:
+  case EV_TMEM_COPY:
   case EV_TMA_STORE:
     return order_read(O, a, i, pre, e, e->ring) && order_shared(O, a, i, pre, e, e->ring) &&
            (e->ring_b < 0 || (order_read(O, a, i, pre, e, e->ring_b) &&

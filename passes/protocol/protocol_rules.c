@@ -109,6 +109,7 @@ typedef struct agent_state {
    * are, and a tcgen05.ld not yet fenced before a thread sync */
   async_reads tc, tc_all;
   int last_wait[WS_MAX_CHANNELS][2], fence_after, unfenced_read;
+  int last_copy[WS_MAX_RINGS]; /* the last ws.tmem_copy of each ring, or -1 */
 } agent_state;
 
 /* Async-proxy users of each channel's slots: TMA writes (producer side),
@@ -126,7 +127,8 @@ static void find_proxy_use(const ws_run *run, proxy_use *u) {
       if (e->kind == EV_TMA_LOAD && !u->async_write[e->channel]) {
         u->async_write[e->channel] = true;
         u->writer[e->channel] = e->op;
-      } else if ((e->kind == EV_MMA || e->kind == EV_TC_MMA || e->kind == EV_TMA_STORE) &&
+      } else if ((e->kind == EV_MMA || e->kind == EV_TC_MMA || e->kind == EV_TMEM_COPY ||
+                  e->kind == EV_TMA_STORE) &&
                  !u->async_read[e->channel]) {
         u->async_read[e->channel] = true;
         u->reader[e->channel] = e->op;
@@ -141,6 +143,7 @@ static const char *access_verb(int kind) {
   case EV_READ: return "reads";
   case EV_MMA: return "reads (wgmma)";
   case EV_TC_MMA: return "reads (tcgen05.mma)";
+  case EV_TMEM_COPY: return "copies (tcgen05.cp) from";
   case EV_TMEM_WRITE: return "writes (tcgen05.mma)";
   case EV_TMEM_READ: return "reads (tcgen05.ld)";
   default: return "stores (TMA) from";
@@ -204,12 +207,37 @@ static bool check_plain_arrive(const ws_agent *A, agent_state *s, const ws_event
     const ws_event *t = &A->ev[s->tc_all.items[i].index];
     if (t->channel == e->channel && t->slot == e->slot && t->iter == e->iter)
       return ws_rule_error(e->op, "tcgen05-commit", "hands %s (iteration %lld) on with a "
-                        "plain arrive on the %s barrier of channel %d, but the tcgen05.mma at "
-                        "%s that %s it runs asynchronously: only a tcgen05.commit to this "
-                        "barrier (ws.commit) arrives once it is done",
+                        "plain arrive on the %s barrier of channel %d, but the %s at %s that "
+                        "%s it runs asynchronously: only a tcgen05.commit to this barrier "
+                        "(ws.commit) arrives once it is done",
                         access_what(t, what, sizeof what), e->iter, ws_barrier_name(e->full),
-                        e->channel, ws_op_where(t->op, loc, sizeof loc),
-                        t->kind == EV_TC_MMA ? "reads" : "writes");
+                        e->channel, t->kind == EV_TMEM_COPY ? "tcgen05.cp" : "tcgen05.mma",
+                        ws_op_where(t->op, loc, sizeof loc),
+                        t->kind == EV_TMEM_WRITE ? "writes" : "reads");
+  }
+  return true;
+}
+
+/* A block-scaled tcgen05.mma (ws.tmem's scale rings) reads the scales the
+ * thread's last tcgen05.cp of each scale ring put in tensor memory: that
+ * copy must be of the MMA's own slot and iteration (the tcgen05 ops run in
+ * issue order, so a copy before the MMA is done before it reads). */
+static bool check_scale_copies(const ws_run *run, const ws_agent *A, agent_state *s,
+                               const ws_event *e) {
+  char loc[64];
+  for (int i = 0; i < run->plan->tmem.num_scales; i++) {
+    int ring = run->plan->tmem.scale_ring[i];
+    int c = s->last_copy[ring];
+    if (c < 0)
+      return ws_rule_error(e->op, "scale-copy", "is block-scaled and reads the scales of "
+                        "ring %d for iteration %lld, but no ws.tmem_copy (tcgen05.cp) of "
+                        "that ring comes before it", ring, e->iter);
+    if (A->ev[c].iter != e->iter || A->ev[c].slot != e->slot)
+      return ws_rule_error(e->op, "scale-copy", "is block-scaled and reads the scales of "
+                        "ring %d for iteration %lld (slot %d), but the last ws.tmem_copy of "
+                        "that ring before it (at %s) copied iteration %lld (slot %d)",
+                        ring, e->iter, e->slot, ws_op_where(A->ev[c].op, loc, sizeof loc),
+                        A->ev[c].iter, A->ev[c].slot);
   }
   return true;
 }
@@ -284,6 +312,8 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
   agent_state *s = calloc(1, sizeof *s);
   if (!s)
     abort();
+  for (int r = 0; r < WS_MAX_RINGS; r++)
+    s->last_copy[r] = -1;
   bool ok = true;
   /* Ping-pong consumers take every other tile: a warpgroup's waits and
    * arrives skip the other's iterations (the sums over agents check that
@@ -347,10 +377,17 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
         ok = check_tc_fence(A, s, e) && check_release(A, s, e, u);
       break;
     }
+    case EV_TMEM_COPY: /* read until a commit; the step's MMAs read what it copies */
+      ok = check_access(s, e);
+      async_issue(&s->tc, k);
+      async_issue(&s->tc_all, k);
+      s->last_copy[e->ring] = k;
+      break;
     case EV_TC_MMA:
     case EV_TMEM_WRITE:
     case EV_TMEM_READ:
-      ok = check_access(s, e) && check_tc_fence(A, s, e);
+      ok = check_access(s, e) && check_tc_fence(A, s, e) &&
+           (e->kind != EV_TC_MMA || check_scale_copies(run, A, s, e));
       if (e->kind == EV_TMEM_READ) {
         s->unfenced_read = k;
       } else {

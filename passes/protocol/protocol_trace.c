@@ -309,11 +309,12 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
   case EV_TMA_STORE:
   case EV_READ:
   case EV_WRITE:
+  case EV_TMEM_COPY:
     e->ring = ring_attr(P, op, "ring");
     if (e->ring < 0)
       return false;
     e->channel = P->plan->rings[e->ring].channel;
-    e->full = kind == EV_READ || kind == EV_TMA_STORE;
+    e->full = kind == EV_READ || kind == EV_TMA_STORE || kind == EV_TMEM_COPY;
     e->value = ws_tile_bytes(P->plan->rings[e->ring].tile);
     slot_at = kind == EV_TMA_LOAD || kind == EV_TMA_STORE
                   ? mlirOperationGetNumOperands(op) - 1
@@ -379,6 +380,7 @@ static int event_kind(MlirOperation op, char *name) {
       {"nvvm.cp.async.bulk.commit.group", EV_BULK_COMMIT},
       {"nvvm.cp.async.bulk.wait_group", EV_BULK_WAIT},
       {"ws.tc_mma", EV_TC_MMA},
+      {"ws.tmem_copy", EV_TMEM_COPY},
       {"ws.tmem_load", EV_TMEM_READ},
       {"ws.commit", EV_TC_COMMIT},
       {"nvvm.tcgen05.fence", EV_TC_FENCE},

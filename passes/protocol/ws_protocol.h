@@ -53,6 +53,7 @@ typedef enum ws_ev_kind {
    * EV_ARRIVE with aux = 1 (the arrival lands once the MMAs it tracks are
    * done: every later observer of the barrier sees them done). */
   EV_TC_MMA,       /* ws.tc_mma: ring, ring_b (async reads until a commit) */
+  EV_TMEM_COPY,    /* ws.tmem_copy: ring (an async read until a commit) */
   EV_TMEM_WRITE,   /* ws.tc_mma: its accumulator buffer (channel, slot) */
   EV_TMEM_READ,    /* ws.tmem_load: the buffer (channel, slot) */
   EV_TC_COMMIT,    /* ws.commit: tracks every tcgen05 op issued before */

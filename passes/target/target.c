@@ -47,6 +47,18 @@ static const ws_mma_form tcgen05_forms[] = {
     {WsDtypeF8E5M2, WsDtypeF8E4M3FN, 32, "e5m2", "e4m3", 1, 0, false, true, "f8f6f4"},
     {WsDtypeF8E5M2, WsDtypeF8E5M2, 32, "e5m2", "e5m2", 1, 1, false, true, "f8f6f4"},
 };
+/* tcgen05.mma kind::mxf8f6f4 with block scaling (scale_vec::1X): e4m3 and
+ * e5m2 at K = 32, one ue8m0 exponent per row and 32 of K, copied into
+ * tensor memory with tcgen05.cp 32x128b.warpx4 from atoms of 32 rows of
+ * 16 bytes (for 128 rows and 128 of K: byte 4 q + j of row r is row
+ * 32 q + r's exponent of K block j), each 4 columns of all 128 lanes
+ * there. */
+static const ws_mma_form tcgen05_scaled_forms[] = {
+    {WsDtypeF8E4M3FN, WsDtypeF8E4M3FN, 32, "e4m3", "e4m3", 0, 0, false, true, "mxf8f6f4"},
+    {WsDtypeF8E4M3FN, WsDtypeF8E5M2, 32, "e4m3", "e5m2", 0, 1, false, true, "mxf8f6f4"},
+    {WsDtypeF8E5M2, WsDtypeF8E4M3FN, 32, "e5m2", "e4m3", 1, 0, false, true, "mxf8f6f4"},
+    {WsDtypeF8E5M2, WsDtypeF8E5M2, 32, "e5m2", "e5m2", 1, 1, false, true, "mxf8f6f4"},
+};
 static const ws_mma_engine tcgen05 = {
     .name = "tcgen05.mma",
     .forms = tcgen05_forms,
@@ -57,6 +69,13 @@ static const ws_mma_engine tcgen05 = {
     .loop_math = false,
     .n_multiple = 16,
     .n_max = 256,
+    .scaled_forms = tcgen05_scaled_forms,
+    .num_scaled_forms = COUNT(tcgen05_scaled_forms),
+    .scale_block = 32,
+    .scale_atom_rows = 128,
+    .scale_atom_k = 128,
+    .scale_atom_shape = {32, 16},
+    .scale_atom_columns = 4,
 };
 
 /* Both chips: 227 KiB of shared memory per block out of 228 KiB per SM,
@@ -64,7 +83,7 @@ static const ws_mma_engine tcgen05 = {
  * of tensor memory and needs PTX 8.6 for tcgen05. */
 static const ws_target targets[] = {
     {"sm_90a", "+ptx80", 232448, 233472, 0, 65536, 256, &wgmma},
-    {"sm_100a", "+ptx86", 232448, 233472, 512, 65536, 256, &tcgen05},
+    {"sm_100a", "+ptx88", 232448, 233472, 512, 65536, 256, &tcgen05},
 };
 
 const ws_target *ws_target_find(const char *chip) {
@@ -109,20 +128,37 @@ const ws_mma_engine *ws_mma_engine_of(MlirOperation op) {
   return t ? t->mma : NULL;
 }
 
-const ws_mma_form *ws_mma_find_form(const ws_mma_engine *engine, MlirType a, MlirType b) {
+static const ws_mma_form *find_form(const ws_mma_form *forms, int num, MlirType a, MlirType b) {
   WsDtype da = wsElementTypeGetDtype(a), db = wsElementTypeGetDtype(b);
-  for (int i = 0; engine && i < engine->num_forms; i++)
-    if (engine->forms[i].a == da && engine->forms[i].b == db)
-      return &engine->forms[i];
+  for (int i = 0; i < num; i++)
+    if (forms[i].a == da && forms[i].b == db)
+      return &forms[i];
   return NULL;
 }
 
-const char *ws_mma_form_list(const ws_mma_engine *engine, char *buf, size_t cap) {
+static const char *form_list(const ws_mma_form *forms, int num, char *buf, size_t cap) {
   size_t len = 0;
   buf[0] = 0;
-  for (int i = 0; i < engine->num_forms && len < cap; i++)
+  for (int i = 0; i < num && len < cap; i++)
     len += (size_t)snprintf(buf + len, cap - len, "%s%s x %s",
-                            i == 0 ? "" : i + 1 == engine->num_forms ? " or " : ", ",
-                            wsDtypeGetName(engine->forms[i].a), wsDtypeGetName(engine->forms[i].b));
+                            i == 0 ? "" : i + 1 == num ? " or " : ", ",
+                            wsDtypeGetName(forms[i].a), wsDtypeGetName(forms[i].b));
   return buf;
+}
+
+const ws_mma_form *ws_mma_find_form(const ws_mma_engine *engine, MlirType a, MlirType b) {
+  return engine ? find_form(engine->forms, engine->num_forms, a, b) : NULL;
+}
+
+const char *ws_mma_form_list(const ws_mma_engine *engine, char *buf, size_t cap) {
+  return form_list(engine->forms, engine->num_forms, buf, cap);
+}
+
+const ws_mma_form *ws_mma_find_scaled_form(const ws_mma_engine *engine, MlirType a,
+                                           MlirType b) {
+  return engine ? find_form(engine->scaled_forms, engine->num_scaled_forms, a, b) : NULL;
+}
+
+const char *ws_mma_scaled_form_list(const ws_mma_engine *engine, char *buf, size_t cap) {
+  return form_list(engine->scaled_forms, engine->num_scaled_forms, buf, cap);
 }

@@ -48,6 +48,15 @@ typedef struct ws_mma_engine {
   bool a_from_registers;  /* A may be a tile the loop computes (register form) */
   bool loop_math;         /* tile math may run in the K loop (attention) */
   int n_multiple, n_max;  /* N: a multiple of n_multiple up to n_max */
+  /* Block-scaled (MX) forms (ws.dot with scale operands; none: 0): the
+   * scale of each `scale_block` values of K, an 8-bit exponent, comes in
+   * atoms, each for `scale_atom_rows` rows and `scale_atom_k` of K, a tile
+   * of scale_atom_shape[0] x scale_atom_shape[1] bytes, and
+   * `scale_atom_columns` 32-bit columns of tensor memory once copied
+   * there. */
+  const ws_mma_form *scaled_forms;
+  int num_scaled_forms;
+  int scale_block, scale_atom_rows, scale_atom_k, scale_atom_shape[2], scale_atom_columns;
 } ws_mma_engine;
 
 typedef struct ws_target {
@@ -82,5 +91,12 @@ const ws_mma_form *ws_mma_find_form(const ws_mma_engine *engine, MlirType a, Mli
 
 /* The engine's forms for messages ("f16 x f16 or bf16 x bf16"), into buf. */
 const char *ws_mma_form_list(const ws_mma_engine *engine, char *buf, size_t cap);
+
+/* The engine's block-scaled form for A and B of these types, or NULL. */
+const ws_mma_form *ws_mma_find_scaled_form(const ws_mma_engine *engine, MlirType a,
+                                           MlirType b);
+
+/* The engine's block-scaled forms for messages, into buf ("" when none). */
+const char *ws_mma_scaled_form_list(const ws_mma_engine *engine, char *buf, size_t cap);
 
 #endif

@@ -247,6 +247,31 @@ static int count_ops(MlirBlock block, const char *name, MlirOperation *first) {
   return n;
 }
 
+/* A block-scaled ws.dot's scales are ws.loads of its loop, which ride the
+ * K channel's ring with A and B, one MX atom deep in K (a K tile of
+ * scale_atom_k), so that each K step's tcgen05.cp fills the scale buffers
+ * the step's MMAs read, byte j of each word for K block j. */
+static bool check_scale_loads(MlirOperation dot, MlirOperation loop,
+                              const ws_mma_engine *engine, int64_t k) {
+  for (intptr_t i = 3; i < mlirOperationGetNumOperands(dot); i++) {
+    MlirValue s = mlirOperationGetOperand(dot, i);
+    if (!in_loop(s, loop) || !wsOperationIsA(mlirOpResultGetOwner(s), "load")) {
+      ws_emit_op_error(dot, "reads its scales (operand %lld) from a tile that is not a "
+                            "ws.load of its loop; on sm_100a the MMA warp copies the scales "
+                            "from their ring's slot into tensor memory (tcgen05.cp)",
+                       (long long)i);
+      return false;
+    }
+  }
+  if (k != engine->scale_atom_k) {
+    ws_emit_op_error(dot, "K tile %lld: a block-scaled %s takes K tiles of %d (one MX atom of "
+                          "scales per 128 rows)", (long long)k, engine->name,
+                     engine->scale_atom_k);
+    return false;
+  }
+  return true;
+}
+
 /* What tcgen05.mma and the epilogue's tcgen05.ld take (sm_100a): one
  * ws.dot per K step, from two ws.loads of the loop (A M x K, K-major; B
  * N x K with transpose_b, or K x N, N-major, for f16 and bf16), M = 128
@@ -266,9 +291,13 @@ static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
   bool k_major_b = ws_has_attr(dot, "transpose_b");
   const ws_mma_engine *engine = ws_mma_engine_of(dot); /* ws-verify checked the types */
   MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(a));
+  bool scaled = mlirOperationGetNumOperands(dot) > 3;
   const ws_mma_form *form =
-      ws_mma_find_form(engine, et, mlirShapedTypeGetElementType(mlirValueGetType(b)));
+      (scaled ? ws_mma_find_scaled_form : ws_mma_find_form)(
+          engine, et, mlirShapedTypeGetElementType(mlirValueGetType(b)));
   int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, k_major_b ? 0 : 1);
+  if (scaled && !check_scale_loads(dot, loop, engine, k))
+    return false;
   if (!check_b_layout(dot, engine, form, k_major_b, n, wsElementTypeByteWidth(et)))
     return false;
   if (m != 128) {

@@ -120,7 +120,8 @@ static int ring_swizzle(const ws_plan *plan, const ws_ring *ring) {
   bool swizzled = ws_ring_is_epilogue(plan, ring) && mlirShapedTypeGetDimSize(ring->tile, 0) > 1;
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(ring->producer, 0));
        !mlirOpOperandIsNull(u) && !swizzled; u = mlirOpOperandGetNextUse(u))
-    swizzled = wsOperationIsA(mlirOpOperandGetOwner(u), "dot");
+    swizzled = wsOperationIsA(mlirOpOperandGetOwner(u), "dot") &&
+               mlirOpOperandGetOperandNumber(u) < 2; /* A or B, not a block's scales */
   return swizzled ? ws_swizzle_span(ws_tile_row_bytes(ring->tile)) : 0;
 }
 
@@ -208,12 +209,55 @@ static bool add_order_channel(ws_plan *plan) {
  * allocated in powers of two of at least 32 columns. */
 enum { TMEM_MIN_COLUMNS = 32, TMEM_ADDRESS_BYTES = 8 };
 
+/* The columns a block-scaled ws.dot's scales take in tensor memory, after
+ * the accumulators: scale_atom_columns per MX atom. */
+static int tmem_scale_columns(const ws_plan *plan) {
+  if (!plan->tmem.num_scales)
+    return 0;
+  return plan->tmem.num_scales * ws_mma_engine_of(plan->loop)->scale_atom_columns;
+}
+
 /* How many accumulators tensor memory holds: two in a persistent kernel
- * when both fit the budget (the MMA warp fills one while the epilogue
- * drains the other), else one. */
+ * when both (and the scales) fit the budget (the MMA warp fills one while
+ * the epilogue drains the other), else one. */
 static int tmem_depth(const ws_plan *plan, int budget) {
   bool persistent = !mlirOperationIsNull(ws_plan_tile_loop(plan));
-  return persistent && 2 * plan->tmem.columns <= budget ? 2 : 1;
+  return persistent && 2 * plan->tmem.columns + tmem_scale_columns(plan) <= budget ? 2 : 1;
+}
+
+/* A block-scaled ws.dot (scale operands): the rings of its MX atoms (A's,
+ * then B's), which the MMA warp copies into tensor memory each K step. */
+static bool find_tmem_scales(ws_plan *plan) {
+  plan->tmem.num_scales = plan->tmem.scale_a_atoms = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(plan->loop));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    intptr_t n = mlirOperationGetNumOperands(op) - 3;
+    if (!wsOperationIsA(op, "dot") || n <= 0)
+      continue;
+    if (n > WS_MAX_SCALE_ATOMS) {
+      ws_emit_op_error(op, "has %lld MX atoms of scales; ws plans at most %d (a 128 x 256 "
+                           "tile at a K tile of 128 takes 3)", (long long)n, WS_MAX_SCALE_ATOMS);
+      return false;
+    }
+    const ws_mma_engine *e = ws_mma_engine_of(op);
+    MlirType a = mlirValueGetType(mlirOperationGetOperand(op, 0));
+    plan->tmem.scale_a_atoms = (int)(mlirShapedTypeGetDimSize(a, 0) / e->scale_atom_rows *
+                                     (mlirShapedTypeGetDimSize(a, 1) / e->scale_atom_k));
+    for (intptr_t i = 0; i < n; i++)
+      plan->tmem.scale_ring[plan->tmem.num_scales++] =
+          ws_ring_of_value(plan, mlirOperationGetOperand(op, 3 + i));
+  }
+  return true;
+}
+
+/* The scales' columns, one atom after another after the accumulator
+ * buffers (set_depths first). */
+static void place_tmem_scales(ws_plan *plan) {
+  int at = plan->tmem.columns * plan->channels[plan->tmem.channel].depth;
+  for (int i = 0; i < plan->tmem.num_scales; i++) {
+    plan->tmem.scale_column[i] = at;
+    at += ws_mma_engine_of(plan->loop)->scale_atom_columns;
+  }
 }
 
 /* A matmul on sm_100a (an MMA partition) keeps its accumulator in tensor
@@ -234,13 +278,18 @@ static bool add_tmem_channel(ws_plan *plan) {
   plan->tmem.tile = mlirValueGetType(acc);
   plan->tmem.channel = c;
   plan->tmem.columns = (int)mlirShapedTypeGetDimSize(plan->tmem.tile, 1);
-  return true;
+  return find_tmem_scales(plan);
 }
 
 /* The allocation: the buffers' columns rounded up to a power of two of at
  * least 32. */
+static int tmem_needed(const ws_plan *plan) {
+  return plan->tmem.columns * plan->channels[plan->tmem.channel].depth +
+         tmem_scale_columns(plan);
+}
+
 static int tmem_allocation(const ws_plan *plan) {
-  int need = plan->tmem.columns * plan->channels[plan->tmem.channel].depth, cols = TMEM_MIN_COLUMNS;
+  int need = tmem_needed(plan), cols = TMEM_MIN_COLUMNS;
   while (cols < need)
     cols *= 2;
   return cols;
@@ -252,14 +301,18 @@ static void report_tmem_over_budget(const ws_plan *plan, int budget) {
   MlirOperation dot = mlirOpResultGetOwner(
       mlirOperationGetOperand(mlirBlockGetTerminator(ws_loop_body(plan->loop)), 0));
   ws_loc_str(mlirOperationGetLocation(dot), loc, sizeof loc);
+  char scales[96] = "";
+  if (plan->tmem.num_scales)
+    snprintf(scales, sizeof scales, "; block scales: %d columns after it",
+             tmem_scale_columns(plan));
   ws_emit_op_error(plan->loop, "tensor memory plan needs %d columns but the budget is %d "
                                "(512 of 32 bits per lane on sm_100a, or tmem-budget=): "
                                "accumulator (ws.dot %s at line %s, %s -> %s): %d x %d columns "
-                               "at column 0, allocated as %d",
-                   plan->tmem.columns * c->depth, budget,
+                               "at column 0%s, allocated as %d",
+                   tmem_needed(plan), budget,
                    ws_type_str(plan->tmem.tile, tile, sizeof tile), loc,
                    plan->parts[c->from].name, plan->parts[c->to].name, c->depth,
-                   plan->tmem.columns, tmem_allocation(plan));
+                   plan->tmem.columns, scales, tmem_allocation(plan));
 }
 
 /* Why the accumulator has its columns and its buffers (--ws-explain). */
@@ -279,6 +332,14 @@ static void explain_tmem(const ws_plan *plan, int budget, const ws_pass_env *env
                             "for this tile's epilogue to read the accumulator"
                           : ": one tile per block, nothing to overlap",
             plan->tmem.allocated, budget, plan->tmem.address);
+  if (plan->tmem.num_scales)
+    ws_remark(env, mlirOperationGetLocation(plan->loop),
+              "tensor memory: the block scales after the accumulator(s): %d MX atom(s) of A's "
+              "and %d of B's, %d columns each, from column %d; the MMA warp copies each K "
+              "step's in (tcgen05.cp 32x128b.warpx4: 32 rows of 16 bytes into all four lane "
+              "quarters) over the last, since its tcgen05 ops run in the order it issues them",
+              plan->tmem.scale_a_atoms, plan->tmem.num_scales - plan->tmem.scale_a_atoms,
+              ws_mma_engine_of(plan->loop)->scale_atom_columns, plan->tmem.scale_column[0]);
 }
 
 static int saturate(long long x) { return x > INT_MAX ? INT_MAX : (int)x; }
@@ -458,8 +519,9 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
     return false;
   }
   if (plan.tmem.tile.ptr) {
+    place_tmem_scales(&plan);
     plan.tmem.allocated = tmem_allocation(&plan);
-    if (plan.tmem.columns * plan.channels[plan.tmem.channel].depth > tmem_budget) {
+    if (tmem_needed(&plan) > tmem_budget) {
       report_tmem_over_budget(&plan, tmem_budget);
       return false;
     }

@@ -38,8 +38,9 @@
  *     tcgen05.fence after, ws.tmem_load, tcgen05.fence before, ws.arrive
  *     empty, then the epilogue as above
  *   scf.if %warp == mma warp && elected { ws.wait empty of the accumulator
- *     buffer, tcgen05.fence after, scf.for { ws.wait full, ws.tc_mma,
- *     ws.commit empty }, ws.commit full of the accumulator buffer }
+ *     buffer, tcgen05.fence after, scf.for { ws.wait full, [ws.tmem_copy of
+ *     each block-scale ring,] ws.tc_mma, ws.commit empty }, ws.commit full
+ *     of the accumulator buffer }
  *   tcgen05.fence before; nvvm.barrier0; scf.if %warp == mma warp {
  *     tcgen05.fence after; ws.tmem_dealloc }
  *
@@ -1346,6 +1347,10 @@ static void emit_tcgen05_issuer(specializer *S, ws_builder *outer, int part) {
                                  ws_named(S->ctx, "transpose_b", mlirUnitAttrGet(S->ctx))};
   ws_builder issue = b;
   issue.loc = mlirOperationGetLocation(dot);
+  for (int i = 0; i < S->plan->tmem.num_scales; i++) { /* the step's scales */
+    MlirNamedAttribute ring = int_attr(S->ctx, "ring", S->plan->tmem.scale_ring[i]);
+    ws_build_void(&issue, "ws.tmem_copy", 1, &slot, 1, &ring);
+  }
   ws_build_void(&issue, "ws.tc_mma", 3, ops, ws_has_attr(dot, "transpose_b") ? 3 : 2, attrs);
   signal(S, &b, "ws.commit", in, false, slot);
   close_loop(&b, body, n);

@@ -307,8 +307,71 @@ static bool is_matrix(MlirOperation op, MlirType t, const char *role) {
   return true;
 }
 
+/* The scale operands of a block-scaled ws.dot: the chip's engine must have
+ * a block-scaled form for A and B, B given N x K, and the scales are the MX
+ * atoms of A's rows then of B's, one per scale_atom_rows rows and
+ * scale_atom_k of K, each a scale_atom_shape tile of i8 exponents. */
+static bool check_dot_scales(MlirOperation op, MlirType a, MlirType b, bool transpose_b) {
+  const ws_mma_engine *engine = ws_mma_engine_of(op);
+  char abuf[64], bbuf[64], chip[64], forms[512];
+  if (!engine)
+    return true; /* no target: refused elsewhere */
+  MlirType ea = mlirShapedTypeGetElementType(a), eb = mlirShapedTypeGetElementType(b);
+  if (!engine->num_scaled_forms) {
+    ws_emit_op_error(op, "is block-scaled (scale operands), but on %s ws.dot runs on %s, "
+                         "which has no block-scaled form; write the scaling in the loop: "
+                         "each K block's product a ws.dot into a fresh accumulator, "
+                         "scaled and added (docs/language.md, FP8 matmuls)",
+                     ws_target_chip(op, chip, sizeof chip), engine->name);
+    return false;
+  }
+  if (!ws_mma_find_scaled_form(engine, ea, eb)) {
+    ws_emit_op_error(op, "is block-scaled with a and b of element types %s and %s; %s "
+                         "has block-scaled forms for a x b of %s only",
+                     ws_type_str(ea, abuf, sizeof abuf), ws_type_str(eb, bbuf, sizeof bbuf),
+                     engine->name, ws_mma_scaled_form_list(engine, forms, sizeof forms));
+    return false;
+  }
+  if (!transpose_b) {
+    ws_emit_op_error(op, "is block-scaled, which reads B as N x K (transpose_b): each "
+                         "row of B has its scales");
+    return false;
+  }
+  int64_t m = mlirShapedTypeGetDimSize(a, 0), k = mlirShapedTypeGetDimSize(a, 1);
+  int64_t n = mlirShapedTypeGetDimSize(b, 0);
+  int rows = engine->scale_atom_rows, deep = engine->scale_atom_k;
+  if (m % rows || n % rows || k % deep) {
+    ws_emit_op_error(op, "is block-scaled with M = %lld, N = %lld and K = %lld; %s scales "
+                         "come in MX atoms of %d rows and %d of K, so all three must be "
+                         "multiples of them", (long long)m, (long long)n, (long long)k,
+                     engine->name, rows, deep);
+    return false;
+  }
+  int64_t atoms = (m / rows + n / rows) * (k / deep);
+  intptr_t got = mlirOperationGetNumOperands(op) - 3;
+  for (intptr_t i = 0; i < got; i++) {
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 3 + i));
+    if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != 2 ||
+        mlirShapedTypeGetDimSize(t, 0) != engine->scale_atom_shape[0] ||
+        mlirShapedTypeGetDimSize(t, 1) != engine->scale_atom_shape[1] ||
+        wsElementTypeGetDtype(mlirShapedTypeGetElementType(t)) != WsDtypeI8)
+      got = -1;
+  }
+  if (got != atoms) {
+    ws_emit_op_error(op, "is block-scaled with M = %lld, N = %lld and K = %lld: expected %lld "
+                         "scale operands, each tensor<%dx%dxi8>: the MX atoms of the ue8m0 "
+                         "exponents (one per %d of K) of %d rows and %d of K, A's then B's",
+                     (long long)m, (long long)n, (long long)k, (long long)atoms,
+                     engine->scale_atom_shape[0], engine->scale_atom_shape[1],
+                     engine->scale_block, rows, deep);
+    return false;
+  }
+  return true;
+}
+
 static bool check_dot(MlirOperation op) {
   char abuf[256], bbuf[256], cbuf[256];
+  intptr_t operands = mlirOperationGetNumOperands(op);
   MlirType a = mlirValueGetType(mlirOperationGetOperand(op, 0));
   MlirType b = mlirValueGetType(mlirOperationGetOperand(op, 1));
   MlirType acc = mlirValueGetType(mlirOperationGetOperand(op, 2));
@@ -326,7 +389,10 @@ static bool check_dot(MlirOperation op) {
   MlirType ea = mlirShapedTypeGetElementType(a);
   MlirType eb = mlirShapedTypeGetElementType(b);
   const ws_mma_engine *engine = ws_mma_engine_of(op); /* NULL: no target, refused below */
-  if (engine && !ws_mma_find_form(engine, ea, eb)) {
+  if (operands > 3) {
+    if (!check_dot_scales(op, a, b, transpose_b))
+      return false;
+  } else if (engine && !ws_mma_find_form(engine, ea, eb)) {
     char chip[64], forms[512];
     bool fp8_a = is_fp8(ea), fp8_b = is_fp8(eb);
     const char *hint = "";

@@ -19,7 +19,7 @@ func.func @f(%d: !ws.tensor_desc<f32>) {
 }
 // -----
 func.func @f(%a: tensor<4x4xf16>) {
-  // CHECK: irdl-operand-kinds.mlir:[[@LINE+1]]:8: error: op expects exactly 3 operands, but got 2
+  // CHECK: irdl-operand-kinds.mlir:[[@LINE+1]]:8: error: op expects at least 3 operands, but got 2
   %r = "ws.dot"(%a, %a) : (tensor<4x4xf16>, tensor<4x4xf16>) -> tensor<4x4xf16>
   return
 }

@@ -2,7 +2,9 @@
 // What tcgen05 cannot take is refused by ws-partition-schedule at the op, in
 // ws's words: M other than 128, N not a multiple of 16, a K x N FP8 B, more
 // accumulator columns than the epilogue warpgroups hold, tile math inside
-// the K loop, an accumulator that does not start at zero.
+// the K loop, an accumulator that does not start at zero; block scales
+// that are not ws.loads of the loop, or a block-scaled K tile other than
+// one MX atom's 128.
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_100a">] {
     gpu.func @m64(%a: !ws.tensor_desc<tensor<64x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,
@@ -166,6 +168,58 @@ module attributes {gpu.container_module} {
       } {ws.warp_specialize}
       %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
       "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @scale_argument(%a: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %sf: !ws.tensor_desc<tensor<32x16xi8>>,
+                     %sarg: tensor<32x16xi8>, %c: !ws.tensor_desc<tensor<128x128xbf16>>, %K: i32) kernel
+        attributes {ws.num_warps = 4 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 128 : i32
+      %init = arith.constant dense<0.0> : tensor<128x128xf32>
+      %acc = scf.for %kk = %c0 to %K step %cbk iter_args(%acc0 = %init) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
+        %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
+        %sa = "ws.load"(%sf, %c0, %c0) : (!ws.tensor_desc<tensor<32x16xi8>>, i32, i32) -> tensor<32x16xi8>
+        %sb = "ws.load"(%sf, %c0, %c0) : (!ws.tensor_desc<tensor<32x16xi8>>, i32, i32) -> tensor<32x16xi8>
+        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op reads its scales (operand 3) from a tile that is not a ws.load of its loop; on sm_100a the MMA warp copies the scales from their ring's slot into tensor memory (tcgen05.cp)
+        %d = "ws.dot"(%ta, %tb, %acc0, %sarg, %sb) {transpose_b} : (tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf32>, tensor<32x16xi8>, tensor<32x16xi8>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xbf16>
+      "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<128x128xbf16>>, i32, i32, tensor<128x128xbf16>) -> ()
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @scale_k256(%a: !ws.tensor_desc<tensor<128x256xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x256xf8E4M3FN>>, %sf: !ws.tensor_desc<tensor<32x16xi8>>,
+                     %sarg: tensor<32x16xi8>, %c: !ws.tensor_desc<tensor<128x128xbf16>>, %K: i32) kernel
+        attributes {ws.num_warps = 4 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 256 : i32
+      %init = arith.constant dense<0.0> : tensor<128x128xf32>
+      %acc = scf.for %kk = %c0 to %K step %cbk iter_args(%acc0 = %init) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<128x256xf8E4M3FN>>, i32, i32) -> tensor<128x256xf8E4M3FN>
+        %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<128x256xf8E4M3FN>>, i32, i32) -> tensor<128x256xf8E4M3FN>
+        %sa = "ws.load"(%sf, %c0, %c0) : (!ws.tensor_desc<tensor<32x16xi8>>, i32, i32) -> tensor<32x16xi8>
+        %sb = "ws.load"(%sf, %c0, %c0) : (!ws.tensor_desc<tensor<32x16xi8>>, i32, i32) -> tensor<32x16xi8>
+        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op K tile 256: a block-scaled tcgen05.mma takes K tiles of 128 (one MX atom of scales per 128 rows)
+        %d = "ws.dot"(%ta, %tb, %acc0, %sa, %sb, %sa, %sb) {transpose_b} : (tensor<128x256xf8E4M3FN>, tensor<128x256xf8E4M3FN>, tensor<128x128xf32>, tensor<32x16xi8>, tensor<32x16xi8>, tensor<32x16xi8>, tensor<32x16xi8>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xbf16>
+      "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<128x128xbf16>>, i32, i32, tensor<128x128xbf16>) -> ()
       gpu.return
     }
   }
