@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Checks the SASS of every sm_100a cubin in DIR (compile_matmul.sh ...
-# --chip=sm_100a leaves NAME.cubin beside each launcher): cuobjdump must
+# --chip=sm_100a leaves NAME.cubin beside each launcher, and fp8.py compile
+# beside each kernel of its manifest whose last field is sm_100a; a
+# block-scaled kernel's also copies its scales, UTCCP): cuobjdump must
 # take it as SM 100 code, and it must hold the tcgen05 MMA (UTC*MMA), its
 # commit to an mbarrier (UTCBAR), tensor-memory loads (LDTM) and no Hopper
 # wgmma (HGMMA). Prints each cubin's tcgen05 opcodes with their counts.
@@ -16,13 +18,18 @@ if [ ! -x "$objdump" ]; then
 fi
 fail=0
 count=0
+all="$([ "$(cat "$dir/chip" 2>/dev/null)" = sm_100a ] && echo 1 || echo 0)"
 while read -r name rest; do
+  [ "$all" = 1 ] || [ "${rest##* }" = sm_100a ] || continue
   sass="$("$objdump" -sass "$dir/$name.cubin" 2>&1)" || { echo "FAIL $name: cuobjdump: $sass"; fail=1; continue; }
   ops="$(grep -oE '\b(UTC[A-Z0-9]*|LDTM|STTM|HGMMA)\b' <<< "$sass" | sort | uniq -c | tr -s ' ' | tr '\n' ',')"
   grep -q "code for sm_100a" <<< "$sass" || { echo "FAIL $name: not SM 100 code"; fail=1; }
   for want in 'UTC[A-Z]*MMA' 'UTCBAR' 'LDTM'; do
     grep -qE "\b$want\b" <<< "$sass" || { echo "FAIL $name: SASS lacks $want"; fail=1; }
   done
+  if [ "${rest#* mx }" != "$rest" ] && ! grep -qE '\bUTCCP\b' <<< "$sass"; then
+    echo "FAIL $name: block-scaled, but its SASS lacks UTCCP"; fail=1
+  fi
   if grep -q HGMMA <<< "$sass"; then echo "FAIL $name: SASS has wgmma (HGMMA)"; fail=1; fi
   echo "$name:$ops"
   count=$((count + 1))

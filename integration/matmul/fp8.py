@@ -37,6 +37,8 @@ at their wgmmas, so one's promotion runs under the other's wgmmas.
   fp8.py sanitize DIR         compute-sanitizer's racecheck, synccheck and
                               memcheck on one kernel of each scaling
                               (fp8.py small DIR NAME: one ragged shape)
+  fp8.py accuracy DIR NAMES   the error of the named kernels and of cuBLAS
+                              against K (512 to 16384), M = N = 2048
   fp8.py profile DIR NAME M N K
                               three launches of one kernel, for ncu
   fp8.py bench DIR            TFLOP/s against torch._scaled_mm with the same
@@ -67,6 +69,10 @@ KERNELS = [
     ("pfp8_pt_128x128x128_w8", 128, 128, 128, 8, E4, E4, "bf16", "tensor", "persistent",
      "sm_90a"),
     ("pfp8_rw_128x256x128_w8", 128, 256, 128, 8, E4, E4, "bf16", "rows", "persistent", "sm_90a"),
+    # N = 2112 is 11 tiles of 192: no ragged last column of tiles
+    ("pfp8_pt_128x192x128_w8", 128, 192, 128, 8, E4, E4, "bf16", "tensor", "persistent",
+     "sm_90a"),
+    ("pfp8_rw_128x192x128_w8", 128, 192, 128, 8, E4, E4, "bf16", "rows", "persistent", "sm_90a"),
     ("fp8_bs_128x128x128_w8", 128, 128, 128, 8, E4, E4, "bf16", "blocks", "tile", "sm_90a"),
     ("pfp8_bs_128x128x128_w8", 128, 128, 128, 8, E4, E4, "bf16", "blocks", "persistent",
      "sm_90a"),
@@ -545,6 +551,48 @@ def bench(folder, names):
         print(f"weakest shape: {weakest[1]} at {weakest[0]:.2f}x cuBLAS {base}")
 
 
+ACCURACY_KS = (512, 2048, 8192, 16384)
+
+
+def accuracy(folder, names):
+    """The error (max |C - ref| / max |ref| against an f32 product of the
+    dequantized inputs) against K, at M = N = 2048, uniform [-1, 1] inputs
+    cast to e4m3: every named ws kernel with its scaling's scales, and
+    cuBLAS per tensor in both accumulations. Shows which accumulations stay
+    flat in K and which grow."""
+    import torch
+    torch.zeros(1, device="cuda")
+    torch.manual_seed(0)
+    specs = {line.split()[0]: line.split() for line in open(os.path.join(folder, "manifest"))}
+    kernels = [Kernel(folder, specs[n]) for n in names]
+    m = n = 2048
+    cols = ["cuBLAS pt fast", "cuBLAS pt"] + [k.name for k in kernels]
+    print("| K | " + " | ".join(cols) + " |")
+    print("|---|" + "---|" * len(cols))
+    for kk in ACCURACY_KS:
+        a = (torch.rand(m, kk, device="cuda") * 2 - 1).to(torch.float8_e4m3fn)
+        b = (torch.rand(n, kk, device="cuda") * 2 - 1).to(torch.float8_e4m3fn)
+        prod = a.float() @ b.float().T
+        one = torch.tensor(1.0, device="cuda")
+        errs = []
+        for fast in (True, False):
+            c = torch._scaled_mm(a, b.T, scale_a=one, scale_b=one, out_dtype=torch.bfloat16,
+                                 use_fast_accum=fast)
+            errs.append(float((c.float() - prod).abs().max() / prod.abs().max()))
+        for k in kernels:
+            c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+            if k.scaling == "rows":
+                sa, sb, want = torch.ones(m, device="cuda"), torch.ones(n, device="cuda"), prod
+            elif k.scaling == "blocks":
+                sa, sb, want = block_scales(a, b, lambda *s: torch.rand(*s, device="cuda") + 0.5)
+            else:
+                sa, sb, want = 1.0, 1.0, prod
+            k.launcher(a, b, c, sa, sb)()
+            torch.cuda.synchronize()
+            errs.append(float((c.float() - want).abs().max() / want.abs().max()))
+        print(f"| {kk} | " + " | ".join(f"{e:.1e}" for e in errs) + " |", flush=True)
+
+
 def profile(folder, name, m, n, k):
     """Three launches of one kernel at M x N x K (uniform [-1, 1] inputs cast
     to e4m3), for a profiler to pick one: ncu --launch-skip 2."""
@@ -601,4 +649,5 @@ if __name__ == "__main__":
         "sanitize": sanitize,
         "profile": lambda folder, name, m, n, k: profile(folder, name, int(m), int(n), int(k)),
         "bench": lambda folder, *names: bench(folder, names),
+        "accuracy": lambda folder, *names: accuracy(folder, names),
     })
