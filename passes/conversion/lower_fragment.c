@@ -139,9 +139,15 @@ MlirValue ws_splat_scalar(ws_builder *b, MlirValue tile, MlirOperation where) {
 bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
   MlirValue result = mlirOperationGetResult(op, 0);
-  if (n > 8 || ws_is_f8(ws_tile_element(result))) {
-    ws_emit_op_error(op, "cannot run on a matmul's consumer tiles (more than 8 operands, "
-                         "or an f8 result)");
+  if (n > 8) {
+    ws_emit_op_error(op, "has more than 8 operands, which a matmul's consumer tiles do not "
+                         "take");
+    return false;
+  }
+  if (ws_is_f8(ws_tile_element(result))) {
+    ws_emit_op_error(op, "makes an FP8 tile from a matmul's accumulator, which ws does not "
+                         "lower: truncate it to bf16, f16 or f32 (arith.truncf) for the "
+                         "store");
     return false;
   }
   int in_index[8]; /* entries, not pointers: the table grows */

@@ -9,6 +9,14 @@
 #include "../plan/ws_plan.h"
 #include "../../dialect/ws_text.h"
 
+/* Registers a compute thread needs besides its tiles (slot addresses,
+ * indices, loop state, phases), about what ptxas takes for them in the
+ * suites' kernels: a count of tile registers closer to the budget than
+ * this may spill. */
+#define OTHER_REGISTERS 24
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 /* Ops by pointer, to their position in the walk: an open-addressed table
  * of a power-of-two size. */
 typedef struct op_index {
@@ -83,12 +91,17 @@ static tile_life *collect_lives(const ws_register_pressure *p, const op_index *x
     MlirValue defs[16];
     long at[16];
     int num = 0;
-    /* a loop's results are defined where its body ends: at its yield */
+    /* the results of an op with regions (a loop, an scf.if) are defined
+     * where its last region ends, at its last yield: what the regions read
+     * may be dead by then, its registers the results' */
     long results_at = (long)i;
+    for (intptr_t r = 0; r < mlirOperationGetNumRegions(ops[i]); r++) {
+      MlirBlock last = mlirRegionGetFirstBlock(mlirOperationGetRegion(ops[i], r));
+      long end = mlirBlockIsNull(last) ? -1 : position(x, mlirBlockGetTerminator(last));
+      results_at = end > results_at ? end : results_at;
+    }
     if (ws_op_is(ops[i], "scf.for")) {
       MlirBlock body = ws_loop_body(ops[i]);
-      long end = position(x, mlirBlockGetTerminator(body));
-      results_at = end > results_at ? end : results_at;
       for (intptr_t a = 0; a < mlirBlockGetNumArguments(body) && num < 16; a++, num++) {
         defs[num] = mlirBlockGetArgument(body, a);
         at[num] = (long)i;
@@ -163,10 +176,12 @@ void ws_explain_register_pressure(const ws_register_pressure *p, const MlirOpera
               "registers: %s need %ld per thread where most are live, here: %d tile(s), %s%s; "
               "the compute warps have %d after setmaxnreg%s",
               p->who, peak, shown, text, shown > 12 ? ", ..." : "", p->budget,
-              peak > p->budget ? ", so ptxas may spill to local memory: use more compute "
-                                 "warps (ws.num_warps), smaller tiles, or fewer tiles live "
-                                 "at once"
-                               : " (addresses, indices and loop state take some of the rest)");
+              peak > p->budget - OTHER_REGISTERS
+                  ? ", which leaves fewer than the " STR(OTHER_REGISTERS) " or so that "
+                    "addresses, indices and loop state take, so ptxas may spill to local "
+                    "memory (ptxas -v says): use more compute warps (ws.num_warps), smaller "
+                    "tiles, or fewer tiles live at once"
+                  : " (addresses, indices and loop state take some of the rest)");
   free(x.keys);
   free(x.vals);
   free(lives);

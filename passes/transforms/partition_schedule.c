@@ -155,7 +155,9 @@ static bool check_dot_operands(MlirOperation dot, MlirOperation loop) {
   }
   if (!in_loop(b, loop) || !wsOperationIsA(mlirOpResultGetOwner(b), "load")) {
     ws_emit_op_error(dot, "operand b must be a ws.load of the same loop: wgmma reads B "
-                          "from the shared-memory rings TMA fills");
+                          "from the shared-memory rings TMA fills (a tile the loop "
+                          "computes, a weight converted in registers say, can be A: "
+                          "compute C^T = B^T A^T)");
     return false;
   }
   return true;
@@ -319,10 +321,10 @@ static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
   MlirOperation func = ws_enclosing_kernel(loop);
   int warps = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS);
   if ((warps != 4 && warps != 8) || n / (warps / 4) > 128) {
-    ws_emit_op_error(dot, "on sm_100a the %d epilogue warps read the 128x%lld accumulator "
-                          "from tensor memory, each warpgroup a share of its columns; "
-                          "ws.num_warps must be 4 or 8, with at most 128 columns per "
-                          "warpgroup (8 warps for N > 128)", warps, (long long)n);
+    ws_emit_op_error(dot, "on sm_100a the epilogue warps (ws.num_warps = %d) read the "
+                          "128x%lld accumulator from tensor memory, each warpgroup of 4 a "
+                          "share of at most 128 of its columns: ws.num_warps must be 4 for "
+                          "N <= 128, 8 for N <= 256", warps, (long long)n);
     return false;
   }
   MlirBlock body = ws_loop_body(loop);
@@ -840,10 +842,16 @@ static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
   unsigned *masks = calloc(ops.len + 1, sizeof *masks);
   if (!masks)
     abort();
-  bool ok = true;
-  for (long i = 0; i < ops.len; i++)
+  /* a ws.dot whose operands wgmma cannot read explains what the tile
+   * errors its operands' math would give otherwise (a B computed in
+   * registers, say): report it alone */
+  bool dots_ok = true, ok = true;
+  for (long i = 0; i < ops.len && !ws_mma_engine_of(loop)->mma_partition; i++)
+    if (wsOperationIsA(ops.items[i], "dot"))
+      dots_ok &= check_dot_operands(ops.items[i], loop);
+  for (long i = 0; dots_ok && i < ops.len; i++) /* every op's errors, not the first only */
     ok &= classify(ops.items[i], loop, &masks[i]) == OP_OK;
-  ok = ok && schedule_ops(loop, ops.items, masks, (int)ops.len, compute_warps, explain, env);
+  ok = dots_ok && ok && schedule_ops(loop, ops.items, masks, (int)ops.len, compute_warps, explain, env);
   free(masks);
   ws_op_list_free(&ops);
   return ok;

@@ -211,3 +211,36 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A B the loop computes (an int8 weight converted and scaled in registers,
+// as the activation's partner): wgmma reads B from shared memory only; the
+// error says so and how the weight can be A instead, and it is the only
+// error (not one per op that computes B).
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @computed_b(%wt: !ws.tensor_desc<tensor<64x128xi8>>, %xt: !ws.tensor_desc<tensor<64x128xf16>>,
+                         %scales: !ws.tensor_desc<tensor<1x64xf16>>, %yt: !ws.tensor_desc<tensor<64x64xf16>>, %K: i32) kernel
+        attributes {ws.num_warps = 4 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c128 = arith.constant 128 : i32
+      %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+      %acc = scf.for %k = %c0 to %K step %c128 iter_args(%acc0 = %zero) -> (tensor<64x64xf32>) : i32 {
+        %kb = arith.divui %k, %c128 : i32
+        %w = "ws.load"(%wt, %c0, %k) : (!ws.tensor_desc<tensor<64x128xi8>>, i32, i32) -> tensor<64x128xi8>
+        %x = "ws.load"(%xt, %c0, %k) : (!ws.tensor_desc<tensor<64x128xf16>>, i32, i32) -> tensor<64x128xf16>
+        %g = "ws.load"(%scales, %kb, %c0) : (!ws.tensor_desc<tensor<1x64xf16>>, i32, i32) -> tensor<1x64xf16>
+        %wf = arith.sitofp %w : tensor<64x128xi8> to tensor<64x128xf16>
+        %gs = "ws.broadcast"(%g) {axis = 0 : i32} : (tensor<1x64xf16>) -> tensor<64x128xf16>
+        %wa = arith.mulf %wf, %gs : tensor<64x128xf16>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op operand b must be a ws.load of the same loop: wgmma reads B from the shared-memory rings TMA fills (a tile the loop computes, a weight converted in registers say, can be A: compute C^T = B^T A^T)
+        %d = "ws.dot"(%x, %wa, %acc0) {transpose_b} : (tensor<64x128xf16>, tensor<64x128xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<64x64xf32> to tensor<64x64xf16>
+      "ws.store"(%yt, %c0, %c0, %out) : (!ws.tensor_desc<tensor<64x64xf16>>, i32, i32, tensor<64x64xf16>) -> ()
+      gpu.return
+    }
+  }
+}

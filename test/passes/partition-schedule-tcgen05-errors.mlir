@@ -88,7 +88,7 @@ module attributes {gpu.container_module} {
       %acc = scf.for %kk = %c0 to %K step %c64 iter_args(%acc0 = %init) -> (tensor<128x256xf32>) : i32 {
         %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
         %tb = "ws.load"(%b, %c0, %kk) : (!ws.tensor_desc<tensor<256x64xf16>>, i32, i32) -> tensor<256x64xf16>
-        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op on sm_100a the 4 epilogue warps read the 128x256 accumulator from tensor memory, each warpgroup a share of its columns; ws.num_warps must be 4 or 8, with at most 128 columns per warpgroup (8 warps for N > 128)
+        // CHECK: partition-schedule-tcgen05-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op on sm_100a the epilogue warps (ws.num_warps = 4) read the 128x256 accumulator from tensor memory, each warpgroup of 4 a share of at most 128 of its columns: ws.num_warps must be 4 for N <= 128, 8 for N <= 256
         %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<256x64xf16>, tensor<128x256xf32>) -> tensor<128x256xf32>
         scf.yield %d : tensor<128x256xf32>
       } {ws.warp_specialize}

@@ -37,3 +37,28 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// An FP8 C from a matmul's accumulator: the consumers do not round their
+// fragments to FP8; the error says to store bf16, f16 or f32.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f8_out(%a: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>,
+                     %c: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 128 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32) -> tensor<128x128xf8E4M3FN>
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      // CHECK: pipeline-f8-errors.mlir:[[@LINE+1]]:14: error: 'arith.truncf' op makes an FP8 tile from a matmul's accumulator, which ws does not lower: truncate it to bf16, f16 or f32 (arith.truncf) for the store
+      %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf8E4M3FN>
+      "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32, tensor<128x128xf8E4M3FN>) -> ()
+      gpu.return
+    }
+  }
+}
