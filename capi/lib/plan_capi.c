@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "../../passes/plan/ws_plan.h"
 #include "../../passes/transforms/ws_divisor.h"
@@ -40,7 +41,7 @@ void wsPlanDestroy(WsPlan plan) { free(unwrap(plan)); }
 WsPlanKernel wsPlanGetKernel(WsPlan plan) {
   const ws_plan *p = &unwrap(plan)->plan;
   return (WsPlanKernel){p->block_threads, p->smem_bytes, p->maxnreg, p->blocks_per_sm,
-                        p->persistent};
+                        p->persistent, p->cluster[0], p->cluster[1]};
 }
 
 intptr_t wsPlanGetNumPartitions(WsPlan plan) { return unwrap(plan)->plan.num_parts; }
@@ -116,6 +117,16 @@ int64_t wsPlanGetDescriptorBoxInner(WsPlan plan, MlirValue desc) {
   const ws_plan *p = &unwrap(plan)->plan;
   int r = descriptor_ring(p, desc);
   return r < 0 ? 0 : ws_ring_box_cols(&p->rings[r]);
+}
+
+int wsPlanGetDescriptorRowParts(WsPlan plan, MlirValue desc, int *row_dim) {
+  const ws_plan *p = &unwrap(plan)->plan;
+  int r = descriptor_ring(p, desc);
+  if (r < 0 || !p->rings[r].multicast)
+    return 1;
+  MlirType box = wsTensorDescTypeGetBox(mlirValueGetType(desc));
+  *row_dim = (int)(mlirShapedTypeGetRank(box) - mlirShapedTypeGetRank(p->rings[r].tile));
+  return ws_plan_cluster_size(p);
 }
 
 int64_t wsPlanGetArgumentDivisibility(WsPlan plan, intptr_t index) {

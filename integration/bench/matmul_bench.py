@@ -159,7 +159,7 @@ def manifest(folder):
     with open(os.path.join(folder, "manifest")) as f:
         for line in f:
             v = line.split()
-            rows[v[0]] = (int(v[1]), int(v[2]), v[-1] != "tile", v[6])
+            rows[v[0]] = (int(v[1]), int(v[2]), not v[-1].startswith("tile"), v[6])
     return rows
 
 

@@ -43,6 +43,11 @@ while read -r name bm bn bk warps dtype epilogue layout sched; do
       'wgmma.fence.sync.aligned' 'wgmma.commit_group.sync.aligned' \
       'wgmma.wait_group.sync.aligned 	1' 'wgmma.wait_group.sync.aligned 	0' || fail=1
   fi
+  if [ "${sched#*_c}" != "$sched" ]; then # a cluster: multicast, remote arrivals, its barriers
+    ptx_lacks "$name" '.reqnctapercluster' '.multicast::cluster' 'mapa.shared::cluster' \
+      'mbarrier.arrive.shared::cluster.b64' 'barrier.cluster.arrive.aligned' \
+      'barrier.cluster.wait.aligned' || fail=1
+  fi
   count=$((count + 1))
 done < "$out/manifest"
 echo "compiled $count $chip matmul variants to PTX and launchers; PTX checks $([ $fail = 0 ] && echo passed || echo FAILED)"

@@ -10,6 +10,6 @@ harness_defines() {
   [ "$5" = bias_col ] && flags="$flags -DBIAS_COL"
   [ "$5" = residual ] && flags="$flags -DALPHA -DRESIDUAL"
   [ "$6" = kn ] && flags="$flags -DKN"
-  [ "$7" != tile ] && flags="$flags -DPERSISTENT"
+  case "$7" in tile*) ;; *) flags="$flags -DPERSISTENT" ;; esac
   echo "$flags"
 }

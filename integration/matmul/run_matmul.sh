@@ -35,7 +35,7 @@ while read -r name bm bn bk warps dtype epilogue layout sched; do
                "4096 4096 4096" "8192 8192 8192"; do
     "$dir/$name.test" $shape || fail=1
   done
-  if [ "$sched" != tile ]; then
+  if [ "${sched#tile}" = "$sched" ]; then
     # grids smaller than the tile count (each block takes several tiles,
     # some more than others), one tile per block, and one tile in all
     for shape in "2000 1000 2000 --grid 1" "2000 1000 2000 --grid 5" "1100 900 300 --grid 7" \

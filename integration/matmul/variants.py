@@ -5,6 +5,11 @@ bn bk warps dtype epilogue layout sched (tile: one block per tile;
 persistent: a tile loop over a grid of any size, ping-pong or cooperative
 as the planner picks; cooperative: persistent with ws.overlap forcing it).
 
+Clusters (ws.cluster): "tile_c2x1" and "tile_c1x2" are tiled kernels in
+clusters of two blocks along x (sharing B: multicast) or y (sharing A);
+"persistent_c2" a persistent kernel whose tile loop runs over pairs of M
+tiles, one cluster of two a pair (sharing B).
+
 Usage: variants.py OUTDIR [--chip=sm_100a]   (sm_100a: the tcgen05 set)"""
 import os
 import sys
@@ -76,13 +81,34 @@ BLACKWELL_PERSISTENT = [
     ("pbw_128x128x64_w8_bf16_residual", 128, 128, 64, 8, "bf16", "residual", "nk"),
     ("pbw_128x128x64_w4_kn_alpha", 128, 128, 64, 4, "f16", "alpha", "kn"),
 ]
+# clusters of two (TMA multicast of the operand the pair shares); same
+# fields, the schedule names the cluster
+CLUSTERED = [
+    ("mm_128x256x64_w8_c2x1", 128, 256, 64, 8, "f16", "none", "nk", "tile_c2x1"),
+    ("mm_128x256x64_w8_bf16_c1x2", 128, 256, 64, 8, "bf16", "none", "nk", "tile_c1x2"),
+    ("mm_128x128x64_w8_kn_c2x1", 128, 128, 64, 8, "f16", "bias_relu", "kn", "tile_c2x1"),
+    ("pmm_128x256x64_w8_c2", 128, 256, 64, 8, "f16", "none", "nk", "persistent_c2"),
+    ("pmm_128x128x64_w8_c2", 128, 128, 64, 8, "f16", "none", "nk", "persistent_c2"),
+    ("pmm_128x256x64_w8_bf16_residual_c2", 128, 256, 64, 8, "bf16", "residual", "nk",
+     "persistent_c2"),
+]
 GROUP_M = 8
 
 
-def tile_coordinates(bm, bn, persistent):
+def tile_coordinates(bm, bn, persistent, paired=False):
     """The lines that set %m and %n: from the block index, or (persistent)
     from the tile id %t in a grouped order: GROUP_M rows of tiles at a
-    time, down each column of the group (Triton's GROUP_SIZE_M)."""
+    time, down each column of the group (Triton's GROUP_SIZE_M). Paired (a
+    cluster of two along x): %t numbers pairs of M tiles, the pair's first
+    row of tiles 2 %pm, and the block's place in its cluster picks its row."""
+    if paired:
+        i = "        "
+        return tile_coordinates(bm, bn, True)[:-2] + [
+            i + "%pm2 = arith.muli %pm, %c2 : i32",
+            i + "%pmr = arith.addi %pm2, %ranki : i32",
+            i + "%m = arith.muli %pmr, %cbm : i32",
+            i + "%n = arith.muli %pn, %cbn : i32",
+        ]
     if not persistent:
         return [
             "      %bx = gpu.block_id x",
@@ -104,6 +130,34 @@ def tile_coordinates(bm, bn, persistent):
         i + "%pn = arith.divui %r, %gsize : i32",
         i + "%m = arith.muli %pm, %cbm : i32",
         i + "%n = arith.muli %pn, %cbn : i32",
+    ]
+
+
+def paired_tile_loop_header(bm, bn):
+    """A cluster of two along x: the loop runs from the cluster's index over
+    pairs of M tiles (tiles_m rounded up to even) in steps of the clusters,
+    so both blocks of a cluster take the same pair, and the same N tile."""
+    return [
+        "      %c1 = arith.constant 1 : i32",
+        "      %c2 = arith.constant 2 : i32",
+        f"      %cgroup = arith.constant {GROUP_M} : i32",
+        "      %mp = arith.addi %M, %cbm : i32",
+        "      %mp1 = arith.subi %mp, %c1 : i32",
+        "      %tiles_m1 = arith.divui %mp1, %cbm : i32",
+        "      %tiles_m2 = arith.addi %tiles_m1, %c1 : i32",
+        "      %tiles_m = arith.divui %tiles_m2, %c2 : i32",
+        "      %np = arith.addi %N, %cbn : i32",
+        "      %np1 = arith.subi %np, %c1 : i32",
+        "      %tiles_n = arith.divui %np1, %cbn : i32",
+        "      %num_tiles = arith.muli %tiles_m, %tiles_n : i32",
+        "      %in_group = arith.muli %tiles_n, %cgroup : i32",
+        "      %cx = gpu.cluster_id x",
+        "      %ncx = gpu.cluster_dim x",
+        "      %rank = gpu.cluster_block_id x",
+        "      %ranki = arith.index_cast %rank : index to i32",
+        "      %first = arith.index_cast %cx : index to i32",
+        "      %grid = arith.index_cast %ncx : index to i32",
+        "      scf.for %t = %first to %num_tiles step %grid : i32 {",
     ]
 
 
@@ -129,20 +183,23 @@ def tile_loop_header(bm, bn):
     ]
 
 
-def kernel_prologue(bm, bn, bk, warps, acc, persistent):
+def kernel_prologue(bm, bn, bk, warps, acc, persistent, cluster=None):
     """From the kernel's attributes to the tile's %m and %n: the constants,
-    the accumulator's zero, and (persistent) the tile loop's header."""
+    the accumulator's zero, and (persistent) the tile loop's header; a
+    cluster (x, y) in ws.cluster (persistent: pairs along x)."""
+    shape = f", ws.cluster = array<i32: {cluster[0]}, {cluster[1]}>" if cluster else ""
     lines = [
-        f"        attributes {{ws.num_warps = {warps} : i32}} {{",
+        f"        attributes {{ws.num_warps = {warps} : i32{shape}}} {{",
         "      %c0 = arith.constant 0 : i32",
         f"      %cbk = arith.constant {bk} : i32",
         f"      %cbm = arith.constant {bm} : i32",
         f"      %cbn = arith.constant {bn} : i32",
         f"      %zero = arith.constant dense<0.0> : {acc}",
     ]
+    paired = persistent and cluster is not None
     if persistent:
-        lines += tile_loop_header(bm, bn)
-    return lines + tile_coordinates(bm, bn, persistent)
+        lines += paired_tile_loop_header(bm, bn) if paired else tile_loop_header(bm, bn)
+    return lines + tile_coordinates(bm, bn, persistent, paired)
 
 
 def operands(bm, bn, t, epilogue):
@@ -159,8 +216,17 @@ def operands(bm, bn, t, epilogue):
     return []
 
 
+def cluster_of(sched):
+    """The ws.cluster of a schedule name ("tile_c2x1": (2, 1); "persistent_c2":
+    (2, 1)), or None."""
+    if "_c" not in sched:
+        return None
+    shape = sched.split("_c")[1]
+    return tuple(int(x) for x in shape.split("x")) if "x" in shape else (int(shape), 1)
+
+
 def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False, overlap=None,
-           chip="sm_90a"):
+           chip="sm_90a", cluster=None):
     a = f"!ws.tensor_desc<tensor<{bm}x{bk}x{t}>>"
     b_tile = f"tensor<{bn}x{bk}x{t}>" if layout == "nk" else f"tensor<{bk}x{bn}x{t}>"
     b = f"!ws.tensor_desc<{b_tile}>"
@@ -177,7 +243,7 @@ def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False, overl
         + ("%M: i32, %N: i32, " if persistent else "") + "%K: i32"
         + (", %alpha: f32" if epilogue in ("alpha", "residual") else "")
         + (", %beta: f32" if epilogue == "residual" else "") + ") kernel",
-    ] + kernel_prologue(bm, bn, bk, warps, acc, persistent)
+    ] + kernel_prologue(bm, bn, bk, warps, acc, persistent, cluster)
     lines += [
         f"      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> ({acc}) : i32 {{",
         f'        %ta = "ws.load"(%a, %m, %k) : ({a}, i32, i32) -> tensor<{bm}x{bk}x{t}>',
@@ -243,16 +309,20 @@ def main():
     out = args[0]
     os.makedirs(out, exist_ok=True)
     sets = ((("tile", BLACKWELL), ("persistent", BLACKWELL_PERSISTENT)) if chip == "sm_100a"
-            else (("tile", VARIANTS), ("persistent", PERSISTENT), ("cooperative", COOPERATIVE)))
+            else (("tile", VARIANTS), ("persistent", PERSISTENT), ("cooperative", COOPERATIVE),
+                  (None, CLUSTERED)))
     with open(os.path.join(out, "chip"), "w") as f:
         f.write(chip + "\n")
     with open(os.path.join(out, "manifest"), "w") as manifest:
-        for sched, variants in sets:
+        for set_sched, variants in sets:
             for v in variants:
+                sched = set_sched or v[8]  # a clustered variant names its own
+                v = v[:8]
+                persistent = not sched.startswith("tile")
                 with open(os.path.join(out, v[0] + ".mlir"), "w") as f:
-                    f.write(render(*v, persistent=sched != "tile",
-                                   overlap=None if sched in ("tile", "persistent") else sched,
-                                   chip=chip))
+                    f.write(render(*v, persistent=persistent,
+                                   overlap=sched if sched == "cooperative" else None,
+                                   chip=chip, cluster=cluster_of(sched)))
                 manifest.write(" ".join(str(x) for x in v + (sched,)) + "\n")
 
 

@@ -181,8 +181,30 @@ static bool lower_wait(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
-/* ws.arrive: the thread's mbarrier arrive; ws.commit (sm_100a): a
- * tcgen05.commit, whose arrival lands once the thread's MMAs are done. */
+/* ws.arrive {cluster}: each warp's arrival on the barrier at the same
+ * offset in every CTA of the cluster, its own included: once every lane
+ * is done with the slot (bar.warp.sync), lane 0 arrives through nvvm.mapa
+ * to each rank's shared memory, a release at cluster scope. One arrival a
+ * warp, not a thread: remote arrivals cross the cluster's network, and a
+ * thread each would cost as much as the K step. */
+static void arrive_in_cluster(lowering *L, ws_builder *b, MlirValue bar) {
+  MlirType remote = ws_type(L->ctx, "!llvm.ptr<7>");
+  MlirValue all = c32(b, -1);
+  ws_build_void(b, "nvvm.bar.warp.sync", 1, &all, 0, NULL);
+  MlirValue lane = ws_build_value(b, "nvvm.read.ptx.sreg.laneid", 0, NULL, L->i32, 0, NULL);
+  MlirBlock then_block;
+  ws_build_if(b, ws_cmpi(b, "eq", lane, c32(b, 0)), &then_block, NULL);
+  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+  for (int rank = 0; rank < ws_plan_cluster_size(&L->plan); rank++) {
+    MlirValue ops[2] = {bar, c32(&t, rank)};
+    MlirValue at = ws_build_value(&t, "nvvm.mapa", 2, ops, remote, 0, NULL);
+    ws_build_void(&t, "nvvm.mbarrier.arrive", 1, &at, 0, NULL);
+  }
+}
+
+/* ws.arrive: the thread's mbarrier arrive (with `cluster`, on the barrier
+ * of every CTA); ws.commit (sm_100a): a tcgen05.commit, whose arrival lands
+ * once the thread's MMAs are done. */
 static bool lower_arrive(lowering *L, ws_builder *b, MlirOperation op) {
   int ch = channel_of(L, op), full = barrier_kind(op);
   if (ch < 0 || full < 0)
@@ -190,6 +212,8 @@ static bool lower_arrive(lowering *L, ws_builder *b, MlirOperation op) {
   MlirValue bar = barrier_ptr(L, b, op, ch, full);
   if (wsOperationIsA(op, "commit"))
     ws_build_void(b, "nvvm.tcgen05.commit", 1, &bar, 0, NULL);
+  else if (ws_has_attr(op, "cluster"))
+    arrive_in_cluster(L, b, bar);
   else
     ws_build_value(b, "nvvm.mbarrier.arrive", 1, &bar, mlirIntegerTypeGet(L->ctx, 64), 0, NULL);
   return true;
@@ -247,27 +271,51 @@ static MlirValue box_at(lowering *L, ws_builder *b, MlirOperation op, int r, int
   return ws_byte_ptr(b, slot, ws_arith(b, "arith.muli", j, c32(b, box_bytes)));
 }
 
-/* One TMA load per box, all completing on the slot's full barrier. */
+/* A multicast ring's share of a box: this CTA's part of the tile's rows
+ * (its rank-th of cluster-size parts) moves its outer coordinate and its
+ * destination; the copy lands in every CTA of the cluster (the mask), and
+ * completes on the slot's full barrier in each. Returns the mask. */
+static MlirValue multicast_part(lowering *L, ws_builder *b, const ws_ring *ring, int rank,
+                                MlirValue *coords, MlirValue *dst) {
+  int size = ws_plan_cluster_size(&L->plan);
+  int rows = (int)mlirShapedTypeGetDimSize(ring->tile, 0) / size;
+  int row_bytes = ws_tile_bytes(ring->tile) / ws_ring_boxes(ring) /
+                  (int)mlirShapedTypeGetDimSize(ring->tile, 0);
+  MlirValue me = ws_build_value(b, "nvvm.read.ptx.sreg.cluster.ctarank", 0, NULL, L->i32, 0,
+                                NULL);
+  int outer = rank - (int)mlirShapedTypeGetRank(ring->tile); /* the tile's rows */
+  coords[outer] = ws_arith(b, "arith.addi", coords[outer],
+                           ws_arith(b, "arith.muli", me, c32(b, rows)));
+  *dst = ws_byte_ptr(b, *dst, ws_arith(b, "arith.muli", me, c32(b, rows * row_bytes)));
+  return ws_const_int(b, (1 << size) - 1, mlirIntegerTypeGet(L->ctx, 16));
+}
+
+/* One TMA load per box, all completing on the slot's full barrier (a
+ * multicast ring's: this CTA's part of each box, into every CTA). */
 static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
   int r = ring_of(L, op);
   int rank = r < 0 ? -1 : tma_rank(L, op, r);
   if (rank < 0)
     return false;
+  const ws_ring *ring = &L->plan.rings[r];
   MlirValue slot = mlirOperationGetOperand(op, rank + 1);
-  MlirValue full = slot_ptr(L, b, L->plan.channels[L->plan.rings[r].channel].full, slot, 8);
+  MlirValue full = slot_ptr(L, b, L->plan.channels[ring->channel].full, slot, 8);
   char seg[64];
-  snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, 0, 0, 0>", rank);
+  snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, %d, 0, 0>", rank, ring->multicast);
   MlirNamedAttribute attrs[1] = {ws_named_text(L->ctx, "operandSegmentSizes", seg)};
-  for (int j = 0; j < ws_ring_boxes(&L->plan.rings[r]); j++) {
-    MlirValue ops[8], coords[5];
+  for (int j = 0; j < ws_ring_boxes(ring); j++) {
+    MlirValue ops[9], coords[5];
     MlirValue dst = box_at(L, b, op, r, rank, c32(b, j), coords);
+    MlirValue mask = ring->multicast ? multicast_part(L, b, ring, rank, coords, &dst)
+                                     : (MlirValue){NULL};
     for (int d = 0; d < rank; d++) /* TMA takes the innermost first */
       ops[2 + d] = coords[rank - 1 - d];
     ops[0] = ws_build_value(b, "llvm.addrspacecast", 1, &dst, L->ptr_cluster, 0, NULL);
     ops[1] = mlirOperationGetOperand(op, 0);
     ops[2 + rank] = full;
-    ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank, ops, 1,
-                  attrs);
+    ops[3 + rank] = mask;
+    ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global",
+                  3 + rank + ring->multicast, ops, 1, attrs);
   }
   return true;
 }
@@ -865,7 +913,7 @@ static bool create_function(lowering *L) {
   char threads[64], maxnreg[32];
   snprintf(threads, sizeof threads, "array<i32: %d>", L->plan.block_threads);
   snprintf(maxnreg, sizeof maxnreg, "%d : i32", L->plan.maxnreg);
-  MlirNamedAttribute attrs[8] = {
+  MlirNamedAttribute attrs[9] = {
       ws_named(L->ctx, "sym_name", name),
       ws_named_text(L->ctx, "function_type", sig),
       ws_named_text(L->ctx, "arg_attrs", arg_attrs),
@@ -874,9 +922,17 @@ static bool create_function(lowering *L) {
       ws_named(L->ctx, "nvvm.kernel", mlirUnitAttrGet(L->ctx)),
       ws_named_text(L->ctx, "nvvm.maxnreg", maxnreg),
       ws_named_text(L->ctx, "nvvm.reqntid", threads),
+      {{NULL}, {NULL}},
   };
+  int num_attrs = 8;
+  char cluster[64];
+  if (ws_plan_cluster_size(&L->plan) > 1) { /* .reqnctapercluster: any launch makes clusters */
+    snprintf(cluster, sizeof cluster, "array<i32: %d, %d, 1>", L->plan.cluster[0],
+             L->plan.cluster[1]);
+    attrs[num_attrs++] = ws_named_text(L->ctx, "nvvm.cluster_dim", cluster);
+  }
   ws_builder before = ws_builder_before(L->old_func);
-  L->new_func = ws_build(&before, "llvm.func", 0, NULL, 0, NULL, 8, attrs, 1);
+  L->new_func = ws_build(&before, "llvm.func", 0, NULL, 0, NULL, num_attrs, attrs, 1);
   mlirRegionTakeBody(mlirOperationGetRegion(L->new_func, 0), old_body);
   return true;
 }

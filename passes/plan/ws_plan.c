@@ -316,6 +316,7 @@ static void read_channels(ws_plan *plan, MlirAttribute list) {
     c->release_fence = dict_int(e, "release_fence", 0);
     c->publish_fence = dict_int(e, "publish_fence", 0);
     c->drain = dict_int(e, "drain", 0);
+    c->cluster = dict_int(e, "cluster", 0) != 0;
   }
 }
 
@@ -325,6 +326,7 @@ static void read_ring_dict(ws_ring *r, MlirAttribute d) {
   r->slot_bytes = dict_int(d, "slot_bytes", 0);
   r->align = dict_int(d, "align", 128);
   r->swizzle = dict_int(d, "swizzle", 0);
+  r->multicast = dict_int(d, "multicast", 0) != 0;
 }
 
 static void read_ring(ws_plan *plan, MlirOperation op) {
@@ -401,6 +403,14 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
                           row % ring->swizzle)) {
       snprintf(why, cap, "ws.rings[%d]: swizzle %d for rows of %lld bytes; expected 0, or "
                          "32, 64 or 128 dividing the row", r, ring->swizzle, row);
+      return false;
+    }
+    int cl = ws_plan_cluster_size(plan);
+    if (ring->multicast && (cl < 2 || !plan->channels[ring->channel].cluster ||
+                            mlirShapedTypeGetDimSize(ring->tile, 0) % (8 * cl))) {
+      snprintf(why, cap, "ws.rings[%d] is multicast, which needs the kernel's ws.cluster of "
+                         "2 or more CTAs, a channel with cluster = true, and rows in parts of "
+                         "a multiple of 8 per CTA", r);
       return false;
     }
   }
@@ -507,7 +517,17 @@ static void read_kernel_ints(ws_plan *plan) {
     plan->block_threads = ws_int_attr(plan->func, "ws.block_threads", 0);
     plan->blocks_per_sm = ws_int_attr(plan->func, "ws.blocks_per_sm", 0);
     plan->persistent = ws_has_attr(plan->func, "ws.persistent");
+    MlirAttribute cl = mlirOperationGetAttributeByName(plan->func, ref("ws.cluster"));
+    bool shaped = !mlirAttributeIsNull(cl) && mlirAttributeIsADenseI32Array(cl) &&
+                  mlirDenseArrayGetNumElements(cl) == 2;
+    for (int d = 0; d < 2; d++)
+      plan->cluster[d] = shaped ? mlirDenseI32ArrayGetElement(cl, d) : 1;
   }
+}
+
+int ws_plan_cluster_size(const ws_plan *plan) {
+  int size = plan->cluster[0] * plan->cluster[1];
+  return size > 1 ? size : 1;
 }
 
 bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
@@ -576,8 +596,9 @@ void ws_plan_write_rings(const ws_plan *plan) {
     char text[256];
     snprintf(text, sizeof text,
              "{channel = %d : i32, offset = %d : i32, slot_bytes = %d : i32, "
-             "align = %d : i32, swizzle = %d : i32}",
-             r->channel, r->offset, r->slot_bytes, r->align, r->swizzle);
+             "align = %d : i32, swizzle = %d : i32%s}",
+             r->channel, r->offset, r->slot_bytes, r->align, r->swizzle,
+             r->multicast ? ", multicast = true" : "");
     set_attr_text(r->producer, "ws.ring", text);
   }
 }
@@ -602,6 +623,8 @@ void ws_plan_write_channels(const ws_plan *plan) {
                       c->producer_phase, c->consumer_phase,
                       c->release_fence ? "true" : "false",
                       c->publish_fence ? "true" : "false", c->drain);
+    if (c->cluster)
+      ws_text_appendf(&t, ", cluster = true");
     ws_text_appendf(&t, "}");
   }
   ws_text_appendf(&t, "]");
@@ -630,9 +653,10 @@ void ws_plan_write_ring_table(const ws_plan *plan) {
   for (int i = 0; i < plan->num_rings; i++) {
     const ws_ring *r = &plan->rings[i];
     ws_text_appendf(&t, "%s{tile = %s, channel = %d : i32, offset = %d : i32, "
-                        "slot_bytes = %d : i32, align = %d : i32, swizzle = %d : i32}",
+                        "slot_bytes = %d : i32, align = %d : i32, swizzle = %d : i32%s}",
                     i ? ", " : "", ws_type_str(r->tile, type, sizeof type), r->channel,
-                    r->offset, r->slot_bytes, r->align, r->swizzle);
+                    r->offset, r->slot_bytes, r->align, r->swizzle,
+                    r->multicast ? ", multicast = true" : "");
   }
   ws_text_appendf(&t, "]");
   set_attr_text(plan->func, "ws.rings", text);

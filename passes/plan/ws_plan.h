@@ -70,6 +70,10 @@ typedef struct ws_ring {
   MlirType tile;
   int channel, offset, align, swizzle;
   int slot_bytes; /* the distance between slots: the tile padded to align */
+  bool multicast; /* a cluster kernel's tile that every CTA of the cluster
+                     loads alike: each CTA loads 1 / cluster of its rows (the
+                     rank-th part) into that part of every CTA's slot, one
+                     TMA multicast; `multicast = true` in the ring's row */
 } ws_ring;
 
 typedef struct ws_channel {
@@ -80,6 +84,10 @@ typedef struct ws_channel {
   int producer_phase, consumer_phase;
   bool release_fence, publish_fence;
   int drain;
+  bool cluster; /* a multicast ring's channel: every CTA of the cluster
+                   writes into each one's slots, so a consumer releases a
+                   slot on the empty barrier of every CTA (empty_arrivals
+                   counts them all); `cluster = true` in the row */
 } ws_channel;
 
 /* A matmul's accumulator in tensor memory (sm_100a): `buffers` (the depth
@@ -114,7 +122,12 @@ typedef struct ws_plan {
   bool persistent; /* specialized from a ws.tile_loop: ws.persistent on the
                       kernel, whose blocks loop over tiles */
   ws_tmem tmem;
+  int cluster[2]; /* the kernel's ws.cluster (blocks of a cluster along x
+                     and y; {1, 1}: none), read from the kernel */
 } ws_plan;
+
+/* The CTAs of the plan's cluster (1: the kernel runs no clusters). */
+int ws_plan_cluster_size(const ws_plan *plan);
 
 /* Partition bit set of an op (bit i for plan->parts[i], read from the names
  * in its ws.partition); 0 when unscheduled. */

@@ -60,12 +60,13 @@ static void advance(const ws_model *X, ws_model_state *s, int a) {
     s->pc[a]++;
 }
 
-int ws_model_barrier(const ws_model *X, int channel, int full, int slot) {
-  return X->base[channel][full] + slot;
+int ws_model_barrier(const ws_model *X, int cta, int channel, int full, int slot) {
+  return cta * X->per_cta + X->base[channel][full] + slot;
 }
 
-static ws_barrier_state *bar_of(const ws_model *X, ws_model_state *s, int channel, int full, int slot) {
-  return &s->bar[ws_model_barrier(X, channel, full, slot)];
+static ws_barrier_state *bar_of(const ws_model *X, ws_model_state *s, int cta, int channel,
+                                int full, int slot) {
+  return &s->bar[ws_model_barrier(X, cta, channel, full, slot)];
 }
 
 static void complete_phases(const ws_model *X, ws_barrier_state *b, int count) {
@@ -144,6 +145,8 @@ static bool check_shared(ws_model *X, const ws_model_state *s, const ws_event *e
       continue;
     for (int b = 0; b < X->num_agents; b++) {
       const ws_agent *B = &X->run->agents[b];
+      if (B->cta != e->cta)
+        continue; /* another CTA's memory */
       int pc = s->pc[b], k = pc < B->n && X->reach[b][r2] ? X->reach[b][r2][pc] : -1;
       if (k < 0 || B->done_at[k] < pc)
         continue;
@@ -151,7 +154,8 @@ static bool check_shared(ws_model *X, const ws_model_state *s, const ws_event *e
     }
     for (int b = 0; b < X->num_bars; b++)
       for (int i = 0; i < s->bar[b].nin; i++)
-        if (ws_model_event(X, s->bar[b].in[i])->ring == r2) {
+        if (ws_model_event(X, s->bar[b].in[i])->ring == r2 &&
+            ws_model_event(X, s->bar[b].in[i])->cta == e->cta) {
           char loc[64];
           return ws_model_error(X, e, "race", "this op uses ring %d, whose memory ring %d "
                              "shares, while the TMA load at %s into ring %d is in flight",
@@ -161,9 +165,13 @@ static bool check_shared(ws_model *X, const ws_model_state *s, const ws_event *e
   return true;
 }
 
+/* A write into CTA e->cta's slot waits for the writer's own CTA's empty
+ * barrier: in a cluster, the readers of every CTA it writes into arrive on
+ * it (a multicast copy's writer is the peer). */
 static bool check_write(ws_model *X, ws_model_state *s, const ws_event *e) {
-  ws_barrier_state *full = bar_of(X, s, e->channel, 1, e->slot);
-  ws_barrier_state *empty = bar_of(X, s, e->channel, 0, e->slot);
+  int writer = X->actor >= 0 ? X->run->agents[X->actor].cta : e->cta;
+  ws_barrier_state *full = bar_of(X, s, e->cta, e->channel, 1, e->slot);
+  ws_barrier_state *empty = bar_of(X, s, writer, e->channel, 0, e->slot);
   char loc[64];
   if (empty->completed < e->round)
     return ws_model_error(X, e, "race", "this op writes slot %d of ring %d for iteration "
@@ -180,10 +188,22 @@ static bool check_write(ws_model *X, ws_model_state *s, const ws_event *e) {
   return check_shared(X, s, e, e->ring);
 }
 
+/* A read of the slot: after its full barrier completed the phase, before
+ * any empty barrier that lets a writer into the slot (the CTA's own; in a
+ * cluster channel, every CTA's) completed it. */
 static bool check_read_ring(ws_model *X, ws_model_state *s, const ws_event *e, int ring) {
-  ws_barrier_state *full = bar_of(X, s, e->channel, 1, e->slot);
-  ws_barrier_state *empty = bar_of(X, s, e->channel, 0, e->slot);
-  char loc[64];
+  ws_barrier_state *full = bar_of(X, s, e->cta, e->channel, 1, e->slot);
+  ws_barrier_state *empty = bar_of(X, s, e->cta, e->channel, 0, e->slot);
+  int released_in = e->cta;
+  if (X->run->plan->channels[e->channel].cluster)
+    for (int cta = 0; cta < X->run->ctas; cta++) /* the one furthest on */
+      if (bar_of(X, s, cta, e->channel, 0, e->slot)->completed > empty->completed) {
+        empty = bar_of(X, s, cta, e->channel, 0, e->slot);
+        released_in = cta;
+      }
+  char loc[64], cta_text[32] = "";
+  if (X->run->ctas > 1)
+    snprintf(cta_text, sizeof cta_text, " of CTA %d", released_in);
   if (full->completed <= e->round)
     return ws_model_error(X, e, "race", "this op reads slot %d of ring %d for iteration "
                        "%lld before the write of that iteration (at %s) is complete: the "
@@ -192,9 +212,10 @@ static bool check_read_ring(ws_model *X, ws_model_state *s, const ws_event *e, i
                        full->completed, e->round + 1);
   if (empty->completed > e->round)
     return ws_model_error(X, e, "race", "this op reads slot %d of ring %d for iteration "
-                       "%lld after the slot was released (the empty barrier completed "
+                       "%lld after the slot was released (the empty barrier%s completed "
                        "that phase), so the next write (at %s) may overwrite it",
-                       e->slot, ring, e->iter, ws_model_where(other_side(X, ring, true), loc));
+                       e->slot, ring, e->iter, cta_text,
+                       ws_model_where(other_side(X, ring, true), loc));
   for (int i = 0; i < full->nin; i++) {
     const ws_event *t = ws_model_event(X, full->in[i]);
     if (t->ring == ring)
@@ -207,7 +228,7 @@ static bool check_read_ring(ws_model *X, ws_model_state *s, const ws_event *e, i
 }
 
 static bool arrive(ws_model *X, ws_model_state *s, int a, const ws_event *e) {
-  ws_barrier_state *b = bar_of(X, s, e->channel, e->full, e->slot);
+  ws_barrier_state *b = bar_of(X, s, e->cta, e->channel, e->full, e->slot);
   int count = X->run->init_count[e->channel][e->full];
   const ws_agent *A = &X->run->agents[a];
   if (b->completed != e->round)
@@ -218,7 +239,7 @@ static bool arrive(ws_model *X, ws_model_state *s, int a, const ws_event *e) {
                        b->completed < e->round
                            ? "that phase gets more arrivals than its count"
                            : "its own phase completed without it");
-  b->pending -= A->mult;
+  b->pending -= ws_event_arrivals(A, e);
   if (b->pending < 0)
     return ws_model_error(X, e, "counts", "phase %d of the %s barrier of channel %d slot %d "
                        "gets %d more arrivals than its count of %d", b->completed,
@@ -229,14 +250,20 @@ static bool arrive(ws_model *X, ws_model_state *s, int a, const ws_event *e) {
   return true;
 }
 
-/* Agents at nvvm.barrier `id`, and the threads they bring. */
-static int at_named_barrier(const ws_model *X, const ws_model_state *s, int id) {
+/* Whether agent o waits at nvvm.barrier `id` of CTA `cta` (a named
+ * barrier is the block's: each CTA of a cluster has its own). */
+static bool at_bar_sync(const ws_model *X, const ws_model_state *s, int o, int cta, int id) {
+  const ws_agent *O = &X->run->agents[o];
+  return O->cta == cta && s->pc[o] < O->n && O->ev[s->pc[o]].kind == EV_BAR_SYNC &&
+         O->ev[s->pc[o]].aux == id;
+}
+
+/* Agents at nvvm.barrier `id` of CTA `cta`, and the threads they bring. */
+static int at_named_barrier(const ws_model *X, const ws_model_state *s, int cta, int id) {
   int threads = 0;
-  for (int a = 0; a < X->num_agents; a++) {
-    const ws_agent *A = &X->run->agents[a];
-    if (s->pc[a] < A->n && A->ev[s->pc[a]].kind == EV_BAR_SYNC && A->ev[s->pc[a]].aux == id)
-      threads += A->mult;
-  }
+  for (int a = 0; a < X->num_agents; a++)
+    if (at_bar_sync(X, s, a, cta, id))
+      threads += X->run->agents[a].mult;
   return threads;
 }
 
@@ -255,7 +282,7 @@ bool ws_model_step(ws_model *X, ws_model_state *s, int a) {
   case EV_TMA_LOAD: {
     if (!check_write(X, s, e))
       return false;
-    ws_barrier_state *b = bar_of(X, s, e->channel, 1, e->slot);
+    ws_barrier_state *b = bar_of(X, s, e->cta, e->channel, 1, e->slot);
     if (b->nin == WS_MAX_IN_FLIGHT)
       return ws_model_error(X, e, "deadlock", "more than %d TMA copies are in flight on one "
                          "barrier", WS_MAX_IN_FLIGHT);
@@ -277,12 +304,9 @@ bool ws_model_step(ws_model *X, ws_model_state *s, int a) {
       return false;
     break;
   case EV_BAR_SYNC:
-    for (int o = 0; o < X->num_agents; o++) {
-      const ws_agent *O = &X->run->agents[o];
-      if (o != a && s->pc[o] < O->n && O->ev[s->pc[o]].kind == EV_BAR_SYNC &&
-          O->ev[s->pc[o]].aux == e->aux)
+    for (int o = 0; o < X->num_agents; o++)
+      if (o != a && at_bar_sync(X, s, o, A->cta, e->aux))
         advance(X, s, o);
-    }
     break;
   default:
     break;
@@ -298,11 +322,11 @@ int ws_model_enabled(ws_model *X, const ws_model_state *s, int a) {
     return 0;
   const ws_event *e = &A->ev[s->pc[a]];
   if (e->kind == EV_WAIT) {
-    const ws_barrier_state *b = &s->bar[X->base[e->channel][e->full] + e->slot];
+    const ws_barrier_state *b = &s->bar[ws_model_barrier(X, e->cta, e->channel, e->full, e->slot)];
     return (b->completed & 1) != e->parity;
   }
   if (e->kind == EV_BAR_SYNC) {
-    int threads = at_named_barrier(X, s, e->aux);
+    int threads = at_named_barrier(X, s, A->cta, e->aux);
     X->actor = a;
     if (e->value > 0 && threads > e->value) {
       ws_model_error(X, e, "deadlock", "%d threads reach nvvm.barrier %d, which is for %d",
@@ -310,12 +334,10 @@ int ws_model_enabled(ws_model *X, const ws_model_state *s, int a) {
       return -1;
     }
     /* the lowest agent there moves the whole group */
-    for (int o = 0; o < a; o++) {
-      const ws_agent *O = &X->run->agents[o];
-      if (s->pc[o] < O->n && O->ev[s->pc[o]].kind == EV_BAR_SYNC && O->ev[s->pc[o]].aux == e->aux)
+    for (int o = 0; o < a; o++)
+      if (at_bar_sync(X, s, o, A->cta, e->aux))
         return 0;
-    }
-    return threads == (e->value > 0 ? e->value : X->run->threads);
+    return threads == (e->value > 0 ? e->value : X->run->cta_threads);
   }
   return 1;
 }
@@ -327,7 +349,7 @@ static void describe_stuck(const ws_model *X, const ws_model_state *s, int a, ws
   char who[96], loc[64];
   ws_agent_name(X->run, A, who, sizeof who);
   if (e->kind == EV_WAIT) {
-    const ws_barrier_state *b = &s->bar[X->base[e->channel][e->full] + e->slot];
+    const ws_barrier_state *b = &s->bar[ws_model_barrier(X, e->cta, e->channel, e->full, e->slot)];
     int landing = 0;
     for (int i = 0; i < b->nin; i++)
       landing += ws_model_event(X, b->in[i])->value;
@@ -339,7 +361,8 @@ static void describe_stuck(const ws_model *X, const ws_model_state *s, int a, ws
                     b->tx - landing > 0 ? b->tx - landing : 0, b->tx);
   } else {
     ws_text_appendf(t, "%s waits at %s (nvvm.barrier %d) for %d threads; %d arrive",
-                    who, ws_model_where(e->op, loc), e->aux, e->value, at_named_barrier(X, s, e->aux));
+                    who, ws_model_where(e->op, loc), e->aux, e->value,
+                    at_named_barrier(X, s, A->cta, e->aux));
   }
 }
 
@@ -413,17 +436,22 @@ bool ws_model_init(ws_model *X, const ws_run *run, ws_model_state *s) {
   X->num_agents = run->num_agents;
   for (int c = 0; c < plan->num_channels; c++)
     for (int f = 0; f < 2; f++) {
-      X->base[c][f] = X->num_bars;
-      X->num_bars += plan->channels[c].depth;
-      if (X->num_bars > WS_MAX_BARRIERS) {
-        ws_emit_op_error(plan->func, "cannot be checked: more than %d barriers", WS_MAX_BARRIERS);
-        return false;
-      }
-      for (int k = X->base[c][f]; k < X->num_bars; k++) {
-        memset(&s->bar[k], 0, sizeof s->bar[k]);
-        s->bar[k].pending = run->init_count[c][f];
-      }
+      X->base[c][f] = X->per_cta;
+      X->per_cta += plan->channels[c].depth;
     }
+  X->num_bars = X->per_cta * run->ctas;
+  if (X->num_bars > WS_MAX_BARRIERS) {
+    ws_emit_op_error(plan->func, "cannot be checked: more than %d barriers", WS_MAX_BARRIERS);
+    return false;
+  }
+  for (int cta = 0; cta < run->ctas; cta++)
+    for (int c = 0; c < plan->num_channels; c++)
+      for (int f = 0; f < 2; f++)
+        for (int k = 0; k < plan->channels[c].depth; k++) {
+          ws_barrier_state *b = &s->bar[ws_model_barrier(X, cta, c, f, k)];
+          memset(b, 0, sizeof *b);
+          b->pending = run->init_count[c][f];
+        }
   for (int a = 0; a < run->num_agents; a++) {
     s->pc[a] = -1;
     advance(X, s, a);

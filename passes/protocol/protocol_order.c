@@ -159,7 +159,7 @@ static bool take(order *O, int a) {
   memcpy(v, O->cur[a], (size_t)m * sizeof *v);
   M->actor = a;
   if (e->kind == EV_WAIT) {
-    int b = ws_model_barrier(M, e->channel, e->full, e->slot);
+    int b = ws_model_barrier(M, e->cta, e->channel, e->full, e->slot);
     long long k = wait_target(e);
     if (O->s.bar[b].completed != k)
       return ws_model_error(M, e, "phases", "this wait for iteration %lld is for phase %lld "
@@ -172,13 +172,14 @@ static bool take(order *O, int a) {
     for (int o = 0; o < O->m; o++) {
       const ws_agent *Ag = &O->run->agents[o];
       int pc = O->s.pc[o];
-      if (pc < Ag->n && Ag->ev[pc].kind == EV_BAR_SYNC && Ag->ev[pc].aux == e->aux) {
+      if (Ag->cta == A->cta && pc < Ag->n && Ag->ev[pc].kind == EV_BAR_SYNC &&
+          Ag->ev[pc].aux == e->aux) {
         group[ng++] = o;
         join(v, O->cur[o], m);
       }
     }
   } else if (e->kind == EV_ARRIVE || e->kind == EV_EXPECT_TX || e->kind == EV_TMA_LOAD) {
-    bar = ws_model_barrier(M, e->channel, e->kind == EV_TMA_LOAD ? 1 : e->full, e->slot);
+    bar = ws_model_barrier(M, e->cta, e->channel, e->kind == EV_TMA_LOAD ? 1 : e->full, e->slot);
     before = O->s.bar[bar].completed;
     if (e->kind == EV_TMA_LOAD && before != e->round)
       return ws_model_error(M, e, "race", "this TMA load for iteration %lld is issued while "
@@ -261,6 +262,8 @@ static bool named_barriers_regular(const order *O) {
       for (int o = 0; o < O->m; o++) {
         const ws_agent *Ag = &O->run->agents[o];
         int n = 0;
+        if (Ag->cta != O->run->agents[a].cta)
+          continue; /* each CTA has its named barriers */
         for (int j = 0; j < Ag->n; j++)
           if (Ag->ev[j].kind == EV_BAR_SYNC && Ag->ev[j].aux == e->aux) {
             if (Ag->ev[j].value != e->value)
@@ -274,7 +277,7 @@ static bool named_barriers_regular(const order *O) {
         times = n;
         threads += Ag->mult;
       }
-      if (threads != (e->value > 0 ? e->value : O->run->threads))
+      if (threads != (e->value > 0 ? e->value : O->run->cta_threads))
         return false;
     }
   return true;
@@ -306,6 +309,8 @@ static bool order_shared(order *O, int a, int i, const int *pre, const ws_event 
       continue;
     for (int b = 0; b < m; b++) {
       const ws_agent *B = &O->run->agents[b];
+      if (B->cta != e->cta)
+        continue; /* another CTA's memory */
       for (int k = 0; k < B->n; k++) {
         if (!touches(&B->ev[k], r2))
           continue;
@@ -319,12 +324,15 @@ static bool order_shared(order *O, int a, int i, const int *pre, const ws_event 
       int s = O->loads[r2][l] >> 24, j = O->loads[r2][l] & 0xffffff;
       const ws_event *t = &O->run->agents[s].ev[j];
       const int *tv = O->clock[s] + (long)j * m;
+      if (t->cta != e->cta)
+        continue;
       O->checks++;
       if (holds(tv, a, i))
         continue;
       memcpy(q, pre, (size_t)m * sizeof *q);
       join(q, tv, m);
-      const int *landed = completion(O, ws_model_barrier(M, t->channel, 1, t->slot), t->round + 1);
+      const int *landed =
+          completion(O, ws_model_barrier(M, t->cta, t->channel, 1, t->slot), t->round + 1);
       if (!landed || !within(landed, q, m)) {
         char loc[64];
         return ws_model_error(M, e, "race", "this op uses ring %d, whose memory ring %d "
@@ -336,11 +344,15 @@ static bool order_shared(order *O, int a, int i, const int *pre, const ws_event 
   return true;
 }
 
-/* A slot write for round r (agent a, index i, smallest state `pre`). */
+/* A slot write for round r (agent a, index i, smallest state `pre`): after
+ * the writer's own CTA's empty barrier released the slot (in a cluster the
+ * readers of every CTA it writes into arrive there), before the target's
+ * full barrier publishes it. */
 static bool order_write(order *O, int a, int i, const int *pre, const ws_event *e) {
   ws_model *M = &O->M;
   char loc[64];
-  const int *released = completion(O, ws_model_barrier(M, e->channel, 0, e->slot), e->round);
+  int writer = O->run->agents[a].cta;
+  const int *released = completion(O, ws_model_barrier(M, writer, e->channel, 0, e->slot), e->round);
   O->checks++;
   if (released && !within(released, pre, O->m))
     return ws_model_error(M, e, "race", "this op writes slot %d of ring %d for iteration "
@@ -350,7 +362,7 @@ static bool order_write(order *O, int a, int i, const int *pre, const ws_event *
                           e->iter - O->run->plan->channels[e->channel].depth,
                           where_of(unordered(O, released, pre), loc));
   if (e->kind == EV_TMA_LOAD) {
-    const int *prev = completion(O, ws_model_barrier(M, e->channel, 1, e->slot), e->round);
+    const int *prev = completion(O, ws_model_barrier(M, e->cta, e->channel, 1, e->slot), e->round);
     if (prev && !within(prev, pre, O->m))
       return ws_model_error(M, e, "race", "this TMA load for iteration %lld may be issued "
                             "before the full barrier of channel %d slot %d completes the "
@@ -359,7 +371,8 @@ static bool order_write(order *O, int a, int i, const int *pre, const ws_event *
                             where_of(unordered(O, prev, pre), loc));
     return true;
   }
-  const int *published = completion(O, ws_model_barrier(M, e->channel, 1, e->slot), e->round + 1);
+  const int *published =
+      completion(O, ws_model_barrier(M, e->cta, e->channel, 1, e->slot), e->round + 1);
   if (published && !holds(published, a, i))
     return ws_model_error(M, e, "race", "this op writes slot %d of ring %d for iteration "
                           "%lld, but the full barrier may complete that phase before it (at "
@@ -368,23 +381,32 @@ static bool order_write(order *O, int a, int i, const int *pre, const ws_event *
   return true;
 }
 
-/* A slot read for round r. */
+/* A slot read for round r: after its full barrier published the slot,
+ * before any empty barrier that lets a writer into it (the CTA's own; in a
+ * cluster channel, every CTA's) released it. */
 static bool order_read(order *O, int a, int i, const int *pre, const ws_event *e, int ring) {
   ws_model *M = &O->M;
   char loc[64];
-  const int *written = completion(O, ws_model_barrier(M, e->channel, 1, e->slot), e->round + 1);
+  const int *written =
+      completion(O, ws_model_barrier(M, e->cta, e->channel, 1, e->slot), e->round + 1);
   O->checks++;
   if (!written || !within(written, pre, O->m))
     return ws_model_error(M, e, "race", "this op reads slot %d of ring %d for iteration "
                           "%lld before the write of that iteration may be complete: nothing "
                           "orders it after %s", e->slot, ring, e->iter,
                           written ? where_of(unordered(O, written, pre), loc) : "a phase that never completes");
-  const int *released = completion(O, ws_model_barrier(M, e->channel, 0, e->slot), e->round + 1);
-  if (released && !holds(released, a, i))
-    return ws_model_error(M, e, "race", "this op reads slot %d of ring %d for iteration "
-                          "%lld, but the slot may be released before it (the release at %s "
-                          "does not wait for it), so the next write may overwrite it",
-                          e->slot, ring, e->iter, where_of(unordered(O, released, pre), loc));
+  bool cluster = O->run->plan->channels[e->channel].cluster;
+  for (int cta = 0; cta < O->run->ctas; cta++) {
+    if (cta != e->cta && !cluster)
+      continue;
+    const int *released =
+        completion(O, ws_model_barrier(M, cta, e->channel, 0, e->slot), e->round + 1);
+    if (released && !holds(released, a, i))
+      return ws_model_error(M, e, "race", "this op reads slot %d of ring %d for iteration "
+                            "%lld, but the slot may be released before it (the release at %s "
+                            "does not wait for it), so the next write may overwrite it",
+                            e->slot, ring, e->iter, where_of(unordered(O, released, pre), loc));
+  }
   return true;
 }
 
@@ -397,7 +419,8 @@ static bool order_event(order *O, int a, int i, const int *pre) {
   switch (e->kind) {
   case EV_ARRIVE:
   case EV_EXPECT_TX: {
-    const int *opened = completion(O, ws_model_barrier(M, e->channel, e->full, e->slot), e->round);
+    const int *opened =
+        completion(O, ws_model_barrier(M, e->cta, e->channel, e->full, e->slot), e->round);
     O->checks++;
     if (opened && !within(opened, pre, O->m))
       return ws_model_error(M, e, "counts", "this arrive for iteration %lld (phase %lld of "
@@ -409,7 +432,7 @@ static bool order_event(order *O, int a, int i, const int *pre) {
     return true;
   }
   case EV_WAIT: {
-    int b = ws_model_barrier(M, e->channel, e->full, e->slot);
+    int b = ws_model_barrier(M, e->cta, e->channel, e->full, e->slot);
     long long k = wait_target(e);
     const int *earlier = completion(O, b, k - 1), *later = completion(O, b, k + 1);
     O->checks += 2;

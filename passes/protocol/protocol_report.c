@@ -17,13 +17,20 @@ const char *ws_op_where(MlirOperation op, char *buf, int cap) {
 
 const char *ws_agent_name(const ws_run *run, const ws_agent *a, char *buf, int cap) {
   const char *part = a->part >= 0 ? run->plan->parts[a->part].name : "no";
+  char cta[32] = "";
+  if (run->ctas > 1)
+    snprintf(cta, sizeof cta, " of CTA %d", a->cta);
   if (a->first_warp == a->last_warp)
-    snprintf(buf, (size_t)cap, "the %s partition (warp %d, %d thread%s)", part,
+    snprintf(buf, (size_t)cap, "the %s partition%s (warp %d, %d thread%s)", part, cta,
              a->first_warp, a->mult, a->mult == 1 ? "" : "s");
   else
-    snprintf(buf, (size_t)cap, "the %s partition (warps %d-%d)", part, a->first_warp,
+    snprintf(buf, (size_t)cap, "the %s partition%s (warps %d-%d)", part, cta, a->first_warp,
              a->last_warp);
   return buf;
+}
+
+int ws_event_arrivals(const ws_agent *A, const ws_event *e) {
+  return e->per_warp ? A->mult / 32 : A->mult;
 }
 
 const ws_event *ws_find_event(const ws_run *run, int kind, int ring) {

@@ -99,7 +99,8 @@ static int async_reading(const async_reads *q, const ws_agent *A, const ws_event
 }
 
 typedef struct agent_state {
-  long long waits[WS_MAX_CHANNELS][2], arrives[WS_MAX_CHANNELS][2];
+  /* waits on the agent's own CTA's barriers; arrives on each CTA's */
+  long long waits[WS_MAX_CHANNELS][2], arrives[WS_MAX_CLUSTER][WS_MAX_CHANNELS][2];
   int *dirty; /* generic accesses since the last proxy fence */
   int num_dirty;
   long dirty_cap;
@@ -179,8 +180,9 @@ static bool check_mma_done(ws_agent *A, agent_state *s, int k) {
 }
 
 /* A slot access must sit between the wait that takes the slot for its
- * iteration and the arrive that hands it on. */
-static bool check_access(agent_state *s, const ws_event *e) {
+ * iteration and the arrive that hands it on, on any CTA's barrier (in a
+ * cluster, each CTA whose load warp writes into the slot has its own). */
+static bool check_access(const ws_run *run, agent_state *s, const ws_event *e) {
   int take = e->full, give = !e->full; /* readers take full, give empty */
   char what[64];
   if (s->waits[e->channel][take] <= e->iter)
@@ -189,11 +191,13 @@ static bool check_access(agent_state *s, const ws_event *e) {
                       access_verb(e->kind), access_what(e, what, sizeof what), e->iter,
                       ws_barrier_name(take), e->channel);
   /* A TMA load completes on the full barrier itself: it follows expect-tx. */
-  if (e->kind != EV_TMA_LOAD && s->arrives[e->channel][give] > e->iter)
-    return ws_rule_error(e->op, "balance", "%s %s for iteration %lld "
-                      "after this partition already released it with an arrive on "
-                      "the %s barrier", access_verb(e->kind), access_what(e, what, sizeof what),
-                      e->iter, ws_barrier_name(give));
+  for (int cta = 0; cta < run->ctas && e->kind != EV_TMA_LOAD; cta++)
+    if (s->arrives[cta][e->channel][give] > e->iter)
+      return ws_rule_error(e->op, "balance", "%s %s for iteration %lld "
+                        "after this partition already released it with an arrive on "
+                        "the %s barrier%s", access_verb(e->kind),
+                        access_what(e, what, sizeof what), e->iter, ws_barrier_name(give),
+                        run->ctas > 1 ? " of a CTA of its cluster" : "");
   return true;
 }
 
@@ -335,22 +339,35 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
                       "fenced and published with nvvm.barrier0 before any thread "
                       "uses them");
       break;
+    case EV_CLUSTER_ARRIVE:
+    case EV_CLUSTER_WAIT:
+      ok = ws_rule_error(e->op, "cluster-sync", "is a cluster barrier among the protocol's "
+                      "other ops: a cluster kernel has two, after the barrier inits (both "
+                      "halves) and as every thread's last ops, and no other");
+      break;
     case EV_WAIT:
     case EV_ARRIVE:
     case EV_EXPECT_TX: {
       bool wait = e->kind == EV_WAIT;
-      long long *count = wait ? &s->waits[e->channel][e->full] : &s->arrives[e->channel][e->full];
+      long long *count = wait ? &s->waits[e->channel][e->full]
+                              : &s->arrives[e->cta][e->channel][e->full];
       /* a turn channel (consumers to themselves) alternates as well */
       const ws_channel *ch = &run->plan->channels[e->channel];
       bool alternates = pingpong || ch->from == ch->to;
+      char cta[32] = "";
+      if (run->ctas > 1)
+        snprintf(cta, sizeof cta, " of CTA %d", e->cta);
       if (e->iter > *count && alternates) {
         *count = e->iter; /* the other warpgroup's tiles came between */
       } else if (e->iter > *count && e->iter - *count < ws_run_span(run) + 1) {
         ok = ws_rule_error(e->op, "balance", "this partition's %ss on the %s barrier of "
-                        "channel %d skip iteration %lld (this one is for iteration %lld): "
-                        "the %s is not on every path (an scf.if around it?)",
-                        wait ? "wait" : "arrive", ws_barrier_name(e->full), e->channel,
-                        *count, e->iter, wait ? "wait" : "arrive");
+                        "channel %d%s skip iteration %lld (this one is for iteration %lld): "
+                        "the %s is not on every path (an scf.if around it?)%s",
+                        wait ? "wait" : "arrive", ws_barrier_name(e->full), e->channel, cta,
+                        *count, e->iter, wait ? "wait" : "arrive",
+                        run->ctas > 1 && !wait ? ", or not to every CTA that needs it (a "
+                                                 "cluster channel's release goes to each: "
+                                                 "ws.arrive {cluster})" : "");
         break;
       }
       if (!wait && e->iter < *count && e->iter >= 0) {
@@ -378,7 +395,7 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
       break;
     }
     case EV_TMEM_COPY: /* read until a commit; the step's MMAs read what it copies */
-      ok = check_access(s, e);
+      ok = check_access(run, s, e);
       async_issue(&s->tc, k);
       async_issue(&s->tc_all, k);
       s->last_copy[e->ring] = k;
@@ -386,7 +403,7 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     case EV_TC_MMA:
     case EV_TMEM_WRITE:
     case EV_TMEM_READ:
-      ok = check_access(s, e) && check_tc_fence(A, s, e) &&
+      ok = check_access(run, s, e) && check_tc_fence(A, s, e) &&
            (e->kind != EV_TC_MMA || check_scale_copies(run, A, s, e));
       if (e->kind == EV_TMEM_READ) {
         s->unfenced_read = k;
@@ -420,7 +437,7 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     case EV_READ:
     case EV_MMA:
     case EV_TMA_STORE:
-      ok = check_access(s, e);
+      ok = check_access(run, s, e);
       if (e->kind == EV_READ || e->kind == EV_WRITE) {
         s->dirty = ws_grow(s->dirty, &s->dirty_cap, s->num_dirty + 1, sizeof *s->dirty);
         s->dirty[s->num_dirty++] = k;
@@ -526,7 +543,7 @@ static bool check_tmem_lifetime(const ws_run *run) {
 /* ---- sums over agents ---------------------------------------------------- */
 
 typedef struct phase_sum {
-  int channel, full;
+  int cta, channel, full;
   long long iter;
   int arrivals, expect, tma;
   MlirOperation first_arrive, first_expect, first_tma;
@@ -537,9 +554,10 @@ typedef struct sums {
   int n, cap;
 } sums;
 
-static phase_sum *sum_at(sums *S, int channel, int full, long long iter) {
+static phase_sum *sum_at(sums *S, int cta, int channel, int full, long long iter) {
   for (int i = 0; i < S->n; i++)
-    if (S->items[i].channel == channel && S->items[i].full == full && S->items[i].iter == iter)
+    if (S->items[i].cta == cta && S->items[i].channel == channel &&
+        S->items[i].full == full && S->items[i].iter == iter)
       return &S->items[i];
   if (S->n == S->cap) {
     S->cap = S->cap ? 2 * S->cap : 64;
@@ -549,7 +567,7 @@ static phase_sum *sum_at(sums *S, int channel, int full, long long iter) {
   }
   phase_sum *p = &S->items[S->n++];
   memset(p, 0, sizeof *p);
-  p->channel = channel, p->full = full, p->iter = iter;
+  p->cta = cta, p->channel = channel, p->full = full, p->iter = iter;
   return p;
 }
 
@@ -558,8 +576,8 @@ static void collect_sums(const ws_run *run, sums *S) {
     for (int k = 0; k < run->agents[a].n; k++) {
       const ws_event *e = &run->agents[a].ev[k];
       if (e->kind == EV_ARRIVE || e->kind == EV_EXPECT_TX) {
-        phase_sum *p = sum_at(S, e->channel, e->full, e->iter);
-        p->arrivals += run->agents[a].mult;
+        phase_sum *p = sum_at(S, e->cta, e->channel, e->full, e->iter);
+        p->arrivals += ws_event_arrivals(&run->agents[a], e);
         if (mlirOperationIsNull(p->first_arrive))
           p->first_arrive = e->op;
         if (e->kind == EV_EXPECT_TX) {
@@ -568,7 +586,7 @@ static void collect_sums(const ws_run *run, sums *S) {
             p->first_expect = e->op;
         }
       } else if (e->kind == EV_TMA_LOAD) {
-        phase_sum *p = sum_at(S, e->channel, 1, e->iter);
+        phase_sum *p = sum_at(S, e->cta, e->channel, 1, e->iter);
         p->tma += e->value * run->agents[a].mult;
         if (mlirOperationIsNull(p->first_tma))
           p->first_tma = e->op;
@@ -576,15 +594,16 @@ static void collect_sums(const ws_run *run, sums *S) {
     }
 }
 
-/* The bytes of the TMA loads of (channel, iter), listed for a message. */
-static void list_tma(const ws_run *run, int channel, long long iter, char *buf, int cap) {
+/* The bytes of the TMA loads of (cta, channel, iter), listed for a message. */
+static void list_tma(const ws_run *run, int cta, int channel, long long iter, char *buf,
+                     int cap) {
   ws_text t;
   ws_text_init(&t, buf, (size_t)cap);
   for (int a = 0; a < run->num_agents; a++)
     for (int k = 0; k < run->agents[a].n; k++) {
       const ws_event *e = &run->agents[a].ev[k];
       char loc[64];
-      if (e->kind == EV_TMA_LOAD && e->channel == channel && e->iter == iter)
+      if (e->kind == EV_TMA_LOAD && e->cta == cta && e->channel == channel && e->iter == iter)
         ws_text_appendf(&t, "%sring %d: %d at %s", t.len ? ", " : "", e->ring, e->value,
                         ws_op_where(e->op, loc, sizeof loc));
     }
@@ -609,15 +628,18 @@ static bool check_sums(const ws_run *run) {
                       "initializes with ws.init_barrier before nvvm.barrier0",
                       ws_barrier_name(p->full), p->channel);
     } else if (p->arrivals != count && p->arrivals) {
+      char cta[32] = "";
+      if (run->ctas > 1)
+        snprintf(cta, sizeof cta, " of CTA %d", p->cta);
       ok = ws_rule_error(p->first_arrive, "counts", "%d thread%s arrive on the %s barrier of "
-                      "channel %d for iteration %lld, but it was initialized with count "
+                      "channel %d%s for iteration %lld, but it was initialized with count "
                       "%d (ws.init_barrier at %s): its phase %s",
                       p->arrivals, p->arrivals == 1 ? "" : "s", ws_barrier_name(p->full),
-                      p->channel, p->iter, count, ws_op_where(init, loc, sizeof loc),
+                      p->channel, cta, p->iter, count, ws_op_where(init, loc, sizeof loc),
                       p->arrivals < count ? "never completes" : "completes early and "
                       "the extra arrivals fall into the next one");
     } else if (p->full && p->expect != p->tma) {
-      list_tma(run, p->channel, p->iter, list, sizeof list);
+      list_tma(run, p->cta, p->channel, p->iter, list, sizeof list);
       ok = ws_rule_error(mlirOperationIsNull(p->first_expect) ? p->first_tma : p->first_expect,
                       "expect-tx", "%d bytes are expected on the full barrier of channel "
                       "%d for iteration %lld, but the TMA copies that complete on it in "
@@ -635,7 +657,7 @@ static bool check_sums(const ws_run *run) {
       long long needed = e->full ? e->iter : e->iter - depth; /* empty: a slot's first use is free */
       if (needed < 0)
         continue;
-      const phase_sum *p = sum_at(&S, e->channel, e->full, needed);
+      const phase_sum *p = sum_at(&S, e->cta, e->channel, e->full, needed);
       if (!p->arrivals) {
         char who[96], trips[64];
         ok = ws_rule_error(e->op, "balance", "%s waits on the %s barrier of channel %d for "
@@ -698,13 +720,47 @@ static bool check_registers(const ws_run *run) {
                       run->threads, plan->maxnreg);
   const ws_target *target = ws_target_of(plan->func); /* NULL: ws-verify refuses it */
   long long sm_registers = target ? target->registers_per_sm : 0;
-  if (target && pool * (plan->blocks_per_sm > 0 ? plan->blocks_per_sm : 1) > sm_registers)
+  long long block = (long long)plan->maxnreg * run->cta_threads;
+  if (target && block * (plan->blocks_per_sm > 0 ? plan->blocks_per_sm : 1) > sm_registers)
     return ws_rule_error(plan->func, "registers", "%d block(s) of %lld registers do not fit "
-                      "the %lld of an SM", plan->blocks_per_sm, pool, sm_registers);
+                      "the %lld of an SM", plan->blocks_per_sm, block, sm_registers);
   return true;
 }
 
 /* ---- all ----------------------------------------------------------------- */
+
+/* True when a CTA of the run touches another's barriers or slots (a
+ * remote arrival, a multicast copy). */
+static bool touches_peers(const ws_run *run) {
+  for (int a = 0; a < run->num_agents; a++)
+    for (int k = 0; k < run->agents[a].n; k++)
+      if (run->agents[a].ev[k].cta != run->agents[a].cta)
+        return true;
+  return false;
+}
+
+/* A cluster kernel: its peers arrive on and copy into each CTA's barriers
+ * and slots, so the inits must be published to the cluster (its barrier,
+ * not the block's) before any of that; and every thread ends at a cluster
+ * barrier, so that no CTA exits (its shared memory gone) while a peer may
+ * still arrive on it or copy into it. */
+static bool check_cluster(const ws_run *run) {
+  if (run->ctas < 2 || !touches_peers(run))
+    return true;
+  if (!run->cluster_published)
+    return ws_rule_error(mlirOperationIsNull(run->cta_sync) ? run->plan->func : run->cta_sync,
+                      "init", "publishes the barrier inits to this CTA only, but the CTAs "
+                      "of a cluster arrive on and copy into each other's: a cluster barrier "
+                      "(nvvm.cluster.arrive and nvvm.cluster.wait) must, or a peer's remote "
+                      "arrival may reach a barrier before its init");
+  if (run->exit_threads != run->threads)
+    return ws_rule_error(mlirOperationIsNull(run->exit_sync) ? run->plan->func : run->exit_sync,
+                      "cluster-exit", "%d of the cluster's %d threads end with a cluster "
+                      "barrier (nvvm.cluster.arrive and nvvm.cluster.wait as their last "
+                      "ops): a CTA may exit while a peer still arrives on its barriers or "
+                      "copies into its slots", run->exit_threads, run->threads);
+  return true;
+}
 
 static bool check_init(const ws_run *run) {
   for (int c = 0; c < run->plan->num_channels; c++)
@@ -712,9 +768,11 @@ static bool check_init(const ws_run *run) {
       MlirOperation op = run->init_op[c][f];
       if (mlirOperationIsNull(op))
         continue;
-      if (run->init_threads[c][f] != 1)
-        return ws_rule_error(op, "init", "runs in %d threads; one thread must initialize "
-                          "each barrier", run->init_threads[c][f]);
+      for (int cta = 0; cta < run->ctas; cta++)
+        if (run->init_threads[cta][c][f] != 1)
+          return ws_rule_error(op, "init", "runs in %d threads%s; one thread must initialize "
+                            "each barrier", run->init_threads[cta][c][f],
+                            run->ctas > 1 ? " of a CTA" : "");
     }
   for (int c = 0; c < run->plan->num_channels; c++)
     if (!mlirOperationIsNull(run->init_op[c][0]) || !mlirOperationIsNull(run->init_op[c][1]))
@@ -728,7 +786,7 @@ static bool check_init(const ws_run *run) {
 bool ws_check_run_rules(ws_run *run) {
   proxy_use u;
   find_proxy_use(run, &u);
-  if (!check_init(run))
+  if (!check_init(run) || !check_cluster(run))
     return false;
   for (int a = 0; a < run->num_agents; a++)
     if (!check_agent(run, &run->agents[a], &u))

@@ -12,7 +12,12 @@
  *
  * elect.sync is taken to elect lane 0 (all lanes converged, as at every
  * place specialize.c uses it). Threads of one warpgroup whose events after
- * the block-wide barrier are equal become one agent. */
+ * the block-wide barrier are equal become one agent.
+ *
+ * A cluster kernel runs every thread of every CTA of the cluster: the
+ * CTA's rank (nvvm.read.ptx.sreg.cluster.ctarank, gpu.cluster_block_id
+ * along the cluster) is known, each event names the CTA it touches, and
+ * agents are per CTA. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +33,7 @@
 enum { MAX_CARRIED = 64 };
 
 enum code {
-  C_CONST, C_BIN, C_CMP, C_SELECT, C_CAST, C_TID, C_ELECT, C_UNKNOWN,
+  C_CONST, C_BIN, C_CMP, C_SELECT, C_CAST, C_TID, C_ELECT, C_RANK, C_UNKNOWN,
   C_SLOT_PHASE, C_IF, C_JUMP, C_FOR, C_LOOP_END, C_YIELD, C_EVENT, C_MMA_ID, C_RETURN
 };
 
@@ -58,6 +63,7 @@ typedef struct insn {
   int args, nargs;     /* operand lists in prog->args */
   long long imm;
   bool protocol;       /* IF/FOR: the region holds protocol events */
+  int cta;             /* EVENT: the CTA it touches (-1: the thread's own) */
   MlirOperation op;
   ws_event ev;
 } insn;
@@ -93,7 +99,7 @@ struct ws_program {
   int scratch_n;
   long scratch_cap;
   long long trips[2];
-  int tid;
+  int tid, cta; /* the thread running, and its CTA */
   struct frame { int pc; long long i, trips; } stack[16];
   int depth;
 };
@@ -161,7 +167,7 @@ static insn *emit(ws_program *P, int code, MlirOperation op) {
   memset(i, 0, sizeof *i);
   i->code = code;
   i->op = op;
-  i->dst = i->a = i->b = i->c = -1;
+  i->dst = i->a = i->b = i->c = i->cta = -1;
   return i;
 }
 
@@ -179,6 +185,16 @@ static bool fail(ws_program *P, MlirOperation op, const char *msg) {
     ws_emit_op_error(op, "cannot be checked: %s", msg);
   P->failed = true;
   return false;
+}
+
+/* The dimension of a gpu index op (#gpu<dim y>: 1), 0 for x or unknown. */
+static int gpu_dimension(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("dimension"));
+  char text[64];
+  if (mlirAttributeIsNull(a))
+    return 0;
+  ws_attr_str(a, text, sizeof text);
+  return strstr(text, "y>") ? 1 : strstr(text, "z>") ? 2 : 0;
 }
 
 static int str_attr_is(MlirOperation op, const char *name, const char *value) {
@@ -386,6 +402,8 @@ static int event_kind(MlirOperation op, char *name) {
       {"nvvm.tcgen05.fence", EV_TC_FENCE},
       {"ws.tmem_alloc", EV_TMEM_ALLOC},
       {"ws.tmem_dealloc", EV_TMEM_DEALLOC},
+      {"nvvm.cluster.arrive", EV_CLUSTER_ARRIVE},
+      {"nvvm.cluster.wait", EV_CLUSTER_WAIT},
   };
   for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
     if (strcmp(name, events[i].name) == 0)
@@ -591,10 +609,36 @@ static bool compile_commit(ws_program *P, MlirOperation op) {
   return true;
 }
 
+/* An event of every CTA of the cluster, the last `copies` compiled ones
+ * being its first: the copy for CTA r touches r's barrier or slot. A
+ * multicast copy moves 1 / size of the tile into each; an arrival with
+ * `cluster` is one a warp. */
+static bool spread_over_cluster(ws_program *P, MlirOperation op, int kind) {
+  int size = ws_plan_cluster_size(P->plan);
+  for (int r = 0; r < size; r++) {
+    if (!compile_event(P, op, kind))
+      return false;
+    insn *i = &P->code[P->n - 1];
+    i->cta = r;
+    if (kind == EV_TMA_LOAD)
+      i->ev.value /= size;
+    else
+      i->ev.per_warp = true;
+  }
+  return true;
+}
+
 static bool compile_op(ws_program *P, MlirOperation op) {
   char name[64];
   ws_op_name(op, name, sizeof name);
   int kind = event_kind(op, name);
+  if (kind == EV_ARRIVE && ws_has_attr(op, "cluster"))
+    return spread_over_cluster(P, op, kind);
+  if (kind == EV_TMA_LOAD) {
+    int r = ws_int_attr(op, "ring", -1);
+    if (r >= 0 && r < P->plan->num_rings && P->plan->rings[r].multicast)
+      return spread_over_cluster(P, op, kind);
+  }
   if (kind == EV_MMA) { /* its reads, its tile's maker (C_MMA_ID), A's reads */
     if (!compile_event(P, op, kind))
       return false;
@@ -689,6 +733,15 @@ static bool compile_op(ws_program *P, MlirOperation op) {
     }
     if (strcmp(name, "nvvm.elect.sync") == 0) {
       emit(P, C_ELECT, op)->dst = dst;
+      return true;
+    }
+    if (strcmp(name, "nvvm.read.ptx.sreg.cluster.ctarank") == 0 ||
+        strcmp(name, "gpu.cluster_block_id") == 0) { /* a cluster spans one dimension */
+      insn *i = emit(P, C_RANK, op);
+      i->dst = dst;
+      int d = gpu_dimension(op);
+      i->sub = strcmp(name, "gpu.cluster_block_id") == 0 &&
+               (d > 1 || P->plan->cluster[d] < 2); /* not along it: 0 */
       return true;
     }
   }
@@ -850,6 +903,7 @@ static void record(ws_program *P, const insn *i) {
   P->scratch = ws_grow(P->scratch, &P->scratch_cap, P->scratch_n + 1, sizeof *P->scratch);
   ws_event *e = &P->scratch[P->scratch_n++];
   *e = i->ev;
+  e->cta = i->cta >= 0 ? i->cta : P->cta;
   if (i->ev.kind == EV_MMA_DONE) { /* distance back to the ws.mma, when one made it */
     long long at = P->known[i->dst] ? P->val[i->dst] : -1;
     e->value = at >= 0 && at < P->scratch_n - 1 ? (int)(P->scratch_n - 1 - at) : 0;
@@ -959,6 +1013,10 @@ static bool run_thread(ws_program *P, int tid) {
       set(P, i->dst, tid % 32 == 0);
       pc++;
       break;
+    case C_RANK:
+      set(P, i->dst, i->sub ? 0 : P->cta);
+      pc++;
+      break;
     case C_UNKNOWN:
       P->known[i->dst] = 0;
       pc++;
@@ -1065,7 +1123,7 @@ static bool same_events(const ws_event *a, const ws_event *b, int n) {
   for (int k = 0; k < n; k++)
     if (!mlirOperationEqual(a[k].op, b[k].op) || a[k].iter != b[k].iter ||
         a[k].slot != b[k].slot || a[k].parity != b[k].parity ||
-        a[k].value != b[k].value || a[k].aux != b[k].aux)
+        a[k].value != b[k].value || a[k].aux != b[k].aux || a[k].cta != b[k].cta)
       return false;
   return true;
 }
@@ -1078,19 +1136,27 @@ static int partition_of_warp(const ws_plan *plan, int warp) {
   return -1;
 }
 
-/* Folds the prefix (events before the block-wide barrier) into the init
- * tables and returns where the agent part starts. */
+/* Folds the prefix (events before the block-wide barrier, or the cluster's
+ * arrive and wait) into the init tables and returns where the agent part
+ * starts. */
 static int take_prefix(ws_run *run, const ws_event *ev, int n, int tid) {
   int sync = 0;
-  while (sync < n && ev[sync].kind != EV_CTA_SYNC)
+  while (sync < n && ev[sync].kind != EV_CTA_SYNC && ev[sync].kind != EV_CLUSTER_WAIT)
     sync++;
   if (sync == n)
     return 0; /* no barrier: everything is the agent's (the rules say why) */
-  for (int k = 0; k < sync; k++)
-    if (ev[k].kind != EV_INIT && ev[k].kind != EV_INIT_FENCE && ev[k].kind != EV_TMEM_ALLOC &&
-        ev[k].kind != EV_TC_FENCE)
-      return 0; /* protocol before the barrier: likewise */
+  bool arrived = false; /* a cluster wait needs the thread's cluster arrive before it */
   for (int k = 0; k < sync; k++) {
+    if (ev[k].kind != EV_INIT && ev[k].kind != EV_INIT_FENCE && ev[k].kind != EV_TMEM_ALLOC &&
+        ev[k].kind != EV_TC_FENCE && ev[k].kind != EV_CLUSTER_ARRIVE)
+      return 0; /* protocol before the barrier: likewise */
+    arrived |= ev[k].kind == EV_CLUSTER_ARRIVE;
+  }
+  if (ev[sync].kind == EV_CLUSTER_WAIT && !arrived)
+    return 0;
+  for (int k = 0; k < sync; k++) {
+    if (ev[k].kind == EV_CLUSTER_ARRIVE)
+      continue;
     if (ev[k].kind == EV_INIT_FENCE) {
       run->init_fenced = true;
       continue;
@@ -1110,12 +1176,25 @@ static int take_prefix(ws_run *run, const ws_event *ev, int n, int tid) {
     if (mlirOperationIsNull(run->init_op[c][f]))
       run->init_op[c][f] = ev[k].op;
     run->init_count[c][f] = ev[k].value;
-    run->init_threads[c][f]++;
+    run->init_threads[ev[k].cta][c][f]++;
     run->init_fenced = false;
   }
-  if (mlirOperationIsNull(run->cta_sync))
+  if (mlirOperationIsNull(run->cta_sync)) {
     run->cta_sync = ev[sync].op;
+    run->cluster_published = ev[sync].kind == EV_CLUSTER_WAIT;
+  }
   return sync + 1;
+}
+
+/* A cluster kernel's last events, its cluster arrive and wait: folded into
+ * the run (exit_sync); returns where they start (n when the thread does
+ * not end with them). */
+static int take_exit(ws_run *run, const ws_event *ev, int start, int n) {
+  if (n - start < 2 || ev[n - 1].kind != EV_CLUSTER_WAIT || ev[n - 2].kind != EV_CLUSTER_ARRIVE)
+    return n;
+  run->exit_sync = ev[n - 1].op;
+  run->exit_threads++;
+  return n - 2;
 }
 
 /* Folds the suffix (a tensor-memory kernel's events after its last
@@ -1154,11 +1233,11 @@ static int take_suffix(ws_run *run, const ws_event *ev, int start, int n, int ti
   return sync - 1;
 }
 
-static bool add_to_agent(ws_run *run, const ws_event *ev, int n, int tid) {
+static bool add_to_agent(ws_run *run, const ws_event *ev, int n, int tid, int cta) {
   int wg = tid / 128, warp = tid / 32;
   for (int a = 0; a < run->num_agents; a++) {
     ws_agent *A = &run->agents[a];
-    if (A->warpgroup == wg && A->n == n && same_events(A->ev, ev, n)) {
+    if (A->cta == cta && A->warpgroup == wg && A->n == n && same_events(A->ev, ev, n)) {
       A->mult++;
       A->last_warp = warp;
       return true;
@@ -1178,6 +1257,7 @@ static bool add_to_agent(ws_run *run, const ws_event *ev, int n, int tid) {
   A->warpgroup = wg;
   A->first_warp = A->last_warp = warp;
   A->first_thread = tid;
+  A->cta = cta;
   A->part = partition_of_warp(run->plan, warp);
   return true;
 }
@@ -1195,27 +1275,37 @@ bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *ru
                               "multiple of 32 in [32, %d]", threads, WS_MAX_THREADS);
     return false;
   }
-  run->threads = threads;
-  for (int t = 0; t < threads; t++) {
-    if (!run_thread(P, t))
-      return false;
-    int start = take_prefix(run, P->scratch, P->scratch_n, t);
-    int end = take_suffix(run, P->scratch, start, P->scratch_n, t);
-    ws_thread_regs *r = &run->regs[t];
-    for (int k = start; k < end; k++)
-      if (P->scratch[k].kind == EV_SETMAXNREG) {
-        if (!r->count++) {
-          r->op = P->scratch[k].op;
-          r->value = P->scratch[k].value;
-          r->increase = P->scratch[k].aux;
-        }
-      }
-    if (end > start && !add_to_agent(run, P->scratch + start, end - start, t)) {
-      ws_emit_op_error(P->func, "cannot be checked: its threads run more than %d "
-                                "different sequences of protocol events", WS_MAX_AGENTS);
-      return false;
-    }
+  run->ctas = ws_plan_cluster_size(P->plan);
+  if (run->ctas > WS_MAX_CLUSTER) {
+    ws_emit_op_error(P->func, "cannot be checked: its clusters have %d CTAs; the check "
+                              "models up to %d", run->ctas, WS_MAX_CLUSTER);
+    return false;
   }
+  run->cta_threads = threads;
+  run->threads = threads * run->ctas;
+  for (int cta = 0; cta < run->ctas; cta++)
+    for (int t = 0; t < threads; t++) {
+      P->cta = cta;
+      if (!run_thread(P, t))
+        return false;
+      int start = take_prefix(run, P->scratch, P->scratch_n, t);
+      int end = take_exit(run, P->scratch, start, P->scratch_n);
+      end = take_suffix(run, P->scratch, start, end, t);
+      ws_thread_regs *r = &run->regs[cta * threads + t];
+      for (int k = start; k < end; k++)
+        if (P->scratch[k].kind == EV_SETMAXNREG) {
+          if (!r->count++) {
+            r->op = P->scratch[k].op;
+            r->value = P->scratch[k].value;
+            r->increase = P->scratch[k].aux;
+          }
+        }
+      if (end > start && !add_to_agent(run, P->scratch + start, end - start, t, cta)) {
+        ws_emit_op_error(P->func, "cannot be checked: its threads run more than %d "
+                                  "different sequences of protocol events", WS_MAX_AGENTS);
+        return false;
+      }
+    }
   return true;
 }
 

@@ -60,14 +60,28 @@ typedef enum ws_ev_kind {
   EV_TC_FENCE,     /* nvvm.tcgen05.fence: aux = 1 before_thread_sync */
   EV_TMEM_ALLOC,   /* ws.tmem_alloc */
   EV_TMEM_DEALLOC, /* ws.tmem_dealloc */
+  /* clusters: nvvm.cluster.arrive and nvvm.cluster.wait, the barrier of
+   * every thread of every CTA of the cluster */
+  EV_CLUSTER_ARRIVE,
+  EV_CLUSTER_WAIT,
   WS_NUM_EV_KINDS
 } ws_ev_kind;
+
+/* A cluster kernel (ws.cluster) runs its CTAs side by side: each event
+ * touches the barrier or slot of one CTA (`cta`: its own, or a peer's for
+ * a remote arrival or a multicast copy). ws.arrive {cluster} is one event
+ * per CTA of the cluster, each an arrival of every warp of the agent
+ * (per_warp); a multicast ws.tma_load is one copy per CTA, each of the
+ * loading CTA's part of the tile's bytes. */
+enum { WS_MAX_CLUSTER = 2 };
 
 typedef struct ws_event {
   MlirOperation op;
   long long iter;  /* the iteration count ws.slot_phase turned into the slot */
   long long round; /* iter / depth: which use of the slot */
   int kind, channel, full, ring, ring_b, slot, parity, value, aux;
+  int cta;       /* the CTA whose barrier or slot it touches */
+  bool per_warp; /* an arrival by each warp of the agent, not each thread */
 } ws_event;
 
 /* Threads of one warpgroup that run the same events after the block-wide
@@ -76,6 +90,7 @@ typedef struct ws_agent {
   ws_event *ev;
   int n;
   int mult, warpgroup, first_warp, last_warp, first_thread;
+  int cta; /* its CTA's rank in the cluster (0 without one) */
   int part; /* partition of first_warp, or -1 */
   int *done_at; /* per event: for async reads, the index of the wait that
                    retires them (n when none does); else the event itself */
@@ -86,7 +101,7 @@ typedef struct ws_thread_regs {
   int count, value, increase;
 } ws_thread_regs;
 
-enum { WS_MAX_AGENTS = 32, WS_MAX_THREADS = 1024 };
+enum { WS_MAX_AGENTS = 32, WS_MAX_THREADS = 1024 * WS_MAX_CLUSTER };
 
 /* One run: the kernel's events for one trip count. */
 typedef struct ws_run {
@@ -95,11 +110,20 @@ typedef struct ws_run {
   long long tiles; /* of every tile loop of a persistent kernel; else -1 */
   ws_agent agents[WS_MAX_AGENTS];
   int num_agents;
-  /* ws.init_barrier per channel and barrier (0 empty, 1 full). */
+  /* ws.init_barrier per channel and barrier (0 empty, 1 full); the
+   * threads of each CTA that run it. */
   MlirOperation init_op[WS_MAX_CHANNELS][2];
-  int init_count[WS_MAX_CHANNELS][2], init_threads[WS_MAX_CHANNELS][2];
+  int init_count[WS_MAX_CHANNELS][2], init_threads[WS_MAX_CLUSTER][WS_MAX_CHANNELS][2];
   bool init_fenced; /* fence.mbarrier.init after the last init */
-  MlirOperation cta_sync; /* null when no thread reached one */
+  MlirOperation cta_sync; /* the barrier after the inits; null when no thread reached one */
+  /* A cluster kernel: whether that barrier is the cluster's (nvvm.cluster
+   * arrive and wait: the inits are visible to the peers before they arrive
+   * or copy), and the cluster barrier every thread ends with (exit_sync,
+   * reached by exit_threads), so that no CTA exits while a peer may still
+   * write into it. */
+  bool cluster_published;
+  MlirOperation exit_sync;
+  int exit_threads;
   /* Tensor memory (sm_100a): the threads that allocate before cta_sync
    * (fenced: a tcgen05.fence::before_thread_sync after it), and after the
    * kernel's last block-wide barrier (final_sync, reached by
@@ -109,7 +133,9 @@ typedef struct ws_run {
   MlirOperation tmem_alloc, tmem_dealloc, final_sync, unfenced_read;
   int alloc_threads, alloc_warp, dealloc_threads, dealloc_warp, final_threads;
   bool alloc_fenced, dealloc_fenced;
-  int threads;
+  int threads;     /* of every CTA of the cluster */
+  int ctas;        /* the cluster's CTAs (1: none) */
+  int cta_threads; /* of one CTA (the block) */
   ws_thread_regs regs[WS_MAX_THREADS];
 } ws_run;
 
@@ -164,7 +190,11 @@ int ws_order_check(const ws_run *run, unsigned seed, long *states, long *checks)
 bool ws_rule_error(MlirOperation op, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *ws_barrier_name(int full);
-/* "the compute partition (warps 0-3)" into buf. */
+/* The arrivals agent A's arrive event e makes: its threads, or its warps. */
+int ws_event_arrivals(const ws_agent *A, const ws_event *e);
+
+/* "the compute partition (warps 0-3)" into buf ("... of CTA 1" in a
+ * cluster). */
 const char *ws_agent_name(const ws_run *run, const ws_agent *a, char *buf, int cap);
 
 /* The most iterations a channel's count can reach in the run: the K

@@ -15,7 +15,7 @@
 
 #include "ws_protocol.h"
 
-enum { WS_MAX_BARRIERS = 2 * WS_MAX_CHANNELS * 16, WS_MAX_IN_FLIGHT = 16 };
+enum { WS_MAX_BARRIERS = 2 * WS_MAX_CHANNELS * 16 * WS_MAX_CLUSTER, WS_MAX_IN_FLIGHT = 16 };
 
 typedef struct ws_barrier_state {
   int completed, pending, tx, nin;
@@ -32,7 +32,8 @@ typedef struct ws_model_state {
 typedef struct ws_model {
   const ws_run *run;
   int num_agents, num_bars;
-  int base[WS_MAX_CHANNELS][2]; /* first barrier of (channel, full) */
+  int base[WS_MAX_CHANNELS][2]; /* first barrier of (channel, full) in CTA 0 */
+  int per_cta;                  /* barriers of one CTA: CTA c's follow at c * per_cta */
   /* per agent and ring that shares memory (else null), at each position:
    * the index of the access of the ring that keeps the agent busy with it
    * there, -1 when none (see index_shared_accesses) */
@@ -61,8 +62,8 @@ bool ws_model_step(ws_model *M, ws_model_state *s, int a);
  * exited, no copy in flight), else a located 'deadlock' error. */
 bool ws_model_stuck(ws_model *M, const ws_model_state *s);
 
-/* The index in s->bar of (channel, full, slot). */
-int ws_model_barrier(const ws_model *M, int channel, int full, int slot);
+/* The index in s->bar of (channel, full, slot) in CTA `cta`. */
+int ws_model_barrier(const ws_model *M, int cta, int channel, int full, int slot);
 
 /* The event an in-flight id names. */
 const ws_event *ws_model_event(const ws_model *M, int id);

@@ -80,10 +80,13 @@ static const ws_mma_engine tcgen05 = {
 
 /* Both chips: 227 KiB of shared memory per block out of 228 KiB per SM,
  * 64 K registers per SM, at most 256 per thread. sm_100a adds 512 columns
- * of tensor memory and needs PTX 8.6 for tcgen05. */
+ * of tensor memory and needs PTX 8.8 for tcgen05 (block_scale). Clusters:
+ * both chips run up to 8 CTAs a cluster; ws builds pairs on sm_90a (one
+ * operand multicast across them) and none yet on sm_100a (its pair shares
+ * one MMA: cta_group::2). */
 static const ws_target targets[] = {
-    {"sm_90a", "+ptx80", 232448, 233472, 0, 65536, 256, &wgmma},
-    {"sm_100a", "+ptx88", 232448, 233472, 512, 65536, 256, &tcgen05},
+    {"sm_90a", "+ptx80", 232448, 233472, 0, 65536, 256, &wgmma, 2},
+    {"sm_100a", "+ptx88", 232448, 233472, 512, 65536, 256, &tcgen05, 1},
 };
 
 const ws_target *ws_target_find(const char *chip) {

@@ -68,6 +68,9 @@ typedef struct ws_target {
   int registers_per_sm;
   int max_registers;         /* per thread (setmaxnreg's ceiling) */
   const ws_mma_engine *mma;  /* the engine a ws.dot runs on */
+  int max_cluster;           /* the most CTAs of a thread-block cluster ws
+                                builds for (ws.cluster; TMA multicast and
+                                remote mbarrier arrivals); 1: none */
 } ws_target;
 
 /* The row of `chip` ("sm_90a"), or NULL when ws does not target it. */

@@ -46,6 +46,7 @@
 enum {
   BLOCK_RESERVED_SMEM = 1024, /* of each SM's shared memory, per block */
   PRODUCER_REGISTERS = 24,
+  WARP_THREADS = 32,
   WARPGROUP_THREADS = 128,
 };
 
@@ -69,6 +70,10 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
   bool turn = c->from == c->to;
   c->full_arrivals = turn ? WARPGROUP_THREADS : arrivals(&plan->parts[c->from]);
   c->empty_arrivals = turn ? WARPGROUP_THREADS : arrivals(&plan->parts[c->to]);
+  /* a cluster's channel: the consumers of every CTA release each slot (each
+   * CTA's load warp writes into every CTA's slots), one arrival per warp */
+  if (c->cluster)
+    c->empty_arrivals = c->empty_arrivals / WARP_THREADS * ws_plan_cluster_size(plan);
   c->producer_phase = 1;
   c->consumer_phase = 0;
   /* wgmma reads a matmul's K-loop slots through the async proxy, as TMA

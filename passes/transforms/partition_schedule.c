@@ -38,6 +38,7 @@
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
 #include "../target/ws_target.h"
+#include "ws_cluster_share.h"
 #include "ws_product_lag.h"
 #include "../../dialect/ws_text.h"
 
@@ -812,6 +813,8 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
   }
   ws_set_op_partitions(&plan, term, present);
   if (matmul && !schedule_epilogue(&plan, index_of))
+    return false;
+  if (!ws_mark_cluster_loads(loop, explain, env))
     return false;
   if (matmul && mlirOperationIsNull(tile) && !schedule_prologue_loads(&plan, index_of))
     return false;

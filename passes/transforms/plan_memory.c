@@ -182,6 +182,10 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
     /* Every slot, not just the first, is a TMA destination or source, so
      * slots are padded to the alignment (a 1x16 f32 tile takes 128). */
     r->slot_bytes = (int)align_up(ws_tile_bytes(r->tile), r->align);
+    /* a tile the cluster's CTAs share (ws-partition-schedule's ws.multicast):
+     * every CTA writes into its channel's slots in each of them */
+    r->multicast = ws_has_attr(op, "ws.multicast");
+    plan->channels[channel].cluster |= r->multicast;
   }
   return true;
 }

@@ -5,7 +5,7 @@
  *   %tid = nvvm.read.ptx.sreg.tid.x, %warp = %tid / 32
  *   scf.if %tid == 0 { ws.init_barrier (each channel's full and empty
  *                      barriers); nvvm.fence.mbarrier.init }
- *   nvvm.barrier0
+ *   nvvm.barrier0 (a cluster kernel: nvvm.cluster.arrive and wait)
  *   scf.if %warp < compute warps {                     compute partition
  *     nvvm.setmaxregister increase
  *     scf.for ... iter_args(%n = 0) {
@@ -43,6 +43,11 @@
  *     of the accumulator buffer }
  *   tcgen05.fence before; nvvm.barrier0; scf.if %warp == mma warp {
  *     tcgen05.fence after; ws.tmem_dealloc }
+ *
+ * A cluster kernel (ws.cluster) releases its cluster channels' slots with
+ * ws.arrive {cluster}, an arrival on the barrier of every CTA, and ends
+ * with a cluster barrier, so that no CTA exits while a peer may still
+ * write into its slots or arrive on its barriers.
  *
  * %n counts iterations; ws.slot_phase turns it into a slot and a phase.
  * Barriers and slots are named by index into the kernel's ws.channels and
@@ -185,8 +190,31 @@ static void signal(specializer *S, ws_builder *b, const char *name, int ch, bool
   ws_build_void(b, name, 1, &slot, 2, attrs);
 }
 
+/* A consumer's release of a cluster channel's slot goes to the empty
+ * barrier of every CTA of the cluster (`cluster`): each one's load warp
+ * writes into the slot. */
 static void arrive(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot) {
-  signal(S, b, "ws.arrive", ch, full, slot);
+  if (full || !S->plan->channels[ch].cluster) {
+    signal(S, b, "ws.arrive", ch, full, slot);
+    return;
+  }
+  MlirNamedAttribute attrs[3] = {int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full),
+                                 ws_named(S->ctx, "cluster", mlirUnitAttrGet(S->ctx))};
+  ws_build_void(b, "ws.arrive", 1, &slot, 3, attrs);
+}
+
+/* Every thread of the block (nvvm.barrier0), or of every CTA of the
+ * cluster: a cluster kernel's barriers are arrived on and written by its
+ * peers, so their initialization must be visible to them before any may
+ * touch them, and no CTA may exit while a peer might still do so. */
+static void sync_threads(specializer *S, ws_builder *b) {
+  if (ws_plan_cluster_size(S->plan) < 2) {
+    ws_build_void(b, "nvvm.barrier0", 0, NULL, 0, NULL);
+    return;
+  }
+  MlirNamedAttribute aligned = ws_named(S->ctx, "aligned", mlirUnitAttrGet(S->ctx));
+  ws_build_void(b, "nvvm.cluster.arrive", 0, NULL, 1, &aligned);
+  ws_build_void(b, "nvvm.cluster.wait", 0, NULL, 1, &aligned);
 }
 
 static void fence_async_shared(ws_builder *b) {
@@ -1440,7 +1468,7 @@ static void init_barriers(specializer *S, ws_builder *b, MlirValue tid, MlirValu
   ws_build_void(&t, "nvvm.fence.mbarrier.init", 0, NULL, 0, NULL);
   if (S->plan->tmem.tile.ptr)
     alloc_tmem(S, b, warp);
-  ws_build_void(b, "nvvm.barrier0", 0, NULL, 0, NULL);
+  sync_threads(S, b);
   if (S->plan->tmem.tile.ptr)
     tcgen05_fence(b, false);
 }
@@ -1530,6 +1558,8 @@ bool ws_specialize(ws_plan *plan) {
   emit_partitions(&S, &b, warp);
   if (plan->tmem.tile.ptr)
     dealloc_tmem(&S, &b, warp);
+  if (ws_plan_cluster_size(plan) > 1) /* no CTA leaves while a peer may write to it */
+    sync_threads(&S, &b);
   map_free(&S.map);
   if (S.failed)
     return false;

@@ -625,6 +625,31 @@ static bool check_num_warps(verify_state *st, MlirOperation op,
   return true;
 }
 
+/* ws.cluster = array<i32: X, Y> on a kernel: its blocks run in clusters of
+ * X x Y (consecutive block ids), at most the chip's max_cluster CTAs. */
+static bool check_cluster(verify_state *st, MlirOperation op, MlirAttribute attr) {
+  char buf[128], chip[64];
+  if (!ws_op_is(op, "gpu.func")) {
+    ws_emit_op_error(op, "carries ws.cluster; it belongs on a gpu.func kernel");
+    return false;
+  }
+  bool shaped = mlirAttributeIsADenseI32Array(attr) && mlirDenseArrayGetNumElements(attr) == 2;
+  int x = shaped ? mlirDenseI32ArrayGetElement(attr, 0) : 0;
+  int y = shaped ? mlirDenseI32ArrayGetElement(attr, 1) : 0;
+  const ws_target *target = ws_target_of(op);
+  int most = target ? target->max_cluster : 1;
+  if (!shaped || x < 1 || y < 1 || (long long)x * y > most || (x > 1 && y > 1)) {
+    ws_emit_op_error(op, "ws.cluster = %s; expected array<i32: X, Y>, the blocks of one "
+                         "cluster along x and y, with X x Y at most %d on %s%s",
+                     ws_attr_str(attr, buf, sizeof buf), most,
+                     ws_target_chip(op, chip, sizeof chip),
+                     most > 1 ? " (2 x 1 or 1 x 2)" : " (ws builds no clusters there yet)");
+    return false;
+  }
+  note_ws_user(st, op);
+  return true;
+}
+
 /* The plan attributes the ws passes add: each must have its kind (they are
  * read back by later passes, so a hand-edited one must still parse). */
 static bool check_plan_attr(MlirOperation op, const char *name, bool ok) {
@@ -651,6 +676,11 @@ static bool check_kernel_int_attr(verify_state *st, MlirOperation op, MlirAttrib
                          ws_op_is(op, "gpu.func") && get_i32(a, &v) && v >= 0);
 }
 
+static bool check_multicast(verify_state *st, MlirOperation op, MlirAttribute a) {
+  (void)st;
+  return check_plan_attr(op, "ws.multicast", wsOperationIsA(op, "load") && mlirAttributeIsAUnit(a));
+}
+
 static bool check_persistent(verify_state *st, MlirOperation op, MlirAttribute a) {
   (void)st;
   return check_plan_attr(op, "ws.persistent", ws_op_is(op, "gpu.func") && mlirAttributeIsAUnit(a));
@@ -667,6 +697,7 @@ static const attr_rule attr_rules[] = {
     {"ws.tile_loop", check_tile_loop},
     {"ws.overlap", check_overlap},
     {"ws.num_warps", check_num_warps},
+    {"ws.cluster", check_cluster},
     {"ws.partition", check_array_attr},
     {"ws.partitions", check_array_attr},
     {"ws.channels", check_array_attr},
@@ -678,6 +709,7 @@ static const attr_rule attr_rules[] = {
     {"ws.block_threads", check_kernel_int_attr},
     {"ws.blocks_per_sm", check_kernel_int_attr},
     {"ws.persistent", check_persistent},
+    {"ws.multicast", check_multicast},
 };
 
 static void check_ws_attributes(verify_state *st, MlirOperation op) {
@@ -693,7 +725,7 @@ static void check_ws_attributes(verify_state *st, MlirOperation op) {
     if (!rule) {
       ws_emit_op_error(op, "has unknown attribute '%.*s'; ws attributes in "
                            "the input are ws.warp_specialize, ws.num_stages, "
-                           "ws.overlap, ws.num_warps",
+                           "ws.overlap, ws.num_warps, ws.cluster",
                        (int)name.length, name.data);
       st->ok = false;
     } else if (!rule->check(st, op, na.attribute)) {

@@ -59,6 +59,8 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
   info->smem_bytes = k.shared_memory_bytes;
   info->blocks_per_sm = k.blocks_per_sm;
   info->persistent = k.persistent;
+  info->cluster_x = k.cluster_x > 1 ? k.cluster_x : 1;
+  info->cluster_y = k.cluster_y > 1 ? k.cluster_y : 1;
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
     if (i == LAUNCH_MAX_ARGS) {
@@ -81,6 +83,9 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       int64_t inner = wsPlanGetDescriptorBoxInner(plan, arg);
       if (inner > 0)
         a->box[a->rank - 1] = inner;
+      int row_dim = 0, parts = wsPlanGetDescriptorRowParts(plan, arg, &row_dim);
+      if (parts > 1) /* a multicast tile: each CTA of a cluster copies its part */
+        a->box[row_dim] /= parts;
       a->stored = wsTensorDescIsStored(arg);
     } else if (scalar_c_type(t, a->c_type, sizeof a->c_type)) {
       a->divisor = mlirTypeIsAInteger(t) ? wsPlanGetArgumentDivisibility(plan, i) : 1;

@@ -26,6 +26,7 @@ typedef struct launch_info {
   char name[128];
   int block_threads, smem_bytes, blocks_per_sm;
   bool persistent;
+  int cluster_x, cluster_y; /* blocks per cluster; 1, 1: none */
   int num_args;
   launch_arg args[LAUNCH_MAX_ARGS];
 } launch_info;

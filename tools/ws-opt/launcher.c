@@ -96,6 +96,11 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
              "CUresult %s_load(%s_module *m);\nvoid %s_unload(%s_module *m);\n\n",
           name, name, name, name);
   for (int k = 0; k < n; k++) {
+    if (ks[k].cluster_x * ks[k].cluster_y > 1)
+      fprintf(f, "/* %s runs in clusters of %d x %d blocks (its CTAs share operand\n"
+                 " * tiles through TMA multicast): grid_x and grid_y are rounded up to\n"
+                 " * whole clusters; the extra blocks' tiles lie past the tensors. */\n",
+              ks[k].name, ks[k].cluster_x, ks[k].cluster_y);
     fprintf(f, "/* %s: %d threads per block, %d bytes of dynamic shared memory.\n"
                " * Descriptor arguments are global tensors; their TMA boxes are\n"
                " * fixed by the kernel. The kernel reads and writes no byte outside\n"
@@ -287,11 +292,55 @@ static void write_launch(FILE *f, const char *name, const launch_info *k) {
     if (a->stored)
       fprintf(f, ", view%d", i);
   }
-  fprintf(f, "};\n  return cuLaunchKernel(m->%s, grid_x, grid_y, grid_z, %d, 1, 1, %d, "
-             "stream, params, NULL);\n}\n\n", k->name, k->block_threads, k->smem_bytes);
+  if (k->cluster_x * k->cluster_y == 1) {
+    fprintf(f, "};\n  return cuLaunchKernel(m->%s, grid_x, grid_y, grid_z, %d, 1, 1, %d, "
+               "stream, params, NULL);\n}\n\n", k->name, k->block_threads, k->smem_bytes);
+    return;
+  }
+  fprintf(f, "};\n  CUlaunchAttribute cluster;\n"
+             "  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
+             "  cluster.value.clusterDim.x = %d;\n  cluster.value.clusterDim.y = %d;\n"
+             "  cluster.value.clusterDim.z = 1;\n"
+             "  CUlaunchConfig config = {0};\n"
+             "  config.gridDimX = (grid_x + %d) / %d * %d; /* whole clusters */\n"
+             "  config.gridDimY = (grid_y + %d) / %d * %d;\n  config.gridDimZ = grid_z;\n"
+             "  config.blockDimX = %d;\n  config.blockDimY = 1;\n  config.blockDimZ = 1;\n"
+             "  config.sharedMemBytes = %d;\n  config.hStream = stream;\n"
+             "  config.attrs = &cluster;\n  config.numAttrs = 1;\n"
+             "  return cuLaunchKernelEx(&config, m->%s, params, NULL);\n}\n\n",
+          k->cluster_x, k->cluster_y, k->cluster_x - 1, k->cluster_x, k->cluster_x,
+          k->cluster_y - 1, k->cluster_y, k->cluster_y, k->block_threads, k->smem_bytes,
+          k->name);
+}
+
+/* A cluster kernel's persistent grid: the clusters the device runs at
+ * once (cuOccupancyMaxActiveClusters) times the cluster's blocks. */
+static void write_cluster_grid(FILE *f, const char *name, const launch_info *k) {
+  int size = k->cluster_x * k->cluster_y;
+  fprintf(f, "unsigned %s_%s_persistent_grid(%s_module *m) {\n"
+             "  CUlaunchAttribute cluster;\n"
+             "  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
+             "  cluster.value.clusterDim.x = %d;\n  cluster.value.clusterDim.y = %d;\n"
+             "  cluster.value.clusterDim.z = 1;\n"
+             "  CUlaunchConfig config = {0};\n"
+             "  config.gridDimX = %d;\n  config.gridDimY = %d;\n  config.gridDimZ = 1;\n"
+             "  config.blockDimX = %d;\n  config.blockDimY = 1;\n  config.blockDimZ = 1;\n"
+             "  config.sharedMemBytes = %d;\n  config.attrs = &cluster;\n"
+             "  config.numAttrs = 1;\n  int clusters = 0;\n  m->error[0] = '\\0';\n"
+             "  if (cuOccupancyMaxActiveClusters(&clusters, m->%s, &config) != CUDA_SUCCESS ||\n"
+             "      clusters <= 0) {\n"
+             "    snprintf(m->error, sizeof m->error, \"the device runs no cluster of %d "
+             "blocks of this kernel\");\n    return 0;\n  }\n"
+             "  return (unsigned)clusters * %du;\n}\n\n",
+          name, k->name, name, k->cluster_x, k->cluster_y, k->cluster_x, k->cluster_y,
+          k->block_threads, k->smem_bytes, k->name, size, size);
 }
 
 static void write_persistent_grid(FILE *f, const char *name, const launch_info *k) {
+  if (k->cluster_x * k->cluster_y > 1) {
+    write_cluster_grid(f, name, k);
+    return;
+  }
   fprintf(f, "unsigned %s_%s_persistent_grid(%s_module *m) {\n"
              "  CUdevice dev;\n  int sms = 0;\n  m->error[0] = '\\0';\n"
              "  if (cuCtxGetDevice(&dev) != CUDA_SUCCESS ||\n"

@@ -47,13 +47,16 @@ static inline bool wsPlanIsNull(WsPlan plan) { return plan.ptr == NULL; }
  * blocks per SM that cap leaves room for, and whether the kernel is
  * persistent (specialized from a tile loop: each block loops over tiles
  * from its block index in steps of the grid, so one block per SM slot,
- * SMs x blocks_per_sm, fills the device). */
+ * SMs x blocks_per_sm, fills the device), and its cluster (ws.cluster:
+ * blocks per cluster along x and y; 1 x 1 when it runs none), which a
+ * launch must make and its grid be whole clusters of. */
 typedef struct WsPlanKernel {
   int block_threads;
   int shared_memory_bytes;
   int max_registers;
   int blocks_per_sm;
   bool persistent;
+  int cluster_x, cluster_y;
 } WsPlanKernel;
 WsPlanKernel wsPlanGetKernel(WsPlan plan);
 
@@ -126,6 +129,12 @@ int wsPlanGetDescriptorSwizzle(WsPlan plan, MlirValue desc);
  * moves the tile as several boxes side by side). The other extents are the
  * tile's. 0 when no ring is attached to the descriptor. */
 int64_t wsPlanGetDescriptorBoxInner(WsPlan plan, MlirValue desc);
+
+/* How many CTAs of a cluster share the ring of that descriptor (a
+ * multicast ring: each copies its part of the tile's rows into all of
+ * them), or 1. Each TMA box then has 1 / parts of the tile's rows: the
+ * extent of box dimension *row_dim (outermost first) is divided by it. */
+int wsPlanGetDescriptorRowParts(WsPlan plan, MlirValue desc, int *row_dim);
 
 /* The ws.divisibility of the kernel's scalar argument `index` (1 when it
  * has none): the divisor the compiler's proofs assumed, which a launcher

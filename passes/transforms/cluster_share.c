@@ -1,0 +1,213 @@
+/* cluster_share.c: which tiles of a cluster kernel's K loop the CTAs of a
+ * cluster load alike, for ws-partition-schedule.
+ *
+ * A kernel with ws.cluster = array<i32: X, Y> runs its blocks in clusters
+ * of X x Y consecutive block ids. A ws.load of the K loop whose coordinates
+ * do not depend on a block's place in its cluster (its rank) loads the same
+ * box in every CTA of the cluster: a matmul tiled with m from block x and n
+ * from block y, in clusters along x, loads the same B in both CTAs. Such a
+ * load is marked ws.multicast: each CTA will load 1 / size of its rows and
+ * multicast them into every CTA's slot, so the cluster reads B from L2 once
+ * instead of once per CTA.
+ *
+ * A value is rank-uniform when it is built, through scalar arith, from
+ * constants, kernel arguments, block ids along dimensions the cluster does
+ * not span (or divided by a multiple of its extent there), cluster ids,
+ * grid and cluster sizes, and induction variables of loops with uniform
+ * bounds. Anything else (the thread, the rank itself, a loaded value) is
+ * not. The K loop's bounds, and a persistent kernel's tile loop's, must be
+ * uniform too: every CTA of a cluster then runs the same steps, so each
+ * one's multicast meets the other's expectation. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "../plan/ws_plan.h"
+#include "../support/ws_pass.h"
+#include "ws_cluster_share.h"
+#include "../../dialect/ws_text.h"
+
+enum { UNIFORM_DEPTH = 64 };
+
+/* The dimension (0 x, 1 y, 2 z) of a gpu index op, or -1. */
+static int gpu_dimension(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("dimension"));
+  char text[64];
+  if (mlirAttributeIsNull(a))
+    return -1;
+  ws_attr_str(a, text, sizeof text);
+  return strstr(text, "x>") ? 0 : strstr(text, "y>") ? 1 : strstr(text, "z>") ? 2 : -1;
+}
+
+/* The gpu.block_id under a value's index casts, or a null op. */
+static MlirOperation block_id_of(MlirValue v) {
+  while (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    if (ws_op_is(def, "gpu.block_id"))
+      return def;
+    if (!ws_op_is(def, "arith.index_cast") && !ws_op_is(def, "arith.index_castui"))
+      break;
+    v = mlirOperationGetOperand(def, 0);
+  }
+  return (MlirOperation){NULL};
+}
+
+static bool uniform(MlirValue v, const int *cluster, int depth);
+
+/* A gpu index op: uniform unless it is the block's place along a dimension
+ * the cluster spans (gpu.block_id, gpu.cluster_block_id there). */
+static bool uniform_index_op(MlirOperation def, const int *cluster) {
+  int d = gpu_dimension(def);
+  bool spanned = d >= 0 && d < 2 && cluster[d] > 1;
+  if (ws_op_is(def, "gpu.block_id") || ws_op_is(def, "gpu.cluster_block_id"))
+    return !spanned;
+  return ws_op_is(def, "gpu.cluster_id") || ws_op_is(def, "gpu.cluster_dim") ||
+         ws_op_is(def, "gpu.cluster_dim_blocks") || ws_op_is(def, "gpu.grid_dim") ||
+         ws_op_is(def, "gpu.block_dim");
+}
+
+/* x / c with x a block id along a spanned dimension and c a multiple of
+ * the cluster's extent there: the cluster's index, the same for its CTAs. */
+static bool divides_out_rank(MlirOperation def, const int *cluster) {
+  if (!ws_op_is(def, "arith.divui") && !ws_op_is(def, "arith.divsi"))
+    return false;
+  MlirOperation id = block_id_of(mlirOperationGetOperand(def, 0));
+  long long c;
+  if (mlirOperationIsNull(id) || !ws_constant_int(mlirOperationGetOperand(def, 1), &c))
+    return false;
+  int d = gpu_dimension(id);
+  return d >= 0 && d < 2 && c > 0 && c % cluster[d] == 0;
+}
+
+/* An scf.for's induction variable is uniform when its start and step are,
+ * and its bound too (the loops we ask about must run alike). */
+static bool uniform_loop(MlirOperation loop, const int *cluster, int depth) {
+  for (int i = 0; i < 3; i++)
+    if (!uniform(mlirOperationGetOperand(loop, i), cluster, depth + 1))
+      return false;
+  return true;
+}
+
+static bool uniform(MlirValue v, const int *cluster, int depth) {
+  if (depth > UNIFORM_DEPTH)
+    return false; /* a chain this long is no index computation ws can follow */
+  if (mlirValueIsABlockArgument(v)) {
+    MlirOperation owner = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+    if (ws_op_is(owner, "gpu.func"))
+      return true; /* a kernel argument */
+    return ws_op_is(owner, "scf.for") && mlirBlockArgumentGetArgNumber(v) == 0 &&
+           uniform_loop(owner, cluster, depth);
+  }
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (ws_op_is(def, "arith.constant"))
+    return true;
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(def));
+  if (name.length > 4 && memcmp(name.data, "gpu.", 4) == 0)
+    return uniform_index_op(def, cluster);
+  if (divides_out_rank(def, cluster))
+    return true;
+  if (name.length < 6 || memcmp(name.data, "arith.", 6) != 0)
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); i++)
+    if (!uniform(mlirOperationGetOperand(def, i), cluster, depth + 1))
+      return false;
+  return true;
+}
+
+/* True when every coordinate of the ws.load is rank-uniform. */
+static bool load_is_shared(MlirOperation load, const int *cluster) {
+  for (intptr_t i = 1; i < mlirOperationGetNumOperands(load); i++)
+    if (!uniform(mlirOperationGetOperand(load, i), cluster, 0))
+      return false;
+  return true;
+}
+
+static const char *operand_name(MlirOperation load) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(load, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (wsOperationIsA(mlirOpOperandGetOwner(u), "dot"))
+      return mlirOpOperandGetOperandNumber(u) == 0 ? "A" : "B";
+  return "the tile";
+}
+
+bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *env) {
+  MlirOperation func = ws_enclosing_kernel(loop);
+  MlirAttribute cl = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("ws.cluster"));
+  int cluster[2] = {1, 1};
+  if (!mlirAttributeIsNull(cl) && mlirAttributeIsADenseI32Array(cl) &&
+      mlirDenseArrayGetNumElements(cl) == 2)
+    for (int d = 0; d < 2; d++)
+      cluster[d] = mlirDenseI32ArrayGetElement(cl, d);
+  int size = cluster[0] * cluster[1];
+  if (size < 2)
+    return true;
+  if (mlirOperationGetNumResults(loop) == 0) {
+    ws_emit_op_error(func, "has ws.cluster, which ws builds for matmul kernels only (a K "
+                           "loop whose operands the cluster's CTAs share); this kernel's "
+                           "loop is elementwise");
+    return false;
+  }
+  MlirOperation parent = mlirOperationGetParentOperation(loop);
+  MlirOperation tiles = ws_has_attr(parent, "ws.tile_loop") ? parent : (MlirOperation){NULL};
+  MlirOperation loops[2] = {loop, tiles};
+  for (int i = 0; i < 2; i++)
+    if (!mlirOperationIsNull(loops[i]) && !uniform_loop(loops[i], cluster, 0)) {
+      ws_emit_op_error(loops[i], "runs in the CTAs of a %dx%d cluster (ws.cluster), which "
+                                 "must all take its steps alike, but its bounds or step "
+                                 "depend on a block's place in its cluster; %s",
+                       cluster[0], cluster[1],
+                       i ? "loop over the clusters' tiles: from gpu.cluster_id by "
+                           "gpu.cluster_dim, with gpu.cluster_block_id picking the "
+                           "CTA's tile of its cluster's (docs/language.md, Clusters)"
+                         : "take them from kernel arguments and constants");
+      return false;
+    }
+  int shared = 0;
+  char text[512];
+  ws_text t;
+  ws_text_init(&t, text, sizeof text);
+  MlirBlock body = ws_loop_body(loop);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!wsOperationIsA(op, "load"))
+      continue;
+    char loc[64];
+    ws_loc_str(mlirOperationGetLocation(op), loc, sizeof loc);
+    int64_t rows = mlirShapedTypeGetDimSize(mlirValueGetType(mlirOperationGetResult(op, 0)), 0);
+    if (!load_is_shared(op, cluster)) {
+      ws_text_appendf(&t, "%s%s at %s differs between them (each loads its own)",
+                      t.len ? "; " : "", operand_name(op), loc);
+      continue;
+    }
+    if (rows % (8 * size)) {
+      ws_text_appendf(&t, "%s%s at %s is the same in each, but its %lld rows do not split "
+                          "into parts of a multiple of 8 (each loads it all)",
+                      t.len ? "; " : "", operand_name(op), loc, (long long)rows);
+      continue;
+    }
+    mlirOperationSetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("ws.multicast"),
+                                               mlirUnitAttrGet(mlirOperationGetContext(op)));
+    shared++;
+    ws_text_appendf(&t, "%s%s at %s is the same in each: each loads %lld of its %lld rows "
+                        "and multicasts them into every CTA's slot",
+                    t.len ? "; " : "", operand_name(op), loc, (long long)(rows / size),
+                    (long long)rows);
+  }
+  if (!shared) {
+    ws_emit_op_error(func, "has ws.cluster = array<i32: %d, %d>, but no tile of its K loop is "
+                           "loaded alike by the CTAs of a cluster: %s. Compute the shared "
+                           "operand's coordinates without the block's place in its cluster "
+                           "(block x for a cluster along x): for instance m from block x and "
+                           "n from block y, which shares B along x",
+                     cluster[0], cluster[1], text);
+    return false;
+  }
+  if (explain)
+    ws_remark(env, mlirOperationGetLocation(func),
+              "cluster %dx%d (ws.cluster): %s; the cluster's CTAs release each slot to one "
+              "another, since each writes into the other's",
+              cluster[0], cluster[1], text);
+  return true;
+}

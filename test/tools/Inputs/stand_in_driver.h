@@ -1,0 +1,21 @@
+/* stand_in_driver.h: the CUDA driver calls a generated launcher's load
+ * and unload make, stood in for so that the launcher tests run without a
+ * GPU (included by one test program each). */
+#ifndef STAND_IN_DRIVER_H
+#define STAND_IN_DRIVER_H
+
+#include <cuda.h>
+
+CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) { *p = 0x1000; (void)bytes; return CUDA_SUCCESS; }
+CUresult cuMemsetD8(CUdeviceptr p, unsigned char v, size_t n) { (void)p; (void)v; (void)n; return CUDA_SUCCESS; }
+CUresult cuMemFree(CUdeviceptr p) { (void)p; return CUDA_SUCCESS; }
+CUresult cuModuleLoadData(CUmodule *m, const void *image) { *m = (CUmodule)image; return CUDA_SUCCESS; }
+CUresult cuModuleUnload(CUmodule m) { (void)m; return CUDA_SUCCESS; }
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  (void)m; (void)name; *f = (CUfunction)1; return CUDA_SUCCESS;
+}
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
+  (void)f; (void)a; (void)v; return CUDA_SUCCESS;
+}
+
+#endif
