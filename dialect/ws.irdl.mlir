@@ -120,6 +120,9 @@ irdl.dialect @ws {
   }
 
   // ws.arrive %slot {channel, barrier}: one arrival of the calling thread.
+  // With the unit attribute `cluster` (a cluster kernel's release of a
+  // slot that every CTA writes into): one arrival of each warp, on the
+  // barrier at the same offset in every CTA of the cluster.
   irdl.operation @arrive {
     %i = irdl.is i32
     irdl.operands(slot: %i)

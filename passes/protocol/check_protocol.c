@@ -113,6 +113,23 @@
  * decides the kernels outside the third condition (named barriers passed by
  * more threads than their count).
  *
+ * A cluster kernel (ws.cluster) is run CTA by CTA, every thread of every
+ * CTA of the cluster, and checked as one block whose barriers and slots
+ * are per CTA: each event names the CTA it touches (a peer's, for a remote
+ * arrival or a multicast copy, which is one copy per CTA). A write waits
+ * for its writer's empty barrier, which the readers of every CTA it writes
+ * into arrive on; a read must precede every empty barrier that lets a
+ * writer in. Named barriers are per CTA. Three rules more:
+ *   init         (also) a cluster barrier publishes the inits when CTAs
+ *                touch each other's barriers or slots
+ *   cluster-sync no cluster barrier but the one after the inits and the
+ *                one that ends every thread
+ *   cluster-exit every thread of every CTA ends at a cluster barrier, so
+ *                no CTA exits while a peer may still arrive on its
+ *                barriers or copy into its slots
+ * The CTAs run the same program (the rank is known, and the scheduler
+ * made the loops' bounds the same in every CTA).
+ *
  * What is assumed: loops with runtime bounds in different partitions share
  * one lb/ub/step per nesting level (checked) and so one trip count; a run
  * with T > 2 x P + 2 repeats the slot and phase pattern of a shorter one; elect.sync elects
