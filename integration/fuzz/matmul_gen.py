@@ -2,8 +2,9 @@
 wgmma and the budget take (M tile 64/128/256 over 4 or 8 warps, N tile a
 multiple of 8 up to 256, or of 16 for a K x N B, K tile 16/32/48/64/128), f16 or
 bf16, B given N x K or K x N, with or without a ReLU epilogue, rendered by
-integration/matmul/variants.py; persistent ones (draw_persistent); and
-sm_100a ones for tcgen05 (draw_tcgen05). Every draw must compile."""
+integration/matmul/variants.py; persistent ones (draw_persistent); in
+clusters of two (draw_cluster); and sm_100a ones for tcgen05
+(draw_tcgen05). Every draw must compile."""
 import os
 import sys
 
@@ -53,6 +54,38 @@ def draw_persistent(rng, index):
             "rank": 2, "out_type": dtype}
     return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout,
                                  persistent=True, overlap=overlap)
+
+
+def draw_cluster(rng, index):
+    """(spec, .mlir text) of cluster matmul number `index` (ws.cluster, two
+    blocks sharing an operand through TMA multicast): tiled in pairs along
+    x (sharing B) or y (sharing A), or persistent over pairs of M tiles
+    (sharing B); the shared tile's rows split into parts of a multiple of
+    8."""
+    persistent = rng.random() < 0.4
+    layout = rng.choice(["nk", "kn"])
+    dtype = rng.choice(["f16", "bf16"])
+    if persistent:
+        bm, warps, cluster = 128, 8, (2, 1)
+        bn = rng.choice([64, 128, 256]) if layout == "kn" else rng.choice([64, 128, 192, 256])
+        bk = rng.choice([32, 64])
+        epilogue = rng.choice(["none", "relu", "alpha", "bias_relu", "bias_col", "residual"])
+    else:
+        cluster = rng.choice([(2, 1), (1, 2)])
+        warps = rng.choice([4, 8])
+        bm = 128 if warps == 8 else rng.choice([64, 128])
+        most = 256 if bm // (warps // 4) == 64 else 128
+        bn = 16 * rng.randint(1, most // 16)
+        bk = rng.choice([16, 32, 64, 128]) if layout == "kn" else rng.choice([32, 64, 128])
+        epilogue = rng.choice(["none", "relu"])
+    name = "%smc%03d_%dx%dx%d_w%d_%s_%s_%s_c%dx%d" % ("p" if persistent else "", index, bm, bn,
+                                                     bk, warps, dtype, layout, epilogue,
+                                                     *cluster)
+    spec = {"kind": "matmul", "persistent": persistent, "name": name, "bm": bm, "bn": bn,
+            "bk": bk, "warps": warps, "dtype": dtype, "layout": layout, "epilogue": epilogue,
+            "rank": 2, "out_type": dtype, "cluster": list(cluster)}
+    return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout,
+                                 persistent=persistent, cluster=cluster)
 
 
 def draw_fp8(rng, index):

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Generates COUNT kernels for the GPU differential fuzz (kernelgen.py with
-gpu=True), MATMULS matmul kernels and PERSISTENT persistent ones
+gpu=True), MATMULS matmul kernels, PERSISTENT persistent ones, TCGEN05
+sm_100a ones, FP8 ones and CLUSTERS ones in clusters of two
 (matmul_gen.py) and ATTENTION flash-attention kernels (head dim, type,
 causal or not, ragged or row layout drawn; attention/variants.py writes
 them), compiles each to a launcher with ws-opt, compiles every launcher
@@ -64,9 +65,12 @@ def build(args, i):
         j = i - args.count - args.matmuls - args.persistent - args.attention
         if j < args.tcgen05:
             spec, text = matmul_gen.draw_tcgen05(random.Random("gpu-tc/%d/%d" % (args.seed, j)), j)
-        else:
+        elif j < args.tcgen05 + args.fp8:
             j -= args.tcgen05
             spec, text = matmul_gen.draw_fp8(random.Random("gpu-f8/%d/%d" % (args.seed, j)), j)
+        else:
+            j -= args.tcgen05 + args.fp8
+            spec, text = matmul_gen.draw_cluster(random.Random("gpu-cl/%d/%d" % (args.seed, j)), j)
     name = spec["name"]
     base = os.path.join(args.dir, name)
     with open(base + ".mlir", "w") as f:
@@ -100,13 +104,16 @@ def main():
     ap.add_argument("--tcgen05", type=int, default=0,
                     help="sm_100a matmul kernels besides (tcgen05; run only on a GPU of "
                          "compute capability 10.0)")
+    ap.add_argument("--clusters", type=int, default=0,
+                    help="matmul kernels in clusters of two besides (TMA multicast; tiled "
+                         "and persistent)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     specs, errors = [], []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         total = (args.count + args.matmuls + args.persistent + args.attention + args.tcgen05 +
-                 args.fp8)
+                 args.fp8 + args.clusters)
         for spec, err in pool.map(lambda i: build(args, i), range(total)):
             if err:
                 errors.append(err)

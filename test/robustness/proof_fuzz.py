@@ -102,12 +102,13 @@ def run_case(args, plans, seed, index):
         desc.append(what)
     text = "\n".join(lines)
     where = "%s, %s" % (name, "; ".join(desc))
-    states = verdict(args.ws_opt, text, "method=states max-states=400000")
+    trips = " max-trips=%d" % args.max_trips if args.max_trips else ""
+    states = verdict(args.ws_opt, text, "method=states max-states=400000" + trips)
     if states[0] == "bound":
         return index, "skip", where, ""
     seeds = (0, rng.randint(1, 2 ** 31))
     for s in seeds:
-        order = verdict(args.ws_opt, text, "seed=%d" % s)
+        order = verdict(args.ws_opt, text, "seed=%d" % s + trips)
         for v in (states, order):
             if v[0] in ("crash", "hang"):
                 return index, "fail", "%s: %s" % (where, v[1]), text
@@ -126,6 +127,9 @@ def main():
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--max-trips", type=int, default=0,
+                    help="bound the trip counts of both methods (a cluster's plans: the "
+                         "state-by-state search grows with the CTAs)")
     ap.add_argument("plans", nargs="+", help="saved plans (ws-pipeline{stage=plan}) to mutate")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else int(os.environ.get("WS_FUZZ_SEED", time.time_ns() % 1000000007))
