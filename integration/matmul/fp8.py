@@ -86,6 +86,11 @@ KERNELS = [
      "sm_90a"),
     ("pfp8_rwp_128x192x128_w8", 128, 192, 128, 8, E4, E4, "bf16", "rows+p", "persistent",
      "sm_90a"),
+    # persistent over pairs of M tiles in clusters of two (B multicast)
+    ("pfp8_pt_128x256x128_w8_c2", 128, 256, 128, 8, E4, E4, "bf16", "tensor", "persistent_c2",
+     "sm_90a"),
+    ("pfp8_bs_128x128x128_w8_c2", 128, 128, 128, 8, E4, E4, "bf16", "blocks", "persistent_c2",
+     "sm_90a"),
     # sm_100a: tcgen05.mma kind::f8f6f4 into tensor memory, the scales in the
     # epilogue (compiled and proved here; they run on a GPU of compute
     # capability 10.0)
@@ -108,7 +113,7 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched, chip="sm_90a"):
     """The kernel: the matmul suite's tile order and persistent tile loop
     (variants.py), FP8 operands, the scaling in the epilogue (or, for
     block scales, in the loop)."""
-    persistent = sched == "persistent"
+    persistent = sched.startswith("persistent")
     promoted = scaling.endswith("+p")
     scaling = scaling[:-2] if promoted else scaling
     a_tile, b_tile = f"tensor<{bm}x{bk}x{ta}>", f"tensor<{bn}x{bk}x{tb}>"
@@ -133,7 +138,8 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched, chip="sm_90a"):
         f'  gpu.module @kernels [#nvvm.target<chip = "{chip}">] {{',
         f"    gpu.func @{name}({args}) kernel",
     ]
-    prologue = variants.kernel_prologue(bm, bn, bk, warps, acc, persistent)
+    prologue = variants.kernel_prologue(bm, bn, bk, warps, acc, persistent,
+                                        variants.cluster_of(sched))
     if one_block:  # after the attributes line
         prologue.insert(1, "      %i0 = arith.constant 0 : index")
     lines += prologue
@@ -251,7 +257,7 @@ class Kernel:
         self.promoted = scaling.endswith("+p")  # each K block's product promoted
         self.scaling = scaling[:-2] if self.promoted else scaling
         self.bm, self.bn = int(bm), int(bn)
-        self.persistent = sched == "persistent"
+        self.persistent = sched.startswith("persistent")
         self.mod = WsModule(folder, self.name, os.environ.get("CUDA_HOME", "/usr/local/cuda"))
         self.fn = self.mod.function(self.name)
         self.grid = self.mod.function(self.name, "persistent_grid")(self.mod.module) \
