@@ -40,6 +40,21 @@ def ws_tensor(t, cols=None):
     return w
 
 
+def launch_closure(fn, module, stream, grid, tensors, scalars=(), what="launch"):
+    """A callable that runs fn(module, stream, grid x, y, z, &tensors...,
+    scalars...), a generated NAME_KERNEL_launch, and raises on a CUresult
+    other than 0; it keeps the ws_tensors alive (run.keep)."""
+    args = (module, stream) + tuple(ctypes.c_uint(g) for g in grid) + \
+        tuple(ctypes.byref(t) for t in tensors) + tuple(scalars)
+
+    def run():
+        r = fn(*args)
+        if r != 0:
+            raise RuntimeError(f"{what}: CUresult {r}")
+    run.keep = tensors
+    return run
+
+
 class WsModule:
     """FOLDER/NAME.c built and loaded; `launch(kernel)` is the ctypes
     function NAME_KERNEL_launch, `module` the loaded module to pass it."""

@@ -267,7 +267,7 @@ class Kernel:
     def launcher(self, a, b, c, sa, sb):
         """A callable that launches C = scaled A @ B^T (a: M x K, b: N x K)."""
         import ctypes
-        from ws_launch import ws_tensor
+        from ws_launch import launch_closure, ws_tensor
         m, k = a.shape
         n = b.shape[0]
         keep = [ws_tensor(a), ws_tensor(b), ws_tensor(c)]
@@ -283,16 +283,8 @@ class Kernel:
         grid = (self.grid, 1) if self.persistent else ((m + self.bm - 1) // self.bm,
                                                        (n + self.bn - 1) // self.bn)
         stream = ctypes.c_void_p(self.torch.cuda.current_stream().cuda_stream)
-        args = (self.mod.module, stream, ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]),
-                ctypes.c_uint(1)) + tuple(ctypes.byref(t) for t in keep) + sizes + \
-            (ctypes.c_int32(k),) + scalars
-
-        def run():
-            r = self.fn(*args)
-            if r != 0:
-                raise RuntimeError(f"{self.name} launch: CUresult {r}")
-        run.keep = keep
-        return run
+        return launch_closure(self.fn, self.mod.module, stream, grid + (1,), keep,
+                              sizes + (ctypes.c_int32(k),) + scalars, f"{self.name} launch")
 
 
 def block_scales(a, b, draw):

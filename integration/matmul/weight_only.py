@@ -113,7 +113,7 @@ class Kernel:
         self.torch = torch
 
     def launcher(self, w, x, s, yt):
-        from ws_launch import ws_tensor
+        from ws_launch import launch_closure, ws_tensor
         n, k = w.shape
         m = x.shape[0]
         keep = [ws_tensor(w), ws_tensor(x), ws_tensor(s), ws_tensor(yt)]
@@ -121,16 +121,8 @@ class Kernel:
                                                         (m + self.bn - 1) // self.bn)
         sizes = (ctypes.c_int32(n), ctypes.c_int32(m)) if self.persistent else ()
         stream = ctypes.c_void_p(self.torch.cuda.current_stream().cuda_stream)
-        args = (self.mod.module, stream, ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]),
-                ctypes.c_uint(1)) + tuple(ctypes.byref(v) for v in keep) + sizes + \
-            (ctypes.c_int32(k),)
-
-        def run():
-            r = self.fn(*args)
-            if r != 0:
-                raise RuntimeError(f"{self.name} launch: CUresult {r}")
-        run.keep = keep
-        return run
+        return launch_closure(self.fn, self.mod.module, stream, grid + (1,), keep,
+                              sizes + (ctypes.c_int32(k),), f"{self.name} launch")
 
 
 def torch_types():

@@ -314,16 +314,6 @@ void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thre
     }
 }
 
-/* One load of `type` at byte `offset` of `tile`, `bytes`-aligned. */
-static MlirValue load_at(ws_builder *b, MlirValue tile, MlirValue offset, MlirType type,
-                         int bytes) {
-  char align[32];
-  snprintf(align, sizeof align, "%d : i64", bytes);
-  MlirNamedAttribute attr = ws_named_text(b->ctx, "alignment", align);
-  MlirValue at = ws_byte_ptr(b, tile, offset);
-  return ws_build_value(b, "llvm.load", 1, &at, type, 1, &attr);
-}
-
 /* Element `e` of a pair loaded from shared memory; an f8 pair (bytes) is
  * widened to f32 first, the form f8 tiles take in registers. */
 static MlirValue pair_element(ws_builder *b, MlirValue pair, MlirType element_type, int e) {
@@ -351,7 +341,7 @@ void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue threa
       MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * s->part_rows + 8 * h));
       int at = p * cols / 2 + 2 * h;
       if (source == WS_FRAGMENT_FROM_COLUMN_VECTOR) { /* one value per row */
-        MlirValue v = load_at(b, tile, ws_arith(b, "arith.muli", row, c32(b, eb)),
+        MlirValue v = ws_load_at(b, tile, ws_arith(b, "arith.muli", row, c32(b, eb)),
                               in_memory, eb);
         if (ws_is_f8(element_type)) { /* the byte as a pair, widened */
           MlirValue ops[3] = {ws_build_value(b, "llvm.mlir.undef", 0, NULL, pair, 0, NULL), v,
@@ -368,7 +358,7 @@ void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue threa
         MlirValue offset = source == WS_FRAGMENT_FROM_ROW_VECTOR
                                ? ws_arith(b, "arith.muli", col, c32(b, eb))
                                : ws_slot_offset(b, row, col, m, s->n, eb, span);
-        MlirValue v = load_at(b, tile, offset, pair, 2 * eb);
+        MlirValue v = ws_load_at(b, tile, offset, pair, 2 * eb);
         for (int e = 0; e < 2; e++)
           values[at + 4 * j + e] = pair_element(b, v, element_type, e);
       }

@@ -184,9 +184,10 @@ static bool lower_wait(lowering *L, ws_builder *b, MlirOperation op) {
 /* ws.arrive {cluster}: each warp's arrival on the barrier at the same
  * offset in every CTA of the cluster, its own included: once every lane
  * is done with the slot (bar.warp.sync), lane 0 arrives through nvvm.mapa
- * to each rank's shared memory, a release at cluster scope. One arrival a
- * warp, not a thread: remote arrivals cross the cluster's network, and a
- * thread each would cost as much as the K step. */
+ * to each rank's shared memory. One arrival a warp, not a thread, and a
+ * release at CTA scope (as CUTLASS arrives remotely): at cluster scope each
+ * arrival waits for the thread's memory operations to reach the cluster,
+ * which halved the matmul's throughput. */
 static void arrive_in_cluster(lowering *L, ws_builder *b, MlirValue bar) {
   MlirType remote = ws_type(L->ctx, "!llvm.ptr<7>");
   MlirValue all = c32(b, -1);
@@ -666,14 +667,10 @@ static bool read_row_vector(lowering *L, ws_builder *b, MlirOperation op, const 
   MlirValue row0, col0;
   ws_fragment_origin(b, &s, mma_thread(L, b), &row0, &col0);
   int eb = wsElementTypeByteWidth(e);
-  char align[32];
-  snprintf(align, sizeof align, "%d : i64", eb);
-  MlirNamedAttribute attr = ws_named_text(L->ctx, "alignment", align);
   for (int p = 0; p < s.parts; p++)
     for (int h = 0; h < 2; h++) {
       MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * s.part_rows + 8 * h));
-      MlirValue at = ws_byte_ptr(b, slot, ws_arith(b, "arith.muli", row, c32(b, eb)));
-      f->values[2 * p + h] = ws_build_value(b, "llvm.load", 1, &at, e, 1, &attr);
+      f->values[2 * p + h] = ws_load_at(b, slot, ws_arith(b, "arith.muli", row, c32(b, eb)), e, eb);
     }
   return true;
 }
@@ -690,9 +687,6 @@ static bool read_elements(lowering *L, ws_builder *b, MlirOperation op, const ws
     return false;
   }
   int eb = wsElementTypeByteWidth(e);
-  char align[32];
-  snprintf(align, sizeof align, "%d : i64", eb);
-  MlirNamedAttribute attr = ws_named_text(L->ctx, "alignment", align);
   MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
@@ -707,8 +701,7 @@ static bool read_elements(lowering *L, ws_builder *b, MlirOperation op, const ws
                                       (int)mlirShapedTypeGetDimSize(ring->tile, 0),
                                       (int)mlirShapedTypeGetDimSize(ring->tile, 1), eb,
                                       ring->swizzle);
-    MlirValue at = ws_byte_ptr(b, slot, offset);
-    MlirValue value = ws_build_value(b, "llvm.load", 1, &at, e, 1, &attr);
+    MlirValue value = ws_load_at(b, slot, offset, e, eb);
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(extract, 0), value);
   }
   return true;

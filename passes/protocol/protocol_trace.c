@@ -609,10 +609,10 @@ static bool compile_commit(ws_program *P, MlirOperation op) {
   return true;
 }
 
-/* An event of every CTA of the cluster, the last `copies` compiled ones
- * being its first: the copy for CTA r touches r's barrier or slot. A
- * multicast copy moves 1 / size of the tile into each; an arrival with
- * `cluster` is one a warp. */
+/* An op that touches every CTA of the cluster, compiled as one event per
+ * CTA, the one for CTA r touching r's barrier or slot: a multicast copy
+ * moves 1 / size of the tile into each, an arrival with `cluster` is one a
+ * warp on each. */
 static bool spread_over_cluster(ws_program *P, MlirOperation op, int kind) {
   int size = ws_plan_cluster_size(P->plan);
   for (int r = 0; r < size; r++) {

@@ -139,6 +139,14 @@ MlirValue ws_byte_ptr_const(ws_builder *b, MlirValue base, int32_t offset) {
   return byte_gep(b, base, (MlirValue){NULL}, offset);
 }
 
+MlirValue ws_load_at(ws_builder *b, MlirValue base, MlirValue offset, MlirType type, int bytes) {
+  char align[32];
+  snprintf(align, sizeof align, "%d : i64", bytes);
+  MlirNamedAttribute attr = ws_named_text(b->ctx, "alignment", align);
+  MlirValue at = ws_byte_ptr(b, base, offset);
+  return ws_build_value(b, "llvm.load", 1, &at, type, 1, &attr);
+}
+
 void ws_build_terminator(MlirBlock block, MlirLocation loc, const char *name,
                          intptr_t n, const MlirValue *operands) {
   ws_builder end = ws_builder_at_end(block, loc);

@@ -54,6 +54,8 @@ MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs,
 /* llvm.getelementptr base[offset] with an i8 element (a byte offset). */
 MlirValue ws_byte_ptr(ws_builder *b, MlirValue base, MlirValue offset);
 MlirValue ws_byte_ptr_const(ws_builder *b, MlirValue base, int32_t offset);
+/* llvm.load of `type` at byte `offset` of `base`, `bytes`-aligned. */
+MlirValue ws_load_at(ws_builder *b, MlirValue base, MlirValue offset, MlirType type, int bytes);
 /* Address of smem[base + slot * stride] (slot an i32). */
 MlirValue ws_smem_slot_ptr(ws_builder *b, MlirValue smem, int base, MlirValue slot, int stride);
 /* Clones a leaf op before the builder's point (the caller sets operands). */

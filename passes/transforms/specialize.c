@@ -183,24 +183,19 @@ static void wait_barrier(specializer *S, ws_builder *b, int ch, bool full, MlirV
 }
 
 /* One arrival on a barrier of the slot: `name` is ws.arrive (the thread's
- * own) or ws.commit (tcgen05.commit: once the thread's MMAs are done). */
+ * own) or ws.commit (tcgen05.commit: once the thread's MMAs are done). A
+ * release of a cluster channel's slot goes to the empty barrier of every
+ * CTA of the cluster (`cluster`): each one's load warp writes into it. */
 static void signal(specializer *S, ws_builder *b, const char *name, int ch, bool full,
                    MlirValue slot) {
-  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full)};
-  ws_build_void(b, name, 1, &slot, 2, attrs);
-}
-
-/* A consumer's release of a cluster channel's slot goes to the empty
- * barrier of every CTA of the cluster (`cluster`): each one's load warp
- * writes into the slot. */
-static void arrive(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot) {
-  if (full || !S->plan->channels[ch].cluster) {
-    signal(S, b, "ws.arrive", ch, full, slot);
-    return;
-  }
   MlirNamedAttribute attrs[3] = {int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full),
                                  ws_named(S->ctx, "cluster", mlirUnitAttrGet(S->ctx))};
-  ws_build_void(b, "ws.arrive", 1, &slot, 3, attrs);
+  bool cluster = !full && S->plan->channels[ch].cluster;
+  ws_build_void(b, name, 1, &slot, cluster ? 3 : 2, attrs);
+}
+
+static void arrive(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot) {
+  signal(S, b, "ws.arrive", ch, full, slot);
 }
 
 /* Every thread of the block (nvvm.barrier0), or of every CTA of the
