@@ -214,12 +214,13 @@ static bool check_kernel(MlirOperation func, const ws_pass_options *opts,
   ws_protocol_free(program);
   if (!ok || !ws_option_bool(opts, "explain"))
     return ok;
-  char counts[96];
-  if (nested)
-    snprintf(counts, sizeof counts, "tile counts 0 to %lld, K trip counts 0 to %lld", tiles,
-             trips);
-  else
-    snprintf(counts, sizeof counts, "trip counts 0 to %lld", trips);
+  char counts[160];
+  int n = nested ? snprintf(counts, sizeof counts, "tile counts 0 to %lld, K trip counts 0 to %lld",
+                            tiles, trips)
+                 : snprintf(counts, sizeof counts, "trip counts 0 to %lld", trips);
+  if (ws_plan_cluster_size(&plan) > 1 && n > 0 && (size_t)n < sizeof counts)
+    snprintf(counts + n, sizeof counts - (size_t)n, ", the %d CTAs of a %dx%d cluster together",
+             ws_plan_cluster_size(&plan), plan.cluster[0], plan.cluster[1]);
   if (cost.explored == (tiles + 1) * (trips + 1))
     ws_remark(env, mlirOperationGetLocation(func),
               "protocol proved: %d channel(s), %d ring(s), %s, "

@@ -116,12 +116,30 @@ static bool uniform(MlirValue v, const int *cluster, int depth) {
   return true;
 }
 
-/* True when every coordinate of the ws.load is rank-uniform. */
-static bool load_is_shared(MlirOperation load, const int *cluster) {
-  for (intptr_t i = 1; i < mlirOperationGetNumOperands(load); i++)
-    if (!uniform(mlirOperationGetOperand(load, i), cluster, 0))
+/* True when every coordinate of a ws.load or ws.store is rank-uniform: its
+ * operands after the descriptor, up to the stored tile. */
+static bool coords_uniform(MlirOperation op, const int *cluster) {
+  intptr_t last = mlirOperationGetNumOperands(op) - (wsOperationIsA(op, "store") ? 1 : 0);
+  for (intptr_t i = 1; i < last; i++)
+    if (!uniform(mlirOperationGetOperand(op, i), cluster, 0))
       return false;
   return true;
+}
+
+/* Finds a ws.store whose coordinates are all rank-uniform: every CTA of a
+ * cluster would store the same tile (the block's place in its cluster feeds
+ * no coordinate), computed twice while another is never computed. */
+typedef struct store_walk {
+  const int *cluster;
+  MlirOperation found;
+} store_walk;
+
+static MlirWalkResult find_uniform_store(MlirOperation op, void *user) {
+  store_walk *w = user;
+  if (!wsOperationIsA(op, "store") || !coords_uniform(op, w->cluster))
+    return MlirWalkResultAdvance;
+  w->found = op;
+  return MlirWalkResultInterrupt;
 }
 
 static const char *operand_name(MlirOperation load) {
@@ -151,6 +169,24 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
   }
   MlirOperation parent = mlirOperationGetParentOperation(loop);
   MlirOperation tiles = ws_has_attr(parent, "ws.tile_loop") ? parent : (MlirOperation){NULL};
+  if (!mlirOperationIsNull(tiles) && cluster[1] > 1) {
+    ws_emit_op_error(tiles, "is a persistent tile loop in clusters along y (ws.cluster = "
+                            "array<i32: %d, %d>); a persistent kernel's grid is one row of "
+                            "blocks, so its clusters run along x: array<i32: %d, 1>",
+                     cluster[0], cluster[1], cluster[1]);
+    return false;
+  }
+  store_walk w = {cluster, {NULL}};
+  mlirOperationWalk(func, find_uniform_store, &w, MlirWalkPreOrder);
+  if (!mlirOperationIsNull(w.found)) {
+    ws_emit_op_error(w.found, "stores the same tile in every CTA of a %dx%d cluster "
+                              "(ws.cluster): none of its coordinates depends on the block's "
+                              "place in its cluster, so the tile is computed twice and "
+                              "another never; derive the unshared coordinate from it "
+                              "(gpu.cluster_block_id %s, or the block id along the cluster)",
+                     cluster[0], cluster[1], cluster[0] > 1 ? "x" : "y");
+    return false;
+  }
   MlirOperation loops[2] = {loop, tiles};
   for (int i = 0; i < 2; i++)
     if (!mlirOperationIsNull(loops[i]) && !uniform_loop(loops[i], cluster, 0)) {
@@ -176,7 +212,7 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
     char loc[64];
     ws_loc_str(mlirOperationGetLocation(op), loc, sizeof loc);
     int64_t rows = mlirShapedTypeGetDimSize(mlirValueGetType(mlirOperationGetResult(op, 0)), 0);
-    if (!load_is_shared(op, cluster)) {
+    if (!coords_uniform(op, cluster)) {
       ws_text_appendf(&t, "%s%s at %s differs between them (each loads its own)",
                       t.len ? "; " : "", operand_name(op), loc);
       continue;

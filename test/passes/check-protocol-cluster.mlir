@@ -14,9 +14,9 @@
 // RUN: ws-opt %S/Inputs/check-protocol-cluster.mlir --pass-pipeline='builtin.module(ws-check-protocol{seed=42 explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: ws-opt %S/Inputs/check-protocol-cluster.mlir --pass-pipeline='builtin.module(ws-check-protocol{method=states max-trips=3 explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATES
 // RUN: ws-opt %S/Inputs/check-protocol-cluster-persistent.mlir --pass-pipeline='builtin.module(ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PERSISTENT
-// PROVED: remark: protocol proved: 2 channel(s), 3 ring(s), trip counts 0 to 10
-// STATES: remark: protocol proved: 2 channel(s), 3 ring(s), trip counts 0 to 3, {{[0-9]+}} states explored (every interleaving, state by state)
-// PERSISTENT: remark: protocol proved: 3 channel(s), 3 ring(s), tile counts 0 to 6, K trip counts 0 to 10
+// PROVED: remark: protocol proved: 2 channel(s), 3 ring(s), trip counts 0 to 10, the 2 CTAs of a 2x1 cluster together
+// STATES: remark: protocol proved: 2 channel(s), 3 ring(s), trip counts 0 to 3, the 2 CTAs of a 2x1 cluster together, {{[0-9]+}} states explored (every interleaving, state by state)
+// PERSISTENT: remark: protocol proved: 3 channel(s), 3 ring(s), tile counts 0 to 6, K trip counts 0 to 10, the 2 CTAs of a 2x1 cluster together
 
 // Case NOT_TO_PEER, a K slot is released on the own CTA's empty barrier only, inside the loop: the peer's load warp, which also writes into the slot, never hears of it.
 // RUN: sed -e '47s/, cluster}/}/' %S/Inputs/check-protocol-cluster.mlir \

@@ -111,7 +111,17 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
             ks[k].name, ks[k].block_threads, ks[k].smem_bytes, name, ks[k].name, name);
     write_params(f, &ks[k]);
     fprintf(f, ");\n\n");
-    if (ks[k].persistent)
+    if (ks[k].persistent && ks[k].cluster_x * ks[k].cluster_y > 1)
+      fprintf(f, "/* %s is persistent over its clusters' tiles: each cluster loops over\n"
+                 " * them from its cluster index in steps of the clusters, so any grid_x\n"
+                 " * (grid_y = 1) computes every tile. This is the grid_x that fills the\n"
+                 " * current context's device once: the clusters of %d blocks it runs at\n"
+                 " * once (cuOccupancyMaxActiveClusters) times %d; 0 (and a message in\n"
+                 " * m->error) when the device cannot be queried. */\n"
+                 "unsigned %s_%s_persistent_grid(%s_module *m);\n\n",
+              ks[k].name, ks[k].cluster_x * ks[k].cluster_y, ks[k].cluster_x * ks[k].cluster_y,
+              name, ks[k].name, name);
+    else if (ks[k].persistent)
       fprintf(f, "/* %s is persistent: each block loops over tiles from its block index\n"
                  " * in steps of the grid, so any grid_x computes every tile (extra\n"
                  " * blocks find none). This is the grid that fills the current\n"
