@@ -40,21 +40,6 @@ def ws_tensor(t, cols=None):
     return w
 
 
-def launch_closure(fn, module, stream, grid, tensors, scalars=(), what="launch"):
-    """A callable that runs fn(module, stream, grid x, y, z, &tensors...,
-    scalars...), a generated NAME_KERNEL_launch, and raises on a CUresult
-    other than 0; it keeps the ws_tensors alive (run.keep)."""
-    args = (module, stream) + tuple(ctypes.c_uint(g) for g in grid) + \
-        tuple(ctypes.byref(t) for t in tensors) + tuple(scalars)
-
-    def run():
-        r = fn(*args)
-        if r != 0:
-            raise RuntimeError(f"{what}: CUresult {r}")
-    run.keep = tensors
-    return run
-
-
 class WsModule:
     """FOLDER/NAME.c built and loaded; `launch(kernel)` is the ctypes
     function NAME_KERNEL_launch, `module` the loaded module to pass it."""
@@ -73,3 +58,40 @@ class WsModule:
 
     def function(self, kernel, suffix="launch"):
         return getattr(self.lib, f"{self.name}_{kernel}_{suffix}")
+
+
+class MatmulKernel(WsModule):
+    """A compiled matmul NAME of BM x BN output tiles, loaded: tiled (one
+    block per tile) or persistent (NAME_persistent_grid blocks that loop
+    over the tiles). launcher() binds one launch to ws_tensors."""
+
+    def __init__(self, folder, name, bm, bn, persistent, cuda_home=None):
+        super().__init__(folder, name,
+                         cuda_home or os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+        self.bm, self.bn, self.persistent = int(bm), int(bn), persistent
+        self.launch_fn = self.function(name)
+        self.grid = self.function(name, "persistent_grid")(self.module) if persistent else 0
+
+    def launcher(self, tensors, rows, cols, k, scalars=()):
+        """A callable that launches the kernel over a rows x cols output on
+        torch's current stream: the ws_tensors in the kernel's argument
+        order, then rows, cols and k (a persistent kernel) or k (a tiled
+        one), then scalars (ctypes values). It raises on a CUresult other
+        than 0 and keeps the ws_tensors alive (run.keep)."""
+        import torch
+        if self.persistent:
+            grid, sizes = (self.grid, 1), (rows, cols, k)
+        else:
+            grid, sizes = ((rows + self.bm - 1) // self.bm, (cols + self.bn - 1) // self.bn), (k,)
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        args = (self.module, stream) + tuple(ctypes.c_uint(g) for g in grid + (1,)) + \
+            tuple(ctypes.byref(t) for t in tensors) + \
+            tuple(ctypes.c_int32(s) for s in sizes) + tuple(scalars)
+        fn, what = self.launch_fn, f"{self.name} launch"
+
+        def run():
+            r = fn(*args)
+            if r != 0:
+                raise RuntimeError(f"{what}: CUresult {r}")
+        run.keep = tensors
+        return run

@@ -14,7 +14,6 @@ Usage: matmul_bench.py DIR VARIANT [VARIANT...]
   its launcher's VARIANT_VARIANT_persistent_grid gives. Variants with the
   bias_relu epilogue run the fused bias + ReLU comparison (first), the
   others the plain matmul at every shape."""
-import ctypes
 import os
 import sys
 
@@ -24,7 +23,7 @@ import triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from ws_launch import WsModule, ws_tensor  # noqa: E402
+from ws_launch import MatmulKernel, ws_tensor  # noqa: E402
 
 # M, N, K: square, short K, tall, wide, skinny M, long K; then ragged N (a C
 # row ending inside a 16-byte granule, and a vocabulary-sized N)
@@ -34,36 +33,18 @@ RAGGED = [(4096, 4095, 4096), (2048, 50257, 1024)]
 BIAS_SHAPES = [(4096, 4096, 4096), (8192, 8192, 1024)]
 
 
-class WsKernel(WsModule):
+class WsKernel(MatmulKernel):
     """One compiled variant, loaded into this process (ws_launch.py)."""
 
-    def __init__(self, folder, name, persistent, cuda_home, epilogue="none"):
-        super().__init__(folder, name, cuda_home)
-        self.persistent, self.epilogue = persistent, epilogue
-        self.launch_fn = self.function(name)
-        self.grid = self.function(name, "persistent_grid")(self.module) if persistent else 0
+    def __init__(self, folder, name, bm, bn, persistent, epilogue="none"):
+        super().__init__(folder, name, bm, bn, persistent)
+        self.epilogue = epilogue
 
-    def launcher(self, a, b, c, m, n, k, bm, bn, bias=None):
-        ta, tb, tc = ws_tensor(a, k), ws_tensor(b, k), ws_tensor(c, n)
-        extra = ()
+    def launcher(self, a, b, c, m, n, k, bias=None):
+        tensors = [ws_tensor(a, k), ws_tensor(b, k), ws_tensor(c, n)]
         if self.epilogue == "bias_relu":  # a 1 x N bias row
-            self.tbias = ws_tensor(bias.view(1, -1), n)
-            extra = (ctypes.byref(self.tbias),)
-        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-        if self.persistent:
-            grid = (self.grid, 1)
-            sizes = (ctypes.c_int32(m), ctypes.c_int32(n), ctypes.c_int32(k))
-        else:
-            grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
-            sizes = (ctypes.c_int32(k),)
-        args = (self.module, stream, ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]),
-                ctypes.c_uint(1), ctypes.byref(ta), ctypes.byref(tb), ctypes.byref(tc)) + extra + sizes
-
-        def run():
-            r = self.launch_fn(*args)
-            if r != 0:
-                raise RuntimeError(f"{self.name} launch: CUresult {r}")
-        return run
+            tensors.append(ws_tensor(bias.view(1, -1), n))
+        return super().launcher(tensors, m, n, k)
 
 
 @triton.jit
@@ -178,10 +159,10 @@ def bench_bias_relu(kernels):
         t_lt = tflops(m, n, k, triton.testing.do_bench(
             lambda: torch._addmm_activation(bias, a, b.T, use_gelu=False), warmup=25, rep=200))
         ours = []
-        for kern, bm, bn in kernels:
+        for kern in kernels:
             if kern.epilogue != "bias_relu":
                 continue
-            ms = time_it(kern.launcher(a, b, c, m, n, k, bm, bn, bias=bias), c, ref)
+            ms = time_it(kern.launcher(a, b, c, m, n, k, bias=bias), c, ref)
             t = tflops(m, n, k, ms) if ms else 0.0
             print(f"  ws {kern.name} bias+relu at {m}x{n}x{k}: "
                   f"{'%.1f TFLOP/s' % t if ms else 'WRONG RESULT'}", flush=True)
@@ -200,15 +181,13 @@ def bench_bias_relu(kernels):
 
 def main():
     folder, names = sys.argv[1], sys.argv[2:]
-    cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
     info = manifest(folder)
     torch.manual_seed(0)
     torch.empty(1, device="cuda")  # torch's context is current from here on
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    kernels = [(WsKernel(folder, v, info[v][2], cuda_home, info[v][3]), info[v][0], info[v][1])
-               for v in names]
+    kernels = [WsKernel(folder, v, *info[v]) for v in names]
     bench_bias_relu(kernels)
-    kernels = [kern for kern in kernels if kern[0].epilogue == "none"]
+    kernels = [kern for kern in kernels if kern.epilogue == "none"]
     rows = []
     for m, n, k in SHAPES + RAGGED:
         # C rows padded to 16 bytes (TMA needs it); C's view is M x N
@@ -224,8 +203,8 @@ def main():
         else:
             tri, tri_cfg = 0.0, "TMA needs 16-byte rows"
         ours = []
-        for kern, bm, bn in kernels:
-            ms = time_it(kern.launcher(a, b, c_rows, m, n, k, bm, bn), c, ref)
+        for kern in kernels:
+            ms = time_it(kern.launcher(a, b, c_rows, m, n, k), c, ref)
             t = tflops(m, n, k, ms) if ms else 0.0
             print(f"  ws {kern.name} at {m}x{n}x{k}: "
                   f"{'%.1f TFLOP/s' % t if ms else 'WRONG RESULT'}", flush=True)

@@ -250,41 +250,28 @@ class Kernel:
     """One compiled kernel loaded into this process, launched on torch tensors."""
 
     def __init__(self, folder, spec):
-        import torch
-        from ws_launch import WsModule
+        from ws_launch import MatmulKernel
         (self.name, bm, bn, bk, warps, self.ta, self.tb, self.tc, scaling, sched,
          self.chip) = spec
         self.promoted = scaling.endswith("+p")  # each K block's product promoted
         self.scaling = scaling[:-2] if self.promoted else scaling
-        self.bm, self.bn = int(bm), int(bn)
-        self.persistent = sched.startswith("persistent")
-        self.mod = WsModule(folder, self.name, os.environ.get("CUDA_HOME", "/usr/local/cuda"))
-        self.fn = self.mod.function(self.name)
-        self.grid = self.mod.function(self.name, "persistent_grid")(self.mod.module) \
-            if self.persistent else 0
-        self.torch = torch
+        self.kernel = MatmulKernel(folder, self.name, bm, bn, sched.startswith("persistent"))
 
     def launcher(self, a, b, c, sa, sb):
         """A callable that launches C = scaled A @ B^T (a: M x K, b: N x K)."""
         import ctypes
-        from ws_launch import launch_closure, ws_tensor
+        from ws_launch import ws_tensor
         m, k = a.shape
         n = b.shape[0]
-        keep = [ws_tensor(a), ws_tensor(b), ws_tensor(c)]
+        tensors = [ws_tensor(a), ws_tensor(b), ws_tensor(c)]
+        scalars = ()
         if self.scaling == "rows":
-            keep[2:2] = [ws_tensor(sa.view(1, -1)), ws_tensor(sb.view(1, -1))]
-            scalars = ()
+            tensors[2:2] = [ws_tensor(sa.view(1, -1)), ws_tensor(sb.view(1, -1))]
         elif self.scaling in ("blocks", "mx"):  # K/128 x M and K/128 x N; MX atoms
-            keep[2:2] = [ws_tensor(sa), ws_tensor(sb)]
-            scalars = ()
+            tensors[2:2] = [ws_tensor(sa), ws_tensor(sb)]
         else:
             scalars = (ctypes.c_float(float(sa)), ctypes.c_float(float(sb)))
-        sizes = (ctypes.c_int32(m), ctypes.c_int32(n)) if self.persistent else ()
-        grid = (self.grid, 1) if self.persistent else ((m + self.bm - 1) // self.bm,
-                                                       (n + self.bn - 1) // self.bn)
-        stream = ctypes.c_void_p(self.torch.cuda.current_stream().cuda_stream)
-        return launch_closure(self.fn, self.mod.module, stream, grid + (1,), keep,
-                              sizes + (ctypes.c_int32(k),) + scalars, f"{self.name} launch")
+        return self.kernel.launcher(tensors, m, n, k, scalars)
 
 
 def block_scales(a, b, draw):
@@ -451,7 +438,6 @@ def bench(folder, names):
     product of the dequantized inputs. Ends with one table per kind and the
     weakest shape of each."""
     import torch
-    import triton
     from triton.testing import do_bench
     torch.zeros(1, device="cuda")
     torch.manual_seed(0)

@@ -73,12 +73,10 @@ def ptx_wants(k):
 
 def run(folder):
     import torch
-    from ws_launch import WsModule, ws_tensor
-    import ctypes
+    from ws_launch import MatmulKernel, ws_tensor
 
     torch.manual_seed(0)
     torch.zeros(1, device="cuda")  # torch's context current: the modules load into it
-    cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
     dtypes = {"f16": torch.float16, "bf16": torch.bfloat16,
               "f8E4M3FN": torch.float8_e4m3fn, "f8E5M2": torch.float8_e5m2}
     shapes = [(128, 256, 64), (300, 500, 200), (1000, 700, 1000), (256, 512, 0),
@@ -86,11 +84,7 @@ def run(folder):
     passed = failed = 0
     for name, bm, bn, bk, warps, a_type, op, t, sched in (
             line.split() for line in open(os.path.join(folder, "manifest"))):
-        bm, bn = int(bm), int(bn)
-        mod = WsModule(folder, name, cuda_home)
-        launch = mod.function(name)
-        persistent = sched == "persistent"
-        grid_fn = mod.function(name, "persistent_grid") if persistent else None
+        kernel = MatmulKernel(folder, name, bm, bn, sched == "persistent")
         for m, n, k in shapes:
             def operand(rows, dtype, cols):
                 # rows of a multiple of 16 bytes, uniform multiples of 1/8
@@ -105,22 +99,13 @@ def run(folder):
             sentinel = torch.tensor(-12345.0, dtype=dtypes[t]).item()
             cbuf = torch.full((m + 2 * guard, ldc), sentinel, device="cuda", dtype=dtypes[t])
             c = cbuf[guard:guard + m, :n]
-            ta, tb, tc = ws_tensor(a), ws_tensor(b), ws_tensor(c)
-            if persistent:
-                grid = (grid_fn(mod.module), 1)
-                sizes = (ctypes.c_int32(m), ctypes.c_int32(n), ctypes.c_int32(k))
-            else:
-                grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
-                sizes = (ctypes.c_int32(k),)
-            stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-            r = launch(mod.module, stream, ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]),
-                       ctypes.c_uint(1), ctypes.byref(ta), ctypes.byref(tb), ctypes.byref(tc),
-                       *sizes)
-            torch.cuda.synchronize()
-            if r != 0:
-                print(f"FAIL {name} {m}x{n}x{k}: launch CUresult {r}")
+            try:
+                kernel.launcher([ws_tensor(a), ws_tensor(b), ws_tensor(c)], m, n, k)()
+            except RuntimeError as e:
+                print(f"FAIL {name} {m}x{n}x{k}: {e}")
                 failed += 1
                 continue
+            torch.cuda.synchronize()
             af = a.float()
             af = {"neg": -af, "half": af * 0.5, "ext": af}[op]
             ref = (af @ b.float().T).to(dtypes[t]).float()

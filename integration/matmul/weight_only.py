@@ -26,7 +26,6 @@ are read once, at one (int8, e4m3) byte a value instead of f16's two.
                                       uniform random inputs, L2 flushed
                                       (triton.testing.do_bench)
 """
-import ctypes
 import os
 import sys
 
@@ -101,28 +100,15 @@ class Kernel:
     K, dequantized by scales S, K/128 x N) times X^T (X: M x K)."""
 
     def __init__(self, folder, spec):
-        import torch
-        from ws_launch import WsModule
+        from ws_launch import MatmulKernel
         self.name, bm, bn, warps, self.wt, self.t, sched = spec
-        self.bm, self.bn = int(bm), int(bn)
-        self.persistent = sched == "persistent"
-        self.mod = WsModule(folder, self.name, os.environ.get("CUDA_HOME", "/usr/local/cuda"))
-        self.fn = self.mod.function(self.name)
-        self.grid = self.mod.function(self.name, "persistent_grid")(self.mod.module) \
-            if self.persistent else 0
-        self.torch = torch
+        self.kernel = MatmulKernel(folder, self.name, bm, bn, sched == "persistent")
 
     def launcher(self, w, x, s, yt):
-        from ws_launch import launch_closure, ws_tensor
+        from ws_launch import ws_tensor
         n, k = w.shape
-        m = x.shape[0]
-        keep = [ws_tensor(w), ws_tensor(x), ws_tensor(s), ws_tensor(yt)]
-        grid = (self.grid, 1) if self.persistent else ((n + self.bm - 1) // self.bm,
-                                                        (m + self.bn - 1) // self.bn)
-        sizes = (ctypes.c_int32(n), ctypes.c_int32(m)) if self.persistent else ()
-        stream = ctypes.c_void_p(self.torch.cuda.current_stream().cuda_stream)
-        return launch_closure(self.fn, self.mod.module, stream, grid + (1,), keep,
-                              sizes + (ctypes.c_int32(k),), f"{self.name} launch")
+        tensors = [ws_tensor(w), ws_tensor(x), ws_tensor(s), ws_tensor(yt)]
+        return self.kernel.launcher(tensors, n, x.shape[0], k)
 
 
 def torch_types():
@@ -209,7 +195,6 @@ def bench(folder, names):
     torch.manual_seed(0)
     specs = {line.split()[0]: line.split() for line in open(os.path.join(folder, "manifest"))}
     kernels = [Kernel(folder, specs[n]) for n in names]
-    dt = torch_types()
     print("| N x K | M | cuBLAS f16 (TFLOP/s, weight GB/s) | ws (TFLOP/s, weight GB/s) | "
           "kernel | ws / cuBLAS |")
     print("|---|---|---|---|---|---|")
