@@ -206,6 +206,21 @@ irdl.dialect @ws {
     irdl.results(ready: %t)
   }
 
+  // %sum = ws.split_k_sum %acc, %workspace, %unit, %splits: split-K's
+  // exchange of partial sums (ws-split-k writes it after a split tile
+  // loop's K loop). Unit %unit is split %unit % %splits of tile %unit /
+  // %splits. The tile's last split waits for the others' partial sums in
+  // the workspace (the i64 address of global memory) and returns %acc plus
+  // them, added in split order; the others publish %acc there and return
+  // it. With one split it is %acc.
+  irdl.operation @split_k_sum {
+    %t = irdl.base "!builtin.tensor"
+    %w = irdl.is i64
+    %i = irdl.is i32
+    irdl.operands(acc: %t, workspace: %w, unit: %i, splits: %i)
+    irdl.results(sum: %t)
+  }
+
   // ---- sm_100a: tensor memory and tcgen05 (the plan's ws.tmem) ----------
 
   // ws.tmem_alloc: the whole calling warp allocates the kernel's tensor

@@ -71,6 +71,13 @@ class MatmulKernel(WsModule):
         self.bm, self.bn, self.persistent = int(bm), int(bn), persistent
         self.launch_fn = self.function(name)
         self.grid = self.function(name, "persistent_grid")(self.module) if persistent else 0
+        self.workspace = None  # split-K: NAME_workspace_bytes of zeros, made once
+        if hasattr(self.lib, f"{name}_{name}_workspace_bytes"):
+            import torch
+            size = self.function(name, "workspace_bytes")
+            size.restype = ctypes.c_size_t
+            self.workspace = torch.zeros(size(ctypes.c_uint(self.grid)), dtype=torch.uint8,
+                                         device="cuda")
 
     def launcher(self, tensors, rows, cols, k, scalars=()):
         """A callable that launches the kernel over a rows x cols output on
@@ -86,7 +93,8 @@ class MatmulKernel(WsModule):
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
         args = (self.module, stream) + tuple(ctypes.c_uint(g) for g in grid + (1,)) + \
             tuple(ctypes.byref(t) for t in tensors) + \
-            tuple(ctypes.c_int32(s) for s in sizes) + tuple(scalars)
+            tuple(ctypes.c_int32(s) for s in sizes) + tuple(scalars) + \
+            ((ctypes.c_int64(self.workspace.data_ptr()),) if self.workspace is not None else ())
         fn, what = self.launch_fn, f"{self.name} launch"
 
         def run():

@@ -8,7 +8,11 @@ same uniform [-1, 1] inputs under the same timer, triton.testing.do_bench,
 which flushes L2 before every run. Prints TFLOP/s per shape and the ratios,
 weakest shape included.
 
-Usage: matmul_bench.py DIR VARIANT [VARIANT...]
+Usage: matmul_bench.py [--rounds R] DIR VARIANT [VARIANT...]
+  R interleaved rounds (3 unless given): each round times every shape,
+  element type and kernel once, and the tables give each figure's median
+  over the rounds with its min-max. f16 variants run on f16 inputs, bf16
+  ones on bf16 (Triton's is timed in f16 only).
   DIR holds VARIANT.c and VARIANT.h (compile_matmul.sh writes them) and the
   manifest; a variant whose manifest line says persistent runs on the grid
   its launcher's VARIANT_VARIANT_persistent_grid gives. Variants with the
@@ -36,9 +40,9 @@ BIAS_SHAPES = [(4096, 4096, 4096), (8192, 8192, 1024)]
 class WsKernel(MatmulKernel):
     """One compiled variant, loaded into this process (ws_launch.py)."""
 
-    def __init__(self, folder, name, bm, bn, persistent, epilogue="none"):
+    def __init__(self, folder, name, bm, bn, persistent, epilogue="none", dtype="f16"):
         super().__init__(folder, name, bm, bn, persistent)
-        self.epilogue = epilogue
+        self.epilogue, self.dtype = epilogue, dtype
 
     def launcher(self, a, b, c, m, n, k, bias=None):
         tensors = [ws_tensor(a, k), ws_tensor(b, k), ws_tensor(c, n)]
@@ -106,9 +110,11 @@ def time_it(run, c, ref):
     return triton.testing.do_bench(run, warmup=25, rep=200)
 
 
-def bench_triton(a, b, c, ref, m, n, k, sms):
-    best = (0.0, "none compiled")
-    for bm, bn, bk, stages, warps, persistent in TRITON_CONFIGS:
+def bench_triton(a, b, c, ref, m, n, k, sms, configs=TRITON_CONFIGS):
+    """The best TFLOP/s of Triton's WS matmul over configs, and that config."""
+    best = (0.0, configs[0])
+    for config in configs:
+        bm, bn, bk, stages, warps, persistent = config
         name = f"{'persistent ' if persistent else ''}{bm}x{bn}x{bk} s{stages} w{warps}"
         ad = TensorDescriptor.from_tensor(a, [bm, bk])
         bd = TensorDescriptor.from_tensor(b, [bn, bk])
@@ -131,7 +137,7 @@ def bench_triton(a, b, c, ref, m, n, k, sms):
             continue
         t = tflops(m, n, k, ms)
         if t > best[0]:
-            best = (t, name)
+            best = (t, config)
     return best
 
 
@@ -140,7 +146,7 @@ def manifest(folder):
     with open(os.path.join(folder, "manifest")) as f:
         for line in f:
             v = line.split()
-            rows[v[0]] = (int(v[1]), int(v[2]), not v[-1].startswith("tile"), v[6])
+            rows[v[0]] = (int(v[1]), int(v[2]), not v[-1].startswith("tile"), v[6], v[5])
     return rows
 
 
@@ -179,48 +185,95 @@ def bench_bias_relu(kernels):
                   f"{best / t2:.3f}x |")
 
 
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
+
+
+def spread(xs):
+    """A figure over the rounds: its median, and the min-max."""
+    return f"{median(xs):.1f} ({min(xs):.0f}-{max(xs):.0f})"
+
+
+def measure_round(kernels, dtype, shapes, sms, results, triton_pick):
+    """One round over SHAPES (and RAGGED) in dtype: cuBLAS, Triton's best
+    configuration (picked in the first round, then that one again) and every
+    ws kernel of that element type, each appended to results[(shape, who)]."""
+    for m, n, k in shapes:
+        # C rows padded to 16 bytes (TMA needs it); C's view is M x N
+        a = torch.empty(m, k, device="cuda", dtype=dtype).uniform_(-1, 1)
+        b = torch.empty(n, k, device="cuda", dtype=dtype).uniform_(-1, 1)
+        c_rows = torch.empty(m, (n + 7) // 8 * 8, device="cuda", dtype=dtype)
+        c = c_rows[:, :n]
+        ref = torch.matmul(a, b.T)
+        shape = (m, n, k)
+        results.setdefault((shape, "cuBLAS"), []).append(tflops(m, n, k, triton.testing.do_bench(
+            lambda: torch.matmul(a, b.T), warmup=25, rep=100)))
+        if n % 8 == 0 and dtype == torch.float16:
+            configs = [triton_pick[shape]] if shape in triton_pick else TRITON_CONFIGS
+            tri, cfg = bench_triton(a, b, c, ref, m, n, k, sms, configs)
+            triton_pick.setdefault(shape, cfg)
+            results.setdefault((shape, "Triton"), []).append(tri)
+        for kern in kernels:
+            ms = time_it(kern.launcher(a, b, c_rows, m, n, k), c, ref)
+            if not ms:
+                print(f"  ws {kern.name} at {m}x{n}x{k}: WRONG RESULT", flush=True)
+            results.setdefault((shape, kern.name), []).append(tflops(m, n, k, ms) if ms else 0.0)
+
+
+def report(kernels, shapes, results, what):
+    """The table of one element type: per shape ws's best kernel (by median),
+    cuBLAS and Triton, each the median over the rounds with the min-max, and
+    the ratio of medians; then the weakest of the main shapes."""
+    print(f"\n{what}: median TFLOP/s over the rounds (min-max)")
+    print("| M x N x K | ws best | ws kernel | cuBLAS | Triton WS | ws / cuBLAS | "
+          "ws / Triton WS |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    ratios = []
+    for shape in shapes:
+        best = max((kern.name for kern in kernels), key=lambda v: median(results[(shape, v)]))
+        ws, cub = results[(shape, best)], results[(shape, "cuBLAS")]
+        tri = results.get((shape, "Triton"))
+        r = median(ws) / median(cub)
+        ratios.append((r, "x".join(map(str, shape))))
+        print(f"| {'x'.join(map(str, shape))} | {spread(ws)} | {best} | {spread(cub)} | "
+              f"{spread(tri) if tri else '-'} | {r:.3f}x | "
+              f"{'%.3fx' % (median(ws) / median(tri)) if tri and median(tri) else '-'} |")
+    weakest = min(ratios[:len(SHAPES)])
+    print(f"weakest of the {len(SHAPES)} shapes ({what}): {weakest[1]}, ws / cuBLAS "
+          f"{weakest[0]:.3f}x")
+    print(f"\n{what}, every ws kernel: median TFLOP/s over the rounds")
+    print("| M x N x K | " + " | ".join(kern.name for kern in kernels) + " |")
+    print("| --- |" + " --- |" * len(kernels))
+    for shape in shapes:
+        print(f"| {'x'.join(map(str, shape))} | " +
+              " | ".join(f"{median(results[(shape, kern.name)]):.1f}" for kern in kernels) + " |")
+
+
 def main():
-    folder, names = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    rounds = 3
+    if args[:1] == ["--rounds"]:
+        rounds, args = int(args[1]), args[2:]
+    folder, names = args[0], args[1:]
     info = manifest(folder)
     torch.manual_seed(0)
     torch.empty(1, device="cuda")  # torch's context is current from here on
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     kernels = [WsKernel(folder, v, *info[v]) for v in names]
     bench_bias_relu(kernels)
-    kernels = [kern for kern in kernels if kern.epilogue == "none"]
-    rows = []
-    for m, n, k in SHAPES + RAGGED:
-        # C rows padded to 16 bytes (TMA needs it); C's view is M x N
-        a = torch.empty(m, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)
-        b = torch.empty(n, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)
-        c_rows = torch.empty(m, (n + 7) // 8 * 8, device="cuda", dtype=torch.float16)
-        c = c_rows[:, :n]
-        ref = torch.matmul(a, b.T)
-        cublas = tflops(m, n, k, triton.testing.do_bench(lambda: torch.matmul(a, b.T),
-                                                         warmup=25, rep=200))
-        if n % 8 == 0:
-            tri, tri_cfg = bench_triton(a, b, c, ref, m, n, k, sms)
-        else:
-            tri, tri_cfg = 0.0, "TMA needs 16-byte rows"
-        ours = []
-        for kern in kernels:
-            ms = time_it(kern.launcher(a, b, c_rows, m, n, k), c, ref)
-            t = tflops(m, n, k, ms) if ms else 0.0
-            print(f"  ws {kern.name} at {m}x{n}x{k}: "
-                  f"{'%.1f TFLOP/s' % t if ms else 'WRONG RESULT'}", flush=True)
-            ours.append((t, kern.name))
-        best, best_v = max(ours)
-        rows.append((f"{m}x{n}x{k}", best, best_v, cublas, tri, tri_cfg))
-    print("\n| M x N x K | ws best (TFLOP/s) | ws kernel | cuBLAS | Triton WS best | Triton "
-          "config | ws / cuBLAS | ws / Triton WS |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for shape, best, v, cub, tri, cfg in rows:
-        print(f"| {shape} | {best:.1f} | {v} | {cub:.1f} | {tri:.1f} | {cfg} | "
-              f"{best / cub:.3f}x | {best / tri if tri else 0:.3f}x |")
-    main_rows = rows[:len(SHAPES)]
-    weakest = min(main_rows, key=lambda r: r[1] / r[3])
-    print(f"\nweakest of the {len(SHAPES)} shapes: {weakest[0]}, ws / cuBLAS "
-          f"{weakest[1] / weakest[3]:.3f}x")
+    plain = [kern for kern in kernels if kern.epilogue == "none"]
+    types = [(t, [kern for kern in plain if kern.dtype == name])
+             for name, t in (("f16", torch.float16), ("bf16", torch.bfloat16))]
+    types = [(t, ks) for t, ks in types if ks]
+    results, picks = {}, {}
+    for r in range(rounds):  # interleaved: every shape and type once a round
+        print(f"round {r + 1} of {rounds}", flush=True)
+        for dtype, ks in types:
+            measure_round(ks, dtype, SHAPES + RAGGED, sms, results.setdefault(dtype, {}),
+                          picks)
+    for dtype, ks in types:
+        report(ks, SHAPES + RAGGED, results[dtype], str(dtype).replace("torch.", ""))
 
 
 if __name__ == "__main__":

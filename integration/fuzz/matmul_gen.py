@@ -38,7 +38,7 @@ def draw_persistent(rng, index):
     over a grouped tile order on 8 warps (two consumer warpgroups), M tile
     128, N tile 64 to 256 (ping-pong up to 128 unless cooperative is
     forced), with an epilogue that may load a bias row, an f32 bias per row
-    or a residual (with alpha and beta)."""
+    or a residual (with alpha and beta); split-K (ws.split_k) now and then."""
     bm, warps = 128, 8
     layout = rng.choice(["nk", "kn"])
     bn = rng.choice([64, 128, 192, 256]) if layout == "nk" else rng.choice([64, 128, 256])
@@ -47,13 +47,14 @@ def draw_persistent(rng, index):
     epilogue = rng.choice(["none", "relu", "alpha", "bias_relu", "bias_col", "residual"])
     # the planner runs N <= 128 ping-pong; force the other way now and then
     overlap = rng.choice([None, None, "cooperative"]) if bn <= 128 else None
-    name = "pmm%03d_%dx%dx%d_%s_%s_%s%s" % (index, bm, bn, bk, dtype, layout, epilogue,
-                                            "_coop" if overlap else "")
+    split_k = rng.random() < 0.3  # ws.split_k: K ranges split over blocks
+    name = "pmm%03d_%dx%dx%d_%s_%s_%s%s%s" % (index, bm, bn, bk, dtype, layout, epilogue,
+                                              "_coop" if overlap else "", "_sk" if split_k else "")
     spec = {"kind": "matmul", "persistent": True, "name": name, "bm": bm, "bn": bn, "bk": bk,
             "warps": warps, "dtype": dtype, "layout": layout, "epilogue": epilogue,
-            "rank": 2, "out_type": dtype}
+            "rank": 2, "out_type": dtype, "split_k": split_k}
     return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout,
-                                 persistent=True, overlap=overlap)
+                                 persistent=True, overlap=overlap, split_k=split_k)
 
 
 def draw_cluster(rng, index):

@@ -348,7 +348,8 @@ def draw_matmul_shape(rng, spec):
     bm, bn, bk = spec["bm"], spec["bn"], spec["bk"]
     m = rng.choice([1, bm - 1, bm, bm + 3, 2 * bm + 17, rng.randint(1, 4 * bm)])
     n = rng.choice([1, 3, bn - 1, bn, bn + 5, 2 * bn + 9, rng.randint(1, 4 * bn)])
-    k = rng.choice([0, 8, bk - 8, bk, bk + 8, 3 * bk + 24, rng.randint(1, 600)])
+    k = rng.choice([0, 8, bk - 8, bk, bk + 8, 3 * bk + 24, rng.randint(1, 600)] +
+                   ([16 * bk + 8, rng.randint(16 * bk, 40 * bk)] * 2 if spec.get("split_k") else []))
     extra = rng.choice([0, 0, 1])
     return m, n, max(k, 0), extra
 
@@ -400,9 +401,11 @@ def run_matmul(cuda, lib, module, spec, rng, shapes):
     operands = {"bias_relu": 1, "bias_col": 1, "residual": 1}.get(epi, 0)
     scalars = {"alpha": [ctypes.c_float], "residual": [ctypes.c_float] * 2,
                "scales": [ctypes.c_float] * 2}.get(epi, [])
+    split_k = spec.get("split_k", False)
     launch.argtypes = ([ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_uint] * 3 +
                        [ctypes.POINTER(WsTensor)] * (3 + operands) +
-                       [ctypes.c_int32] * (3 if persistent else 1) + scalars)
+                       [ctypes.c_int32] * (3 if persistent else 1) + scalars +
+                       [ctypes.c_int64] * split_k)
     for shape_index in range(shapes):
         m, n, k, extra = draw_matmul_shape(rng, spec)
         kn = spec["layout"] == "kn"
@@ -426,14 +429,24 @@ def run_matmul(cuda, lib, module, spec, rng, shapes):
         tiles = [-(-m // spec["bm"]), -(-n // spec["bn"])]
         if persistent:
             grid = [rng.choice([1, 2, 3, tiles[0] * tiles[1], tiles[0] * tiles[1] + 2,
-                                rng.randint(1, tiles[0] * tiles[1] + 2)]), 1, 1]
+                                rng.randint(1, tiles[0] * tiles[1] + 2)] +
+                               [min(132, tiles[0] * tiles[1] * rng.randint(2, 5))] * 2 * split_k),
+                    1, 1]
             sizes = [m, n, k]
         else:
             grid = [tiles[0] + extra, tiles[1] + extra, 1]
             sizes = [k]
         values = {"alpha": [ALPHA], "residual": [ALPHA, BETA], "scales": [SA, SB]}.get(epi, [])
         what = "%s shape %d M %d N %d K %d grid %s" % (name, shape_index, m, n, k, grid)
-        r = launch(module, None, *grid, *[ctypes.byref(x) for x in args], *sizes, *values)
+        workspace = []
+        if split_k:  # zeroed; the kernel leaves it zeroed
+            nbytes = lib["%s_%s_workspace_bytes" % (name, name)]
+            nbytes.restype, nbytes.argtypes = ctypes.c_size_t, [ctypes.c_uint]
+            size = nbytes(grid[0])
+            workspace = [cuda.alloc(size)]
+            cuda.put(workspace[0], np.zeros(size, dtype=np.uint8))
+        r = launch(module, None, *grid, *[ctypes.byref(x) for x in args], *sizes, *values,
+                   *workspace)
         if r != 0:
             print("LAUNCH-ERROR %s: CUresult %d: %s" % (what, r, module.raw[16:16 + 256]
                                                         .split(b"\0")[0].decode()))

@@ -91,6 +91,12 @@ KERNELS = [
      "sm_90a"),
     ("pfp8_bs_128x128x128_w8_c2", 128, 128, 128, 8, E4, E4, "bf16", "blocks", "persistent_c2",
      "sm_90a"),
+    # split-K (ws.split_k): a thin output's tiles split their K range over
+    # blocks
+    ("pfp8_pt_128x256x128_w8_sk", 128, 256, 128, 8, E4, E4, "bf16", "tensor", "persistent_sk",
+     "sm_90a"),
+    ("pfp8_bs_128x128x128_w8_sk", 128, 128, 128, 8, E4, E4, "bf16", "blocks", "persistent_sk",
+     "sm_90a"),
     # sm_100a: tcgen05.mma kind::f8f6f4 into tensor memory, the scales in the
     # epilogue (compiled and proved here; they run on a GPU of compute
     # capability 10.0)
@@ -206,7 +212,8 @@ def render(name, bm, bn, bk, warps, ta, tb, tc, scaling, sched, chip="sm_90a"):
               f'      "ws.store"(%c, %m, %n, %out) : ({c}, i32, i32, {c_tile}) -> ()']
     if persistent:  # (a block-scaled tile holds its product beside the
         # accumulator: the planner runs it cooperative, not ping-pong)
-        lines.append("      } {ws.warp_specialize}")
+        split = ", ws.split_k = true" if sched.endswith("_sk") else ""
+        lines.append("      } {ws.warp_specialize" + split + "}")
     lines += ["      gpu.return", "    }", "  }", "}"]
     return "\n".join(lines) + "\n"
 
@@ -339,7 +346,7 @@ def run(folder, only=None, shapes=None):
     torch.manual_seed(0)
     dt = torch_types()
     shapes = shapes or [(128, 256, 128), (300, 500, 208), (1000, 700, 1024), (256, 512, 0),
-                        (2048, 2048, 2048), (64, 64, 32)]
+                        (2048, 2048, 2048), (64, 64, 32), (256, 512, 4096)]
     passed = failed = skipped = 0
     chip = gpu_chip()
     for line in open(os.path.join(folder, "manifest")):

@@ -12,6 +12,9 @@
  *                            than tiles in x and in y (persistent: two
  *                            blocks more than tiles)
  *   ./a.out M N K --grid G   (-DPERSISTENT) the check on G blocks
+ *   -DSPLIT_K: the kernel takes a split-K workspace (zeroed once); the
+ *   check also wants its flags zero after the launch and the same bits
+ *   from a second launch
  *   ./a.out M N K --bench I  time I launches on random full-mantissa
  *                            inputs, print TFLOP/s
  *
@@ -64,6 +67,15 @@ static const float alpha_value = -0.71875f;
 #define EPILOGUE_TENSORS &tres,
 #else
 #define EPILOGUE_TENSORS
+#endif
+
+/* -DSPLIT_K: the kernel's last argument is its split-K workspace, zeroed
+ * once; after the run its flags must be zero again. */
+#ifdef SPLIT_K
+#define WORKSPACE_ARG , (int64_t)dw
+#define WORKSPACE_BYTES XCAT4(MOD, _, KERN, _workspace_bytes)
+#else
+#define WORKSPACE_ARG
 #endif
 
 #ifdef BF16
@@ -240,9 +252,15 @@ int main(int argc, char **argv) {
 #else
   (void)grid;
 #endif
+#ifdef SPLIT_K
+  CUdeviceptr dw;
+  size_t w_bytes = WORKSPACE_BYTES(gx);
+  check(cuMemAlloc(&dw, w_bytes), "alloc");
+  check(cuMemsetD8(dw, 0, w_bytes), "memset");
+#endif
   CUstream s;
   check(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "stream");
-  CUresult r = LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS);
+  CUresult r = LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS WORKSPACE_ARG);
   if (r != CUDA_SUCCESS)
     fprintf(stderr, "launch: %s\n", mod.error);
   check(r, "launch");
@@ -252,10 +270,12 @@ int main(int argc, char **argv) {
     check(cuEventCreate(&e0, 0), "event");
     check(cuEventCreate(&e1, 0), "event");
     for (int i = 0; i < 3; i++)
-      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS), "launch");
+      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS WORKSPACE_ARG),
+            "launch");
     check(cuEventRecord(e0, s), "event");
     for (int i = 0; i < bench; i++)
-      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS), "launch");
+      check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS WORKSPACE_ARG),
+            "launch");
     check(cuEventRecord(e1, s), "event");
     finish(s);
     float ms;
@@ -266,7 +286,25 @@ int main(int argc, char **argv) {
     return 0;
   }
   check(cuMemcpyDtoH(c, dc, c_elems * 2), "copy back");
-  long bad = 0, checked = 0, outside = 0;
+  long bad = 0, checked = 0, outside = 0, unsettled = 0;
+#ifdef SPLIT_K
+  /* every flag is zero again, and a second launch gives the same bits */
+  size_t per_block = w_bytes / gx;
+  uint32_t *w = malloc(w_bytes);
+  uint16_t *again = malloc(c_elems * 2);
+  check(cuMemcpyDtoH(w, dw, w_bytes), "copy back");
+  for (unsigned blk = 0; blk < gx; blk++)
+    for (size_t g = 0; g < 32; g++)
+      unsettled += w[(blk * per_block + per_block - 128) / 4 + g] != 0;
+  check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS WORKSPACE_ARG),
+        "launch");
+  finish(s);
+  check(cuMemcpyDtoH(again, dc, c_elems * 2), "copy back");
+  for (size_t e = 0; e < c_elems; e++)
+    unsettled += again[e] != c[e];
+  free(w);
+  free(again);
+#endif
   for (long i = 0; i < M + 2 * GUARD_ROWS; i++)
     for (long j = 0; j < ldc; j++) {
       bool in = i >= GUARD_ROWS && i < M + GUARD_ROWS && j < N;
@@ -316,7 +354,11 @@ int main(int argc, char **argv) {
     snprintf(how, sizeof how, " (grid %u)", gx);
 #endif
   printf("%s %s %ldx%ldx%ld%s: %ld of %ld checked elements wrong, %ld bytes outside C "
-         "changed\n", bad || outside ? "FAIL" : "PASS", STR(MOD), M, N, K, how, bad, checked,
-         2 * outside);
-  return bad || outside ? 1 : 0;
+         "changed", bad || outside || unsettled ? "FAIL" : "PASS", STR(MOD), M, N, K, how, bad,
+         checked, 2 * outside);
+#ifdef SPLIT_K
+  printf(", %ld workspace flags set or elements changed on a second launch", unsettled);
+#endif
+  printf("\n");
+  return bad || outside || unsettled ? 1 : 0;
 }

@@ -49,6 +49,9 @@ PERSISTENT = [
     ("pmm_128x128x64_w8_bf16_bias_col", 128, 128, 64, 8, "bf16", "bias_col", "kn"),
     ("pmm_128x256x64_w8_residual", 128, 256, 64, 8, "f16", "residual", "nk"),
     ("pmm_128x128x64_w8_residual", 128, 128, 64, 8, "bf16", "residual", "nk"),
+    # the benchmark's bf16 kernels
+    ("pmm_128x256x64_w8_bf16", 128, 256, 64, 8, "bf16", "none", "nk"),
+    ("pmm_128x128x64_w8_bf16", 128, 128, 64, 8, "bf16", "none", "nk"),
 ]
 # persistent with the overlap forced (ws.overlap): 128x128 tiles, where the
 # planner picks ping-pong, run cooperatively too; same fields
@@ -89,8 +92,21 @@ CLUSTERED = [
     ("mm_128x128x64_w8_kn_c2x1", 128, 128, 64, 8, "f16", "bias_relu", "kn", "tile_c2x1"),
     ("pmm_128x256x64_w8_c2", 128, 256, 64, 8, "f16", "none", "nk", "persistent_c2"),
     ("pmm_128x128x64_w8_c2", 128, 128, 64, 8, "f16", "none", "nk", "persistent_c2"),
+    ("pmm_128x128x64_w8_bf16_c2", 128, 128, 64, 8, "bf16", "none", "nk", "persistent_c2"),
     ("pmm_128x256x64_w8_bf16_residual_c2", 128, 256, 64, 8, "bf16", "residual", "nk",
      "persistent_c2"),
+]
+# split-K (ws.split_k = true on the tile loop): persistent kernels whose
+# tiles' K ranges are split over blocks when the grid has more blocks than
+# tiles; same fields, the schedule last ("persistent_sk", or
+# "cooperative_sk" with the overlap forced)
+SPLIT_K = [
+    ("pmm_128x256x64_w8_sk", 128, 256, 64, 8, "f16", "none", "nk", "persistent_sk"),
+    ("pmm_128x256x64_w8_bf16_sk", 128, 256, 64, 8, "bf16", "none", "nk", "persistent_sk"),
+    ("pmm_128x128x64_w8_sk_bias_relu", 128, 128, 64, 8, "f16", "bias_relu", "nk",
+     "persistent_sk"),
+    ("pmm_128x128x64_w8_coop_sk_residual", 128, 128, 64, 8, "bf16", "residual", "kn",
+     "cooperative_sk"),
 ]
 GROUP_M = 8
 
@@ -226,7 +242,7 @@ def cluster_of(sched):
 
 
 def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False, overlap=None,
-           chip="sm_90a", cluster=None):
+           chip="sm_90a", cluster=None, split_k=False):
     a = f"!ws.tensor_desc<tensor<{bm}x{bk}x{t}>>"
     b_tile = f"tensor<{bn}x{bk}x{t}>" if layout == "nk" else f"tensor<{bk}x{bn}x{t}>"
     b = f"!ws.tensor_desc<{b_tile}>"
@@ -293,7 +309,8 @@ def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False, overl
     ]
     if persistent:
         forced = f'ws.overlap = "{overlap}", ' if overlap else ""
-        lines.append("      } {" + forced + "ws.warp_specialize}")
+        split = ", ws.split_k = true" if split_k else ""
+        lines.append("      } {" + forced + "ws.warp_specialize" + split + "}")
     lines += [
         "      gpu.return",
         "    }",
@@ -310,7 +327,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     sets = ((("tile", BLACKWELL), ("persistent", BLACKWELL_PERSISTENT)) if chip == "sm_100a"
             else (("tile", VARIANTS), ("persistent", PERSISTENT), ("cooperative", COOPERATIVE),
-                  (None, CLUSTERED)))
+                  (None, CLUSTERED), (None, SPLIT_K)))
     with open(os.path.join(out, "chip"), "w") as f:
         f.write(chip + "\n")
     with open(os.path.join(out, "manifest"), "w") as manifest:
@@ -321,8 +338,10 @@ def main():
                 persistent = not sched.startswith("tile")
                 with open(os.path.join(out, v[0] + ".mlir"), "w") as f:
                     f.write(render(*v, persistent=persistent,
-                                   overlap=sched if sched == "cooperative" else None,
-                                   chip=chip, cluster=cluster_of(sched)))
+                                   overlap="cooperative" if sched.startswith("cooperative")
+                                   else None,
+                                   chip=chip, cluster=cluster_of(sched),
+                                   split_k=sched.endswith("_sk")))
                 manifest.write(" ".join(str(x) for x in v + (sched,)) + "\n")
 
 

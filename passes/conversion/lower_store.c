@@ -141,8 +141,11 @@ static void emit_element_store(ws_builder *b, const ws_store_site *s) {
   for (int d = 0; d < inner; d++)
     rows *= s->box[d];
   c.rows = (int)rows;
+  /* a tile with no column inside the tensor (split-K moves a store it must
+   * not make to column -2^30) writes nothing, and skips the rows */
+  ws_builder some = open_if(b, ws_cmpi(b, "slt", c.lo, c.hi));
   MlirValue row;
-  ws_builder body = open_for(b, ws_const_i32(b, 0), ws_const_i32(b, rows), &row);
+  ws_builder body = open_for(&some, ws_const_i32(&some, 0), ws_const_i32(&some, rows), &row);
   copy_row(&body, &c, row);
 }
 

@@ -42,6 +42,7 @@
 #include "ws_lower_f8.h"
 #include "ws_lower_fragment.h"
 #include "ws_lower_mma.h"
+#include "ws_lower_split_k.h"
 #include "ws_lower_store.h"
 #include "ws_lower_tcgen05.h"
 #include "ws_lower_tile.h"
@@ -788,6 +789,31 @@ static bool lower_mma_done(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
+/* ws.split_k_sum: the consumers' accumulator plus the other splits' (the
+ * tile's owner) or as it is (ws_lower_split_k.h). Each consumer warpgroup
+ * meets at named barrier 2 + its index: barrier 0 is the block's and 1 the
+ * consumers' epilogue barrier. */
+static bool lower_split_k_sum(lowering *L, ws_builder *b, MlirOperation op) {
+  const ws_fragment *in = ws_fragment_find(&L->frags, mlirOperationGetOperand(op, 0));
+  ws_fragment *out = ws_fragment_new(&L->frags, mlirOperationGetResult(op, 0));
+  if (!in || !out || in->count != out->count || in->count % 4 || !in->n) {
+    ws_emit_op_error(op, "sums a tile that is not the consumers' accumulator");
+    return false;
+  }
+  ws_split_k_site s = {
+      .workspace = mlirOperationGetOperand(op, 1),
+      .unit = mlirOperationGetOperand(op, 2),
+      .splits = mlirOperationGetOperand(op, 3),
+      .holder = mma_thread(L, b),
+      .barrier = ws_arith(b, "arith.addi", ws_arith(b, "arith.divui", L->tiles.tid, c32(b, 128)),
+                          c32(b, 2)),
+      .holders = L->frags.layout.warpgroups * 128,
+      .count = in->count,
+  };
+  ws_emit_split_k_sum(b, &s, in->values, out->values);
+  return true;
+}
+
 /* ws.write_slot: a wgmma fragment, or this thread's chunks of a tile. */
 static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
   int r = ring_of(L, op);
@@ -987,6 +1013,7 @@ static const struct {
     {"write_slot", lower_write_slot},
     {"mma", lower_mma},
     {"mma_done", lower_mma_done},
+    {"split_k_sum", lower_split_k_sum},
     {"broadcast", lower_row_op},
     {"reduce", lower_row_op},
     {"iota", lower_iota},

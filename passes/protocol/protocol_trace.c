@@ -567,8 +567,13 @@ static bool compile_for(ws_program *P, MlirOperation op) {
 }
 
 /* A ws op on tiles alone (ws.broadcast, ws.iota, ws.reduce): no slot, no
- * barrier, so no protocol; its results are unknown values. */
+ * barrier, so no protocol; its results are unknown values. So is
+ * ws.split_k_sum: its exchange with other blocks goes through global
+ * memory, not the kernel's barriers (split_k.c says why it cannot wait in
+ * a cycle). */
 static bool computes_tiles(MlirOperation op) {
+  if (wsOperationIsA(op, "split_k_sum"))
+    return true;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
     if (!mlirTypeIsARankedTensor(mlirValueGetType(operand(op, i))))
       return false;

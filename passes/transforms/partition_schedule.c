@@ -593,7 +593,8 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
       int p = ws_plan_add_partition(plan, WS_ROLE_STORE, 1);
       index_of[WS_ROLE_STORE] = 1u << p;
     } else if (!wsOperationIsA(op, "store") && !wsOperationIsA(op, "load") &&
-               !wsOperationIsA(op, "broadcast") && !is_elementwise(op, &shape) &&
+               !wsOperationIsA(op, "broadcast") && !wsOperationIsA(op, "split_k_sum") &&
+               !is_elementwise(op, &shape) &&
                !ws_op_is(op, "tensor.splat") && !is_scalar_math(op)) {
       ws_emit_op_error(op, "cannot be in the epilogue of a warp-specialized "
                            "matmul; after the loop: elementwise arith/math on "

@@ -588,6 +588,20 @@ static bool check_overlap(verify_state *st, MlirOperation op, MlirAttribute attr
   return true;
 }
 
+/* ws.split_k = true | false on a persistent matmul's tile loop: split
+ * each tile's K range over blocks (split_k.c), or not. */
+static bool check_split_k(verify_state *st, MlirOperation op, MlirAttribute attr) {
+  (void)st;
+  bool marked = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("ws.warp_specialize")));
+  if (!ws_op_is(op, "scf.for") || !marked || !mlirAttributeIsABool(attr)) {
+    ws_emit_op_error(op, "carries ws.split_k; it is true or false, on the scf.for over "
+                         "tile ids of a persistent matmul, marked ws.warp_specialize");
+    return false;
+  }
+  return true;
+}
+
 static bool check_num_stages(verify_state *st, MlirOperation op,
                              MlirAttribute attr) {
   (void)st;
@@ -672,7 +686,7 @@ static bool check_dict_attr(verify_state *st, MlirOperation op, MlirAttribute a)
 static bool check_kernel_int_attr(verify_state *st, MlirOperation op, MlirAttribute a) {
   (void)st;
   long long v;
-  return check_plan_attr(op, "ws.smem_bytes/maxnreg/block_threads/blocks_per_sm",
+  return check_plan_attr(op, "ws.smem_bytes/maxnreg/block_threads/blocks_per_sm/workspace_per_block",
                          ws_op_is(op, "gpu.func") && get_i32(a, &v) && v >= 0);
 }
 
@@ -694,6 +708,7 @@ typedef struct attr_rule {
 static const attr_rule attr_rules[] = {
     {"ws.warp_specialize", check_warp_specialize},
     {"ws.num_stages", check_num_stages},
+    {"ws.split_k", check_split_k},
     {"ws.tile_loop", check_tile_loop},
     {"ws.overlap", check_overlap},
     {"ws.num_warps", check_num_warps},
@@ -708,6 +723,7 @@ static const attr_rule attr_rules[] = {
     {"ws.maxnreg", check_kernel_int_attr},
     {"ws.block_threads", check_kernel_int_attr},
     {"ws.blocks_per_sm", check_kernel_int_attr},
+    {"ws.workspace_per_block", check_kernel_int_attr},
     {"ws.persistent", check_persistent},
     {"ws.multicast", check_multicast},
 };
@@ -725,7 +741,7 @@ static void check_ws_attributes(verify_state *st, MlirOperation op) {
     if (!rule) {
       ws_emit_op_error(op, "has unknown attribute '%.*s'; ws attributes in "
                            "the input are ws.warp_specialize, ws.num_stages, "
-                           "ws.overlap, ws.num_warps, ws.cluster",
+                           "ws.overlap, ws.num_warps, ws.cluster, ws.split_k",
                        (int)name.length, name.data);
       st->ok = false;
     } else if (!rule->check(st, op, na.attribute)) {

@@ -61,6 +61,12 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
   info->persistent = k.persistent;
   info->cluster_x = k.cluster_x > 1 ? k.cluster_x : 1;
   info->cluster_y = k.cluster_y > 1 ? k.cluster_y : 1;
+  MlirAttribute ws_bytes = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("ws.workspace_per_block"));
+  info->workspace_per_block =
+      !mlirAttributeIsNull(ws_bytes) && mlirAttributeIsAInteger(ws_bytes)
+          ? mlirIntegerAttrGetValueInt(ws_bytes)
+          : 0;
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
     if (i == LAUNCH_MAX_ARGS) {

@@ -121,6 +121,24 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
                  "unsigned %s_%s_persistent_grid(%s_module *m);\n\n",
               ks[k].name, ks[k].cluster_x * ks[k].cluster_y, ks[k].cluster_x * ks[k].cluster_y,
               name, ks[k].name, name);
+    else if (ks[k].persistent && ks[k].workspace_per_block)
+      fprintf(f, "/* %s is persistent, with split-K: each block loops over units (a\n"
+                 " * tile's K range split over up to 4 blocks when the grid has more\n"
+                 " * blocks than tiles) from its block index in steps of the grid. A\n"
+                 " * tile's last split waits for the others, so every block of the grid\n"
+                 " * must be resident at once: grid_x may not pass this grid, the one\n"
+                 " * that fills the current context's device once (its SMs x %d\n"
+                 " * block(s) per SM; 0 and a message in m->error when the device\n"
+                 " * cannot be queried), and grid_y and grid_z are 1. */\n"
+                 "unsigned %s_%s_persistent_grid(%s_module *m);\n\n"
+                 "/* The bytes of the workspace a launch of %s on grid_x blocks takes\n"
+                 " * (its last argument: the address of a buffer of at least this many\n"
+                 " * bytes, 16-byte aligned, zeroed before its first launch; each launch\n"
+                 " * leaves it zeroed again). Launches that may run at once need\n"
+                 " * workspaces of their own. */\n"
+                 "size_t %s_%s_workspace_bytes(unsigned grid_x);\n\n",
+              ks[k].name, ks[k].blocks_per_sm, name, ks[k].name, name, ks[k].name, name,
+              ks[k].name);
     else if (ks[k].persistent)
       fprintf(f, "/* %s is persistent: each block loops over tiles from its block index\n"
                  " * in steps of the grid, so any grid_x computes every tile (extra\n"
@@ -266,6 +284,21 @@ static const char *swizzle_name(int bytes) {
   }
 }
 
+/* A split-K launch: a workspace, and a grid whose blocks are all resident
+ * at once (an owner waits for units of other blocks). */
+static void write_workspace_checks(FILE *f, const char *name, const launch_info *k) {
+  int w = k->num_args - 1;
+  fprintf(f, "  if (arg%d == 0 || arg%d %% 16 != 0)\n    return refuse(m->error, \"arg%d: the split-K "
+             "workspace must be a 16-byte aligned address of %s_%s_workspace_bytes(grid_x) "
+             "bytes, zeroed before the first launch\");\n", w, w, w, name, k->name);
+  fprintf(f, "  unsigned resident = %s_%s_persistent_grid(m);\n"
+             "  if (grid_y != 1 || grid_z != 1 || grid_x > resident)\n"
+             "    return refuse(m->error, \"split-K waits across blocks, so every block must be "
+             "resident at once: grid_x at most %%u (%s_%s_persistent_grid), grid_y and grid_z 1 "
+             "(got %%u x %%u x %%u)\", resident, grid_x, grid_y, grid_z);\n",
+          name, k->name, name, k->name);
+}
+
 static void write_launch(FILE *f, const char *name, const launch_info *k) {
   fprintf(f, "CUresult %s_%s_launch(%s_module *m, CUstream stream,\n"
              "    unsigned grid_x, unsigned grid_y, unsigned grid_z", name, k->name, name);
@@ -278,6 +311,8 @@ static void write_launch(FILE *f, const char *name, const launch_info *k) {
                  "multiple of its ws.divisibility, %lld (got %%lld)\", (long long)arg%d);\n",
               i, (long long)a->divisor, i, (long long)a->divisor, i);
   }
+  if (k->workspace_per_block)
+    write_workspace_checks(f, name, k);
   for (int i = 0; i < k->num_args; i++) {
     const launch_arg *a = &k->args[i];
     if (!a->is_desc)
@@ -391,6 +426,10 @@ static void write_source(FILE *f, const char *name, const launch_info *ks, int n
     write_launch(f, name, &ks[k]);
     if (ks[k].persistent)
       write_persistent_grid(f, name, &ks[k]);
+    if (ks[k].workspace_per_block)
+      fprintf(f, "size_t %s_%s_workspace_bytes(unsigned grid_x) {\n"
+                 "  return (size_t)grid_x * %lldu;\n}\n\n",
+              name, ks[k].name, (long long)ks[k].workspace_per_block);
   }
 }
 

@@ -1,0 +1,180 @@
+/* lower_split_k.c: split-K's exchange of partial sums between blocks
+ * (ws_lower_split_k.h says what goes where). The exchange is plain global
+ * memory, so its ordering is the PTX memory model's: a release store of
+ * the flag after the warpgroup's barrier publishes every thread's values
+ * (release is cumulative over what the barrier ordered before it), and an
+ * acquire load that sees it, then the barrier, makes them visible to the
+ * owner's threads. The slots are read with ld.global.cg, at L2, so that
+ * no line an SM's L1 kept can stand in for them. */
+#include "ws_lower_split_k.h"
+
+#include <stdio.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws_lower_fragment.h"
+
+static MlirType i64_of(ws_builder *b) { return mlirIntegerTypeGet(b->ctx, 64); }
+
+static MlirValue to_i64(ws_builder *b, MlirValue v32) {
+  return ws_build_value(b, "arith.extui", 1, &v32, i64_of(b), 0, NULL);
+}
+
+/* Inline PTX with side effects: `text` over `operands` under `constraints`,
+ * with a result of `result` (or none when it is null). */
+static MlirOperation ptx(ws_builder *b, const char *text, const char *constraints, int n,
+                         const MlirValue *operands, MlirType result) {
+  MlirNamedAttribute attrs[3] = {
+      ws_named(b->ctx, "asm_string", mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(text))),
+      ws_named(b->ctx, "constraints",
+               mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(constraints))),
+      ws_named(b->ctx, "has_side_effects", mlirUnitAttrGet(b->ctx)),
+  };
+  return ws_build(b, "llvm.inline_asm", n, operands, mlirTypeIsNull(result) ? 0 : 1, &result,
+                  3, attrs, 0);
+}
+
+/* The address of slot `slot` (i32) of the workspace, an i64. */
+static MlirValue slot_address(ws_builder *b, const ws_split_k_site *s, MlirValue slot) {
+  long long bytes = (long long)s->count * s->holders * 4 + 128;
+  MlirValue off = ws_arith(b, "arith.muli", to_i64(b, slot), ws_const_int(b, bytes, i64_of(b)));
+  return ws_arith(b, "arith.addi", s->workspace, off);
+}
+
+/* The address of this thread's 16 bytes of quad 0 in the slot at `base`. */
+static MlirValue thread_address(ws_builder *b, const ws_split_k_site *s, MlirValue base) {
+  MlirValue off = ws_arith(b, "arith.muli", to_i64(b, s->holder), ws_const_int(b, 16, i64_of(b)));
+  return ws_arith(b, "arith.addi", base, off);
+}
+
+/* The address of this thread's warpgroup's flag in the slot at `base`. */
+static MlirValue flag_address(ws_builder *b, const ws_split_k_site *s, MlirValue base) {
+  MlirValue group = ws_arith(b, "arith.divui", s->holder, ws_const_i32(b, 128));
+  long long tile_bytes = (long long)s->count * s->holders * 4;
+  MlirValue off = ws_arith(b, "arith.addi", ws_const_int(b, tile_bytes, i64_of(b)),
+                           ws_arith(b, "arith.muli", to_i64(b, group), ws_const_int(b, 4, i64_of(b))));
+  return ws_arith(b, "arith.addi", base, off);
+}
+
+static MlirValue quad_address(ws_builder *b, const ws_split_k_site *s, MlirValue at, int q) {
+  return ws_arith(b, "arith.addi", at, ws_const_int(b, (long long)q * s->holders * 16, i64_of(b)));
+}
+
+/* The warpgroup meets at its named barrier. */
+static void warpgroup_barrier(ws_builder *b, const ws_split_k_site *s) {
+  MlirValue ops[2] = {s->barrier, ws_const_i32(b, 128)};
+  MlirNamedAttribute seg = ws_named_text(b->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
+  ws_build_void(b, "nvvm.barrier", 2, ops, 1, &seg);
+}
+
+/* A builder inside `scf.if cond` (no results). */
+static ws_builder inside_if(ws_builder *b, MlirValue cond) {
+  MlirBlock then_block;
+  ws_build_if(b, cond, &then_block, NULL);
+  return ws_builder_before(mlirBlockGetTerminator(then_block));
+}
+
+/* The first thread of the warpgroup. */
+static MlirValue first_of_warpgroup(ws_builder *b, const ws_split_k_site *s) {
+  MlirValue lane = ws_arith(b, "arith.remui", s->holder, ws_const_i32(b, 128));
+  return ws_cmpi(b, "eq", lane, ws_const_i32(b, 0));
+}
+
+/* A contributor: its values into its slot, then its flag. */
+static void publish(ws_builder *b, const ws_split_k_site *s, MlirValue slot, const MlirValue *acc) {
+  MlirValue base = slot_address(b, s, slot), at = thread_address(b, s, base);
+  for (int q = 0; q < s->count / 4; q++) {
+    MlirValue ops[5] = {quad_address(b, s, at, q), acc[4 * q], acc[4 * q + 1], acc[4 * q + 2],
+                        acc[4 * q + 3]};
+    ptx(b, "st.global.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f", 5, ops,
+        (MlirType){NULL});
+  }
+  warpgroup_barrier(b, s);
+  ws_builder first = inside_if(b, first_of_warpgroup(b, s));
+  MlirValue flag = flag_address(&first, s, base);
+  ptx(&first, "st.release.gpu.global.u32 [$0], 1;", "l", 1, &flag, (MlirType){NULL});
+}
+
+/* One thread of the owner's warpgroup waits for each contributor's flag
+ * (slots first .. first + n - 1) and clears it. */
+static void wait_for_contributors(ws_builder *b, const ws_split_k_site *s, MlirValue first,
+                                  MlirValue n) {
+  ws_builder one = inside_if(b, first_of_warpgroup(b, s));
+  MlirBlock body;
+  ws_build_for(&one, ws_const_i32(&one, 0), n, ws_const_i32(&one, 1), 0, NULL, &body);
+  ws_build_terminator(body, b->loc, "scf.yield", 0, NULL);
+  ws_builder in = ws_builder_before(mlirBlockGetTerminator(body));
+  MlirValue slot = ws_arith(&in, "arith.addi", first, mlirBlockGetArgument(body, 0));
+  MlirValue flag = flag_address(&in, s, slot_address(&in, s, slot));
+  ptx(&in,
+      "{\n\t.reg .pred ready;\n\t.reg .b32 v;\n"
+      "SPLIT_K_WAIT:\n\tld.acquire.gpu.global.u32 v, [$0];\n\tsetp.ne.u32 ready, v, 0;\n"
+      "\t@!ready nanosleep.u32 64;\n\t@!ready bra SPLIT_K_WAIT;\n"
+      "\tst.relaxed.gpu.global.u32 [$0], 0;\n}",
+      "l", 1, &flag, (MlirType){NULL});
+}
+
+/* The owner's sum: acc plus slots first .. first + n - 1, in that order,
+ * carried through the loop as one struct of the thread's values. */
+static MlirValue add_contributions(ws_builder *b, const ws_split_k_site *s, MlirValue first,
+                                   MlirValue n, const MlirValue *acc) {
+  ws_fragment f = {.count = s->count};
+  for (int i = 0; i < s->count; i++)
+    f.values[i] = acc[i];
+  MlirValue init = ws_fragment_pack(b, &f);
+  MlirBlock body;
+  MlirOperation loop = ws_build_for(b, ws_const_i32(b, 0), n, ws_const_i32(b, 1), 1, &init, &body);
+  ws_builder in = ws_builder_at_end(body, b->loc);
+  ws_fragment_unpack(&in, mlirBlockGetArgument(body, 1), &f);
+  MlirValue slot = ws_arith(&in, "arith.addi", first, mlirBlockGetArgument(body, 0));
+  MlirValue at = thread_address(&in, s, slot_address(&in, s, slot));
+  MlirType f32 = mlirF32TypeGet(b->ctx);
+  MlirType quad = ws_type(b->ctx, "!llvm.struct<(f32, f32, f32, f32)>");
+  for (int q = 0; q < s->count / 4; q++) {
+    MlirValue addr = quad_address(&in, s, at, q);
+    MlirValue v = mlirOperationGetResult(
+        ptx(&in, "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l", 1, &addr, quad),
+        0);
+    for (int e = 0; e < 4; e++) {
+      char pos[32];
+      snprintf(pos, sizeof pos, "array<i64: %d>", e);
+      MlirNamedAttribute attr = ws_named_text(b->ctx, "position", pos);
+      MlirValue x = ws_build_value(&in, "llvm.extractvalue", 1, &v, f32, 1, &attr);
+      f.values[4 * q + e] = ws_arith(&in, "arith.addf", f.values[4 * q + e], x);
+    }
+  }
+  MlirValue next = ws_fragment_pack(&in, &f);
+  ws_build_terminator(body, b->loc, "scf.yield", 1, &next);
+  return mlirOperationGetResult(loop, 0);
+}
+
+void ws_emit_split_k_sum(ws_builder *b, const ws_split_k_site *s, const MlirValue *acc,
+                         MlirValue *sum) {
+  MlirValue one = ws_const_i32(b, 1);
+  MlirValue last = ws_arith(b, "arith.subi", s->splits, one);
+  MlirValue split = ws_arith(b, "arith.remui", s->unit, s->splits);
+  MlirValue tile = ws_arith(b, "arith.divui", s->unit, s->splits);
+  MlirValue first = ws_arith(b, "arith.muli", tile, last); /* the tile's first slot */
+  /* a contributor: splits before the last */
+  ws_builder c = inside_if(b, ws_cmpi(b, "ult", split, last));
+  publish(&c, s, ws_arith(&c, "arith.addi", first, split), acc);
+  /* the owner of a split tile: the last split, when there are others */
+  MlirValue owner = ws_arith(b, "arith.andi", ws_cmpi(b, "eq", split, last),
+                             ws_cmpi(b, "ugt", last, ws_const_i32(b, 0)));
+  ws_fragment f = {.count = s->count};
+  for (int i = 0; i < s->count; i++)
+    f.values[i] = acc[i];
+  MlirValue mine = ws_fragment_pack(b, &f);
+  MlirType type = mlirValueGetType(mine);
+  MlirBlock then_block, else_block;
+  MlirOperation pick = ws_build_if_values(b, owner, 1, &type, &then_block, &else_block);
+  ws_builder t = ws_builder_at_end(then_block, b->loc);
+  wait_for_contributors(&t, s, first, last);
+  warpgroup_barrier(&t, s);
+  MlirValue total = add_contributions(&t, s, first, last, acc);
+  ws_build_terminator(then_block, b->loc, "scf.yield", 1, &total);
+  ws_build_terminator(else_block, b->loc, "scf.yield", 1, &mine);
+  ws_fragment_unpack(b, mlirOperationGetResult(pick, 0), &f);
+  for (int i = 0; i < s->count; i++)
+    sum[i] = f.values[i];
+}

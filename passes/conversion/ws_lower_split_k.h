@@ -1,0 +1,35 @@
+/* ws_lower_split_k.h: how the lowering exchanges split-K's partial sums
+ * (ws.split_k_sum, passes/transforms/split_k.c) between blocks through the
+ * workspace. Internal.
+ *
+ * The workspace holds one slot per contributing unit: slot tile *
+ * (splits - 1) + split, each `slot_bytes` long: the tile's f32 values in
+ * the consumers' fragment order (16 bytes of each thread in turn: value
+ * 4q..4q+3 of holder thread h at byte (q * holders + h) * 16, so that a
+ * warp's stores and loads are whole 512-byte lines), then one ready flag
+ * per consumer warpgroup (a u32 at tile bytes + 4 g). A contributor's
+ * warpgroup stores its values, meets at its named barrier, and one thread
+ * sets its flag with release semantics. The owner's warpgroup has one
+ * thread wait for each flag with acquire semantics and clear it (the
+ * workspace is zero again after every launch), meets at the barrier, and
+ * adds the slots to its values in split order. */
+#ifndef WS_LOWER_SPLIT_K_H
+#define WS_LOWER_SPLIT_K_H
+
+#include "../support/ws_builder.h"
+
+typedef struct ws_split_k_site {
+  MlirValue workspace;    /* i64: the workspace's address */
+  MlirValue unit, splits; /* i32: the unit (tile * splits + split), the splits */
+  MlirValue holder;       /* i32: this thread among the tile's holders */
+  MlirValue barrier;      /* i32: its warpgroup's named barrier */
+  int holders;            /* threads holding the tile, 128 per warpgroup */
+  int count;              /* f32 values per thread, a multiple of 4 */
+} ws_split_k_site;
+
+/* Builds the exchange at b: sum[i] is acc[i] plus the other splits'
+ * value i for the tile's owner, acc[i] for every other unit. */
+void ws_emit_split_k_sum(ws_builder *b, const ws_split_k_site *s, const MlirValue *acc,
+                         MlirValue *sum);
+
+#endif

@@ -1,0 +1,264 @@
+/* split_k.c: ws-split-k, which splits the K range of a persistent matmul's
+ * tiles over several blocks when there are fewer tiles than blocks, so
+ * that a thin output (M = 256 against thousands of K) keeps every SM busy.
+ * It runs on the input, before ws-partition-schedule, on a tile loop
+ * marked ws.split_k = true, and rewrites it into plain IR:
+ *
+ *   before the tile loop (every block computes the same):
+ *     k_steps = ceil(K / BK)
+ *     splits  = clamp(grid / tiles, 1, min(MAX_SPLITS, k_steps / MIN_STEPS))
+ *     span    = ceil(k_steps / splits) * BK     (the K range of one split)
+ *   scf.for %u = block_id to tiles * splits step grid_dim {   (a unit)
+ *     %t = %u / splits, %s = %u % splits      (the user's %t is now %t)
+ *     K loop: scf.for %kk = 0 to span step BK, its %k = %kk + %s * span
+ *     %sum = ws.split_k_sum %acc, %workspace, %u, %splits
+ *     epilogue on %sum; ws.store at column -2^30 unless %s = splits - 1
+ *   }
+ *
+ * Every unit runs the same number of K steps, so every partition's loops
+ * stay as the protocol proof knows them; a split that reaches past K loads
+ * zeros (TMA fills what lies outside a tensor), which add nothing. The
+ * last split of a tile (its owner) waits for the others' partial sums in
+ * the workspace (a new i64 kernel argument, the address of a buffer of
+ * grid x ws.workspace_per_block bytes, zeroed once) and adds them in a
+ * fixed order, so results do not change from run to run; the others
+ * publish theirs and store nothing (a store wholly outside the tensor
+ * writes no byte). An owner only waits for units of lower index, which
+ * every block runs in increasing order: with all blocks of the grid
+ * resident at once (the launcher refuses a grid past the persistent one)
+ * no wait can be circular. ws.split_k_sum is lowered by
+ * conversion/lower_split_k.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "../plan/ws_plan.h"
+#include "../support/ws_builder.h"
+#include "../support/ws_op_list.h"
+#include "../support/ws_pass.h"
+#include "../../dialect/ws_text.h"
+
+/* A split runs at least MIN_STEPS K steps (fewer would spend more on the
+ * exchange than they save), and a tile splits at most MAX_SPLITS ways. */
+enum { MIN_STEPS = 8, MAX_SPLITS = 4 };
+
+/* The column a contributor's store is moved to: far left of any tensor,
+ * so that the store's every box lies outside it and writes nothing. */
+#define OFF_TENSOR (-(1 << 30))
+
+static MlirOperation defining_op(MlirValue v) {
+  return mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v) : (MlirOperation){NULL};
+}
+
+/* v is gpu.<what> x, possibly through arith.index_cast. */
+static bool is_gpu_x(MlirValue v, const char *what) {
+  MlirOperation op = defining_op(v);
+  if (!mlirOperationIsNull(op) && ws_op_is(op, "arith.index_cast"))
+    op = defining_op(mlirOperationGetOperand(op, 0));
+  if (mlirOperationIsNull(op) || !ws_op_is(op, what))
+    return false;
+  MlirAttribute dim = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("dimension"));
+  char buf[64];
+  return !mlirAttributeIsNull(dim) && strstr(ws_attr_str(dim, buf, sizeof buf), "x") != NULL;
+}
+
+/* The one scf.for in the tile loop's body (the K loop), or null. */
+static MlirOperation only_loop(MlirOperation tile) {
+  MlirOperation k = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(tile)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ws_op_is(op, "scf.for")) {
+      if (!mlirOperationIsNull(k))
+        return (MlirOperation){NULL};
+      k = op;
+    }
+  return k;
+}
+
+/* Why the tile loop cannot be split, or NULL when it can. */
+static const char *refusal(MlirOperation tile, MlirOperation k, MlirOperation func) {
+  long long v;
+  if (mlirOperationIsNull(k) || mlirOperationGetNumResults(k) != 1)
+    return "is not a persistent matmul's tile loop: one K loop carrying a ws.dot accumulator";
+  if (!is_gpu_x(mlirOperationGetOperand(tile, 0), "gpu.block_id") ||
+      !is_gpu_x(mlirOperationGetOperand(tile, 2), "gpu.grid_dim"))
+    return "does not run from gpu.block_id x in steps of gpu.grid_dim x, the form whose "
+           "blocks take their units in order, which the split's waits rely on";
+  if (!ws_constant_int(mlirOperationGetOperand(k, 0), &v) || v != 0 ||
+      !ws_constant_int(mlirOperationGetOperand(k, 2), &v) || v <= 0)
+    return "has a K loop that does not run from 0 in a constant step";
+  MlirValue ub = mlirOperationGetOperand(k, 1);
+  MlirOperation def = defining_op(ub);
+  if (!mlirOperationIsNull(def) && !mlirOperationIsNull(ws_enclosing_op(def, "scf.for")) &&
+      mlirOperationEqual(ws_enclosing_op(def, "scf.for"), tile))
+    return "has a K loop whose upper bound is computed inside the tile loop";
+  if (ws_has_attr(func, "ws.cluster"))
+    return "runs in clusters (ws.cluster), which split-K does not take yet";
+  return NULL;
+}
+
+/* ceil(x / d) for i32 x >= 0 and d > 0. */
+static MlirValue ceil_div(ws_builder *b, MlirValue x, MlirValue d) {
+  MlirValue up = ws_arith(b, "arith.addi", x, ws_arith(b, "arith.subi", d, ws_const_i32(b, 1)));
+  return ws_arith(b, "arith.divui", up, d);
+}
+
+/* The splits of each tile, the same in every block: as many as the grid
+ * has blocks per tile, at most MAX_SPLITS and at most k_steps / MIN_STEPS,
+ * at least 1. */
+static MlirValue count_splits(ws_builder *b, MlirValue tiles, MlirValue grid, MlirValue k_steps) {
+  MlirValue one = ws_const_i32(b, 1);
+  MlirValue per_tile = ws_arith(b, "arith.divui", grid, ws_arith(b, "arith.maxui", tiles, one));
+  MlirValue by_k = ws_arith(b, "arith.divui", k_steps, ws_const_i32(b, MIN_STEPS));
+  MlirValue cap = ws_arith(b, "arith.minui", by_k, ws_const_i32(b, MAX_SPLITS));
+  return ws_arith(b, "arith.maxui", ws_arith(b, "arith.minui", per_tile, cap), one);
+}
+
+/* Replaces every use of `of` by `with`, except the use by `keep`. */
+static void replace_uses_except(MlirValue of, MlirValue with, MlirOperation keep) {
+  mlirValueReplaceAllUsesExcept(of, with, 1, &keep);
+}
+
+/* The kernel's new last argument: the workspace's address, an i64. */
+static MlirValue add_workspace_argument(MlirOperation func, MlirLocation loc) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  MlirValue arg = mlirBlockAddArgument(entry, mlirIntegerTypeGet(ctx, 64), loc);
+  intptr_t n = mlirBlockGetNumArguments(entry);
+  MlirType inputs[64];
+  if (n > 64)
+    return (MlirValue){NULL};
+  for (intptr_t i = 0; i < n; i++)
+    inputs[i] = mlirValueGetType(mlirBlockGetArgument(entry, i));
+  MlirType fn = mlirFunctionTypeGet(ctx, n, inputs, 0, NULL);
+  mlirOperationSetAttributeByName(func, mlirStringRefCreateFromCString("function_type"),
+                                  mlirTypeAttrGet(fn));
+  return arg;
+}
+
+/* Moves the innermost coordinate of every ws.store after the K loop to
+ * OFF_TENSOR unless `owner`: only a tile's owner writes C. */
+static void store_only_owner(MlirOperation k, MlirValue owner) {
+  for (MlirOperation op = mlirOperationGetNextInBlock(k); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!wsOperationIsA(op, "store"))
+      continue;
+    intptr_t inner = mlirOperationGetNumOperands(op) - 2; /* desc, coords..., value */
+    ws_builder b = ws_builder_before(op);
+    MlirValue ops[3] = {owner, mlirOperationGetOperand(op, inner), ws_const_i32(&b, OFF_TENSOR)};
+    mlirOperationSetOperand(op, inner, ws_build_value(&b, "arith.select", 3, ops,
+                                                      mlirValueGetType(ops[1]), 0, NULL));
+  }
+}
+
+/* Bytes of the workspace per block of the grid: a contributor's f32
+ * accumulator, then its ready flags (one 4-byte word per consumer
+ * warpgroup) in a 128-byte line. */
+static long long workspace_per_block(MlirValue acc) {
+  MlirType t = mlirValueGetType(acc);
+  return mlirShapedTypeGetDimSize(t, 0) * mlirShapedTypeGetDimSize(t, 1) * 4 + 128;
+}
+
+static bool split_tile_loop(MlirOperation tile, const ws_pass_env *env, bool explain) {
+  MlirOperation func = ws_enclosing_kernel(tile), k = only_loop(tile);
+  const char *why = refusal(tile, k, func);
+  if (why) {
+    ws_emit_op_error(tile, "asks for ws.split_k, but it %s", why);
+    return false;
+  }
+  MlirLocation loc = mlirOperationGetLocation(tile);
+  MlirValue acc = mlirOperationGetResult(k, 0);
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(acc)) ||
+      mlirShapedTypeGetRank(mlirValueGetType(acc)) != 2 ||
+      mlirShapedTypeGetElementType(mlirValueGetType(acc)).ptr !=
+          mlirF32TypeGet(mlirOperationGetContext(tile)).ptr) {
+    ws_emit_op_error(k, "carries no 2-d f32 accumulator, which ws.split_k sums across blocks");
+    return false;
+  }
+  MlirValue workspace = add_workspace_argument(func, loc);
+  if (mlirValueIsNull(workspace)) {
+    ws_emit_op_error(func, "has too many arguments for a workspace");
+    return false;
+  }
+  /* before the tile loop: the splits and their span */
+  ws_builder pre = ws_builder_before(tile);
+  MlirValue tiles = mlirOperationGetOperand(tile, 1), grid = mlirOperationGetOperand(tile, 2);
+  MlirValue bk = mlirOperationGetOperand(k, 2);
+  MlirValue k_steps = ceil_div(&pre, mlirOperationGetOperand(k, 1), bk);
+  MlirValue splits = count_splits(&pre, tiles, grid, k_steps);
+  MlirValue span = ws_arith(&pre, "arith.muli", ceil_div(&pre, k_steps, splits), bk);
+  mlirOperationSetOperand(tile, 1, ws_arith(&pre, "arith.muli", tiles, splits));
+  mlirOperationSetOperand(k, 1, span);
+  /* the unit's tile and split, first in the tile loop's body */
+  MlirBlock body = ws_loop_body(tile);
+  MlirValue unit = mlirBlockGetArgument(body, 0);
+  ws_builder head = ws_builder_before(mlirBlockGetFirstOperation(body));
+  MlirValue t = ws_arith(&head, "arith.divui", unit, splits);
+  replace_uses_except(unit, t, defining_op(t));
+  MlirValue split = ws_arith(&head, "arith.remui", unit, splits);
+  MlirValue k_lo = ws_arith(&head, "arith.muli", split, span);
+  /* the K loop's %k is the split's offset plus its own */
+  MlirBlock kbody = ws_loop_body(k);
+  MlirValue kk = mlirBlockGetArgument(kbody, 0);
+  ws_builder kin = ws_builder_before(mlirBlockGetFirstOperation(kbody));
+  MlirValue k_abs = ws_arith(&kin, "arith.addi", kk, k_lo);
+  replace_uses_except(kk, k_abs, defining_op(k_abs));
+  /* after the K loop: the sum over the splits, and the owner's store */
+  ws_builder post = ws_builder_before(mlirOperationGetNextInBlock(k));
+  MlirValue ops[4] = {acc, workspace, unit, splits};
+  MlirValue sum = ws_build_value(&post, "ws.split_k_sum", 4, ops, mlirValueGetType(acc), 0, NULL);
+  replace_uses_except(acc, sum, defining_op(sum));
+  MlirValue last = ws_arith(&post, "arith.subi", splits, ws_const_i32(&post, 1));
+  store_only_owner(k, ws_cmpi(&post, "eq", split, last));
+  long long per_block = workspace_per_block(acc);
+  ws_set_int_attr(func, "ws.workspace_per_block", per_block);
+  mlirOperationRemoveAttributeByName(tile, mlirStringRefCreateFromCString("ws.split_k"));
+  if (explain)
+    ws_remark(env, loc, "split-K: each tile's K range is split over up to %d blocks when the "
+              "grid has more blocks than tiles (splits = grid / tiles, each of at least %d K "
+              "steps); a tile's last split adds the others' f32 partial sums in a fixed "
+              "order from the workspace (%lld bytes per block of the grid, a new i64 "
+              "argument) and alone stores C", MAX_SPLITS, MIN_STEPS, per_block);
+  return true;
+}
+
+static MlirWalkResult push_split_loop(MlirOperation op, void *user_data) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("ws.split_k"));
+  if (ws_op_is(op, "scf.for") && !mlirAttributeIsNull(a))
+    ws_op_list_push(user_data, op);
+  return MlirWalkResultAdvance;
+}
+
+static bool run_split_k(MlirOperation root, const ws_pass_options *opts, const ws_pass_env *env) {
+  if (!ws_verify_root(root, ""))
+    return false;
+  ws_op_list loops = {0};
+  mlirOperationWalk(root, push_split_loop, &loops, MlirWalkPreOrder);
+  bool ok = true;
+  for (long i = 0; i < loops.len; i++) {
+    MlirOperation loop = loops.items[i];
+    MlirAttribute a = mlirOperationGetAttributeByName(loop, mlirStringRefCreateFromCString("ws.split_k"));
+    if (mlirBoolAttrGetValue(a))
+      ok &= split_tile_loop(loop, env, ws_option_bool(opts, "explain"));
+    else
+      mlirOperationRemoveAttributeByName(loop, mlirStringRefCreateFromCString("ws.split_k"));
+  }
+  ws_op_list_free(&loops);
+  return ok;
+}
+
+static const ws_option_spec split_k_options[] = {
+    {"explain", WS_OPTION_BOOL, "false", "remark how each split tile loop was split", NULL, 0,
+     0},
+};
+
+const ws_pass_def ws_split_k_pass_def = {
+    .argument = "ws-split-k",
+    .summary = "Split the K range of a persistent matmul's tiles over blocks "
+               "(ws.split_k = true on its tile loop)",
+    .options = split_k_options,
+    .num_options = 1,
+    .run = run_split_k,
+};
