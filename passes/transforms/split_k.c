@@ -38,6 +38,7 @@
 #include "../support/ws_builder.h"
 #include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
+#include "../target/ws_target.h"
 #include "../../dialect/ws_text.h"
 
 /* A split runs at least MIN_STEPS K steps (fewer would spend more on the
@@ -77,25 +78,36 @@ static MlirOperation only_loop(MlirOperation tile) {
   return k;
 }
 
-/* Why the tile loop cannot be split, or NULL when it can. */
-static const char *refusal(MlirOperation tile, MlirOperation k, MlirOperation func) {
+/* Why the tile loop cannot be split, or NULL when it can; *at is the op
+ * the error belongs to (the tile loop unless the K loop is at fault). */
+static const char *refusal(MlirOperation tile, MlirOperation k, MlirOperation func,
+                           MlirOperation *at) {
   long long v;
+  *at = tile;
   if (mlirOperationIsNull(k) || mlirOperationGetNumResults(k) != 1)
-    return "is not a persistent matmul's tile loop: one K loop carrying a ws.dot accumulator";
+    return "is not a persistent matmul's tile loop (a loop over tile ids holding one K loop "
+           "that carries a ws.dot accumulator); put ws.split_k on that tile loop";
   if (!is_gpu_x(mlirOperationGetOperand(tile, 0), "gpu.block_id") ||
       !is_gpu_x(mlirOperationGetOperand(tile, 2), "gpu.grid_dim"))
     return "does not run from gpu.block_id x in steps of gpu.grid_dim x, the form whose "
            "blocks take their units in order, which the split's waits rely on";
+  *at = k;
   if (!ws_constant_int(mlirOperationGetOperand(k, 0), &v) || v != 0 ||
       !ws_constant_int(mlirOperationGetOperand(k, 2), &v) || v <= 0)
-    return "has a K loop that does not run from 0 in a constant step";
+    return "does not run from 0 in a constant step (the splits divide its steps); run it "
+           "from 0 in steps of the K tile and add any offset to the ws.load coordinates";
   MlirValue ub = mlirOperationGetOperand(k, 1);
   MlirOperation def = defining_op(ub);
   if (!mlirOperationIsNull(def) && !mlirOperationIsNull(ws_enclosing_op(def, "scf.for")) &&
       mlirOperationEqual(ws_enclosing_op(def, "scf.for"), tile))
-    return "has a K loop whose upper bound is computed inside the tile loop";
+    return "has its upper bound computed inside the tile loop (every tile splits the same "
+           "K); compute it before the tile loop";
+  *at = tile;
   if (ws_has_attr(func, "ws.cluster"))
     return "runs in clusters (ws.cluster), which split-K does not take yet";
+  if (ws_mma_engine_of(tile)->accumulator == WS_ACC_TENSOR_MEMORY)
+    return "is on a chip whose accumulator lives in tensor memory (sm_100a), where split-K "
+           "is not built yet";
   return NULL;
 }
 
@@ -162,10 +174,12 @@ static long long workspace_per_block(MlirValue acc) {
 }
 
 static bool split_tile_loop(MlirOperation tile, const ws_pass_env *env, bool explain) {
-  MlirOperation func = ws_enclosing_kernel(tile), k = only_loop(tile);
-  const char *why = refusal(tile, k, func);
+  MlirOperation func = ws_enclosing_kernel(tile), k = only_loop(tile), at;
+  const char *why = refusal(tile, k, func, &at);
   if (why) {
-    ws_emit_op_error(tile, "asks for ws.split_k, but it %s", why);
+    ws_emit_op_error(at, "%s ws.split_k, but it %s",
+                     mlirOperationEqual(at, tile) ? "asks for" : "is the K loop of a tile loop marked",
+                     why);
     return false;
   }
   MlirLocation loc = mlirOperationGetLocation(tile);

@@ -594,9 +594,16 @@ static bool check_split_k(verify_state *st, MlirOperation op, MlirAttribute attr
   (void)st;
   bool marked = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("ws.warp_specialize")));
-  if (!ws_op_is(op, "scf.for") || !marked || !mlirAttributeIsABool(attr)) {
-    ws_emit_op_error(op, "carries ws.split_k; it is true or false, on the scf.for over "
-                         "tile ids of a persistent matmul, marked ws.warp_specialize");
+  if (!ws_op_is(op, "scf.for") || !marked) {
+    ws_emit_op_error(op, "carries ws.split_k; it belongs on the scf.for over tile ids of a "
+                         "persistent matmul, the loop marked ws.warp_specialize");
+    return false;
+  }
+  if (!mlirAttributeIsABool(attr)) {
+    char buf[128];
+    ws_emit_op_error(op, "ws.split_k = %s; expected true or false (how many blocks share a "
+                         "tile is chosen at run time: clamp(grid / tiles, 1, min(4, K steps / "
+                         "8)))", ws_attr_str(attr, buf, sizeof buf));
     return false;
   }
   return true;
