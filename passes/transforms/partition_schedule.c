@@ -684,6 +684,7 @@ static bool schedule_prologue_loads(ws_plan *plan, const unsigned *index_of) {
 }
 
 static int fresh_products(MlirOperation k);
+static bool pingpong_starves_rings(MlirOperation tile, MlirOperation k);
 
 /* Why a persistent matmul's consumers run ping-pong or cooperatively. */
 static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pass_env *env) {
@@ -710,11 +711,16 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
               "tile (%lld f32 per thread) and hand C to the store warp, which drains it "
               "while they start the next tile; ping-pong needs one warpgroup to hold a "
               "whole accumulator (8 warps, M = 128, N <= 128%s) and is chosen where it can "
-              "be unless ws.overlap = \"cooperative\" asks for this",
+              "be unless ws.overlap = \"cooperative\" asks for this%s",
               c->num_warps / 4, m, n, m * n / (c->num_warps * 32),
               fresh_products(plan->loop) ? "; N <= 64 here, where each warpgroup would also "
                                            "hold a product its K loop makes beside it"
-                                         : "");
+                                         : "",
+              pingpong_starves_rings(tile, plan->loop)
+                  ? " or its second C tile would leave the K loop's rings 2 slots where "
+                    "cooperative has 3 (the load warp would run one step ahead; "
+                    "ws.overlap = \"pingpong\" still asks for it)"
+                  : "");
 }
 
 /* Turns pay where the math between the dots is a fair share of a step:
@@ -896,6 +902,40 @@ static int fresh_products(MlirOperation k) {
   return n;
 }
 
+/* Shared memory a slot of `tile` takes: its bytes, rounded up to the 1024
+ * a swizzled TMA box is aligned to. */
+static long long slot_bytes(MlirType tile) {
+  return (ws_tile_bytes(tile) + 1023) / 1024 * 1024;
+}
+
+/* Whether ping-pong's second C tile would leave the K loop's rings fewer
+ * than 3 slots where one C tile (cooperative) leaves 3: with 2 slots the
+ * load warp runs only one step ahead, and the kernel waits on memory (128
+ * x 128 x 128 f16 tiles ran at 337-380 TFLOP/s ping-pong, 543-653
+ * cooperative, on the H100). An estimate of ws-plan-memory's layout: each
+ * K-loop load's slot, each epilogue tile's. */
+static bool pingpong_starves_rings(MlirOperation tile, MlirOperation k) {
+  const ws_target *target = ws_target_of(tile);
+  if (!target)
+    return false;
+  long long step = 0, epilogue = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(k)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "load"))
+      step += slot_bytes(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  for (MlirOperation op = mlirOperationGetNextInBlock(k); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "store"))
+      epilogue += slot_bytes(mlirValueGetType(
+          mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1)));
+    else if (wsOperationIsA(op, "load"))
+      epilogue += slot_bytes(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  if (!step)
+    return false;
+  long long budget = target->smem_per_block;
+  return (budget - 2 * epilogue) / step < 3 && (budget - epilogue) / step >= 3;
+}
+
 /* How a persistent matmul overlaps a tile's epilogue with the next tile's
  * K loop, recorded as ws.overlap on the tile loop: "pingpong" (the two
  * consumer warpgroups take alternate tiles, each the whole accumulator,
@@ -915,9 +955,10 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
    * beside the carried one: one more M x N tile per warpgroup */
   int64_t tiles = 1 + fresh_products(k);
   bool can = warps == 8 && m == 128 && tiles * m * n / 128 <= 128;
+  bool starves = can && pingpong_starves_rings(tile, k);
   MlirStringRef key = mlirStringRefCreateFromCString("ws.overlap");
   MlirAttribute asked = mlirOperationGetDiscardableAttributeByName(tile, key);
-  bool pingpong = can;
+  bool pingpong = can && !starves;
   if (ws_mma_engine_of(tile)->accumulator == WS_ACC_TENSOR_MEMORY) {
     /* the accumulator lives in tensor memory, double-buffered by
      * ws-plan-memory: the MMA warp fills one while the epilogue drains the
