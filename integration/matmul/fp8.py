@@ -95,6 +95,8 @@ KERNELS = [
     # blocks
     ("pfp8_pt_128x256x128_w8_sk", 128, 256, 128, 8, E4, E4, "bf16", "tensor", "persistent_sk",
      "sm_90a"),
+    ("pfp8_pt_128x128x128_w8_sk", 128, 128, 128, 8, E4, E4, "bf16", "tensor", "persistent_sk",
+     "sm_90a"),
     ("pfp8_bs_128x128x128_w8_sk", 128, 128, 128, 8, E4, E4, "bf16", "blocks", "persistent_sk",
      "sm_90a"),
     # sm_100a: tcgen05.mma kind::f8f6f4 into tensor memory, the scales in the
