@@ -238,24 +238,42 @@ static bool split_tile_loop(MlirOperation tile, const ws_pass_env *env, bool exp
   return true;
 }
 
+/* Loops marked ws.split_k, and (to say why they stay whole) persistent
+ * tile loops without it. */
+typedef struct split_loops {
+  ws_op_list asked, whole;
+} split_loops;
+
 static MlirWalkResult push_split_loop(MlirOperation op, void *user_data) {
+  split_loops *l = user_data;
   MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("ws.split_k"));
   if (ws_op_is(op, "scf.for") && !mlirAttributeIsNull(a))
-    ws_op_list_push(user_data, op);
+    ws_op_list_push(&l->asked, op);
+  else if (ws_op_is(op, "scf.for") && ws_has_attr(op, "ws.warp_specialize") &&
+           !mlirOperationIsNull(only_loop(op)))
+    ws_op_list_push(&l->whole, op);
   return MlirWalkResultAdvance;
 }
 
 static bool run_split_k(MlirOperation root, const ws_pass_options *opts, const ws_pass_env *env) {
   if (!ws_verify_root(root, ""))
     return false;
-  ws_op_list loops = {0};
-  mlirOperationWalk(root, push_split_loop, &loops, MlirWalkPreOrder);
+  bool explain = ws_option_bool(opts, "explain");
+  split_loops found = {{0}, {0}};
+  mlirOperationWalk(root, push_split_loop, &found, MlirWalkPreOrder);
+  ws_op_list loops = found.asked;
   bool ok = true;
+  for (long i = 0; explain && i < found.whole.len; i++)
+    ws_remark(env, mlirOperationGetLocation(found.whole.items[i]),
+              "split-K: off (ws.split_k = true on this tile loop splits each tile's K range "
+              "over blocks when the grid has more blocks than tiles, a thin output's case; "
+              "the kernel then takes a workspace argument, so ws does not add it unasked)");
+  ws_op_list_free(&found.whole);
   for (long i = 0; i < loops.len; i++) {
     MlirOperation loop = loops.items[i];
     MlirAttribute a = mlirOperationGetAttributeByName(loop, mlirStringRefCreateFromCString("ws.split_k"));
     if (mlirBoolAttrGetValue(a))
-      ok &= split_tile_loop(loop, env, ws_option_bool(opts, "explain"));
+      ok &= split_tile_loop(loop, env, explain);
     else
       mlirOperationRemoveAttributeByName(loop, mlirStringRefCreateFromCString("ws.split_k"));
   }
