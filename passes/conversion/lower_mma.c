@@ -198,23 +198,14 @@ static MlirValue wgmma_rs(ws_builder *b, const ws_mma_shape *s, MlirValue d, con
     ops[count + r] = a[r];
   ops[count + 4] = db;
   ops[count + 5] = c32(b, 1);
-  MlirNamedAttribute attrs[3] = {
-      ws_named(b->ctx, "asm_string", mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(text))),
-      ws_named(b->ctx, "constraints", mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(cons))),
-      ws_named(b->ctx, "has_side_effects", mlirUnitAttrGet(b->ctx)),
-  };
-  return ws_build_value(b, "llvm.inline_asm", count + 6, ops, mlirValueGetType(d), 3, attrs);
+  return mlirOperationGetResult(
+      ws_build_inline_asm(b, text, cons, count + 6, ops, mlirValueGetType(d)), 0);
 }
 
 MlirValue ws_pin_register(ws_builder *b, MlirValue v) {
   bool f32 = mlirTypeIsAF32(mlirValueGetType(v));
-  MlirNamedAttribute attrs[3] = {
-      ws_named(b->ctx, "asm_string", mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(""))),
-      ws_named(b->ctx, "constraints",
-               mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(f32 ? "=f,0" : "=r,0"))),
-      ws_named(b->ctx, "has_side_effects", mlirUnitAttrGet(b->ctx)),
-  };
-  return ws_build_value(b, "llvm.inline_asm", 1, &v, mlirValueGetType(v), 3, attrs);
+  return mlirOperationGetResult(
+      ws_build_inline_asm(b, "", f32 ? "=f,0" : "=r,0", 1, &v, mlirValueGetType(v)), 0);
 }
 
 /* The registers wgmma reads (A's packed pairs and the accumulator), each

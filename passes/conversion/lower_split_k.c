@@ -20,24 +20,10 @@ static MlirValue to_i64(ws_builder *b, MlirValue v32) {
   return ws_build_value(b, "arith.extui", 1, &v32, i64_of(b), 0, NULL);
 }
 
-/* Inline PTX with side effects: `text` over `operands` under `constraints`,
- * with a result of `result` (or none when it is null). */
-static MlirOperation ptx(ws_builder *b, const char *text, const char *constraints, int n,
-                         const MlirValue *operands, MlirType result) {
-  MlirNamedAttribute attrs[3] = {
-      ws_named(b->ctx, "asm_string", mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(text))),
-      ws_named(b->ctx, "constraints",
-               mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(constraints))),
-      ws_named(b->ctx, "has_side_effects", mlirUnitAttrGet(b->ctx)),
-  };
-  return ws_build(b, "llvm.inline_asm", n, operands, mlirTypeIsNull(result) ? 0 : 1, &result,
-                  3, attrs, 0);
-}
-
 /* The address of slot `slot` (i32) of the workspace, an i64. */
 static MlirValue slot_address(ws_builder *b, const ws_split_k_site *s, MlirValue slot) {
-  long long bytes = (long long)s->count * s->holders * 4 + 128;
-  MlirValue off = ws_arith(b, "arith.muli", to_i64(b, slot), ws_const_int(b, bytes, i64_of(b)));
+  MlirValue off = ws_arith(b, "arith.muli", to_i64(b, slot),
+                           ws_const_int(b, s->slot_bytes, i64_of(b)));
   return ws_arith(b, "arith.addi", s->workspace, off);
 }
 
@@ -86,13 +72,13 @@ static void publish(ws_builder *b, const ws_split_k_site *s, MlirValue slot, con
   for (int q = 0; q < s->count / 4; q++) {
     MlirValue ops[5] = {quad_address(b, s, at, q), acc[4 * q], acc[4 * q + 1], acc[4 * q + 2],
                         acc[4 * q + 3]};
-    ptx(b, "st.global.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f", 5, ops,
+    ws_build_inline_asm(b, "st.global.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f", 5, ops,
         (MlirType){NULL});
   }
   warpgroup_barrier(b, s);
   ws_builder first = inside_if(b, first_of_warpgroup(b, s));
   MlirValue flag = flag_address(&first, s, base);
-  ptx(&first, "st.release.gpu.global.u32 [$0], 1;", "l", 1, &flag, (MlirType){NULL});
+  ws_build_inline_asm(&first, "st.release.gpu.global.u32 [$0], 1;", "l", 1, &flag, (MlirType){NULL});
 }
 
 /* One thread of the owner's warpgroup waits for each contributor's flag
@@ -106,7 +92,7 @@ static void wait_for_contributors(ws_builder *b, const ws_split_k_site *s, MlirV
   ws_builder in = ws_builder_before(mlirBlockGetTerminator(body));
   MlirValue slot = ws_arith(&in, "arith.addi", first, mlirBlockGetArgument(body, 0));
   MlirValue flag = flag_address(&in, s, slot_address(&in, s, slot));
-  ptx(&in,
+  ws_build_inline_asm(&in,
       "{\n\t.reg .pred ready;\n\t.reg .b32 v;\n"
       "SPLIT_K_WAIT:\n\tld.acquire.gpu.global.u32 v, [$0];\n\tsetp.ne.u32 ready, v, 0;\n"
       "\t@!ready nanosleep.u32 64;\n\t@!ready bra SPLIT_K_WAIT;\n"
@@ -114,14 +100,11 @@ static void wait_for_contributors(ws_builder *b, const ws_split_k_site *s, MlirV
       "l", 1, &flag, (MlirType){NULL});
 }
 
-/* The owner's sum: acc plus slots first .. first + n - 1, in that order,
- * carried through the loop as one struct of the thread's values. */
+/* The owner's sum: its values (`mine`, one struct) plus slots first ..
+ * first + n - 1, in that order, carried through the loop as that struct. */
 static MlirValue add_contributions(ws_builder *b, const ws_split_k_site *s, MlirValue first,
-                                   MlirValue n, const MlirValue *acc) {
+                                   MlirValue n, MlirValue init) {
   ws_fragment f = {.count = s->count};
-  for (int i = 0; i < s->count; i++)
-    f.values[i] = acc[i];
-  MlirValue init = ws_fragment_pack(b, &f);
   MlirBlock body;
   MlirOperation loop = ws_build_for(b, ws_const_i32(b, 0), n, ws_const_i32(b, 1), 1, &init, &body);
   ws_builder in = ws_builder_at_end(body, b->loc);
@@ -133,7 +116,7 @@ static MlirValue add_contributions(ws_builder *b, const ws_split_k_site *s, Mlir
   for (int q = 0; q < s->count / 4; q++) {
     MlirValue addr = quad_address(&in, s, at, q);
     MlirValue v = mlirOperationGetResult(
-        ptx(&in, "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l", 1, &addr, quad),
+        ws_build_inline_asm(&in, "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l", 1, &addr, quad),
         0);
     for (int e = 0; e < 4; e++) {
       char pos[32];
@@ -171,7 +154,7 @@ void ws_emit_split_k_sum(ws_builder *b, const ws_split_k_site *s, const MlirValu
   ws_builder t = ws_builder_at_end(then_block, b->loc);
   wait_for_contributors(&t, s, first, last);
   warpgroup_barrier(&t, s);
-  MlirValue total = add_contributions(&t, s, first, last, acc);
+  MlirValue total = add_contributions(&t, s, first, last, mine);
   ws_build_terminator(then_block, b->loc, "scf.yield", 1, &total);
   ws_build_terminator(else_block, b->loc, "scf.yield", 1, &mine);
   ws_fragment_unpack(b, mlirOperationGetResult(pick, 0), &f);

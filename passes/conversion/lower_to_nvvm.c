@@ -800,6 +800,14 @@ static bool lower_split_k_sum(lowering *L, ws_builder *b, MlirOperation op) {
     ws_emit_op_error(op, "sums a tile that is not the consumers' accumulator");
     return false;
   }
+  int holders = L->frags.layout.warpgroups * 128;
+  long long slot_bytes = ws_int_attr(L->old_func, "ws.workspace_per_block", 0);
+  if (slot_bytes < (long long)in->count * holders * 4 + 4 * L->frags.layout.warpgroups) {
+    ws_emit_op_error(op, "needs the kernel's ws.workspace_per_block (set by ws-split-k) to "
+                         "hold its %d x %d f32 values and a flag per warpgroup; it is %lld",
+                     in->count, holders, slot_bytes);
+    return false;
+  }
   ws_split_k_site s = {
       .workspace = mlirOperationGetOperand(op, 1),
       .unit = mlirOperationGetOperand(op, 2),
@@ -807,8 +815,9 @@ static bool lower_split_k_sum(lowering *L, ws_builder *b, MlirOperation op) {
       .holder = mma_thread(L, b),
       .barrier = ws_arith(b, "arith.addi", ws_arith(b, "arith.divui", L->tiles.tid, c32(b, 128)),
                           c32(b, 2)),
-      .holders = L->frags.layout.warpgroups * 128,
+      .holders = holders,
       .count = in->count,
+      .slot_bytes = slot_bytes,
   };
   ws_emit_split_k_sum(b, &s, in->values, out->values);
   return true;

@@ -3,7 +3,9 @@
  * workspace. Internal.
  *
  * The workspace holds one slot per contributing unit: slot tile *
- * (splits - 1) + split, each `slot_bytes` long: the tile's f32 values in
+ * (splits - 1) + split, each `slot_bytes` long (ws-split-k's
+ * ws.workspace_per_block, which the launcher sizes the workspace by): the
+ * tile's f32 values in
  * the consumers' fragment order (16 bytes of each thread in turn: value
  * 4q..4q+3 of holder thread h at byte (q * holders + h) * 16, so that a
  * warp's stores and loads are whole 512-byte lines), then one ready flag
@@ -25,6 +27,7 @@ typedef struct ws_split_k_site {
   MlirValue barrier;      /* i32: its warpgroup's named barrier */
   int holders;            /* threads holding the tile, 128 per warpgroup */
   int count;              /* f32 values per thread, a multiple of 4 */
+  long long slot_bytes;   /* a slot's stride: the kernel's ws.workspace_per_block */
 } ws_split_k_site;
 
 /* Builds the exchange at b: sum[i] is acc[i] plus the other splits'

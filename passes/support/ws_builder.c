@@ -218,3 +218,15 @@ MlirOperation ws_clone_before(ws_builder *b, MlirOperation op) {
     mlirBlockAppendOwnedOperation(b->block, copy);
   return copy;
 }
+
+MlirOperation ws_build_inline_asm(ws_builder *b, const char *text, const char *constraints,
+                                  intptr_t n, const MlirValue *operands, MlirType result) {
+  MlirNamedAttribute attrs[3] = {
+      ws_named(b->ctx, "asm_string", mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(text))),
+      ws_named(b->ctx, "constraints",
+               mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(constraints))),
+      ws_named(b->ctx, "has_side_effects", mlirUnitAttrGet(b->ctx)),
+  };
+  return ws_build(b, "llvm.inline_asm", n, operands, mlirTypeIsNull(result) ? 0 : 1, &result, 3,
+                  attrs, 0);
+}

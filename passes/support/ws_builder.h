@@ -58,6 +58,12 @@ MlirValue ws_byte_ptr_const(ws_builder *b, MlirValue base, int32_t offset);
 MlirValue ws_load_at(ws_builder *b, MlirValue base, MlirValue offset, MlirType type, int bytes);
 /* Address of smem[base + slot * stride] (slot an i32). */
 MlirValue ws_smem_slot_ptr(ws_builder *b, MlirValue smem, int base, MlirValue slot, int stride);
+/* llvm.inline_asm with side effects: PTX `text` over `operands` under
+ * `constraints` (LLVM's), with one result of `result`, or none when it is
+ * null. Returns the op. */
+MlirOperation ws_build_inline_asm(ws_builder *b, const char *text, const char *constraints,
+                                  intptr_t n, const MlirValue *operands, MlirType result);
+
 /* Clones a leaf op before the builder's point (the caller sets operands). */
 MlirOperation ws_clone_before(ws_builder *b, MlirOperation op);
 
