@@ -94,6 +94,15 @@ bool ws_op_is(MlirOperation op, const char *name) {
   return ws_ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
 
+int ws_gpu_dimension(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("dimension"));
+  char text[64];
+  if (mlirAttributeIsNull(a))
+    return -1;
+  ws_attr_str(a, text, sizeof text);
+  return strstr(text, "x>") ? 0 : strstr(text, "y>") ? 1 : strstr(text, "z>") ? 2 : -1;
+}
+
 bool ws_constant_int(MlirValue v, long long *value) {
   if (!mlirValueIsAOpResult(v) || !ws_op_is(mlirOpResultGetOwner(v), "arith.constant"))
     return false;

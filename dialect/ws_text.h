@@ -50,6 +50,10 @@ bool ws_op_is(MlirOperation op, const char *name);
 /* The value of an integer arith.constant; false for anything else. */
 bool ws_constant_int(MlirValue v, long long *value);
 
+/* The dimension of a gpu index op (gpu.block_id, gpu.grid_dim, ...: its
+ * #gpu<dim x> attribute): 0 for x, 1 for y, 2 for z, -1 without one. */
+int ws_gpu_dimension(MlirOperation op);
+
 /* The nearest ancestor of `op` named `name`, or a null op. */
 MlirOperation ws_enclosing_op(MlirOperation op, const char *name);
 

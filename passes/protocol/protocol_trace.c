@@ -187,16 +187,6 @@ static bool fail(ws_program *P, MlirOperation op, const char *msg) {
   return false;
 }
 
-/* The dimension of a gpu index op (#gpu<dim y>: 1), 0 for x or unknown. */
-static int gpu_dimension(MlirOperation op) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("dimension"));
-  char text[64];
-  if (mlirAttributeIsNull(a))
-    return 0;
-  ws_attr_str(a, text, sizeof text);
-  return strstr(text, "y>") ? 1 : strstr(text, "z>") ? 2 : 0;
-}
-
 static int str_attr_is(MlirOperation op, const char *name, const char *value) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
   return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
@@ -744,7 +734,7 @@ static bool compile_op(ws_program *P, MlirOperation op) {
         strcmp(name, "gpu.cluster_block_id") == 0) { /* a cluster spans one dimension */
       insn *i = emit(P, C_RANK, op);
       i->dst = dst;
-      int d = gpu_dimension(op);
+      int d = ws_gpu_dimension(op) > 0 ? ws_gpu_dimension(op) : 0; /* unknown: x */
       i->sub = strcmp(name, "gpu.cluster_block_id") == 0 &&
                (d > 1 || P->plan->cluster[d] < 2); /* not along it: 0 */
       return true;

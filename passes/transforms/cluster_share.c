@@ -31,16 +31,6 @@
 
 enum { UNIFORM_DEPTH = 64 };
 
-/* The dimension (0 x, 1 y, 2 z) of a gpu index op, or -1. */
-static int gpu_dimension(MlirOperation op) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("dimension"));
-  char text[64];
-  if (mlirAttributeIsNull(a))
-    return -1;
-  ws_attr_str(a, text, sizeof text);
-  return strstr(text, "x>") ? 0 : strstr(text, "y>") ? 1 : strstr(text, "z>") ? 2 : -1;
-}
-
 /* The gpu.block_id under a value's index casts, or a null op. */
 static MlirOperation block_id_of(MlirValue v) {
   while (mlirValueIsAOpResult(v)) {
@@ -59,7 +49,7 @@ static bool uniform(MlirValue v, const int *cluster, int depth);
 /* A gpu index op: uniform unless it is the block's place along a dimension
  * the cluster spans (gpu.block_id, gpu.cluster_block_id there). */
 static bool uniform_index_op(MlirOperation def, const int *cluster) {
-  int d = gpu_dimension(def);
+  int d = ws_gpu_dimension(def);
   bool spanned = d >= 0 && d < 2 && cluster[d] > 1;
   if (ws_op_is(def, "gpu.block_id") || ws_op_is(def, "gpu.cluster_block_id"))
     return !spanned;
@@ -77,7 +67,7 @@ static bool divides_out_rank(MlirOperation def, const int *cluster) {
   long long c;
   if (mlirOperationIsNull(id) || !ws_constant_int(mlirOperationGetOperand(def, 1), &c))
     return false;
-  int d = gpu_dimension(id);
+  int d = ws_gpu_dimension(id);
   return d >= 0 && d < 2 && c > 0 && c % cluster[d] == 0;
 }
 

@@ -29,7 +29,6 @@
  * no wait can be circular. ws.split_k_sum is lowered by
  * conversion/lower_split_k.c. */
 #include <stdio.h>
-#include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -58,11 +57,7 @@ static bool is_gpu_x(MlirValue v, const char *what) {
   MlirOperation op = defining_op(v);
   if (!mlirOperationIsNull(op) && ws_op_is(op, "arith.index_cast"))
     op = defining_op(mlirOperationGetOperand(op, 0));
-  if (mlirOperationIsNull(op) || !ws_op_is(op, what))
-    return false;
-  MlirAttribute dim = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("dimension"));
-  char buf[64];
-  return !mlirAttributeIsNull(dim) && strstr(ws_attr_str(dim, buf, sizeof buf), "x") != NULL;
+  return !mlirOperationIsNull(op) && ws_op_is(op, what) && ws_gpu_dimension(op) == 0;
 }
 
 /* The one scf.for in the tile loop's body (the K loop), or null. */
