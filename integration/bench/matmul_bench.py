@@ -92,6 +92,10 @@ TRITON_CONFIGS = [(128, 256, 64, 3, 8, False), (128, 128, 64, 4, 8, False),
                   (128, 128, 64, 4, 8, True)]
 
 
+# every figure, ws's, cuBLAS's and Triton's, under the same timer settings
+TIMER = {"warmup": 25, "rep": 200}
+
+
 def tflops(m, n, k, ms):
     return 2.0 * m * n * k / (ms * 1e-3) / 1e12
 
@@ -107,7 +111,7 @@ def time_it(run, c, ref):
     torch.cuda.synchronize()
     if not close(c, ref):
         return None
-    return triton.testing.do_bench(run, warmup=25, rep=200)
+    return triton.testing.do_bench(run, **TIMER)
 
 
 def bench_triton(a, b, c, ref, m, n, k, sms, configs=TRITON_CONFIGS):
@@ -161,9 +165,9 @@ def bench_bias_relu(kernels):
         c = torch.empty(m, n, device="cuda", dtype=torch.float16)
         ref = torch.relu(torch.addmm(bias, a, b.T))
         t_addmm = tflops(m, n, k, triton.testing.do_bench(
-            lambda: torch.relu(torch.addmm(bias, a, b.T)), warmup=25, rep=200))
+            lambda: torch.relu(torch.addmm(bias, a, b.T)), **TIMER))
         t_lt = tflops(m, n, k, triton.testing.do_bench(
-            lambda: torch._addmm_activation(bias, a, b.T, use_gelu=False), warmup=25, rep=200))
+            lambda: torch._addmm_activation(bias, a, b.T, use_gelu=False), **TIMER))
         ours = []
         for kern in kernels:
             if kern.epilogue != "bias_relu":
@@ -208,7 +212,7 @@ def measure_round(kernels, dtype, shapes, sms, results, triton_pick):
         ref = torch.matmul(a, b.T)
         shape = (m, n, k)
         results.setdefault((shape, "cuBLAS"), []).append(tflops(m, n, k, triton.testing.do_bench(
-            lambda: torch.matmul(a, b.T), warmup=25, rep=100)))
+            lambda: torch.matmul(a, b.T), **TIMER)))
         if n % 8 == 0 and dtype == torch.float16:
             configs = [triton_pick[shape]] if shape in triton_pick else TRITON_CONFIGS
             tri, cfg = bench_triton(a, b, c, ref, m, n, k, sms, configs)

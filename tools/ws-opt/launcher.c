@@ -79,17 +79,16 @@ static void write_tensor_type(FILE *f) {
              "} ws_tensor;\n#endif\n\n");
 }
 
-/* What a kernel's launch comment says it writes besides its tensors. */
-static const char *outside_what(const char *name, const launch_info *k) {
-  static char text[512];
+/* The end of a launch comment's sentence on what the kernel writes: its
+ * tensors, and a split-K kernel's workspace. */
+static void write_outside(FILE *f, const char *name, const launch_info *k) {
   if (!k->workspace_per_block)
-    return ", for any grid";
-  snprintf(text, sizeof text,
-           " and its split-K workspace, the last argument (the int64_t\n"
-           " * address of %s_%s_workspace_bytes(grid_x) bytes, zeroed once:\n"
-           " * see below), for any grid up to the persistent one",
-           name, k->name);
-  return text;
+    fprintf(f, ", for any grid");
+  else
+    fprintf(f, " and its split-K workspace, the last argument (the int64_t\n"
+               " * address of %s_%s_workspace_bytes(grid_x) bytes, zeroed once:\n"
+               " * see below), for any grid up to the persistent one",
+            name, k->name);
 }
 
 static void write_header(FILE *f, const char *name, const launch_info *ks, int n) {
@@ -121,11 +120,13 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
     fprintf(f, "/* %s: %d threads per block, %d bytes of dynamic shared memory.\n"
                " * Descriptor arguments are global tensors; their TMA boxes are\n"
                " * fixed by the kernel. The kernel reads and writes no byte outside\n"
-               " * them%s. Arguments TMA cannot take are refused with\n"
+               " * them",
+            ks[k].name, ks[k].block_threads, ks[k].smem_bytes);
+    write_outside(f, name, &ks[k]);
+    fprintf(f, ". Arguments TMA cannot take are refused with\n"
                " * CUDA_ERROR_INVALID_VALUE and a message in m->error. */\n"
                "CUresult %s_%s_launch(%s_module *m, CUstream stream,\n"
                "    unsigned grid_x, unsigned grid_y, unsigned grid_z",
-            ks[k].name, ks[k].block_threads, ks[k].smem_bytes, outside_what(name, &ks[k]),
             name, ks[k].name, name);
     write_params(f, &ks[k]);
     fprintf(f, ");\n\n");
