@@ -122,7 +122,7 @@ int64_t wsPlanGetDescriptorBoxInner(WsPlan plan, MlirValue desc) {
 int wsPlanGetDescriptorRowParts(WsPlan plan, MlirValue desc, int *row_dim) {
   const ws_plan *p = &unwrap(plan)->plan;
   int r = descriptor_ring(p, desc);
-  if (r < 0 || !p->rings[r].multicast)
+  if (r < 0 || !p->rings[r].split)
     return 1;
   MlirType box = wsTensorDescTypeGetBox(mlirValueGetType(desc));
   *row_dim = (int)(mlirShapedTypeGetRank(box) - mlirShapedTypeGetRank(p->rings[r].tile));

@@ -303,12 +303,12 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
   MlirValue slot = mlirOperationGetOperand(op, rank + 1);
   MlirValue full = slot_ptr(L, b, L->plan.channels[ring->channel].full, slot, 8);
   char seg[64];
-  snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, %d, 0, 0>", rank, ring->multicast);
+  snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, %d, 0, 0>", rank, ring->split == WS_SPLIT_MULTICAST);
   MlirNamedAttribute attrs[1] = {ws_named_text(L->ctx, "operandSegmentSizes", seg)};
   for (int j = 0; j < ws_ring_boxes(ring); j++) {
     MlirValue ops[9], coords[5];
     MlirValue dst = box_at(L, b, op, r, rank, c32(b, j), coords);
-    MlirValue mask = ring->multicast ? multicast_part(L, b, ring, rank, coords, &dst)
+    MlirValue mask = ring->split == WS_SPLIT_MULTICAST ? multicast_part(L, b, ring, rank, coords, &dst)
                                      : (MlirValue){NULL};
     for (int d = 0; d < rank; d++) /* TMA takes the innermost first */
       ops[2 + d] = coords[rank - 1 - d];
@@ -317,7 +317,7 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
     ops[2 + rank] = full;
     ops[3 + rank] = mask;
     ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global",
-                  3 + rank + ring->multicast, ops, 1, attrs);
+                  3 + rank + (ring->split == WS_SPLIT_MULTICAST), ops, 1, attrs);
   }
   return true;
 }

@@ -214,7 +214,7 @@ void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
               commits_empty              ? "tcgen05.commit from the MMA warp: it lands once "
                                            "the MMAs that read the slot are done"
               : ch->empty_arrivals == 1 ? "one lane, once its TMA store has read the slot"
-              : ch->cluster             ? "one lane of each compute warp of every CTA of the "
+              : ch->empty_to == WS_REACH_EVERY           ? "one lane of each compute warp of every CTA of the "
                                           "cluster, after its last read: each CTA's load warp "
                                           "writes into every CTA's slots"
                                          : "every compute thread, after its last read",

@@ -13,6 +13,8 @@
 #include "../../dialect/ws_text.h"
 
 const char *const ws_role_names[WS_NUM_ROLES] = {"load", "compute", "store", "mma"};
+const char *const ws_split_names[3] = {"none", "multicast", "pair"};
+const char *const ws_reach_names[3] = {"own", "every", "leader"};
 
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
 
@@ -274,6 +276,19 @@ static int dict_part(const ws_plan *plan, MlirAttribute dict, const char *key) {
   return part_by_name(plan, dict_string(dict, key));
 }
 
+/* The index of the word the dictionary's string `key` holds in names[3],
+ * 0 when it has none; -1 for a word not among them (the plan check says
+ * so). */
+static int dict_word(MlirAttribute dict, const char *key, const char *const names[3]) {
+  MlirStringRef s = dict_string(dict, key);
+  if (!s.data || s.length == 0)
+    return 0;
+  for (int i = 0; i < 3; i++)
+    if (strlen(names[i]) == s.length && memcmp(names[i], s.data, s.length) == 0)
+      return i;
+  return -1;
+}
+
 /* Rows without a known role or a usable name are skipped; ws-verify
  * checks the attribute's kind, the passes what they need of its rows. */
 static void read_partitions(ws_plan *plan, MlirAttribute table) {
@@ -316,7 +331,8 @@ static void read_channels(ws_plan *plan, MlirAttribute list) {
     c->release_fence = dict_int(e, "release_fence", 0);
     c->publish_fence = dict_int(e, "publish_fence", 0);
     c->drain = dict_int(e, "drain", 0);
-    c->cluster = dict_int(e, "cluster", 0) != 0;
+    c->full_to = (ws_reach)dict_word(e, "full_to", ws_reach_names);
+    c->empty_to = (ws_reach)dict_word(e, "empty_to", ws_reach_names);
   }
 }
 
@@ -326,7 +342,7 @@ static void read_ring_dict(ws_ring *r, MlirAttribute d) {
   r->slot_bytes = dict_int(d, "slot_bytes", 0);
   r->align = dict_int(d, "align", 128);
   r->swizzle = dict_int(d, "swizzle", 0);
-  r->multicast = dict_int(d, "multicast", 0) != 0;
+  r->split = (ws_split)dict_word(d, "split", ws_split_names);
 }
 
 static void read_ring(ws_plan *plan, MlirOperation op) {
@@ -383,6 +399,13 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
       snprintf(why, cap, "ws.channels[%d]: depth %d; expected 1 to 8", c, ch->depth);
       return false;
     }
+    if (ch->full_to < 0 || ch->empty_to < 0 ||
+        ((ch->full_to || ch->empty_to) && ws_plan_cluster_size(plan) < 2)) {
+      snprintf(why, cap, "ws.channels[%d]: full_to and empty_to take \"own\", \"every\" "
+                         "or \"leader\", and other than own only in a cluster kernel "
+                         "(ws.cluster)", c);
+      return false;
+    }
   }
   for (int r = 0; r < plan->num_rings; r++) {
     const ws_ring *ring = &plan->rings[r];
@@ -406,11 +429,20 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
       return false;
     }
     int cl = ws_plan_cluster_size(plan);
-    if (ring->multicast && (cl < 2 || !plan->channels[ring->channel].cluster ||
-                            mlirShapedTypeGetDimSize(ring->tile, 0) % (8 * cl))) {
-      snprintf(why, cap, "ws.rings[%d] is multicast, which needs the kernel's ws.cluster of "
-                         "2 or more CTAs, a channel with cluster = true, and rows in parts of "
-                         "a multiple of 8 per CTA", r);
+    const ws_channel *ch = &plan->channels[ring->channel];
+    if (ring->split < 0) {
+      snprintf(why, cap, "ws.rings[%d]: an unknown split; expected \"multicast\" or \"pair\"", r);
+      return false;
+    }
+    if (ring->split && (cl < 2 || mlirShapedTypeGetDimSize(ring->tile, 0) % (8 * cl) ||
+                        (ring->split == WS_SPLIT_MULTICAST && ch->empty_to != WS_REACH_EVERY) ||
+                        (ring->split == WS_SPLIT_PAIR && ch->full_to != WS_REACH_LEADER))) {
+      snprintf(why, cap, "ws.rings[%d] is split (%s) across a cluster, which needs the "
+                         "kernel's ws.cluster of 2 or more CTAs, a channel whose %s, and "
+                         "rows in parts of a multiple of 8 per CTA",
+               r, ws_split_names[ring->split],
+               ring->split == WS_SPLIT_MULTICAST ? "releases reach every CTA (empty_to = every)"
+                                                 : "copies complete at the leader (full_to = leader)");
       return false;
     }
   }
@@ -590,15 +622,22 @@ void ws_plan_write_partitions(const ws_plan *plan) {
   set_attr_text(plan->tables, "ws.partitions", text);
 }
 
+/* The ring row's split clause (`, split = "multicast"`), or "". */
+static const char *split_text(const ws_ring *r, char buf[32]) {
+  buf[0] = 0;
+  if (r->split > 0)
+    snprintf(buf, 32, ", split = \"%s\"", ws_split_names[r->split]);
+  return buf;
+}
+
 void ws_plan_write_rings(const ws_plan *plan) {
   for (int i = 0; i < plan->num_rings; i++) {
     const ws_ring *r = &plan->rings[i];
-    char text[256];
+    char text[256], buf[32];
     snprintf(text, sizeof text,
              "{channel = %d : i32, offset = %d : i32, slot_bytes = %d : i32, "
              "align = %d : i32, swizzle = %d : i32%s}",
-             r->channel, r->offset, r->slot_bytes, r->align, r->swizzle,
-             r->multicast ? ", multicast = true" : "");
+             r->channel, r->offset, r->slot_bytes, r->align, r->swizzle, split_text(r, buf));
     set_attr_text(r->producer, "ws.ring", text);
   }
 }
@@ -623,8 +662,10 @@ void ws_plan_write_channels(const ws_plan *plan) {
                       c->producer_phase, c->consumer_phase,
                       c->release_fence ? "true" : "false",
                       c->publish_fence ? "true" : "false", c->drain);
-    if (c->cluster)
-      ws_text_appendf(&t, ", cluster = true");
+    if (c->full_to)
+      ws_text_appendf(&t, ", full_to = \"%s\"", ws_reach_names[c->full_to]);
+    if (c->empty_to)
+      ws_text_appendf(&t, ", empty_to = \"%s\"", ws_reach_names[c->empty_to]);
     ws_text_appendf(&t, "}");
   }
   ws_text_appendf(&t, "]");
@@ -646,7 +687,7 @@ void ws_plan_write_kernel(const ws_plan *plan) {
 }
 
 void ws_plan_write_ring_table(const ws_plan *plan) {
-  char text[WS_MAX_RINGS * 224], type[96];
+  char text[WS_MAX_RINGS * 224], type[96], buf[32];
   ws_text t;
   ws_text_init(&t, text, sizeof text);
   ws_text_appendf(&t, "[");
@@ -655,8 +696,7 @@ void ws_plan_write_ring_table(const ws_plan *plan) {
     ws_text_appendf(&t, "%s{tile = %s, channel = %d : i32, offset = %d : i32, "
                         "slot_bytes = %d : i32, align = %d : i32, swizzle = %d : i32%s}",
                     i ? ", " : "", ws_type_str(r->tile, type, sizeof type), r->channel,
-                    r->offset, r->slot_bytes, r->align, r->swizzle,
-                    r->multicast ? ", multicast = true" : "");
+                    r->offset, r->slot_bytes, r->align, r->swizzle, split_text(r, buf));
   }
   ws_text_appendf(&t, "]");
   set_attr_text(plan->func, "ws.rings", text);

@@ -64,16 +64,31 @@ typedef struct ws_partition {
                     wgmmas (ws_choose_product_lag) */
 } ws_partition;
 
+/* How a cluster kernel's CTAs share a ring whose tile every CTA of the
+ * cluster loads alike (ws-partition-schedule's ws.cluster_shared): each
+ * loads 1 / cluster of its rows (the rank-th part), and
+ *   WS_SPLIT_MULTICAST  copies it into that part of every CTA's slot (one
+ *                       TMA multicast; the slot holds the whole tile);
+ *   WS_SPLIT_PAIR       keeps it in its own slot (1 / cluster of the tile),
+ *                       where the pair's one MMA reads every CTA's part
+ *                       (an engine with pair_mma). */
+typedef enum ws_split { WS_SPLIT_NONE, WS_SPLIT_MULTICAST, WS_SPLIT_PAIR } ws_split;
+extern const char *const ws_split_names[3];
+
+/* Whose barrier an arrival (or a copy's completion) on one of a channel's
+ * barriers reaches in a cluster kernel: the CTA's own, the barrier at the
+ * same offset in every CTA of the cluster, or the leader's (rank 0). */
+typedef enum ws_reach { WS_REACH_OWN, WS_REACH_EVERY, WS_REACH_LEADER } ws_reach;
+extern const char *const ws_reach_names[3];
+
 typedef struct ws_ring {
   MlirOperation producer; /* defines the tile (ws.load or a compute op);
                              null once the kernel is specialized */
   MlirType tile;
   int channel, offset, align, swizzle;
   int slot_bytes; /* the distance between slots: the tile padded to align */
-  bool multicast; /* a cluster kernel's tile that every CTA of the cluster
-                     loads alike: each CTA loads 1 / cluster of its rows (the
-                     rank-th part) into that part of every CTA's slot, one
-                     TMA multicast; `multicast = true` in the ring's row */
+  ws_split split; /* how the CTAs of a cluster share the tile (none,
+                     multicast or pair); `split = "..."` in the ring's row */
 } ws_ring;
 
 typedef struct ws_channel {
@@ -84,10 +99,14 @@ typedef struct ws_channel {
   int producer_phase, consumer_phase;
   bool release_fence, publish_fence;
   int drain;
-  bool cluster; /* a multicast ring's channel: every CTA of the cluster
-                   writes into each one's slots, so a consumer releases a
-                   slot on the empty barrier of every CTA (empty_arrivals
-                   counts them all); `cluster = true` in the row */
+  /* Whose barriers its arrivals reach (`full_to = "..."`, `empty_to =
+   * "..."` in the row; absent: own). A multicast ring's channel releases
+   * every CTA's slot (every CTA's load warp writes into each one's), so
+   * empty_to = every and empty_arrivals counts every CTA's consumers. A
+   * pair's K channel completes every CTA's copies on the leader's full
+   * barrier (full_to = leader, whose MMA reads them all); its accumulator
+   * channel's releases go to the leader's empty barrier. */
+  ws_reach full_to, empty_to;
 } ws_channel;
 
 /* A matmul's accumulator in tensor memory (sm_100a): `buffers` (the depth

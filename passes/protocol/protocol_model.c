@@ -195,7 +195,7 @@ static bool check_read_ring(ws_model *X, ws_model_state *s, const ws_event *e, i
   ws_barrier_state *full = bar_of(X, s, e->cta, e->channel, 1, e->slot);
   ws_barrier_state *empty = bar_of(X, s, e->cta, e->channel, 0, e->slot);
   int released_in = e->cta;
-  if (X->run->plan->channels[e->channel].cluster)
+  if (X->run->plan->channels[e->channel].empty_to == WS_REACH_EVERY)
     for (int cta = 0; cta < X->run->ctas; cta++) /* the one furthest on */
       if (bar_of(X, s, cta, e->channel, 0, e->slot)->completed > empty->completed) {
         empty = bar_of(X, s, cta, e->channel, 0, e->slot);

@@ -395,7 +395,7 @@ static bool order_read(order *O, int a, int i, const int *pre, const ws_event *e
                           "%lld before the write of that iteration may be complete: nothing "
                           "orders it after %s", e->slot, ring, e->iter,
                           written ? where_of(unordered(O, written, pre), loc) : "a phase that never completes");
-  bool cluster = O->run->plan->channels[e->channel].cluster;
+  bool cluster = O->run->plan->channels[e->channel].empty_to == WS_REACH_EVERY;
   for (int cta = 0; cta < O->run->ctas; cta++) {
     if (cta != e->cta && !cluster)
       continue;

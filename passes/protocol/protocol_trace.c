@@ -631,7 +631,7 @@ static bool compile_op(ws_program *P, MlirOperation op) {
     return spread_over_cluster(P, op, kind);
   if (kind == EV_TMA_LOAD) {
     int r = ws_int_attr(op, "ring", -1);
-    if (r >= 0 && r < P->plan->num_rings && P->plan->rings[r].multicast)
+    if (r >= 0 && r < P->plan->num_rings && P->plan->rings[r].split == WS_SPLIT_MULTICAST)
       return spread_over_cluster(P, op, kind);
   }
   if (kind == EV_MMA) { /* its reads, its tile's maker (C_MMA_ID), A's reads */

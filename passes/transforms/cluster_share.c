@@ -6,7 +6,7 @@
  * do not depend on a block's place in its cluster (its rank) loads the same
  * box in every CTA of the cluster: a matmul tiled with m from block x and n
  * from block y, in clusters along x, loads the same B in both CTAs. Such a
- * load is marked ws.multicast: each CTA will load 1 / size of its rows and
+ * load is marked ws.cluster_shared: each CTA will load 1 / size of its rows and
  * multicast them into every CTA's slot, so the cluster reads B from L2 once
  * instead of once per CTA.
  *
@@ -213,7 +213,7 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
                       t.len ? "; " : "", operand_name(op), loc, (long long)rows);
       continue;
     }
-    mlirOperationSetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("ws.multicast"),
+    mlirOperationSetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("ws.cluster_shared"),
                                                mlirUnitAttrGet(mlirOperationGetContext(op)));
     shared++;
     ws_text_appendf(&t, "%s%s at %s is the same in each: each loads %lld of its %lld rows "

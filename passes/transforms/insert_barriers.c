@@ -72,7 +72,7 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
   c->empty_arrivals = turn ? WARPGROUP_THREADS : arrivals(&plan->parts[c->to]);
   /* a cluster's channel: the consumers of every CTA release each slot (each
    * CTA's load warp writes into every CTA's slots), one arrival per warp */
-  if (c->cluster)
+  if (c->empty_to == WS_REACH_EVERY)
     c->empty_arrivals = c->empty_arrivals / WARP_THREADS * ws_plan_cluster_size(plan);
   c->producer_phase = 1;
   c->consumer_phase = 0;

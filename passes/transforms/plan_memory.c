@@ -183,10 +183,11 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
     /* Every slot, not just the first, is a TMA destination or source, so
      * slots are padded to the alignment (a 1x16 f32 tile takes 128). */
     r->slot_bytes = (int)align_up(ws_tile_bytes(r->tile), r->align);
-    /* a tile the cluster's CTAs share (ws-partition-schedule's ws.multicast):
+    /* a tile the cluster's CTAs share (ws-partition-schedule's ws.cluster_shared):
      * every CTA writes into its channel's slots in each of them */
-    r->multicast = ws_has_attr(op, "ws.multicast");
-    plan->channels[channel].cluster |= r->multicast;
+    r->split = ws_has_attr(op, "ws.cluster_shared") ? WS_SPLIT_MULTICAST : WS_SPLIT_NONE;
+    if (r->split)
+      plan->channels[channel].empty_to = WS_REACH_EVERY;
   }
   return true;
 }

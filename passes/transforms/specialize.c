@@ -190,7 +190,7 @@ static void signal(specializer *S, ws_builder *b, const char *name, int ch, bool
                    MlirValue slot) {
   MlirNamedAttribute attrs[3] = {int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full),
                                  ws_named(S->ctx, "cluster", mlirUnitAttrGet(S->ctx))};
-  bool cluster = !full && S->plan->channels[ch].cluster;
+  bool cluster = !full && S->plan->channels[ch].empty_to == WS_REACH_EVERY;
   ws_build_void(b, name, 1, &slot, cluster ? 3 : 2, attrs);
 }
 

@@ -697,9 +697,9 @@ static bool check_kernel_int_attr(verify_state *st, MlirOperation op, MlirAttrib
                          ws_op_is(op, "gpu.func") && get_i32(a, &v) && v >= 0);
 }
 
-static bool check_multicast(verify_state *st, MlirOperation op, MlirAttribute a) {
+static bool check_cluster_shared(verify_state *st, MlirOperation op, MlirAttribute a) {
   (void)st;
-  return check_plan_attr(op, "ws.multicast", wsOperationIsA(op, "load") && mlirAttributeIsAUnit(a));
+  return check_plan_attr(op, "ws.cluster_shared", wsOperationIsA(op, "load") && mlirAttributeIsAUnit(a));
 }
 
 static bool check_persistent(verify_state *st, MlirOperation op, MlirAttribute a) {
@@ -732,7 +732,7 @@ static const attr_rule attr_rules[] = {
     {"ws.blocks_per_sm", check_kernel_int_attr},
     {"ws.workspace_per_block", check_kernel_int_attr},
     {"ws.persistent", check_persistent},
-    {"ws.multicast", check_multicast},
+    {"ws.cluster_shared", check_cluster_shared},
 };
 
 static void check_ws_attributes(verify_state *st, MlirOperation op) {

@@ -1,15 +1,16 @@
 // RUN: ws-opt --ws-pipeline=stage=plan %s | FileCheck %s
 // The plan and protocol of a cluster kernel (integration/matmul.mlir in
-// clusters of two along x, so the pair shares B): B's ring is multicast;
-// its channel is the cluster's (cluster = true), so its empty barrier
+// clusters of two along x, so the pair shares B): B's ring is split across
+// the pair by multicast (split = "multicast"); its channel's releases reach
+// every CTA (empty_to = "every"), so its empty barrier
 // counts one arrival per consumer warp of both CTAs (8 x 2); the inits are
 // published by a cluster barrier (nvvm.cluster.arrive and wait, not
 // nvvm.barrier0), every release of a K slot goes to both CTAs' barriers
 // (ws.arrive {cluster}), and every thread ends at a cluster barrier.
 // CHECK-LABEL: gpu.func @matmul
-// CHECK-SAME: ws.channels = [{cluster = true, consumer_phase = 0 : i32, depth = 4 : i32, drain = 0 : i32, empty = {{[0-9]+}} : i32, empty_arrivals = 16 : i32, expect_tx = 49152 : i32, from = "load"
+// CHECK-SAME: ws.channels = [{consumer_phase = 0 : i32, depth = 4 : i32, drain = 0 : i32, empty = {{[0-9]+}} : i32, empty_arrivals = 16 : i32, empty_to = "every", expect_tx = 49152 : i32, from = "load"
 // CHECK-SAME: ws.cluster = array<i32: 2, 1>
-// CHECK-SAME: ws.rings = [{align = 1024 : i32, channel = 0 : i32, offset = 0 : i32, slot_bytes = 16384 : i32, swizzle = 128 : i32, tile = tensor<128x64xf16>}, {align = 1024 : i32, channel = 0 : i32, multicast = true, offset = 65536 : i32, slot_bytes = 32768 : i32, swizzle = 128 : i32, tile = tensor<256x64xf16>}
+// CHECK-SAME: ws.rings = [{align = 1024 : i32, channel = 0 : i32, offset = 0 : i32, slot_bytes = 16384 : i32, swizzle = 128 : i32, tile = tensor<128x64xf16>}, {align = 1024 : i32, channel = 0 : i32, offset = 65536 : i32, slot_bytes = 32768 : i32, split = "multicast", swizzle = 128 : i32, tile = tensor<256x64xf16>}
 // CHECK: "ws.init_barrier"() {barrier = "empty", channel = 0 : i32, count = 16 : i32}
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK-NEXT: }
