@@ -26,11 +26,22 @@ while read -r name bm bn bk warps dtype epilogue layout sched; do
     'cp.async.bulk.tensor.2d.shared::cluster.global' \
     'cp.async.bulk.tensor.2d.global.shared::cta' 'mbarrier.try_wait.parity' || fail=1
   if [ "$chip" = sm_100a ]; then
-    ptx_lacks "$name" '.target sm_100a' 'tcgen05.mma.cta_group::1.kind::f16' \
-      'tcgen05.commit.cta_group::1.mbarrier::arrive::one' 'tcgen05.ld.sync.aligned.16x256b' \
-      'tcgen05.wait::ld.sync.aligned' 'tcgen05.alloc.cta_group::1.sync.aligned' \
-      'tcgen05.relinquish_alloc_permit' 'tcgen05.dealloc.cta_group::1.sync.aligned' \
+    # a pair (a cluster) issues every tcgen05 op for both CTAs: cta_group::2,
+    # its copies completing on the leader's barrier, its commits multicast
+    group=1
+    [ "${sched#*_c}" != "$sched" ] && group=2
+    ptx_lacks "$name" '.target sm_100a' "tcgen05.mma.cta_group::$group.kind::f16" \
+      "tcgen05.commit.cta_group::$group.mbarrier::arrive::one" 'tcgen05.ld.sync.aligned.16x256b' \
+      'tcgen05.wait::ld.sync.aligned' "tcgen05.alloc.cta_group::$group.sync.aligned" \
+      'tcgen05.relinquish_alloc_permit' "tcgen05.dealloc.cta_group::$group.sync.aligned" \
       'tcgen05.fence::before_thread_sync' 'tcgen05.fence::after_thread_sync' || fail=1
+    if [ $group = 2 ]; then
+      ptx_lacks "$name" 'mbarrier::complete_tx::bytes.cta_group::2' \
+        'tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster' || fail=1
+      if grep -q 'cta_group::1' "$out/$name.ptx"; then
+        echo "FAIL $name: a pair's PTX mixes cta_group::1 into its tcgen05 ops"; fail=1
+      fi
+    fi
     if grep -q wgmma "$out/$name.ptx"; then echo "FAIL $name: sm_100a PTX has wgmma"; fail=1; fi
     log="$("$cuda/bin/ptxas" -arch=sm_100a -v "$out/$name.ptx" -o "$out/$name.cubin" 2>&1)" ||
       { echo "FAIL $name: ptxas -arch=sm_100a: $log"; fail=1; }

@@ -6,7 +6,8 @@ persistent: a tile loop over a grid of any size, ping-pong or cooperative
 as the planner picks; cooperative: persistent with ws.overlap forcing it).
 
 Clusters (ws.cluster): "tile_c2x1" and "tile_c1x2" are tiled kernels in
-clusters of two blocks along x (sharing B: multicast) or y (sharing A);
+clusters of two blocks along x (sharing B: multicast, or on sm_100a one
+tcgen05.mma for the pair) or y (sharing A);
 "persistent_c2" a persistent kernel whose tile loop runs over pairs of M
 tiles, one cluster of two a pair (sharing B).
 
@@ -83,6 +84,17 @@ BLACKWELL_PERSISTENT = [
     ("pbw_128x256x64_w8_bias_relu", 128, 256, 64, 8, "f16", "bias_relu", "nk"),
     ("pbw_128x128x64_w8_bf16_residual", 128, 128, 64, 8, "bf16", "residual", "nk"),
     ("pbw_128x128x64_w4_kn_alpha", 128, 128, 64, 4, "f16", "alpha", "kn"),
+]
+# sm_100a pairs (ws.cluster of two along x): the pair issues one
+# tcgen05.mma of 256 rows (cta_group::2), each CTA holding its 128 rows of
+# A and half of B; same fields, the schedule names the cluster
+BLACKWELL_PAIRS = [
+    ("bw_128x256x64_w8_c2x1", 128, 256, 64, 8, "f16", "none", "nk", "tile_c2x1"),
+    ("bw_128x128x64_w4_bf16_bias_relu_c2x1", 128, 128, 64, 4, "bf16", "bias_relu", "nk",
+     "tile_c2x1"),
+    ("pbw_128x256x64_w8_c2", 128, 256, 64, 8, "f16", "none", "nk", "persistent_c2"),
+    ("pbw_128x128x64_w8_bf16_residual_c2", 128, 128, 64, 8, "bf16", "residual", "nk",
+     "persistent_c2"),
 ]
 # clusters of two (TMA multicast of the operand the pair shares); same
 # fields, the schedule names the cluster
@@ -325,7 +337,8 @@ def main():
     chip = "sm_100a" if "--chip=sm_100a" in sys.argv[1:] else "sm_90a"
     out = args[0]
     os.makedirs(out, exist_ok=True)
-    sets = ((("tile", BLACKWELL), ("persistent", BLACKWELL_PERSISTENT)) if chip == "sm_100a"
+    sets = ((("tile", BLACKWELL), ("persistent", BLACKWELL_PERSISTENT), (None, BLACKWELL_PAIRS))
+            if chip == "sm_100a"
             else (("tile", VARIANTS), ("persistent", PERSISTENT), ("cooperative", COOPERATIVE),
                   (None, CLUSTERED), (None, SPLIT_K)))
     with open(os.path.join(out, "chip"), "w") as f:

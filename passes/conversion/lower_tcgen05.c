@@ -33,10 +33,10 @@ ws_mma_shape ws_tcgen05_layout(MlirContext ctx, int warpgroups, int n) {
  * 7-9 and 10-12 (the form's codes: f16 0, bf16 1; e4m3 0, e5m2 1), A and
  * B major-ness in 15 and 16 (0: K-major, 1: MN-major), N >> 3 in 17-22,
  * M >> 4 in 24-28. */
-uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n, bool b_n_major) {
+uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n, bool b_n_major, int ctas) {
   return (1u << 4) | (form->code_a << 7) | (form->code_b << 10) |
          ((uint32_t)b_n_major << 16) | ((uint32_t)(n >> 3) << 17) |
-         ((uint32_t)(TC_M >> 4) << 24);
+         ((uint32_t)(TC_M * ctas >> 4) << 24);
 }
 
 /* kind::mxf8f6f4's descriptor differs (PTX ISA, same section): no D format
@@ -71,8 +71,9 @@ static MlirValue smem_descriptor(ws_builder *b, MlirValue addr, int span, int le
 }
 
 void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span,
-                         int b_span, bool b_n_major, MlirValue a_addr, MlirValue b_addr,
-                         MlirValue d, MlirValue accumulate, const MlirValue *scales) {
+                         int b_span, bool b_n_major, int ctas, MlirValue a_addr,
+                         MlirValue b_addr, MlirValue d, MlirValue accumulate,
+                         const MlirValue *scales) {
   int eb = wsDtypeGetByteWidth(form->a), step_bytes = form->k * eb;
   MlirValue yes = ws_const_int(b, 1, mlirIntegerTypeGet(b->ctx, 1));
   char kind[64];
@@ -80,19 +81,20 @@ void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, i
            form->kind);
   MlirNamedAttribute attrs[3] = {
       ws_named_text(b->ctx, "kind", kind),
-      ws_named_text(b->ctx, "ctaGroup", "#nvvm.cta_group<cta_1>"),
+      ws_named_text(b->ctx, "ctaGroup",
+                    ctas == 2 ? "#nvvm.cta_group<cta_2>" : "#nvvm.cta_group<cta_1>"),
       scales ? ws_named_text(b->ctx, "blockScale", "#nvvm.tcgen05_mma_block_scale<default>")
              : ws_named_text(b->ctx, "operandSegmentSizes", "array<i32: 1, 1, 1, 1, 1, 0, 0>"),
   };
   for (int kk = 0; kk < k / form->k; kk++) {
     /* a block-scaled step's scales: byte kk of each scale column */
     uint32_t bits = scales ? ws_tcgen05_scaled_idesc(form, n, b_n_major, kk)
-                           : ws_tcgen05_idesc(form, n, b_n_major);
+                           : ws_tcgen05_idesc(form, n, b_n_major, ctas);
     MlirValue a_at = ws_arith(b, "arith.addi", a_addr,
                               c32(b, ws_mma_k_step_offset(kk, step_bytes, a_span, TC_M)));
     /* an N-major B advances by the step's rows of K */
     int b_off = b_n_major ? kk * form->k * b_span
-                          : ws_mma_k_step_offset(kk, step_bytes, b_span, n);
+                          : ws_mma_k_step_offset(kk, step_bytes, b_span, n / ctas);
     MlirValue b_at = ws_arith(b, "arith.addi", b_addr, c32(b, b_off));
     MlirValue ops[7] = {d,
                         smem_descriptor(b, a_at, a_span, 16),

@@ -182,42 +182,57 @@ static bool lower_wait(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
+/* The CTAs of one tcgen05 op: 2 in a pair (cta_group::2, every tcgen05 op
+ * of the kernel alike, as PTX requires), else 1. */
+static int tc_ctas(const lowering *L) { return ws_plan_is_pair(&L->plan) ? 2 : 1; }
+
+static MlirNamedAttribute tc_group(lowering *L) {
+  return ws_named_text(L->ctx, "group", tc_ctas(L) == 2 ? "#nvvm.cta_group<cta_2>"
+                                                        : "#nvvm.cta_group<cta_1>");
+}
+
 /* ws.arrive {cluster}: each warp's arrival on the barrier at the same
- * offset in every CTA of the cluster, its own included: once every lane
- * is done with the slot (bar.warp.sync), lane 0 arrives through nvvm.mapa
- * to each rank's shared memory. One arrival a warp, not a thread, and a
- * release at CTA scope (as CUTLASS arrives remotely): at cluster scope each
- * arrival waits for the thread's memory operations to reach the cluster,
- * which halved the matmul's throughput. */
-static void arrive_in_cluster(lowering *L, ws_builder *b, MlirValue bar) {
-  MlirType remote = ws_type(L->ctx, "!llvm.ptr<7>");
+ * offset in every CTA of the cluster, its own included (ws.arrive
+ * {leader}: the leader's, rank 0, only): once every lane is done with the
+ * slot (bar.warp.sync), lane 0 arrives through nvvm.mapa to each rank's
+ * shared memory. One arrival a warp, not a thread, and a release at CTA
+ * scope (as CUTLASS arrives remotely): at cluster scope each arrival waits
+ * for the thread's memory operations to reach the cluster, which halved
+ * the matmul's throughput. */
+static void arrive_in_cluster(lowering *L, ws_builder *b, MlirValue bar, int ranks) {
   MlirValue all = c32(b, -1);
   ws_build_void(b, "nvvm.bar.warp.sync", 1, &all, 0, NULL);
   MlirValue lane = ws_build_value(b, "nvvm.read.ptx.sreg.laneid", 0, NULL, L->i32, 0, NULL);
   MlirBlock then_block;
   ws_build_if(b, ws_cmpi(b, "eq", lane, c32(b, 0)), &then_block, NULL);
   ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
-  for (int rank = 0; rank < ws_plan_cluster_size(&L->plan); rank++) {
+  for (int rank = 0; rank < ranks; rank++) {
     MlirValue ops[2] = {bar, c32(&t, rank)};
-    MlirValue at = ws_build_value(&t, "nvvm.mapa", 2, ops, remote, 0, NULL);
+    MlirValue at = ws_build_value(&t, "nvvm.mapa", 2, ops, L->ptr_cluster, 0, NULL);
     ws_build_void(&t, "nvvm.mbarrier.arrive", 1, &at, 0, NULL);
   }
 }
 
 /* ws.arrive: the thread's mbarrier arrive (with `cluster`, on the barrier
- * of every CTA); ws.commit (sm_100a): a tcgen05.commit, whose arrival lands
- * once the thread's MMAs are done. */
+ * of every CTA; with `leader`, on the leader's); ws.commit (sm_100a): a
+ * tcgen05.commit, whose arrival lands once the thread's MMAs are done
+ * (with `cluster`, multicast to the barrier of every CTA). */
 static bool lower_arrive(lowering *L, ws_builder *b, MlirOperation op) {
   int ch = channel_of(L, op), full = barrier_kind(op);
   if (ch < 0 || full < 0)
     return false;
   MlirValue bar = barrier_ptr(L, b, op, ch, full);
-  if (wsOperationIsA(op, "commit"))
-    ws_build_void(b, "nvvm.tcgen05.commit", 1, &bar, 0, NULL);
-  else if (ws_has_attr(op, "cluster"))
-    arrive_in_cluster(L, b, bar);
-  else
+  int ctas = ws_plan_cluster_size(&L->plan);
+  if (wsOperationIsA(op, "commit")) {
+    bool multicast = ws_has_attr(op, "cluster");
+    MlirValue ops[2] = {bar, ws_const_int(b, (1 << ctas) - 1, mlirIntegerTypeGet(L->ctx, 16))};
+    MlirNamedAttribute group = tc_group(L);
+    ws_build_void(b, "nvvm.tcgen05.commit", multicast ? 2 : 1, ops, 1, &group);
+  } else if (ws_has_attr(op, "cluster") || ws_has_attr(op, "leader")) {
+    arrive_in_cluster(L, b, bar, ws_has_attr(op, "leader") ? 1 : ctas);
+  } else {
     ws_build_value(b, "nvvm.mbarrier.arrive", 1, &bar, mlirIntegerTypeGet(L->ctx, 64), 0, NULL);
+  }
   return true;
 }
 
@@ -273,12 +288,14 @@ static MlirValue box_at(lowering *L, ws_builder *b, MlirOperation op, int r, int
   return ws_byte_ptr(b, slot, ws_arith(b, "arith.muli", j, c32(b, box_bytes)));
 }
 
-/* A multicast ring's share of a box: this CTA's part of the tile's rows
- * (its rank-th of cluster-size parts) moves its outer coordinate and its
- * destination; the copy lands in every CTA of the cluster (the mask), and
- * completes on the slot's full barrier in each. Returns the mask. */
-static MlirValue multicast_part(lowering *L, ws_builder *b, const ws_ring *ring, int rank,
-                                MlirValue *coords, MlirValue *dst) {
+/* A split ring's share of a box: this CTA's part of the tile's rows (its
+ * rank-th of cluster-size parts) moves its outer coordinate. A multicast
+ * part also moves its destination within the slot, which holds the whole
+ * tile in every CTA: the copy lands in each (the mask returned) and
+ * completes on the slot's full barrier in each. A pair's part fills its
+ * own slot, which holds just that part (no mask). */
+static MlirValue split_part(lowering *L, ws_builder *b, const ws_ring *ring, int rank,
+                            MlirValue *coords, MlirValue *dst) {
   int size = ws_plan_cluster_size(&L->plan);
   int rows = (int)mlirShapedTypeGetDimSize(ring->tile, 0) / size;
   int row_bytes = ws_tile_bytes(ring->tile) / ws_ring_boxes(ring) /
@@ -288,36 +305,55 @@ static MlirValue multicast_part(lowering *L, ws_builder *b, const ws_ring *ring,
   int outer = rank - (int)mlirShapedTypeGetRank(ring->tile); /* the tile's rows */
   coords[outer] = ws_arith(b, "arith.addi", coords[outer],
                            ws_arith(b, "arith.muli", me, c32(b, rows)));
+  if (ring->split != WS_SPLIT_MULTICAST)
+    return (MlirValue){NULL};
   *dst = ws_byte_ptr(b, *dst, ws_arith(b, "arith.muli", me, c32(b, rows * row_bytes)));
   return ws_const_int(b, (1 << size) - 1, mlirIntegerTypeGet(L->ctx, 16));
 }
 
+/* The full barrier a copy into the slot completes on: the CTA's own, or,
+ * in a channel whose full barrier is the leader's, the leader's (the
+ * mapa address of rank 0, which a cta_group::2 copy may signal). */
+static MlirValue copy_barrier(lowering *L, ws_builder *b, const ws_channel *c, MlirValue slot) {
+  MlirValue full = slot_ptr(L, b, c->full, slot, 8);
+  if (c->full_to != WS_REACH_LEADER)
+    return full;
+  MlirValue ops[2] = {full, c32(b, 0)};
+  MlirValue leader = ws_build_value(b, "nvvm.mapa", 2, ops, L->ptr_cluster, 0, NULL);
+  MlirValue bits = ws_build_value(b, "llvm.ptrtoint", 1, &leader, mlirIntegerTypeGet(L->ctx, 64),
+                                  0, NULL);
+  return ws_build_value(b, "llvm.inttoptr", 1, &bits, L->ptr_shared, 0, NULL);
+}
+
 /* One TMA load per box, all completing on the slot's full barrier (a
- * multicast ring's: this CTA's part of each box, into every CTA). */
+ * split ring's: this CTA's part of each box, a multicast one into every
+ * CTA; a pair's channel's, on the leader's barrier: .cta_group::2). */
 static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
   int r = ring_of(L, op);
   int rank = r < 0 ? -1 : tma_rank(L, op, r);
   if (rank < 0)
     return false;
   const ws_ring *ring = &L->plan.rings[r];
+  const ws_channel *c = &L->plan.channels[ring->channel];
   MlirValue slot = mlirOperationGetOperand(op, rank + 1);
-  MlirValue full = slot_ptr(L, b, L->plan.channels[ring->channel].full, slot, 8);
+  MlirValue full = copy_barrier(L, b, c, slot);
+  bool multicast = ring->split == WS_SPLIT_MULTICAST;
   char seg[64];
-  snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, %d, 0, 0>", rank, ring->split == WS_SPLIT_MULTICAST);
-  MlirNamedAttribute attrs[1] = {ws_named_text(L->ctx, "operandSegmentSizes", seg)};
+  snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, %d, 0, 0>", rank, multicast);
+  MlirNamedAttribute attrs[2] = {ws_named_text(L->ctx, "operandSegmentSizes", seg),
+                                 ws_named_text(L->ctx, "group", "#nvvm.cta_group<cta_2>")};
   for (int j = 0; j < ws_ring_boxes(ring); j++) {
     MlirValue ops[9], coords[5];
     MlirValue dst = box_at(L, b, op, r, rank, c32(b, j), coords);
-    MlirValue mask = ring->split == WS_SPLIT_MULTICAST ? multicast_part(L, b, ring, rank, coords, &dst)
-                                     : (MlirValue){NULL};
+    MlirValue mask = ring->split ? split_part(L, b, ring, rank, coords, &dst) : (MlirValue){NULL};
     for (int d = 0; d < rank; d++) /* TMA takes the innermost first */
       ops[2 + d] = coords[rank - 1 - d];
     ops[0] = ws_build_value(b, "llvm.addrspacecast", 1, &dst, L->ptr_cluster, 0, NULL);
     ops[1] = mlirOperationGetOperand(op, 0);
     ops[2 + rank] = full;
     ops[3 + rank] = mask;
-    ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global",
-                  3 + rank + (ring->split == WS_SPLIT_MULTICAST), ops, 1, attrs);
+    ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank + multicast,
+                  ops, c->full_to == WS_REACH_LEADER ? 2 : 1, attrs);
   }
   return true;
 }
@@ -502,6 +538,7 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
 
 /* ---- a matmul on sm_100a ------------------------------------------------ */
 
+
 /* The tensor-memory address of accumulator buffer `buffer` (an i32): the
  * allocation's address, which ws.tmem_alloc left in shared memory, plus
  * the buffer's first column. */
@@ -529,13 +566,15 @@ static bool has_tmem(lowering *L, MlirOperation op) {
   return false;
 }
 
-/* ws.tmem_alloc / ws.tmem_dealloc: the plan's columns, by the whole warp. */
+/* ws.tmem_alloc / ws.tmem_dealloc: the plan's columns, by the whole warp
+ * (a pair's: one warp of each CTA together, cta_group::2). */
 static bool lower_tmem_alloc(lowering *L, ws_builder *b, MlirOperation op) {
   if (!has_tmem(L, op))
     return false;
   MlirValue ops[2] = {ws_byte_ptr_const(b, L->tiles.smem, L->plan.tmem.address),
                       c32(b, L->plan.tmem.allocated)};
-  ws_build_void(b, "nvvm.tcgen05.alloc", 2, ops, 0, NULL);
+  MlirNamedAttribute group = tc_group(L);
+  ws_build_void(b, "nvvm.tcgen05.alloc", 2, ops, 1, &group);
   return true;
 }
 
@@ -543,7 +582,8 @@ static bool lower_tmem_dealloc(lowering *L, ws_builder *b, MlirOperation op) {
   if (!has_tmem(L, op))
     return false;
   MlirValue ops[2] = {tmem_buffer(L, b, (MlirValue){NULL}), c32(b, L->plan.tmem.allocated)};
-  ws_build_void(b, "nvvm.tcgen05.dealloc", 2, ops, 0, NULL);
+  MlirNamedAttribute group = tc_group(L);
+  ws_build_void(b, "nvvm.tcgen05.dealloc", 2, ops, 1, &group);
   return true;
 }
 
@@ -578,7 +618,7 @@ static bool lower_tc_mma(lowering *L, ws_builder *b, MlirOperation op) {
     scales[0] = tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[0]);
     scales[1] = tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[tm->scale_a_atoms]);
   }
-  ws_emit_tcgen05_mma(b, form, n, k, a->swizzle, bt->swizzle, n_major,
+  ws_emit_tcgen05_mma(b, form, n, k, a->swizzle, bt->swizzle, n_major, tc_ctas(L),
                       slot_address(L, b, ra, slot), slot_address(L, b, rb, slot),
                       tmem_buffer(L, b, mlirOperationGetOperand(op, 1)),
                       mlirOperationGetOperand(op, 2), tm->num_scales ? scales : NULL);

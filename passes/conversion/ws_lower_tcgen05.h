@@ -25,8 +25,9 @@ ws_mma_shape ws_tcgen05_layout(MlirContext ctx, int warpgroups, int n);
 
 /* The 32-bit instruction descriptor of tcgen05.mma for the form's kind
  * (kind::f16 or kind::f8f6f4) with an f32 accumulator, A and B of the
- * form's types, A K-major, B K-major or (b_n_major) N-major, M = 128. */
-uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n, bool b_n_major);
+ * form's types, A K-major, B K-major or (b_n_major) N-major, M = 128 for
+ * each of `ctas` CTAs (2: a pair's MMA, cta_group::2, M = 256). */
+uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n, bool b_n_major, int ctas);
 
 /* kind::mxf8f6f4's descriptor: as above with the scales (ue8m0) read from
  * byte `block` of their tensor-memory columns. */
@@ -35,14 +36,18 @@ uint32_t ws_tcgen05_scaled_idesc(const ws_mma_form *form, int n, bool b_n_major,
 /* One thread issues D (+)= A @ B for a K-major A (128 x k) at shared
  * address a_addr and B (n x k, or k x n when b_n_major) at b_addr (i32,
  * swizzled by a_span and b_span bytes, the slot starts), into the
- * tensor-memory address d (!llvm.ptr<6>): k / form->k tcgen05.mma of the
+ * tensor-memory address d (!llvm.ptr<6>). With ctas = 2 it is a pair's MMA
+ * (cta_group::2, M = 256): each CTA holds 128 rows of A and n / 2 rows of
+ * B at those addresses in its own shared memory, and gets its rows of D
+ * in its own tensor memory. k / form->k tcgen05.mma of the
  * form's kind, the first accumulating when `accumulate` (i1) holds, the
  * others always. With `scales` (A's and B's first scale columns, tensor-
  * memory addresses) the form is block-scaled: tcgen05.mma.block_scale,
  * K step kk of 32 scaled by byte kk of the columns. */
 void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span,
-                         int b_span, bool b_n_major, MlirValue a_addr, MlirValue b_addr,
-                         MlirValue d, MlirValue accumulate, const MlirValue *scales);
+                         int b_span, bool b_n_major, int ctas, MlirValue a_addr,
+                         MlirValue b_addr, MlirValue d, MlirValue accumulate,
+                         const MlirValue *scales);
 
 /* One thread copies an MX scale atom (32 rows of 16 bytes, unswizzled, at
  * shared address `addr`) to the tensor-memory columns at `taddr`:

@@ -155,6 +155,27 @@ void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,
             depth_why, plan->smem_bytes, budget, map);
 }
 
+/* Where a cluster channel's arrivals go, when not only to the CTA's own
+ * barriers: a pair's leader-side barriers and the multicast commits. */
+static void explain_reach(const ws_pass_env *env, MlirLocation loc, const ws_plan *plan, int c) {
+  const ws_channel *ch = &plan->channels[c];
+  bool commits = plan->parts[ch->to].role == WS_ROLE_MMA;
+  if (ch->full_to == WS_REACH_LEADER)
+    ws_remark(env, loc, "channel %d: the full barrier is the leader's (CTA 0): every CTA's "
+              "copies complete on it, only the leader's load warp arrives (expecting the "
+              "pair's %d bytes) and only its MMA warp waits; the other load warp does not "
+              "arrive", c, ch->expect_tx);
+  if (ch->full_to == WS_REACH_EVERY)
+    ws_remark(env, loc, "channel %d: the leader's commit arrives on the full barrier of "
+              "every CTA of the pair (tcgen05.commit multicast): each epilogue then reads "
+              "its own rows", c);
+  if (ch->empty_to == WS_REACH_EVERY && commits)
+    ws_remark(env, loc, "channel %d: the leader's commit releases the slot in every CTA of "
+              "the pair (tcgen05.commit multicast to each one's empty barrier), since its "
+              "MMA reads all of them; each load warp waits for its last %d releases before "
+              "it exits, so that no commit lands in a CTA that has left", c, ch->depth);
+}
+
 void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
                          const ws_pass_env *env) {
   MlirLocation loc = loc_of(plan->loop);
@@ -214,11 +235,15 @@ void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
               commits_empty              ? "tcgen05.commit from the MMA warp: it lands once "
                                            "the MMAs that read the slot are done"
               : ch->empty_arrivals == 1 ? "one lane, once its TMA store has read the slot"
-              : ch->empty_to == WS_REACH_EVERY           ? "one lane of each compute warp of every CTA of the "
-                                          "cluster, after its last read: each CTA's load warp "
-                                          "writes into every CTA's slots"
-                                         : "every compute thread, after its last read",
+              : ch->empty_to == WS_REACH_EVERY ? "one lane of each compute warp of every CTA of "
+                                                 "the cluster, after its last read: each "
+                                                 "CTA's load warp writes into every CTA's slots"
+              : ch->empty_to == WS_REACH_LEADER ? "one lane of each compute warp of every CTA "
+                                                  "of the pair, after its last read: the "
+                                                  "leader's MMA writes every CTA's rows"
+                                                : "every compute thread, after its last read",
               from, ch->producer_phase, to, ch->consumer_phase);
+    explain_reach(env, loc, plan, c);
     if (ch->release_fence)
       ws_remark(env, loc, "channel %d: fence.proxy.async before %s releases a slot: its "
                 "generic reads must be ordered before TMA (the async proxy) refills it", c, to);

@@ -557,6 +557,13 @@ static void read_kernel_ints(ws_plan *plan) {
   }
 }
 
+bool ws_plan_is_pair(const ws_plan *plan) {
+  for (int r = 0; r < plan->num_rings; r++)
+    if (plan->rings[r].split == WS_SPLIT_PAIR)
+      return true;
+  return false;
+}
+
 int ws_plan_cluster_size(const ws_plan *plan) {
   int size = plan->cluster[0] * plan->cluster[1];
   return size > 1 ? size : 1;

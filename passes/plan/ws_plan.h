@@ -148,6 +148,10 @@ typedef struct ws_plan {
 /* The CTAs of the plan's cluster (1: the kernel runs no clusters). */
 int ws_plan_cluster_size(const ws_plan *plan);
 
+/* True when the plan's cluster is a pair that issues one MMA (a ring
+ * split WS_SPLIT_PAIR): its leader (rank 0) issues the MMAs for both. */
+bool ws_plan_is_pair(const ws_plan *plan);
+
 /* Partition bit set of an op (bit i for plan->parts[i], read from the names
  * in its ws.partition); 0 when unscheduled. */
 unsigned ws_op_partitions(const ws_plan *plan, MlirOperation op);

@@ -49,7 +49,7 @@ const ws_event *ws_model_event(const ws_model *X, int id) {
 static bool is_local(int kind) {
   return kind == EV_PROXY_FENCE || kind == EV_WGMMA_COMMIT || kind == EV_WGMMA_WAIT ||
          kind == EV_BULK_COMMIT || kind == EV_BULK_WAIT || kind == EV_SETMAXNREG ||
-         kind == EV_TMEM_WRITE || kind == EV_TMEM_READ || kind == EV_TC_COMMIT ||
+         kind == EV_TC_COMMIT ||
          kind == EV_TC_FENCE || kind == EV_MMA_DONE;
 }
 
@@ -58,6 +58,11 @@ static void advance(const ws_model *X, ws_model_state *s, int a) {
   s->pc[a]++;
   while (s->pc[a] < A->n && is_local(A->ev[s->pc[a]].kind))
     s->pc[a]++;
+}
+
+bool ws_model_release_reaches(const ws_plan *plan, int channel, int reader, int cta) {
+  ws_reach to = plan->channels[channel].empty_to;
+  return cta == reader || to == WS_REACH_EVERY || (to == WS_REACH_LEADER && cta == 0);
 }
 
 int ws_model_barrier(const ws_model *X, int cta, int channel, int full, int slot) {
@@ -103,12 +108,16 @@ bool ws_model_error(ws_model *X, const ws_event *e, const char *rule, const char
                        ws_trips_text(X->run, trips, sizeof trips), who, msg);
 }
 
-/* An op of another kind that touches the ring, for messages. */
+/* An op of another kind that touches the ring (ring -1: the accumulator
+ * in tensor memory), for messages. */
 static MlirOperation other_side(const ws_model *X, int ring, bool writer) {
-  static const int writers[] = {EV_TMA_LOAD, EV_WRITE},
-                   readers[] = {EV_READ, EV_MMA, EV_TC_MMA, EV_TMEM_COPY, EV_TMA_STORE};
+  static const int writers[] = {EV_TMA_LOAD, EV_WRITE, EV_TMEM_WRITE},
+                   readers[] = {EV_READ, EV_MMA, EV_TC_MMA, EV_TMEM_COPY, EV_TMA_STORE,
+                                EV_TMEM_READ};
   const int *kinds = writer ? writers : readers;
-  for (int i = 0; i < (writer ? 2 : 5); i++) {
+  for (int i = 0; i < (writer ? 3 : 6); i++) {
+    if ((ring < 0) != (kinds[i] == EV_TMEM_READ || kinds[i] == EV_TMEM_WRITE))
+      continue;
     const ws_event *e = ws_find_event(X->run, kinds[i], ring);
     if (e)
       return e->op;
@@ -140,7 +149,7 @@ bool ws_model_shared_race(ws_model *X, const ws_event *e, int ring, int r2, int 
  * flight. With every interleaving explored, two accesses that are not
  * ordered meet this check one way or the other. */
 static bool check_shared(ws_model *X, const ws_model_state *s, const ws_event *e, int ring) {
-  for (int r2 = 0; r2 < X->run->plan->num_rings; r2++) {
+  for (int r2 = 0; r2 < X->run->plan->num_rings && ring >= 0; r2++) {
     if (!X->shares[ring][r2])
       continue;
     for (int b = 0; b < X->num_agents; b++) {
@@ -165,6 +174,14 @@ static bool check_shared(ws_model *X, const ws_model_state *s, const ws_event *e
   return true;
 }
 
+const char *ws_model_what(int slot, int ring, char *buf) {
+  if (ring < 0)
+    snprintf(buf, 64, "accumulator buffer %d (tensor memory)", slot);
+  else
+    snprintf(buf, 64, "slot %d of ring %d", slot, ring);
+  return buf;
+}
+
 /* A write into CTA e->cta's slot waits for the writer's own CTA's empty
  * barrier: in a cluster, the readers of every CTA it writes into arrive on
  * it (a multicast copy's writer is the peer). */
@@ -172,19 +189,20 @@ static bool check_write(ws_model *X, ws_model_state *s, const ws_event *e) {
   int writer = X->actor >= 0 ? X->run->agents[X->actor].cta : e->cta;
   ws_barrier_state *full = bar_of(X, s, e->cta, e->channel, 1, e->slot);
   ws_barrier_state *empty = bar_of(X, s, writer, e->channel, 0, e->slot);
-  char loc[64];
+  char loc[64], what[64];
+  ws_model_what(e->slot, e->ring, what);
   if (empty->completed < e->round)
-    return ws_model_error(X, e, "race", "this op writes slot %d of ring %d for iteration "
+    return ws_model_error(X, e, "race", "this op writes %s for iteration "
                        "%lld while the reads of iteration %lld may still run (at %s): the "
                        "empty barrier has completed %d of the %lld phases it needs",
-                       e->slot, e->ring, e->iter,
+                       what, e->iter,
                        e->iter - X->run->plan->channels[e->channel].depth,
                        ws_model_where(other_side(X, e->ring, false), loc), empty->completed, e->round);
   if (full->completed > e->round)
-    return ws_model_error(X, e, "race", "this op writes slot %d of ring %d for iteration "
+    return ws_model_error(X, e, "race", "this op writes %s for iteration "
                        "%lld after the full barrier already completed that phase: its "
-                       "readers (at %s) may have read the slot before it",
-                       e->slot, e->ring, e->iter, ws_model_where(other_side(X, e->ring, false), loc));
+                       "readers (at %s) may have read it before",
+                       what, e->iter, ws_model_where(other_side(X, e->ring, false), loc));
   return check_shared(X, s, e, e->ring);
 }
 
@@ -195,34 +213,35 @@ static bool check_read_ring(ws_model *X, ws_model_state *s, const ws_event *e, i
   ws_barrier_state *full = bar_of(X, s, e->cta, e->channel, 1, e->slot);
   ws_barrier_state *empty = bar_of(X, s, e->cta, e->channel, 0, e->slot);
   int released_in = e->cta;
-  if (X->run->plan->channels[e->channel].empty_to == WS_REACH_EVERY)
-    for (int cta = 0; cta < X->run->ctas; cta++) /* the one furthest on */
-      if (bar_of(X, s, cta, e->channel, 0, e->slot)->completed > empty->completed) {
-        empty = bar_of(X, s, cta, e->channel, 0, e->slot);
-        released_in = cta;
-      }
-  char loc[64], cta_text[32] = "";
+  for (int cta = 0; cta < X->run->ctas; cta++) /* the one furthest on */
+    if (ws_model_release_reaches(X->run->plan, e->channel, e->cta, cta) &&
+        bar_of(X, s, cta, e->channel, 0, e->slot)->completed > empty->completed) {
+      empty = bar_of(X, s, cta, e->channel, 0, e->slot);
+      released_in = cta;
+    }
+  char loc[64], cta_text[32] = "", what[64];
+  ws_model_what(e->slot, ring, what);
   if (X->run->ctas > 1)
     snprintf(cta_text, sizeof cta_text, " of CTA %d", released_in);
   if (full->completed <= e->round)
-    return ws_model_error(X, e, "race", "this op reads slot %d of ring %d for iteration "
+    return ws_model_error(X, e, "race", "this op reads %s for iteration "
                        "%lld before the write of that iteration (at %s) is complete: the "
                        "full barrier has completed %d of the %lld phases it needs",
-                       e->slot, ring, e->iter, ws_model_where(other_side(X, ring, true), loc),
+                       what, e->iter, ws_model_where(other_side(X, ring, true), loc),
                        full->completed, e->round + 1);
   if (empty->completed > e->round)
-    return ws_model_error(X, e, "race", "this op reads slot %d of ring %d for iteration "
-                       "%lld after the slot was released (the empty barrier%s completed "
+    return ws_model_error(X, e, "race", "this op reads %s for iteration "
+                       "%lld after it was released (the empty barrier%s completed "
                        "that phase), so the next write (at %s) may overwrite it",
-                       e->slot, ring, e->iter, cta_text,
+                       what, e->iter, cta_text,
                        ws_model_where(other_side(X, ring, true), loc));
   for (int i = 0; i < full->nin; i++) {
     const ws_event *t = ws_model_event(X, full->in[i]);
     if (t->ring == ring)
-      return ws_model_error(X, e, "race", "this op reads slot %d of ring %d for iteration "
+      return ws_model_error(X, e, "race", "this op reads %s for iteration "
                          "%lld while the TMA load at %s into it is still in flight: the "
                          "full barrier completed before all of its bytes arrived",
-                         e->slot, ring, e->iter, ws_model_where(t->op, loc));
+                         what, e->iter, ws_model_where(t->op, loc));
   }
   return check_shared(X, s, e, ring);
 }
@@ -291,9 +310,11 @@ bool ws_model_step(ws_model *X, ws_model_state *s, int a) {
     break;
   }
   case EV_WRITE:
+  case EV_TMEM_WRITE:
     if (!check_write(X, s, e))
       return false;
     break;
+  case EV_TMEM_READ:
   case EV_READ:
   case EV_MMA:
   case EV_TC_MMA:

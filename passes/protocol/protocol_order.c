@@ -304,7 +304,7 @@ static bool touches(const ws_event *y, int ring) {
 static bool order_shared(order *O, int a, int i, const int *pre, const ws_event *e, int ring) {
   ws_model *M = &O->M;
   int m = O->m, q[WS_MAX_AGENTS];
-  for (int r2 = 0; r2 < O->run->plan->num_rings; r2++) {
+  for (int r2 = 0; r2 < O->run->plan->num_rings && ring >= 0; r2++) {
     if (!M->shares[ring][r2])
       continue;
     for (int b = 0; b < m; b++) {
@@ -350,15 +350,16 @@ static bool order_shared(order *O, int a, int i, const int *pre, const ws_event 
  * full barrier publishes it. */
 static bool order_write(order *O, int a, int i, const int *pre, const ws_event *e) {
   ws_model *M = &O->M;
-  char loc[64];
+  char loc[64], what[64];
+  ws_model_what(e->slot, e->ring, what);
   int writer = O->run->agents[a].cta;
   const int *released = completion(O, ws_model_barrier(M, writer, e->channel, 0, e->slot), e->round);
   O->checks++;
   if (released && !within(released, pre, O->m))
-    return ws_model_error(M, e, "race", "this op writes slot %d of ring %d for iteration "
+    return ws_model_error(M, e, "race", "this op writes %s for iteration "
                           "%lld while the reads of iteration %lld may still run: nothing "
                           "orders it after the release at %s",
-                          e->slot, e->ring, e->iter,
+                          what, e->iter,
                           e->iter - O->run->plan->channels[e->channel].depth,
                           where_of(unordered(O, released, pre), loc));
   if (e->kind == EV_TMA_LOAD) {
@@ -374,10 +375,10 @@ static bool order_write(order *O, int a, int i, const int *pre, const ws_event *
   const int *published =
       completion(O, ws_model_barrier(M, e->cta, e->channel, 1, e->slot), e->round + 1);
   if (published && !holds(published, a, i))
-    return ws_model_error(M, e, "race", "this op writes slot %d of ring %d for iteration "
+    return ws_model_error(M, e, "race", "this op writes %s for iteration "
                           "%lld, but the full barrier may complete that phase before it (at "
-                          "%s): its readers may read the slot first",
-                          e->slot, e->ring, e->iter, where_of(unordered(O, published, pre), loc));
+                          "%s): its readers may read it first",
+                          what, e->iter, where_of(unordered(O, published, pre), loc));
   return true;
 }
 
@@ -386,26 +387,26 @@ static bool order_write(order *O, int a, int i, const int *pre, const ws_event *
  * cluster channel, every CTA's) released it. */
 static bool order_read(order *O, int a, int i, const int *pre, const ws_event *e, int ring) {
   ws_model *M = &O->M;
-  char loc[64];
+  char loc[64], what[64];
+  ws_model_what(e->slot, ring, what);
   const int *written =
       completion(O, ws_model_barrier(M, e->cta, e->channel, 1, e->slot), e->round + 1);
   O->checks++;
   if (!written || !within(written, pre, O->m))
-    return ws_model_error(M, e, "race", "this op reads slot %d of ring %d for iteration "
+    return ws_model_error(M, e, "race", "this op reads %s for iteration "
                           "%lld before the write of that iteration may be complete: nothing "
-                          "orders it after %s", e->slot, ring, e->iter,
+                          "orders it after %s", what, e->iter,
                           written ? where_of(unordered(O, written, pre), loc) : "a phase that never completes");
-  bool cluster = O->run->plan->channels[e->channel].empty_to == WS_REACH_EVERY;
   for (int cta = 0; cta < O->run->ctas; cta++) {
-    if (cta != e->cta && !cluster)
+    if (!ws_model_release_reaches(O->run->plan, e->channel, e->cta, cta))
       continue;
     const int *released =
         completion(O, ws_model_barrier(M, cta, e->channel, 0, e->slot), e->round + 1);
     if (released && !holds(released, a, i))
-      return ws_model_error(M, e, "race", "this op reads slot %d of ring %d for iteration "
-                            "%lld, but the slot may be released before it (the release at %s "
+      return ws_model_error(M, e, "race", "this op reads %s for iteration "
+                            "%lld, but it may be released before it (the release at %s "
                             "does not wait for it), so the next write may overwrite it",
-                            e->slot, ring, e->iter, where_of(unordered(O, released, pre), loc));
+                            what, e->iter, where_of(unordered(O, released, pre), loc));
   }
   return true;
 }
@@ -454,7 +455,9 @@ static bool order_event(order *O, int a, int i, const int *pre) {
   }
   case EV_TMA_LOAD:
   case EV_WRITE:
+  case EV_TMEM_WRITE:
     return order_write(O, a, i, pre, e) && order_shared(O, a, i, pre, e, e->ring);
+  case EV_TMEM_READ:
   case EV_READ:
   case EV_MMA:
   case EV_TC_MMA:

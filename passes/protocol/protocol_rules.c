@@ -510,10 +510,11 @@ static bool check_tmem_lifetime(const ws_run *run) {
     return ws_rule_error(func, "tmem-alloc", "uses tensor memory (ws.tmem) but no warp "
                       "allocates it (ws.tmem_alloc) before the block-wide barrier after the "
                       "barrier inits");
-  if (run->alloc_threads != 32)
-    return ws_rule_error(run->tmem_alloc, "tmem-alloc", "is run by %d thread(s); "
+  if (run->alloc_threads != 32 * run->ctas)
+    return ws_rule_error(run->tmem_alloc, "tmem-alloc", "is run by %d thread(s)%s; "
                       "tcgen05.alloc is .sync.aligned: exactly one whole warp runs it",
-                      run->alloc_threads);
+                      run->alloc_threads, run->ctas > 1 ? " of the pair (one warp of each CTA "
+                                                          "allocates together)" : "");
   if (!run->alloc_fenced)
     return ws_rule_error(run->tmem_alloc, "tcgen05-fence", "is not followed by "
                       "tcgen05.fence::before_thread_sync before the block-wide barrier "
@@ -526,7 +527,7 @@ static bool check_tmem_lifetime(const ws_run *run) {
     return ws_rule_error(run->final_sync, "tmem-dealloc", "is the barrier the dealloc "
                       "waits behind, but %d of the block's %d threads reach it",
                       run->final_threads, run->threads);
-  if (run->dealloc_threads != 32 || run->dealloc_warp != run->alloc_warp)
+  if (run->dealloc_threads != 32 * run->ctas || run->dealloc_warp != run->alloc_warp)
     return ws_rule_error(run->tmem_dealloc, "tmem-dealloc", "is run by %d thread(s) of warp "
                       "%d; the warp that allocated (warp %d) frees, all 32 lanes",
                       run->dealloc_threads, run->dealloc_warp, run->alloc_warp);
@@ -547,6 +548,7 @@ typedef struct phase_sum {
   long long iter;
   int arrivals, expect, tma;
   MlirOperation first_arrive, first_expect, first_tma;
+  MlirOperation remote_commit; /* a peer's tcgen05.commit arriving (asynchronously) */
 } phase_sum;
 
 typedef struct sums {
@@ -580,6 +582,8 @@ static void collect_sums(const ws_run *run, sums *S) {
         p->arrivals += ws_event_arrivals(&run->agents[a], e);
         if (mlirOperationIsNull(p->first_arrive))
           p->first_arrive = e->op;
+        if (e->aux && e->cta != run->agents[a].cta)
+          p->remote_commit = e->op;
         if (e->kind == EV_EXPECT_TX) {
           p->expect += e->value * run->agents[a].mult;
           if (mlirOperationIsNull(p->first_expect))
@@ -609,6 +613,39 @@ static void list_tma(const ws_run *run, int cta, int channel, long long iter, ch
     }
   if (!t.len)
     ws_text_appendf(&t, "none");
+}
+
+/* A peer's tcgen05.commit arrives whenever its MMAs are done, which may be
+ * after the peer has passed every barrier: so the CTA it arrives in must
+ * itself wait for that phase (its load warp, for its last slots) before it
+ * exits, or the arrival lands in shared memory the CTA has given up. */
+static bool check_commits_awaited(const ws_run *run, sums *S) {
+  for (int i = 0; i < S->n; i++) {
+    const phase_sum *p = &S->items[i];
+    if (mlirOperationIsNull(p->remote_commit))
+      continue;
+    int depth = run->plan->channels[p->channel].depth;
+    long long waited_for = p->full ? p->iter : p->iter + depth; /* the wait that needs it */
+    bool awaited = false;
+    for (int a = 0; a < run->num_agents && !awaited; a++) {
+      const ws_agent *A = &run->agents[a];
+      for (int k = 0; k < A->n && !awaited; k++)
+        awaited = A->ev[k].kind == EV_WAIT && A->ev[k].cta == p->cta && A->cta == p->cta &&
+                  A->ev[k].channel == p->channel && A->ev[k].full == p->full &&
+                  A->ev[k].iter == waited_for;
+    }
+    if (!awaited) {
+      char trips[64];
+      return ws_rule_error(p->remote_commit, "cluster-exit", "arrives (a tcgen05.commit of "
+                        "another CTA, landing once its MMAs are done) on the %s barrier of "
+                        "channel %d of CTA %d for iteration %lld, but no thread of CTA %d "
+                        "waits for that phase (with %s): the CTA may exit before the "
+                        "arrival lands; its load warp waits for its last releases before "
+                        "it exits", ws_barrier_name(p->full), p->channel, p->cta, p->iter,
+                        p->cta, ws_trips_text(run, trips, sizeof trips));
+    }
+  }
+  return true;
 }
 
 /* Every phase some wait needs gets arrivals, exactly the barrier's count
@@ -669,6 +706,7 @@ static bool check_sums(const ws_run *run) {
                         ws_trips_text(run, trips, sizeof trips));
       }
     }
+  ok = ok && check_commits_awaited(run, &S);
   free(S.items);
   return ok;
 }

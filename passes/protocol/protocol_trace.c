@@ -593,22 +593,12 @@ static bool compile_mma_a(ws_program *P, MlirOperation op) {
   return true;
 }
 
-/* ws.commit: the commit (which retires this thread's tcgen05 ops), then
- * its arrival on the barrier (aux = 1: by tcgen05.commit). */
-static bool compile_commit(ws_program *P, MlirOperation op) {
-  emit(P, C_EVENT, op)->ev = (ws_event){.op = op, .kind = EV_TC_COMMIT, .ring = -1,
-                                        .ring_b = -1, .channel = -1};
-  if (!compile_event(P, op, EV_ARRIVE))
-    return false;
-  P->code[P->n - 1].ev.aux = 1;
-  return true;
-}
-
 /* An op that touches every CTA of the cluster, compiled as one event per
  * CTA, the one for CTA r touching r's barrier or slot: a multicast copy
  * moves 1 / size of the tile into each, an arrival with `cluster` is one a
- * warp on each. */
-static bool spread_over_cluster(ws_program *P, MlirOperation op, int kind) {
+ * warp on each (a commit's: one, aux = 1, landing once the MMAs it tracks
+ * are done), a pair's MMA writes the accumulator rows of each. */
+static bool spread_over_cluster(ws_program *P, MlirOperation op, int kind, bool commit) {
   int size = ws_plan_cluster_size(P->plan);
   for (int r = 0; r < size; r++) {
     if (!compile_event(P, op, kind))
@@ -617,9 +607,42 @@ static bool spread_over_cluster(ws_program *P, MlirOperation op, int kind) {
     i->cta = r;
     if (kind == EV_TMA_LOAD)
       i->ev.value /= size;
-    else
+    else if (commit)
+      i->ev.aux = 1;
+    else if (kind == EV_ARRIVE)
       i->ev.per_warp = true;
   }
+  return true;
+}
+
+/* ws.commit: the commit (which retires this thread's tcgen05 ops), then
+ * its arrival on the barrier (aux = 1: by tcgen05.commit), on every CTA's
+ * with `cluster` (multicast). */
+static bool compile_commit(ws_program *P, MlirOperation op) {
+  emit(P, C_EVENT, op)->ev = (ws_event){.op = op, .kind = EV_TC_COMMIT, .ring = -1,
+                                        .ring_b = -1, .channel = -1};
+  if (ws_has_attr(op, "cluster"))
+    return spread_over_cluster(P, op, EV_ARRIVE, true);
+  if (!compile_event(P, op, EV_ARRIVE))
+    return false;
+  P->code[P->n - 1].ev.aux = 1;
+  return true;
+}
+
+/* An op that touches the pair's leader (rank 0) whatever CTA runs it: an
+ * arrival with `leader` (one a warp), or a copy into a channel whose full
+ * barrier is the leader's (its own slot, whose data the model keys to the
+ * leader's barrier: the pair's MMA reads every CTA's slot once that one
+ * completes; a split ring's copy is 1 / size of the tile). */
+static bool at_leader(ws_program *P, MlirOperation op, int kind) {
+  if (!compile_event(P, op, kind))
+    return false;
+  insn *i = &P->code[P->n - 1];
+  i->cta = 0;
+  if (kind == EV_ARRIVE)
+    i->ev.per_warp = true;
+  else if (P->plan->rings[i->ev.ring].split)
+    i->ev.value /= ws_plan_cluster_size(P->plan);
   return true;
 }
 
@@ -628,11 +651,16 @@ static bool compile_op(ws_program *P, MlirOperation op) {
   ws_op_name(op, name, sizeof name);
   int kind = event_kind(op, name);
   if (kind == EV_ARRIVE && ws_has_attr(op, "cluster"))
-    return spread_over_cluster(P, op, kind);
+    return spread_over_cluster(P, op, kind, false);
+  if (kind == EV_ARRIVE && ws_has_attr(op, "leader"))
+    return at_leader(P, op, kind);
   if (kind == EV_TMA_LOAD) {
     int r = ws_int_attr(op, "ring", -1);
-    if (r >= 0 && r < P->plan->num_rings && P->plan->rings[r].split == WS_SPLIT_MULTICAST)
-      return spread_over_cluster(P, op, kind);
+    const ws_ring *ring = r >= 0 && r < P->plan->num_rings ? &P->plan->rings[r] : NULL;
+    if (ring && ring->split == WS_SPLIT_MULTICAST)
+      return spread_over_cluster(P, op, kind, false);
+    if (ring && P->plan->channels[ring->channel].full_to == WS_REACH_LEADER)
+      return at_leader(P, op, kind);
   }
   if (kind == EV_MMA) { /* its reads, its tile's maker (C_MMA_ID), A's reads */
     if (!compile_event(P, op, kind))
@@ -640,8 +668,10 @@ static bool compile_op(ws_program *P, MlirOperation op) {
     emit(P, C_MMA_ID, op)->dst = reg_of(P, result(op, 0));
     return compile_mma_a(P, op);
   }
-  if (kind == EV_TC_MMA) /* its ring reads, then its accumulator write */
-    return compile_event(P, op, kind) && compile_event(P, op, EV_TMEM_WRITE);
+  if (kind == EV_TC_MMA) /* its ring reads, then its accumulator write (a pair's: in each CTA) */
+    return compile_event(P, op, kind) &&
+           (ws_plan_is_pair(P->plan) ? spread_over_cluster(P, op, EV_TMEM_WRITE, false)
+                                     : compile_event(P, op, EV_TMEM_WRITE));
   if (kind == EV_TC_COMMIT)
     return compile_commit(P, op);
   if (kind >= 0)
@@ -1181,31 +1211,49 @@ static int take_prefix(ws_run *run, const ws_event *ev, int n, int tid) {
   return sync + 1;
 }
 
-/* A cluster kernel's last events, its cluster arrive and wait: folded into
- * the run (exit_sync); returns where they start (n when the thread does
- * not end with them). */
-static int take_exit(ws_run *run, const ws_event *ev, int start, int n) {
-  if (n - start < 2 || ev[n - 1].kind != EV_CLUSTER_WAIT || ev[n - 2].kind != EV_CLUSTER_ARRIVE)
+/* True when ev[from..n) are only tcgen05 fences and a dealloc: what a
+ * tensor-memory kernel runs after its last barrier. */
+static bool only_dealloc(const ws_event *ev, int from, int n) {
+  for (int k = from; k < n; k++)
+    if (ev[k].kind != EV_TC_FENCE && ev[k].kind != EV_TMEM_DEALLOC)
+      return false;
+  return true;
+}
+
+static int take_suffix(ws_run *run, const ws_event *ev, int start, int n, int tid, int sync);
+
+/* A cluster kernel's last events, its cluster arrive and wait (a pair's
+ * followed by the tensor-memory dealloc, that barrier being the one the
+ * dealloc waits behind): folded into the run (exit_sync); returns where
+ * they start (n when the thread does not end with them). */
+static int take_exit(ws_run *run, const ws_event *ev, int start, int n, int tid) {
+  int wait = n;
+  while (wait > start && ev[wait - 1].kind != EV_CLUSTER_WAIT)
+    wait--;
+  if (wait - start < 2 || ev[wait - 2].kind != EV_CLUSTER_ARRIVE || !only_dealloc(ev, wait, n))
     return n;
-  run->exit_sync = ev[n - 1].op;
+  run->exit_sync = ev[wait - 1].op;
   run->exit_threads++;
-  return n - 2;
+  if (wait < n || run->plan->tmem.tile.ptr)
+    take_suffix(run, ev, start, n, tid, wait);
+  return wait - 2;
 }
 
 /* Folds the suffix (a tensor-memory kernel's events after its last
- * block-wide barrier, when it has one past the first: the fences and the
- * dealloc) into the run and returns where it starts (n when none). Also
- * notes a tcgen05.ld of the thread's with no fence::before_thread_sync
- * between it and that barrier. */
-static int take_suffix(ws_run *run, const ws_event *ev, int start, int n, int tid) {
-  int sync = n;
-  while (sync > start && ev[sync - 1].kind != EV_CTA_SYNC)
-    sync--;
-  if (sync == start)
-    return n; /* no second barrier: the rules judge whatever is there */
-  for (int k = sync; k < n; k++)
-    if (ev[k].kind != EV_TC_FENCE && ev[k].kind != EV_TMEM_DEALLOC)
-      return n;
+ * block-wide barrier, when it has one past the first, or after `sync`
+ * when given (> 0): the fences and the dealloc) into the run and returns
+ * where it starts (n when none). Also notes a tcgen05.ld of the thread's
+ * with no fence::before_thread_sync between it and that barrier. */
+static int take_suffix(ws_run *run, const ws_event *ev, int start, int n, int tid, int sync) {
+  if (sync <= 0) {
+    sync = n;
+    while (sync > start && ev[sync - 1].kind != EV_CTA_SYNC)
+      sync--;
+    if (sync == start)
+      return n; /* no second barrier: the rules judge whatever is there */
+  }
+  if (!only_dealloc(ev, sync, n))
+    return n;
   run->final_sync = ev[sync - 1].op;
   run->final_threads++;
   bool fenced = false;
@@ -1219,7 +1267,8 @@ static int take_suffix(ws_run *run, const ws_event *ev, int start, int n, int ti
     run->dealloc_warp = tid / 32;
     run->dealloc_fenced = fenced;
   }
-  for (int k = sync - 2; k >= start; k--) {
+  int before = sync - 1 - (ev[sync - 1].kind == EV_CLUSTER_WAIT); /* past its arrive */
+  for (int k = before - 1; k >= start; k--) {
     if (ev[k].kind == EV_TC_FENCE && ev[k].aux)
       break;
     if (ev[k].kind == EV_TMEM_READ && mlirOperationIsNull(run->unfenced_read))
@@ -1284,8 +1333,8 @@ bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *ru
       if (!run_thread(P, t))
         return false;
       int start = take_prefix(run, P->scratch, P->scratch_n, t);
-      int end = take_exit(run, P->scratch, start, P->scratch_n);
-      end = take_suffix(run, P->scratch, start, end, t);
+      int end = take_exit(run, P->scratch, start, P->scratch_n, t);
+      end = take_suffix(run, P->scratch, start, end, t, 0);
       ws_thread_regs *r = &run->regs[cta * threads + t];
       for (int k = start; k < end; k++)
         if (P->scratch[k].kind == EV_SETMAXNREG) {

@@ -65,6 +65,16 @@ bool ws_model_stuck(ws_model *M, const ws_model_state *s);
 /* The index in s->bar of (channel, full, slot) in CTA `cta`. */
 int ws_model_barrier(const ws_model *M, int cta, int channel, int full, int slot);
 
+/* True when CTA `cta`'s empty barrier of the channel lets a writer into a
+ * slot a reader of CTA `reader` reads: its own, every CTA's when the
+ * channel's releases reach every CTA, the leader's when they reach it. */
+bool ws_model_release_reaches(const ws_plan *plan, int channel, int reader, int cta);
+
+/* "slot 2 of ring 1", or for the accumulator in tensor memory (ring -1)
+ * "accumulator buffer 0 (tensor memory)", into buf (64 bytes), for
+ * messages. */
+const char *ws_model_what(int slot, int ring, char *buf);
+
 /* The event an in-flight id names. */
 const ws_event *ws_model_event(const ws_model *M, int id);
 

@@ -69,6 +69,7 @@ static const ws_mma_engine tcgen05 = {
     .loop_math = false,
     .n_multiple = 16,
     .n_max = 256,
+    .pair_mma = true,
     .scaled_forms = tcgen05_scaled_forms,
     .num_scaled_forms = COUNT(tcgen05_scaled_forms),
     .scale_block = 32,
@@ -81,12 +82,12 @@ static const ws_mma_engine tcgen05 = {
 /* Both chips: 227 KiB of shared memory per block out of 228 KiB per SM,
  * 64 K registers per SM, at most 256 per thread. sm_100a adds 512 columns
  * of tensor memory and needs PTX 8.8 for tcgen05 (block_scale). Clusters:
- * both chips run up to 8 CTAs a cluster; ws builds pairs on sm_90a (one
- * operand multicast across them) and none yet on sm_100a (its pair shares
- * one MMA: cta_group::2). */
+ * both chips run up to 8 CTAs a cluster; ws builds pairs on both (sm_90a
+ * multicasts the shared operand across them; sm_100a's pair issues one
+ * MMA: its engine's pair_mma). */
 static const ws_target targets[] = {
     {"sm_90a", "+ptx80", 232448, 233472, 0, 65536, 256, &wgmma, 2},
-    {"sm_100a", "+ptx88", 232448, 233472, 512, 65536, 256, &tcgen05, 1},
+    {"sm_100a", "+ptx88", 232448, 233472, 512, 65536, 256, &tcgen05, 2},
 };
 
 const ws_target *ws_target_find(const char *chip) {

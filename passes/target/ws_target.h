@@ -48,6 +48,12 @@ typedef struct ws_mma_engine {
   bool a_from_registers;  /* A may be a tile the loop computes (register form) */
   bool loop_math;         /* tile math may run in the K loop (attention) */
   int n_multiple, n_max;  /* N: a multiple of n_multiple up to n_max */
+  /* A pair of CTAs (a cluster of 2 along M) may issue one MMA of 2 x M
+   * rows from the leader's thread (tcgen05's cta_group::2): each CTA
+   * brings its own rows of A and half of B's N rows, and the accumulator
+   * rows land in each one's tensor memory. Without it a cluster shares
+   * its operand by TMA multicast. */
+  bool pair_mma;
   /* Block-scaled (MX) forms (ws.dot with scale operands; none: 0): the
    * scale of each `scale_block` values of K, an 8-bit exponent, comes in
    * atoms, each for `scale_atom_rows` rows and `scale_atom_k` of K, a tile

@@ -17,7 +17,14 @@
  * bounds. Anything else (the thread, the rank itself, a loaded value) is
  * not. The K loop's bounds, and a persistent kernel's tile loop's, must be
  * uniform too: every CTA of a cluster then runs the same steps, so each
- * one's multicast meets the other's expectation. */
+ * one's multicast meets the other's expectation.
+ *
+ * On an engine whose pair of CTAs issues one MMA (tcgen05's cta_group::2)
+ * the shared tile is B, split across the pair instead of multicast: each
+ * CTA keeps its half of B's N rows in its own slot, brings its own rows of
+ * A, and the leader's one MMA of 2 x 128 rows reads both CTAs' slots. That
+ * needs a cluster along the blocks that step A's rows, B N x K, and no
+ * block scales (yet); other shapes are located errors. */
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +32,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "../plan/ws_plan.h"
+#include "../target/ws_target.h"
 #include "../support/ws_pass.h"
 #include "ws_cluster_share.h"
 #include "../../dialect/ws_text.h"
@@ -140,6 +148,56 @@ static const char *operand_name(MlirOperation load) {
   return "the tile";
 }
 
+/* The ws.load that makes operand `i` of the loop's ws.dot, or a null op. */
+static MlirOperation dot_operand_load(MlirOperation dot, int i) {
+  MlirValue v = mlirOperationGetOperand(dot, i);
+  if (!mlirValueIsAOpResult(v) || !wsOperationIsA(mlirOpResultGetOwner(v), "load"))
+    return (MlirOperation){NULL};
+  return mlirOpResultGetOwner(v);
+}
+
+/* A pair MMA's demands on the marked loads (see the top): false after a
+ * located error saying what would work. */
+static bool check_pair(MlirOperation loop, const int *cluster) {
+  MlirOperation dot = {NULL};
+  int dots = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "dot"))
+      dot = op, dots++;
+  const char *engine = ws_mma_engine_of(loop)->name;
+  if (dots != 1) {
+    ws_emit_op_error(loop, "runs %d ws.dot ops in a %dx%d cluster; a pair of CTAs issues one "
+                           "%s of both CTAs' rows (cta_group::2), so its K loop has one ws.dot",
+                     dots, cluster[0], cluster[1], engine);
+    return false;
+  }
+  MlirOperation a = dot_operand_load(dot, 0), b = dot_operand_load(dot, 1);
+  if (mlirOperationIsNull(b) || !ws_has_attr(b, "ws.cluster_shared") ||
+      (!mlirOperationIsNull(a) && ws_has_attr(a, "ws.cluster_shared"))) {
+    ws_emit_op_error(dot, "runs in a %dx%d cluster (ws.cluster) that does not share B alone: "
+                          "a pair of CTAs issues one %s of 2 x 128 rows (cta_group::2), each "
+                          "CTA bringing its own rows of A and half of B, so the pair must "
+                          "load the same B and different A: a cluster along the blocks that "
+                          "step M (array<i32: 2, 1> with m from block x)",
+                     cluster[0], cluster[1], engine);
+    return false;
+  }
+  if (!ws_has_attr(dot, "transpose_b")) {
+    ws_emit_op_error(dot, "reads B as K x N in a %dx%d cluster; a pair of CTAs splits B's N "
+                          "rows between them, so B must be N x K (transpose_b)",
+                     cluster[0], cluster[1]);
+    return false;
+  }
+  if (mlirOperationGetNumOperands(dot) > 3) {
+    ws_emit_op_error(dot, "is block-scaled in a %dx%d cluster; ws builds a pair's %s for "
+                          "unscaled operands only so far (drop ws.cluster to run it on one "
+                          "CTA)", cluster[0], cluster[1], engine);
+    return false;
+  }
+  return true;
+}
+
 bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *env) {
   MlirOperation func = ws_enclosing_kernel(loop);
   MlirAttribute cl = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("ws.cluster"));
@@ -190,6 +248,8 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
                          : "take them from kernel arguments and constants");
       return false;
     }
+  const ws_mma_engine *engine = ws_mma_engine_of(loop);
+  bool pair = engine && engine->pair_mma;
   int shared = 0;
   char text[512];
   ws_text t;
@@ -217,9 +277,12 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
                                                mlirUnitAttrGet(mlirOperationGetContext(op)));
     shared++;
     ws_text_appendf(&t, "%s%s at %s is the same in each: each loads %lld of its %lld rows "
-                        "and multicasts them into every CTA's slot",
+                        "%s",
                     t.len ? "; " : "", operand_name(op), loc, (long long)(rows / size),
-                    (long long)rows);
+                    (long long)rows,
+                    pair ? "into its own slot, and the leader's one tcgen05.mma of the pair "
+                           "(cta_group::2) reads both"
+                         : "and multicasts them into every CTA's slot");
   }
   if (!shared) {
     ws_emit_op_error(func, "has ws.cluster = array<i32: %d, %d>, but no tile of its K loop is "
@@ -230,10 +293,15 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
                      cluster[0], cluster[1], text);
     return false;
   }
+  if (pair && !check_pair(loop, cluster))
+    return false;
   if (explain)
     ws_remark(env, mlirOperationGetLocation(func),
-              "cluster %dx%d (ws.cluster): %s; the cluster's CTAs release each slot to one "
-              "another, since each writes into the other's",
-              cluster[0], cluster[1], text);
+              "cluster %dx%d (ws.cluster): %s; %s", cluster[0], cluster[1], text,
+              pair ? "every CTA's copies complete on the leader's full barrier, its MMA's "
+                     "commit releases both CTAs' slots, and both epilogues hand the "
+                     "accumulator back to the leader"
+                   : "the cluster's CTAs release each slot to one another, since each "
+                     "writes into the other's");
   return true;
 }

@@ -62,18 +62,28 @@ static int arrivals(const ws_partition *p) {
 static void plan_channel(ws_plan *plan, ws_channel *c) {
   int index = (int)(c - plan->channels);
   ws_role from = plan->parts[c->from].role, to = plan->parts[c->to].role;
+  int ctas = ws_plan_cluster_size(plan);
   c->expect_tx = 0;
-  for (int r = 0; r < plan->num_rings; r++)
-    if (plan->rings[r].channel == index && from == WS_ROLE_LOAD)
-      c->expect_tx += ws_tile_bytes(plan->rings[r].tile); /* the box, not its padded slot */
+  for (int r = 0; r < plan->num_rings; r++) {
+    const ws_ring *ring = &plan->rings[r];
+    if (ring->channel != index || from != WS_ROLE_LOAD)
+      continue;
+    int bytes = ws_tile_bytes(ring->tile); /* the box, not its padded slot */
+    /* the leader's barrier expects the copies of every CTA: each one's own
+     * tile, and its part of a split one */
+    c->expect_tx += c->full_to == WS_REACH_LEADER && !ring->split ? bytes * ctas : bytes;
+  }
   /* a turn channel (consumers to themselves) is passed by one warpgroup */
   bool turn = c->from == c->to;
   c->full_arrivals = turn ? WARPGROUP_THREADS : arrivals(&plan->parts[c->from]);
   c->empty_arrivals = turn ? WARPGROUP_THREADS : arrivals(&plan->parts[c->to]);
-  /* a cluster's channel: the consumers of every CTA release each slot (each
-   * CTA's load warp writes into every CTA's slots), one arrival per warp */
-  if (c->empty_to == WS_REACH_EVERY)
-    c->empty_arrivals = c->empty_arrivals / WARP_THREADS * ws_plan_cluster_size(plan);
+  /* Releases that reach another CTA's barrier come one per warp, from the
+   * consumers of every CTA (a multicast ring: each CTA's load warp writes
+   * into every CTA's slots; a pair's accumulator: every CTA's epilogue
+   * hands its rows back to the leader). An MMA warp's commit is one
+   * arrival on each barrier it reaches. */
+  if (c->empty_to != WS_REACH_OWN && to != WS_ROLE_MMA)
+    c->empty_arrivals = c->empty_arrivals / WARP_THREADS * ctas;
   c->producer_phase = 1;
   c->consumer_phase = 0;
   /* wgmma reads a matmul's K-loop slots through the async proxy, as TMA

@@ -142,6 +142,26 @@ static MlirOperation next_planned_op(const ws_plan *plan, MlirOperation op) {
 
 /* Finds the crossing tiles and their channels. A load nobody uses is not
  * given a ring, and the lowering does not issue it. */
+/* A tile the cluster's CTAs share (ws-partition-schedule's
+ * ws.cluster_shared). Multicast: every CTA writes its part into the
+ * channel's slots in each of them, so each CTA's readers release every
+ * CTA's slot. A pair MMA's B (the engine's pair_mma): each CTA keeps its
+ * part in a slot of that size; every CTA's copies complete on the
+ * leader's full barrier, whose MMA reads them all, and its commit releases
+ * every CTA's slot. */
+static void split_across_cluster(ws_plan *plan, ws_ring *r) {
+  ws_channel *c = &plan->channels[r->channel];
+  const ws_mma_engine *engine = ws_mma_engine_of(plan->loop);
+  c->empty_to = WS_REACH_EVERY;
+  if (!engine || !engine->pair_mma) {
+    r->split = WS_SPLIT_MULTICAST;
+    return;
+  }
+  r->split = WS_SPLIT_PAIR;
+  c->full_to = WS_REACH_LEADER;
+  r->slot_bytes = (int)align_up(ws_tile_bytes(r->tile) / ws_plan_cluster_size(plan), r->align);
+}
+
 static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
   MlirBlock block = mlirOperationGetBlock(plan->loop);
   for (MlirOperation op = mlirBlockGetFirstOperation(block);
@@ -183,11 +203,8 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
     /* Every slot, not just the first, is a TMA destination or source, so
      * slots are padded to the alignment (a 1x16 f32 tile takes 128). */
     r->slot_bytes = (int)align_up(ws_tile_bytes(r->tile), r->align);
-    /* a tile the cluster's CTAs share (ws-partition-schedule's ws.cluster_shared):
-     * every CTA writes into its channel's slots in each of them */
-    r->split = ws_has_attr(op, "ws.cluster_shared") ? WS_SPLIT_MULTICAST : WS_SPLIT_NONE;
-    if (r->split)
-      plan->channels[channel].empty_to = WS_REACH_EVERY;
+    if (ws_has_attr(op, "ws.cluster_shared"))
+      split_across_cluster(plan, r);
   }
   return true;
 }
@@ -284,6 +301,12 @@ static bool add_tmem_channel(ws_plan *plan) {
   plan->tmem.tile = mlirValueGetType(acc);
   plan->tmem.channel = c;
   plan->tmem.columns = (int)mlirShapedTypeGetDimSize(plan->tmem.tile, 1);
+  if (ws_plan_is_pair(plan)) {
+    /* the leader's commit tells every CTA its rows are done; every CTA's
+     * epilogue hands its rows back to the leader, whose MMA writes them */
+    plan->channels[c].full_to = WS_REACH_EVERY;
+    plan->channels[c].empty_to = WS_REACH_LEADER;
+  }
   return find_tmem_scales(plan);
 }
 

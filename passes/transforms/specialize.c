@@ -47,7 +47,16 @@
  * A cluster kernel (ws.cluster) releases its cluster channels' slots with
  * ws.arrive {cluster}, an arrival on the barrier of every CTA, and ends
  * with a cluster barrier, so that no CTA exits while a peer may still
- * write into its slots or arrive on its barriers.
+ * write into its slots or arrive on its barriers. A pair on sm_100a (a
+ * ring split "pair") issues one MMA for both CTAs from the leader:
+ *
+ *   load: scf.if %rank == 0 { ws.arrive_expect_tx } (the pair's bytes, on
+ *     the leader's barrier, where both CTAs' ws.tma_load complete), then
+ *     after its loop ws.wait empty of its last depth iterations (the
+ *     leader's commits land asynchronously, also in the peer)
+ *   mma: scf.if %rank == 0 { the loop above, its ws.commit {cluster} }
+ *   epilogue: ws.arrive {leader} on the accumulator's empty barrier
+ *   the dealloc's barrier is the cluster's, and the exit
  *
  * %n counts iterations; ws.slot_phase turns it into a slot and a phase.
  * Barriers and slots are named by index into the kernel's ws.channels and
@@ -183,15 +192,29 @@ static void wait_barrier(specializer *S, ws_builder *b, int ch, bool full, MlirV
 }
 
 /* One arrival on a barrier of the slot: `name` is ws.arrive (the thread's
- * own) or ws.commit (tcgen05.commit: once the thread's MMAs are done). A
- * release of a cluster channel's slot goes to the empty barrier of every
- * CTA of the cluster (`cluster`): each one's load warp writes into it. */
+ * own) or ws.commit (tcgen05.commit: once the thread's MMAs are done). In
+ * a cluster kernel the channel says whose barrier it reaches: every CTA's
+ * (`cluster`: a multicast ring's release, a pair's commit) or the
+ * leader's (`leader`: a pair's epilogue handing its rows back). */
 static void signal(specializer *S, ws_builder *b, const char *name, int ch, bool full,
                    MlirValue slot) {
-  MlirNamedAttribute attrs[3] = {int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full),
-                                 ws_named(S->ctx, "cluster", mlirUnitAttrGet(S->ctx))};
-  bool cluster = !full && S->plan->channels[ch].empty_to == WS_REACH_EVERY;
-  ws_build_void(b, name, 1, &slot, cluster ? 3 : 2, attrs);
+  const ws_channel *c = &S->plan->channels[ch];
+  ws_reach reach = full ? c->full_to : c->empty_to;
+  MlirNamedAttribute attrs[3] = {
+      int_attr(S->ctx, "channel", ch), barrier_attr(S->ctx, full),
+      ws_named(S->ctx, reach == WS_REACH_LEADER ? "leader" : "cluster", mlirUnitAttrGet(S->ctx))};
+  ws_build_void(b, name, 1, &slot, reach == WS_REACH_OWN ? 2 : 3, attrs);
+}
+
+/* A builder inside `if (this CTA is its cluster's leader)`: rank 0 of a
+ * pair arrives on the full barrier every CTA's copies complete on, and
+ * issues the pair's MMAs. */
+static ws_builder leader_only(specializer *S, ws_builder *b) {
+  MlirValue rank = ws_build_value(b, "nvvm.read.ptx.sreg.cluster.ctarank", 0, NULL, S->i32, 0,
+                                  NULL);
+  MlirBlock then_block;
+  ws_build_if(b, ws_cmpi(b, "eq", rank, c32(b, 0)), &then_block, NULL);
+  return ws_builder_before(mlirBlockGetTerminator(then_block));
 }
 
 static void arrive(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot) {
@@ -426,7 +449,8 @@ static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue 
       if (!store) {
         MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "channel", ch),
                                        int_attr(S->ctx, "bytes", c->expect_tx)};
-        ws_build_void(b, "ws.arrive_expect_tx", 1, &slot[ch], 2, attrs);
+        ws_builder expect = c->full_to == WS_REACH_LEADER ? leader_only(S, b) : *b;
+        ws_build_void(&expect, "ws.arrive_expect_tx", 1, &slot[ch], 2, attrs);
       }
       started[ch] = true;
     }
@@ -491,6 +515,25 @@ static bool takes_epilogue_operands(const specializer *S, int part) {
   return false;
 }
 
+/* A pair's load warp, once its last copy is issued: a peer's tcgen05.commit
+ * releases its slots (an arrival that lands whenever the MMAs are done),
+ * so before its CTA may exit it waits for the release of every slot it
+ * filled: the empty phases of its next `depth` iterations from `end`. */
+static void await_last_releases(specializer *S, ws_builder *b, MlirValue end,
+                                const bool *started) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++) {
+    const ws_channel *c = &S->plan->channels[ch];
+    if (!started[ch] || c->full_to != WS_REACH_LEADER)
+      continue;
+    for (int i = 0; i < c->depth; i++) {
+      MlirValue slot, phase;
+      slot_phase(S, b, ws_arith(b, "arith.addi", end, c32(b, i)), ch, c->producer_phase, &slot,
+                 &phase);
+      wait_barrier(S, b, ch, false, slot, phase);
+    }
+  }
+}
+
 /* A TMA partition: its own copy of the loop (see emit_tma_ops), inside its
  * copy of the tile loop when the kernel is persistent (the producer then
  * runs ahead into the next tile as far as the ring lets it); then the
@@ -529,6 +572,10 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   }
   if (store)
     bulk_wait(outer, 0, false); /* drain before exit */
+  else
+    await_last_releases(S, outer, mlirOperationGetResult(mlirOperationIsNull(t.loop) ? copy
+                                                                                    : t.loop, 0),
+                        started);
 }
 
 /* ws.read_slot of ring r's `slot`, at the location of the load that fills
@@ -1336,8 +1383,11 @@ static void tcgen05_fence(ws_builder *b, bool before) {
  * releases for the load warp. After the last step, commit to the
  * buffer's full barrier: the epilogue may read it once every MMA of the
  * tile is done. */
-static void emit_tcgen05_issuer(specializer *S, ws_builder *outer, int part) {
+static void emit_tcgen05_issuer(specializer *S, ws_builder *mma_warp, int part) {
   int in = k_loop_channel(S, part), acc = S->plan->tmem.channel;
+  /* a pair's MMAs are the leader's: its peer's MMA warp only allocates */
+  ws_builder issuer = ws_plan_is_pair(S->plan) ? leader_only(S, mma_warp) : *mma_warp;
+  ws_builder *outer = &issuer;
   MlirOperation loop = S->plan->loop, dot = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
@@ -1430,16 +1480,22 @@ static ws_builder in_mma_warp(specializer *S, ws_builder *b, MlirValue warp) {
 static void alloc_tmem(specializer *S, ws_builder *b, MlirValue warp) {
   ws_builder t = in_mma_warp(S, b, warp);
   ws_build_void(&t, "ws.tmem_alloc", 0, NULL, 0, NULL);
-  ws_build_void(&t, "nvvm.tcgen05.relinquish_alloc_permit", 0, NULL, 0, NULL);
+  /* a pair's allocation is both CTAs' (cta_group::2), as its every
+   * tcgen05 op must be */
+  MlirNamedAttribute group = ws_named_text(S->ctx, "group", "#nvvm.cta_group<cta_2>");
+  ws_build_void(&t, "nvvm.tcgen05.relinquish_alloc_permit", 0, NULL,
+                ws_plan_is_pair(S->plan) ? 1 : 0, &group);
   tcgen05_fence(&t, true);
 }
 
 /* Once every partition is done (the epilogue's last tcgen05.ld waited
  * for, its fence before a block-wide barrier), the MMA warp frees tensor
- * memory. */
+ * memory. A pair's barrier is the cluster's, which is also its exit: the
+ * leader's MMAs wrote both CTAs' tensor memory, and the two MMA warps free
+ * it together. */
 static void dealloc_tmem(specializer *S, ws_builder *b, MlirValue warp) {
   tcgen05_fence(b, true);
-  ws_build_void(b, "nvvm.barrier0", 0, NULL, 0, NULL);
+  sync_threads(S, b);
   ws_builder t = in_mma_warp(S, b, warp);
   tcgen05_fence(&t, false);
   ws_build_void(&t, "ws.tmem_dealloc", 0, NULL, 0, NULL);
@@ -1553,7 +1609,7 @@ bool ws_specialize(ws_plan *plan) {
   emit_partitions(&S, &b, warp);
   if (plan->tmem.tile.ptr)
     dealloc_tmem(&S, &b, warp);
-  if (ws_plan_cluster_size(plan) > 1) /* no CTA leaves while a peer may write to it */
+  else if (ws_plan_cluster_size(plan) > 1) /* no CTA leaves while a peer may write to it */
     sync_threads(&S, &b);
   map_free(&S.map);
   if (S.failed)

@@ -8,12 +8,13 @@
 #include "mlir-c/IR.h"
 #include "../support/ws_pass.h"
 
-/* For the matmul K `loop` of a kernel with ws.cluster: marks ws.multicast
- * each ws.load of the loop that every CTA of a cluster loads alike (and
- * whose rows split into the CTAs' parts), remarking why with `explain`.
- * True at once for a kernel without a cluster; false after a located
- * error: a loop that is no matmul, K or tile loop bounds that differ
- * between the cluster's CTAs, or no tile shared. */
+/* For the matmul K `loop` of a kernel with ws.cluster: marks
+ * ws.cluster_shared each ws.load of the loop that every CTA of a cluster
+ * loads alike (and whose rows split into the CTAs' parts), remarking why
+ * with `explain`. True at once for a kernel without a cluster; false after
+ * a located error: a loop that is no matmul, K or tile loop bounds that
+ * differ between the cluster's CTAs, no tile shared, or (an engine whose
+ * pair issues one MMA) a shared tile other than B alone. */
 bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *env);
 
 #endif

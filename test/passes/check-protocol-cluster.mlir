@@ -28,7 +28,7 @@
 // RUN: sed -e '22s/count = 16/count = 256/' -e '47s/, cluster}/}/' -e '59s/, cluster}/}/' %S/Inputs/check-protocol-cluster.mlir \
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PEER_RACE --implicit-check-not=error: --implicit-check-not=Sanitizer
-// PEER_RACE: <stdin>:39:17: error: 'ws.mma' op breaks the protocol rule 'race': with 1 iteration, in the compute partition of CTA 1 (warps 0-3), this op reads slot 0 of ring 0 for iteration 0 after the slot was released (the empty barrier of CTA 0 completed that phase), so the next write (at 84:13) may overwrite it
+// PEER_RACE: <stdin>:39:17: error: 'ws.mma' op breaks the protocol rule 'race': with 1 iteration, in the compute partition of CTA 1 (warps 0-3), this op reads slot 0 of ring 0 for iteration 0 after it was released (the empty barrier of CTA 0 completed that phase), so the next write (at 84:13) may overwrite it
 
 // Case CTA_PUBLISH, the inits are published with nvvm.barrier0: a peer's remote arrival or multicast may reach a barrier before it is initialized.
 // RUN: sed -e '27s/.*/      nvvm.barrier0/' -e '28d' %S/Inputs/check-protocol-cluster.mlir \
