@@ -5,7 +5,10 @@
 # block-scaled kernel's also copies its scales, UTCCP): cuobjdump must
 # take it as SM 100 code, and it must hold the tcgen05 MMA (UTC*MMA), its
 # commit to an mbarrier (UTCBAR), tensor-memory loads (LDTM) and no Hopper
-# wgmma (HGMMA). Prints each cubin's tcgen05 opcodes with their counts.
+# wgmma (HGMMA); a pair's (a cluster of two, "_c2" in its name) the 2-CTA
+# forms: the MMA (UTC*MMA.2CTA), its commit multicast to both CTAs
+# (UTCBAR.2CTA.MULTICAST) and the copies that signal the leader's barrier
+# (UTMALDG...2CTA). Prints each cubin's tcgen05 opcodes with their counts.
 # Needs cuobjdump (CUDA 12.8 or later), not a GPU.
 # Usage: check_sass.sh DIR
 set -uo pipefail
@@ -27,6 +30,11 @@ while read -r name rest; do
   for want in 'UTC[A-Z]*MMA' 'UTCBAR' 'LDTM'; do
     grep -qE "\b$want\b" <<< "$sass" || { echo "FAIL $name: SASS lacks $want"; fail=1; }
   done
+  if [ "${name#*_c2}" != "$name" ]; then
+    for want in 'UTC[A-Z]*MMA\.2CTA' 'UTCBAR\.2CTA\.MULTICAST' 'UTMALDG\.[0-9]D\.2CTA'; do
+      grep -qE "\b$want" <<< "$sass" || { echo "FAIL $name: a pair's SASS lacks $want"; fail=1; }
+    done
+  fi
   if [ "${rest#* mx }" != "$rest" ] && ! grep -qE '\bUTCCP\b' <<< "$sass"; then
     echo "FAIL $name: block-scaled, but its SASS lacks UTCCP"; fail=1
   fi

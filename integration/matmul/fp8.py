@@ -109,6 +109,10 @@ KERNELS = [
      "sm_100a"),
     ("pbwfp8_rw_128x128x128_w4", 128, 128, 128, 4, E5, E4, "bf16", "rows", "persistent",
      "sm_100a"),
+    # an sm_100a pair: one tcgen05.mma kind::f8f6f4 of 256 rows for both CTAs
+    # of a cluster of two (cta_group::2), persistent over pairs of M tiles
+    ("pbwfp8_pt_128x256x128_w8_c2", 128, 256, 128, 8, E4, E4, "bf16", "tensor",
+     "persistent_c2", "sm_100a"),
     # sm_100a, MX block scales in the MMA (tcgen05.mma.block_scale
     # kind::mxf8f6f4, the scales copied to tensor memory by tcgen05.cp)
     ("bwmx_128x256x128_w8", 128, 256, 128, 8, E4, E4, "bf16", "mx", "tile", "sm_100a"),
@@ -249,8 +253,9 @@ def ptx_wants(k):
     if k[8] == "mx":
         return ["tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale",
                 "tcgen05.cp.cta_group::1.32x128b.warpx4", "tcgen05.ld.sync.aligned.16x256b"]
-    if k[10] == "sm_100a":
-        return ["tcgen05.mma.cta_group::1.kind::f8f6f4", "tcgen05.ld.sync.aligned.16x256b"]
+    if k[10] == "sm_100a":  # a pair's MMA is both CTAs' (cta_group::2)
+        group = 2 if k[9].endswith("_c2") else 1
+        return ["tcgen05.mma.cta_group::%d.kind::f8f6f4" % group, "tcgen05.ld.sync.aligned.16x256b"]
     return ["wgmma.mma_async.sync.aligned.m64n%dk32.f32.%s.%s" % (
         k[2], "e4m3" if k[5] == "f8E4M3FN" else "e5m2", "e4m3" if k[6] == "f8E4M3FN" else "e5m2")]
 
