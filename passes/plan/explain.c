@@ -132,10 +132,17 @@ void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,
     const ws_channel *c = &plan->channels[r->channel];
     swizzle_reason(plan, r, why, sizeof why);
     ws_remark(env, loc_of(r->producer), "ring %d: %s of %d bytes crosses from %s to %s "
-              "(channel %d); slots of %d bytes (aligned to %d: %s); %s; depth %d: "
+              "(channel %d)%s; slots of %d bytes (aligned to %d: %s); %s; depth %d: "
               "%lld bytes at [%d, %lld)",
               i, ws_type_str(r->tile, tile, sizeof tile), ws_tile_bytes(r->tile),
               plan->parts[c->from].name, plan->parts[c->to].name, r->channel,
+              r->split == WS_SPLIT_PAIR ? ", split across the pair (split = \"pair\": each "
+                                          "CTA's slot holds its part of the rows, which "
+                                          "the leader's MMA reads in both)"
+              : r->split == WS_SPLIT_MULTICAST ? ", shared by the cluster (split = "
+                                                 "\"multicast\": each CTA copies its part "
+                                                 "of the rows into every CTA's slot)"
+                                               : "",
               r->slot_bytes, r->align, r->swizzle ? "a swizzled TMA box starts on a "
               "1024-byte boundary" : "a TMA box starts on a 128-byte boundary",
               why, c->depth, ws_ring_bytes(plan, r), r->offset,

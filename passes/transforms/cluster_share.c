@@ -184,8 +184,9 @@ static bool check_pair(MlirOperation loop, const int *cluster) {
     return false;
   }
   if (!ws_has_attr(dot, "transpose_b")) {
-    ws_emit_op_error(dot, "reads B as K x N in a %dx%d cluster; a pair of CTAs splits B's N "
-                          "rows between them, so B must be N x K (transpose_b)",
+    ws_emit_op_error(dot, "reads B as K x N in a %dx%d cluster; a pair of CTAs splits B "
+                          "along N between them, each loading half of its rows given N x K, "
+                          "so B must be N x K (transpose_b)",
                      cluster[0], cluster[1]);
     return false;
   }

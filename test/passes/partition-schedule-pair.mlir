@@ -71,7 +71,7 @@ module attributes {gpu.container_module} {
 // -----
 
 // B given K x N: a pair splits B's N rows between its CTAs, so B must be N x K.
-// CHECK: partition-schedule-pair.mlir:[[@LINE+20]]:14: error: 'ws.dot' op reads B as K x N in a 2x1 cluster; a pair of CTAs splits B's N rows between them, so B must be N x K (transpose_b)
+// CHECK: partition-schedule-pair.mlir:[[@LINE+20]]:14: error: 'ws.dot' op reads B as K x N in a 2x1 cluster; a pair of CTAs splits B along N between them, each loading half of its rows given N x K, so B must be N x K (transpose_b)
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     gpu.func @b_k_by_n(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<64x256xf16>>,

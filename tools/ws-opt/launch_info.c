@@ -61,6 +61,7 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
   info->persistent = k.persistent;
   info->cluster_x = k.cluster_x > 1 ? k.cluster_x : 1;
   info->cluster_y = k.cluster_y > 1 ? k.cluster_y : 1;
+  info->pair = k.pair;
   MlirAttribute ws_bytes = mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("ws.workspace_per_block"));
   info->workspace_per_block =
@@ -90,7 +91,7 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       if (inner > 0)
         a->box[a->rank - 1] = inner;
       int row_dim = 0, parts = wsPlanGetDescriptorRowParts(plan, arg, &row_dim);
-      if (parts > 1) /* a multicast tile: each CTA of a cluster copies its part */
+      if (parts > 1) /* a split tile: each CTA of a cluster copies its part */
         a->box[row_dim] /= parts;
       a->stored = wsTensorDescIsStored(arg);
     } else if (scalar_c_type(t, a->c_type, sizeof a->c_type)) {

@@ -27,6 +27,7 @@ typedef struct launch_info {
   int block_threads, smem_bytes, blocks_per_sm;
   bool persistent;
   int cluster_x, cluster_y; /* blocks per cluster; 1, 1: none */
+  bool pair;                /* a pair issuing one MMA (else multicast) */
   /* split-K (ws.workspace_per_block): the last argument is the address of
    * a workspace of grid x this many bytes; 0: none */
   int64_t workspace_per_block;

@@ -49,7 +49,9 @@ static inline bool wsPlanIsNull(WsPlan plan) { return plan.ptr == NULL; }
  * from its block index in steps of the grid, so one block per SM slot,
  * SMs x blocks_per_sm, fills the device), and its cluster (ws.cluster:
  * blocks per cluster along x and y; 1 x 1 when it runs none), which a
- * launch must make and its grid be whole clusters of. */
+ * launch must make and its grid be whole clusters of; `pair` when the
+ * cluster is an sm_100a pair whose leader issues one MMA for both CTAs
+ * (else a cluster shares tiles by TMA multicast). */
 typedef struct WsPlanKernel {
   int block_threads;
   int shared_memory_bytes;
@@ -57,6 +59,7 @@ typedef struct WsPlanKernel {
   int blocks_per_sm;
   bool persistent;
   int cluster_x, cluster_y;
+  bool pair;
 } WsPlanKernel;
 WsPlanKernel wsPlanGetKernel(WsPlan plan);
 
