@@ -229,12 +229,14 @@ static bool check_read_ring(ws_model *X, ws_model_state *s, const ws_event *e, i
                        "full barrier has completed %d of the %lld phases it needs",
                        what, e->iter, ws_model_where(other_side(X, ring, true), loc),
                        full->completed, e->round + 1);
+  MlirOperation writer_op = other_side(X, ring, true);
+  bool writer = !mlirOperationIsNull(writer_op); /* none: no write in this run's steps */
   if (empty->completed > e->round)
     return ws_model_error(X, e, "race", "this op reads %s for iteration "
                        "%lld after it was released (the empty barrier%s completed "
-                       "that phase), so the next write (at %s) may overwrite it",
-                       what, e->iter, cta_text,
-                       ws_model_where(other_side(X, ring, true), loc));
+                       "that phase), so the next write (%s%s) may overwrite it",
+                       what, e->iter, cta_text, writer ? "at " : "a later MMA's",
+                       writer ? ws_model_where(writer_op, loc) : "");
   for (int i = 0; i < full->nin; i++) {
     const ws_event *t = ws_model_event(X, full->in[i]);
     if (t->ring == ring)

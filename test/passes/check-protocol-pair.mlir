@@ -61,7 +61,7 @@
 // RUN: sed -e '42s/count = 16/count = 256/' -e '67s/, leader}/}/' %S/Inputs/check-protocol-pair-persistent.mlir \
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PEER_TMEM_RACE --implicit-check-not=error: --implicit-check-not=Sanitizer
-// PEER_TMEM_RACE: <stdin>:65:17: error: 'ws.tmem_load' op breaks the protocol rule 'race': with 1 tile of 0 iterations, in the compute partition of CTA 1 (warps 0-3), this op reads accumulator buffer 0 (tensor memory) for iteration 0 after it was released (the empty barrier of CTA 0 completed that phase), so the next write (at nowhere) may overwrite it
+// PEER_TMEM_RACE: <stdin>:65:17: error: 'ws.tmem_load' op breaks the protocol rule 'race': with 1 tile of 0 iterations, in the compute partition of CTA 1 (warps 0-3), this op reads accumulator buffer 0 (tensor memory) for iteration 0 after it was released (the empty barrier of CTA 0 completed that phase), so the next write (a later MMA's) may overwrite it
 
 // Case PEER_MMA, both CTAs' MMA warps issue the pair's MMAs and commits (no leader guard).
 // RUN: sed -e '107s/scf.if %20/scf.if %13/' %S/Inputs/check-protocol-pair.mlir \
