@@ -116,8 +116,11 @@ def draw_tcgen05(rng, index):
     takes (M tile 128, N tile a multiple of 16 with at most 128 accumulator
     columns per epilogue warpgroup, K tile 16/32/48/64, or 128 where shared
     memory has room, B given N x K),
-    f16 or bf16, tiled or persistent, with any of the epilogues. It runs
-    only on a GPU of compute capability 10.0."""
+    f16 or bf16, tiled or persistent, with any of the epilogues, and a
+    third of them pairs (ws.cluster 2 x 1: one tcgen05.mma of 256 rows for
+    two blocks, B split between them). It runs only on a GPU of compute
+    capability 10.0."""
+    pair = rng.random() < 1 / 3
     warps = rng.choice([4, 8])
     bn = 16 * rng.randint(1, (128 * (warps // 4)) // 16)
     dtype = rng.choice(["f16", "bf16"])
@@ -127,10 +130,13 @@ def draw_tcgen05(rng, index):
     # the rings and no residual slot comes after them
     wide = not persistent and epilogue != "residual"
     bk = rng.choice([16, 32, 48, 64, 128] if wide else [16, 32, 48, 64])
-    name = "tc%03d_%dx%dx%d_w%d_%s_%s%s" % (index, 128, bn, bk, warps, dtype, epilogue,
-                                           "_p" if persistent else "")
+    cluster = (2, 1) if pair else None
+    name = "tc%03d_%dx%dx%d_w%d_%s_%s%s%s" % (index, 128, bn, bk, warps, dtype, epilogue,
+                                             "_p" if persistent else "", "_c2" if pair else "")
     spec = {"kind": "matmul", "chip": "sm_100a", "persistent": persistent, "name": name,
             "bm": 128, "bn": bn, "bk": bk, "warps": warps, "dtype": dtype, "layout": "nk",
             "epilogue": epilogue, "rank": 2, "out_type": dtype}
+    if pair:
+        spec["cluster"] = list(cluster)
     return spec, variants.render(name, 128, bn, bk, warps, dtype, epilogue, "nk",
-                                 persistent=persistent, chip="sm_100a")
+                                 persistent=persistent, chip="sm_100a", cluster=cluster)
