@@ -81,8 +81,7 @@ void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, i
            form->kind);
   MlirNamedAttribute attrs[3] = {
       ws_named_text(b->ctx, "kind", kind),
-      ws_named_text(b->ctx, "ctaGroup",
-                    ctas == 2 ? "#nvvm.cta_group<cta_2>" : "#nvvm.cta_group<cta_1>"),
+      ws_named_cta_group(b->ctx, "ctaGroup", ctas),
       scales ? ws_named_text(b->ctx, "blockScale", "#nvvm.tcgen05_mma_block_scale<default>")
              : ws_named_text(b->ctx, "operandSegmentSizes", "array<i32: 1, 1, 1, 1, 1, 0, 0>"),
   };

@@ -182,13 +182,16 @@ static bool lower_wait(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
-/* The CTAs of one tcgen05 op: 2 in a pair (cta_group::2, every tcgen05 op
- * of the kernel alike, as PTX requires), else 1. */
-static int tc_ctas(const lowering *L) { return ws_plan_is_pair(&L->plan) ? 2 : 1; }
-
+/* Every tcgen05 op of a kernel acts for the same CTAs, as PTX requires
+ * (a pair's: cta_group::2). */
 static MlirNamedAttribute tc_group(lowering *L) {
-  return ws_named_text(L->ctx, "group", tc_ctas(L) == 2 ? "#nvvm.cta_group<cta_2>"
-                                                        : "#nvvm.cta_group<cta_1>");
+  return ws_named_cta_group(L->ctx, "group", ws_plan_mma_ctas(&L->plan));
+}
+
+/* The multicast mask of every CTA of the cluster (i16, a bit per rank). */
+static MlirValue every_cta_mask(lowering *L, ws_builder *b) {
+  return ws_const_int(b, (1 << ws_plan_cluster_size(&L->plan)) - 1,
+                      mlirIntegerTypeGet(L->ctx, 16));
 }
 
 /* ws.arrive {cluster}: each warp's arrival on the barrier at the same
@@ -222,14 +225,13 @@ static bool lower_arrive(lowering *L, ws_builder *b, MlirOperation op) {
   if (ch < 0 || full < 0)
     return false;
   MlirValue bar = barrier_ptr(L, b, op, ch, full);
-  int ctas = ws_plan_cluster_size(&L->plan);
   if (wsOperationIsA(op, "commit")) {
     bool multicast = ws_has_attr(op, "cluster");
-    MlirValue ops[2] = {bar, ws_const_int(b, (1 << ctas) - 1, mlirIntegerTypeGet(L->ctx, 16))};
+    MlirValue ops[2] = {bar, multicast ? every_cta_mask(L, b) : (MlirValue){NULL}};
     MlirNamedAttribute group = tc_group(L);
     ws_build_void(b, "nvvm.tcgen05.commit", multicast ? 2 : 1, ops, 1, &group);
   } else if (ws_has_attr(op, "cluster") || ws_has_attr(op, "leader")) {
-    arrive_in_cluster(L, b, bar, ws_has_attr(op, "leader") ? 1 : ctas);
+    arrive_in_cluster(L, b, bar, ws_has_attr(op, "leader") ? 1 : ws_plan_cluster_size(&L->plan));
   } else {
     ws_build_value(b, "nvvm.mbarrier.arrive", 1, &bar, mlirIntegerTypeGet(L->ctx, 64), 0, NULL);
   }
@@ -308,7 +310,7 @@ static MlirValue split_part(lowering *L, ws_builder *b, const ws_ring *ring, int
   if (ring->split != WS_SPLIT_MULTICAST)
     return (MlirValue){NULL};
   *dst = ws_byte_ptr(b, *dst, ws_arith(b, "arith.muli", me, c32(b, rows * row_bytes)));
-  return ws_const_int(b, (1 << size) - 1, mlirIntegerTypeGet(L->ctx, 16));
+  return every_cta_mask(L, b);
 }
 
 /* The full barrier a copy into the slot completes on: the CTA's own, or,
@@ -341,7 +343,7 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
   char seg[64];
   snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, %d, 0, 0>", rank, multicast);
   MlirNamedAttribute attrs[2] = {ws_named_text(L->ctx, "operandSegmentSizes", seg),
-                                 ws_named_text(L->ctx, "group", "#nvvm.cta_group<cta_2>")};
+                                 ws_named_cta_group(L->ctx, "group", 2)};
   for (int j = 0; j < ws_ring_boxes(ring); j++) {
     MlirValue ops[9], coords[5];
     MlirValue dst = box_at(L, b, op, r, rank, c32(b, j), coords);
@@ -618,7 +620,7 @@ static bool lower_tc_mma(lowering *L, ws_builder *b, MlirOperation op) {
     scales[0] = tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[0]);
     scales[1] = tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[tm->scale_a_atoms]);
   }
-  ws_emit_tcgen05_mma(b, form, n, k, a->swizzle, bt->swizzle, n_major, tc_ctas(L),
+  ws_emit_tcgen05_mma(b, form, n, k, a->swizzle, bt->swizzle, n_major, ws_plan_mma_ctas(&L->plan),
                       slot_address(L, b, ra, slot), slot_address(L, b, rb, slot),
                       tmem_buffer(L, b, mlirOperationGetOperand(op, 1)),
                       mlirOperationGetOperand(op, 2), tm->num_scales ? scales : NULL);

@@ -564,6 +564,8 @@ bool ws_plan_is_pair(const ws_plan *plan) {
   return false;
 }
 
+int ws_plan_mma_ctas(const ws_plan *plan) { return ws_plan_is_pair(plan) ? 2 : 1; }
+
 int ws_plan_cluster_size(const ws_plan *plan) {
   int size = plan->cluster[0] * plan->cluster[1];
   return size > 1 ? size : 1;

@@ -152,6 +152,10 @@ int ws_plan_cluster_size(const ws_plan *plan);
  * split WS_SPLIT_PAIR): its leader (rank 0) issues the MMAs for both. */
 bool ws_plan_is_pair(const ws_plan *plan);
 
+/* The CTAs one MMA (and every tcgen05 op of the kernel) acts for: 2 in a
+ * pair (PTX's cta_group::2), else 1. */
+int ws_plan_mma_ctas(const ws_plan *plan);
+
 /* Partition bit set of an op (bit i for plan->parts[i], read from the names
  * in its ws.partition); 0 when unscheduled. */
 unsigned ws_op_partitions(const ws_plan *plan, MlirOperation op);

@@ -1220,40 +1220,29 @@ static bool only_dealloc(const ws_event *ev, int from, int n) {
   return true;
 }
 
-static int take_suffix(ws_run *run, const ws_event *ev, int start, int n, int tid, int sync);
-
-/* A cluster kernel's last events, its cluster arrive and wait (a pair's
- * followed by the tensor-memory dealloc, that barrier being the one the
- * dealloc waits behind): folded into the run (exit_sync); returns where
- * they start (n when the thread does not end with them). */
-static int take_exit(ws_run *run, const ws_event *ev, int start, int n, int tid) {
-  int wait = n;
-  while (wait > start && ev[wait - 1].kind != EV_CLUSTER_WAIT)
-    wait--;
-  if (wait - start < 2 || ev[wait - 2].kind != EV_CLUSTER_ARRIVE || !only_dealloc(ev, wait, n))
-    return n;
-  run->exit_sync = ev[wait - 1].op;
-  run->exit_threads++;
-  if (wait < n || run->plan->tmem.tile.ptr)
-    take_suffix(run, ev, start, n, tid, wait);
-  return wait - 2;
-}
-
-/* Folds the suffix (a tensor-memory kernel's events after its last
- * block-wide barrier, when it has one past the first, or after `sync`
- * when given (> 0): the fences and the dealloc) into the run and returns
- * where it starts (n when none). Also notes a tcgen05.ld of the thread's
- * with no fence::before_thread_sync between it and that barrier. */
-static int take_suffix(ws_run *run, const ws_event *ev, int start, int n, int tid, int sync) {
-  if (sync <= 0) {
-    sync = n;
-    while (sync > start && ev[sync - 1].kind != EV_CTA_SYNC)
-      sync--;
-    if (sync == start)
-      return n; /* no second barrier: the rules judge whatever is there */
+/* Folds the thread's last barrier, when it has one past the first and
+ * only the tensor-memory dealloc and its fences follow it, into the run
+ * and returns where it starts (n when there is none). A cluster kernel's
+ * is its exit (exit_sync: the cluster arrive and wait); a tensor-memory
+ * kernel's is the one its dealloc waits behind (final_sync: the
+ * block-wide barrier, or a pair's exit), and a tcgen05.ld of the thread's
+ * with no fence::before_thread_sync before it is noted. */
+static int take_end(ws_run *run, const ws_event *ev, int start, int n, int tid) {
+  int sync = n;
+  while (sync > start && ev[sync - 1].kind != EV_CTA_SYNC && ev[sync - 1].kind != EV_CLUSTER_WAIT)
+    sync--;
+  if (sync == start || !only_dealloc(ev, sync, n))
+    return n; /* no second barrier: the rules judge whatever is there */
+  int first = sync - 1; /* where the barrier starts */
+  if (ev[first].kind == EV_CLUSTER_WAIT) {
+    if (first == start || ev[first - 1].kind != EV_CLUSTER_ARRIVE)
+      return n;
+    first--;
+    run->exit_sync = ev[sync - 1].op;
+    run->exit_threads++;
   }
-  if (!only_dealloc(ev, sync, n))
-    return n;
+  if (ev[sync - 1].kind == EV_CLUSTER_WAIT && !run->plan->tmem.tile.ptr)
+    return first;
   run->final_sync = ev[sync - 1].op;
   run->final_threads++;
   bool fenced = false;
@@ -1267,14 +1256,13 @@ static int take_suffix(ws_run *run, const ws_event *ev, int start, int n, int ti
     run->dealloc_warp = tid / 32;
     run->dealloc_fenced = fenced;
   }
-  int before = sync - 1 - (ev[sync - 1].kind == EV_CLUSTER_WAIT); /* past its arrive */
-  for (int k = before - 1; k >= start; k--) {
+  for (int k = first - 1; k >= start; k--) {
     if (ev[k].kind == EV_TC_FENCE && ev[k].aux)
       break;
     if (ev[k].kind == EV_TMEM_READ && mlirOperationIsNull(run->unfenced_read))
       run->unfenced_read = ev[k].op;
   }
-  return sync - 1;
+  return first;
 }
 
 static bool add_to_agent(ws_run *run, const ws_event *ev, int n, int tid, int cta) {
@@ -1333,8 +1321,7 @@ bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *ru
       if (!run_thread(P, t))
         return false;
       int start = take_prefix(run, P->scratch, P->scratch_n, t);
-      int end = take_exit(run, P->scratch, start, P->scratch_n, t);
-      end = take_suffix(run, P->scratch, start, end, t, 0);
+      int end = take_end(run, P->scratch, start, P->scratch_n, t);
       ws_thread_regs *r = &run->regs[cta * threads + t];
       for (int k = start; k < end; k++)
         if (P->scratch[k].kind == EV_SETMAXNREG) {

@@ -32,6 +32,10 @@ MlirNamedAttribute ws_named(MlirContext ctx, const char *name,
       mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), attr);
 }
 
+MlirNamedAttribute ws_named_cta_group(MlirContext ctx, const char *name, int ctas) {
+  return ws_named_text(ctx, name, ctas == 2 ? "#nvvm.cta_group<cta_2>" : "#nvvm.cta_group<cta_1>");
+}
+
 MlirNamedAttribute ws_named_text(MlirContext ctx, const char *name,
                                  const char *attr_text) {
   return ws_named(ctx, name, ws_attr(ctx, attr_text));

@@ -23,6 +23,10 @@ MlirType ws_type(MlirContext ctx, const char *text);
 MlirAttribute ws_attr(MlirContext ctx, const char *text);
 MlirNamedAttribute ws_named(MlirContext ctx, const char *name,
                             MlirAttribute attr);
+/* `name` = #nvvm.cta_group<cta_N>: the CTAs (1, or 2 for a pair) a
+ * tcgen05 op or a TMA copy acts for. */
+MlirNamedAttribute ws_named_cta_group(MlirContext ctx, const char *name, int ctas);
+
 /* A named attribute parsed from text: ws_named_text(ctx, "group", "1 : i32"). */
 MlirNamedAttribute ws_named_text(MlirContext ctx, const char *name,
                                  const char *attr_text);

@@ -149,32 +149,22 @@ static const char *operand_name(MlirOperation load) {
 }
 
 /* The ws.load that makes operand `i` of the loop's ws.dot, or a null op. */
+/* The ws.load that makes operand `i` of a ws.dot (ws-partition-schedule
+ * checked that tcgen05.mma reads both from loads of its loop). */
 static MlirOperation dot_operand_load(MlirOperation dot, int i) {
-  MlirValue v = mlirOperationGetOperand(dot, i);
-  if (!mlirValueIsAOpResult(v) || !wsOperationIsA(mlirOpResultGetOwner(v), "load"))
-    return (MlirOperation){NULL};
-  return mlirOpResultGetOwner(v);
+  return mlirOpResultGetOwner(mlirOperationGetOperand(dot, i));
 }
 
-/* A pair MMA's demands on the marked loads (see the top): false after a
- * located error saying what would work. */
+/* A pair MMA's demands on the marked loads of the loop's one ws.dot (the
+ * tcgen05 schedule allows no other; see the top): false after a located
+ * error saying what would work. */
 static bool check_pair(MlirOperation loop, const int *cluster) {
-  MlirOperation dot = {NULL};
-  int dots = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (wsOperationIsA(op, "dot"))
-      dot = op, dots++;
+  MlirOperation dot = mlirBlockGetFirstOperation(ws_loop_body(loop));
+  while (!wsOperationIsA(dot, "dot"))
+    dot = mlirOperationGetNextInBlock(dot);
   const char *engine = ws_mma_engine_of(loop)->name;
-  if (dots != 1) {
-    ws_emit_op_error(loop, "runs %d ws.dot ops in a %dx%d cluster; a pair of CTAs issues one "
-                           "%s of both CTAs' rows (cta_group::2), so its K loop has one ws.dot",
-                     dots, cluster[0], cluster[1], engine);
-    return false;
-  }
   MlirOperation a = dot_operand_load(dot, 0), b = dot_operand_load(dot, 1);
-  if (mlirOperationIsNull(b) || !ws_has_attr(b, "ws.cluster_shared") ||
-      (!mlirOperationIsNull(a) && ws_has_attr(a, "ws.cluster_shared"))) {
+  if (!ws_has_attr(b, "ws.cluster_shared") || ws_has_attr(a, "ws.cluster_shared")) {
     ws_emit_op_error(dot, "runs in a %dx%d cluster (ws.cluster) that does not share B alone: "
                           "a pair of CTAs issues one %s of 2 x 128 rows (cta_group::2), each "
                           "CTA bringing its own rows of A and half of B, so the pair must "

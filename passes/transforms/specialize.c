@@ -1482,9 +1482,9 @@ static void alloc_tmem(specializer *S, ws_builder *b, MlirValue warp) {
   ws_build_void(&t, "ws.tmem_alloc", 0, NULL, 0, NULL);
   /* a pair's allocation is both CTAs' (cta_group::2), as its every
    * tcgen05 op must be */
-  MlirNamedAttribute group = ws_named_text(S->ctx, "group", "#nvvm.cta_group<cta_2>");
-  ws_build_void(&t, "nvvm.tcgen05.relinquish_alloc_permit", 0, NULL,
-                ws_plan_is_pair(S->plan) ? 1 : 0, &group);
+  int ctas = ws_plan_mma_ctas(S->plan);
+  MlirNamedAttribute group = ws_named_cta_group(S->ctx, "group", ctas);
+  ws_build_void(&t, "nvvm.tcgen05.relinquish_alloc_permit", 0, NULL, ctas > 1, &group);
   tcgen05_fence(&t, true);
 }
 
