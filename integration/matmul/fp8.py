@@ -118,6 +118,13 @@ KERNELS = [
     ("bwmx_128x256x128_w8", 128, 256, 128, 8, E4, E4, "bf16", "mx", "tile", "sm_100a"),
     ("pbwmx_128x128x128_w4_e5m2", 128, 128, 128, 4, E4, E5, "bf16", "mx", "persistent",
      "sm_100a"),
+    # seed 003's kernel: MX block scales in a pair's one MMA (cta_group::2),
+    # each CTA's scales copied into its own tensor memory by the leader's
+    # tcgen05.cp.cta_group::2; tiled 128x256 and persistent 128x128
+    ("bwmx_128x256x128_w8_c2x1", 128, 256, 128, 8, E4, E4, "bf16", "mx", "tile_c2x1",
+     "sm_100a"),
+    ("pbwmx_128x128x128_w4_c2", 128, 128, 128, 4, E4, E4, "bf16", "mx", "persistent_c2",
+     "sm_100a"),
 ]
 
 
@@ -250,11 +257,12 @@ def mx_atom_loads(bm, bn):
 def ptx_wants(k):
     """The FP8 wgmma of the kernel's A and B types (sm_90a), or tcgen05.mma
     kind::f8f6f4 and no wgmma (sm_100a)."""
+    group = 2 if "_c2" in k[9] else 1  # a pair's MMA is both CTAs' (cta_group::2)
     if k[8] == "mx":
-        return ["tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale",
-                "tcgen05.cp.cta_group::1.32x128b.warpx4", "tcgen05.ld.sync.aligned.16x256b"]
-    if k[10] == "sm_100a":  # a pair's MMA is both CTAs' (cta_group::2)
-        group = 2 if k[9].endswith("_c2") else 1
+        return ["tcgen05.mma.cta_group::%d.kind::mxf8f6f4.block_scale" % group,
+                "tcgen05.cp.cta_group::%d.32x128b.warpx4" % group,
+                "tcgen05.ld.sync.aligned.16x256b"]
+    if k[10] == "sm_100a":
         return ["tcgen05.mma.cta_group::%d.kind::f8f6f4" % group, "tcgen05.ld.sync.aligned.16x256b"]
     return ["wgmma.mma_async.sync.aligned.m64n%dk32.f32.%s.%s" % (
         k[2], "e4m3" if k[5] == "f8E4M3FN" else "e5m2", "e4m3" if k[6] == "f8E4M3FN" else "e5m2")]

@@ -42,11 +42,13 @@ uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n, bool b_n_major, int ct
 /* kind::mxf8f6f4's descriptor differs (PTX ISA, same section): no D format
  * (always f32); B's and A's scale byte (which K block of 32 of the step's
  * scale columns) in 4-5 and 29-30; the scales' type in 23 (1: ue8m0);
- * M >> 7 in 27-28. Formats, major-ness and N as above. */
-uint32_t ws_tcgen05_scaled_idesc(const ws_mma_form *form, int n, bool b_n_major, int block) {
+ * M >> 7 in 27-28 (a pair's 256 rows: 2). Formats, major-ness and N as
+ * above. */
+uint32_t ws_tcgen05_scaled_idesc(const ws_mma_form *form, int n, bool b_n_major, int ctas,
+                                 int block) {
   return ((uint32_t)block << 4) | (form->code_a << 7) | (form->code_b << 10) |
          ((uint32_t)b_n_major << 16) | ((uint32_t)(n >> 3) << 17) | (1u << 23) |
-         ((uint32_t)(TC_M >> 7) << 27) | ((uint32_t)block << 29);
+         ((uint32_t)(TC_M * ctas >> 7) << 27) | ((uint32_t)block << 29);
 }
 
 /* A tcgen05 shared-memory descriptor of the swizzled tile at shared address
@@ -87,7 +89,7 @@ void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, i
   };
   for (int kk = 0; kk < k / form->k; kk++) {
     /* a block-scaled step's scales: byte kk of each scale column */
-    uint32_t bits = scales ? ws_tcgen05_scaled_idesc(form, n, b_n_major, kk)
+    uint32_t bits = scales ? ws_tcgen05_scaled_idesc(form, n, b_n_major, ctas, kk)
                            : ws_tcgen05_idesc(form, n, b_n_major, ctas);
     MlirValue a_at = ws_arith(b, "arith.addi", a_addr,
                               c32(b, ws_mma_k_step_offset(kk, step_bytes, a_span, TC_M)));
@@ -109,13 +111,14 @@ void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, i
   }
 }
 
-void ws_emit_tcgen05_scale_copy(ws_builder *b, MlirValue addr, MlirValue taddr) {
-  MlirNamedAttribute attrs[2] = {
+void ws_emit_tcgen05_scale_copy(ws_builder *b, int ctas, MlirValue addr, MlirValue taddr) {
+  MlirNamedAttribute attrs[3] = {
       ws_named_text(b->ctx, "shape", "#nvvm.tcgen05_cp_shape<shape_32x128b>"),
       ws_named_text(b->ctx, "multicast", "#nvvm.tcgen05_cp_multicast<warpx4>"),
+      ws_named_cta_group(b->ctx, "group", ctas),
   };
   MlirValue ops[2] = {taddr, smem_descriptor(b, addr, 16, 16)};
-  ws_build_void(b, "nvvm.tcgen05.cp", 2, ops, 2, attrs);
+  ws_build_void(b, "nvvm.tcgen05.cp", 2, ops, 3, attrs);
 }
 
 void ws_emit_tmem_load(ws_builder *b, const ws_mma_shape *s, MlirValue base, MlirValue thread,

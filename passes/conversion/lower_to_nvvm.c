@@ -640,7 +640,7 @@ static bool lower_tmem_copy(lowering *L, ws_builder *b, MlirOperation op) {
     ws_emit_op_error(op, "copies ring %d, which is not an unswizzled scale ring of ws.tmem", r);
     return false;
   }
-  ws_emit_tcgen05_scale_copy(b, slot_address(L, b, r, mlirOperationGetOperand(op, 0)),
+  ws_emit_tcgen05_scale_copy(b, ws_plan_mma_ctas(&L->plan), slot_address(L, b, r, mlirOperationGetOperand(op, 0)),
                              tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[atom]));
   return true;
 }

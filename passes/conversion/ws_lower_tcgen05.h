@@ -31,7 +31,8 @@ uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n, bool b_n_major, int ct
 
 /* kind::mxf8f6f4's descriptor: as above with the scales (ue8m0) read from
  * byte `block` of their tensor-memory columns. */
-uint32_t ws_tcgen05_scaled_idesc(const ws_mma_form *form, int n, bool b_n_major, int block);
+uint32_t ws_tcgen05_scaled_idesc(const ws_mma_form *form, int n, bool b_n_major, int ctas,
+                                 int block);
 
 /* One thread issues D (+)= A @ B for a K-major A (128 x k) at shared
  * address a_addr and B (n x k, or k x n when b_n_major) at b_addr (i32,
@@ -54,8 +55,12 @@ void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, i
  * tcgen05.cp.32x128b.warpx4, each 32-lane quarter of the columns a copy,
  * so lane 32 q + r's column c holds the atom's row r, bytes 4 c..4 c + 3
  * (the scale of row 32 c + r of the 128, for K blocks 0..3), the layout
- * kind::mxf8f6f4 reads with M = 128 (PTX ISA, "Scale factor A"). */
-void ws_emit_tcgen05_scale_copy(ws_builder *b, MlirValue addr, MlirValue taddr);
+ * kind::mxf8f6f4 reads with M = 128 (PTX ISA, "Scale factor A"). With
+ * ctas = 2 (a pair, cta_group::2) the leader's one copy does so in both
+ * CTAs, each CTA's atom at `addr` into its own columns at `taddr`: a pair's
+ * MMA reads A's scales of each CTA's 128 rows and all of B's from its own
+ * tensor memory (seed 003's 2-CTA layouts). */
+void ws_emit_tcgen05_scale_copy(ws_builder *b, int ctas, MlirValue addr, MlirValue taddr);
 
 /* The calling thread's values of the accumulator at tensor-memory address
  * `base` (!llvm.ptr<6>, lane 0 and the buffer's first column), in layout

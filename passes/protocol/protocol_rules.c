@@ -607,9 +607,12 @@ static void list_tma(const ws_run *run, int cta, int channel, long long iter, ch
     for (int k = 0; k < run->agents[a].n; k++) {
       const ws_event *e = &run->agents[a].ev[k];
       char loc[64];
+      char from[32] = ""; /* a cluster's copies may be another CTA's */
+      if (run->ctas > 1)
+        snprintf(from, sizeof from, " by CTA %d", run->agents[a].cta);
       if (e->kind == EV_TMA_LOAD && e->cta == cta && e->channel == channel && e->iter == iter)
-        ws_text_appendf(&t, "%sring %d: %d at %s", t.len ? ", " : "", e->ring, e->value,
-                        ws_op_where(e->op, loc, sizeof loc));
+        ws_text_appendf(&t, "%sring %d: %d at %s%s", t.len ? ", " : "", e->ring, e->value,
+                        ws_op_where(e->op, loc, sizeof loc), from);
     }
   if (!t.len)
     ws_text_appendf(&t, "none");
@@ -654,7 +657,7 @@ static bool check_sums(const ws_run *run) {
   sums S = {0};
   collect_sums(run, &S);
   bool ok = true;
-  char loc[64], list[256];
+  char loc[64], list[512];
   for (int i = 0; i < S.n && ok; i++) {
     const phase_sum *p = &S.items[i];
     int count = run->init_count[p->channel][p->full];

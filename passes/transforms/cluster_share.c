@@ -23,8 +23,11 @@
  * the shared tile is B, split across the pair instead of multicast: each
  * CTA keeps its half of B's N rows in its own slot, brings its own rows of
  * A, and the leader's one MMA of 2 x 128 rows reads both CTAs' slots. That
- * needs a cluster along the blocks that step A's rows, B N x K, and no
- * block scales (yet); other shapes are located errors. */
+ * needs a cluster along the blocks that step A's rows and B N x K; other
+ * shapes are located errors. A block-scaled pair's scale atoms are not
+ * split: the leader's tcgen05.cp.cta_group::2 copies each CTA's own atoms
+ * (its rows of A's scales, all of B's) into its own tensor memory, the
+ * layout seed 003's 2-CTA kernel gives them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -140,12 +143,19 @@ static MlirWalkResult find_uniform_store(MlirOperation op, void *user) {
   return MlirWalkResultInterrupt;
 }
 
-static const char *operand_name(MlirOperation load) {
+/* Which operand of a ws.dot a load makes (0: A, 1: B, 3 on: block
+ * scales), or -1. */
+static int dot_operand_number(MlirOperation load) {
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(load, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
     if (wsOperationIsA(mlirOpOperandGetOwner(u), "dot"))
-      return mlirOpOperandGetOperandNumber(u) == 0 ? "A" : "B";
-  return "the tile";
+      return (int)mlirOpOperandGetOperandNumber(u);
+  return -1;
+}
+
+static const char *operand_name(MlirOperation load) {
+  int i = dot_operand_number(load);
+  return i == 0 ? "A" : i == 1 ? "B" : i > 2 ? "a block scale atom" : "the tile";
 }
 
 /* The ws.load that makes operand `i` of the loop's ws.dot, or a null op. */
@@ -178,12 +188,6 @@ static bool check_pair(MlirOperation loop, const int *cluster) {
                           "along N between them, each loading half of its rows given N x K, "
                           "so B must be N x K (transpose_b)",
                      cluster[0], cluster[1]);
-    return false;
-  }
-  if (mlirOperationGetNumOperands(dot) > 3) {
-    ws_emit_op_error(dot, "is block-scaled in a %dx%d cluster; ws builds a pair's %s for "
-                          "unscaled operands only so far (drop ws.cluster to run it on one "
-                          "CTA)", cluster[0], cluster[1], engine);
     return false;
   }
   return true;
@@ -242,7 +246,7 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
   const ws_mma_engine *engine = ws_mma_engine_of(loop);
   bool pair = engine && engine->pair_mma;
   int shared = 0;
-  char text[512];
+  char text[2048];
   ws_text t;
   ws_text_init(&t, text, sizeof text);
   MlirBlock body = ws_loop_body(loop);
@@ -255,6 +259,13 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
     int64_t rows = mlirShapedTypeGetDimSize(mlirValueGetType(mlirOperationGetResult(op, 0)), 0);
     if (!coords_uniform(op, cluster)) {
       ws_text_appendf(&t, "%s%s at %s differs between them (each loads its own)",
+                      t.len ? "; " : "", operand_name(op), loc);
+      continue;
+    }
+    if (pair && dot_operand_number(op) > 2) {
+      ws_text_appendf(&t, "%s%s at %s is the same in each, and each loads it all: the "
+                          "leader's tcgen05.cp (cta_group::2) copies each CTA's scales "
+                          "into its own tensor memory",
                       t.len ? "; " : "", operand_name(op), loc);
       continue;
     }

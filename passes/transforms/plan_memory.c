@@ -366,9 +366,14 @@ static void explain_tmem(const ws_plan *plan, int budget, const ws_pass_env *env
               "tensor memory: the block scales after the accumulator(s): %d MX atom(s) of A's "
               "and %d of B's, %d columns each, from column %d; the MMA warp copies each K "
               "step's in (tcgen05.cp 32x128b.warpx4: 32 rows of 16 bytes into all four lane "
-              "quarters) over the last, since its tcgen05 ops run in the order it issues them",
+              "quarters) over the last, since its tcgen05 ops run in the order it issues "
+              "them%s",
               plan->tmem.scale_a_atoms, plan->tmem.num_scales - plan->tmem.scale_a_atoms,
-              ws_mma_engine_of(plan->loop)->scale_atom_columns, plan->tmem.scale_column[0]);
+              ws_mma_engine_of(plan->loop)->scale_atom_columns, plan->tmem.scale_column[0],
+              ws_plan_is_pair(plan)
+                  ? "; in a pair the leader's copy is both CTAs' (cta_group::2): each CTA's "
+                    "atoms, its rows of A's and all of B's, into its own tensor memory"
+                  : "");
 }
 
 static int saturate(long long x) { return x > INT_MAX ? INT_MAX : (int)x; }

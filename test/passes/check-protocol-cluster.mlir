@@ -64,7 +64,7 @@
 // RUN: sed -e '83s/bytes = 49152/bytes = 32768/' %S/Inputs/check-protocol-cluster.mlir \
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LOCAL_BYTES --implicit-check-not=error: --implicit-check-not=Sanitizer
-// LOCAL_BYTES: <stdin>:83:13: error: 'ws.arrive_expect_tx' op breaks the protocol rule 'expect-tx': 32768 bytes are expected on the full barrier of channel 0 for iteration 0, but the TMA copies that complete on it in that phase bring 49152 (ring 0: 16384 at 84:13, ring 1: 16384 at 85:13, ring 1: 16384 at 85:13)
+// LOCAL_BYTES: <stdin>:83:13: error: 'ws.arrive_expect_tx' op breaks the protocol rule 'expect-tx': 32768 bytes are expected on the full barrier of channel 0 for iteration 0, but the TMA copies that complete on it in that phase bring 49152 (ring 0: 16384 at 84:13 by CTA 0, ring 1: 16384 at 85:13 by CTA 0, ring 1: 16384 at 85:13 by CTA 1)
 
 // Case MID_SYNC, a cluster barrier in the consumers' loop: only they would reach it.
 // RUN: sed -e '37a nvvm.cluster.arrive {aligned}' %S/Inputs/check-protocol-cluster.mlir \

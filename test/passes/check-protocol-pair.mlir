@@ -21,6 +21,35 @@
 // STATES: remark: protocol proved: 3 channel(s), 3 ring(s), trip counts 0 to 3, the 2 CTAs of a 2x1 cluster together, {{[0-9]+}} states explored (every interleaving, state by state)
 // PERSISTENT: remark: protocol proved: 3 channel(s), 3 ring(s), tile counts 0 to 6, K trip counts 0 to 12, the 2 CTAs of a 2x1 cluster together
 
+// Seed 003's kernel, a block-scaled pair (integration/matmul/fp8.py's
+// bwmx_128x256x128_w8_c2x1: MX scale atoms, Inputs/check-protocol-pair-mx.mlir):
+// each CTA loads its own A scale atom and both of B's into its own slots,
+// all completing on the leader's full barrier, whose expect-tx is the pair's
+// 2 x 34304 bytes; the leader's tcgen05.cp (cta_group::2) copies each CTA's
+// atoms into its own tensor memory before its MMA reads them.
+// RUN: ws-opt %S/Inputs/check-protocol-pair-mx.mlir --pass-pipeline='builtin.module(ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MX
+// RUN: ws-opt %S/Inputs/check-protocol-pair-mx.mlir --pass-pipeline='builtin.module(ws-check-protocol{method=states max-trips=2 explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MX_STATES
+// MX: remark: protocol proved: 3 channel(s), 6 ring(s), trip counts 0 to 10, the 2 CTAs of a 2x1 cluster together
+// MX_STATES: remark: protocol proved: 3 channel(s), 6 ring(s), trip counts 0 to 2, the 2 CTAs of a 2x1 cluster together, {{[0-9]+}} states explored (every interleaving, state by state)
+
+// Case MX_OWN_BYTES, the leader expects its own CTA's bytes only: the peer's copies, its A, its half of B and its scale atoms, overflow the phase.
+// RUN: sed -e '74s/68608/34304/' %S/Inputs/check-protocol-pair-mx.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MX_OWN_BYTES --implicit-check-not=error: --implicit-check-not=Sanitizer
+// MX_OWN_BYTES: <stdin>:74:15: error: 'ws.arrive_expect_tx' op breaks the protocol rule 'expect-tx': 34304 bytes are expected on the full barrier of channel 0 for iteration 0, but the TMA copies that complete on it in that phase bring 68608 (ring 0: 16384 at 76:13 by CTA 0, ring 1: 16384 at 77:13 by CTA 0, ring 2: 512 at 85:13 by CTA 0, ring 3: 512 at 88:13 by CTA 0, ring 4: 512 at 90:13 by CTA 0, ring 0: 16384 at 76:13 by CTA 1,
+
+// Case MX_LEADER_SCALES, only the leader loads B's first scale atom, as if its copy fed both CTAs: the peer's tensor memory would get an atom nobody loaded, and the leader's expect-tx counts one too many.
+// RUN: sed -e '88s/^/            scf.if %30 {\n/' -e '88s/$/\n            }/' %S/Inputs/check-protocol-pair-mx.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MX_LEADER_SCALES --implicit-check-not=error: --implicit-check-not=Sanitizer
+// MX_LEADER_SCALES: <stdin>:74:15: error: 'ws.arrive_expect_tx' op breaks the protocol rule 'expect-tx': 68608 bytes are expected on the full barrier of channel 0 for iteration 0, but the TMA copies that complete on it in that phase bring 68096 ({{.*}}ring 4: 512 at 92:13 by CTA 0, ring 0: 16384 at 76:13 by CTA 1, ring 1: 16384 at 77:13 by CTA 1, ring 2: 512 at 85:13 by CTA 1, ring 4: 512 at 92:13 by CTA 1)
+
+// Case MX_COPY_LATE, the leader copies B's first scale atom after the MMA that reads it.
+// RUN: sed -e '131{h;d}' -e '133G' %S/Inputs/check-protocol-pair-mx.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MX_COPY_LATE --implicit-check-not=error: --implicit-check-not=Sanitizer
+// MX_COPY_LATE: <stdin>:132:15: error: 'ws.tc_mma' op breaks the protocol rule 'scale-copy': is block-scaled and reads the scales of ring 3 for iteration 0, but no ws.tmem_copy (tcgen05.cp) of that ring comes before it
+
 // Case PEER_EXPECTS, the peer's load warp also arrives with the pair's expect-tx (no leader guard), on its own full barrier, which no copy completes on: the pair's copies complete on the leader's.
 // RUN: sed -e '73d' -e '75d' %S/Inputs/check-protocol-pair.mlir \
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
