@@ -82,6 +82,20 @@ irdl.dialect @ws {
   // its index along dimension A (its row for axis 0, its column for axis
   // 1); with arith on splats of a tile's offsets, the row and column
   // indices a mask compares.
+  // %m, %n = ws.tile_coords %t, %M, %N {tile = array<i32: BM, BN>}: the
+  // first row and column of tile %t of an M x N output in BM x BN tiles, in
+  // the order ws-tile-order picks (or `order` = "grouped" with `group`
+  // rows of tiles, or "row", forces).
+  irdl.operation @tile_coords {
+    %t = irdl.is i32
+    %mm = irdl.is i32
+    %nn = irdl.is i32
+    %m = irdl.is i32
+    %n = irdl.is i32
+    irdl.operands(tile: %t, rows: %mm, columns: %nn)
+    irdl.results(m: %m, n: %n)
+  }
+
   irdl.operation @iota {
     %t = irdl.base "!builtin.tensor"
     irdl.operands()

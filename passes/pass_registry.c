@@ -6,6 +6,7 @@
 
 static const ws_pass_def *const all_passes[] = {
     &ws_verify_pass_def,
+    &ws_tile_order_pass_def,
     &ws_split_k_pass_def,
     &ws_partition_schedule_pass_def,
     &ws_plan_memory_pass_def,

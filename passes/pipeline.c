@@ -73,6 +73,7 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
   const char *stage = ws_option_string(opts, "stage");
   bool plan = strcmp(stage, "lower") != 0, lower = strcmp(stage, "plan") != 0;
   if (plan && (!add(pm, &ws_verify_pass_def, opts, diag, error) ||
+               !add(pm, &ws_tile_order_pass_def, opts, diag, error) ||
                !add(pm, &ws_split_k_pass_def, opts, diag, error) ||
                !add(pm, &ws_partition_schedule_pass_def, opts, diag, error) ||
                !add(pm, &ws_plan_memory_pass_def, opts, diag, error) ||

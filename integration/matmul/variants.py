@@ -120,23 +120,13 @@ SPLIT_K = [
     ("pmm_128x128x64_w8_coop_sk_residual", 128, 128, 64, 8, "bf16", "residual", "kn",
      "cooperative_sk"),
 ]
-GROUP_M = 8
-
-
 def tile_coordinates(bm, bn, persistent, paired=False):
     """The lines that set %m and %n: from the block index, or (persistent)
-    from the tile id %t in a grouped order: GROUP_M rows of tiles at a
-    time, down each column of the group (Triton's GROUP_SIZE_M). Paired (a
-    cluster of two along x): %t numbers pairs of M tiles, the pair's first
-    row of tiles 2 %pm, and the block's place in its cluster picks its row."""
-    if paired:
-        i = "        "
-        return tile_coordinates(bm, bn, True)[:-2] + [
-            i + "%pm2 = arith.muli %pm, %c2 : i32",
-            i + "%pmr = arith.addi %pm2, %ranki : i32",
-            i + "%m = arith.muli %pmr, %cbm : i32",
-            i + "%n = arith.muli %pn, %cbn : i32",
-        ]
+    from the tile id %t through ws.tile_coords, in the grouped order whose
+    group ws-tile-order picks for the tile (16 rows of 128x256 tiles, 8 of
+    128x128 on an H100). Paired (a cluster of two along x): %t numbers
+    pairs of M tiles, and ws.tile_coords gives each block of the pair its
+    row (the kernel's ws.cluster says so)."""
     if not persistent:
         return [
             "      %bx = gpu.block_id x",
@@ -146,19 +136,8 @@ def tile_coordinates(bm, bn, persistent, paired=False):
             "      %m = arith.muli %bxi, %cbm : i32",
             "      %n = arith.muli %byi, %cbn : i32",
         ]
-    i = "        "
-    return [
-        i + "%group = arith.divui %t, %in_group : i32",
-        i + "%first_m = arith.muli %group, %cgroup : i32",
-        i + "%left = arith.subi %tiles_m, %first_m : i32",
-        i + "%gsize = arith.minui %left, %cgroup : i32",
-        i + "%r = arith.remui %t, %in_group : i32",
-        i + "%rm = arith.remui %r, %gsize : i32",
-        i + "%pm = arith.addi %first_m, %rm : i32",
-        i + "%pn = arith.divui %r, %gsize : i32",
-        i + "%m = arith.muli %pm, %cbm : i32",
-        i + "%n = arith.muli %pn, %cbn : i32",
-    ]
+    return [f'        %m, %n = "ws.tile_coords"(%t, %M, %N) {{tile = array<i32: {bm}, {bn}>}} '
+            ': (i32, i32, i32) -> (i32, i32)']
 
 
 def paired_tile_loop_header(bm, bn):
@@ -168,7 +147,6 @@ def paired_tile_loop_header(bm, bn):
     return [
         "      %c1 = arith.constant 1 : i32",
         "      %c2 = arith.constant 2 : i32",
-        f"      %cgroup = arith.constant {GROUP_M} : i32",
         "      %mp = arith.addi %M, %cbm : i32",
         "      %mp1 = arith.subi %mp, %c1 : i32",
         "      %tiles_m1 = arith.divui %mp1, %cbm : i32",
@@ -178,11 +156,8 @@ def paired_tile_loop_header(bm, bn):
         "      %np1 = arith.subi %np, %c1 : i32",
         "      %tiles_n = arith.divui %np1, %cbn : i32",
         "      %num_tiles = arith.muli %tiles_m, %tiles_n : i32",
-        "      %in_group = arith.muli %tiles_n, %cgroup : i32",
         "      %cx = gpu.cluster_id x",
         "      %ncx = gpu.cluster_dim x",
-        "      %rank = gpu.cluster_block_id x",
-        "      %ranki = arith.index_cast %rank : index to i32",
         "      %first = arith.index_cast %cx : index to i32",
         "      %grid = arith.index_cast %ncx : index to i32",
         "      scf.for %t = %first to %num_tiles step %grid : i32 {",
@@ -194,7 +169,6 @@ def tile_loop_header(bm, bn):
     from the block index over every tile in steps of the grid."""
     return [
         "      %c1 = arith.constant 1 : i32",
-        f"      %cgroup = arith.constant {GROUP_M} : i32",
         "      %mp = arith.addi %M, %cbm : i32",
         "      %mp1 = arith.subi %mp, %c1 : i32",
         "      %tiles_m = arith.divui %mp1, %cbm : i32",
@@ -202,7 +176,6 @@ def tile_loop_header(bm, bn):
         "      %np1 = arith.subi %np, %c1 : i32",
         "      %tiles_n = arith.divui %np1, %cbn : i32",
         "      %num_tiles = arith.muli %tiles_m, %tiles_n : i32",
-        "      %in_group = arith.muli %tiles_n, %cgroup : i32",
         "      %bx = gpu.block_id x",
         "      %gx = gpu.grid_dim x",
         "      %first = arith.index_cast %bx : index to i32",

@@ -102,6 +102,11 @@ MlirValue ws_arith(ws_builder *b, const char *name, MlirValue lhs,
   return ws_build_value(b, name, 2, ops, mlirValueGetType(lhs), 0, NULL);
 }
 
+MlirValue ws_ceil_div(ws_builder *b, MlirValue x, MlirValue d) {
+  MlirValue up = ws_arith(b, "arith.addi", x, ws_arith(b, "arith.subi", d, ws_const_i32(b, 1)));
+  return ws_arith(b, "arith.divui", up, d);
+}
+
 MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs,
                   MlirValue rhs) {
   static const char *const names[] = {"eq",  "ne",  "slt", "sle", "sgt",

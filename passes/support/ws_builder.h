@@ -52,6 +52,8 @@ MlirValue ws_const_int(ws_builder *b, int64_t value, MlirType type);
 MlirValue ws_const_i32(ws_builder *b, int64_t value);
 /* arith binary op on same-typed operands: "arith.addi", "arith.muli"... */
 MlirValue ws_arith(ws_builder *b, const char *name, MlirValue lhs, MlirValue rhs);
+/* ceil(x / d) for i32 x >= 0 and d > 0 (a count of tiles or steps). */
+MlirValue ws_ceil_div(ws_builder *b, MlirValue x, MlirValue d);
 /* arith.cmpi with a predicate name: eq ne slt sle sgt sge ult ule ugt uge. */
 MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs,
                   MlirValue rhs);

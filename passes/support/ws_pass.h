@@ -107,6 +107,7 @@ bool ws_add_configured_pass(MlirOpPassManager pm, const ws_pass_def *def,
 
 /* The pass definitions (one per file in passes/). */
 extern const ws_pass_def ws_verify_pass_def;
+extern const ws_pass_def ws_tile_order_pass_def;
 extern const ws_pass_def ws_split_k_pass_def;
 extern const ws_pass_def ws_partition_schedule_pass_def;
 extern const ws_pass_def ws_plan_memory_pass_def;

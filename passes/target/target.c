@@ -84,10 +84,11 @@ static const ws_mma_engine tcgen05 = {
  * of tensor memory and needs PTX 8.8 for tcgen05 (block_scale). Clusters:
  * both chips run up to 8 CTAs a cluster; ws builds pairs on both (sm_90a
  * multicasts the shared operand across them; sm_100a's pair issues one
- * MMA: its engine's pair_mma). */
+ * MMA: its engine's pair_mma). SMs: 132 on the H100 SXM, 148 on the
+ * B200. */
 static const ws_target targets[] = {
-    {"sm_90a", "+ptx80", 232448, 233472, 0, 65536, 256, &wgmma, 2},
-    {"sm_100a", "+ptx88", 232448, 233472, 512, 65536, 256, &tcgen05, 2},
+    {"sm_90a", "+ptx80", 232448, 233472, 0, 65536, 256, &wgmma, 2, 132},
+    {"sm_100a", "+ptx88", 232448, 233472, 512, 65536, 256, &tcgen05, 2, 148},
 };
 
 const ws_target *ws_target_find(const char *chip) {

@@ -77,6 +77,9 @@ typedef struct ws_target {
   int max_cluster;           /* the most CTAs of a thread-block cluster ws
                                 builds for (ws.cluster; TMA multicast and
                                 remote mbarrier arrivals); 1: none */
+  int sms;                   /* SMs of the chip's largest part (H100 SXM,
+                                B200): a persistent wave's tiles, which the
+                                tile order plans for */
 } ws_target;
 
 /* The row of `chip` ("sm_90a"), or NULL when ws does not target it. */

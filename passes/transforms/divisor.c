@@ -108,6 +108,13 @@ static long long divisor_at(MlirValue v, int depth) {
     }
     return d;
   }
+  if (ws_op_is(op, "ws.tile_coords")) { /* a tile's first row or column: BM x or BN x */
+    MlirAttribute tile = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("tile"));
+    int i = (int)mlirOpResultGetResultNumber(v);
+    if (!mlirAttributeIsNull(tile) && mlirAttributeIsADenseI32Array(tile) &&
+        mlirDenseArrayGetNumElements(tile) == 2 && mlirDenseI32ArrayGetElement(tile, i) > 0)
+      return mlirDenseI32ArrayGetElement(tile, i);
+  }
   return 1;
 }
 

@@ -106,12 +106,6 @@ static const char *refusal(MlirOperation tile, MlirOperation k, MlirOperation fu
   return NULL;
 }
 
-/* ceil(x / d) for i32 x >= 0 and d > 0. */
-static MlirValue ceil_div(ws_builder *b, MlirValue x, MlirValue d) {
-  MlirValue up = ws_arith(b, "arith.addi", x, ws_arith(b, "arith.subi", d, ws_const_i32(b, 1)));
-  return ws_arith(b, "arith.divui", up, d);
-}
-
 /* The splits of each tile, the same in every block: as many as the grid
  * has blocks per tile, at most MAX_SPLITS and at most k_steps / MIN_STEPS,
  * at least 1. */
@@ -195,9 +189,9 @@ static bool split_tile_loop(MlirOperation tile, const ws_pass_env *env, bool exp
   ws_builder pre = ws_builder_before(tile);
   MlirValue tiles = mlirOperationGetOperand(tile, 1), grid = mlirOperationGetOperand(tile, 2);
   MlirValue bk = mlirOperationGetOperand(k, 2);
-  MlirValue k_steps = ceil_div(&pre, mlirOperationGetOperand(k, 1), bk);
+  MlirValue k_steps = ws_ceil_div(&pre, mlirOperationGetOperand(k, 1), bk);
   MlirValue splits = count_splits(&pre, tiles, grid, k_steps);
-  MlirValue span = ws_arith(&pre, "arith.muli", ceil_div(&pre, k_steps, splits), bk);
+  MlirValue span = ws_arith(&pre, "arith.muli", ws_ceil_div(&pre, k_steps, splits), bk);
   mlirOperationSetOperand(tile, 1, ws_arith(&pre, "arith.muli", tiles, splits));
   mlirOperationSetOperand(k, 1, span);
   /* the unit's tile and split, first in the tile loop's body */

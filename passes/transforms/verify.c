@@ -514,6 +514,39 @@ static bool check_iota(MlirOperation op) {
   return axis_of(op) >= 0;
 }
 
+/* ws.tile_coords: `tile` two positive i32 (BM, BN); `order` "grouped" or
+ * "row"; `group` a positive i32, and not with order = "row". */
+static bool check_tile_coords(MlirOperation op) {
+  MlirAttribute tile = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("tile"));
+  if (mlirAttributeIsNull(tile) || !mlirAttributeIsADenseI32Array(tile) ||
+      mlirDenseArrayGetNumElements(tile) != 2 || mlirDenseI32ArrayGetElement(tile, 0) <= 0 ||
+      mlirDenseI32ArrayGetElement(tile, 1) <= 0) {
+    ws_emit_op_error(op, "needs tile = array<i32: BM, BN>, the tile's rows and columns "
+                         "(positive)");
+    return false;
+  }
+  MlirAttribute order = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("order"));
+  bool row = false;
+  if (!mlirAttributeIsNull(order)) {
+    MlirStringRef s = mlirAttributeIsAString(order) ? mlirStringAttrGetValue(order)
+                                                      : mlirStringRefCreateFromCString("");
+    row = s.length == 3 && memcmp(s.data, "row", 3) == 0;
+    if (!row && !(s.length == 7 && memcmp(s.data, "grouped", 7) == 0)) {
+      ws_emit_op_error(op, "has an order that is not \"grouped\" or \"row\"");
+      return false;
+    }
+  }
+  MlirAttribute group = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("group"));
+  long long g;
+  if (!mlirAttributeIsNull(group) && (!get_i32(group, &g) || g <= 0 || row)) {
+    ws_emit_op_error(op, "has group = %s; it takes a positive i32, the rows of tiles of a "
+                         "group, and only in the grouped order",
+                     row ? "N with order = \"row\"" : "other than a positive i32");
+    return false;
+  }
+  return true;
+}
+
 /* ---- ws attributes ------------------------------------------------------- */
 
 /* Reads an i32 IntegerAttr; false when the attribute is anything else. */
@@ -837,6 +870,8 @@ static MlirWalkResult verify_op(MlirOperation op, void *user_data) {
     ok = check_reduce(op);
   else if (wsOperationIsA(op, "iota"))
     ok = check_iota(op);
+  else if (wsOperationIsA(op, "tile_coords"))
+    ok = check_tile_coords(op);
   if (!ok)
     st->ok = false;
   return MlirWalkResultAdvance;
