@@ -633,10 +633,8 @@ static bool lower_tmem_copy(lowering *L, ws_builder *b, MlirOperation op) {
   if (r < 0 || !has_tmem(L, op))
     return false;
   const ws_tmem *tm = &L->plan.tmem;
-  int atom = 0;
-  while (atom < tm->num_scales && tm->scale_ring[atom] != r)
-    atom++;
-  if (atom == tm->num_scales || L->plan.rings[r].swizzle) {
+  int atom = ws_plan_scale_atom(&L->plan, r);
+  if (atom < 0 || L->plan.rings[r].swizzle) {
     ws_emit_op_error(op, "copies ring %d, which is not an unswizzled scale ring of ws.tmem", r);
     return false;
   }

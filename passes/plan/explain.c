@@ -95,20 +95,11 @@ void ws_explain_schedule(const ws_plan *plan, const ws_pass_env *env) {
   }
 }
 
-/* True when ring r holds block scale atoms that tcgen05.cp copies into
- * tensor memory. */
-static bool is_scale_ring(const ws_plan *plan, const ws_ring *r) {
-  for (int i = 0; i < plan->tmem.num_scales; i++)
-    if (&plan->rings[plan->tmem.scale_ring[i]] == r)
-      return true;
-  return false;
-}
-
 /* Why a ring has its swizzle. */
 static void swizzle_reason(const ws_plan *plan, const ws_ring *r, char *buf, size_t cap) {
   long long row = ws_tile_row_bytes(r->tile);
   bool operand = ws_ring_is_epilogue(plan, r) && wsOperationIsA(r->producer, "load");
-  if (!r->swizzle && is_scale_ring(plan, r))
+  if (!r->swizzle && ws_plan_scale_atom(plan, (int)(r - plan->rings)) >= 0)
     snprintf(buf, cap, "unswizzled (a block scale atom: tcgen05.cp reads its rows of 16 "
                        "bytes as they lie)");
   else if (!r->swizzle && operand)

@@ -55,6 +55,20 @@ bool ws_has_attr(MlirOperation op, const char *name) {
   return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, ref(name)));
 }
 
+bool ws_string_attr_is(MlirOperation op, const char *name, const char *value) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, ref(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
+         ws_ref_eq(mlirStringAttrGetValue(a), value);
+}
+
+void ws_kernel_cluster(MlirOperation func, int cluster[2]) {
+  MlirAttribute cl = mlirOperationGetAttributeByName(func, ref("ws.cluster"));
+  bool shaped = !mlirAttributeIsNull(cl) && mlirAttributeIsADenseI32Array(cl) &&
+                mlirDenseArrayGetNumElements(cl) == 2;
+  for (int d = 0; d < 2; d++)
+    cluster[d] = shaped ? mlirDenseI32ArrayGetElement(cl, d) : 1;
+}
+
 int ws_int_attr(MlirOperation op, const char *name, int fallback) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, ref(name));
   return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
@@ -549,11 +563,7 @@ static void read_kernel_ints(ws_plan *plan) {
     plan->block_threads = ws_int_attr(plan->func, "ws.block_threads", 0);
     plan->blocks_per_sm = ws_int_attr(plan->func, "ws.blocks_per_sm", 0);
     plan->persistent = ws_has_attr(plan->func, "ws.persistent");
-    MlirAttribute cl = mlirOperationGetAttributeByName(plan->func, ref("ws.cluster"));
-    bool shaped = !mlirAttributeIsNull(cl) && mlirAttributeIsADenseI32Array(cl) &&
-                  mlirDenseArrayGetNumElements(cl) == 2;
-    for (int d = 0; d < 2; d++)
-      plan->cluster[d] = shaped ? mlirDenseI32ArrayGetElement(cl, d) : 1;
+    ws_kernel_cluster(plan->func, plan->cluster);
   }
 }
 
@@ -565,6 +575,13 @@ bool ws_plan_is_pair(const ws_plan *plan) {
 }
 
 int ws_plan_mma_ctas(const ws_plan *plan) { return ws_plan_is_pair(plan) ? 2 : 1; }
+
+int ws_plan_scale_atom(const ws_plan *plan, int ring) {
+  for (int i = 0; i < plan->tmem.num_scales; i++)
+    if (plan->tmem.scale_ring[i] == ring)
+      return i;
+  return -1;
+}
 
 int ws_plan_cluster_size(const ws_plan *plan) {
   int size = plan->cluster[0] * plan->cluster[1];

@@ -147,6 +147,9 @@ typedef struct ws_plan {
 
 /* The CTAs of the plan's cluster (1: the kernel runs no clusters). */
 int ws_plan_cluster_size(const ws_plan *plan);
+/* The scale atom of ws.tmem that ring r carries, or -1 when r is no
+ * block-scale ring. */
+int ws_plan_scale_atom(const ws_plan *plan, int ring);
 
 /* True when the plan's cluster is a pair that issues one MMA (a ring
  * split WS_SPLIT_PAIR): its leader (rank 0) issues the MMAs for both. */
@@ -211,6 +214,11 @@ void ws_plan_write_tmem(const ws_plan *plan);
 int ws_int_attr(MlirOperation op, const char *name, int fallback);
 void ws_set_int_attr(MlirOperation op, const char *name, long long value);
 bool ws_has_attr(MlirOperation op, const char *name);
+/* True when op's attribute `name` is the string `value`. */
+bool ws_string_attr_is(MlirOperation op, const char *name, const char *value);
+/* The kernel's ws.cluster = array<i32: X, Y> into cluster (1, 1 without
+ * one, or with a malformed one, which ws-verify refuses). */
+void ws_kernel_cluster(MlirOperation func, int cluster[2]);
 
 /* The loop body and its ops, in order (terminator excluded). */
 MlirBlock ws_loop_body(MlirOperation loop);

@@ -187,11 +187,6 @@ static bool fail(ws_program *P, MlirOperation op, const char *msg) {
   return false;
 }
 
-static int str_attr_is(MlirOperation op, const char *name, const char *value) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
-         ws_ref_eq(mlirStringAttrGetValue(a), value);
-}
 
 /* The slot_phase op a slot (or phase, result 1) operand comes from. */
 static MlirOperation slot_source(MlirValue v, int result_no) {
@@ -270,8 +265,8 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
     e->channel = ws_int_attr(op, "channel", -1);
     if (e->channel < 0 || e->channel >= P->plan->num_channels)
       return fail(P, op, "its channel is not one of the kernel's ws.channels");
-    e->full = kind == EV_EXPECT_TX || str_attr_is(op, "barrier", "full");
-    if (kind != EV_EXPECT_TX && !e->full && !str_attr_is(op, "barrier", "empty"))
+    e->full = kind == EV_EXPECT_TX || ws_string_attr_is(op, "barrier", "full");
+    if (kind != EV_EXPECT_TX && !e->full && !ws_string_attr_is(op, "barrier", "empty"))
       return fail(P, op, "its barrier is neither \"full\" nor \"empty\"");
     e->value = ws_int_attr(op, kind == EV_INIT ? "count" : "bytes", 0);
     slot_at = kind == EV_INIT ? -1 : 0;
@@ -749,7 +744,7 @@ static bool compile_op(ws_program *P, MlirOperation op) {
       return true;
     }
     if (strcmp(name, "nvvm.read.ptx.sreg.tid.x") == 0 ||
-        (strcmp(name, "gpu.thread_id") == 0 && str_attr_is(op, "dimension", "x")) ||
+        (strcmp(name, "gpu.thread_id") == 0 && ws_string_attr_is(op, "dimension", "x")) ||
         strcmp(name, "nvvm.read.ptx.sreg.laneid") == 0) {
       insn *i = emit(P, C_TID, op);
       i->dst = dst;

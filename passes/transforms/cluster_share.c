@@ -195,12 +195,8 @@ static bool check_pair(MlirOperation loop, const int *cluster) {
 
 bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *env) {
   MlirOperation func = ws_enclosing_kernel(loop);
-  MlirAttribute cl = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("ws.cluster"));
-  int cluster[2] = {1, 1};
-  if (!mlirAttributeIsNull(cl) && mlirAttributeIsADenseI32Array(cl) &&
-      mlirDenseArrayGetNumElements(cl) == 2)
-    for (int d = 0; d < 2; d++)
-      cluster[d] = mlirDenseI32ArrayGetElement(cl, d);
+  int cluster[2];
+  ws_kernel_cluster(func, cluster);
   int size = cluster[0] * cluster[1];
   if (size < 2)
     return true;

@@ -15,7 +15,6 @@
  * order, so G counts units. `order = "row"` (row-major) or `group = N` on
  * the op forces a choice. */
 #include <stdio.h>
-#include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -25,16 +24,6 @@
 #include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../target/ws_target.h"
-
-/* The kernel's cluster extent along x (1 without ws.cluster). */
-static int cluster_x(MlirOperation op) {
-  MlirAttribute cl = mlirOperationGetAttributeByName(ws_enclosing_kernel(op),
-                                                     mlirStringRefCreateFromCString("ws.cluster"));
-  if (mlirAttributeIsNull(cl) || !mlirAttributeIsADenseI32Array(cl) ||
-      mlirDenseArrayGetNumElements(cl) != 2)
-    return 1;
-  return mlirDenseI32ArrayGetElement(cl, 0);
-}
 
 /* The block's rank in its cluster along x, as `type`, read at the top of
  * the kernel (a tile loop's body takes no gpu index ops). */
@@ -55,15 +44,6 @@ static int plan_group(int sms, int bm, int bn, int c) {
   while ((long long)(2 * g * c) * (2 * g * c) * bm <= (long long)sms * bn)
     g *= 2;
   return g;
-}
-
-/* True when the op asks for row-major order. */
-static bool wants_row_order(MlirOperation op) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("order"));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
-    return false;
-  MlirStringRef s = mlirStringAttrGetValue(a);
-  return s.length == 3 && memcmp(s.data, "row", 3) == 0;
 }
 
 /* The unit (cluster) row and the column of tile t: row-major, or grouped
@@ -93,9 +73,13 @@ static void order_tiles(ws_builder *b, MlirValue t, MlirValue units_m, MlirValue
 static void expand(MlirOperation op, bool explain, const ws_pass_env *env) {
   MlirAttribute tile = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("tile"));
   int bm = mlirDenseI32ArrayGetElement(tile, 0), bn = mlirDenseI32ArrayGetElement(tile, 1);
-  int c = cluster_x(op), sms = ws_target_of(op)->sms;
+  int cluster[2];
+  ws_kernel_cluster(ws_enclosing_kernel(op), cluster);
+  int c = cluster[0], sms = ws_target_of(op)->sms;
   int forced = ws_int_attr(op, "group", 0);
-  int group = wants_row_order(op) ? 0 : forced ? forced : plan_group(sms, bm, bn, c);
+  int group = ws_string_attr_is(op, "order", "row") ? 0
+              : forced                                ? forced
+                                                      : plan_group(sms, bm, bn, c);
   ws_builder b = ws_builder_before(op);
   MlirValue tiles_m = ws_ceil_div(&b, mlirOperationGetOperand(op, 1), ws_const_i32(&b, bm));
   MlirValue tiles_n = ws_ceil_div(&b, mlirOperationGetOperand(op, 2), ws_const_i32(&b, bn));

@@ -14,6 +14,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "ws_divisor.h"
+#include "../plan/ws_plan.h"
 #include "../target/ws_target.h"
 #include "../support/ws_pass.h"
 #include "../../dialect/ws_text.h"
@@ -525,16 +526,10 @@ static bool check_tile_coords(MlirOperation op) {
                          "(positive)");
     return false;
   }
-  MlirAttribute order = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("order"));
-  bool row = false;
-  if (!mlirAttributeIsNull(order)) {
-    MlirStringRef s = mlirAttributeIsAString(order) ? mlirStringAttrGetValue(order)
-                                                      : mlirStringRefCreateFromCString("");
-    row = s.length == 3 && memcmp(s.data, "row", 3) == 0;
-    if (!row && !(s.length == 7 && memcmp(s.data, "grouped", 7) == 0)) {
-      ws_emit_op_error(op, "has an order that is not \"grouped\" or \"row\"");
-      return false;
-    }
+  bool row = ws_string_attr_is(op, "order", "row");
+  if (ws_has_attr(op, "order") && !row && !ws_string_attr_is(op, "order", "grouped")) {
+    ws_emit_op_error(op, "has an order that is not \"grouped\" or \"row\"");
+    return false;
   }
   MlirAttribute group = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("group"));
   long long g;
