@@ -158,7 +158,6 @@ static const char *operand_name(MlirOperation load) {
   return i == 0 ? "A" : i == 1 ? "B" : i > 2 ? "a block scale atom" : "the tile";
 }
 
-/* The ws.load that makes operand `i` of the loop's ws.dot, or a null op. */
 /* The ws.load that makes operand `i` of a ws.dot (ws-partition-schedule
  * checked that tcgen05.mma reads both from loads of its loop). */
 static MlirOperation dot_operand_load(MlirOperation dot, int i) {
