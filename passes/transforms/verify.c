@@ -534,9 +534,10 @@ static bool check_tile_coords(MlirOperation op) {
   MlirAttribute group = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("group"));
   long long g;
   if (!mlirAttributeIsNull(group) && (!get_i32(group, &g) || g <= 0 || row)) {
-    ws_emit_op_error(op, "has group = %s; it takes a positive i32, the rows of tiles of a "
-                         "group, and only in the grouped order",
-                     row ? "N with order = \"row\"" : "other than a positive i32");
+    char text[64];
+    ws_emit_op_error(op, "has group = %s%s; group takes a positive i32 (the rows of tiles of "
+                         "a group), and only in the grouped order",
+                     ws_attr_str(group, text, sizeof text), row ? " with order = \"row\"" : "");
     return false;
   }
   return true;

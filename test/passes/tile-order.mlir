@@ -143,7 +143,7 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// CHECK: tile-order.mlir:[[@LINE+5]]:16: error: 'ws.tile_coords' op has group = N with order = "row"; it takes a positive i32, the rows of tiles of a group, and only in the grouped order
+// CHECK: tile-order.mlir:[[@LINE+5]]:16: error: 'ws.tile_coords' op has group = 4 : i32 with order = "row"; group takes a positive i32 (the rows of tiles of a group), and only in the grouped order
 
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
