@@ -376,12 +376,21 @@ bool ws_fragments_yield(ws_fragments *F, MlirOperation yield) {
     MlirValue v = mlirOperationGetOperand(yield, i);
     if (!mlirTypeIsARankedTensor(mlirValueGetType(v)))
       continue; /* a count, or a struct a wgmma gave */
+    /* a splat (an scf.if that skips a loop yields its inits) is built here */
+    MlirOperation parent = mlirOperationGetParentOperation(yield);
+    MlirType type = i < mlirOperationGetNumResults(parent)
+                        ? mlirValueGetType(mlirOperationGetResult(parent, i))
+                        : (MlirType){NULL};
+    MlirValue packed = ws_fragment_find(F, v) || mlirTypeIsNull(type) ||
+                               !mlirTypeIsALLVMStructType(type)
+                           ? (MlirValue){NULL}
+                           : ws_fragment_struct(F, &b, v, type, yield);
     ws_fragment *f = ws_fragment_find(F, v);
-    if (!f) {
+    if (!f && mlirValueIsNull(packed)) {
       ws_emit_op_error(yield, "yields a tile the consumers do not hold in registers");
       return false;
     }
-    mlirOperationSetOperand(yield, i, ws_fragment_pack(&b, f));
+    mlirOperationSetOperand(yield, i, f ? ws_fragment_pack(&b, f) : packed);
   }
   return true;
 }

@@ -399,6 +399,26 @@ static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
 
 /* ---- a matmul ----------------------------------------------------------- */
 
+/* The tile type of a ws.mma's A in registers (its third operand): its own
+ * type, or, when a loop carries it (a pipelined loop's P, already a
+ * struct of its values), M x K of the struct's element type, K from its
+ * fragment. Null when there is none. */
+static MlirType register_a_tile(lowering *L, MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) != 3)
+    return (MlirType){NULL};
+  MlirValue a = mlirOperationGetOperand(op, 2);
+  MlirType t = mlirValueGetType(a);
+  if (mlirTypeIsARankedTensor(t))
+    return t;
+  const ws_fragment *f = ws_fragment_find(&L->frags, a);
+  if (!f || !f->n || !mlirTypeIsALLVMStructType(t))
+    return (MlirType){NULL};
+  int64_t shape[2] = {mlirShapedTypeGetDimSize(mlirValueGetType(mlirOperationGetResult(op, 0)), 0),
+                      f->n};
+  return mlirRankedTensorTypeGet(2, shape, mlirLLVMStructTypeGetElementType(t, 0),
+                                 mlirAttributeGetNull());
+}
+
 /* The wgmma shape of a ws.mma: N from its accumulator, K from A, the
  * swizzles from its rings. Every ws.mma of a kernel shares the consumers'
  * row layout (warpgroups, rows per warpgroup), which the first one sets. */
@@ -408,14 +428,12 @@ static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
   int rb = table_index(op, "ring_b", L->plan.num_rings, "ws.rings");
   if ((!registers && ra < 0) || rb < 0)
     return false;
-  if (registers && (mlirOperationGetNumOperands(op) != 3 ||
-                    !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetOperand(op, 2))))) {
+  MlirType a_tile = registers ? register_a_tile(L, op) : L->plan.rings[ra].tile;
+  if (mlirTypeIsNull(a_tile)) {
     ws_emit_op_error(op, "has no ring_a, so its third operand must be A in registers");
     return false;
   }
   const ws_ring *b = &L->plan.rings[rb];
-  MlirType a_tile = registers ? mlirValueGetType(mlirOperationGetOperand(op, 2))
-                              : L->plan.rings[ra].tile;
   MlirType acc = mlirValueGetType(mlirOperationGetResult(op, 0));
   ws_mma_shape s = {
       .warpgroups = L->compute < 0                     ? 0

@@ -325,6 +325,7 @@ static void read_partitions(ws_plan *plan, MlirAttribute table) {
     p->pingpong = dict_int(e, "pingpong", 0) != 0;
     p->turns = dict_int(e, "turns", 0) != 0;
     p->lag = dict_int(e, "lag", 0);
+    p->pipelined = dict_int(e, "pipelined", 0) != 0;
   }
 }
 
@@ -642,6 +643,8 @@ void ws_plan_write_partitions(const ws_plan *plan) {
       ws_text_appendf(&t, ", turns = true");
     if (part->lag)
       ws_text_appendf(&t, ", lag = %d : i32", part->lag);
+    if (part->pipelined)
+      ws_text_appendf(&t, ", pipelined = true");
     ws_text_appendf(&t, "}");
   }
   ws_text_appendf(&t, "]");

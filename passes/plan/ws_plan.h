@@ -62,6 +62,10 @@ typedef struct ws_partition {
   int lag;       /* compute of a matmul loop: 1 when the math on a K step's
                     wgmma products runs a step late, under the next step's
                     wgmmas (ws_choose_product_lag) */
+  bool pipelined; /* compute of a loop with two runs of ws.dot (attention):
+                     each warpgroup issues the next step's first run before
+                     this step's second, and runs the next step's math under
+                     the second (ws_choose_step_pipeline) */
 } ws_partition;
 
 /* How a cluster kernel's CTAs share a ring whose tile every CTA of the

@@ -86,8 +86,12 @@ struct ws_program {
   /* Runtime-bounded loops by nesting level: level 0 (the partition loops,
    * or a persistent kernel's tile loops) and level 1 (the K loops inside
    * them); every loop of a level shares one lb/ub/step and so one trip
-   * count. */
+   * count. A run pins the bounds that are not constants to values that
+   * give its trip count (lb 0 and step 1 where free), so a loop whose
+   * bounds are computed from them (a pipelined loop from lb + step: one
+   * step fewer) and a condition on them (lb < ub) are known too. */
   struct loop_level { MlirValue lb, ub, step; bool have_bounds; } level[2];
+  unsigned char *pinned; /* registers a run pinned: no op overwrites them */
   int levels, open_level;
   unsigned stepped_per_k; /* channels with events inside a level-1 loop */
   bool failed;
@@ -482,6 +486,15 @@ static bool compile_if(ws_program *P, MlirOperation op) {
 }
 
 
+/* True when late = arith.addi lb, step (a pipelined loop's lower bound). */
+static bool starts_a_step_late(MlirValue late, MlirValue lb, MlirValue step) {
+  if (!mlirValueIsAOpResult(late) || !ws_op_is(mlirOpResultGetOwner(late), "arith.addi"))
+    return false;
+  MlirOperation add = mlirOpResultGetOwner(late);
+  return mlirValueEqual(mlirOperationGetOperand(add, 0), lb) &&
+         mlirValueEqual(mlirOperationGetOperand(add, 1), step);
+}
+
 /* The level a loop with protocol ops runs at: its bounds must be those of
  * the level's other loops unless they are constants (a loop of constant
  * bounds runs its own count). -1 after an error. */
@@ -499,16 +512,12 @@ static int loop_level(ws_program *P, MlirOperation op) {
       P->levels = at + 1;
     return at;
   }
-  if (mlirValueEqual(lb, L->lb) && mlirValueEqual(ub, L->ub) && mlirValueEqual(step, L->step))
-    return at;
-  bool constant = true;
-  for (int k = 0; k < 3; k++) {
-    MlirValue v = operand(op, k);
-    constant &= mlirValueIsAOpResult(v) && ws_op_is(mlirOpResultGetOwner(v), "arith.constant");
-  }
-  if (!constant)
-    return fail(P, op, "its bounds differ from those of the other partitions' "
-                       "loops, so the check cannot pair their iterations"), -1;
+  /* a pipelined loop runs from lb + step: the level's bounds are the
+   * whole loop's, whichever partition comes first */
+  if (mlirValueEqual(ub, L->ub) && mlirValueEqual(step, L->step) && starts_a_step_late(L->lb, lb, step))
+    L->lb = lb;
+  /* other bounds must be known when it runs: constants, or computed from
+   * the level's pinned bounds (trip_count) */
   return at;
 }
 
@@ -821,7 +830,8 @@ ws_program *ws_protocol_compile(MlirOperation func, const ws_plan *plan) {
   P->iterv = calloc((size_t)P->nregs + 1, sizeof *P->iterv);
   P->roundv = calloc((size_t)P->nregs + 1, sizeof *P->roundv);
   P->known = calloc((size_t)P->nregs + 1, 1);
-  if (!P->val || !P->iterv || !P->roundv || !P->known)
+  P->pinned = calloc((size_t)P->nregs + 1, 1);
+  if (!P->val || !P->iterv || !P->roundv || !P->known || !P->pinned)
     abort();
   return P;
 }
@@ -838,6 +848,7 @@ void ws_protocol_free(ws_program *P) {
   free(P->iterv);
   free(P->roundv);
   free(P->known);
+  free(P->pinned);
   free(P->scratch);
   free(P);
 }
@@ -874,8 +885,45 @@ static long long sext(unsigned long long v, int width) {
 }
 
 static void set(ws_program *P, int r, long long v) {
+  if (P->pinned[r])
+    return;
   P->val[r] = (long long)((unsigned long long)v & mask(P->width[r]));
   P->known[r] = P->width[r] != 0;
+}
+
+/* The register's value is not known (unless the run pinned it). */
+static void forget(ws_program *P, int r) {
+  if (!P->pinned[r])
+    P->known[r] = 0;
+}
+
+/* Pins the bounds of each level that are not constants (see loop_level):
+ * lb 0 and step 1 where free, ub = lb + trips x step. */
+static void pin_level_bounds(ws_program *P) {
+  memset(P->pinned, 0, (size_t)P->nregs + 1);
+  for (int l = 0; l < P->levels; l++) {
+    const struct loop_level *L = &P->level[l];
+    MlirValue v[3] = {L->lb, L->ub, L->step};
+    long long c[3] = {0, 0, 1};
+    bool known[3];
+    for (int k = 0; k < 3; k++)
+      known[k] = ws_constant_int(v[k], &c[k]);
+    if (known[0] && known[1] && known[2])
+      continue; /* a count of its own */
+    if (!known[2])
+      c[2] = 1;
+    if (known[1] && !known[0])
+      c[0] = c[1] - P->trips[l] * c[2];
+    else
+      c[1] = c[0] + P->trips[l] * c[2];
+    for (int k = 0; k < 3; k++)
+      if (!known[k]) {
+        int r = reg_of(P, v[k]);
+        P->val[r] = (long long)((unsigned long long)c[k] & mask(P->width[r]));
+        P->known[r] = P->width[r] != 0;
+        P->pinned[r] = 1;
+      }
+  }
 }
 
 static bool binop(int op, unsigned long long a, unsigned long long b, int w,
@@ -948,6 +996,8 @@ static void copy_args(ws_program *P, int from, int to, int n) {
   }
   for (int j = 0; j < n; j++) {
     int r = P->args[to + j];
+    if (P->pinned[r])
+      continue;
     P->val[r] = tmp[j];
     P->known[r] = k[j] && P->width[r];
     P->iterv[r] = P->iterv[P->args[from + j]];
@@ -956,8 +1006,14 @@ static void copy_args(ws_program *P, int from, int to, int n) {
 }
 
 static long long trip_count(ws_program *P, const insn *f) {
-  if (!P->known[f->a] || !P->known[f->b] || !P->known[f->c])
-    return P->trips[f->imm];
+  if (!P->known[f->a] || !P->known[f->b] || !P->known[f->c]) {
+    const struct loop_level *L = &P->level[f->imm];
+    if (f->a == reg_of(P, L->lb) && f->b == reg_of(P, L->ub) && f->c == reg_of(P, L->step))
+      return P->trips[f->imm];
+    fail(P, f->op, "its bounds differ from those of the other partitions' loops and are "
+                   "not computed from them, so the check cannot pair their iterations");
+    return -2;
+  }
   int w = P->width[f->a];
   long long lb = sext((unsigned long long)P->val[f->a], w);
   long long ub = sext((unsigned long long)P->val[f->b], w);
@@ -972,7 +1028,7 @@ static void set_iv(ws_program *P, const insn *f, long long i) {
   if (P->known[f->a] && P->known[f->c])
     set(P, iv, P->val[f->a] + i * P->val[f->c]);
   else
-    P->known[iv] = 0;
+    forget(P, iv);
 }
 
 enum { MAX_TRIPS = 4096, MAX_EVENTS_PER_THREAD = 1 << 20 };
@@ -980,6 +1036,7 @@ enum { MAX_TRIPS = 4096, MAX_EVENTS_PER_THREAD = 1 << 20 };
 /* Runs thread `tid` into P->scratch; false after an error. */
 static bool run_thread(ws_program *P, int tid) {
   memset(P->known, 0, (size_t)P->nregs);
+  pin_level_bounds(P);
   P->scratch_n = 0;
   P->depth = 0;
   P->tid = tid;
@@ -998,7 +1055,7 @@ static bool run_thread(ws_program *P, int tid) {
                 P->width[i->dst], &out))
         set(P, i->dst, (long long)out);
       else
-        P->known[i->dst] = 0;
+        forget(P, i->dst);
       pc++;
       break;
     }
@@ -1007,14 +1064,14 @@ static bool run_thread(ws_program *P, int tid) {
         set(P, i->dst, compare(i->sub, (unsigned long long)P->val[i->a],
                                (unsigned long long)P->val[i->b], P->width[i->a]));
       else
-        P->known[i->dst] = 0;
+        forget(P, i->dst);
       pc++;
       break;
     case C_SELECT:
       if (P->known[i->a] && P->known[P->val[i->a] ? i->b : i->c])
         set(P, i->dst, P->val[P->val[i->a] ? i->b : i->c]);
       else
-        P->known[i->dst] = 0;
+        forget(P, i->dst);
       pc++;
       break;
     case C_CAST:
@@ -1022,7 +1079,7 @@ static bool run_thread(ws_program *P, int tid) {
         set(P, i->dst, i->sub ? sext((unsigned long long)P->val[i->a], P->width[i->a])
                               : P->val[i->a]);
       else
-        P->known[i->dst] = 0;
+        forget(P, i->dst);
       pc++;
       break;
     case C_TID:
@@ -1038,7 +1095,7 @@ static bool run_thread(ws_program *P, int tid) {
       pc++;
       break;
     case C_UNKNOWN:
-      P->known[i->dst] = 0;
+      forget(P, i->dst);
       pc++;
       break;
     case C_SLOT_PHASE: {
@@ -1085,6 +1142,8 @@ static bool run_thread(ws_program *P, int tid) {
     case C_FOR: {
       bool counted = i->protocol || i->sub; /* i->sub: bounds of a level */
       long long trips = counted ? trip_count(P, i) : 0;
+      if (trips == -2)
+        return false;
       if (trips < 0 || trips > MAX_TRIPS || P->depth == 16) {
         fail(P, i->op, "its trip count is not a small positive step count");
         return false;

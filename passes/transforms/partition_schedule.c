@@ -40,6 +40,7 @@
 #include "../target/ws_target.h"
 #include "ws_cluster_share.h"
 #include "ws_product_lag.h"
+#include "ws_step_pipeline.h"
 #include "../../dialect/ws_text.h"
 
 enum { DEFAULT_COMPUTE_WARPS = 4 };
@@ -723,6 +724,14 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
                   : "");
 }
 
+/* The remark on a choice of the consumers' loop mode (a lag, the step
+ * pipeline): `why` (no remark when empty) in the text of what was chosen. */
+static void remark_choice(const ws_pass_env *env, MlirLocation loc, bool chosen,
+                          const char *yes, const char *no, const char *why) {
+  if (why[0])
+    ws_remark(env, loc, chosen ? yes : no, why);
+}
+
 /* Turns pay where the math between the dots is a fair share of a step:
  * with a ws.dot wider than this (K or N, an attention head dim of 256) the
  * step is long in the tensor cores already, and on the H100 turns cost 10%
@@ -795,15 +804,31 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
                 "as they come", TURN_MAX_WIDTH);
     char why[256];
     plan.parts[compute].lag = ws_choose_product_lag(&plan, compute, why, sizeof why);
-    if (explain && why[0])
-      ws_remark(env, loc,
-                plan.parts[compute].lag
-                    ? "lag 1: the math on each K step's products runs one step late, after "
-                      "the next step's wgmmas are issued, so the tensor cores run it in their "
-                      "shadow instead of waiting for it; %s"
-                    : "no lag: the math on each K step's products waits for its wgmmas, "
-                      "since %s",
-                why);
+    if (explain)
+      remark_choice(env, loc, plan.parts[compute].lag,
+                    "lag 1: the math on each K step's products runs one step late, after "
+                    "the next step's wgmmas are issued, so the tensor cores run it in their "
+                    "shadow instead of waiting for it; %s",
+                    "no lag: the math on each K step's products waits for its wgmmas, "
+                    "since %s",
+                    why);
+    ws_pipeline_choice pipe = ws_choose_step_pipeline(&plan, compute, why, sizeof why);
+    if (pipe == WS_PIPELINE_REFUSED) {
+      ws_emit_op_error(loop, "asks for ws.pipeline = true, but it cannot be pipelined: %s",
+                       why);
+      return false;
+    }
+    plan.parts[compute].pipelined = pipe == WS_PIPELINE_ON;
+    if (explain)
+      remark_choice(env, loc, plan.parts[compute].pipelined,
+                    "pipelined: each consumer warpgroup issues the next step's first "
+                    "ws.dot run (S) before this step's second (P V), waits for S alone and "
+                    "runs the next step's math while P V runs; the math that reads P V's "
+                    "result (a rescale) runs under the following S; step 0's first run "
+                    "and math come before the loop, the last step's second run after it; %s",
+                    "not pipelined: each step's math waits for its own first ws.dot run, "
+                    "since %s",
+                    why);
   }
   unsigned present = (1u << plan.num_parts) - 1;
   /* Scalars, last to first, so each sees its users' partitions. */

@@ -617,6 +617,21 @@ static bool check_overlap(verify_state *st, MlirOperation op, MlirAttribute attr
   return true;
 }
 
+/* ws.pipeline = true | false on the loop marked ws.warp_specialize: the
+ * consumers' step pipeline forced on or off (step_pipeline.c). */
+static bool check_pipeline(verify_state *st, MlirOperation op, MlirAttribute attr) {
+  (void)st;
+  if (!ws_op_is(op, "scf.for") || !mlirAttributeIsABool(attr) ||
+      mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+          op, mlirStringRefCreateFromCString("ws.warp_specialize")))) {
+    ws_emit_op_error(op, "carries ws.pipeline; it is true or false, on the scf.for marked "
+                         "ws.warp_specialize (whether its consumers issue the next step's "
+                         "first ws.dot before this step's math)");
+    return false;
+  }
+  return true;
+}
+
 /* ws.split_k = true | false on a persistent matmul's tile loop: split
  * each tile's K range over blocks (split_k.c), or not. */
 static bool check_split_k(verify_state *st, MlirOperation op, MlirAttribute attr) {
@@ -747,6 +762,7 @@ static const attr_rule attr_rules[] = {
     {"ws.split_k", check_split_k},
     {"ws.tile_loop", check_tile_loop},
     {"ws.overlap", check_overlap},
+    {"ws.pipeline", check_pipeline},
     {"ws.num_warps", check_num_warps},
     {"ws.cluster", check_cluster},
     {"ws.partition", check_array_attr},

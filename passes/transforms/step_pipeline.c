@@ -1,0 +1,153 @@
+/* step_pipeline.c: whether the consumers of a loop with two runs of
+ * ws.dot (attention: S = Q K^T, the softmax, O += P V) issue the next
+ * step's first run before this step's second (ws_partition.pipelined), for
+ * ws-partition-schedule.
+ *
+ * Without it a warpgroup issues S, waits for it, runs the softmax and
+ * issues P V: its softmax waits for its own S, and the tensor cores idle
+ * for it unless the other warpgroup's wgmmas fill the gap. Pipelined (as
+ * FlashAttention-3's intra-warpgroup overlap), step n + 1's S goes out
+ * first and step n's P V right behind it, in two commit groups; the
+ * warpgroup waits for the older group only (S) and runs step n + 1's
+ * softmax while P V runs. The math that reads P V's product (O's rescale)
+ * runs in the next iteration, between its S and its P V, under S. Step
+ * 0's S and softmax come before the loop and the last step's P V after
+ * it. The price is registers: S of step n + 1 and its math are live
+ * beside O and beside P of step n, which P V still reads. */
+#include <stdio.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "../plan/ws_plan.h"
+#include "../support/ws_pass.h"
+#include "../target/ws_target.h"
+#include "ws_step_pipeline.h"
+
+/* Registers a consumer thread may give to the carried tiles, two S tiles
+ * (one being turned into P), the P that P V reads and a mask, of
+ * setmaxnreg's 240. Measured on the H100 (RESULTS, the fourteenth
+ * session): at D = 64 without a mask (192) the pipeline gains 3-5%; with
+ * a causal mask (208) it loses 5%, at D = 128 (224) and D = 256 (208)
+ * 2-3%: ptxas keeps too few registers for the softmax's temporaries to
+ * interleave them (no spills either way). Without turns it gains 10% at
+ * D = 128, but turns gain more there. */
+enum { PIPELINE_VALUE_BUDGET = 192 };
+
+static bool is_tile(MlirValue v) { return mlirTypeIsARankedTensor(mlirValueGetType(v)); }
+
+/* Registers per thread for a tile (narrow values packed, as wgmma's A). */
+static long long registers_per_thread(MlirValue tile, int threads) {
+  return (long long)ws_tile_bytes(mlirValueGetType(tile)) / 4 / threads;
+}
+
+/* True for an operand the first run may read a step early: a tile a
+ * ws.load fetches (in the loop or before it) or a splat of zeros. */
+static bool early_operand(MlirValue v) {
+  if (ws_is_zero_splat(v))
+    return true;
+  return mlirValueIsAOpResult(v) && wsOperationIsA(mlirOpResultGetOwner(v), "load");
+}
+
+/* A tile op of the step: one with a tile result or in the ws dialect, the
+ * loads aside (ws_loop_dot_runs counts the same). */
+static bool step_tile_op(MlirOperation op) {
+  if (wsOperationIsA(op, "load"))
+    return false;
+  bool tile = wsOperationIsInDialect(op);
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    tile |= is_tile(mlirOperationGetResult(op, r));
+  return tile && !ws_is_splat_tile(op);
+}
+
+/* ws.pipeline on the loop: 1 (true), 0 (false) or -1 (absent). */
+static int asked(MlirOperation loop) {
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
+      loop, mlirStringRefCreateFromCString("ws.pipeline"));
+  return mlirAttributeIsNull(a) || !mlirAttributeIsABool(a) ? -1 : mlirBoolAttrGetValue(a);
+}
+
+ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, char *why,
+                                           size_t cap) {
+  MlirOperation loop = plan->loop;
+  const ws_partition *c = &plan->parts[compute];
+  int ask = asked(loop);
+  ws_pipeline_choice no = ask == 1 ? WS_PIPELINE_REFUSED : WS_PIPELINE_OFF;
+  snprintf(why, cap, "%s", "");
+  if (ws_mma_engine_of(loop)->accumulator != WS_ACC_REGISTERS || c->pingpong || c->lag ||
+      !mlirOperationIsNull(ws_plan_tile_loop(plan)) || ws_loop_dot_runs(loop) != 2) {
+    if (ask == 1)
+      snprintf(why, cap, "a pipelined loop has two runs of ws.dot accumulating in registers "
+                         "(wgmma), outside a persistent tile loop and without a lag");
+    return no;
+  }
+  if (ask == 0) {
+    snprintf(why, cap, "ws.pipeline = false asks for none");
+    return WS_PIPELINE_OFF;
+  }
+  MlirBlock body = ws_loop_body(loop);
+  MlirOperation term = mlirBlockGetTerminator(body);
+  int threads = c->num_warps * 32, run = 0;
+  long long s_values = 0, p_values = 0, mask_values = 0;
+  bool in_run = false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op) && !mlirOperationEqual(op, term);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!step_tile_op(op))
+      continue;
+    bool dot = wsOperationIsA(op, "dot");
+    run += dot && !in_run;
+    in_run = dot;
+    if (!dot && run == 1 && mlirOperationGetNumResults(op) == 1) {
+      MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+      MlirType e = mlirTypeIsARankedTensor(t) ? mlirShapedTypeGetElementType(t) : t;
+      /* a byte per flag, as the register-pressure remark counts it */
+      long long regs = mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 2
+                           ? mlirShapedTypeGetDimSize(t, 0) * mlirShapedTypeGetDimSize(t, 1) / 4 /
+                                 threads
+                           : 0;
+      if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 1 && regs > mask_values)
+        mask_values = regs; /* a mask (causal, or a ragged last block) */
+    }
+    if (!dot && run != 1) {
+      snprintf(why, cap, "the step has register math %s its first ws.dot",
+               run == 0 ? "before" : "after its last");
+      return no;
+    }
+    if (dot && run == 1) {
+      for (int i = 0; i < 3; i++)
+        if (!early_operand(mlirOperationGetOperand(op, i))) {
+          snprintf(why, cap, "a ws.dot of the step's first run reads operand %d other "
+                             "than from a ws.load (or zeros), so it cannot be issued a "
+                             "step early", i);
+          return no;
+        }
+      s_values += registers_per_thread(mlirOperationGetResult(op, 0), threads);
+    } else if (dot && !early_operand(mlirOperationGetOperand(op, 0))) {
+      p_values += registers_per_thread(mlirOperationGetOperand(op, 0), threads);
+    }
+  }
+  long long carried = 0;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++)
+    if (is_tile(mlirOperationGetResult(loop, i)))
+      carried += registers_per_thread(mlirOperationGetResult(loop, i), threads);
+  long long values = carried + 2 * s_values + p_values + mask_values;
+  char head[240], mask[64] = "";
+  if (mask_values)
+    snprintf(mask, sizeof mask, " and a mask (%lld)", mask_values);
+  snprintf(head, sizeof head, "the carried tiles (%lld registers per consumer thread), two S "
+                              "tiles (%lld each), the P its second run reads from registers "
+                              "(%lld)%s take %lld",
+           carried, s_values, p_values, mask, values);
+  if (values > PIPELINE_VALUE_BUDGET && ask != 1) {
+    snprintf(why, cap, "%s, over the %d that leave ptxas room to interleave the math "
+                       "(ws.pipeline = true asks for it all the same)",
+             head, PIPELINE_VALUE_BUDGET);
+    return WS_PIPELINE_OFF;
+  }
+  snprintf(why, cap, "%s%s", head,
+           values > PIPELINE_VALUE_BUDGET ? ", over the pipeline's budget, but ws.pipeline = "
+                                            "true asks for it"
+                                          : ", within the pipeline's budget");
+  return WS_PIPELINE_ON;
+}
