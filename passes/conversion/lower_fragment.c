@@ -376,21 +376,21 @@ bool ws_fragments_yield(ws_fragments *F, MlirOperation yield) {
     MlirValue v = mlirOperationGetOperand(yield, i);
     if (!mlirTypeIsARankedTensor(mlirValueGetType(v)))
       continue; /* a count, or a struct a wgmma gave */
-    /* a splat (an scf.if that skips a loop yields its inits) is built here */
+    /* the parent's result is a struct already (carried_loop, carried_if):
+     * a tile in registers is packed, a splat (the inits an scf.if that
+     * skips a loop yields) built; ws_fragment_struct does either */
     MlirOperation parent = mlirOperationGetParentOperation(yield);
     MlirType type = i < mlirOperationGetNumResults(parent)
                         ? mlirValueGetType(mlirOperationGetResult(parent, i))
                         : (MlirType){NULL};
-    MlirValue packed = ws_fragment_find(F, v) || mlirTypeIsNull(type) ||
-                               !mlirTypeIsALLVMStructType(type)
-                           ? (MlirValue){NULL}
-                           : ws_fragment_struct(F, &b, v, type, yield);
-    ws_fragment *f = ws_fragment_find(F, v);
-    if (!f && mlirValueIsNull(packed)) {
+    if (mlirTypeIsNull(type) || !mlirTypeIsALLVMStructType(type)) {
       ws_emit_op_error(yield, "yields a tile the consumers do not hold in registers");
       return false;
     }
-    mlirOperationSetOperand(yield, i, f ? ws_fragment_pack(&b, f) : packed);
+    MlirValue packed = ws_fragment_struct(F, &b, v, type, yield);
+    if (mlirValueIsNull(packed))
+      return false; /* ws_splat_scalar said why */
+    mlirOperationSetOperand(yield, i, packed);
   }
   return true;
 }

@@ -800,6 +800,15 @@ bool ws_is_zero_splat(MlirValue v) {
          mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(a)) == 0.0;
 }
 
+bool ws_is_step_tile_op(MlirOperation op) {
+  if (wsOperationIsA(op, "load"))
+    return false;
+  bool tile = wsOperationIsInDialect(op);
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    tile |= mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, r)));
+  return tile;
+}
+
 int ws_loop_dot_runs(MlirOperation loop) {
   MlirBlock body = ws_loop_body(loop);
   MlirOperation term = mlirBlockGetTerminator(body);
@@ -808,10 +817,7 @@ int ws_loop_dot_runs(MlirOperation loop) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op) && !mlirOperationEqual(op, term);
        op = mlirOperationGetNextInBlock(op)) {
-    bool tile = wsOperationIsInDialect(op);
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-      tile |= mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, r)));
-    if (!tile || wsOperationIsA(op, "load"))
+    if (!ws_is_step_tile_op(op))
       continue;
     bool dot = wsOperationIsA(op, "dot");
     runs += dot && after_math;

@@ -307,9 +307,12 @@ bool ws_is_zero_splat(MlirValue v);
 /* True when some result of op is an operand of a ws.dot. */
 bool ws_feeds_dot(MlirOperation op);
 
+/* A consumers' tile op of a step: one with a tile result or in the ws
+ * dialect, ws.load aside. */
+bool ws_is_step_tile_op(MlirOperation op);
+
 /* The runs of ws.dot in a step of a matmul loop: its consumers' tile ops
- * (the body's ops with a tile result or in the ws dialect, ws.load and the
- * yield aside) in order, where a ws.dot that comes first or after one that
+ * (ws_is_step_tile_op, the yield aside) in order, where a ws.dot that comes first or after one that
  * is not a ws.dot starts a run. Between runs there is register math on
  * wgmma results; ws-partition-schedule lets the consumers take turns when
  * there are two, and the specializer places the turns at the runs. */

@@ -495,9 +495,10 @@ static bool starts_a_step_late(MlirValue late, MlirValue lb, MlirValue step) {
          mlirValueEqual(mlirOperationGetOperand(add, 1), step);
 }
 
-/* The level a loop with protocol ops runs at: its bounds must be those of
- * the level's other loops unless they are constants (a loop of constant
- * bounds runs its own count). -1 after an error. */
+/* The level a loop with protocol ops runs at. Its bounds are the level's
+ * (the first loop's), or known when it runs: constants (a count of its
+ * own), or computed from the level's bounds, which each run pins
+ * (trip_count says otherwise). -1 after an error. */
 static int loop_level(ws_program *P, MlirOperation op) {
   MlirValue lb = operand(op, 0), ub = operand(op, 1), step = operand(op, 2);
   int at = P->open_level + 1;
@@ -514,10 +515,9 @@ static int loop_level(ws_program *P, MlirOperation op) {
   }
   /* a pipelined loop runs from lb + step: the level's bounds are the
    * whole loop's, whichever partition comes first */
-  if (mlirValueEqual(ub, L->ub) && mlirValueEqual(step, L->step) && starts_a_step_late(L->lb, lb, step))
+  if (mlirValueEqual(ub, L->ub) && mlirValueEqual(step, L->step) &&
+      starts_a_step_late(L->lb, lb, step))
     L->lb = lb;
-  /* other bounds must be known when it runs: constants, or computed from
-   * the level's pinned bounds (trip_count) */
   return at;
 }
 
@@ -1012,7 +1012,7 @@ static long long trip_count(ws_program *P, const insn *f) {
       return P->trips[f->imm];
     fail(P, f->op, "its bounds differ from those of the other partitions' loops and are "
                    "not computed from them, so the check cannot pair their iterations");
-    return -2;
+    return -1; /* the caller's failure is not reported: the first one is */
   }
   int w = P->width[f->a];
   long long lb = sext((unsigned long long)P->val[f->a], w);
@@ -1142,8 +1142,6 @@ static bool run_thread(ws_program *P, int tid) {
     case C_FOR: {
       bool counted = i->protocol || i->sub; /* i->sub: bounds of a level */
       long long trips = counted ? trip_count(P, i) : 0;
-      if (trips == -2)
-        return false;
       if (trips < 0 || trips > MAX_TRIPS || P->depth == 16) {
         fail(P, i->op, "its trip count is not a small positive step count");
         return false;

@@ -1223,10 +1223,7 @@ static bool read_step_runs(MlirOperation loop, step_runs *r) {
        op = mlirOperationGetNextInBlock(op)) {
     bool dot = wsOperationIsA(op, "dot");
     if (!dot) {
-      bool tile = wsOperationIsInDialect(op) && !wsOperationIsA(op, "load");
-      for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
-        tile |= mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, i)));
-      in_run = in_run && !tile;
+      in_run = in_run && !ws_is_step_tile_op(op);
       continue;
     }
     run += !in_run;

@@ -49,17 +49,6 @@ static bool early_operand(MlirValue v) {
   return mlirValueIsAOpResult(v) && wsOperationIsA(mlirOpResultGetOwner(v), "load");
 }
 
-/* A tile op of the step: one with a tile result or in the ws dialect, the
- * loads aside (ws_loop_dot_runs counts the same). */
-static bool step_tile_op(MlirOperation op) {
-  if (wsOperationIsA(op, "load"))
-    return false;
-  bool tile = wsOperationIsInDialect(op);
-  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-    tile |= is_tile(mlirOperationGetResult(op, r));
-  return tile && !ws_is_splat_tile(op);
-}
-
 /* ws.pipeline on the loop: 1 (true), 0 (false) or -1 (absent). */
 static int asked(MlirOperation loop) {
   MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
@@ -93,11 +82,13 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op) && !mlirOperationEqual(op, term);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!step_tile_op(op))
+    if (!ws_is_step_tile_op(op))
       continue;
     bool dot = wsOperationIsA(op, "dot");
     run += dot && !in_run;
     in_run = dot;
+    if (ws_is_splat_tile(op))
+      continue; /* rebuilt where it is used: no math of its own */
     if (!dot && run == 1 && mlirOperationGetNumResults(op) == 1) {
       MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
       MlirType e = mlirTypeIsARankedTensor(t) ? mlirShapedTypeGetElementType(t) : t;
