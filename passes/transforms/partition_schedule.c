@@ -802,7 +802,7 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
                 "no turns: this ws.dot is wider than %d (K or N), so a step is long in "
                 "the tensor cores already and the consumer warpgroups issue their wgmmas "
                 "as they come", TURN_MAX_WIDTH);
-    char why[256];
+    char why[512];
     plan.parts[compute].lag = ws_choose_product_lag(&plan, compute, why, sizeof why);
     if (explain)
       remark_choice(env, loc, plan.parts[compute].lag,

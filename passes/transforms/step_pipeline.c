@@ -67,7 +67,13 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
       !mlirOperationIsNull(ws_plan_tile_loop(plan)) || ws_loop_dot_runs(loop) != 2) {
     if (ask == 1)
       snprintf(why, cap, "a pipelined loop has two runs of ws.dot accumulating in registers "
-                         "(wgmma), outside a persistent tile loop and without a lag");
+                         "(wgmma), outside a persistent tile loop and without a lag; this one "
+                         "has %d run(s)%s", ws_loop_dot_runs(loop),
+               !mlirOperationIsNull(ws_plan_tile_loop(plan)) ? " in a persistent tile loop"
+               : c->lag                                      ? " and a lag"
+               : ws_mma_engine_of(loop)->accumulator != WS_ACC_REGISTERS
+                   ? " accumulating in tensor memory"
+                   : "");
     return no;
   }
   if (ask == 0) {
@@ -130,15 +136,16 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
                               "tiles (%lld each), the P its second run reads from registers "
                               "(%lld)%s take %lld",
            carried, s_values, p_values, mask, values);
-  if (values > PIPELINE_VALUE_BUDGET && ask != 1) {
-    snprintf(why, cap, "%s, over the %d that leave ptxas room to interleave the math "
-                       "(ws.pipeline = true asks for it all the same)",
+  bool fits = values <= PIPELINE_VALUE_BUDGET;
+  if (!fits && ask != 1) {
+    snprintf(why, cap, "%s, over the %d of setmaxnreg's 240 that leave ptxas room to "
+                       "interleave the math (ws.pipeline = true asks for it all the same)",
              head, PIPELINE_VALUE_BUDGET);
     return WS_PIPELINE_OFF;
   }
-  snprintf(why, cap, "%s%s", head,
-           values > PIPELINE_VALUE_BUDGET ? ", over the pipeline's budget, but ws.pipeline = "
-                                            "true asks for it"
-                                          : ", within the pipeline's budget");
+  snprintf(why, cap, "%s, %s the %d of setmaxnreg's 240 that leave ptxas room to interleave "
+                     "the math%s",
+           head, fits ? "within" : "over", PIPELINE_VALUE_BUDGET,
+           ask == 1 ? "; ws.pipeline = true asks for it" : "");
   return WS_PIPELINE_ON;
 }

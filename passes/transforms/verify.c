@@ -624,9 +624,11 @@ static bool check_pipeline(verify_state *st, MlirOperation op, MlirAttribute att
   if (!ws_op_is(op, "scf.for") || !mlirAttributeIsABool(attr) ||
       mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
           op, mlirStringRefCreateFromCString("ws.warp_specialize")))) {
-    ws_emit_op_error(op, "carries ws.pipeline; it is true or false, on the scf.for marked "
-                         "ws.warp_specialize (whether its consumers issue the next step's "
-                         "first ws.dot before this step's math)");
+    char buf[96];
+    ws_emit_op_error(op, "carries ws.pipeline = %s; it is true or false, on the scf.for "
+                         "marked ws.warp_specialize (whether its consumers issue the next "
+                         "step's first ws.dot before this step's math)",
+                     ws_attr_str(attr, buf, sizeof buf));
     return false;
   }
   return true;
@@ -751,34 +753,38 @@ static bool check_persistent(verify_state *st, MlirOperation op, MlirAttribute a
   return check_plan_attr(op, "ws.persistent", ws_op_is(op, "gpu.func") && mlirAttributeIsAUnit(a));
 }
 
+/* A ws attribute an op may carry; `input`: one a kernel author writes (the
+ * rest are the plan the later passes write). */
 typedef struct attr_rule {
   const char *name;
   bool (*check)(verify_state *, MlirOperation, MlirAttribute);
+  bool input;
 } attr_rule;
 
 static const attr_rule attr_rules[] = {
-    {"ws.warp_specialize", check_warp_specialize},
-    {"ws.num_stages", check_num_stages},
-    {"ws.split_k", check_split_k},
-    {"ws.tile_loop", check_tile_loop},
-    {"ws.overlap", check_overlap},
-    {"ws.pipeline", check_pipeline},
-    {"ws.num_warps", check_num_warps},
-    {"ws.cluster", check_cluster},
-    {"ws.partition", check_array_attr},
-    {"ws.partitions", check_array_attr},
-    {"ws.channels", check_array_attr},
-    {"ws.ring", check_dict_attr},
-    {"ws.rings", check_array_attr},
-    {"ws.tmem", check_dict_attr},
-    {"ws.smem_bytes", check_kernel_int_attr},
-    {"ws.maxnreg", check_kernel_int_attr},
-    {"ws.block_threads", check_kernel_int_attr},
-    {"ws.blocks_per_sm", check_kernel_int_attr},
-    {"ws.workspace_per_block", check_kernel_int_attr},
-    {"ws.persistent", check_persistent},
-    {"ws.cluster_shared", check_cluster_shared},
+    {"ws.warp_specialize", check_warp_specialize, true},
+    {"ws.num_stages", check_num_stages, true},
+    {"ws.split_k", check_split_k, true},
+    {"ws.tile_loop", check_tile_loop, false},
+    {"ws.overlap", check_overlap, true},
+    {"ws.pipeline", check_pipeline, true},
+    {"ws.num_warps", check_num_warps, true},
+    {"ws.cluster", check_cluster, true},
+    {"ws.partition", check_array_attr, false},
+    {"ws.partitions", check_array_attr, false},
+    {"ws.channels", check_array_attr, false},
+    {"ws.ring", check_dict_attr, false},
+    {"ws.rings", check_array_attr, false},
+    {"ws.tmem", check_dict_attr, false},
+    {"ws.smem_bytes", check_kernel_int_attr, false},
+    {"ws.maxnreg", check_kernel_int_attr, false},
+    {"ws.block_threads", check_kernel_int_attr, false},
+    {"ws.blocks_per_sm", check_kernel_int_attr, false},
+    {"ws.workspace_per_block", check_kernel_int_attr, false},
+    {"ws.persistent", check_persistent, false},
+    {"ws.cluster_shared", check_cluster_shared, false},
 };
+enum { NUM_ATTR_RULES = sizeof attr_rules / sizeof attr_rules[0] };
 
 static void check_ws_attributes(verify_state *st, MlirOperation op) {
   for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); i++) {
@@ -787,14 +793,19 @@ static void check_ws_attributes(verify_state *st, MlirOperation op) {
     if (name.length < 3 || memcmp(name.data, "ws.", 3) != 0)
       continue;
     const attr_rule *rule = NULL;
-    for (size_t r = 0; r < sizeof attr_rules / sizeof attr_rules[0]; r++)
+    for (size_t r = 0; r < NUM_ATTR_RULES; r++)
       if (ws_ref_eq(name, attr_rules[r].name))
         rule = &attr_rules[r];
     if (!rule) {
-      ws_emit_op_error(op, "has unknown attribute '%.*s'; ws attributes in "
-                           "the input are ws.warp_specialize, ws.num_stages, "
-                           "ws.overlap, ws.num_warps, ws.cluster, ws.split_k",
-                       (int)name.length, name.data);
+      char known[256];
+      ws_text t;
+      ws_text_init(&t, known, sizeof known);
+      for (size_t r = 0; r < NUM_ATTR_RULES; r++)
+        if (attr_rules[r].input)
+          ws_text_appendf(&t, "%s%s", t.len ? ", " : "", attr_rules[r].name);
+      ws_emit_op_error(op, "has unknown attribute '%.*s'; ws attributes in the input are "
+                           "%s (and ws.divisibility on a kernel argument)",
+                       (int)name.length, name.data, known);
       st->ok = false;
     } else if (!rule->check(st, op, na.attribute)) {
       st->ok = false;

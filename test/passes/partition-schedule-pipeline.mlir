@@ -7,7 +7,7 @@
 // fit in 192 registers per consumer thread, or ws.pipeline = true asks.
 
 // Head dim 64: O is 32 registers per thread, two S tiles 64 each and P 32.
-// REMARK: [[@LINE+24]]:{{[0-9]+}}: remark: pipelined: each consumer warpgroup issues the next step's first ws.dot run (S) before this step's second (P V), waits for S alone and runs the next step's math while P V runs; the math that reads P V's result (a rescale) runs under the following S; step 0's first run and math come before the loop, the last step's second run after it; the carried tiles (32 registers per consumer thread), two S tiles (64 each), the P its second run reads from registers (32) take 192, within the pipeline's budget
+// REMARK: [[@LINE+24]]:{{[0-9]+}}: remark: pipelined: each consumer warpgroup issues the next step's first ws.dot run (S) before this step's second (P V), waits for S alone and runs the next step's math while P V runs; the math that reads P V's result (a rescale) runs under the following S; step 0's first run and math come before the loop, the last step's second run after it; the carried tiles (32 registers per consumer thread), two S tiles (64 each), the P its second run reads from registers (32) take 192, within the 192 of setmaxnreg's 240 that leave ptxas room to interleave the math
 // CHECK-LABEL: gpu.func @d64
 // CHECK: {name = "compute", num_warps = 8 : i32, pipelined = true, role = "compute", turns = true}
 module attributes {gpu.container_module} {
@@ -66,7 +66,7 @@ module attributes {gpu.container_module} {
 
 // Head dim 128: O takes 64 registers, 224 in all: not pipelined (on the
 // H100 it lost 2-3% there, where turns already overlap the warpgroups).
-// REMARK: [[@LINE+24]]:{{[0-9]+}}: remark: not pipelined: each step's math waits for its own first ws.dot run, since the carried tiles (64 registers per consumer thread), two S tiles (64 each), the P its second run reads from registers (32) take 224, over the 192 that leave ptxas room to interleave the math (ws.pipeline = true asks for it all the same)
+// REMARK: [[@LINE+24]]:{{[0-9]+}}: remark: not pipelined: each step's math waits for its own first ws.dot run, since the carried tiles (64 registers per consumer thread), two S tiles (64 each), the P its second run reads from registers (32) take 224, over the 192 of setmaxnreg's 240 that leave ptxas room to interleave the math (ws.pipeline = true asks for it all the same)
 // CHECK-LABEL: gpu.func @d128
 // CHECK: {name = "compute", num_warps = 8 : i32, role = "compute", turns = true}
 module attributes {gpu.container_module} {
@@ -124,7 +124,7 @@ module attributes {gpu.container_module} {
 // -----
 
 // The same, with ws.pipeline = true.
-// REMARK: [[@LINE+24]]:{{[0-9]+}}: remark: pipelined: {{.*}} take 224, over the pipeline's budget, but ws.pipeline = true asks for it
+// REMARK: [[@LINE+24]]:{{[0-9]+}}: remark: pipelined: {{.*}} take 224, over the 192 of setmaxnreg's 240 that leave ptxas room to interleave the math; ws.pipeline = true asks for it
 // CHECK-LABEL: gpu.func @d128_forced
 // CHECK: {name = "compute", num_warps = 8 : i32, pipelined = true, role = "compute", turns = true}
 module attributes {gpu.container_module} {

@@ -1,5 +1,5 @@
 // ws.pipeline = true on a loop with one run of ws.dot (a plain matmul).
-// ERR: [[@LINE+8]]:{{[0-9]+}}: error: 'scf.for' op asks for ws.pipeline = true, but it cannot be pipelined: a pipelined loop has two runs of ws.dot accumulating in registers (wgmma), outside a persistent tile loop and without a lag
+// ERR: [[@LINE+8]]:{{[0-9]+}}: error: 'scf.for' op asks for ws.pipeline = true, but it cannot be pipelined: a pipelined loop has two runs of ws.dot accumulating in registers (wgmma), outside a persistent tile loop and without a lag; this one has 1 run(s)
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @matmul(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,
@@ -23,7 +23,7 @@ module attributes {gpu.container_module} {
 // -----
 
 // ws.pipeline is a bool.
-// ERR: [[@LINE+8]]:{{[0-9]+}}: error: 'scf.for' op carries ws.pipeline; it is true or false, on the scf.for marked ws.warp_specialize (whether its consumers issue the next step's first ws.dot before this step's math)
+// ERR: [[@LINE+8]]:{{[0-9]+}}: error: 'scf.for' op carries ws.pipeline = 2 : i32; it is true or false, on the scf.for marked ws.warp_specialize (whether its consumers issue the next step's first ws.dot before this step's math)
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @matmul(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,
