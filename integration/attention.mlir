@@ -7,7 +7,10 @@
 // one head's rows and TMA clips it at S (zeros in, nothing written past S).
 // Launch on grid (ceil(S / 128), H, B) with %seq = S (any S >= 1) and %scale =
 // log2(e) / sqrt(128). The last KV block's columns at or past S are masked
-// with ws.iota. The user writes the math; ws decides the rest: the load warp
+// with ws.iota. The row max is taken on the unscaled scores (the scale is
+// positive) and scaled once per row, so that exp2's argument s * scale -
+// max is one fused multiply-add (fastmath<contract>), as FlashAttention-3
+// does. The user writes the math; ws decides the rest: the load warp
 // fetches Q once and K and V into a ring, two consumer warpgroups (64 rows
 // each) run S = Q K^T from shared memory, the row max and sum with quad
 // shuffles on the wgmma fragments, and O += P V with P in registers (wgmma's
@@ -39,18 +42,20 @@ module attributes {gpu.container_module} {
         %tk = "ws.load"(%k, %bzi, %byi, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x128x128xf16>>, i32, i32, i32, i32) -> tensor<128x128xf16>
         %tv = "ws.load"(%v, %bzi, %byi, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x128x128xf16>>, i32, i32, i32, i32) -> tensor<128x128xf16>
         %s = "ws.dot"(%tq, %tk, %zs) {transpose_b} : (tensor<128x128xf16>, tensor<128x128xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
-        %sc = tensor.splat %scale : tensor<128x128xf32>
-        %ss = arith.mulf %s, %sc : tensor<128x128xf32>
         %cols = "ws.iota"() {axis = 1 : i32} : () -> tensor<128x128xi32>
         %left = arith.subi %seq, %kv : i32
         %lefts = tensor.splat %left : tensor<128x128xi32>
         %inside = arith.cmpi slt, %cols, %lefts : tensor<128x128xi32>
         %ninf = arith.constant dense<0xFF800000> : tensor<128x128xf32>
-        %sm = arith.select %inside, %ss, %ninf : tensor<128x128xi1>, tensor<128x128xf32>
+        %sm = arith.select %inside, %s, %ninf : tensor<128x128xi1>, tensor<128x128xf32>
         %mx = "ws.reduce"(%sm) {kind = "max", axis = 1 : i32} : (tensor<128x128xf32>) -> tensor<1x128xf32>
-        %mn = arith.maximumf %m, %mx : tensor<1x128xf32>
+        %scr = tensor.splat %scale : tensor<1x128xf32>
+        %mxs = arith.mulf %mx, %scr : tensor<1x128xf32>
+        %mn = arith.maximumf %m, %mxs : tensor<1x128xf32>
         %mb = "ws.broadcast"(%mn) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x128xf32>
-        %sd = arith.subf %sm, %mb : tensor<128x128xf32>
+        %sc = tensor.splat %scale : tensor<128x128xf32>
+        %ss = arith.mulf %sm, %sc fastmath<contract> : tensor<128x128xf32>
+        %sd = arith.subf %ss, %mb fastmath<contract> : tensor<128x128xf32>
         %p = math.exp2 %sd : tensor<128x128xf32>
         %ls = "ws.reduce"(%p) {kind = "sum", axis = 1 : i32} : (tensor<128x128xf32>) -> tensor<1x128xf32>
         %dm = arith.subf %m, %mn : tensor<1x128xf32>

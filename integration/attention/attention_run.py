@@ -10,7 +10,8 @@ Usage: attention_run.py DIR check|small|bench|profile [VARIANT...]
   (with --triton, also a Triton forward attention in the form of Triton's
   fused-attention tutorial, best of TRITON_CONFIGS, checked first).
 DIR holds VARIANT.c/.h (compile_attention.sh writes them) and the manifest:
-one line per variant, "name head_dim block_m block_n dtype causal layout".
+one line per variant, "name head_dim block_m block_n dtype causal layout
+features" (features: "-", or "gqa", "softcap" or both, comma-separated).
 
 The kernels take Q, K, V and O, the sequence length S and the softmax
 scale in the log2 domain (log2(e) / sqrt(D)). Layout "ragged": B x H x S x D
@@ -22,7 +23,13 @@ batch x head). When strided, Q, K and V are slices of one packed tensor
 error of ws's output may be at most twice that of PyTorch's own attention
 in the same precision (plus 1e-5), measured against the f32 reference.
 Guard rows around O (and, for ragged kernels, padding rows after each
-head's S rows) must keep their sentinel: nothing is written outside O."""
+head's S rows) must keep their sentinel: nothing is written outside O.
+
+A gqa kernel takes K and V with Hkv heads and the group Hq / Hkv (check
+runs groups 1, 4 and 8, Hkv = 1 among them; bench compares with SDPA's
+enable_gqa); a softcap kernel takes cap * log2(e) after the scale, which is
+then 1 / (sqrt(D) cap): the reference caps the scaled scores with
+cap * tanh(s / cap) (CHECK_CAP in check, BENCH_CAP in bench)."""
 import ctypes
 import math
 import os
@@ -36,6 +43,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from ws_launch import WsModule, ws_tensor  # noqa: E402
 
 LOG2E = 1.4426950408889634
+CHECK_CAP = 0.5  # small enough that tanh bends the [-1, 1] inputs' scores
+BENCH_CAP = 50.0  # Gemma 2's attention soft cap
 
 
 class WsAttention(WsModule):
@@ -45,15 +54,23 @@ class WsAttention(WsModule):
         super().__init__(folder, name, cuda_home)
         self.fn = self.function("attention")
 
-    def launcher(self, q, k, v, o, b, h, s, d, cfg):
-        """q, k, v, o: B x H x S x D views (ragged) or (B*H*S) x D (rows)."""
+    def launcher(self, q, k, v, o, b, h, s, d, cfg, group=1, cap=CHECK_CAP):
+        """q, k, v, o: B x H x S x D views (ragged; K and V with H / group
+        heads) or (B*H*S) x D (rows)."""
         self.keep = [ws_tensor(x) for x in (q, k, v, o)]
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
         blocks = (s + cfg["bm"] - 1) // cfg["bm"]
         grid = (blocks, h, b) if cfg["layout"] == "ragged" else (blocks, b * h, 1)
+        scale = LOG2E / math.sqrt(d)
+        extra = ()
+        if "gqa" in cfg.get("features", ()):
+            extra += (ctypes.c_int32(group),)
+        if "softcap" in cfg.get("features", ()):
+            scale = 1.0 / (math.sqrt(d) * cap)
+            extra += (ctypes.c_float(cap * LOG2E),)
         args = (self.module, stream) + tuple(ctypes.c_uint(g) for g in grid) + tuple(
             ctypes.byref(t) for t in self.keep) + (
-            ctypes.c_int32(s), ctypes.c_float(LOG2E / math.sqrt(d)))
+            ctypes.c_int32(s), ctypes.c_float(scale)) + extra
 
         def run():
             r = self.fn(*args)
@@ -84,16 +101,23 @@ def manifest(folder):
     rows = {}
     with open(os.path.join(folder, "manifest")) as f:
         for line in f:
-            name, d, bm, bn, dtype, causal, layout = line.split()
+            name, d, bm, bn, dtype, causal, layout, *features = line.split()
+            features = [] if not features or features[0] == "-" else features[0].split(",")
             rows[name] = dict(d=int(d), bm=int(bm), bn=int(bn), dtype=getattr(torch, dtype),
-                              causal=causal == "causal", layout=layout)
+                              causal=causal == "causal", layout=layout, features=features)
     return rows
 
 
-def reference(q, k, v, causal, dtype):
-    """softmax(q k^T / sqrt(d)) v of B x H x S x D tensors in `dtype`."""
+def reference(q, k, v, causal, dtype, cap=None):
+    """softmax(q k^T / sqrt(d)) v of B x H x S x D tensors in `dtype` (K
+    and V with H / group heads), the scores capped at cap * tanh(s / cap)
+    if cap is set."""
     q, k, v = (x.to(dtype) for x in (q, k, v))
+    group = q.shape[1] // k.shape[1]
+    k, v = (x.repeat_interleave(group, dim=1) for x in (k, v))
     s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    if cap is not None:
+        s = cap * torch.tanh(s / cap)
     if causal:
         n = q.shape[-2]
         s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1),
@@ -101,17 +125,20 @@ def reference(q, k, v, causal, dtype):
     return torch.softmax(s.float(), dim=-1).to(dtype) @ v
 
 
-def attention_inputs(cfg, b, h, s, strided):
-    """Uniform [-1, 1] Q, K, V as B x H x S x D views, and the views the
-    kernel takes (the same for ragged kernels, (B*H*S) x D for rows)."""
+def attention_inputs(cfg, b, h, s, strided, group=1):
+    """Uniform [-1, 1] Q, K, V as B x H x S x D views (K and V with
+    H / group heads), and the views the kernel takes (the same for ragged
+    kernels, (B*H*S) x D for rows)."""
     d, dt = cfg["d"], cfg["dtype"]
     if cfg["layout"] == "ragged":
-        if strided:  # FlashAttention's packed layout: B x S x 3 x H x D
-            qkv = torch.empty(b, s, 3, h, d, dtype=dt, device="cuda").uniform_(-1, 1)
-            q4, k4, v4 = (qkv[:, :, i].transpose(1, 2) for i in range(3))
+        hkv = h // group
+        if strided:  # FlashAttention's packed layout: B x S x (H + 2 Hkv) x D
+            qkv = torch.empty(b, s, h + 2 * hkv, d, dtype=dt, device="cuda").uniform_(-1, 1)
+            q4, k4, v4 = (qkv[:, :, lo:hi].transpose(1, 2) for lo, hi in
+                          ((0, h), (h, h + hkv), (h + hkv, h + 2 * hkv)))
         else:
-            q4, k4, v4 = (torch.empty(b, h, s, d, dtype=dt, device="cuda").uniform_(-1, 1)
-                          for _ in range(3))
+            q4, k4, v4 = (torch.empty(b, n, s, d, dtype=dt, device="cuda").uniform_(-1, 1)
+                          for n in (h, hkv, hkv))
         return (q4, k4, v4), (q4, k4, v4)
     if strided:  # column slices of one (B*H*S) x 3D tensor
         qkv = torch.empty(b * h * s, 3 * d, dtype=dt, device="cuda").uniform_(-1, 1)
@@ -160,21 +187,23 @@ def wait(watchdog_s):
         time.sleep(0.0005)
 
 
-def check_one(kern, cfg, b, h, s, strided, watchdog_s=60.0):
+def check_one(kern, cfg, b, h, s, strided, watchdog_s=60.0, group=1):
     d, dt = cfg["d"], cfg["dtype"]
-    torch.manual_seed(b * 1000 + h * 100 + s)
-    (q4, k4, v4), views = attention_inputs(cfg, b, h, s, strided)
+    torch.manual_seed(b * 1000 + h * 100 + s + group)
+    (q4, k4, v4), views = attention_inputs(cfg, b, h, s, strided, group)
     flat, o_view, o4, outside = output_buffer(cfg, b, h, s)
-    kern.launcher(*views, o_view, b, h, s, d, cfg)()
+    kern.launcher(*views, o_view, b, h, s, d, cfg, group)()
     wait(watchdog_s)
-    ref = reference(q4, k4, v4, cfg["causal"], torch.float32)
-    low = reference(q4, k4, v4, cfg["causal"], dt).float()
+    cap = CHECK_CAP if "softcap" in cfg.get("features", ()) else None
+    ref = reference(q4, k4, v4, cfg["causal"], torch.float32, cap)
+    low = reference(q4, k4, v4, cfg["causal"], dt, cap).float()
     out = o4.float()
     err = (out - ref).abs().max().item()
     torch_err = (low - ref).abs().max().item()
     guards = bool((flat[outside] == SENTINEL).all())
     ok = err <= 2 * torch_err + 1e-5 and guards and not math.isnan(err)
     print(f"{'ok  ' if ok else 'FAIL'} {kern.name} B={b} H={h} S={s} D={d}"
+          f"{f' Hkv={h // group}' if 'gqa' in cfg.get('features', ()) else ''}"
           f"{' strided' if strided else ''}: max error {err:.2e} (torch {dt}: {torch_err:.2e})"
           f"{'' if guards else ', bytes outside O changed'}")
     return ok
@@ -197,12 +226,18 @@ def fuzz(folder, name, cfg, shapes, seed, max_elements, watchdog_s):
         s = max(1, min(s, max_elements // cfg["d"]))
         if cfg["layout"] == "rows":
             s = max(cfg["bm"], s - s % cfg["bm"])
-        ok &= check_one(kern, cfg, b, h, s, rng.random() < 0.5, watchdog_s)
+        group = 1
+        if "gqa" in cfg.get("features", ()):  # Hkv = h / group: 1 to h
+            group = rng.choice([g for g in range(1, h + 1) if h % g == 0])
+        ok &= check_one(kern, cfg, b, h, s, rng.random() < 0.5, watchdog_s, group)
     return ok
 
 
 SHAPES = [(4, 32, 4096, 128), (2, 32, 8192, 128), (1, 32, 16384, 128), (8, 16, 2048, 64),
           (2, 16, 8192, 256)]
+# grouped-query heads: B, Hq, S, D, Hq / Hkv (Llama 3 8B's 32 query heads
+# on 8 K/V heads)
+GQA_SHAPES = [(8, 32, 4096, 128, 4)]
 # Triton's forward attention (the form of Triton's fused-attention
 # tutorial: TMA descriptors, online softmax, exp2), tried with and
 # without its automatic warp specialization: BLOCK_N, stages, WS
@@ -278,33 +313,41 @@ def triton_runs(q2, k2, v2, o2, b, h, s, d, causal, ref):
 
 
 def sdpa(backend, q, k, v, causal):
+    """SDPA with one backend forced; K and V with fewer heads than Q take
+    enable_gqa."""
     from torch.nn.attention import sdpa_kernel
+    gqa = k.shape[1] != q.shape[1]
+
     def run():
         with sdpa_kernel(backend):
-            return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            return torch.nn.functional.scaled_dot_product_attention(
+                q, k, v, is_causal=causal, **({"enable_gqa": True} if gqa else {}))
     return run
 
 
 ROUNDS = 3
 
 
-def bench_one(kern, cfg, b, h, s, triton_too):
+def bench_one(kern, cfg, b, h, s, triton_too, group=1):
     """TFLOP/s of ws, SDPA's FlashAttention-2 and cuDNN backends (and Triton)
     on the same uniform [-1, 1] inputs, with triton.testing.do_bench (L2
-    flushed): the median of ROUNDS interleaved rounds."""
+    flushed): the median of ROUNDS interleaved rounds. A softcap kernel
+    caps at BENCH_CAP; SDPA's backends have no cap and do the rest of the
+    same work."""
     import triton
     from torch.nn.attention import SDPBackend
     d, dt, causal = cfg["d"], cfg["dtype"], cfg["causal"]
-    (q4, k4, v4), views = attention_inputs(cfg, b, h, s, False)
-    q2, k2, v2 = (x.reshape(b * h * s, d) for x in (q4, k4, v4))
+    (q4, k4, v4), views = attention_inputs(cfg, b, h, s, False, group)
+    q2 = q4.reshape(b * h * s, d)
     o2 = torch.empty_like(q2)
     o_view = o2.view(b, h, s, d) if cfg["layout"] == "ragged" else o2
     flops = 4 * b * h * s * s * d / (2 if causal else 1)
     row = {}
-    runs = [("ws", kern.launcher(*views, o_view, b, h, s, d, cfg)),
+    runs = [("ws", kern.launcher(*views, o_view, b, h, s, d, cfg, group, BENCH_CAP)),
             ("fa2", sdpa(SDPBackend.FLASH_ATTENTION, q4, k4, v4, causal)),
             ("cudnn", sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal))]
-    if triton_too:
+    if triton_too and group == 1 and not cfg.get("features", ()):
+        k2, v2 = (x.reshape(b * h * s, d) for x in (k4, v4))
         ref = sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal)().reshape(-1, d).float()
         runs += triton_runs(q2, k2, v2, torch.empty_like(o2), b, h, s, d, causal, ref)
     # ROUNDS rounds, each timing every kernel once, and the median of each:
@@ -322,7 +365,9 @@ def bench_one(kern, cfg, b, h, s, triton_too):
         row[label] = sorted(values)[len(values) // 2]
     best_triton = max((v, k) for k, v in row.items() if k.startswith("triton")) if triton_too \
         and any(k.startswith("triton") for k in row) else (float("nan"), "none")
-    print(f"{kern.name} B={b} H={h} S={s} D={d} {'causal' if causal else 'full'}: "
+    print(f"{kern.name} B={b} H={h}{f' Hkv={h // group}' if group > 1 else ''} S={s} D={d} "
+          f"{'causal' if causal else 'full'}"
+          f"{f' softcap {BENCH_CAP:g}' if 'softcap' in cfg.get('features', ()) else ''}: "
           + ", ".join(f"{k} {v:.0f}" for k, v in row.items() if not k.startswith("triton"))
           + (f", {best_triton[1]} {best_triton[0]:.0f}" if triton_too else "")
           + f" TFLOP/s; ws/cudnn {row['ws'] / row['cudnn']:.3f}x, ws/fa2 {row['ws'] / row['fa2']:.3f}x"
@@ -349,8 +394,14 @@ def main():
                 sizes += [(1, 4, 1024, False), (2, 8, 2048, True), (1, 2, 4096, False)]
                 if ragged:
                     sizes += [(3, 5, 1000, True), (1, 3, 2085, False)]
-            for b, h, s, strided in sizes:
-                ok &= check_one(kern, cfg, b, h, s, strided)
+            sizes = [size + (1,) for size in sizes]
+            if "gqa" in cfg.get("features", ()):  # groups 4 and 8, Hkv = 1 among them
+                sizes += [(1, 8, 1, False, 8), (2, 8, 77, True, 4), (1, 8, 256, True, 8)]
+                if mode == "check":
+                    sizes += [(2, 8, 1000, False, 4), (1, 8, 2048, True, 8),
+                              (2, 16, 1500, True, 4), (1, 4, 4096, False, 4)]
+            for b, h, s, strided, group in sizes:
+                ok &= check_one(kern, cfg, b, h, s, strided, group=group)
             if not ragged:
                 ok &= check_refused(kern, cfg)
         elif mode == "profile":
@@ -359,6 +410,10 @@ def main():
             o_view = output_buffer(cfg, b, h, s)[1]
             kern.launcher(*views, o_view, b, h, s, d, cfg)()
             wait(60.0)
+        elif "gqa" in cfg.get("features", ()):
+            for b, h, s, d, group in GQA_SHAPES:
+                if d == cfg["d"]:
+                    bench_one(kern, cfg, b, h, s, False, group)
         else:
             for b, h, s, d in SHAPES:
                 if d == cfg["d"]:

@@ -4,8 +4,9 @@
 # needs: both wgmma forms (A from shared memory for S = Q K^T, A from
 # registers for P V), their fence/commit/wait, the quad shuffles of the row
 # reductions, setmaxnreg both ways, the TMA loads and store (rank 4 for the
-# ragged B x H x S x D layout) and mbarrier waits; and that each launcher
-# compiles. Needs no GPU.
+# ragged B x H x S x D layout) and mbarrier waits; exp2's argument as one
+# fma (the scale folded in), or for a soft-capped variant tanh.approx; and
+# that each launcher compiles. Needs no GPU.
 # Usage: compile_attention.sh WS_OPT OUTDIR
 set -euo pipefail
 ws_opt="$1"
@@ -17,15 +18,18 @@ python3 "$here/variants.py" "$out"
 fail=0
 count=0
 built=0
-while read -r name d bm bn dtype causal layout; do
+while read -r name d bm bn dtype causal layout features; do
   rank=$([ "$layout" = ragged ] && echo 4 || echo 2)
+  math='fma.rn.f32'
+  case "$features" in *softcap*) math='tanh.approx.f32' ;; esac
   emit_kernel "$name"
   ptx_lacks "$name" 'wgmma.mma_async.sync.aligned.m64n' '}, {%r' \
     'wgmma.fence.sync.aligned' 'wgmma.commit_group.sync.aligned' \
     'wgmma.wait_group.sync.aligned 	0' 'shfl.sync.bfly.b32' \
     'setmaxnreg.inc.sync.aligned.u32' 'setmaxnreg.dec.sync.aligned.u32' \
     "cp.async.bulk.tensor.${rank}d.shared::cluster.global" \
-    "cp.async.bulk.tensor.${rank}d.global.shared::cta" 'mbarrier.try_wait.parity' || fail=1
+    "cp.async.bulk.tensor.${rank}d.global.shared::cta" 'mbarrier.try_wait.parity' \
+    "$math" || fail=1
   count=$((count + 1))
   if launcher_compiles "$name"; then
     built=$((built + 1))

@@ -16,13 +16,25 @@ Two layouts of Q, K, V and O:
     (x, y) computes query rows x*block_m.. of batch x head y.
 Each kernel also takes S and the softmax scale in the log2 domain. Causal
 variants stop the KV loop after the diagonal block and mask the scores
-above the diagonal with ws.iota.
+above the diagonal with ws.iota. The row max is taken on the unscaled
+scores, and the scale is folded into exp2's argument, s * scale - max,
+one fused multiply-add (fastmath<contract>), as FlashAttention-3 does.
+
+Two features, on ragged kernels, each a runtime scalar more:
+  gqa: grouped-query heads. K and V have Hkv heads, Q and O have Hq, and
+    %group = Hq / Hkv: query head y reads K/V head y / %group (index math
+    on the load's coordinate). group = 1 is plain attention, Hkv = 1
+    multi-query.
+  softcap: Gemma 2's logit soft cap, cap * tanh(s / cap) on the scaled
+    scores: %scale is then 1 / (sqrt(D) * cap) and %cap = cap * log2(e),
+    so the scores are cap * log2(e) * tanh(s * %scale), with the
+    special-function unit's tanh (fastmath<afn>: tanh.approx.f32).
 
 Usage: variants.py OUTDIR"""
 import os
 import sys
 
-# name, head dim, BLOCK_M, BLOCK_N, element type, causal, layout
+# name, head dim, BLOCK_M, BLOCK_N, element type, causal, layout[, features]
 VARIANTS = [
     ("att_f16_d128", 128, 128, 128, "f16", False, "rows"),
     ("att_bf16_d128", 128, 128, 128, "bf16", False, "rows"),
@@ -37,11 +49,18 @@ VARIANTS = [
     ("att_f16_d64_bn64", 64, 128, 64, "f16", False, "rows"),
     ("att_f16_d256_ragged", 256, 128, 64, "f16", False, "ragged"),
     ("att_bf16_d256_causal_ragged", 256, 128, 64, "bf16", True, "ragged"),
+    ("att_f16_d128_gqa", 128, 128, 128, "f16", False, "ragged", ("gqa",)),
+    ("att_bf16_d128_causal_gqa", 128, 128, 128, "bf16", True, "ragged", ("gqa",)),
+    ("att_bf16_d64_gqa", 64, 128, 128, "bf16", False, "ragged", ("gqa",)),
+    ("att_bf16_d128_softcap", 128, 128, 128, "bf16", False, "ragged", ("softcap",)),
+    ("att_f16_d256_causal_gqa_softcap", 256, 128, 64, "f16", True, "ragged",
+     ("gqa", "softcap")),
 ]
+FEATURES = ("gqa", "softcap")
 TORCH = {"f16": "float16", "bf16": "bfloat16"}
 
 
-def addressing(layout, bm, bn, d, t):
+def addressing(layout, bm, bn, d, t, gqa):
     """The descriptor types, the block's coordinates (ops), the KV loop's
     start and the coordinates of a Q/O tile and of a K/V tile."""
     if layout == "ragged":
@@ -50,7 +69,13 @@ def addressing(layout, bm, bn, d, t):
         ops = """      %bz = gpu.block_id z
       %bzi = arith.index_cast %bz : index to i32
       %qoff = arith.muli %bxi, %cbm : i32"""
-        return q, kv, ops, "%c0", "%bzi, %byi, %qoff, %c0", "%bzi, %byi, %kv, %c0", 4, "%qoff"
+        head = "%byi"
+        if gqa:  # the K/V head this query head reads
+            ops += "\n      %kvh = arith.divui %byi, %group : i32"
+            head = "%kvh"
+        return (q, kv, ops, "%c0", "%bzi, %byi, %qoff, %c0", f"%bzi, {head}, %kv, %c0", 4,
+                "%qoff")
+    assert not gqa, "grouped-query heads take the ragged layout"
     q = f"!ws.tensor_desc<tensor<{bm}x{d}x{t}>>"
     kv = f"!ws.tensor_desc<tensor<{bn}x{d}x{t}>>"
     ops = """      %base = arith.muli %byi, %seq : i32
@@ -59,9 +84,48 @@ def addressing(layout, bm, bn, d, t):
     return q, kv, ops, "%base", "%row, %c0", "%kv, %c0", 2, "%row"
 
 
-def kernel(d, bm, bn, t, causal, layout):
+def scaled_scores(s_t, softcap, fold):
+    """The ops from the product %s to the scores %ss in the log2 domain
+    (none where the scale is folded into exp2's argument)."""
+    if fold:
+        return ""
+    if not softcap:
+        return f"""        %sc = tensor.splat %scale : {s_t}
+        %ss = arith.mulf %s, %sc : {s_t}"""
+    return f"""        %sc = tensor.splat %scale : {s_t}
+        %sx = arith.mulf %s, %sc : {s_t}
+        %th = math.tanh %sx fastmath<afn> : {s_t}
+        %cp = tensor.splat %cap : {s_t}
+        %ss = arith.mulf %th, %cp : {s_t}"""
+
+
+def row_max(scores, s_t, row_t, fold):
+    """The ops from the masked scores to the running max %mn and exp2's
+    argument %sd. Folded: the max is taken on the unscaled scores and
+    scaled once per row, and s * scale - max is one fused multiply-add
+    (fastmath<contract>), as FlashAttention-3 does (the scale is positive,
+    so the max commutes with it, and -inf stays -inf)."""
+    if not fold:
+        return f"""        %mx = "ws.reduce"({scores}) {{kind = "max", axis = 1 : i32}} : ({s_t}) -> {row_t}
+        %mn = arith.maximumf %m, %mx : {row_t}
+        %mb = "ws.broadcast"(%mn) {{axis = 0 : i32}} : ({row_t}) -> {s_t}
+        %sd = arith.subf {scores}, %mb : {s_t}"""
+    return f"""        %mx = "ws.reduce"({scores}) {{kind = "max", axis = 1 : i32}} : ({s_t}) -> {row_t}
+        %scr = tensor.splat %scale : {row_t}
+        %mxs = arith.mulf %mx, %scr : {row_t}
+        %mn = arith.maximumf %m, %mxs : {row_t}
+        %mb = "ws.broadcast"(%mn) {{axis = 0 : i32}} : ({row_t}) -> {s_t}
+        %sc = tensor.splat %scale : {s_t}
+        %ss = arith.mulf {scores}, %sc fastmath<contract> : {s_t}
+        %sd = arith.subf %ss, %mb fastmath<contract> : {s_t}"""
+
+
+def kernel(d, bm, bn, t, causal, layout, features=()):
     """The kernel text (see the module comment)."""
-    q, kv, block_ops, start, q_at, kv_at, rank, qrow = addressing(layout, bm, bn, d, t)
+    gqa, softcap = "gqa" in features, "softcap" in features
+    fold = not softcap
+    raw = "%s" if fold else "%ss"
+    q, kv, block_ops, start, q_at, kv_at, rank, qrow = addressing(layout, bm, bn, d, t, gqa)
     coords = ", ".join(["i32"] * rank)
     s_t, row_t = f"tensor<{bm}x{bn}xf32>", f"tensor<1x{bm}xf32>"
     o_t = f"tensor<{bm}x{d}xf32>"
@@ -80,7 +144,7 @@ def kernel(d, bm, bn, t, causal, layout):
         %kcol = arith.addi %cols, %kvs : tensor<{bm}x{bn}xi32>
         %above = arith.cmpi sgt, %kcol, %rows : tensor<{bm}x{bn}xi32>
 {ninf}
-        %sm = arith.select %above, %ninf, %ss : tensor<{bm}x{bn}xi1>, {s_t}"""
+        %sm = arith.select %above, %ninf, {raw} : tensor<{bm}x{bn}xi1>, {s_t}"""
         scores = "%sm"
     elif layout == "ragged":  # the last KV block's columns at or past S
         bound, end = "", "%seq"
@@ -89,17 +153,18 @@ def kernel(d, bm, bn, t, causal, layout):
         %lefts = tensor.splat %left : tensor<{bm}x{bn}xi32>
         %inside = arith.cmpi slt, %cols, %lefts : tensor<{bm}x{bn}xi32>
 {ninf}
-        %sm = arith.select %inside, %ss, %ninf : tensor<{bm}x{bn}xi1>, {s_t}"""
+        %sm = arith.select %inside, {raw}, %ninf : tensor<{bm}x{bn}xi1>, {s_t}"""
         scores = "%sm"
     else:
         bound = f"      %end = arith.addi {start}, %seq : i32"
         mask = ""
-        scores = "%ss"
+        scores = raw
     seq_attr = f" {{ws.divisibility = {bm} : i32}}" if layout == "rows" else ""
+    extra = (", %group: i32" if gqa else "") + (", %cap: f32" if softcap else "")
     return f"""module attributes {{gpu.container_module}} {{
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {{
     gpu.func @attention(%q: {q}, %k: {kv}, %v: {kv}, %o: {q},
-                        %seq: i32{seq_attr}, %scale: f32) kernel
+                        %seq: i32{seq_attr}, %scale: f32{extra}) kernel
         attributes {{ws.num_warps = 8 : i32}} {{
       %c0 = arith.constant 0 : i32
       %cbm = arith.constant {bm} : i32
@@ -119,13 +184,9 @@ def kernel(d, bm, bn, t, causal, layout):
         %tk = "ws.load"(%k, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
         %tv = "ws.load"(%v, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
         %s = "ws.dot"(%tq, %tk, %zs) {{transpose_b}} : (tensor<{bm}x{d}x{t}>, tensor<{bn}x{d}x{t}>, {s_t}) -> {s_t}
-        %sc = tensor.splat %scale : {s_t}
-        %ss = arith.mulf %s, %sc : {s_t}
+{scaled_scores(s_t, softcap, fold)}
 {mask}
-        %mx = "ws.reduce"({scores}) {{kind = "max", axis = 1 : i32}} : ({s_t}) -> {row_t}
-        %mn = arith.maximumf %m, %mx : {row_t}
-        %mb = "ws.broadcast"(%mn) {{axis = 0 : i32}} : ({row_t}) -> {s_t}
-        %sd = arith.subf {scores}, %mb : {s_t}
+{row_max(scores, s_t, row_t, fold)}
         %p = math.exp2 %sd : {s_t}
         %ls = "ws.reduce"(%p) {{kind = "sum", axis = 1 : i32}} : ({s_t}) -> {row_t}
         %dm = arith.subf %m, %mn : {row_t}
@@ -153,11 +214,13 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "manifest"), "w") as manifest:
-        for name, d, bm, bn, t, causal, layout in VARIANTS:
+        for name, d, bm, bn, t, causal, layout, *rest in VARIANTS:
+            features = rest[0] if rest else ()
             with open(os.path.join(out, name + ".mlir"), "w") as f:
-                f.write(kernel(d, bm, bn, t, causal, layout))
+                f.write(kernel(d, bm, bn, t, causal, layout, features))
             manifest.write(f"{name} {d} {bm} {bn} {TORCH[t]} "
-                           f"{'causal' if causal else 'full'} {layout}\n")
+                           f"{'causal' if causal else 'full'} {layout} "
+                           f"{','.join(features) or '-'}\n")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ gpu=True), MATMULS matmul kernels, PERSISTENT persistent ones, TCGEN05
 sm_100a ones, FP8 ones and CLUSTERS ones in clusters of two
 (matmul_gen.py) and ATTENTION flash-attention kernels (head dim, type,
 causal or not, ragged or row layout, and ws.pipeline unset, true or
-false drawn; attention/variants.py writes them), compiles each to a launcher with ws-opt, compiles every launcher
+false drawn, and grouped-query heads and the soft cap;
+attention/variants.py writes them), compiles each to a launcher with ws-opt, compiles every launcher
 with -Wall -Wextra -Werror, and writes DIR/manifest.json (one spec per
 kernel, for run.py). Needs no GPU. A kernel ws-opt rejects is a failure
 here: the generator only draws kernels that must compile."""
@@ -36,10 +37,14 @@ def attention(rng, j):
     # the step pipeline: the planner's choice, or forced either way (drawn
     # last, so a seed's other draws stay as they were)
     pipeline = rng.choice([None, True, False])
+    # grouped-query heads (ragged kernels) and the logit soft cap, drawn
+    # after the rest for the same reason
+    features = [f for f, p in (("gqa", 0.4 if layout == "ragged" else 0), ("softcap", 0.3))
+                if rng.random() < p]
     spec = {"name": "att%d" % j, "kind": "attention", "rank": 4 if layout == "ragged" else 2,
             "out_type": t, "d": d, "bm": 128, "bn": 128, "dtype": attention_variants.TORCH[t],
-            "causal": causal, "layout": layout, "pipeline": pipeline}
-    text = attention_variants.kernel(d, 128, 128, t, causal, layout)
+            "causal": causal, "layout": layout, "pipeline": pipeline, "features": features}
+    text = attention_variants.kernel(d, 128, 128, t, causal, layout, features)
     if pipeline is not None:
         text = text.replace("} {ws.warp_specialize}",
                             "} {ws.warp_specialize, ws.pipeline = %s}" % str(pipeline).lower())

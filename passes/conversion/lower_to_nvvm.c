@@ -40,6 +40,7 @@
 #include "ws-c/Dialect.h"
 #include "../support/ws_builder.h"
 #include "ws_lower_f8.h"
+#include "ws_lower_fast_math.h"
 #include "ws_lower_fragment.h"
 #include "ws_lower_mma.h"
 #include "ws_lower_split_k.h"
@@ -1306,6 +1307,8 @@ static bool run_lower(MlirOperation root, const ws_pass_options *opts,
   for (long i = 0; !k.stray && i < k.kernels.len; i++)
     ok &= lower_kernel(k.kernels.items[i], ws_option_bool(opts, "explain") ? env : NULL);
   ws_op_list_free(&k.kernels);
+  if (ok)
+    ws_lower_fast_math(root);
   return ok;
 }
 
