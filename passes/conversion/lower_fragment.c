@@ -13,6 +13,7 @@
 #include "ws-c/Dialect.h"
 #include "ws_lower_f8.h"
 #include "ws_lower_tile.h"
+#include "ws_uniform_select.h"
 #include "../plan/ws_plan.h"
 #include "../../dialect/ws_text.h"
 
@@ -139,6 +140,11 @@ MlirValue ws_splat_scalar(ws_builder *b, MlirValue tile, MlirOperation where) {
 bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
   MlirValue result = mlirOperationGetResult(op, 0);
+  bool lowered = false;
+  if (ws_op_is(op, "arith.select") && !ws_fragments_uniform_select(F, b, op, &lowered))
+    return false;
+  if (lowered)
+    return true;
   if (n > 8) {
     ws_emit_op_error(op, "has more than 8 operands, which a matmul's consumer tiles do not "
                          "take");
