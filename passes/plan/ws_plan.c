@@ -809,19 +809,31 @@ bool ws_is_step_tile_op(MlirOperation op) {
   return tile;
 }
 
-int ws_loop_dot_runs(MlirOperation loop) {
+ws_step_walk ws_step_walk_begin(MlirOperation loop) {
   MlirBlock body = ws_loop_body(loop);
-  MlirOperation term = mlirBlockGetTerminator(body);
-  int runs = 0;
-  bool after_math = true;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op) && !mlirOperationEqual(op, term);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!ws_is_step_tile_op(op))
-      continue;
-    bool dot = wsOperationIsA(op, "dot");
-    runs += dot && after_math;
-    after_math = !dot;
-  }
-  return runs;
+  return (ws_step_walk){.op = {NULL}, .yield = mlirBlockGetTerminator(body), .dot = false,
+                        .run = 0};
+}
+
+bool ws_step_next(ws_step_walk *w) {
+  MlirOperation op = mlirOperationIsNull(w->op)
+                         ? mlirBlockGetFirstOperation(mlirOperationGetBlock(w->yield))
+                         : mlirOperationGetNextInBlock(w->op);
+  while (!mlirOperationIsNull(op) && !mlirOperationEqual(op, w->yield) &&
+         !ws_is_step_tile_op(op))
+    op = mlirOperationGetNextInBlock(op);
+  if (mlirOperationIsNull(op) || mlirOperationEqual(op, w->yield))
+    return false;
+  bool dot = wsOperationIsA(op, "dot");
+  w->run += dot && !w->dot; /* a dot first or after math starts a run */
+  w->dot = dot;
+  w->op = op;
+  return true;
+}
+
+int ws_loop_dot_runs(MlirOperation loop) {
+  ws_step_walk w = ws_step_walk_begin(loop);
+  while (ws_step_next(&w))
+    ;
+  return w.run;
 }

@@ -318,4 +318,18 @@ bool ws_is_step_tile_op(MlirOperation op);
  * there are two, and the specializer places the turns at the runs. */
 int ws_loop_dot_runs(MlirOperation loop);
 
+/* A walk over a step's tile ops that numbers the runs of ws.dot as
+ * ws_loop_dot_runs counts them, for the passes that need to know which
+ * run an op is in or after: ws_step_walk(loop) starts it, and each
+ * ws_step_next moves `op` to the next tile op, `dot` says whether it is a
+ * ws.dot and `run` is the number of the run it is in or follows (0 before
+ * the first); false at the yield. */
+typedef struct ws_step_walk {
+  MlirOperation op, yield;
+  bool dot;
+  int run;
+} ws_step_walk;
+ws_step_walk ws_step_walk_begin(MlirOperation loop);
+bool ws_step_next(ws_step_walk *w);
+
 #endif

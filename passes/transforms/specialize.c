@@ -1216,18 +1216,12 @@ static bool in_ops(const MlirOperation *ops, int n, MlirOperation op) {
 /* Reads the two runs off the loop body (ws_loop_dot_runs's order). */
 static bool read_step_runs(MlirOperation loop, step_runs *r) {
   r->num_first = r->num_second = 0;
-  MlirBlock body = ws_loop_body(loop);
-  int run = 0;
-  bool in_run = false;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    bool dot = wsOperationIsA(op, "dot");
-    if (!dot) {
-      in_run = in_run && !ws_is_step_tile_op(op);
+  ws_step_walk w = ws_step_walk_begin(loop);
+  while (ws_step_next(&w)) {
+    if (!w.dot)
       continue;
-    }
-    run += !in_run;
-    in_run = true;
+    MlirOperation op = w.op;
+    int run = w.run;
     if (run > 2 || (run == 1 ? r->num_first : r->num_second) == PIPE_MAX_DOTS)
       return false;
     if (run == 1)

@@ -80,19 +80,13 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
     snprintf(why, cap, "ws.pipeline = false asks for none");
     return WS_PIPELINE_OFF;
   }
-  MlirBlock body = ws_loop_body(loop);
-  MlirOperation term = mlirBlockGetTerminator(body);
-  int threads = c->num_warps * 32, run = 0;
+  int threads = c->num_warps * 32;
   long long s_values = 0, p_values = 0, mask_values = 0;
-  bool in_run = false;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op) && !mlirOperationEqual(op, term);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!ws_is_step_tile_op(op))
-      continue;
-    bool dot = wsOperationIsA(op, "dot");
-    run += dot && !in_run;
-    in_run = dot;
+  ws_step_walk w = ws_step_walk_begin(loop);
+  while (ws_step_next(&w)) {
+    MlirOperation op = w.op;
+    bool dot = w.dot;
+    int run = w.run;
     if (ws_is_splat_tile(op))
       continue; /* rebuilt where it is used: no math of its own */
     if (!dot && run == 1 && mlirOperationGetNumResults(op) == 1) {
