@@ -63,9 +63,9 @@ class WsAttention(WsModule):
         grid = (blocks, h, b) if cfg["layout"] == "ragged" else (blocks, b * h, 1)
         scale = LOG2E / math.sqrt(d)
         extra = ()
-        if "gqa" in cfg.get("features", ()):
+        if "gqa" in cfg["features"]:
             extra += (ctypes.c_int32(group),)
-        if "softcap" in cfg.get("features", ()):
+        if "softcap" in cfg["features"]:
             scale = 1.0 / (math.sqrt(d) * cap)
             extra += (ctypes.c_float(cap * LOG2E),)
         args = (self.module, stream) + tuple(ctypes.c_uint(g) for g in grid) + tuple(
@@ -101,8 +101,8 @@ def manifest(folder):
     rows = {}
     with open(os.path.join(folder, "manifest")) as f:
         for line in f:
-            name, d, bm, bn, dtype, causal, layout, *features = line.split()
-            features = [] if not features or features[0] == "-" else features[0].split(",")
+            name, d, bm, bn, dtype, causal, layout, features = line.split()
+            features = [] if features == "-" else features.split(",")
             rows[name] = dict(d=int(d), bm=int(bm), bn=int(bn), dtype=getattr(torch, dtype),
                               causal=causal == "causal", layout=layout, features=features)
     return rows
@@ -194,7 +194,7 @@ def check_one(kern, cfg, b, h, s, strided, watchdog_s=60.0, group=1):
     flat, o_view, o4, outside = output_buffer(cfg, b, h, s)
     kern.launcher(*views, o_view, b, h, s, d, cfg, group)()
     wait(watchdog_s)
-    cap = CHECK_CAP if "softcap" in cfg.get("features", ()) else None
+    cap = CHECK_CAP if "softcap" in cfg["features"] else None
     ref = reference(q4, k4, v4, cfg["causal"], torch.float32, cap)
     low = reference(q4, k4, v4, cfg["causal"], dt, cap).float()
     out = o4.float()
@@ -203,7 +203,7 @@ def check_one(kern, cfg, b, h, s, strided, watchdog_s=60.0, group=1):
     guards = bool((flat[outside] == SENTINEL).all())
     ok = err <= 2 * torch_err + 1e-5 and guards and not math.isnan(err)
     print(f"{'ok  ' if ok else 'FAIL'} {kern.name} B={b} H={h} S={s} D={d}"
-          f"{f' Hkv={h // group}' if 'gqa' in cfg.get('features', ()) else ''}"
+          f"{f' Hkv={h // group}' if 'gqa' in cfg['features'] else ''}"
           f"{' strided' if strided else ''}: max error {err:.2e} (torch {dt}: {torch_err:.2e})"
           f"{'' if guards else ', bytes outside O changed'}")
     return ok
@@ -227,7 +227,7 @@ def fuzz(folder, name, cfg, shapes, seed, max_elements, watchdog_s):
         if cfg["layout"] == "rows":
             s = max(cfg["bm"], s - s % cfg["bm"])
         group = 1
-        if "gqa" in cfg.get("features", ()):  # Hkv = h / group: 1 to h
+        if "gqa" in cfg["features"]:  # Hkv = h / group: 1 to h
             group = rng.choice([g for g in range(1, h + 1) if h % g == 0])
         ok &= check_one(kern, cfg, b, h, s, rng.random() < 0.5, watchdog_s, group)
     return ok
@@ -346,7 +346,7 @@ def bench_one(kern, cfg, b, h, s, triton_too, group=1):
     runs = [("ws", kern.launcher(*views, o_view, b, h, s, d, cfg, group, BENCH_CAP)),
             ("fa2", sdpa(SDPBackend.FLASH_ATTENTION, q4, k4, v4, causal)),
             ("cudnn", sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal))]
-    if triton_too and group == 1 and not cfg.get("features", ()):
+    if triton_too and group == 1 and not cfg["features"]:
         k2, v2 = (x.reshape(b * h * s, d) for x in (k4, v4))
         ref = sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal)().reshape(-1, d).float()
         runs += triton_runs(q2, k2, v2, torch.empty_like(o2), b, h, s, d, causal, ref)
@@ -367,7 +367,7 @@ def bench_one(kern, cfg, b, h, s, triton_too, group=1):
         and any(k.startswith("triton") for k in row) else (float("nan"), "none")
     print(f"{kern.name} B={b} H={h}{f' Hkv={h // group}' if group > 1 else ''} S={s} D={d} "
           f"{'causal' if causal else 'full'}"
-          f"{f' softcap {BENCH_CAP:g}' if 'softcap' in cfg.get('features', ()) else ''}: "
+          f"{f' softcap {BENCH_CAP:g}' if 'softcap' in cfg['features'] else ''}: "
           + ", ".join(f"{k} {v:.0f}" for k, v in row.items() if not k.startswith("triton"))
           + (f", {best_triton[1]} {best_triton[0]:.0f}" if triton_too else "")
           + f" TFLOP/s; ws/cudnn {row['ws'] / row['cudnn']:.3f}x, ws/fa2 {row['ws'] / row['fa2']:.3f}x"
@@ -395,7 +395,7 @@ def main():
                 if ragged:
                     sizes += [(3, 5, 1000, True), (1, 3, 2085, False)]
             sizes = [size + (1,) for size in sizes]
-            if "gqa" in cfg.get("features", ()):  # groups 4 and 8, Hkv = 1 among them
+            if "gqa" in cfg["features"]:  # groups 4 and 8, Hkv = 1 among them
                 sizes += [(1, 8, 1, False, 8), (2, 8, 77, True, 4), (1, 8, 256, True, 8)]
                 if mode == "check":
                     sizes += [(2, 8, 1000, False, 4), (1, 8, 2048, True, 8),
@@ -410,7 +410,7 @@ def main():
             o_view = output_buffer(cfg, b, h, s)[1]
             kern.launcher(*views, o_view, b, h, s, d, cfg)()
             wait(60.0)
-        elif "gqa" in cfg.get("features", ()):
+        elif "gqa" in cfg["features"]:
             for b, h, s, d, group in GQA_SHAPES:
                 if d == cfg["d"]:
                     bench_one(kern, cfg, b, h, s, False, group)

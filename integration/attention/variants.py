@@ -28,7 +28,9 @@ Two features, on ragged kernels, each a runtime scalar more:
   softcap: Gemma 2's logit soft cap, cap * tanh(s / cap) on the scaled
     scores: %scale is then 1 / (sqrt(D) * cap) and %cap = cap * log2(e),
     so the scores are cap * log2(e) * tanh(s * %scale), with the
-    special-function unit's tanh (fastmath<afn>: tanh.approx.f32).
+    special-function unit's tanh (fastmath<afn>: tanh.approx.f32); the
+    mask applies to the tanh, and %cap is folded into exp2's argument as
+    the scale is above.
 
 Usage: variants.py OUTDIR"""
 import os
@@ -84,38 +86,28 @@ def addressing(layout, bm, bn, d, t, gqa):
     return q, kv, ops, "%base", "%row, %c0", "%kv, %c0", 2, "%row"
 
 
-def scaled_scores(s_t, softcap, fold):
-    """The ops from the product %s to the scores %ss in the log2 domain
-    (none where the scale is folded into exp2's argument)."""
-    if fold:
-        return ""
-    if not softcap:
-        return f"""        %sc = tensor.splat %scale : {s_t}
-        %ss = arith.mulf %s, %sc : {s_t}"""
-    return f"""        %sc = tensor.splat %scale : {s_t}
-        %sx = arith.mulf %s, %sc : {s_t}
+def capped_scores(s_t):
+    """The soft cap's tanh(s * %scale) from the product %s, as %th."""
+    return f"""        %qs = tensor.splat %scale : {s_t}
+        %sx = arith.mulf %s, %qs : {s_t}
         %th = math.tanh %sx fastmath<afn> : {s_t}
-        %cp = tensor.splat %cap : {s_t}
-        %ss = arith.mulf %th, %cp : {s_t}"""
+"""
 
 
-def row_max(scores, s_t, row_t, fold):
+def row_max(scores, factor, s_t, row_t):
     """The ops from the masked scores to the running max %mn and exp2's
-    argument %sd. Folded: the max is taken on the unscaled scores and
-    scaled once per row, and s * scale - max is one fused multiply-add
-    (fastmath<contract>), as FlashAttention-3 does (the scale is positive,
-    so the max commutes with it, and -inf stays -inf)."""
-    if not fold:
-        return f"""        %mx = "ws.reduce"({scores}) {{kind = "max", axis = 1 : i32}} : ({s_t}) -> {row_t}
-        %mn = arith.maximumf %m, %mx : {row_t}
-        %mb = "ws.broadcast"(%mn) {{axis = 0 : i32}} : ({row_t}) -> {s_t}
-        %sd = arith.subf {scores}, %mb : {s_t}"""
+    argument %sd, the scores times `factor` (a positive scalar: the scale
+    in the log2 domain, or cap * log2(e) for soft-capped scores). The max
+    is taken on the unscaled scores and scaled once per row, and
+    s * factor - max is one fused multiply-add (fastmath<contract>), as
+    FlashAttention-3 does: the factor is positive, so the max commutes with
+    it, and -inf stays -inf."""
     return f"""        %mx = "ws.reduce"({scores}) {{kind = "max", axis = 1 : i32}} : ({s_t}) -> {row_t}
-        %scr = tensor.splat %scale : {row_t}
+        %scr = tensor.splat {factor} : {row_t}
         %mxs = arith.mulf %mx, %scr : {row_t}
         %mn = arith.maximumf %m, %mxs : {row_t}
         %mb = "ws.broadcast"(%mn) {{axis = 0 : i32}} : ({row_t}) -> {s_t}
-        %sc = tensor.splat %scale : {s_t}
+        %sc = tensor.splat {factor} : {s_t}
         %ss = arith.mulf {scores}, %sc fastmath<contract> : {s_t}
         %sd = arith.subf %ss, %mb fastmath<contract> : {s_t}"""
 
@@ -123,8 +115,7 @@ def row_max(scores, s_t, row_t, fold):
 def kernel(d, bm, bn, t, causal, layout, features=()):
     """The kernel text (see the module comment)."""
     gqa, softcap = "gqa" in features, "softcap" in features
-    fold = not softcap
-    raw = "%s" if fold else "%ss"
+    raw, factor = ("%th", "%cap") if softcap else ("%s", "%scale")
     q, kv, block_ops, start, q_at, kv_at, rank, qrow = addressing(layout, bm, bn, d, t, gqa)
     coords = ", ".join(["i32"] * rank)
     s_t, row_t = f"tensor<{bm}x{bn}xf32>", f"tensor<1x{bm}xf32>"
@@ -184,9 +175,8 @@ def kernel(d, bm, bn, t, causal, layout, features=()):
         %tk = "ws.load"(%k, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
         %tv = "ws.load"(%v, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
         %s = "ws.dot"(%tq, %tk, %zs) {{transpose_b}} : (tensor<{bm}x{d}x{t}>, tensor<{bn}x{d}x{t}>, {s_t}) -> {s_t}
-{scaled_scores(s_t, softcap, fold)}
-{mask}
-{row_max(scores, s_t, row_t, fold)}
+{capped_scores(s_t) if softcap else ""}{mask}
+{row_max(scores, factor, s_t, row_t)}
         %p = math.exp2 %sd : {s_t}
         %ls = "ws.reduce"(%p) {{kind = "sum", axis = 1 : i32}} : ({s_t}) -> {row_t}
         %dm = arith.subf %m, %mn : {row_t}

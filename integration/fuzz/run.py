@@ -234,7 +234,7 @@ def run_attention(directory, spec, shapes):
     import torch
     sys.path.insert(0, os.path.join(here, "..", "attention"))
     import attention_run
-    cfg = dict(spec, dtype=getattr(torch, spec["dtype"]))
+    cfg = dict(spec, dtype=getattr(torch, spec["dtype"]), features=spec.get("features", []))
     torch.zeros(1, device="cuda")  # torch's context current before the module loads
     ok = attention_run.fuzz(directory, spec["name"], cfg, shapes, "shape/" + spec["name"],
                             MAX_ELEMENTS, WATCHDOG_S)
