@@ -1,4 +1,5 @@
-/* ws_types.c: build and inspect !ws.tensor_desc types.
+/* ws_types.c: build and inspect !ws.tensor_desc types, and recognize the
+ * memrefs a kernel may take as arrays.
  *
  * IRDL types have no C accessors for their parameters, so the box is read
  * back from the printed form "!ws.tensor_desc<BOX>" and parsed again. Types
@@ -7,6 +8,7 @@
 
 #include <string.h>
 
+#include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws_text.h"
 
@@ -120,4 +122,14 @@ const char *wsDtypeGetTensorMapType(WsDtype d) {
 
 int wsElementTypeByteWidth(MlirType t) {
   return wsDtypeGetByteWidth(wsElementTypeGetDtype(t));
+}
+
+bool wsTypeIsAKernelArray(MlirType type) {
+  if (mlirTypeIsNull(type) || !mlirTypeIsAMemRef(type) || mlirShapedTypeGetRank(type) != 1 ||
+      !mlirAttributeIsNull(mlirMemRefTypeGetMemorySpace(type)) ||
+      !mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(type)))
+    return false;
+  MlirType e = mlirShapedTypeGetElementType(type);
+  return mlirTypeIsAF32(e) || (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 32 &&
+                               mlirIntegerTypeIsSignless(e));
 }

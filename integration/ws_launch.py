@@ -40,6 +40,25 @@ def ws_tensor(t, cols=None):
     return w
 
 
+def sequence_windows(t):
+    """A ws_tensor viewing t, a packed token-major tensor of T tokens (T x H
+    x D, any strides), as (T + 1) x H x T x D windows: element (u, h, r, d)
+    is token u + r of head h. A box at window u = the start of a sequence
+    (cu[b]) and rows r from -(box - 1) reads and writes that sequence's
+    tokens, and TMA clips it below the sequence's start (r < 0): zeros in,
+    nothing written, so a box moved back to end at the sequence's end never
+    reaches into the sequence before. Windows past T tokens lie beyond t;
+    a kernel keeps its boxes at or below the sequence's end (the varlen
+    attention kernels of attention/variants.py)."""
+    tokens = t.shape[0]
+    w = WsTensor()
+    w.base, w.rank, w.dtype = t.data_ptr(), 4, torch_dtype_code(t.dtype)
+    for d, (size, stride) in enumerate(((tokens + 1, t.stride(0)), (t.shape[1], t.stride(1)),
+                                        (tokens, t.stride(0)), (t.shape[2], t.stride(2)))):
+        w.sizes[d], w.strides[d] = size, stride
+    return w
+
+
 class WsModule:
     """FOLDER/NAME.c built and loaded; `launch(kernel)` is the ctypes
     function NAME_KERNEL_launch, `module` the loaded module to pass it."""

@@ -25,6 +25,18 @@ in the same precision (plus 1e-5), measured against the f32 reference.
 Guard rows around O (and, for ragged kernels, padding rows after each
 head's S rows) must keep their sentinel: nothing is written outside O.
 
+Layout "varlen": a batch of sequences of any lengths packed token-major (T x
+H x D), with the B + 1 cumulative offsets cu_seqlens (an int32 tensor the
+kernel reads) and each tensor passed as ws_launch.sequence_windows; one
+block per (query block, head, sequence). check runs batches with empty
+sequences, one-token ones and ragged tails, Q/K/V packed as one tensor or
+apart, each sequence followed by a guard sequence of NaN tokens (a block
+that read across its sequence's end would carry NaN into its output) and
+the last guard's rows of O left out of the launch (they must keep the
+sentinel); bench runs VARLEN_SEQUENCES sequences of lengths uniform in
+VARLEN_LENGTHS against SDPA's backends on nested tensors and on the padded
+batch.
+
 A gqa kernel takes K and V with Hkv heads and the group Hq / Hkv (check
 runs groups 1, 4 and 8, Hkv = 1 among them; bench compares with SDPA's
 enable_gqa); a softcap kernel takes cap * log2(e) after the scale, which is
@@ -40,7 +52,7 @@ import time
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from ws_launch import WsModule, ws_tensor  # noqa: E402
+from ws_launch import WsModule, sequence_windows, ws_tensor  # noqa: E402
 
 LOG2E = 1.4426950408889634
 CHECK_CAP = 0.5  # small enough that tanh bends the [-1, 1] inputs' scores
@@ -54,13 +66,21 @@ class WsAttention(WsModule):
         super().__init__(folder, name, cuda_home)
         self.fn = self.function("attention")
 
-    def launcher(self, q, k, v, o, b, h, s, d, cfg, group=1, cap=CHECK_CAP):
+    def launcher(self, q, k, v, o, b, h, s, d, cfg, group=1, cap=CHECK_CAP, cu=None):
         """q, k, v, o: B x H x S x D views (ragged; K and V with H / group
-        heads) or (B*H*S) x D (rows)."""
-        self.keep = [ws_tensor(x) for x in (q, k, v, o)]
+        heads), (B*H*S) x D (rows), or packed T x H x D tensors (varlen,
+        with cu the B + 1 sequence offsets, an int32 CUDA tensor, and s the
+        longest sequence)."""
+        if cfg["layout"] == "varlen":
+            views = [sequence_windows(x) for x in (q, k, v, o)]
+            self.keep = views + [ws_tensor(cu)]
+            sizes = (ctypes.byref(self.keep[4]), ctypes.c_int32(q.shape[0]))
+        else:
+            views = self.keep = [ws_tensor(x) for x in (q, k, v, o)]
+            sizes = (ctypes.c_int32(s),)
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
         blocks = (s + cfg["bm"] - 1) // cfg["bm"]
-        grid = (blocks, h, b) if cfg["layout"] == "ragged" else (blocks, b * h, 1)
+        grid = (blocks, b * h, 1) if cfg["layout"] == "rows" else (blocks, h, b)
         scale = LOG2E / math.sqrt(d)
         extra = ()
         if "gqa" in cfg["features"]:
@@ -69,8 +89,7 @@ class WsAttention(WsModule):
             scale = 1.0 / (math.sqrt(d) * cap)
             extra += (ctypes.c_float(cap * LOG2E),)
         args = (self.module, stream) + tuple(ctypes.c_uint(g) for g in grid) + tuple(
-            ctypes.byref(t) for t in self.keep) + (
-            ctypes.c_int32(s), ctypes.c_float(scale)) + extra
+            ctypes.byref(t) for t in views) + sizes + (ctypes.c_float(scale),) + extra
 
         def run():
             r = self.fn(*args)
@@ -209,6 +228,97 @@ def check_one(kern, cfg, b, h, s, strided, watchdog_s=60.0, group=1):
     return ok
 
 
+VARLEN_GUARD = 3  # tokens of NaN after each sequence of a varlen check
+
+
+def varlen_batch(cfg, h, lengths, strided, group, guards=True):
+    """Packed T x H x D Q, K, V (K and V with H / group heads; strided:
+    slices of one T x (H + 2 Hkv) x D tensor, FlashAttention's packed QKV)
+    holding sequences of `lengths`, uniform in [-1, 1]. With guards, each
+    sequence is followed by a guard sequence of VARLEN_GUARD tokens of NaN:
+    a block that read past its sequence's end would carry NaN into its
+    output. Returns q, k, v, the offsets of every sequence (the last guard
+    is left out of the launch, so its rows of O must keep their sentinel),
+    and each real sequence's (begin, end)."""
+    d, dt = cfg["d"], cfg["dtype"]
+    hkv = h // group
+    offsets, real = [0], []
+    for n in lengths:
+        real.append((offsets[-1], offsets[-1] + n))
+        offsets.append(offsets[-1] + n)
+        if guards:
+            offsets.append(offsets[-1] + VARLEN_GUARD)
+    tokens = offsets[-1]
+    if strided:
+        qkv = torch.empty(tokens, h + 2 * hkv, d, dtype=dt, device="cuda").uniform_(-1, 1)
+        q, k, v = qkv[:, :h], qkv[:, h:h + hkv], qkv[:, h + hkv:]
+    else:
+        q, k, v = (torch.empty(tokens, n, d, dtype=dt, device="cuda").uniform_(-1, 1)
+                   for n in (h, hkv, hkv))
+    for _, end in real:
+        if guards:
+            for x in (q, k, v):
+                x[end:end + VARLEN_GUARD] = float("nan")
+    return q, k, v, offsets[:-1] if guards else offsets, real
+
+
+def check_varlen(kern, cfg, h, lengths, strided, group=1, guards=True, watchdog_s=60.0):
+    """One varlen batch (varlen_batch) against the f32 reference of each
+    sequence, with FlashAttention's tolerance as check_one; O's guard rows,
+    the last guard sequence's rows and nothing else outside the sequences
+    may change."""
+    d, dt = cfg["d"], cfg["dtype"]
+    torch.manual_seed(sum(lengths) * 10 + h + group)
+    q, k, v, offsets, real = varlen_batch(cfg, h, lengths, strided, group, guards)
+    tokens = q.shape[0]
+    flat = torch.full((tokens + 2 * GUARD, h, d), SENTINEL, dtype=dt, device="cuda")
+    o = flat[GUARD:GUARD + tokens]
+    cu = torch.tensor(offsets, dtype=torch.int32, device="cuda")
+    longest = max([b - a for a, b in zip(offsets, offsets[1:])] + [1])
+    kern.launcher(q, k, v, o, len(offsets) - 1, h, longest, d, cfg, group, cu=cu)()
+    wait(watchdog_s)
+    cap = CHECK_CAP if "softcap" in cfg["features"] else None
+    err = torch_err = 0.0
+    outside = torch.ones(flat.shape[0], dtype=torch.bool, device="cuda")
+    outside[GUARD:GUARD + offsets[-1]] = False  # the launched sequences' rows
+    for begin, end in real:
+        if end == begin:
+            continue
+        q4, k4, v4 = (x[begin:end].transpose(0, 1).unsqueeze(0) for x in (q, k, v))
+        ref = reference(q4, k4, v4, cfg["causal"], torch.float32, cap)
+        low = reference(q4, k4, v4, cfg["causal"], dt, cap).float()
+        out = o[begin:end].transpose(0, 1).unsqueeze(0).float()
+        err = max(err, (out - ref).abs().max().item())
+        torch_err = max(torch_err, (low - ref).abs().max().item())
+    guards_kept = bool((flat[outside] == SENTINEL).all())
+    ok = err <= 2 * torch_err + 1e-5 and guards_kept and not math.isnan(err)
+    shown = lengths if len(lengths) <= 6 else f"{len(lengths)} sequences of {min(lengths)}..{max(lengths)}"
+    print(f"{'ok  ' if ok else 'FAIL'} {kern.name} varlen H={h} lengths={shown} D={d}"
+          f"{f' Hkv={h // group}' if 'gqa' in cfg['features'] else ''}"
+          f"{' strided' if strided else ''}{'' if guards else ' (no guards)'}: "
+          f"max error {err:.2e} (torch {dt}: {torch_err:.2e})"
+          f"{'' if guards_kept else ', bytes outside the sequences changed'}")
+    return ok
+
+
+def varlen_checks(mode, gqa):
+    """(H, lengths, strided, group, guards) of a varlen check: one token,
+    empty sequences, below one block, ragged tails, an all-empty batch of
+    no tokens, and (check) long and random ones."""
+    sizes = [(2, [1], False, 1, True), (3, [77, 0, 128, 1], True, 1, True),
+             (2, [200, 0, 300, 5], False, 1, True)]
+    if mode == "check":
+        rng = random.Random(7)
+        sizes += [(4, [1000, 2085, 0, 640], False, 1, True),
+                  (8, [rng.randint(0, 2048) for _ in range(8)] + [0], True, 1, True),
+                  (2, [4096, 17], False, 1, True), (2, [0, 0], False, 1, False)]
+    if gqa:  # groups 4 and 8, Hkv = 1 among them
+        sizes += [(8, [77, 0, 300], False, 8, True), (8, [1000, 1, 513], True, 4, True)]
+        if mode == "check":
+            sizes += [(16, [2048, 1500, 0], False, 4, True), (8, [4096], True, 8, True)]
+    return sizes
+
+
 def fuzz(folder, name, cfg, shapes, seed, max_elements, watchdog_s):
     """The GPU fuzz's run of one attention kernel (integration/fuzz/run.py):
     `shapes` draws of B, H, S (any S for ragged kernels, a multiple of
@@ -218,6 +328,16 @@ def fuzz(folder, name, cfg, shapes, seed, max_elements, watchdog_s):
     kern = WsAttention(folder, name, os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     ok = True
     for _ in range(shapes):
+        if cfg["layout"] == "varlen":  # up to 6 sequences, empty ones among them
+            h = rng.randint(1, 4)
+            group = rng.choice([g for g in range(1, h + 1) if h % g == 0]) \
+                if "gqa" in cfg["features"] else 1
+            cap = max(1, max_elements // (cfg["d"] * h * 6))
+            lengths = [rng.choice([0, rng.randint(1, min(cap, 10 * cfg["bm"]))])
+                       for _ in range(rng.randint(1, 6))]
+            ok &= check_varlen(kern, cfg, h, lengths, rng.random() < 0.5, group,
+                               watchdog_s=watchdog_s)
+            continue
         b, h = rng.randint(1, 3), rng.randint(1, 4)
         blocks = rng.randint(1, 10)
         s = blocks * cfg["bm"] if cfg["layout"] == "rows" else rng.randint(1, blocks * cfg["bm"])
@@ -233,6 +353,9 @@ def fuzz(folder, name, cfg, shapes, seed, max_elements, watchdog_s):
     return ok
 
 
+# the varlen benchmark: 16 sequences of lengths uniform in [512, 8192]
+VARLEN_SEQUENCES, VARLEN_LENGTHS = 16, (512, 8192)
+VARLEN_HEADS = {64: 32, 128: 32, 256: 16}
 SHAPES = [(4, 32, 4096, 128), (2, 32, 8192, 128), (1, 32, 16384, 128), (8, 16, 2048, 64),
           (2, 16, 8192, 256)]
 # grouped-query heads: B, Hq, S, D, Hq / Hkv (Llama 3 8B's 32 query heads
@@ -375,6 +498,98 @@ def bench_one(kern, cfg, b, h, s, triton_too, group=1):
     return row
 
 
+def varlen_bench_batch(cfg, rng_seed=0):
+    """VARLEN_SEQUENCES sequences of lengths uniform in VARLEN_LENGTHS (the
+    same draw for every kernel), VARLEN_HEADS[d] query heads, packed."""
+    rng = random.Random(rng_seed)
+    lengths = [rng.randint(*VARLEN_LENGTHS) for _ in range(VARLEN_SEQUENCES)]
+    group = 4 if "gqa" in cfg["features"] else 1
+    q, k, v, offsets, _ = varlen_batch(cfg, VARLEN_HEADS[cfg["d"]], lengths, False, group,
+                                       guards=False)
+    return q, k, v, offsets, lengths, group
+
+
+def sdpa_varlen(backend, q, k, v, offsets, causal):
+    """SDPA with one backend forced on the same packed batch, both ways a
+    user has: as nested (jagged) tensors, where the backend takes them, and
+    on the batch padded to its longest sequence. K and V with fewer heads
+    are repeated to the query heads (nested tensors take no enable_gqa).
+    Returns [(how, run)]."""
+    from torch.nn.attention import sdpa_kernel
+    group = q.shape[1] // k.shape[1]
+    k, v = (x.repeat_interleave(group, dim=1) for x in (k, v))
+    cu = torch.tensor(offsets, dtype=torch.int64, device="cuda")
+    nested = [torch.nested.nested_tensor_from_jagged(x, offsets=cu).transpose(1, 2)
+              for x in (q, k, v)]
+    longest = max(b - a for a, b in zip(offsets, offsets[1:]))
+    padded = []
+    for x in (q, k, v):
+        p = torch.zeros(len(offsets) - 1, longest, x.shape[1], x.shape[2], dtype=x.dtype,
+                        device="cuda")
+        for i, (a, b) in enumerate(zip(offsets, offsets[1:])):
+            p[i, :b - a] = x[a:b]
+        padded.append(p.transpose(1, 2))
+
+    def runner(inputs):
+        def run():
+            with sdpa_kernel(backend):
+                return torch.nn.functional.scaled_dot_product_attention(*inputs, is_causal=causal)
+        return run
+    runs = []
+    for how, inputs in (("nested", nested), ("padded", padded)):
+        try:
+            runner(inputs)()
+            torch.cuda.synchronize()
+            runs.append((how, runner(inputs)))
+        except Exception as e:  # the backend does not take this form
+            print(f"  {backend.name} {how}: {type(e).__name__}: {str(e).splitlines()[0][:80]}")
+    return runs
+
+
+def bench_varlen(kern, cfg, profile=False):
+    """TFLOP/s of ws and SDPA's FlashAttention-2 and cuDNN backends on the
+    varlen batch (varlen_bench_batch), nested and padded (sdpa_varlen),
+    counting each sequence's own work (4 H L^2 D, half of it causal), timed
+    as bench_one times; the ratios take each backend's faster form."""
+    import triton
+    from torch.nn.attention import SDPBackend
+    d, causal = cfg["d"], cfg["causal"]
+    q, k, v, offsets, lengths, group = varlen_bench_batch(cfg)
+    h = q.shape[1]
+    o = torch.empty_like(q)
+    cu = torch.tensor(offsets, dtype=torch.int32, device="cuda")
+    ws_run = kern.launcher(q, k, v, o, len(lengths), h, max(lengths), d, cfg, group, BENCH_CAP,
+                           cu=cu)
+    if profile:
+        ws_run()
+        wait(60.0)
+        return None
+    flops = sum(4 * h * n * n * d for n in lengths) / (2 if causal else 1)
+    runs = [("ws", ws_run)]
+    for label, backend in (("fa2", SDPBackend.FLASH_ATTENTION),
+                           ("cudnn", SDPBackend.CUDNN_ATTENTION)):
+        runs += [(f"{label} {how}", run) for how, run in
+                 sdpa_varlen(backend, q, k, v, offsets, causal)]
+    samples = {label: [] for label, _ in runs}
+    for _ in range(ROUNDS):
+        for label, fn in runs:
+            try:
+                samples[label].append(flops / triton.testing.do_bench(fn, warmup=25, rep=150) / 1e9)
+            except Exception as e:  # a backend that does not take the batch
+                samples[label].append(float("nan"))
+                print(f"  {label}: {type(e).__name__}: {str(e)[:80]}")
+    row = {label: sorted(x)[len(x) // 2] for label, x in samples.items()}
+    # each backend's faster form is the one a user would take
+    fa2, cudnn = (max(v for k2, v in row.items() if k2.startswith(p)) for p in ("fa2", "cudnn"))
+    print(f"{kern.name} varlen {len(lengths)} sequences of {min(lengths)}..{max(lengths)} "
+          f"H={h}{f' Hkv={h // group}' if group > 1 else ''} D={d} "
+          f"{'causal' if causal else 'full'}"
+          f"{f' softcap {BENCH_CAP:g}' if 'softcap' in cfg['features'] else ''}: "
+          + ", ".join(f"{k2} {v:.0f}" for k2, v in row.items())
+          + f" TFLOP/s; ws/cudnn {row['ws'] / cudnn:.3f}x, ws/fa2 {row['ws'] / fa2:.3f}x")
+    return row
+
+
 def main():
     folder, mode = sys.argv[1], sys.argv[2]
     cfgs = manifest(folder)
@@ -385,7 +600,10 @@ def main():
     for name in names:
         kern = WsAttention(folder, name, cuda_home)
         cfg = cfgs[name]
-        if mode in ("check", "small"):
+        if mode in ("check", "small") and cfg["layout"] == "varlen":
+            for h, lengths, strided, group, guards in varlen_checks(mode, "gqa" in cfg["features"]):
+                ok &= check_varlen(kern, cfg, h, lengths, strided, group, guards)
+        elif mode in ("check", "small"):
             ragged = cfg["layout"] == "ragged"
             sizes = [(1, 1, 128, False), (1, 2, 256, False), (2, 3, 384, True)]
             if ragged:
@@ -404,6 +622,8 @@ def main():
                 ok &= check_one(kern, cfg, b, h, s, strided, group=group)
             if not ragged:
                 ok &= check_refused(kern, cfg)
+        elif cfg["layout"] == "varlen":
+            bench_varlen(kern, cfg, profile=mode == "profile")
         elif mode == "profile":
             b, h, s, d = next(x for x in SHAPES if x[3] == cfg["d"])
             _, views = attention_inputs(cfg, b, h, s, False)

@@ -4,7 +4,8 @@
 # needs: both wgmma forms (A from shared memory for S = Q K^T, A from
 # registers for P V), their fence/commit/wait, the quad shuffles of the row
 # reductions, setmaxnreg both ways, the TMA loads and store (rank 4 for the
-# ragged B x H x S x D layout) and mbarrier waits; exp2's argument as one
+# ragged B x H x S x D and varlen window layouts) and mbarrier waits, a
+# varlen kernel's ld.global of its sequence offsets; exp2's argument as one
 # fma (the scale folded in), or for a soft-capped variant tanh.approx; and
 # that each launcher compiles. Needs no GPU.
 # Usage: compile_attention.sh WS_OPT OUTDIR
@@ -19,10 +20,13 @@ fail=0
 count=0
 built=0
 while read -r name d bm bn dtype causal layout features; do
-  rank=$([ "$layout" = ragged ] && echo 4 || echo 2)
+  rank=$([ "$layout" = rows ] && echo 2 || echo 4)
   math='fma.rn.f32'
   case "$features" in *softcap*) math='tanh.approx.f32' ;; esac
   emit_kernel "$name"
+  if [ "$layout" = varlen ]; then
+    ptx_lacks "$name" 'ld.global.b32' || fail=1
+  fi
   ptx_lacks "$name" 'wgmma.mma_async.sync.aligned.m64n' '}, {%r' \
     'wgmma.fence.sync.aligned' 'wgmma.commit_group.sync.aligned' \
     'wgmma.wait_group.sync.aligned 	0' 'shfl.sync.bfly.b32' \

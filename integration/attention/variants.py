@@ -14,13 +14,30 @@ Two layouts of Q, K, V and O:
   rows: (B*H*S) x D row-major views; S a multiple of block_m
     (ws.divisibility: the launcher refuses any other), no mask. Block
     (x, y) computes query rows x*block_m.. of batch x head y.
-Each kernel also takes S and the softmax scale in the log2 domain. Causal
+  varlen: a batch of sequences of any lengths, packed token-major (T x H x D
+    for T tokens in all), with cumulative offsets %cu (an i32 array of B + 1
+    entries: sequence b is tokens cu[b]..cu[b+1], read with memref.load).
+    Each tensor comes as a window view (ws_launch.py's sequence_windows):
+    (T + 1) x H x T x D, element (u, h, r, d) at token u + r, so that a box
+    at window u = cu[b] and row r < 0 lies before the sequence: TMA reads
+    zeros there and writes nothing. The last query block and the last KV
+    block of a sequence are moved back to end at its end (their rows
+    before it clipped, or computed twice with the same values, and the KV
+    columns seen before masked), so no box reaches past the sequence and
+    no block touches another one. Block (x, y, z) computes query rows
+    x*block_m.. of head y of sequence z; a block past its sequence's end
+    runs no KV step and its box lies past the window (row T), so it stores
+    nothing. The kernel takes T (%total) and clamps the offsets to
+    0 <= cu[b] <= cu[b + 1] <= T, so that no offsets, however wrong, move a
+    box outside the tensor.
+Ragged and rows kernels also take S, and every kernel the softmax scale in
+the log2 domain. Causal
 variants stop the KV loop after the diagonal block and mask the scores
 above the diagonal with ws.iota. The row max is taken on the unscaled
 scores, and the scale is folded into exp2's argument, s * scale - max,
 one fused multiply-add (fastmath<contract>), as FlashAttention-3 does.
 
-Two features, on ragged kernels, each a runtime scalar more:
+Two features, on ragged and varlen kernels, each a runtime scalar more:
   gqa: grouped-query heads. K and V have Hkv heads, Q and O have Hq, and
     %group = Hq / Hkv: query head y reads K/V head y / %group (index math
     on the load's coordinate). group = 1 is plain attention, Hkv = 1
@@ -57,6 +74,12 @@ VARIANTS = [
     ("att_bf16_d128_softcap", 128, 128, 128, "bf16", False, "ragged", ("softcap",)),
     ("att_f16_d256_causal_gqa_softcap", 256, 128, 64, "f16", True, "ragged",
      ("gqa", "softcap")),
+    ("att_f16_d128_varlen", 128, 128, 128, "f16", False, "varlen"),
+    ("att_bf16_d128_causal_varlen", 128, 128, 128, "bf16", True, "varlen"),
+    ("att_bf16_d64_causal_varlen", 64, 128, 128, "bf16", True, "varlen"),
+    ("att_f16_d256_varlen_gqa", 256, 128, 64, "f16", False, "varlen", ("gqa",)),
+    ("att_bf16_d128_causal_varlen_gqa_softcap", 128, 128, 128, "bf16", True, "varlen",
+     ("gqa", "softcap")),
 ]
 FEATURES = ("gqa", "softcap")
 TORCH = {"f16": "float16", "bf16": "bfloat16"}
@@ -64,7 +87,34 @@ TORCH = {"f16": "float16", "bf16": "bfloat16"}
 
 def addressing(layout, bm, bn, d, t, gqa):
     """The descriptor types, the block's coordinates (ops), the KV loop's
-    start and the coordinates of a Q/O tile and of a K/V tile."""
+    start, the coordinates of a Q/O tile and of a K/V tile, the rank, the
+    query block's first row in the sequence, and the loop's ops that the
+    K/V coordinates need."""
+    if layout == "varlen":
+        q = f"!ws.tensor_desc<tensor<1x1x{bm}x{d}x{t}>>"
+        kv = f"!ws.tensor_desc<tensor<1x1x{bn}x{d}x{t}>>"
+        ops = """      %bz = gpu.block_id z
+      %c1x = arith.constant 1 : index
+      %bz1 = arith.addi %bz, %c1x : index
+      %cu0 = memref.load %cu[%bz] : memref<?xi32>
+      %cu1 = memref.load %cu[%bz1] : memref<?xi32>
+      %lo = arith.maxsi %cu0, %c0 : i32
+      %seq_begin = arith.minsi %lo, %total : i32
+      %hi = arith.maxsi %cu1, %seq_begin : i32
+      %seq_end = arith.minsi %hi, %total : i32
+      %seq = arith.subi %seq_end, %seq_begin : i32
+      %qoff = arith.muli %bxi, %cbm : i32
+      %live = arith.cmpi slt, %qoff, %seq : i32
+      %qtail = arith.subi %seq, %cbm : i32
+      %qlast = arith.minsi %qoff, %qtail : i32
+      %qrow = arith.select %live, %qlast, %total : i32
+      %ktail = arith.subi %seq, %cbn : i32"""
+        head = "%byi"
+        if gqa:
+            ops += "\n      %kvh = arith.divui %byi, %group : i32"
+            head = "%kvh"
+        return (q, kv, ops, "%c0", "%seq_begin, %byi, %qrow, %c0", f"%seq_begin, {head}, %krow, %c0",
+                4, "%qrow", "        %krow = arith.minsi %kv, %ktail : i32\n")
     if layout == "ragged":
         q = f"!ws.tensor_desc<tensor<1x1x{bm}x{d}x{t}>>"
         kv = f"!ws.tensor_desc<tensor<1x1x{bn}x{d}x{t}>>"
@@ -76,14 +126,14 @@ def addressing(layout, bm, bn, d, t, gqa):
             ops += "\n      %kvh = arith.divui %byi, %group : i32"
             head = "%kvh"
         return (q, kv, ops, "%c0", "%bzi, %byi, %qoff, %c0", f"%bzi, {head}, %kv, %c0", 4,
-                "%qoff")
-    assert not gqa, "grouped-query heads take the ragged layout"
+                "%qoff", "")
+    assert not gqa, "grouped-query heads take the ragged or varlen layout"
     q = f"!ws.tensor_desc<tensor<{bm}x{d}x{t}>>"
     kv = f"!ws.tensor_desc<tensor<{bn}x{d}x{t}>>"
     ops = """      %base = arith.muli %byi, %seq : i32
       %qoff = arith.muli %bxi, %cbm : i32
       %row = arith.addi %base, %qoff : i32"""
-    return q, kv, ops, "%base", "%row, %c0", "%kv, %c0", 2, "%row"
+    return q, kv, ops, "%base", "%row, %c0", "%kv, %c0", 2, "%row", ""
 
 
 def capped_scores(s_t):
@@ -112,17 +162,49 @@ def row_max(scores, factor, s_t, row_t):
         %sd = arith.subf %ss, %mb fastmath<contract> : {s_t}"""
 
 
+def varlen_bound_and_mask(bm, bn, causal, raw, ninf, s_t):
+    """A varlen kernel's KV loop bound (no step for a block past its
+    sequence's end; up to the diagonal block when causal) and its mask:
+    the columns of the moved-back last KV block that an earlier block
+    already covered, and when causal the columns above the diagonal, with
+    the query rows at %qrow and the KV columns at %krow."""
+    i32 = f"tensor<{bm}x{bn}xi32>"
+    bound = "      %end = arith.select %live, %seq, %c0 : i32"
+    mask = f"""        %cols = "ws.iota"() {{axis = 1 : i32}} : () -> {i32}
+        %seen = arith.subi %kv, %krow : i32
+        %seens = tensor.splat %seen : {i32}
+        %fresh = arith.cmpi sge, %cols, %seens : {i32}
+{ninf}
+        %sm = arith.select %fresh, {raw}, %ninf : tensor<{bm}x{bn}xi1>, {s_t}"""
+    if causal:
+        bound = """      %qend = arith.addi %qrow, %cbm : i32
+      %kend = arith.minsi %qend, %seq : i32
+      %end = arith.select %live, %kend, %c0 : i32"""
+        mask = mask.replace("%sm = arith.select %fresh", "%sf = arith.select %fresh") + f"""
+        %rows = "ws.iota"() {{axis = 0 : i32}} : () -> {i32}
+        %kvrel = arith.subi %krow, %qrow : i32
+        %kvsp = tensor.splat %kvrel : {i32}
+        %kcol = arith.addi %cols, %kvsp : {i32}
+        %above = arith.cmpi sgt, %kcol, %rows : {i32}
+        %sm = arith.select %above, %ninf, %sf : tensor<{bm}x{bn}xi1>, {s_t}"""
+    return bound, mask
+
+
 def kernel(d, bm, bn, t, causal, layout, features=()):
     """The kernel text (see the module comment)."""
     gqa, softcap = "gqa" in features, "softcap" in features
     raw, factor = ("%th", "%cap") if softcap else ("%s", "%scale")
-    q, kv, block_ops, start, q_at, kv_at, rank, qrow = addressing(layout, bm, bn, d, t, gqa)
+    q, kv, block_ops, start, q_at, kv_at, rank, qrow, kv_ops = addressing(layout, bm, bn, d, t,
+                                                                          gqa)
     coords = ", ".join(["i32"] * rank)
     s_t, row_t = f"tensor<{bm}x{bn}xf32>", f"tensor<1x{bm}xf32>"
     o_t = f"tensor<{bm}x{d}xf32>"
     ninf = f"        %ninf = arith.constant dense<0xFF800000> : {s_t}"
     end = "%end"
-    if causal:  # KV blocks up to and including the diagonal one
+    if layout == "varlen":
+        bound, mask = varlen_bound_and_mask(bm, bn, causal, raw, ninf, s_t)
+        scores = "%sm"
+    elif causal:  # KV blocks up to and including the diagonal one
         bound = """      %qend = arith.addi %qoff, %cbm : i32
       %end = arith.minsi %qend, %seq : i32""" if layout == "ragged" else f"""\
       %qend = arith.addi %qoff, %cbm : i32
@@ -152,10 +234,11 @@ def kernel(d, bm, bn, t, causal, layout, features=()):
         scores = raw
     seq_attr = f" {{ws.divisibility = {bm} : i32}}" if layout == "rows" else ""
     extra = (", %group: i32" if gqa else "") + (", %cap: f32" if softcap else "")
+    sizes = "%cu: memref<?xi32>, %total: i32" if layout == "varlen" else f"%seq: i32{seq_attr}"
     return f"""module attributes {{gpu.container_module}} {{
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {{
     gpu.func @attention(%q: {q}, %k: {kv}, %v: {kv}, %o: {q},
-                        %seq: i32{seq_attr}, %scale: f32{extra}) kernel
+                        {sizes}, %scale: f32{extra}) kernel
         attributes {{ws.num_warps = 8 : i32}} {{
       %c0 = arith.constant 0 : i32
       %cbm = arith.constant {bm} : i32
@@ -172,7 +255,7 @@ def kernel(d, bm, bn, t, causal, layout, features=()):
       %l0 = arith.constant dense<0.0> : {row_t}
       %r:3 = scf.for %kv = {start} to {end} step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
           -> ({o_t}, {row_t}, {row_t}) : i32 {{
-        %tk = "ws.load"(%k, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
+{kv_ops}        %tk = "ws.load"(%k, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
         %tv = "ws.load"(%v, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
         %s = "ws.dot"(%tq, %tk, %zs) {{transpose_b}} : (tensor<{bm}x{d}x{t}>, tensor<{bn}x{d}x{t}>, {s_t}) -> {s_t}
 {capped_scores(s_t) if softcap else ""}{mask}

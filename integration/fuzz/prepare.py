@@ -3,7 +3,7 @@
 gpu=True), MATMULS matmul kernels, PERSISTENT persistent ones, TCGEN05
 sm_100a ones, FP8 ones and CLUSTERS ones in clusters of two
 (matmul_gen.py) and ATTENTION flash-attention kernels (head dim, type,
-causal or not, ragged or row layout, and ws.pipeline unset, true or
+causal or not, ragged, varlen or row layout, and ws.pipeline unset, true or
 false drawn, and grouped-query heads and the soft cap;
 attention/variants.py writes them), compiles each to a launcher with ws-opt, compiles every launcher
 with -Wall -Wextra -Werror, and writes DIR/manifest.json (one spec per
@@ -41,7 +41,11 @@ def attention(rng, j):
     # after the rest for the same reason
     features = [f for f, p in (("gqa", 0.4 if layout == "ragged" else 0), ("softcap", 0.3))
                 if rng.random() < p]
-    spec = {"name": "att%d" % j, "kind": "attention", "rank": 4 if layout == "ragged" else 2,
+    # a ragged kernel made a varlen one (packed sequences, window views),
+    # drawn last
+    if layout == "ragged" and rng.random() < 0.3:
+        layout = "varlen"
+    spec = {"name": "att%d" % j, "kind": "attention", "rank": 2 if layout == "rows" else 4,
             "out_type": t, "d": d, "bm": 128, "bn": 128, "dtype": attention_variants.TORCH[t],
             "causal": causal, "layout": layout, "pipeline": pipeline, "features": features}
     text = attention_variants.kernel(d, 128, 128, t, causal, layout, features)

@@ -42,6 +42,7 @@
 #include "ws_lower_f8.h"
 #include "ws_lower_fast_math.h"
 #include "ws_lower_fragment.h"
+#include "ws_lower_memref.h"
 #include "ws_lower_mma.h"
 #include "ws_lower_split_k.h"
 #include "ws_lower_store.h"
@@ -913,6 +914,10 @@ static bool llvm_arg_type(MlirType t, char *buf, size_t cap) {
     snprintf(buf, cap, "ptr");
     return true;
   }
+  if (wsTypeIsAKernelArray(t)) { /* a global pointer and the element count */
+    snprintf(buf, cap, "ptr<1>, i64");
+    return true;
+  }
   if (mlirTypeIsAIndex(t)) { /* as upstream's GPU lowering passes it */
     snprintf(buf, cap, "i64");
     return true;
@@ -960,8 +965,9 @@ static bool create_function(lowering *L) {
     if (!llvm_arg_type(t, ty, sizeof ty)) {
       char tb[64];
       ws_emit_error_at(mlirValueGetLocation(arg), "kernel argument of type %s "
-                       "cannot be passed to the lowered kernel; use i32, i64, index "
-                       "or a float type", ws_type_str(t, tb, sizeof tb));
+                       "cannot be passed to the lowered kernel; use i32, i64, index, "
+                       "a float type, or memref<?xi32> or memref<?xf32> (an array read "
+                       "with memref.load)", ws_type_str(t, tb, sizeof tb));
       return false;
     }
     bool desc = wsTypeIsATensorDesc(t);
@@ -969,7 +975,7 @@ static bool create_function(lowering *L) {
     ws_text_appendf(&attrs_t, "%s%s", i ? ", " : "",
                     desc ? "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, "
                            "nvvm.grid_constant}"
-                         : "{}");
+                         : wsTypeIsAKernelArray(t) ? "{}, {}" : "{}");
     if (desc && wsTensorDescIsStored(arg)) { /* its store view follows it */
       ws_text_appendf(&sig_t, ", ptr");
       ws_text_appendf(&attrs_t, ", {llvm.align = 8 : i64, llvm.byval = "
@@ -985,6 +991,11 @@ static bool create_function(lowering *L) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
     if (mlirTypeIsAIndex(mlirValueGetType(arg)))
       pass_index_as_i64(L, entry, arg);
+    if (wsTypeIsAKernelArray(mlirValueGetType(arg))) {
+      ws_pass_kernel_array(entry, arg);
+      i++; /* past its size */
+      continue;
+    }
     if (!wsTypeIsATensorDesc(mlirValueGetType(arg)))
       continue;
     bool stored = wsTensorDescIsStored(arg);
@@ -1113,6 +1124,8 @@ static bool rewrite_op(lowering *L, MlirOperation op) {
     ws_emit_op_error(op, "is outside any warp-specialized loop and cannot be "
                          "lowered; mark its loop ws.warp_specialize");
     return false;
+  } else if (ws_op_is(op, "memref.load") || ws_op_is(op, "memref.dim")) {
+    ok = ws_lower_kernel_array_op(&b, op);
   } else if (ws_op_is(op, "gpu.return")) {
     ws_build_void(&b, "llvm.return", 0, NULL, 0, NULL);
     ok = true;

@@ -85,8 +85,12 @@ static bool is_elementwise(MlirOperation op, MlirType *shape) {
   return true;
 }
 
-/* Scalar index math: arith ops on integers or index, no regions. */
+/* Scalar index math: arith ops on integers or index, no regions, and
+ * reads of kernel arrays. */
 static bool is_scalar_math(MlirOperation op) {
+  if ((ws_op_is(op, "memref.load") || ws_op_is(op, "memref.dim")) &&
+      wsTypeIsAKernelArray(mlirValueGetType(mlirOperationGetOperand(op, 0))))
+    return true; /* a read of a kernel array: any partition may repeat it */
   return name_starts(op, "arith.") && mlirOperationGetNumRegions(op) == 0 &&
          !touches_tiles(op);
 }
@@ -528,7 +532,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
                          "ws.load, ws.store, ws.dot, elementwise arith/math on "
                          "tiles, ws.reduce, ws.broadcast, ws.iota, tensor.splat "
                          "of a scalar, tensor.extract of a loaded tile (matmul "
-                         "loops), scalar arith");
+                         "loops), scalar arith, memref.load of a kernel array");
     return OP_ERROR;
   }
   return check_outside_tiles(op, loop) ? OP_OK : OP_ERROR;

@@ -161,6 +161,37 @@ static bool check_argument_attributes(MlirOperation func, intptr_t index,
   return true;
 }
 
+/* A memref argument of a kernel is an array it reads element by element
+ * (wsTypeIsAKernelArray); the launcher and the lowering know no other. */
+static bool check_array_argument(intptr_t index, MlirValue arg) {
+  MlirType type = mlirValueGetType(arg);
+  if (!mlirTypeIsAMemRef(type))
+    return true;
+  char buf[128];
+  if (wsTypeIsAKernelArray(type)) { /* read only: memref.load, memref.dim */
+    for (MlirOpOperand use = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(use);
+         use = mlirOpOperandGetNextUse(use)) {
+      MlirOperation user = mlirOpOperandGetOwner(use);
+      if ((ws_op_is(user, "memref.load") || ws_op_is(user, "memref.dim")) &&
+          mlirOpOperandGetOperandNumber(use) == 0)
+        continue;
+      ws_emit_op_error(user, "uses kernel argument %d, an array: a kernel reads its "
+                             "arrays with memref.load and memref.dim only; results "
+                             "leave through ws.store to a !ws.tensor_desc",
+                       (int)index);
+      return false;
+    }
+    return true;
+  }
+  ws_emit_error_at(mlirValueGetLocation(arg),
+                   "kernel argument %d of type %s: a kernel takes an array as a "
+                   "rank-1 memref of i32 or f32 with the identity layout "
+                   "(memref<?xi32>, memref<?xf32>) and reads it with memref.load; "
+                   "tiles come through !ws.tensor_desc",
+                   (int)index, ws_type_str(type, buf, sizeof buf));
+  return false;
+}
+
 /* Checks the descriptor arguments of a function's entry block. */
 static void check_function_arguments(verify_state *st, MlirOperation func) {
   if (mlirOperationGetNumRegions(func) < 1)
@@ -171,7 +202,8 @@ static void check_function_arguments(verify_state *st, MlirOperation func) {
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
     MlirType type = mlirValueGetType(arg);
-    if (!check_argument_attributes(func, i, arg))
+    if (!check_argument_attributes(func, i, arg) ||
+        (ws_op_is(func, "gpu.func") && !check_array_argument(i, arg)))
       st->ok = false;
     if (!wsTypeIsATensorDesc(type))
       continue;

@@ -94,6 +94,10 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       if (parts > 1) /* a split tile: each CTA of a cluster copies its part */
         a->box[row_dim] /= parts;
       a->stored = wsTensorDescIsStored(arg);
+    } else if (wsTypeIsAKernelArray(t)) {
+      a->is_array = true;
+      a->rank = 1;
+      a->dtype = wsElementTypeGetDtype(mlirShapedTypeGetElementType(t));
     } else if (scalar_c_type(t, a->c_type, sizeof a->c_type)) {
       a->divisor = mlirTypeIsAInteger(t) ? wsPlanGetArgumentDivisibility(plan, i) : 1;
     } else {

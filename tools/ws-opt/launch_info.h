@@ -13,6 +13,7 @@ enum { LAUNCH_MAX_ARGS = 32 };
 
 typedef struct launch_arg {
   bool is_desc;
+  bool is_array;     /* a memref<?xT>: read element by element (dtype) */
   char c_type[16];   /* scalars: int32_t, int64_t, float, double */
   int64_t divisor;   /* integer scalars: ws.divisibility (1: none) */
   int rank;          /* descriptors: */

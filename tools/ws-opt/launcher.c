@@ -39,10 +39,11 @@ static const char *dtype_suffix(WsDtype dtype, char *buf, size_t cap) {
 static void write_params(FILE *f, const launch_info *k) {
   for (int i = 0; i < k->num_args; i++) {
     const launch_arg *a = &k->args[i];
-    if (a->is_desc) {
-      char upper[32];
-      fprintf(f, ",\n    const ws_tensor *arg%d /* WS_DTYPE_%s, rank %d */", i,
-              dtype_suffix(a->dtype, upper, sizeof upper), a->rank);
+    char upper[32];
+    if (a->is_desc || a->is_array) {
+      fprintf(f, ",\n    const ws_tensor *arg%d /* WS_DTYPE_%s, rank %d%s */", i,
+              dtype_suffix(a->dtype, upper, sizeof upper), a->rank,
+              a->is_array ? ", an array read element by element" : "");
     } else if (k->workspace_per_block && i == k->num_args - 1) {
       fprintf(f, ",\n    %s arg%d /* the split-K workspace's address (a CUdeviceptr) */",
               a->c_type, i);
@@ -126,6 +127,12 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
                " * them",
             ks[k].name, ks[k].block_threads, ks[k].smem_bytes);
     write_outside(f, name, &ks[k]);
+    for (int i = 0; i < ks[k].num_args; i++)
+      if (ks[k].args[i].is_array) {
+        fprintf(f, ". Array arguments (rank 1, contiguous) are read one element\n"
+                   " * at a time: an index past the end reads 0, nothing is written");
+        break;
+      }
     fprintf(f, ". Arguments TMA cannot take are refused with\n"
                " * CUDA_ERROR_INVALID_VALUE and a message in m->error. */\n"
                "CUresult %s_%s_launch(%s_module *m, CUstream stream,\n"
@@ -173,11 +180,40 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
   fprintf(f, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
 }
 
+/* An array argument (memref<?xT>) is a contiguous rank-1 tensor: the
+ * kernel gets its base and element count and reads element by element,
+ * zero past the end, so an empty one needs no base. */
+static void write_array_check(FILE *f) {
+  fprintf(f,
+      "/* Checks array `t` (argument `arg`): rank 1, the kernel's element type,\n"
+      " * contiguous and aligned to its element; gives its base and count. */\n"
+      "static CUresult check_array(char *error, int arg, const ws_tensor *t, int dtype,\n"
+      "                            int elem_bytes, CUdeviceptr *base, uint64_t *count) {\n"
+      "  if (!t)\n"
+      "    return refuse(error, \"arg%%d: the ws_tensor pointer is NULL\", arg);\n"
+      "  if (t->rank != 1)\n"
+      "    return refuse(error, \"arg%%d: rank must be 1, the kernel's array (got %%d)\", arg,\n"
+      "                  t->rank);\n"
+      "  if ((int)t->dtype != dtype)\n"
+      "    return refuse(error, \"arg%%d: element type must be %%s (got %%s)\", arg,\n"
+      "                  dtype_name(dtype), dtype_name((int)t->dtype));\n"
+      "  *count = t->sizes[0];\n"
+      "  *base = *count ? t->base : 0;\n"
+      "  if (*count > 1 && t->strides[0] != 1)\n"
+      "    return refuse(error, \"arg%%d: an array's stride must be 1 element (got %%llu)\",\n"
+      "                  arg, (unsigned long long)t->strides[0]);\n"
+      "  if (*count && t->base %% (CUdeviceptr)elem_bytes)\n"
+      "    return refuse(error, \"arg%%d: base must be %%d-byte aligned (got 0x%%llx)\", arg,\n"
+      "                  elem_bytes, (unsigned long long)t->base);\n"
+      "  return CUDA_SUCCESS;\n"
+      "}\n\n");
+}
+
 /* The checks mirror cuTensorMapEncodeTiled's rules, so that a bad tensor
  * is a message naming the argument rather than an opaque error or a fault;
  * the store view gives the kernel what it needs to write the last partial
  * 16-byte granule of a row exactly (see passes/conversion/lower_store.c). */
-static void write_encoder(FILE *f) {
+static void write_encoder(FILE *f, bool arrays) {
   fprintf(f, "#include <stdarg.h>\n#include <stdio.h>\n\n"
              "static const char *dtype_name(int dtype) {\n"
              "  static const char *names[] = {\"none (ws_tensor.dtype is not set)\"");
@@ -291,6 +327,8 @@ static void write_encoder(FILE *f) {
       "    view[7 + d] = d < rank && !empty ? (int64_t)byte_strides[d] : 0;\n"
       "  }\n"
       "}\n\n");
+  if (arrays)
+    write_array_check(f);
 }
 
 /* The scratch behind tensors with no element: a zeroed granule for loads
@@ -338,6 +376,11 @@ static void write_launch(FILE *f, const char *name, const launch_info *k) {
     write_workspace_checks(f, name, k);
   for (int i = 0; i < k->num_args; i++) {
     const launch_arg *a = &k->args[i];
+    if (a->is_array)
+      fprintf(f, "  CUdeviceptr array%d;\n  uint64_t count%d;\n"
+                 "  if ((r = check_array(m->error, %d, arg%d, %d, %d, &array%d, &count%d)) !=\n"
+                 "      CUDA_SUCCESS)\n    return r;\n",
+              i, i, i, i, (int)a->dtype, wsDtypeGetByteWidth(a->dtype), i, i);
     if (!a->is_desc)
       continue;
     fprintf(f, "  static const cuuint32_t box%d[%d] = {", i, a->rank);
@@ -356,7 +399,10 @@ static void write_launch(FILE *f, const char *name, const launch_info *k) {
   fprintf(f, "  void *params[] = {");
   for (int i = 0; i < k->num_args; i++) {
     const launch_arg *a = &k->args[i];
-    fprintf(f, "%s%s%d", i ? ", " : "", a->is_desc ? "&map" : "&arg", i);
+    if (a->is_array)
+      fprintf(f, "%s&array%d, &count%d", i ? ", " : "", i, i);
+    else
+      fprintf(f, "%s%s%d", i ? ", " : "", a->is_desc ? "&map" : "&arg", i);
     if (a->stored)
       fprintf(f, ", view%d", i);
   }
@@ -446,7 +492,11 @@ static void write_source(FILE *f, const char *file, const char *name, const laun
              "  if (m->module)\n    cuModuleUnload(m->module);\n  m->module = NULL;\n"
              "  if (m->scratch)\n    cuMemFree(m->scratch);\n  m->scratch = 0;\n}\n\n",
           name, name);
-  write_encoder(f);
+  bool arrays = false;
+  for (int k = 0; k < n; k++)
+    for (int i = 0; i < ks[k].num_args; i++)
+      arrays |= ks[k].args[i].is_array;
+  write_encoder(f, arrays);
   for (int k = 0; k < n; k++) {
     write_launch(f, name, &ks[k]);
     if (ks[k].persistent)

@@ -37,6 +37,13 @@ MlirStringRef wsDialectGetIRDLSource(void);
 /* Returns true when `type` is a !ws.tensor_desc<...>. */
 bool wsTypeIsATensorDesc(MlirType type);
 
+/* Returns true when `type` is a kernel array: a rank-1 memref of i32 or
+ * f32 with the identity layout in the default memory space (memref<?xi32>,
+ * memref<8xf32>). A kernel takes one as an argument and reads it element
+ * by element with memref.load (cumulative sequence offsets, a scale per
+ * head); the launcher passes a contiguous rank-1 ws_tensor for it. */
+bool wsTypeIsAKernelArray(MlirType type);
+
 /* Returns !ws.tensor_desc<box> for a ranked tensor type `box`, or a null type
  * when `box` is not a ranked tensor or the dialect is not loaded. */
 MlirType wsTensorDescTypeGet(MlirType box);

@@ -16,13 +16,8 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuui
                                 CUtensorMapInterleave il, CUtensorMapSwizzle sw,
                                 CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
   (void)map; (void)box; (void)unit; (void)il; (void)sw; (void)l2; (void)oob;
-  printf("  encode type=%d base=0x%llx dims=", (int)type, (unsigned long long)(uintptr_t)base);
-  for (cuuint32_t d = 0; d < rank; d++)
-    printf("%s%llu", d ? "," : "", (unsigned long long)dims[d]);
-  printf(" strides=");
-  for (cuuint32_t d = 0; d + 1 < rank; d++)
-    printf("%s%llu", d ? "," : "", (unsigned long long)strides[d]);
-  printf("\n");
+  printf("  encode type=%d ", (int)type);
+  show_encoding(base, rank, dims, strides);
   for (cuuint32_t d = 0; d + 1 < rank; d++)
     if (strides[d] % 16 || strides[d] == 0 || strides[d] >= (1ull << 40))
       return CUDA_ERROR_INVALID_VALUE; /* what the real driver refuses */

@@ -5,6 +5,21 @@
 #define STAND_IN_DRIVER_H
 
 #include <cuda.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Prints a descriptor's dimensions and strides, innermost first, as
+ * cuTensorMapEncodeTiled gets them (after "  encode ...base=0x..."). */
+static inline void show_encoding(const void *base, cuuint32_t rank, const cuuint64_t *dims,
+                                 const cuuint64_t *strides) {
+  printf("base=0x%llx dims=", (unsigned long long)(uintptr_t)base);
+  for (cuuint32_t d = 0; d < rank; d++)
+    printf("%s%llu", d ? "," : "", (unsigned long long)dims[d]);
+  printf(" strides=");
+  for (cuuint32_t d = 0; d + 1 < rank; d++)
+    printf("%s%llu", d ? "," : "", (unsigned long long)strides[d]);
+  printf("\n");
+}
 
 CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) { *p = 0x1000; (void)bytes; return CUDA_SUCCESS; }
 CUresult cuMemsetD8(CUdeviceptr p, unsigned char v, size_t n) { (void)p; (void)v; (void)n; return CUDA_SUCCESS; }
