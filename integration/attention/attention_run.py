@@ -66,11 +66,13 @@ class WsAttention(WsModule):
         super().__init__(folder, name, cuda_home)
         self.fn = self.function("attention")
 
-    def launcher(self, q, k, v, o, b, h, s, d, cfg, group=1, cap=CHECK_CAP, cu=None):
+    def launcher(self, q, k, v, o, b, h, s, d, cfg, group=1, cap=CHECK_CAP, cu=None,
+                 descales=None):
         """q, k, v, o: B x H x S x D views (ragged; K and V with H / group
         heads), (B*H*S) x D (rows), or packed T x H x D tensors (varlen,
         with cu the B + 1 sequence offsets, an int32 CUDA tensor, and s the
-        longest sequence)."""
+        longest sequence). An FP8 kernel takes V transposed (B x H x D x
+        S) and descales, the f32 per-head factors (dq, dk, dv)."""
         if cfg["layout"] == "varlen":
             views = [sequence_windows(x) for x in (q, k, v, o)]
             self.keep = views + [ws_tensor(cu)]
@@ -88,6 +90,10 @@ class WsAttention(WsModule):
         if "softcap" in cfg["features"]:
             scale = 1.0 / (math.sqrt(d) * cap)
             extra += (ctypes.c_float(cap * LOG2E),)
+        if descales is not None:
+            arrays = [ws_tensor(x) for x in descales]
+            self.keep = self.keep + arrays
+            extra += tuple(ctypes.byref(x) for x in arrays)
         args = (self.module, stream) + tuple(ctypes.c_uint(g) for g in grid) + tuple(
             ctypes.byref(t) for t in views) + sizes + (ctypes.c_float(scale),) + extra
 
@@ -319,6 +325,127 @@ def varlen_checks(mode, gqa):
     return sizes
 
 
+FP8 = "float8_e4m3fn"
+
+
+def is_fp8(cfg):
+    return str(cfg["dtype"]).endswith(FP8)
+
+
+def fp8_inputs(b, h, s, d, group=1):
+    """Uniform [-1, 1] Q, K, V quantized to e4m3 per head (each head's
+    absolute max to 448), as an FP8 attention takes them: q8, k8 (B x H x
+    S x D), V transposed (B x H x D x S, its rows padded to 16 bytes) and
+    the f32 descales dq (H), dk and dv (H / group); and the values they
+    stand for (q8 dq, ..., f32), which the reference takes."""
+    hkv = h // group
+    raw = [torch.empty(b, n, s, d, device="cuda").uniform_(-1, 1) for n in (h, hkv, hkv)]
+    quantized, descales, values = [], [], []
+    for x in raw:
+        scale = x.abs().amax(dim=(0, 2, 3)).clamp(min=1e-12) / 448.0
+        x8 = (x / scale.view(1, -1, 1, 1)).to(torch.float8_e4m3fn)
+        quantized.append(x8)
+        descales.append(scale.float().contiguous())
+        values.append(x8.float() * scale.view(1, -1, 1, 1))
+    padded = (s + 15) // 16 * 16
+    vt8 = torch.zeros(b, hkv, d, padded, dtype=torch.float8_e4m3fn, device="cuda")[..., :s]
+    vt8.copy_(quantized[2].transpose(-1, -2))
+    return quantized, vt8, descales, values
+
+
+def fp8_emulation(q8, k8, vt8, descales, causal):
+    """The same FP8 computation in torch: per head, S = q8 k8^T through
+    torch._scaled_mm (descales dq, dk; f32), the probabilities exp2 of the
+    scaled scores less the row max, quantized to e4m3 for P V through
+    torch._scaled_mm (descale dv), over the f32 row sums; bf16 out. Sizes
+    padded to a multiple of 128 (cuBLASLt refuses some smaller FP8 ones), the
+    padded keys masked."""
+    b, h, s, d = q8.shape
+    group = h // k8.shape[1]
+    dq, dk, dv = descales
+    padded = (s + 127) // 128 * 128  # cuBLASLt refuses some smaller FP8 shapes
+    out = torch.empty(b, h, s, d, dtype=torch.bfloat16, device="cuda")
+    one = torch.ones((), device="cuda")
+    for i in range(b):
+        for j in range(h):
+            kv = j // group
+            qp = torch.zeros(padded, d, dtype=q8.dtype, device="cuda")
+            kp = torch.zeros(padded, d, dtype=q8.dtype, device="cuda")
+            vtp = torch.zeros(d, padded, dtype=q8.dtype, device="cuda")
+            qp[:s], kp[:s], vtp[:, :s] = q8[i, j], k8[i, kv], vt8[i, kv]
+            sc = torch._scaled_mm(qp, kp.t(), scale_a=dq[j].reshape(()), scale_b=dk[kv].reshape(()),
+                                  out_dtype=torch.float32)
+            sc = sc * (LOG2E / math.sqrt(d))
+            cols = torch.arange(padded, device="cuda")
+            masked = cols[None, :] >= s
+            if causal:
+                masked = masked | (cols[None, :] > cols[:, None])
+            sc = sc.masked_fill(masked, float("-inf"))
+            p = torch.exp2(sc - sc.amax(dim=1, keepdim=True))
+            o = torch._scaled_mm(p.to(torch.float8_e4m3fn), vtp.t(), scale_a=one,
+                                 scale_b=dv[kv].reshape(()), out_dtype=torch.float32)
+            out[i, j] = (o / p.sum(dim=1, keepdim=True))[:s].to(torch.bfloat16)
+    return out
+
+
+def check_fp8(kern, cfg, b, h, s, group=1, watchdog_s=60.0):
+    """An FP8 kernel against the f32 reference of the values its inputs
+    stand for: its error may be at most twice that of the same FP8
+    computation in torch (fp8_emulation), plus 1e-4; O's guard rows as
+    check_one."""
+    d = cfg["d"]
+    torch.manual_seed(b * 1000 + h * 100 + s + group)
+    (q8, k8, _), vt8, descales, values = fp8_inputs(b, h, s, d, group)
+    flat, o_view, o4, outside = output_buffer(dict(cfg, dtype=torch.bfloat16), b, h, s)
+    kern.launcher(q8, k8, vt8, o_view, b, h, s, d, cfg, group, descales=descales)()
+    wait(watchdog_s)
+    ref = reference(*values, cfg["causal"], torch.float32)
+    emu = fp8_emulation(q8, k8, vt8, descales, cfg["causal"]).float()
+    err = (o4.float() - ref).abs().max().item()
+    emu_err = (emu - ref).abs().max().item()
+    guards = bool((flat[outside] == SENTINEL).all())
+    ok = err <= 2 * emu_err + 1e-4 and guards and not math.isnan(err)
+    print(f"{'ok  ' if ok else 'FAIL'} {kern.name} B={b} H={h} S={s} D={d}"
+          f"{f' Hkv={h // group}' if group > 1 else ''}: max error {err:.2e} "
+          f"(torch FP8 through _scaled_mm: {emu_err:.2e})"
+          f"{'' if guards else ', bytes outside O changed'}")
+    return ok
+
+
+def bench_fp8(kern, cfg, folder, cuda_home):
+    """TFLOP/s of the FP8 kernel against ws's own 16-bit kernel of the same
+    head dim and mask (att_f16_dD_ragged, att_bf16_dD_causal_ragged,
+    loaded from the same folder) and SDPA's cuDNN backend in that type, on
+    the same values, timed as bench_one times."""
+    import triton
+    from torch.nn.attention import SDPBackend
+    d, causal = cfg["d"], cfg["causal"]
+    f16_name = f"att_bf16_d{d}_causal_ragged" if causal else f"att_f16_d{d}_ragged"
+    f16 = WsAttention(folder, f16_name, cuda_home)
+    f16_cfg = manifest(folder)[f16_name]
+    for b, h, s, dd in SHAPES:
+        if dd != d:
+            continue
+        (q8, k8, _), vt8, descales, values = fp8_inputs(b, h, s, d)
+        o = torch.empty(b, h, s, d, dtype=torch.bfloat16, device="cuda")
+        qh, kh, vh = (x.to(f16_cfg["dtype"]) for x in values)
+        oh = torch.empty_like(qh)
+        flops = 4 * b * h * s * s * d / (2 if causal else 1)
+        runs = [("ws fp8", kern.launcher(q8, k8, vt8, o, b, h, s, d, cfg, descales=descales)),
+                ("ws f16", f16.launcher(qh, kh, vh, oh, b, h, s, d, f16_cfg)),
+                ("cudnn f16", sdpa(SDPBackend.CUDNN_ATTENTION, qh, kh, vh, causal))]
+        samples = {label: [] for label, _ in runs}
+        for _ in range(ROUNDS):
+            for label, fn in runs:
+                samples[label].append(flops / triton.testing.do_bench(fn, warmup=25, rep=150) / 1e9)
+        row = {label: sorted(x)[len(x) // 2] for label, x in samples.items()}
+        print(f"{kern.name} B={b} H={h} S={s} D={d} {'causal' if causal else 'full'} "
+              f"(16-bit: {f16_name}): "
+              + ", ".join(f"{k2} {v:.0f}" for k2, v in row.items()) + " TFLOP/s"
+              + f"; fp8/ws 16-bit {row['ws fp8'] / row['ws f16']:.3f}x"
+              + f", fp8/cudnn 16-bit {row['ws fp8'] / row['cudnn f16']:.3f}x")
+
+
 def fuzz(folder, name, cfg, shapes, seed, max_elements, watchdog_s):
     """The GPU fuzz's run of one attention kernel (integration/fuzz/run.py):
     `shapes` draws of B, H, S (any S for ragged kernels, a multiple of
@@ -337,6 +464,13 @@ def fuzz(folder, name, cfg, shapes, seed, max_elements, watchdog_s):
                        for _ in range(rng.randint(1, 6))]
             ok &= check_varlen(kern, cfg, h, lengths, rng.random() < 0.5, group,
                                watchdog_s=watchdog_s)
+            continue
+        if is_fp8(cfg):  # the torch emulation runs head by head: fewer, smaller
+            h = rng.randint(1, 4)
+            group = rng.choice([g for g in range(1, h + 1) if h % g == 0]) \
+                if "gqa" in cfg["features"] else 1
+            s = rng.randint(1, min(8 * cfg["bm"], max(1, max_elements // (cfg["d"] * h))))
+            ok &= check_fp8(kern, cfg, rng.randint(1, 2), h, s, group, watchdog_s)
             continue
         b, h = rng.randint(1, 3), rng.randint(1, 4)
         blocks = rng.randint(1, 10)
@@ -600,7 +734,17 @@ def main():
     for name in names:
         kern = WsAttention(folder, name, cuda_home)
         cfg = cfgs[name]
-        if mode in ("check", "small") and cfg["layout"] == "varlen":
+        if mode in ("check", "small") and is_fp8(cfg):
+            sizes = [(1, 1, 128, 1), (1, 2, 1, 1), (2, 3, 77, 1), (1, 2, 256, 1)]
+            if mode == "check":
+                sizes += [(2, 4, 1000, 1), (1, 8, 2048, 1), (1, 2, 4096, 1)]
+            if "gqa" in cfg["features"]:
+                sizes += [(1, 8, 200, 8), (2, 8, 1000, 4)]
+            for b, h, s, group in sizes:
+                ok &= check_fp8(kern, cfg, b, h, s, group)
+        elif is_fp8(cfg) and mode == "bench":
+            bench_fp8(kern, cfg, folder, cuda_home)
+        elif mode in ("check", "small") and cfg["layout"] == "varlen":
             for h, lengths, strided, group, guards in varlen_checks(mode, "gqa" in cfg["features"]):
                 ok &= check_varlen(kern, cfg, h, lengths, strided, group, guards)
         elif mode in ("check", "small"):

@@ -80,9 +80,12 @@ VARIANTS = [
     ("att_f16_d256_varlen_gqa", 256, 128, 64, "f16", False, "varlen", ("gqa",)),
     ("att_bf16_d128_causal_varlen_gqa_softcap", 128, 128, 128, "bf16", True, "varlen",
      ("gqa", "softcap")),
+    ("att_e4m3_d128", 128, 128, 128, "e4m3", False, "ragged"),
+    ("att_e4m3_d128_causal", 128, 128, 128, "e4m3", True, "ragged"),
+    ("att_e4m3_d256_gqa", 256, 128, 64, "e4m3", False, "ragged", ("gqa",)),
 ]
 FEATURES = ("gqa", "softcap")
-TORCH = {"f16": "float16", "bf16": "bfloat16"}
+TORCH = {"f16": "float16", "bf16": "bfloat16", "e4m3": "float8_e4m3fn"}
 
 
 def addressing(layout, bm, bn, d, t, gqa):
@@ -162,6 +165,20 @@ def row_max(scores, factor, s_t, row_t):
         %sd = arith.subf %ss, %mb fastmath<contract> : {s_t}"""
 
 
+def fp8_descales(kv_head):
+    """An FP8 kernel's descale factors, one per head in each of the arrays
+    %dq (query heads), %dk and %dv (K/V heads): the scores' factor %sqk =
+    %scale * dq * dk (positive), folded as the scale is, and V's %vd,
+    applied to the output."""
+    return f"""
+      %qd = memref.load %dq[%by] : memref<?xf32>
+      %kvx = arith.index_cast {kv_head} : i32 to index
+      %kd = memref.load %dk[%kvx] : memref<?xf32>
+      %vd = memref.load %dv[%kvx] : memref<?xf32>
+      %qkd = arith.mulf %qd, %kd : f32
+      %sqk = arith.mulf %scale, %qkd : f32"""
+
+
 def varlen_bound_and_mask(bm, bn, causal, raw, ninf, s_t):
     """A varlen kernel's KV loop bound (no step for a block past its
     sequence's end; up to the diagonal block when causal) and its mask:
@@ -193,9 +210,20 @@ def varlen_bound_and_mask(bm, bn, causal, raw, ninf, s_t):
 def kernel(d, bm, bn, t, causal, layout, features=()):
     """The kernel text (see the module comment)."""
     gqa, softcap = "gqa" in features, "softcap" in features
-    raw, factor = ("%th", "%cap") if softcap else ("%s", "%scale")
+    fp8 = t == "e4m3"
+    assert not fp8 or (layout == "ragged" and not softcap), "FP8 kernels are ragged, uncapped"
+    raw, factor = ("%th", "%cap") if softcap else ("%s", "%sqk" if fp8 else "%scale")
+    ot = "bf16" if fp8 else t  # the output's type
+    t = "f8E4M3FN" if fp8 else t
     q, kv, block_ops, start, q_at, kv_at, rank, qrow, kv_ops = addressing(layout, bm, bn, d, t,
                                                                           gqa)
+    o = q.replace(f"x{t}>", f"x{ot}>")
+    v, v_at, v_tile, pv = kv, kv_at, f"tensor<{bn}x{d}x{t}>", ""
+    if fp8:  # V given transposed (D x S per head), K-major for the FP8 wgmma
+        v = f"!ws.tensor_desc<tensor<1x1x{d}x{bn}x{t}>>"
+        v_at = kv_at.replace("%kv, %c0", "%c0, %kv")
+        v_tile, pv = f"tensor<{d}x{bn}x{t}>", " {transpose_b}"
+        block_ops += fp8_descales("%kvh" if gqa else "%byi")
     coords = ", ".join(["i32"] * rank)
     s_t, row_t = f"tensor<{bm}x{bn}xf32>", f"tensor<1x{bm}xf32>"
     o_t = f"tensor<{bm}x{d}xf32>"
@@ -233,11 +261,19 @@ def kernel(d, bm, bn, t, causal, layout, features=()):
         mask = ""
         scores = raw
     seq_attr = f" {{ws.divisibility = {bm} : i32}}" if layout == "rows" else ""
-    extra = (", %group: i32" if gqa else "") + (", %cap: f32" if softcap else "")
+    extra = (", %group: i32" if gqa else "") + (", %cap: f32" if softcap else "") + \
+        (", %dq: memref<?xf32>, %dk: memref<?xf32>, %dv: memref<?xf32>" if fp8 else "")
+    out = "%out"
+    epilogue = ""
+    if fp8:  # V's descale, once per output
+        out = "%outv"
+        epilogue = f"""      %vds = tensor.splat %vd : {o_t}
+      %outv = arith.mulf %out, %vds : {o_t}
+"""
     sizes = "%cu: memref<?xi32>, %total: i32" if layout == "varlen" else f"%seq: i32{seq_attr}"
     return f"""module attributes {{gpu.container_module}} {{
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {{
-    gpu.func @attention(%q: {q}, %k: {kv}, %v: {kv}, %o: {q},
+    gpu.func @attention(%q: {q}, %k: {kv}, %v: {v}, %o: {o},
                         {sizes}, %scale: f32{extra}) kernel
         attributes {{ws.num_warps = 8 : i32}} {{
       %c0 = arith.constant 0 : i32
@@ -256,7 +292,7 @@ def kernel(d, bm, bn, t, causal, layout, features=()):
       %r:3 = scf.for %kv = {start} to {end} step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
           -> ({o_t}, {row_t}, {row_t}) : i32 {{
 {kv_ops}        %tk = "ws.load"(%k, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
-        %tv = "ws.load"(%v, {kv_at}) : ({kv}, {coords}) -> tensor<{bn}x{d}x{t}>
+        %tv = "ws.load"(%v, {v_at}) : ({v}, {coords}) -> {v_tile}
         %s = "ws.dot"(%tq, %tk, %zs) {{transpose_b}} : (tensor<{bm}x{d}x{t}>, tensor<{bn}x{d}x{t}>, {s_t}) -> {s_t}
 {capped_scores(s_t) if softcap else ""}{mask}
 {row_max(scores, factor, s_t, row_t)}
@@ -269,13 +305,13 @@ def kernel(d, bm, bn, t, causal, layout, features=()):
         %ab = "ws.broadcast"(%alpha) {{axis = 0 : i32}} : ({row_t}) -> {o_t}
         %accs = arith.mulf %acc, %ab : {o_t}
         %pt = arith.truncf %p : {s_t} to tensor<{bm}x{bn}x{t}>
-        %o2 = "ws.dot"(%pt, %tv, %accs) : (tensor<{bm}x{bn}x{t}>, tensor<{bn}x{d}x{t}>, {o_t}) -> {o_t}
+        %o2 = "ws.dot"(%pt, %tv, %accs){pv} : (tensor<{bm}x{bn}x{t}>, {v_tile}, {o_t}) -> {o_t}
         scf.yield %o2, %mn, %ln : {o_t}, {row_t}, {row_t}
       }} {{ws.warp_specialize}}
       %lb = "ws.broadcast"(%r#2) {{axis = 0 : i32}} : ({row_t}) -> {o_t}
       %out = arith.divf %r#0, %lb : {o_t}
-      %ot = arith.truncf %out : {o_t} to tensor<{bm}x{d}x{t}>
-      "ws.store"(%o, {q_at}, %ot) : ({q}, {coords}, tensor<{bm}x{d}x{t}>) -> ()
+{epilogue}      %ot = arith.truncf {out} : {o_t} to tensor<{bm}x{d}x{ot}>
+      "ws.store"(%o, {q_at}, %ot) : ({o}, {coords}, tensor<{bm}x{d}x{ot}>) -> ()
       gpu.return
     }}
   }}

@@ -4,7 +4,7 @@ gpu=True), MATMULS matmul kernels, PERSISTENT persistent ones, TCGEN05
 sm_100a ones, FP8 ones and CLUSTERS ones in clusters of two
 (matmul_gen.py) and ATTENTION flash-attention kernels (head dim, type,
 causal or not, ragged, varlen or row layout, and ws.pipeline unset, true or
-false drawn, and grouped-query heads and the soft cap;
+false drawn, and grouped-query heads, the soft cap and e4m3 inputs;
 attention/variants.py writes them), compiles each to a launcher with ws-opt, compiles every launcher
 with -Wall -Wextra -Werror, and writes DIR/manifest.json (one spec per
 kernel, for run.py). Needs no GPU. A kernel ws-opt rejects is a failure
@@ -45,6 +45,10 @@ def attention(rng, j):
     # drawn last
     if layout == "ragged" and rng.random() < 0.3:
         layout = "varlen"
+    # a ragged kernel without the soft cap made an FP8 one (e4m3 Q, K and
+    # V transposed, per-head descales, bf16 out), drawn last
+    if layout == "ragged" and "softcap" not in features and rng.random() < 0.25:
+        t = "e4m3"
     spec = {"name": "att%d" % j, "kind": "attention", "rank": 2 if layout == "rows" else 4,
             "out_type": t, "d": d, "bm": 128, "bn": 128, "dtype": attention_variants.TORCH[t],
             "causal": causal, "layout": layout, "pipeline": pipeline, "features": features}

@@ -60,6 +60,7 @@ static ws_fragment *fragment_new_typed(ws_fragments *F, MlirValue key, MlirType 
   f->tile = key;
   f->n = n;
   f->count = count;
+  f->f8 = (MlirType){NULL};
   return f;
 }
 
@@ -137,6 +138,72 @@ MlirValue ws_splat_scalar(ws_builder *b, MlirValue tile, MlirOperation where) {
 
 /* ---- ops --------------------------------------------------------------- */
 
+/* Whether every use of `tile` is wgmma's register A (the third operand of
+ * a ws.mma without ring_a) or arith.extf. */
+static bool feeds_register_a(MlirValue tile) {
+  for (MlirOpOperand use = mlirValueGetFirstUse(tile); !mlirOpOperandIsNull(use);
+       use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    bool a = wsOperationIsA(user, "mma") && mlirOpOperandGetOperandNumber(use) == 2 &&
+             !ws_has_attr(user, "ring_a");
+    if (!a && !ws_op_is(user, "arith.extf"))
+      return false;
+  }
+  return true;
+}
+
+/* arith.truncf of an f32 tile to FP8 for wgmma's register A: the same
+ * values, marked with the format (ws_fragment.f8), rounded where they are
+ * read. */
+static bool quantize(ws_fragments *F, MlirOperation op) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (!feeds_register_a(result)) {
+    ws_emit_op_error(op, "makes an FP8 tile from a matmul's accumulator, which ws does not "
+                         "lower but as a ws.dot's A: truncate it to bf16, f16 or f32 "
+                         "(arith.truncf) for the store");
+    return false;
+  }
+  ws_fragment *in = ws_fragment_find(F, mlirOperationGetOperand(op, 0));
+  if (!in || !mlirTypeIsNull(in->f8) || !mlirTypeIsAF32(mlirValueGetType(in->values[0]))) {
+    ws_emit_op_error(op, "makes an FP8 tile of a tile that is not the consumers' f32 values; "
+                         "truncate an f32 tile (the probabilities of attention) to feed a "
+                         "ws.dot as its A");
+    return false;
+  }
+  int in_index = (int)(in - F->items);
+  ws_fragment *out = ws_fragment_new(F, result);
+  if (!out) {
+    ws_emit_op_error(op, "makes an FP8 tile that is neither M x N nor 1 x M of the consumers' "
+                         "rows");
+    return false;
+  }
+  in = &F->items[in_index];
+  for (int v = 0; v < out->count; v++)
+    out->values[v] = in->values[v];
+  out->f8 = ws_tile_element(result);
+  return true;
+}
+
+/* The values of FP8 tile f rounded to its format, in place (arith.extf
+ * reads them so). */
+static void round_f8(ws_builder *b, ws_fragment *f) {
+  int64_t two = 2;
+  MlirType f32 = mlirF32TypeGet(b->ctx), pair = mlirVectorTypeGet(1, &two, f32);
+  for (int v = 0; v + 1 < f->count; v += 2) {
+    MlirValue wide = ws_build_value(b, "llvm.mlir.undef", 0, NULL, pair, 0, NULL);
+    for (int e = 0; e < 2; e++) {
+      MlirValue ops[3] = {wide, f->values[v + e], ws_const_i32(b, e)};
+      wide = ws_build_value(b, "llvm.insertelement", 3, ops, pair, 0, NULL);
+    }
+    wide = ws_f8_round(b, wide, f->f8);
+    for (int e = 0; e < 2; e++) {
+      MlirValue ops[2] = {wide, ws_const_i32(b, e)};
+      f->values[v + e] = ws_build_value(b, "llvm.extractelement", 2, ops, f32, 0, NULL);
+    }
+  }
+  f->f8 = (MlirType){NULL};
+}
+
 bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
   MlirValue result = mlirOperationGetResult(op, 0);
@@ -150,10 +217,12 @@ bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) 
                          "take");
     return false;
   }
+  if (ws_is_f8(ws_tile_element(result)) && ws_op_is(op, "arith.truncf"))
+    return quantize(F, op);
   if (ws_is_f8(ws_tile_element(result))) {
     ws_emit_op_error(op, "makes an FP8 tile from a matmul's accumulator, which ws does not "
                          "lower: truncate it to bf16, f16 or f32 (arith.truncf) for the "
-                         "store");
+                         "store, or an f32 tile to FP8 (arith.truncf) for a ws.dot's A");
     return false;
   }
   int in_index[8]; /* entries, not pointers: the table grows */
@@ -161,6 +230,14 @@ bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) 
   for (intptr_t k = 0; k < n; k++) {
     MlirValue v = mlirOperationGetOperand(op, k);
     ws_fragment *f = ws_fragment_find(F, v);
+    if (f && !mlirTypeIsNull(f->f8)) {
+      if (!ws_op_is(op, "arith.extf")) {
+        ws_emit_op_error(op, "reads an FP8 tile made by arith.truncf, which feeds a ws.dot "
+                             "as its A or arith.extf only");
+        return false;
+      }
+      round_f8(b, f);
+    }
     in_index[k] = f ? (int)(f - F->items) : -1;
     splat[k] = f ? (MlirValue){NULL} : ws_splat_scalar(b, v, op);
     if (!f && mlirValueIsNull(splat[k]))

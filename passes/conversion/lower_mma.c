@@ -11,7 +11,7 @@
 #include "ws_lower_store.h"
 #include "../../dialect/ws_text.h"
 
-enum { WARPGROUP_THREADS = 128, MMA_M = 64, MMA_K = 16 };
+enum { WARPGROUP_THREADS = 128, MMA_M = 64 };
 
 static MlirValue c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
 
@@ -164,11 +164,105 @@ static MlirValue pack_pair(ws_builder *b, MlirValue lo, MlirValue hi) {
   return ws_build_value(b, "llvm.bitcast", 1, &v, mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
 }
 
+/* Two f32 values as their two f8 bytes (vector<2xi8>, the first value
+ * first), rounded to nearest and saturated. */
+static MlirValue f8_pair(ws_builder *b, MlirValue lo, MlirValue hi, MlirType f8) {
+  int64_t two = 2;
+  MlirType f32 = mlirF32TypeGet(b->ctx);
+  MlirValue v = ws_build_value(b, "llvm.mlir.undef", 0, NULL, mlirVectorTypeGet(1, &two, f32),
+                               0, NULL);
+  MlirValue halves[2] = {lo, hi};
+  for (int e = 0; e < 2; e++) {
+    MlirValue ops[3] = {v, halves[e], c32(b, e)};
+    v = ws_build_value(b, "llvm.insertelement", 3, ops, mlirValueGetType(v), 0, NULL);
+  }
+  return ws_f8_narrow(b, v, f8);
+}
+
+/* Two pairs of bytes as one 32-bit word, the first pair low. */
+static MlirValue join_pairs(ws_builder *b, MlirValue first, MlirValue second) {
+  int64_t four = 4;
+  MlirNamedAttribute mask = ws_named_text(b->ctx, "mask", "array<i32: 0, 1, 2, 3>");
+  MlirValue ops[2] = {first, second};
+  MlirValue bytes = ws_build_value(b, "llvm.shufflevector", 2, ops,
+                                   mlirVectorTypeGet(1, &four, mlirIntegerTypeGet(b->ctx, 8)),
+                                   1, &mask);
+  return ws_build_value(b, "llvm.bitcast", 1, &bytes, mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
+}
+
+/* The value of `v` in lane `lane` of the warp. */
+static MlirValue shuffle_from(ws_builder *b, MlirValue v, MlirValue lane) {
+  MlirValue ops[4] = {c32(b, -1), v, lane, c32(b, 31)};
+  MlirNamedAttribute kind = ws_named_text(b->ctx, "kind", "#nvvm<shfl_kind idx>");
+  return ws_build_value(b, "nvvm.shfl.sync", 4, ops, mlirValueGetType(v), 1, &kind);
+}
+
+/* Where a thread's bytes of an 8-bit A fragment come from in its quad (the
+ * four lanes of a row): the first and second source lane, and the byte
+ * selector of prmt that takes the low halves of their words (lanes 0 and
+ * 1 of the quad) or the high ones (lanes 2 and 3). */
+typedef struct f8_quad {
+  MlirValue first, second, selector;
+} f8_quad;
+
+static f8_quad f8_quad_sources(ws_builder *b) {
+  MlirType i32 = mlirIntegerTypeGet(b->ctx, 32);
+  MlirValue lane = ws_build_value(b, "nvvm.read.ptx.sreg.laneid", 0, NULL, i32, 0, NULL);
+  MlirValue c = ws_arith(b, "arith.andi", lane, c32(b, 3));
+  MlirValue base = ws_arith(b, "arith.subi", lane, c);
+  f8_quad q;
+  q.first = ws_arith(b, "arith.addi", base,
+                     ws_arith(b, "arith.muli", ws_arith(b, "arith.andi", c, c32(b, 1)), c32(b, 2)));
+  q.second = ws_arith(b, "arith.addi", q.first, c32(b, 1));
+  MlirValue ops[3] = {ws_cmpi(b, "uge", c, c32(b, 2)), c32(b, 0x7632), c32(b, 0x5410)};
+  q.selector = ws_build_value(b, "arith.select", 3, ops, i32, 0, NULL);
+  return q;
+}
+
+/* One register of an 8-bit A fragment (mma's k32 layout: thread c of a
+ * quad holds four consecutive columns 4 c.. of its row, the second
+ * register of a pair the same 16 columns on) from accumulator-layout
+ * values, where thread c holds columns 2 c, 2 c + 1 of each group of 8.
+ * `word` packs this thread's pairs of two groups of 8 (f8 bytes, the
+ * first group low); columns 4 c, 4 c + 1 and 4 c + 2, 4 c + 3 are pairs of
+ * lanes 2 (c % 2) and 2 (c % 2) + 1, in the first group for c < 2 and the
+ * second otherwise: two shuffles and one prmt. */
+static MlirValue f8_register(ws_builder *b, const f8_quad *q, MlirValue word) {
+  MlirValue ops[3] = {shuffle_from(b, word, q->first), shuffle_from(b, word, q->second),
+                      q->selector};
+  MlirNamedAttribute attrs[2] = {
+      ws_named_text(b->ctx, "mode", "#nvvm.permute_mode<default>"),
+      ws_named_text(b->ctx, "operandSegmentSizes", "array<i32: 1, 1, 1>"),
+  };
+  return ws_build_value(b, "nvvm.prmt", 3, ops, mlirIntegerTypeGet(b->ctx, 32), 2, attrs);
+}
+
+/* The registers of an 8-bit A (f32 values in the accumulator layout, K a
+ * multiple of 32) for each part and K step of 32: rows h = 0, 1 of columns
+ * 4 c.., then of columns 16 + 4 c... */
+static void f8_registers(ws_builder *b, const ws_mma_shape *s, const MlirValue *a_values,
+                         MlirValue *regs) {
+  f8_quad q = f8_quad_sources(b);
+  int a_part = s->k / 2, steps = s->k / 32, n = 0;
+  for (int p = 0; p < s->parts; p++)
+    for (int kk = 0; kk < steps; kk++)
+      for (int half = 0; half < 2; half++) /* columns 16 half.. of the step */
+        for (int h = 0; h < 2; h++) {
+          MlirValue pairs[2];
+          for (int t = 0; t < 2; t++) {
+            int at = p * a_part + 4 * (4 * kk + 2 * half + t) + 2 * h;
+            pairs[t] = f8_pair(b, a_values[at], a_values[at + 1], s->element);
+          }
+          regs[n++] = f8_register(b, &q, join_pairs(b, pairs[0], pairs[1]));
+        }
+}
+
 /* One wgmma of the register form: d (n / 2 f32) += the four registers of
  * A by the B descriptor. Upstream nvvm.wgmma.mma_async takes A as a
  * descriptor only, so this one is inline PTX (the form the upstream op
  * itself becomes): the accumulator tied in and out, scale-d 1, B
- * transposed when it is N-major. */
+ * transposed when it is N-major (16-bit forms; the 8-bit ones take B
+ * K-major only and have no such operand). */
 static MlirValue wgmma_rs(ws_builder *b, const ws_mma_shape *s, MlirValue d, const MlirValue *a,
                           MlirValue db) {
   int count = s->n / 2;
@@ -176,17 +270,19 @@ static MlirValue wgmma_rs(ws_builder *b, const ws_mma_shape *s, MlirValue d, con
   ws_text t, c;
   ws_text_init(&t, text, sizeof text);
   ws_text_init(&c, cons, sizeof cons);
-  const char *type = s->form->nvvm_a; /* the register form: 16-bit A and B alike */
+  bool f8 = ws_is_f8(s->element);
   ws_text_appendf(&t, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n"
                       "wgmma.mma_async.sync.aligned.m%dn%dk%d.f32.%s.%s {",
-                  2 * count + 5, MMA_M, s->n, MMA_K, type, type);
+                  2 * count + 5, MMA_M, s->n, s->form->k, s->form->nvvm_a, s->form->nvvm_b);
   for (int i = 0; i < count; i++) {
     ws_text_appendf(&t, "%s$%d", i ? ", " : "", i);
     ws_text_appendf(&c, "=f,");
   }
-  ws_text_appendf(&t, "}, {$%d, $%d, $%d, $%d}, $%d, p, 1, 1, %d;\n}", 2 * count,
-                  2 * count + 1, 2 * count + 2, 2 * count + 3, 2 * count + 4,
-                  s->b_n_major ? 1 : 0);
+  ws_text_appendf(&t, "}, {$%d, $%d, $%d, $%d}, $%d, p, 1, 1", 2 * count, 2 * count + 1,
+                  2 * count + 2, 2 * count + 3, 2 * count + 4);
+  if (!f8)
+    ws_text_appendf(&t, ", %d", s->b_n_major ? 1 : 0);
+  ws_text_appendf(&t, ";\n}");
   for (int i = 0; i < count; i++)
     ws_text_appendf(&c, "%d,", i);
   ws_text_appendf(&c, "r,r,r,r,l,r");
@@ -229,26 +325,30 @@ static MlirValue fence_wgmma_registers(ws_builder *b, MlirValue *regs, int num_r
 MlirValue ws_emit_wgmma_rs(ws_builder *b, const ws_mma_shape *s, const MlirValue *a_values,
                            MlirValue b_addr, MlirValue acc) {
   int eb = wsElementTypeByteWidth(s->element);
-  int step_bytes = MMA_K * eb;
+  int k_step = s->form->k, step_bytes = k_step * eb;
   MlirValue db0 = descriptor(b, s->b_swizzle, s->b_n_major ? s->k * s->b_swizzle : 16, b_addr);
-  int per_part = s->n / 2, a_part = s->k / 2, steps = s->k / MMA_K;
-  /* K step kk of part p is columns 16 kk.. of A: fragment values j = 2 kk,
-   * 2 kk + 1 (a0-a3 the rows h = 0, 1 of j; a4-a7 of j + 1), in pairs */
+  int per_part = s->n / 2, a_part = s->k / 2, steps = s->k / k_step;
+  /* 16-bit: K step kk of part p is columns 16 kk.. of A: fragment values
+   * j = 2 kk, 2 kk + 1 (a0-a3 the rows h = 0, 1 of j; a4-a7 of j + 1), in
+   * pairs; 8-bit: f8_registers */
   MlirValue regs[WS_MMA_MAX_ACC]; /* parts x K / 4: at most 2 x 256 / 4 */
   int num_regs = s->parts * steps * 4;
-  for (int p = 0; p < s->parts; p++)
-    for (int kk = 0; kk < steps; kk++)
-      for (int r = 0; r < 4; r++) {
-        int at = p * a_part + 4 * (2 * kk + r / 2) + 2 * (r % 2);
-        regs[(p * steps + kk) * 4 + r] = pack_pair(b, a_values[at], a_values[at + 1]);
-      }
+  if (ws_is_f8(s->element))
+    f8_registers(b, s, a_values, regs);
+  else
+    for (int p = 0; p < s->parts; p++)
+      for (int kk = 0; kk < steps; kk++)
+        for (int r = 0; r < 4; r++) {
+          int at = p * a_part + 4 * (2 * kk + r / 2) + 2 * (r % 2);
+          regs[(p * steps + kk) * 4 + r] = pack_pair(b, a_values[at], a_values[at + 1]);
+        }
   acc = fence_wgmma_registers(b, regs, num_regs, acc, s->per_thread);
   MlirType part_type = struct_of_f32(b->ctx, per_part);
   MlirValue parts[2];
   for (int p = 0; p < s->parts; p++) {
     MlirValue d = s->parts == 1 ? acc : regroup(b, acc, p * per_part, per_part, part_type);
     for (int kk = 0; kk < steps; kk++) {
-      int b_at = s->b_n_major ? kk * MMA_K * s->b_swizzle
+      int b_at = s->b_n_major ? kk * k_step * s->b_swizzle
                               : ws_mma_k_step_offset(kk, step_bytes, s->b_swizzle, s->n);
       MlirValue db = ws_arith(b, "arith.addi", db0, c64(b, b_at >> 4));
       d = wgmma_rs(b, s, d, &regs[(p * steps + kk) * 4], db);

@@ -538,10 +538,13 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
                       slot_address(L, b, rb, slot), acc, zero);
   } else {
     ws_fragment *a = ws_fragment_find(&L->frags, mlirOperationGetOperand(op, 2));
-    if (!a || a->n != s.k || (!mlirTypeIsAF16(mlirValueGetType(a->values[0])) &&
-                              !mlirTypeIsABF16(mlirValueGetType(a->values[0])))) {
-      ws_emit_op_error(op, "takes A from registers, which must be an M x K tile of f16 or "
-                           "bf16 the consumers computed");
+    MlirType e = a ? mlirValueGetType(a->values[0]) : (MlirType){NULL};
+    bool fits = a && a->n == s.k &&
+                (!mlirTypeIsNull(a->f8) ? mlirTypeEqual(a->f8, s.element)
+                                        : mlirTypeIsAF16(e) || mlirTypeIsABF16(e));
+    if (!fits) {
+      ws_emit_op_error(op, "takes A from registers, which must be an M x K tile the "
+                           "consumers computed: f16 or bf16, or f32 truncated to FP8");
       return false;
     }
     if (zero)

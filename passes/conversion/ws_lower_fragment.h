@@ -13,7 +13,8 @@
  * the rows copies a row vector's value into each of the row's slots. The
  * conversion of an f32 tile to f16 for wgmma's register form (A from
  * registers) is elementwise: the accumulator layout of K columns is the
- * layout of wgmma's A fragments for a K of that many columns.
+ * layout of wgmma's A fragments for a K of that many columns (an FP8 A's
+ * bytes are gathered across the quad as they are packed, ws_lower_mma.h).
  *
  * Values cross loop boundaries (scf.for iter_args, results, yields) as an
  * !llvm.struct of their scalars, which is what wgmma takes and gives. */
@@ -30,6 +31,11 @@ typedef struct ws_fragment {
   MlirValue tile;
   int n;     /* columns of an M x N tile; 0 for a 1 x M row vector */
   int count; /* values per thread */
+  /* An FP8 tile made of f32 values by arith.truncf (attention's P for an
+   * FP8 P V): its format, and the values are the f32 ones, not yet rounded:
+   * wgmma's register form rounds them as it packs their bytes, and
+   * arith.extf rounds them first. Null for any other tile. */
+  MlirType f8;
   MlirValue values[WS_MAX_FRAGMENT];
 } ws_fragment;
 

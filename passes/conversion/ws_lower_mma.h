@@ -71,9 +71,12 @@ enum { WS_MMA_MAX_ACC = 128 };
 
 /* The same with A in registers (wgmma's register form): a_values are the
  * calling thread's values of A (M x K, f16 or bf16) in the accumulator
- * layout of K columns, which is the layout wgmma takes A fragments in;
- * acc + A @ B (B as above). With zero_acc in ws_emit_wgmma, the first K
- * step ignores acc (scale-d 0). */
+ * layout of K columns, which is the layout wgmma takes 16-bit A fragments
+ * in; acc + A @ B (B as above). For an FP8 form the values are f32 (K a
+ * multiple of 32): each pair is rounded to two f8 bytes, and the four
+ * lanes of a quad trade them (two shuffles a register) into the 8-bit
+ * fragment, where a thread holds four consecutive columns of a row. With
+ * zero_acc in ws_emit_wgmma, the first K step ignores acc (scale-d 0). */
 MlirValue ws_emit_wgmma_rs(ws_builder *b, const ws_mma_shape *s, const MlirValue *a_values,
                            MlirValue b_addr, MlirValue acc);
 

@@ -12,15 +12,17 @@
 
 /* wgmma (sm_90a): f16 and bf16 at K = 16 per instruction, A from shared
  * memory or registers, B N x K or K x N; the FP8 pairs (e4m3 and e5m2, any
- * mix) at K = 32, both operands K-major from shared memory; accumulating in
+ * mix) at K = 32, B K-major from shared memory, A K-major from shared
+ * memory or from registers (four bytes of a row per register, the quad's
+ * layout of mma's k32 fragments); accumulating in
  * f32 registers of the consumer warpgroups; N a multiple of 8 up to 256. */
 static const ws_mma_form wgmma_forms[] = {
     {WsDtypeF16, WsDtypeF16, 16, "f16", "f16", 0, 0, true, false, ""},
     {WsDtypeBF16, WsDtypeBF16, 16, "bf16", "bf16", 0, 0, true, false, ""},
-    {WsDtypeF8E4M3FN, WsDtypeF8E4M3FN, 32, "e4m3", "e4m3", 0, 0, false, true, ""},
-    {WsDtypeF8E4M3FN, WsDtypeF8E5M2, 32, "e4m3", "e5m2", 0, 0, false, true, ""},
-    {WsDtypeF8E5M2, WsDtypeF8E4M3FN, 32, "e5m2", "e4m3", 0, 0, false, true, ""},
-    {WsDtypeF8E5M2, WsDtypeF8E5M2, 32, "e5m2", "e5m2", 0, 0, false, true, ""},
+    {WsDtypeF8E4M3FN, WsDtypeF8E4M3FN, 32, "e4m3", "e4m3", 0, 0, true, true, ""},
+    {WsDtypeF8E4M3FN, WsDtypeF8E5M2, 32, "e4m3", "e5m2", 0, 0, true, true, ""},
+    {WsDtypeF8E5M2, WsDtypeF8E4M3FN, 32, "e5m2", "e4m3", 0, 0, true, true, ""},
+    {WsDtypeF8E5M2, WsDtypeF8E5M2, 32, "e5m2", "e5m2", 0, 0, true, true, ""},
 };
 static const ws_mma_engine wgmma = {
     .name = "wgmma",

@@ -40,8 +40,9 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// An FP8 C from a matmul's accumulator: the consumers do not round their
-// fragments to FP8; the error says to store bf16, f16 or f32.
+// An FP8 C from a matmul's accumulator: the consumers round their
+// fragments to FP8 only for a ws.dot's A (wgmma's register form); the
+// error says to store bf16, f16 or f32.
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @f8_out(%a: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>,
@@ -55,7 +56,7 @@ module attributes {gpu.container_module} {
         %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
         scf.yield %d : tensor<128x128xf32>
       } {ws.warp_specialize}
-      // CHECK: pipeline-f8-errors.mlir:[[@LINE+1]]:14: error: 'arith.truncf' op makes an FP8 tile from a matmul's accumulator, which ws does not lower: truncate it to bf16, f16 or f32 (arith.truncf) for the store
+      // CHECK: pipeline-f8-errors.mlir:[[@LINE+1]]:14: error: 'arith.truncf' op makes an FP8 tile from a matmul's accumulator, which ws does not lower but as a ws.dot's A: truncate it to bf16, f16 or f32 (arith.truncf) for the store
       %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf8E4M3FN>
       "ws.store"(%c, %c0, %c0, %out) : (!ws.tensor_desc<tensor<128x128xf8E4M3FN>>, i32, i32, tensor<128x128xf8E4M3FN>) -> ()
       gpu.return
