@@ -133,10 +133,25 @@ def manifest(folder):
     return rows
 
 
+# Under compute-sanitizer (mode small) the references run on the CPU, so
+# that what the sanitizer reports is ws's kernel's: racecheck also reports
+# hazards inside cuBLAS's own matmuls (its nvjet kernels), and its kernel
+# filter (--kernel-name) fails with an internal error on this process.
+CPU_REFERENCE = False
+
+
 def reference(q, k, v, causal, dtype, cap=None):
     """softmax(q k^T / sqrt(d)) v of B x H x S x D tensors in `dtype` (K
     and V with H / group heads), the scores capped at cap * tanh(s / cap)
-    if cap is set."""
+    if cap is set; on q's device (or the CPU, CPU_REFERENCE), returned on
+    q's device."""
+    device = q.device
+    if CPU_REFERENCE:
+        q, k, v = (x.cpu() for x in (q, k, v))
+    return reference_on(q, k, v, causal, dtype, cap).to(device)
+
+
+def reference_on(q, k, v, causal, dtype, cap):
     q, k, v = (x.to(dtype) for x in (q, k, v))
     group = q.shape[1] // k.shape[1]
     k, v = (x.repeat_interleave(group, dim=1) for x in (k, v))
@@ -360,6 +375,8 @@ def fp8_emulation(q8, k8, vt8, descales, causal):
     torch._scaled_mm (descale dv), over the f32 row sums; bf16 out. Sizes
     padded to a multiple of 128 (cuBLASLt refuses some smaller FP8 ones), the
     padded keys masked."""
+    if CPU_REFERENCE:
+        return fp8_emulation_cpu(q8, k8, vt8, descales, causal).to(q8.device)
     b, h, s, d = q8.shape
     group = h // k8.shape[1]
     dq, dk, dv = descales
@@ -373,8 +390,9 @@ def fp8_emulation(q8, k8, vt8, descales, causal):
             kp = torch.zeros(padded, d, dtype=q8.dtype, device="cuda")
             vtp = torch.zeros(d, padded, dtype=q8.dtype, device="cuda")
             qp[:s], kp[:s], vtp[:, :s] = q8[i, j], k8[i, kv], vt8[i, kv]
-            sc = torch._scaled_mm(qp, kp.t(), scale_a=dq[j].reshape(()), scale_b=dk[kv].reshape(()),
-                                  out_dtype=torch.float32)
+            # the scales apart: a view into dq is not aligned as cuBLASLt wants
+            sc = torch._scaled_mm(qp, kp.t(), scale_a=dq[j].reshape(()).clone(),
+                                  scale_b=dk[kv].reshape(()).clone(), out_dtype=torch.float32)
             sc = sc * (LOG2E / math.sqrt(d))
             cols = torch.arange(padded, device="cuda")
             masked = cols[None, :] >= s
@@ -383,9 +401,27 @@ def fp8_emulation(q8, k8, vt8, descales, causal):
             sc = sc.masked_fill(masked, float("-inf"))
             p = torch.exp2(sc - sc.amax(dim=1, keepdim=True))
             o = torch._scaled_mm(p.to(torch.float8_e4m3fn), vtp.t(), scale_a=one,
-                                 scale_b=dv[kv].reshape(()), out_dtype=torch.float32)
+                                 scale_b=dv[kv].reshape(()).clone(), out_dtype=torch.float32)
             out[i, j] = (o / p.sum(dim=1, keepdim=True))[:s].to(torch.bfloat16)
     return out
+
+
+def fp8_emulation_cpu(q8, k8, vt8, descales, causal):
+    """fp8_emulation on the CPU (CPU_REFERENCE): the same rounding, with the
+    FP8 products as f32 matmuls of the e4m3 values (exact products, f32
+    sums), as _scaled_mm forms them."""
+    q8, k8, vt8 = (x.cpu().float() for x in (q8, k8, vt8))
+    dq, dk, dv = (x.cpu() for x in descales)
+    group = q8.shape[1] // k8.shape[1]
+    k8, vt8 = (x.repeat_interleave(group, dim=1) for x in (k8, vt8))
+    dk, dv = (x.repeat_interleave(group) for x in (dk, dv))
+    d, s = q8.shape[-1], q8.shape[-2]
+    sc = (q8 @ k8.transpose(-1, -2)) * (dq * dk).view(1, -1, 1, 1) * (LOG2E / math.sqrt(d))
+    if causal:
+        sc = sc.masked_fill(torch.ones(s, s, dtype=torch.bool).triu(1), float("-inf"))
+    p = torch.exp2(sc - sc.amax(dim=-1, keepdim=True))
+    o = (p.to(torch.float8_e4m3fn).float() @ vt8.transpose(-1, -2)) * dv.view(1, -1, 1, 1)
+    return (o / p.sum(dim=-1, keepdim=True)).to(torch.bfloat16)
 
 
 def check_fp8(kern, cfg, b, h, s, group=1, watchdog_s=60.0):
@@ -725,7 +761,9 @@ def bench_varlen(kern, cfg, profile=False):
 
 
 def main():
+    global CPU_REFERENCE
     folder, mode = sys.argv[1], sys.argv[2]
+    CPU_REFERENCE = mode == "small"
     cfgs = manifest(folder)
     names = [a for a in sys.argv[3:] if not a.startswith("--")] or list(cfgs)
     cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")

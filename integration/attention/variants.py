@@ -82,6 +82,7 @@ VARIANTS = [
      ("gqa", "softcap")),
     ("att_e4m3_d128", 128, 128, 128, "e4m3", False, "ragged"),
     ("att_e4m3_d128_causal", 128, 128, 128, "e4m3", True, "ragged"),
+    ("att_e4m3_d64", 64, 128, 128, "e4m3", False, "ragged"),
     ("att_e4m3_d256_gqa", 256, 128, 64, "e4m3", False, "ragged", ("gqa",)),
 ]
 FEATURES = ("gqa", "softcap")

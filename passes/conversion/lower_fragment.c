@@ -139,14 +139,16 @@ MlirValue ws_splat_scalar(ws_builder *b, MlirValue tile, MlirOperation where) {
 /* ---- ops --------------------------------------------------------------- */
 
 /* Whether every use of `tile` is wgmma's register A (the third operand of
- * a ws.mma without ring_a) or arith.extf. */
+ * a ws.mma without ring_a), arith.extf, or a loop's init or yield that
+ * carries it to the next step (the step pipeline's P). */
 static bool feeds_register_a(MlirValue tile) {
   for (MlirOpOperand use = mlirValueGetFirstUse(tile); !mlirOpOperandIsNull(use);
        use = mlirOpOperandGetNextUse(use)) {
     MlirOperation user = mlirOpOperandGetOwner(use);
     bool a = wsOperationIsA(user, "mma") && mlirOpOperandGetOperandNumber(use) == 2 &&
              !ws_has_attr(user, "ring_a");
-    if (!a && !ws_op_is(user, "arith.extf"))
+    if (!a && !ws_op_is(user, "arith.extf") && !ws_op_is(user, "scf.yield") &&
+        !ws_op_is(user, "scf.for"))
       return false;
   }
   return true;
@@ -415,8 +417,12 @@ static bool carry_as_struct(ws_fragments *F, MlirOperation op, MlirValue v, Mlir
                      ws_shape_m(&F->layout));
     return false;
   }
-  mlirValueSetType(v, struct_of(F->ctx, count, mlirShapedTypeGetElementType(tile)));
-  ws_fragment_unpack(at, v, fragment_new_typed(F, v, tile));
+  MlirType e = mlirShapedTypeGetElementType(tile);
+  mlirValueSetType(v, struct_of(F->ctx, count, ws_register_element(e)));
+  ws_fragment *f = fragment_new_typed(F, v, tile);
+  ws_fragment_unpack(at, v, f);
+  if (ws_is_f8(e)) /* carried as its f32 values, rounded where read */
+    f->f8 = e;
   return true;
 }
 

@@ -417,8 +417,9 @@ static MlirType register_a_tile(lowering *L, MlirOperation op) {
     return (MlirType){NULL};
   int64_t shape[2] = {mlirShapedTypeGetDimSize(mlirValueGetType(mlirOperationGetResult(op, 0)), 0),
                       f->n};
-  return mlirRankedTensorTypeGet(2, shape, mlirLLVMStructTypeGetElementType(t, 0),
-                                 mlirAttributeGetNull());
+  MlirType element = mlirTypeIsNull(f->f8) ? mlirLLVMStructTypeGetElementType(t, 0)
+                                            : f->f8; /* carried as f32 */
+  return mlirRankedTensorTypeGet(2, shape, element, mlirAttributeGetNull());
 }
 
 /* The wgmma shape of a ws.mma: N from its accumulator, K from A, the
