@@ -56,10 +56,10 @@ module attributes {gpu.container_module} {
         %sc = tensor.splat %scale : tensor<128x128xf32>
         %ss = arith.mulf %sm, %sc fastmath<contract> : tensor<128x128xf32>
         %sd = arith.subf %ss, %mb fastmath<contract> : tensor<128x128xf32>
-        %p = math.exp2 %sd : tensor<128x128xf32>
+        %p = math.exp2 %sd fastmath<afn> : tensor<128x128xf32>
         %ls = "ws.reduce"(%p) {kind = "sum", axis = 1 : i32} : (tensor<128x128xf32>) -> tensor<1x128xf32>
         %dm = arith.subf %m, %mn : tensor<1x128xf32>
-        %alpha = math.exp2 %dm : tensor<1x128xf32>
+        %alpha = math.exp2 %dm fastmath<afn> : tensor<1x128xf32>
         %la = arith.mulf %l, %alpha : tensor<1x128xf32>
         %ln = arith.addf %la, %ls : tensor<1x128xf32>
         %ab = "ws.broadcast"(%alpha) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x128xf32>

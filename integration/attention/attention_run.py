@@ -782,6 +782,12 @@ def main():
                 ok &= check_fp8(kern, cfg, b, h, s, group)
         elif is_fp8(cfg) and mode == "bench":
             bench_fp8(kern, cfg, folder, cuda_home)
+        elif is_fp8(cfg) and mode == "profile":
+            b, h, s, d = next(x for x in SHAPES if x[3] == cfg["d"])
+            (q8, k8, _), vt8, descales, _ = fp8_inputs(b, h, s, d)
+            o = torch.empty(b, h, s, d, dtype=torch.bfloat16, device="cuda")
+            kern.launcher(q8, k8, vt8, o, b, h, s, d, cfg, descales=descales)()
+            wait(60.0)
         elif mode in ("check", "small") and cfg["layout"] == "varlen":
             for h, lengths, strided, group, guards in varlen_checks(mode, "gqa" in cfg["features"]):
                 ok &= check_varlen(kern, cfg, h, lengths, strided, group, guards)

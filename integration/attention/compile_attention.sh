@@ -6,7 +6,8 @@
 # reductions, setmaxnreg both ways, the TMA loads and store (rank 4 for the
 # ragged B x H x S x D and varlen window layouts) and mbarrier waits, a
 # varlen kernel's ld.global of its sequence offsets; exp2's argument as one
-# fma (the scale folded in), or for a soft-capped variant tanh.approx; and
+# fma (the scale folded in), or for a soft-capped variant tanh.approx; exp2
+# as ex2.approx.ftz (fastmath<afn>); and
 # that each launcher compiles. Needs no GPU.
 # Usage: compile_attention.sh WS_OPT OUTDIR
 set -euo pipefail
@@ -22,6 +23,7 @@ built=0
 while read -r name d bm bn dtype causal layout features; do
   rank=$([ "$layout" = rows ] && echo 2 || echo 4)
   math='fma.rn.f32'
+  ex2='ex2.approx.ftz.f32'
   case "$features" in *softcap*) math='tanh.approx.f32' ;; esac
   emit_kernel "$name"
   if [ "$layout" = varlen ]; then
@@ -33,7 +35,7 @@ while read -r name d bm bn dtype causal layout features; do
     'setmaxnreg.inc.sync.aligned.u32' 'setmaxnreg.dec.sync.aligned.u32' \
     "cp.async.bulk.tensor.${rank}d.shared::cluster.global" \
     "cp.async.bulk.tensor.${rank}d.global.shared::cta" 'mbarrier.try_wait.parity' \
-    "$math" || fail=1
+    "$math" "$ex2" || fail=1
   count=$((count + 1))
   if launcher_compiles "$name"; then
     built=$((built + 1))

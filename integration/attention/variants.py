@@ -297,10 +297,10 @@ def kernel(d, bm, bn, t, causal, layout, features=()):
         %s = "ws.dot"(%tq, %tk, %zs) {{transpose_b}} : (tensor<{bm}x{d}x{t}>, tensor<{bn}x{d}x{t}>, {s_t}) -> {s_t}
 {capped_scores(s_t) if softcap else ""}{mask}
 {row_max(scores, factor, s_t, row_t)}
-        %p = math.exp2 %sd : {s_t}
+        %p = math.exp2 %sd fastmath<afn> : {s_t}
         %ls = "ws.reduce"(%p) {{kind = "sum", axis = 1 : i32}} : ({s_t}) -> {row_t}
         %dm = arith.subf %m, %mn : {row_t}
-        %alpha = math.exp2 %dm : {row_t}
+        %alpha = math.exp2 %dm fastmath<afn> : {row_t}
         %la = arith.mulf %l, %alpha : {row_t}
         %ln = arith.addf %la, %ls : {row_t}
         %ab = "ws.broadcast"(%alpha) {{axis = 0 : i32}} : ({row_t}) -> {o_t}

@@ -29,26 +29,57 @@ static bool is_f32_value(MlirType t) {
   return mlirTypeIsAF32(t);
 }
 
-static MlirWalkResult collect_fast_tanh(MlirOperation op, void *list) {
-  if (ws_op_is(op, "math.tanh") && allows_approximation(op) &&
+static MlirWalkResult collect_fast_math(MlirOperation op, void *list) {
+  if ((ws_op_is(op, "math.tanh") || ws_op_is(op, "math.exp2")) && allows_approximation(op) &&
       is_f32_value(mlirValueGetType(mlirOperationGetResult(op, 0))))
     ws_op_list_push(list, op);
   return MlirWalkResultAdvance;
 }
 
+/* One f32 ex2.approx.ftz: the intrinsic, pure, so LLVM schedules it as
+ * any arithmetic. */
+static MlirValue ex2_ftz(ws_builder *b, MlirValue x) {
+  MlirNamedAttribute attrs[3] = {
+      ws_named_text(b->ctx, "intrin", "\"llvm.nvvm.ex2.approx.ftz.f\""),
+      ws_named_text(b->ctx, "op_bundle_sizes", "array<i32>"),
+      ws_named_text(b->ctx, "operandSegmentSizes", "array<i32: 1, 0>"),
+  };
+  return ws_build_value(b, "llvm.call_intrinsic", 1, &x, mlirValueGetType(x), 3, attrs);
+}
+
+/* exp2 of a scalar or, element by element, of a vector chunk. */
+static MlirValue exp2_ftz(ws_builder *b, MlirValue x) {
+  MlirType type = mlirValueGetType(x);
+  if (!mlirTypeIsAVector(type))
+    return ex2_ftz(b, x);
+  MlirType f32 = mlirShapedTypeGetElementType(type);
+  MlirValue out = ws_build_value(b, "llvm.mlir.undef", 0, NULL, type, 0, NULL);
+  for (int64_t i = 0; i < mlirShapedTypeGetDimSize(type, 0); i++) {
+    MlirValue at = ws_const_i32(b, i);
+    MlirValue get[2] = {x, at};
+    MlirValue e = ex2_ftz(b, ws_build_value(b, "llvm.extractelement", 2, get, f32, 0, NULL));
+    MlirValue put[3] = {out, e, at};
+    out = ws_build_value(b, "llvm.insertelement", 3, put, type, 0, NULL);
+  }
+  return out;
+}
+
 void ws_lower_fast_math(MlirOperation root) {
   ws_op_list found = {0};
-  mlirOperationWalk(root, collect_fast_tanh, &found, MlirWalkPostOrder);
+  mlirOperationWalk(root, collect_fast_math, &found, MlirWalkPostOrder);
   for (long i = 0; i < found.len; i++) {
     MlirOperation op = found.items[i];
     ws_builder b = ws_builder_before(op);
     b.loc = mlirOperationGetLocation(op);
-    MlirValue x = mlirOperationGetOperand(op, 0);
-    MlirNamedAttribute afn = ws_named_text(b.ctx, "fastmathFlags", "#llvm.fastmath<afn>");
-    MlirType type = mlirValueGetType(x);
-    MlirOperation tanh = ws_build(&b, "llvm.intr.tanh", 1, &x, 1, &type, 1, &afn, 0);
-    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0),
-                                  mlirOperationGetResult(tanh, 0));
+    MlirValue x = mlirOperationGetOperand(op, 0), y;
+    if (ws_op_is(op, "math.exp2")) {
+      y = exp2_ftz(&b, x);
+    } else {
+      MlirNamedAttribute afn = ws_named_text(b.ctx, "fastmathFlags", "#llvm.fastmath<afn>");
+      MlirType type = mlirValueGetType(x);
+      y = mlirOperationGetResult(ws_build(&b, "llvm.intr.tanh", 1, &x, 1, &type, 1, &afn, 0), 0);
+    }
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), y);
     mlirOperationDestroy(op);
   }
   ws_op_list_free(&found);

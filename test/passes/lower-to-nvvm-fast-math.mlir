@@ -83,3 +83,60 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// math.exp2 with fastmath<afn> on f32 is ex2.approx.ftz.f32, one
+// instruction of the special-function unit, element by element of a
+// vector chunk; without the flag it is ex2.approx.f32, which ptxas wraps
+// in a compare and two predicated multiplies to keep subnormal results.
+// CHECK-LABEL: llvm.func @exp2_afn
+// CHECK-COUNT-4: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%{{.*}}) : (f32) -> f32
+// CHECK-NOT: math.exp2
+// PTX-LABEL: .entry exp2_afn
+// PTX: ex2.approx.ftz.f32
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @exp2_afn(%a: !ws.tensor_desc<tensor<32x64xf32>>, %c: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
+      %pid = gpu.block_id x
+      %pid32 = arith.index_cast %pid : index to i32
+      %c0 = arith.constant 0 : i32
+      %c32 = arith.constant 32 : i32
+      %c64 = arith.constant 64 : i32
+      %x = arith.muli %pid32, %c32 : i32
+      scf.for %y = %c0 to %n step %c64 : i32 {
+        %ta = "ws.load"(%a, %x, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+        %tc = math.exp2 %ta fastmath<afn> : tensor<32x64xf32>
+        "ws.store"(%c, %x, %y, %tc) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @exp2_exact
+// CHECK-NOT: ex2.approx.ftz
+// CHECK: math.exp2 %{{.*}} : vector<4xf32>
+// PTX-LABEL: .entry exp2_exact
+// PTX-NOT: ex2.approx.ftz
+// PTX: ex2.approx.f32
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @exp2_exact(%a: !ws.tensor_desc<tensor<32x64xf32>>, %c: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
+      %pid = gpu.block_id x
+      %pid32 = arith.index_cast %pid : index to i32
+      %c0 = arith.constant 0 : i32
+      %c32 = arith.constant 32 : i32
+      %c64 = arith.constant 64 : i32
+      %x = arith.muli %pid32, %c32 : i32
+      scf.for %y = %c0 to %n step %c64 : i32 {
+        %ta = "ws.load"(%a, %x, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+        %tc = math.exp2 %ta : tensor<32x64xf32>
+        "ws.store"(%c, %x, %y, %tc) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
