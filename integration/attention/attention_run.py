@@ -450,15 +450,19 @@ def check_fp8(kern, cfg, b, h, s, group=1, watchdog_s=60.0):
 
 def bench_fp8(kern, cfg, folder, cuda_home):
     """TFLOP/s of the FP8 kernel against ws's own 16-bit kernel of the same
-    head dim and mask (att_f16_dD_ragged, att_bf16_dD_causal_ragged,
-    loaded from the same folder) and SDPA's cuDNN backend in that type, on
-    the same values, timed as bench_one times."""
+    head dim and mask (the first ragged one of the folder's manifest with
+    neither GQA nor the soft cap: att_f16_d128_ragged,
+    att_bf16_d128_causal_ragged...) and SDPA's cuDNN backend in that type,
+    on the same values, timed as bench_one times."""
     import triton
     from torch.nn.attention import SDPBackend
     d, causal = cfg["d"], cfg["causal"]
-    f16_name = f"att_bf16_d{d}_causal_ragged" if causal else f"att_f16_d{d}_ragged"
+    rows = manifest(folder)
+    f16_name = next(n for n, c in sorted(rows.items()) if c["layout"] == "ragged" and
+                    c["d"] == d and c["causal"] == causal and not c["features"] and
+                    not is_fp8(c))
     f16 = WsAttention(folder, f16_name, cuda_home)
-    f16_cfg = manifest(folder)[f16_name]
+    f16_cfg = rows[f16_name]
     for b, h, s, dd in SHAPES:
         if dd != d:
             continue
