@@ -241,11 +241,19 @@ def check_one(kern, cfg, b, h, s, strided, watchdog_s=60.0, group=1):
     err = (out - ref).abs().max().item()
     torch_err = (low - ref).abs().max().item()
     guards = bool((flat[outside] == SENTINEL).all())
-    ok = err <= 2 * torch_err + 1e-5 and guards and not math.isnan(err)
-    print(f"{'ok  ' if ok else 'FAIL'} {kern.name} B={b} H={h} S={s} D={d}"
-          f"{f' Hkv={h // group}' if 'gqa' in cfg['features'] else ''}"
-          f"{' strided' if strided else ''}: max error {err:.2e} (torch {dt}: {torch_err:.2e})"
-          f"{'' if guards else ', bytes outside O changed'}")
+    return verdict(kern.name, f"B={b} H={h} S={s} D={d}"
+                   f"{f' Hkv={h // group}' if 'gqa' in cfg['features'] else ''}"
+                   f"{' strided' if strided else ''}", err, torch_err, f"torch {dt}", guards,
+                   1e-5, "O")
+
+
+def verdict(name, case, err, ref_err, ref_name, guards, slack, kept):
+    """A check's verdict, printed on one line: ws's error against the f32
+    reference at most twice that of the reference computation `ref_name`
+    (plus `slack`), no NaN, and every sentinel outside `kept` kept."""
+    ok = err <= 2 * ref_err + slack and guards and not math.isnan(err)
+    print(f"{'ok  ' if ok else 'FAIL'} {name} {case}: max error {err:.2e} "
+          f"({ref_name}: {ref_err:.2e}){'' if guards else f', bytes outside {kept} changed'}")
     return ok
 
 
@@ -312,14 +320,11 @@ def check_varlen(kern, cfg, h, lengths, strided, group=1, guards=True, watchdog_
         err = max(err, (out - ref).abs().max().item())
         torch_err = max(torch_err, (low - ref).abs().max().item())
     guards_kept = bool((flat[outside] == SENTINEL).all())
-    ok = err <= 2 * torch_err + 1e-5 and guards_kept and not math.isnan(err)
     shown = lengths if len(lengths) <= 6 else f"{len(lengths)} sequences of {min(lengths)}..{max(lengths)}"
-    print(f"{'ok  ' if ok else 'FAIL'} {kern.name} varlen H={h} lengths={shown} D={d}"
-          f"{f' Hkv={h // group}' if 'gqa' in cfg['features'] else ''}"
-          f"{' strided' if strided else ''}{'' if guards else ' (no guards)'}: "
-          f"max error {err:.2e} (torch {dt}: {torch_err:.2e})"
-          f"{'' if guards_kept else ', bytes outside the sequences changed'}")
-    return ok
+    return verdict(kern.name, f"varlen H={h} lengths={shown} D={d}"
+                   f"{f' Hkv={h // group}' if 'gqa' in cfg['features'] else ''}"
+                   f"{' strided' if strided else ''}{'' if guards else ' (no guards)'}",
+                   err, torch_err, f"torch {dt}", guards_kept, 1e-5, "the sequences")
 
 
 def varlen_checks(mode, gqa):
@@ -440,12 +445,9 @@ def check_fp8(kern, cfg, b, h, s, group=1, watchdog_s=60.0):
     err = (o4.float() - ref).abs().max().item()
     emu_err = (emu - ref).abs().max().item()
     guards = bool((flat[outside] == SENTINEL).all())
-    ok = err <= 2 * emu_err + 1e-4 and guards and not math.isnan(err)
-    print(f"{'ok  ' if ok else 'FAIL'} {kern.name} B={b} H={h} S={s} D={d}"
-          f"{f' Hkv={h // group}' if group > 1 else ''}: max error {err:.2e} "
-          f"(torch FP8 through _scaled_mm: {emu_err:.2e})"
-          f"{'' if guards else ', bytes outside O changed'}")
-    return ok
+    return verdict(kern.name, f"B={b} H={h} S={s} D={d}{f' Hkv={h // group}' if group > 1 else ''}",
+                   err, emu_err, "torch FP8, on the CPU" if CPU_REFERENCE else
+                   "torch FP8 through _scaled_mm", guards, 1e-4, "O")
 
 
 def bench_fp8(kern, cfg, folder, cuda_home):
