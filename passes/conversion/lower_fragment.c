@@ -187,7 +187,8 @@ static bool quantize(ws_fragments *F, MlirOperation op) {
 }
 
 /* The values of FP8 tile f rounded to its format, in place (arith.extf
- * reads them so). */
+ * reads them so). f stays an FP8 tile: a dot that reads it after rounds
+ * the rounded values again, exactly. */
 static void round_f8(ws_builder *b, ws_fragment *f) {
   int64_t two = 2;
   MlirType f32 = mlirF32TypeGet(b->ctx), pair = mlirVectorTypeGet(1, &two, f32);
@@ -203,7 +204,6 @@ static void round_f8(ws_builder *b, ws_fragment *f) {
       f->values[v + e] = ws_build_value(b, "llvm.extractelement", 2, ops, f32, 0, NULL);
     }
   }
-  f->f8 = (MlirType){NULL};
 }
 
 bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) {
