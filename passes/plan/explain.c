@@ -70,12 +70,13 @@ void ws_explain_schedule(const ws_plan *plan, const ws_pass_env *env) {
             ws_plan_find_role(plan, WS_ROLE_MMA) >= 0 ? ", MMA" : "");
   int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
   if (compute >= 0 && plan->parts[compute].turns)
-    ws_remark(env, loc_of(plan->loop), "turns: the 2 consumer warpgroups (each its own "
+    ws_remark(env, loc_of(plan->loop), "turns: the %d consumer warpgroups (each its own "
               "rows) take turns at their wgmmas, since a step runs ws.dot, math on its "
               "result, then ws.dot again: a turn is one warpgroup's last wgmmas of a step "
-              "and its first of the next, so its math runs under the other's turn and the "
-              "tensor cores need not wait for both; a channel from the consumers to "
-              "themselves passes the turn");
+              "and its first of the next, so its math runs under the others' turns and the "
+              "tensor cores need not wait for all to finish it; a channel from the "
+              "consumers to themselves passes the turn",
+              plan->parts[compute].num_warps / 4);
   MlirBlock body = ws_loop_body(plan->loop);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {

@@ -753,7 +753,7 @@ enum { TURN_MAX_WIDTH = 128 };
 static bool takes_turns(const ws_plan *plan, const MlirOperation *ops, int n,
                         int compute_warps, MlirOperation *wide) {
   *wide = (MlirOperation){NULL};
-  if (compute_warps != 8 || !ws_plan_is_matmul(plan) ||
+  if ((compute_warps != 8 && compute_warps != 12) || !ws_plan_is_matmul(plan) ||
       !mlirOperationIsNull(ws_plan_tile_loop(plan)) || ws_loop_dot_runs(plan->loop) < 2)
     return false;
   for (int i = 0; i < n; i++) {
@@ -801,6 +801,13 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
   if (compute >= 0) {
     MlirOperation wide;
     plan.parts[compute].turns = takes_turns(&plan, ops, n, compute_warps, &wide);
+    if (compute_warps == 12 && !plan.parts[compute].turns) {
+      ws_emit_op_error(loop, "has ws.num_warps = 12 on its kernel: three consumer "
+                             "warpgroups are for a loop whose warpgroups take turns at "
+                             "their wgmmas (attention: two runs of ws.dot a step, none "
+                             "wider than %d, not persistent); use 4 or 8", TURN_MAX_WIDTH);
+      return false;
+    }
     if (explain && !mlirOperationIsNull(wide))
       ws_remark(env, mlirOperationGetLocation(wide),
                 "no turns: this ws.dot is wider than %d (K or N), so a step is long in "

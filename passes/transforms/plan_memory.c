@@ -424,6 +424,13 @@ static void set_depths(ws_plan *plan, int load_depth, int other_depth, int tmem_
       plan->channels[plan->rings[r].channel].depth = 1; /* once per block */
   if (plan->tmem.tile.ptr)
     plan->channels[plan->tmem.channel].depth = tmem_buffers;
+  /* W warpgroups taking turns wait for turn c - 1 right after their own
+   * turn c - W: W - 1 slots keep that wait within one phase of its
+   * barrier (two warpgroups: one) */
+  for (int c = 0; compute >= 0 && plan->parts[compute].turns && c < plan->num_channels; c++)
+    if (plan->channels[c].from == compute && plan->channels[c].to == compute &&
+        plan->parts[compute].num_warps / 4 - 1 > plan->channels[c].depth)
+      plan->channels[c].depth = plan->parts[compute].num_warps / 4 - 1;
 }
 
 /* A matmul: the deepest rings that fit, the epilogue tile after them or

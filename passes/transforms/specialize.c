@@ -763,13 +763,14 @@ static void retire_groups(specializer *S, ws_builder *b, mma_groups *g, MlirValu
 }
 
 /* Consumers that take turns at their wgmmas (ws_partition.turns): turn c
- * is warpgroup c mod 2's, and turns run in order. A warpgroup's turn
- * 2 n + w is its wgmmas from the last run of step n - 1 to the first run
- * of step n (a run: wgmmas with no register math between them); its turn
- * after the loop is the last run of the last step. */
+ * is warpgroup c mod W's (W warpgroups: 2 or 3), and turns run in order.
+ * A warpgroup's turn W n + w is its wgmmas from the last run of step n - 1
+ * to the first run of step n (a run: wgmmas with no register math between
+ * them); its turn after the loop is the last run of the last step. */
 typedef struct turn_order {
   int ch;              /* the turn channel; -1: the consumers do not take turns */
-  MlirValue warpgroup; /* 0 or 1 */
+  MlirValue warpgroup; /* 0 .. warpgroups - 1 */
+  int warpgroups;
 } turn_order;
 
 /* Wait for turn c - 1 to end: turn c may start. */
@@ -787,9 +788,9 @@ static void end_turn(specializer *S, ws_builder *b, const turn_order *t, MlirVal
   arrive(S, b, t->ch, true, slot);
 }
 
-/* Turn 2 n + w + offset of this warpgroup at step n. */
+/* Turn W n + w + offset of this warpgroup at step n. */
 static MlirValue turn_at(ws_builder *b, const turn_order *t, MlirValue n, int offset) {
-  return ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", n, c32(b, 2)),
+  return ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", n, c32(b, t->warpgroups)),
                   ws_arith(b, "arith.addi", t->warpgroup, c32(b, offset)));
 }
 
@@ -886,7 +887,7 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
       continue;
     }
     if (!in_run && ++run == runs - 1 && runs > 1) /* the step's last run: the next turn */
-      take_turn_after(S, &b, turns, turn_at(&b, turns, n, 2));
+      take_turn_after(S, &b, turns, turn_at(&b, turns, n, turns->warpgroups));
     in_run = true;
     if (!g.fenced)
       ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
@@ -1643,7 +1644,8 @@ static void emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
   if (S->plan->parts[part].turns && !persistent && ws_loop_dot_runs(S->plan->loop) > 1) {
     turns.ch = turn_channel(S, part);
     turns.warpgroup = own_warpgroup(S, at);
-    MlirBlock then_block; /* warpgroup 1's first turn follows warpgroup 0's */
+    turns.warpgroups = S->plan->parts[part].num_warps / 4;
+    MlirBlock then_block; /* warpgroup w's first turn follows w - 1's */
     ws_build_if(at, ws_cmpi(at, "ugt", turns.warpgroup, c32(at, 0)), &then_block, NULL);
     ws_builder t1 = ws_builder_before(mlirBlockGetTerminator(then_block));
     take_turn_after(S, &t1, &turns, turn_at(&t1, &turns, c32(&t1, 0), 0));

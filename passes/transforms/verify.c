@@ -714,9 +714,9 @@ static bool check_num_warps(verify_state *st, MlirOperation op,
     ws_emit_op_error(op, "carries ws.num_warps; it belongs on a gpu.func kernel");
     return false;
   }
-  if (!get_i32(attr, &v) || (v != 4 && v != 8)) {
+  if (!get_i32(attr, &v) || (v != 4 && v != 8 && v != 12)) {
     char buf[128];
-    ws_emit_op_error(op, "ws.num_warps = %s; expected 4 or 8 (: i32)",
+    ws_emit_op_error(op, "ws.num_warps = %s; expected 4, 8 or 12 (: i32)",
                      ws_attr_str(attr, buf, sizeof buf));
     return false;
   }

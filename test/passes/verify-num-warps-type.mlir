@@ -2,7 +2,7 @@
 // ws-verify rejects ws.num_warps given as i64.
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
-    // CHECK: verify-num-warps-type.mlir:[[@LINE+1]]:5: error: 'gpu.func' op ws.num_warps = 4 : i64; expected 4 or 8 (: i32)
+    // CHECK: verify-num-warps-type.mlir:[[@LINE+1]]:5: error: 'gpu.func' op ws.num_warps = 4 : i64; expected 4, 8 or 12 (: i32)
     gpu.func @f(%n: i32) kernel attributes {ws.num_warps = 4 : i64} {
       gpu.return
     }
