@@ -769,6 +769,35 @@ bool ws_is_splat_tile(MlirOperation def) {
          mlirDenseElementsAttrIsSplat(value);
 }
 
+/* An i32 tile of ws.iota, splats, and arith.addi/subi of them, at most
+ * `depth` ops deep. */
+static bool is_index_tile(MlirValue tile, int depth) {
+  if (!mlirValueIsAOpResult(tile) || depth < 0)
+    return false;
+  MlirType t = mlirValueGetType(tile);
+  if (!mlirTypeIsARankedTensor(t) || !mlirTypeIsAInteger(mlirShapedTypeGetElementType(t)) ||
+      mlirIntegerTypeGetWidth(mlirShapedTypeGetElementType(t)) != 32)
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(tile);
+  if (ws_op_is(def, "ws.iota") || ws_is_splat_tile(def))
+    return true;
+  return (ws_op_is(def, "arith.addi") || ws_op_is(def, "arith.subi")) &&
+         is_index_tile(mlirOperationGetOperand(def, 0), depth - 1) &&
+         is_index_tile(mlirOperationGetOperand(def, 1), depth - 1);
+}
+
+bool ws_is_index_mask(MlirValue mask) {
+  if (!mlirValueIsAOpResult(mask) || !ws_op_is(mlirOpResultGetOwner(mask), "arith.cmpi"))
+    return false;
+  MlirOperation cmp = mlirOpResultGetOwner(mask);
+  MlirAttribute p = mlirOperationGetAttributeByName(cmp, mlirStringRefCreateFromCString("predicate"));
+  int64_t pred = mlirAttributeIsNull(p) ? -1 : mlirIntegerAttrGetValueInt(p);
+  bool ordered = pred >= 2 && pred <= 5; /* slt, sle, sgt, sge */
+  enum { INDEX_DEPTH = 8 };
+  return ordered && is_index_tile(mlirOperationGetOperand(cmp, 0), INDEX_DEPTH) &&
+         is_index_tile(mlirOperationGetOperand(cmp, 1), INDEX_DEPTH);
+}
+
 bool ws_step_is_positive(MlirValue step) {
   long long c;
   if (ws_constant_int(step, &c))

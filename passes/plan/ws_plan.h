@@ -301,6 +301,13 @@ long long ws_ring_bytes(const ws_plan *plan, const ws_ring *ring);
  * scalar (a kernel argument, or scalar arith) of the tile's element type. */
 bool ws_is_splat_tile(MlirOperation def);
 
+/* An index mask: arith.cmpi (slt, sle, sgt or sge) of two i32 tiles each
+ * built from ws.iota, splats, arith.addi and arith.subi. The lowering
+ * tests such a mask's compare once per tile (uniform_select.c) and builds
+ * its flags only in a tile where they differ, so it holds no registers
+ * across the step. */
+bool ws_is_index_mask(MlirValue mask);
+
 /* True for an arith.constant splat of 0.0 (a matmul's fresh accumulator). */
 bool ws_is_zero_splat(MlirValue v);
 
