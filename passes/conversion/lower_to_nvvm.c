@@ -1170,10 +1170,12 @@ static int fragment_registers(MlirValue tile, const void *ctx) {
   int threads = *(const int *)ctx;
   MlirType t = mlirValueGetType(tile);
   if (mlirShapedTypeGetRank(t) != 2 || threads <= 0 ||
-      (mlirValueIsAOpResult(tile) && (wsOperationIsA(mlirOpResultGetOwner(tile), "broadcast") ||
-                                      wsOperationIsA(mlirOpResultGetOwner(tile), "iota"))))
-    return 0; /* a broadcast reads its row vector's registers; an iota is
-                 rebuilt from the thread index where it is used */
+      (mlirValueIsAOpResult(tile) && wsOperationIsA(mlirOpResultGetOwner(tile), "broadcast")) ||
+      ws_is_index_tile(tile) || ws_is_index_mask(tile))
+    return 0; /* a broadcast reads its row vector's registers; index tiles
+                 (an iota, math on it) are rebuilt from the thread index
+                 where a compare uses them, and their masks tested once per
+                 tile (uniform_select.c) */
   int64_t rows = mlirShapedTypeGetDimSize(t, 0), cols = mlirShapedTypeGetDimSize(t, 1);
   int64_t values = rows == 1 ? 4 * cols / threads : rows * cols / threads;
   MlirType e = mlirShapedTypeGetElementType(t);

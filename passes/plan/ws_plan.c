@@ -786,6 +786,11 @@ static bool is_index_tile(MlirValue tile, int depth) {
          is_index_tile(mlirOperationGetOperand(def, 1), depth - 1);
 }
 
+bool ws_is_index_tile(MlirValue tile) {
+  enum { INDEX_DEPTH = 8 };
+  return is_index_tile(tile, INDEX_DEPTH);
+}
+
 bool ws_is_index_mask(MlirValue mask) {
   if (!mlirValueIsAOpResult(mask) || !ws_op_is(mlirOpResultGetOwner(mask), "arith.cmpi"))
     return false;
@@ -793,9 +798,8 @@ bool ws_is_index_mask(MlirValue mask) {
   MlirAttribute p = mlirOperationGetAttributeByName(cmp, mlirStringRefCreateFromCString("predicate"));
   int64_t pred = mlirAttributeIsNull(p) ? -1 : mlirIntegerAttrGetValueInt(p);
   bool ordered = pred >= 2 && pred <= 5; /* slt, sle, sgt, sge */
-  enum { INDEX_DEPTH = 8 };
-  return ordered && is_index_tile(mlirOperationGetOperand(cmp, 0), INDEX_DEPTH) &&
-         is_index_tile(mlirOperationGetOperand(cmp, 1), INDEX_DEPTH);
+  return ordered && ws_is_index_tile(mlirOperationGetOperand(cmp, 0)) &&
+         ws_is_index_tile(mlirOperationGetOperand(cmp, 1));
 }
 
 bool ws_step_is_positive(MlirValue step) {

@@ -301,8 +301,12 @@ long long ws_ring_bytes(const ws_plan *plan, const ws_ring *ring);
  * scalar (a kernel argument, or scalar arith) of the tile's element type. */
 bool ws_is_splat_tile(MlirOperation def);
 
-/* An index mask: arith.cmpi (slt, sle, sgt or sge) of two i32 tiles each
- * built from ws.iota, splats, arith.addi and arith.subi. The lowering
+/* An index tile: an i32 tile built from ws.iota, splats, arith.addi and
+ * arith.subi (a mask's rows and columns). The lowering computes its values
+ * where a compare needs them, so none is kept across a step. */
+bool ws_is_index_tile(MlirValue tile);
+
+/* An index mask: arith.cmpi (slt, sle, sgt or sge) of two index tiles. The lowering
  * tests such a mask's compare once per tile (uniform_select.c) and builds
  * its flags only in a tile where they differ, so it holds no registers
  * across the step. */

@@ -23,10 +23,11 @@
 
 // --ws-explain says why the warpgroups take turns, what the turn channel
 // counts, and adds up the consumers' live tiles: O, m and l (carried), the
-// scaled S and the mask of the last KV block's columns where most are live.
+// scaled S and the row vectors where most are live (the mask of the last KV
+// block's columns, an index mask tested once per tile, holds none).
 // EXPLAIN: remark: turns: the 2 consumer warpgroups (each its own rows) take turns at their wgmmas
 // EXPLAIN: remark: channel 3 (compute -> compute): the turn of its warpgroups: 1 slot; the warpgroup whose turn ends arrives with its 128 threads
-// EXPLAIN: remark: registers: the consumer warpgroups' tiles need 148 per thread where most are live, here: 5 tile(s), tensor<128x128xf32> at {{.*}} (64), tensor<1x128xf32> at {{.*}} (2), tensor<1x128xf32> at {{.*}} (2), tensor<128x128xf32> at {{.*}} (64), tensor<128x128xi1> at {{.*}} (16); the compute warps have 240 after setmaxnreg
+// EXPLAIN: remark: registers: the consumer warpgroups' tiles need 136 per thread where most are live, here: 6 tile(s), tensor<128x128xf32> at {{.*}} (64), tensor<1x128xf32> at {{.*}} (2), tensor<1x128xf32> at {{.*}} (2), tensor<1x128xf32> at {{.*}} (2), tensor<128x128xf32> at {{.*}} (64), tensor<1x128xf32> at {{.*}} (2); the compute warps have 240 after setmaxnreg
 
 // SCHED: "ws.load"(%arg0, {{.*}}) {ws.partition = ["load"]}
 // SCHED: scf.for
