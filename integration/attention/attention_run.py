@@ -456,7 +456,6 @@ def bench_fp8(kern, cfg, folder, cuda_home):
     neither GQA nor the soft cap: att_f16_d128_ragged,
     att_bf16_d128_causal_ragged...) and SDPA's cuDNN backend in that type,
     on the same values, timed as bench_one times."""
-    import triton
     from torch.nn.attention import SDPBackend
     d, causal = cfg["d"], cfg["causal"]
     rows = manifest(folder)
@@ -476,11 +475,7 @@ def bench_fp8(kern, cfg, folder, cuda_home):
         runs = [("ws fp8", kern.launcher(q8, k8, vt8, o, b, h, s, d, cfg, descales=descales)),
                 ("ws f16", f16.launcher(qh, kh, vh, oh, b, h, s, d, f16_cfg)),
                 ("cudnn f16", sdpa(SDPBackend.CUDNN_ATTENTION, qh, kh, vh, causal))]
-        samples = {label: [] for label, _ in runs}
-        for _ in range(ROUNDS):
-            for label, fn in runs:
-                samples[label].append(flops / triton.testing.do_bench(fn, warmup=25, rep=150) / 1e9)
-        row = {label: sorted(x)[len(x) // 2] for label, x in samples.items()}
+        row = time_runs(runs, flops)
         print(f"{kern.name} B={b} H={h} S={s} D={d} {'causal' if causal else 'full'} "
               f"(16-bit: {f16_name}): "
               + ", ".join(f"{k2} {v:.0f}" for k2, v in row.items()) + " TFLOP/s"
@@ -584,7 +579,6 @@ def triton_attention_kernel():
 def triton_runs(q2, k2, v2, o2, b, h, s, d, causal, ref):
     """(label, run) for each Triton configuration that compiles and computes
     `ref` (B*H*S x D) within 2e-2."""
-    import triton
     from triton.tools.tensor_descriptor import TensorDescriptor
     kernel = triton_attention_kernel()
     bm = 128
@@ -627,30 +621,13 @@ def sdpa(backend, q, k, v, causal):
 ROUNDS = 3
 
 
-def bench_one(kern, cfg, b, h, s, triton_too, group=1):
-    """TFLOP/s of ws, SDPA's FlashAttention-2 and cuDNN backends (and Triton)
-    on the same uniform [-1, 1] inputs, with triton.testing.do_bench (L2
-    flushed): the median of ROUNDS interleaved rounds. A softcap kernel
-    caps at BENCH_CAP; SDPA's backends have no cap and do the rest of the
-    same work."""
+def time_runs(runs, flops):
+    """TFLOP/s of each (label, run) doing `flops`, with
+    triton.testing.do_bench (L2 flushed): ROUNDS rounds, each timing every
+    run once, and the median of each, since the GPU's clock drifts over a
+    bench and this way it drifts for all. A run that raises (a backend that
+    does not take the shape) gets NaN."""
     import triton
-    from torch.nn.attention import SDPBackend
-    d, dt, causal = cfg["d"], cfg["dtype"], cfg["causal"]
-    (q4, k4, v4), views = attention_inputs(cfg, b, h, s, False, group)
-    q2 = q4.reshape(b * h * s, d)
-    o2 = torch.empty_like(q2)
-    o_view = o2.view(b, h, s, d) if cfg["layout"] == "ragged" else o2
-    flops = 4 * b * h * s * s * d / (2 if causal else 1)
-    row = {}
-    runs = [("ws", kern.launcher(*views, o_view, b, h, s, d, cfg, group, BENCH_CAP)),
-            ("fa2", sdpa(SDPBackend.FLASH_ATTENTION, q4, k4, v4, causal)),
-            ("cudnn", sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal))]
-    if triton_too and group == 1 and not cfg["features"]:
-        k2, v2 = (x.reshape(b * h * s, d) for x in (k4, v4))
-        ref = sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal)().reshape(-1, d).float()
-        runs += triton_runs(q2, k2, v2, torch.empty_like(o2), b, h, s, d, causal, ref)
-    # ROUNDS rounds, each timing every kernel once, and the median of each:
-    # the GPU's clock drifts over a run, and this way it drifts for all
     samples = {label: [] for label, _ in runs}
     for _ in range(ROUNDS):
         for label, fn in runs:
@@ -660,8 +637,30 @@ def bench_one(kern, cfg, b, h, s, triton_too, group=1):
             except Exception as e:  # a backend that does not take the shape
                 samples[label].append(float("nan"))
                 print(f"  {label}: {type(e).__name__}: {str(e)[:80]}")
-    for label, values in samples.items():
-        row[label] = sorted(values)[len(values) // 2]
+    return {label: sorted(x)[len(x) // 2] for label, x in samples.items()}
+
+
+def bench_one(kern, cfg, b, h, s, triton_too, group=1):
+    """TFLOP/s of ws, SDPA's FlashAttention-2 and cuDNN backends (and Triton)
+    on the same uniform [-1, 1] inputs, with triton.testing.do_bench (L2
+    flushed): the median of ROUNDS interleaved rounds. A softcap kernel
+    caps at BENCH_CAP; SDPA's backends have no cap and do the rest of the
+    same work."""
+    from torch.nn.attention import SDPBackend
+    d, dt, causal = cfg["d"], cfg["dtype"], cfg["causal"]
+    (q4, k4, v4), views = attention_inputs(cfg, b, h, s, False, group)
+    q2 = q4.reshape(b * h * s, d)
+    o2 = torch.empty_like(q2)
+    o_view = o2.view(b, h, s, d) if cfg["layout"] == "ragged" else o2
+    flops = 4 * b * h * s * s * d / (2 if causal else 1)
+    runs = [("ws", kern.launcher(*views, o_view, b, h, s, d, cfg, group, BENCH_CAP)),
+            ("fa2", sdpa(SDPBackend.FLASH_ATTENTION, q4, k4, v4, causal)),
+            ("cudnn", sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal))]
+    if triton_too and group == 1 and not cfg["features"]:
+        k2, v2 = (x.reshape(b * h * s, d) for x in (k4, v4))
+        ref = sdpa(SDPBackend.CUDNN_ATTENTION, q4, k4, v4, causal)().reshape(-1, d).float()
+        runs += triton_runs(q2, k2, v2, torch.empty_like(o2), b, h, s, d, causal, ref)
+    row = time_runs(runs, flops)
     best_triton = max((v, k) for k, v in row.items() if k.startswith("triton")) if triton_too \
         and any(k.startswith("triton") for k in row) else (float("nan"), "none")
     print(f"{kern.name} B={b} H={h}{f' Hkv={h // group}' if group > 1 else ''} S={s} D={d} "
@@ -727,7 +726,6 @@ def bench_varlen(kern, cfg, profile=False):
     varlen batch (varlen_bench_batch), nested and padded (sdpa_varlen),
     counting each sequence's own work (4 H L^2 D, half of it causal), timed
     as bench_one times; the ratios take each backend's faster form."""
-    import triton
     from torch.nn.attention import SDPBackend
     d, causal = cfg["d"], cfg["causal"]
     q, k, v, offsets, lengths, group = varlen_bench_batch(cfg)
@@ -746,15 +744,7 @@ def bench_varlen(kern, cfg, profile=False):
                            ("cudnn", SDPBackend.CUDNN_ATTENTION)):
         runs += [(f"{label} {how}", run) for how, run in
                  sdpa_varlen(backend, q, k, v, offsets, causal)]
-    samples = {label: [] for label, _ in runs}
-    for _ in range(ROUNDS):
-        for label, fn in runs:
-            try:
-                samples[label].append(flops / triton.testing.do_bench(fn, warmup=25, rep=150) / 1e9)
-            except Exception as e:  # a backend that does not take the batch
-                samples[label].append(float("nan"))
-                print(f"  {label}: {type(e).__name__}: {str(e)[:80]}")
-    row = {label: sorted(x)[len(x) // 2] for label, x in samples.items()}
+    row = time_runs(runs, flops)
     # each backend's faster form is the one a user would take
     fa2, cudnn = (max(v for k2, v in row.items() if k2.startswith(p)) for p in ("fa2", "cudnn"))
     print(f"{kern.name} varlen {len(lengths)} sequences of {min(lengths)}..{max(lengths)} "

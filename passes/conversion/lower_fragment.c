@@ -190,15 +190,9 @@ static bool quantize(ws_fragments *F, MlirOperation op) {
  * reads them so). f stays an FP8 tile: a dot that reads it after rounds
  * the rounded values again, exactly. */
 static void round_f8(ws_builder *b, ws_fragment *f) {
-  int64_t two = 2;
-  MlirType f32 = mlirF32TypeGet(b->ctx), pair = mlirVectorTypeGet(1, &two, f32);
+  MlirType f32 = mlirF32TypeGet(b->ctx);
   for (int v = 0; v + 1 < f->count; v += 2) {
-    MlirValue wide = ws_build_value(b, "llvm.mlir.undef", 0, NULL, pair, 0, NULL);
-    for (int e = 0; e < 2; e++) {
-      MlirValue ops[3] = {wide, f->values[v + e], ws_const_i32(b, e)};
-      wide = ws_build_value(b, "llvm.insertelement", 3, ops, pair, 0, NULL);
-    }
-    wide = ws_f8_round(b, wide, f->f8);
+    MlirValue wide = ws_f8_round(b, ws_build_vector(b, 2, &f->values[v]), f->f8);
     for (int e = 0; e < 2; e++) {
       MlirValue ops[2] = {wide, ws_const_i32(b, e)};
       f->values[v + e] = ws_build_value(b, "llvm.extractelement", 2, ops, f32, 0, NULL);
@@ -287,13 +281,6 @@ static const char *combiner(MlirOperation op, MlirType element) {
   return NULL;
 }
 
-/* The value of lane l ^ offset (a butterfly within the warp). */
-static MlirValue shuffle_xor(ws_builder *b, MlirValue v, int offset) {
-  MlirValue ops[4] = {ws_const_i32(b, -1), v, ws_const_i32(b, offset), ws_const_i32(b, 31)};
-  MlirNamedAttribute kind = ws_named_text(b->ctx, "kind", "#nvvm<shfl_kind bfly>");
-  return ws_build_value(b, "nvvm.shfl.sync", 4, ops, mlirValueGetType(v), 1, &kind);
-}
-
 /* Each row's reduction: the thread's own values of the row, then the
  * other three lanes of its quad (lanes 4q..4q+3 share rows). */
 bool ws_fragments_reduce(ws_fragments *F, ws_builder *b, MlirOperation op) {
@@ -326,7 +313,7 @@ bool ws_fragments_reduce(ws_fragments *F, ws_builder *b, MlirOperation op) {
           acc = mlirValueIsNull(acc) ? v : ws_arith(b, combine, acc, v);
         }
       for (int offset = 1; offset < QUAD; offset *= 2)
-        acc = ws_arith(b, combine, acc, shuffle_xor(b, acc, offset));
+        acc = ws_arith(b, combine, acc, ws_shuffle(b, "bfly", acc, ws_const_i32(b, offset)));
       out->values[2 * p + h] = acc;
     }
   return true;

@@ -4,6 +4,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
 
 #include "../../dialect/ws_text.h"
 
@@ -25,7 +26,7 @@ static MlirValue array_size(MlirValue array) {
  * be anything). */
 static MlirValue guarded_load(ws_builder *b, MlirValue array, MlirValue index, MlirType type) {
   MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
-  int bytes = 4;
+  int bytes = wsElementTypeByteWidth(type);
   MlirValue at = ws_build_value(b, "arith.index_cast", 1, &index, i64, 0, NULL);
   MlirValue inside = ws_cmpi(b, "ult", at, array_size(array));
   MlirBlock yes, no;

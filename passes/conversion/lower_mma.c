@@ -153,30 +153,16 @@ MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgrou
 
 /* Two 16-bit values as the 32-bit register wgmma's A fragment takes. */
 static MlirValue pack_pair(ws_builder *b, MlirValue lo, MlirValue hi) {
-  int64_t two = 2;
-  MlirType pair = mlirVectorTypeGet(1, &two, mlirValueGetType(lo));
-  MlirValue v = ws_build_value(b, "llvm.mlir.undef", 0, NULL, pair, 0, NULL);
   MlirValue halves[2] = {lo, hi};
-  for (int e = 0; e < 2; e++) {
-    MlirValue ops[3] = {v, halves[e], c32(b, e)};
-    v = ws_build_value(b, "llvm.insertelement", 3, ops, pair, 0, NULL);
-  }
+  MlirValue v = ws_build_vector(b, 2, halves);
   return ws_build_value(b, "llvm.bitcast", 1, &v, mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
 }
 
 /* Two f32 values as their two f8 bytes (vector<2xi8>, the first value
  * first), rounded to nearest and saturated. */
 static MlirValue f8_pair(ws_builder *b, MlirValue lo, MlirValue hi, MlirType f8) {
-  int64_t two = 2;
-  MlirType f32 = mlirF32TypeGet(b->ctx);
-  MlirValue v = ws_build_value(b, "llvm.mlir.undef", 0, NULL, mlirVectorTypeGet(1, &two, f32),
-                               0, NULL);
   MlirValue halves[2] = {lo, hi};
-  for (int e = 0; e < 2; e++) {
-    MlirValue ops[3] = {v, halves[e], c32(b, e)};
-    v = ws_build_value(b, "llvm.insertelement", 3, ops, mlirValueGetType(v), 0, NULL);
-  }
-  return ws_f8_narrow(b, v, f8);
+  return ws_f8_narrow(b, ws_build_vector(b, 2, halves), f8);
 }
 
 /* Two pairs of bytes as one 32-bit word, the first pair low. */
@@ -188,13 +174,6 @@ static MlirValue join_pairs(ws_builder *b, MlirValue first, MlirValue second) {
                                    mlirVectorTypeGet(1, &four, mlirIntegerTypeGet(b->ctx, 8)),
                                    1, &mask);
   return ws_build_value(b, "llvm.bitcast", 1, &bytes, mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
-}
-
-/* The value of `v` in lane `lane` of the warp. */
-static MlirValue shuffle_from(ws_builder *b, MlirValue v, MlirValue lane) {
-  MlirValue ops[4] = {c32(b, -1), v, lane, c32(b, 31)};
-  MlirNamedAttribute kind = ws_named_text(b->ctx, "kind", "#nvvm<shfl_kind idx>");
-  return ws_build_value(b, "nvvm.shfl.sync", 4, ops, mlirValueGetType(v), 1, &kind);
 }
 
 /* Where a thread's bytes of an 8-bit A fragment come from in its quad (the
@@ -228,8 +207,8 @@ static f8_quad f8_quad_sources(ws_builder *b) {
  * lanes 2 (c % 2) and 2 (c % 2) + 1, in the first group for c < 2 and the
  * second otherwise: two shuffles and one prmt. */
 static MlirValue f8_register(ws_builder *b, const f8_quad *q, MlirValue word) {
-  MlirValue ops[3] = {shuffle_from(b, word, q->first), shuffle_from(b, word, q->second),
-                      q->selector};
+  MlirValue ops[3] = {ws_shuffle(b, "idx", word, q->first),
+                      ws_shuffle(b, "idx", word, q->second), q->selector};
   MlirNamedAttribute attrs[2] = {
       ws_named_text(b->ctx, "mode", "#nvvm.permute_mode<default>"),
       ws_named_text(b->ctx, "operandSegmentSizes", "array<i32: 1, 1, 1>"),
@@ -382,8 +361,6 @@ void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thre
   int eb = wsElementTypeByteWidth(element_type);
   MlirValue row0, col0;
   ws_fragment_origin(b, s, thread, &row0, &col0);
-  int64_t two = 2;
-  MlirType pair = mlirVectorTypeGet(1, &two, element_type);
   char align[32];
   snprintf(align, sizeof align, "%d : i64", 2 * eb);
   MlirNamedAttribute align_attr = ws_named_text(b->ctx, "alignment", align);
@@ -392,11 +369,7 @@ void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thre
     for (int h = 0; h < 2; h++) {
       MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * s->part_rows + 8 * h));
       for (int j = 0; j < cols / 8; j++) {
-        MlirValue v = ws_build_value(b, "llvm.mlir.undef", 0, NULL, pair, 0, NULL);
-        for (int e = 0; e < 2; e++) {
-          MlirValue ops[3] = {v, values[p * cols / 2 + 4 * j + 2 * h + e], c32(b, e)};
-          v = ws_build_value(b, "llvm.insertelement", 3, ops, pair, 0, NULL);
-        }
+        MlirValue v = ws_build_vector(b, 2, &values[p * cols / 2 + 4 * j + 2 * h]);
         MlirValue col = ws_arith(b, "arith.addi", col0, c32(b, 8 * j));
         MlirValue at = ws_byte_ptr(b, tile, ws_slot_offset(b, row, col, m, s->n, eb, span));
         MlirValue ops[2] = {v, at};

@@ -918,8 +918,8 @@ static bool llvm_arg_type(MlirType t, char *buf, size_t cap) {
     snprintf(buf, cap, "ptr");
     return true;
   }
-  if (wsTypeIsAKernelArray(t)) { /* a global pointer and the element count */
-    snprintf(buf, cap, "ptr<1>, i64");
+  if (wsTypeIsAKernelArray(t)) {
+    snprintf(buf, cap, WS_KERNEL_ARRAY_PARAMS);
     return true;
   }
   if (mlirTypeIsAIndex(t)) { /* as upstream's GPU lowering passes it */
@@ -979,7 +979,7 @@ static bool create_function(lowering *L) {
     ws_text_appendf(&attrs_t, "%s%s", i ? ", " : "",
                     desc ? "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, "
                            "nvvm.grid_constant}"
-                         : wsTypeIsAKernelArray(t) ? "{}, {}" : "{}");
+                         : wsTypeIsAKernelArray(t) ? WS_KERNEL_ARRAY_PARAM_ATTRS : "{}");
     if (desc && wsTensorDescIsStored(arg)) { /* its store view follows it */
       ws_text_appendf(&sig_t, ", ptr");
       ws_text_appendf(&attrs_t, ", {llvm.align = 8 : i64, llvm.byval = "
@@ -997,7 +997,7 @@ static bool create_function(lowering *L) {
       pass_index_as_i64(L, entry, arg);
     if (wsTypeIsAKernelArray(mlirValueGetType(arg))) {
       ws_pass_kernel_array(entry, arg);
-      i++; /* past its size */
+      i++; /* past its count */
       continue;
     }
     if (!wsTypeIsATensorDesc(mlirValueGetType(arg)))

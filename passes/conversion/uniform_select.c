@@ -89,17 +89,15 @@ static MlirValue fits_i32(ws_builder *b, MlirValue lo, MlirValue hi) {
   return ws_arith(b, "arith.andi", above, below);
 }
 
-/* The scalar conditions under which `cmp` (an arith.cmpi of index tiles)
- * holds for every element (*all) and for none (*none); false when its
- * predicate or operands are not of the forms ranges are known for. */
+/* The scalar conditions under which `cmp` (an index mask's arith.cmpi,
+ * ws_is_index_mask) holds for every element (*all) and for none (*none);
+ * false when a splat's scalar cannot be rebuilt. */
 static bool uniform_conditions(ws_builder *b, MlirOperation cmp, MlirValue *all,
                                MlirValue *none) {
-  enum { SLT = 2, SLE = 3, SGT = 4, SGE = 5 }; /* arith::CmpIPredicate */
+  enum { SLT = 2, SLE = 3, SGT = 4 }; /* arith::CmpIPredicate; SGE = 5 */
   MlirAttribute p = mlirOperationGetInherentAttributeByName(
       cmp, mlirStringRefCreateFromCString("predicate"));
-  int64_t pred = mlirAttributeIsNull(p) ? -1 : mlirIntegerAttrGetValueInt(p);
-  if (pred < SLT || pred > SGE)
-    return false;
+  int64_t pred = mlirIntegerAttrGetValueInt(p);
   index_range x, y;
   if (!range_of(b, mlirOperationGetOperand(cmp, 0), 0, &x) ||
       !range_of(b, mlirOperationGetOperand(cmp, 1), 0, &y))
@@ -135,11 +133,12 @@ static bool operand_values(ws_fragments *F, ws_builder *b, MlirOperation op, int
 bool ws_fragments_uniform_select(ws_fragments *F, ws_builder *b, MlirOperation op,
                                  bool *lowered) {
   *lowered = false;
-  MlirOperation cmp = defining_op(mlirOperationGetOperand(op, 0));
-  ws_fragment *pred = ws_fragment_find(F, mlirOperationGetOperand(op, 0));
+  MlirValue cond = mlirOperationGetOperand(op, 0);
+  ws_fragment *pred = ws_fragment_find(F, cond);
   MlirValue all, none;
-  if (mlirOperationIsNull(cmp) || !ws_op_is(cmp, "arith.cmpi") || !pred ||
-      !uniform_conditions(b, cmp, &all, &none))
+  /* the masks the step pipeline's estimate also takes as free (ws_plan.h) */
+  if (!ws_is_index_mask(cond) || !pred ||
+      !uniform_conditions(b, defining_op(cond), &all, &none))
     return true; /* scalars it built for nothing are dead: canonicalize drops them */
   int count = pred->count;
   MlirValue yes[WS_MAX_FRAGMENT], no[WS_MAX_FRAGMENT], picked[WS_MAX_FRAGMENT];

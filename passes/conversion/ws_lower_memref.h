@@ -11,6 +11,11 @@
 
 #include "../support/ws_builder.h"
 
+/* How a kernel array appears in the lowered kernel's signature: a global
+ * pointer and its element count, two parameters without attributes. */
+#define WS_KERNEL_ARRAY_PARAMS "ptr<1>, i64"
+#define WS_KERNEL_ARRAY_PARAM_ATTRS "{}, {}"
+
 /* Retypes kernel array argument `arg` (wsTypeIsAKernelArray) of the entry block to a global
  * pointer (!llvm.ptr<1>) and inserts its element count (i64) as the next
  * argument, which memref.load and memref.dim then read. */

@@ -795,9 +795,9 @@ bool ws_is_index_mask(MlirValue mask) {
   if (!mlirValueIsAOpResult(mask) || !ws_op_is(mlirOpResultGetOwner(mask), "arith.cmpi"))
     return false;
   MlirOperation cmp = mlirOpResultGetOwner(mask);
-  MlirAttribute p = mlirOperationGetAttributeByName(cmp, mlirStringRefCreateFromCString("predicate"));
+  MlirAttribute p = mlirOperationGetAttributeByName(cmp, ref("predicate"));
   int64_t pred = mlirAttributeIsNull(p) ? -1 : mlirIntegerAttrGetValueInt(p);
-  bool ordered = pred >= 2 && pred <= 5; /* slt, sle, sgt, sge */
+  bool ordered = pred >= 2 && pred <= 5; /* slt, sle, sgt, sge (arith::CmpIPredicate) */
   return ordered && ws_is_index_tile(mlirOperationGetOperand(cmp, 0)) &&
          ws_is_index_tile(mlirOperationGetOperand(cmp, 1));
 }

@@ -219,6 +219,25 @@ MlirValue ws_smem_slot_ptr(ws_builder *b, MlirValue smem, int base, MlirValue sl
   return ws_byte_ptr(b, smem, off);
 }
 
+MlirValue ws_build_vector(ws_builder *b, intptr_t n, const MlirValue *values) {
+  int64_t shape = n;
+  MlirType type = mlirVectorTypeGet(1, &shape, mlirValueGetType(values[0]));
+  MlirValue v = ws_build_value(b, "llvm.mlir.undef", 0, NULL, type, 0, NULL);
+  for (intptr_t i = 0; i < n; i++) {
+    MlirValue ops[3] = {v, values[i], ws_const_i32(b, i)};
+    v = ws_build_value(b, "llvm.insertelement", 3, ops, type, 0, NULL);
+  }
+  return v;
+}
+
+MlirValue ws_shuffle(ws_builder *b, const char *kind, MlirValue v, MlirValue lane) {
+  char text[48];
+  snprintf(text, sizeof text, "#nvvm<shfl_kind %s>", kind);
+  MlirNamedAttribute attr = ws_named_text(b->ctx, "kind", text);
+  MlirValue ops[4] = {ws_const_i32(b, -1), v, lane, ws_const_i32(b, 31)};
+  return ws_build_value(b, "nvvm.shfl.sync", 4, ops, mlirValueGetType(v), 1, &attr);
+}
+
 MlirOperation ws_clone_before(ws_builder *b, MlirOperation op) {
   MlirOperation copy = mlirOperationClone(op);
   if (!mlirOperationIsNull(b->before))

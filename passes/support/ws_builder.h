@@ -70,6 +70,14 @@ MlirValue ws_smem_slot_ptr(ws_builder *b, MlirValue smem, int base, MlirValue sl
 MlirOperation ws_build_inline_asm(ws_builder *b, const char *text, const char *constraints,
                                   intptr_t n, const MlirValue *operands, MlirType result);
 
+/* A vector<n x T> of `values` (n of them, T their type) in order, built
+ * from undef with llvm.insertelement. */
+MlirValue ws_build_vector(ws_builder *b, intptr_t n, const MlirValue *values);
+
+/* nvvm.shfl.sync over the whole warp: `kind` "bfly" (the value of lane
+ * l ^ lane) or "idx" (of lane `lane`), clamped at 31. */
+MlirValue ws_shuffle(ws_builder *b, const char *kind, MlirValue v, MlirValue lane);
+
 /* Clones a leaf op before the builder's point (the caller sets operands). */
 MlirOperation ws_clone_before(ws_builder *b, MlirOperation op);
 

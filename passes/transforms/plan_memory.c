@@ -427,10 +427,13 @@ static void set_depths(ws_plan *plan, int load_depth, int other_depth, int tmem_
   /* W warpgroups taking turns wait for turn c - 1 right after their own
    * turn c - W: W - 1 slots keep that wait within one phase of its
    * barrier (two warpgroups: one) */
-  for (int c = 0; compute >= 0 && plan->parts[compute].turns && c < plan->num_channels; c++)
+  if (compute < 0 || !plan->parts[compute].turns)
+    return;
+  int turn_slots = plan->parts[compute].num_warps / 4 - 1;
+  for (int c = 0; c < plan->num_channels; c++)
     if (plan->channels[c].from == compute && plan->channels[c].to == compute &&
-        plan->parts[compute].num_warps / 4 - 1 > plan->channels[c].depth)
-      plan->channels[c].depth = plan->parts[compute].num_warps / 4 - 1;
+        turn_slots > plan->channels[c].depth)
+      plan->channels[c].depth = turn_slots;
 }
 
 /* A matmul: the deepest rings that fit, the epilogue tile after them or

@@ -167,7 +167,6 @@ static bool check_array_argument(intptr_t index, MlirValue arg) {
   MlirType type = mlirValueGetType(arg);
   if (!mlirTypeIsAMemRef(type))
     return true;
-  char buf[128];
   if (wsTypeIsAKernelArray(type)) { /* read only: memref.load, memref.dim */
     for (MlirOpOperand use = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(use);
          use = mlirOpOperandGetNextUse(use)) {
@@ -183,6 +182,7 @@ static bool check_array_argument(intptr_t index, MlirValue arg) {
     }
     return true;
   }
+  char buf[128];
   ws_emit_error_at(mlirValueGetLocation(arg),
                    "kernel argument %d of type %s: a kernel takes an array as a "
                    "rank-1 memref of i32 or f32 with the identity layout "

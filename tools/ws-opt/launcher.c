@@ -34,6 +34,14 @@ static const char *dtype_suffix(WsDtype dtype, char *buf, size_t cap) {
   return buf;
 }
 
+/* Whether kernel k takes an array (memref<?xT>) argument. */
+static bool has_array(const launch_info *k) {
+  for (int i = 0; i < k->num_args; i++)
+    if (k->args[i].is_array)
+      return true;
+  return false;
+}
+
 /* The parameters, each descriptor's with the element type and rank its
  * ws_tensor must have, each integer's with its ws.divisibility. */
 static void write_params(FILE *f, const launch_info *k) {
@@ -127,12 +135,9 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
                " * them",
             ks[k].name, ks[k].block_threads, ks[k].smem_bytes);
     write_outside(f, name, &ks[k]);
-    for (int i = 0; i < ks[k].num_args; i++)
-      if (ks[k].args[i].is_array) {
-        fprintf(f, ". Array arguments (rank 1, contiguous) are read one element\n"
-                   " * at a time: an index past the end reads 0, nothing is written");
-        break;
-      }
+    if (has_array(&ks[k]))
+      fprintf(f, ". Array arguments (rank 1, contiguous) are read one element\n"
+                 " * at a time: an index past the end reads 0, nothing is written");
     fprintf(f, ". Arguments TMA cannot take are refused with\n"
                " * CUDA_ERROR_INVALID_VALUE and a message in m->error. */\n"
                "CUresult %s_%s_launch(%s_module *m, CUstream stream,\n"
@@ -494,8 +499,7 @@ static void write_source(FILE *f, const char *file, const char *name, const laun
           name, name);
   bool arrays = false;
   for (int k = 0; k < n; k++)
-    for (int i = 0; i < ks[k].num_args; i++)
-      arrays |= ks[k].args[i].is_array;
+    arrays |= has_array(&ks[k]);
   write_encoder(f, arrays);
   for (int k = 0; k < n; k++) {
     write_launch(f, name, &ks[k]);
