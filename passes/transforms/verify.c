@@ -904,11 +904,54 @@ static void check_kernel_context(verify_state *st, MlirOperation func) {
 
 /* ---- the walk ------------------------------------------------------------ */
 
+/* Whether gpu.func `func` is a ws kernel: one that takes a descriptor or
+ * marks a loop ws.warp_specialize. */
+static MlirWalkResult find_marked_loop(MlirOperation op, void *found) {
+  if (ws_has_attr(op, "ws.warp_specialize")) {
+    *(bool *)found = true;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static bool is_ws_kernel(MlirOperation func) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (intptr_t i = 0; !mlirBlockIsNull(entry) && i < mlirBlockGetNumArguments(entry); i++)
+    if (wsTypeIsATensorDesc(mlirValueGetType(mlirBlockGetArgument(entry, i))))
+      return true;
+  bool found = false;
+  mlirOperationWalk(func, find_marked_loop, &found, MlirWalkPreOrder);
+  return found;
+}
+
+/* A memref op in a ws kernel reads a kernel array (check_array_argument
+ * checks its other uses): ws lowers no other memref, so any other is
+ * refused here rather than miscompiled later. */
+static bool check_memref_op(MlirOperation op) {
+  char name[64];
+  if (strncmp(ws_op_name(op, name, sizeof name), "memref.", 7) != 0)
+    return true;
+  MlirOperation func = ws_enclosing_op(op, "gpu.func");
+  if (mlirOperationIsNull(func) || !is_ws_kernel(func))
+    return true;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (mlirValueIsABlockArgument(v) && wsTypeIsAKernelArray(mlirValueGetType(v)))
+      return true; /* a use of a kernel array: check_array_argument's */
+  }
+  ws_emit_op_error(op, "in a ws kernel: memory is read through !ws.tensor_desc tiles and "
+                       "kernel arrays (memref<?xi32> or memref<?xf32> arguments, read with "
+                       "memref.load and memref.dim); ws lowers no other memref");
+  return false;
+}
+
 static MlirWalkResult verify_op(MlirOperation op, void *user_data) {
   verify_state *st = user_data;
   check_ws_attributes(st, op);
   if (ws_op_is(op, "gpu.func") || ws_op_is(op, "func.func"))
     check_function_arguments(st, op);
+  if (!check_memref_op(op))
+    st->ok = false;
   if (!wsOperationIsInDialect(op))
     return MlirWalkResultAdvance;
   note_ws_user(st, op);
