@@ -41,7 +41,8 @@ void wsPlanDestroy(WsPlan plan) { free(unwrap(plan)); }
 WsPlanKernel wsPlanGetKernel(WsPlan plan) {
   const ws_plan *p = &unwrap(plan)->plan;
   return (WsPlanKernel){p->block_threads, p->smem_bytes, p->maxnreg, p->blocks_per_sm,
-                        p->persistent, p->cluster[0], p->cluster[1], ws_plan_is_pair(p)};
+                        p->persistent, p->cluster[0], p->cluster[1], ws_plan_is_pair(p),
+                        p->row_scratch, p->row_scratch_bytes};
 }
 
 intptr_t wsPlanGetNumPartitions(WsPlan plan) { return unwrap(plan)->plan.num_parts; }

@@ -12,22 +12,11 @@
 set -uo pipefail
 dir="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "skipped: no GPU"
-  exit 0
-fi
+. "$here/../gpu_common.sh"
+require_gpu
 fail=0
 timeout 600 python3 "$here/attention_run.py" "$dir" check || fail=1
-if command -v compute-sanitizer >/dev/null; then
-  for tool in racecheck synccheck memcheck; do
-    for name in att_f16_d128 att_bf16_d128_causal att_f16_d64 att_f16_d256_causal_gqa_softcap \
-                att_bf16_d128_causal_varlen_gqa_softcap att_e4m3_d64; do
-      log="$(timeout 600 compute-sanitizer --tool $tool \
-               python3 "$here/attention_run.py" "$dir" small "$name" 2>&1)"
-      echo "compute-sanitizer --tool $tool $name: $(echo "$log" | grep -E "SUMMARY" | tr -s ' ')"
-      echo "$log" | grep -qE "(0 hazards displayed \(0 errors, 0 warnings\)|ERROR SUMMARY: 0 errors)" || fail=1
-    done
-  done
-fi
+sanitize "$here/attention_run.py" "$dir" att_f16_d128 att_bf16_d128_causal att_f16_d64 \
+  att_f16_d256_causal_gqa_softcap att_bf16_d128_causal_varlen_gqa_softcap att_e4m3_d64 || fail=1
 [ $fail = 0 ] && echo PASS || echo FAIL
 exit $fail

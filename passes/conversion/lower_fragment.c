@@ -265,28 +265,12 @@ bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) 
   return true;
 }
 
-/* The arith op that combines two values of a reduction. */
-static const char *combiner(MlirOperation op, MlirType element) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
-  MlirStringRef kind = mlirAttributeIsNull(a) || !mlirAttributeIsAString(a)
-                           ? mlirStringRefCreateFromCString("")
-                           : mlirStringAttrGetValue(a);
-  bool fp = mlirTypeIsAFloat(element);
-  if (ws_ref_eq(kind, "max"))
-    return fp ? "arith.maximumf" : "arith.maxsi";
-  if (ws_ref_eq(kind, "min"))
-    return fp ? "arith.minimumf" : "arith.minsi";
-  if (ws_ref_eq(kind, "sum"))
-    return fp ? "arith.addf" : "arith.addi";
-  return NULL;
-}
-
 /* Each row's reduction: the thread's own values of the row, then the
  * other three lanes of its quad (lanes 4q..4q+3 share rows). */
 bool ws_fragments_reduce(ws_fragments *F, ws_builder *b, MlirOperation op) {
   ws_fragment *in = ws_fragment_find(F, mlirOperationGetOperand(op, 0));
   MlirType element = ws_tile_element(mlirOperationGetResult(op, 0));
-  const char *combine = combiner(op, element);
+  const char *combine = ws_reduce_combiner(op, element);
   if (!in || in->n == 0 || !combine || ws_int_attr(op, "axis", -1) != 1) {
     ws_emit_op_error(op, "reduces a tile that is not an M x N tile of the consumers "
                          "along its rows (axis = 1; kind max, min or sum)");

@@ -18,7 +18,7 @@ bool ws_has_tile_result(MlirOperation op) {
          mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0)));
 }
 
-static ws_tile_regs *find_tile(ws_tiles *T, MlirValue tile) {
+ws_tile_regs *ws_tiles_find(ws_tiles *T, MlirValue tile) {
   for (int t = 0; t < T->num_tiles; t++)
     if (mlirValueEqual(T->tiles[t].tile, tile))
       return &T->tiles[t];
@@ -28,7 +28,7 @@ static ws_tile_regs *find_tile(ws_tiles *T, MlirValue tile) {
 /* A new entry of the tile table (which only maps values to their chunks:
  * registers are LLVM's to allocate, and ws_tiles_check_pressure bounds
  * how many the live tiles need). */
-static ws_tile_regs *new_tile(ws_tiles *T, MlirValue tile) {
+ws_tile_regs *ws_tiles_new(ws_tiles *T, MlirValue tile) {
   T->tiles = ws_grow(T->tiles, &T->cap, T->num_tiles + 1, sizeof *T->tiles);
   ws_tile_regs *t = &T->tiles[T->num_tiles++];
   t->tile = tile;
@@ -74,11 +74,35 @@ static MlirNamedAttribute alignment_attr(ws_tiles *T, const ws_ring *ring) {
   return ws_named_text(T->ctx, "alignment", text);
 }
 
+/* Byte offset of chunk j of this thread in a slot whose rows TMA filled
+ * as several boxes side by side (ws_ring_box_cols): the slot holds box
+ * after box, each rows x box_cols, so element (r, c) lies at ((c / w) *
+ * rows + r) * w + c % w for boxes w wide (a chunk never straddles two:
+ * vec divides w). */
+static MlirValue boxed_chunk_offset(ws_tiles *T, ws_builder *b, const ws_ring *ring, int j,
+                                    int elem_bytes) {
+  MlirType t = ring->tile;
+  int rank = (int)mlirShapedTypeGetRank(t);
+  int cols = (int)mlirShapedTypeGetDimSize(t, rank - 1), w = ws_ring_box_cols(ring);
+  int rows = ws_tile_bytes(t) / elem_bytes / cols;
+  MlirValue k = ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, j * T->threads));
+  MlirValue e = ws_arith(b, "arith.muli", k, ws_const_i32(b, T->vec));
+  MlirValue r = ws_arith(b, "arith.divui", e, ws_const_i32(b, cols));
+  MlirValue c = ws_arith(b, "arith.remui", e, ws_const_i32(b, cols));
+  MlirValue box = ws_arith(b, "arith.divui", c, ws_const_i32(b, w));
+  MlirValue within = ws_arith(b, "arith.remui", c, ws_const_i32(b, w));
+  MlirValue row = ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", box, ws_const_i32(b, rows)), r);
+  MlirValue at = ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", row, ws_const_i32(b, w)), within);
+  return ws_arith(b, "arith.muli", at, ws_const_i32(b, elem_bytes));
+}
+
 static MlirValue chunk_ptr(ws_tiles *T, ws_builder *b, const ws_ring *ring,
                            MlirValue slot, int j) {
   int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
   MlirValue base = ws_smem_slot_ptr(b, T->smem, ring->offset, slot, ring->slot_bytes);
-  MlirValue offset = chunk_offset(T, b, j, eb);
+  bool boxed = ws_ring_boxes(ring) > 1 &&
+               ws_tile_bytes(ring->tile) / eb / ws_ring_box_cols(ring) / ws_ring_boxes(ring) > 1;
+  MlirValue offset = boxed ? boxed_chunk_offset(T, b, ring, j, eb) : chunk_offset(T, b, j, eb);
   if (chunk_may_be_past(T, j)) /* read chunk 0 instead: in the slot, unused */
     offset = ws_build_value(b, "arith.select", 3,
                             (MlirValue[]){T->last_valid, offset, ws_const_i32(b, 0)}, T->i32, 0, NULL);
@@ -110,8 +134,7 @@ static void store_chunk(ws_tiles *T, ws_builder *b, const ws_ring *ring, MlirVal
   ws_build_void(&at, "llvm.store", 2, ops, 1, &align);
 }
 
-/* A vector of `vt` with `scalar` in every lane. */
-static MlirValue splat_vector(ws_tiles *T, ws_builder *b, MlirValue scalar, MlirType vt) {
+MlirValue ws_tiles_splat(ws_tiles *T, ws_builder *b, MlirValue scalar, MlirType vt) {
   MlirValue v = ws_build_value(b, "llvm.mlir.poison", 0, NULL, vt, 0, NULL);
   for (int lane = 0; lane < T->vec; lane++) {
     MlirValue ops[3] = {v, scalar, ws_const_i32(b, lane)};
@@ -130,7 +153,7 @@ static MlirValue broadcast_scalar(ws_tiles *T, ws_builder *b, MlirOperation def,
                           "holds widened to f32; splat an f32 scalar and arith.truncf the tile");
     return (MlirValue){NULL};
   }
-  return splat_vector(T, b, scalar, vt);
+  return ws_tiles_splat(T, b, scalar, vt);
 }
 
 /* A splat tile (ws_is_splat_tile) becomes one vector shared by all chunks
@@ -145,9 +168,12 @@ static ws_tile_regs *materialize_splat(ws_tiles *T, ws_builder *b, MlirValue til
                           "only splats can be");
     return NULL;
   }
-  MlirType vt = chunk_type(T, mlirValueGetType(tile));
+  bool row = ws_tiles_is_row_vector(T, mlirValueGetType(tile));
+  MlirType vt = row ? ws_tile_element(tile) : chunk_type(T, mlirValueGetType(tile));
   MlirValue v;
-  if (ws_op_is(def, "tensor.splat")) {
+  if (row && ws_op_is(def, "tensor.splat")) {
+    v = mlirOperationGetOperand(def, 0); /* a row vector's chunks are scalars */
+  } else if (ws_op_is(def, "tensor.splat")) {
     v = broadcast_scalar(T, b, def, vt);
     if (mlirValueIsNull(v))
       return NULL;
@@ -158,10 +184,11 @@ static ws_tile_regs *materialize_splat(ws_tiles *T, ws_builder *b, MlirValue til
     if (ws_is_f8(mlirShapedTypeGetElementType(mlirValueGetType(tile))))
       element = mlirFloatAttrDoubleGet(T->ctx, mlirF32TypeGet(T->ctx),
                                        mlirFloatAttrGetValueDouble(element));
-    MlirNamedAttribute attr = ws_named(T->ctx, "value", mlirDenseElementsAttrSplatGet(vt, element));
+    MlirNamedAttribute attr = ws_named(
+        T->ctx, "value", row ? element : mlirDenseElementsAttrSplatGet(vt, element));
     v = ws_build_value(b, "arith.constant", 0, NULL, vt, 1, &attr);
   }
-  ws_tile_regs *t = new_tile(T, tile);
+  ws_tile_regs *t = ws_tiles_new(T, tile);
   for (int j = 0; j < T->chunks; j++)
     t->chunks[j] = v;
   return t;
@@ -210,6 +237,8 @@ bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op) {
   MlirValue result = mlirOperationGetResult(op, 0);
   if (ws_op_is(op, "arith.constant") || ws_op_is(op, "tensor.splat"))
     return materialize_splat(T, b, result) != NULL; /* a located error if no splat */
+  if (ws_tiles_is_row_vector(T, mlirValueGetType(result)))
+    return ws_tiles_row_vector_op(T, b, op);
   intptr_t n = mlirOperationGetNumOperands(op);
   int in_index[8]; /* entries, not pointers: the table grows */
   if (n > 8) {
@@ -221,14 +250,14 @@ bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op) {
     return false;
   for (intptr_t k = 0; k < n; k++) {
     MlirValue v = mlirOperationGetOperand(op, k);
-    ws_tile_regs *t = find_tile(T, v);
+    ws_tile_regs *t = ws_tiles_find(T, v);
     if (!t)
       t = materialize_splat(T, b, v);
     if (!t)
       return false;
     in_index[k] = (int)(t - T->tiles);
   }
-  ws_tile_regs *out = new_tile(T, result), *in[8];
+  ws_tile_regs *out = ws_tiles_new(T, result), *in[8];
   for (intptr_t k = 0; k < n; k++)
     in[k] = &T->tiles[in_index[k]];
   MlirType rt = ws_tile_element(result);
@@ -253,8 +282,11 @@ bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op) {
 /* V and the chunk count for the compute tiles: 16-byte pieces of the widest
  * element where the tile allows. Splats take whatever layout their users
  * have, so they are left out. */
-bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t n) {
+bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t n,
+                     int scratch_bytes) {
   T->threads = threads;
+  if (!ws_tiles_find_rows(T, ops, n))
+    return false;
   int widest = 1;
   long numel = 0;
   MlirOperation first = {NULL};
@@ -263,6 +295,8 @@ bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t 
     if (!ws_has_tile_result(op) || ws_is_splat_tile(op))
       continue;
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+    if (ws_tiles_is_row_vector(T, t))
+      continue; /* one scalar per chunk, in the tile's layout */
     long n = 1;
     for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
       n *= mlirShapedTypeGetDimSize(t, d);
@@ -284,8 +318,8 @@ bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t 
   if (numel == 0)
     return true;
   T->vec = 16 / widest;
-  while (T->vec > 1 && numel % T->vec)
-    T->vec /= 2;
+  while (T->vec > 1 && (numel % T->vec || (T->rows && T->cols % T->vec)))
+    T->vec /= 2; /* a row kernel's chunk stays within a row */
   T->total = (int)(numel / T->vec);
   T->chunks = (T->total + T->threads - 1) / T->threads;
   if (T->chunks > WS_MAX_CHUNKS) {
@@ -294,7 +328,12 @@ bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t 
                      numel, T->chunks, WS_MAX_CHUNKS);
     return false;
   }
-  return true;
+  return ws_tiles_check_rows(T, ops, n, scratch_bytes);
+}
+
+ws_tile_regs *ws_tiles_operand(ws_tiles *T, ws_builder *b, MlirValue tile) {
+  ws_tile_regs *t = ws_tiles_find(T, tile);
+  return t ? t : materialize_splat(T, b, tile);
 }
 
 /* ws.read_slot of ring r: this thread's chunks of the slot into registers. */
@@ -309,7 +348,7 @@ bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_r
                          "row-major rings only", r);
     return false;
   }
-  ws_tile_regs *t = new_tile(T, mlirOperationGetResult(op, 0));
+  ws_tile_regs *t = ws_tiles_new(T, mlirOperationGetResult(op, 0));
   MlirValue slot = mlirOperationGetOperand(op, 0);
   for (int j = 0; j < T->chunks; j++)
     t->chunks[j] = load_chunk(T, b, ring, chunk_ptr(T, b, ring, slot, j));
@@ -320,12 +359,18 @@ bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_r
 bool ws_tiles_write_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring,
                          int r) {
   MlirValue tile = mlirOperationGetOperand(op, 0);
+  if (ws_tiles_is_row_vector(T, mlirValueGetType(tile))) {
+    ws_emit_op_error(op, "hands a row vector (a ws.reduce's result) to another partition "
+                         "(a ws.store of it); a row kernel stores tiles of its rows, so "
+                         "spread the vector along them first (ws.broadcast, axis = 0)");
+    return false;
+  }
   if (ring->swizzle) {
     ws_emit_op_error(op, "writes ring %d, which is swizzled, from a tile that is not "
                          "a wgmma fragment; only fragments are written swizzled", r);
     return false;
   }
-  ws_tile_regs *t = find_tile(T, tile);
+  ws_tile_regs *t = ws_tiles_find(T, tile);
   if (!t)
     t = materialize_splat(T, b, tile);
   if (!t)
@@ -357,6 +402,9 @@ static int tile_registers(const ws_tiles *T, MlirType e) {
 }
 
 static int registers_of_tile(MlirValue tile, const void *ctx) {
+  const ws_tiles *T = ctx;
+  if (ws_tiles_is_row_vector(T, mlirValueGetType(tile)))
+    return T->chunks / T->row_q; /* a scalar per row this thread holds */
   return tile_registers(ctx, ws_tile_element(tile));
 }
 
@@ -372,6 +420,11 @@ void ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size
 bool ws_tiles_iota(ws_tiles *T, ws_builder *b, MlirOperation op) {
   MlirValue result = mlirOperationGetResult(op, 0);
   MlirType type = mlirValueGetType(result);
+  if (ws_tiles_is_row_vector(T, type)) {
+    ws_emit_op_error(op, "makes a 1 x %d row vector in a row kernel; ws.iota makes tiles "
+                         "of the rows (%d x %d)", T->rows, T->rows, T->cols);
+    return false;
+  }
   int axis = ws_int_attr(op, "axis", 0);
   int64_t cols = mlirShapedTypeGetDimSize(type, mlirShapedTypeGetRank(type) - 1);
   int64_t v = T->vec;
@@ -390,14 +443,14 @@ bool ws_tiles_iota(ws_tiles *T, ws_builder *b, MlirOperation op) {
   snprintf(splat, sizeof splat, "dense<%lld> : vector<%dxi32>", (long long)cols, T->vec);
   MlirNamedAttribute cols_attr = ws_named_text(T->ctx, "value", splat);
   MlirValue row_len = ws_build_value(b, "arith.constant", 0, NULL, vt, 1, &cols_attr);
-  ws_tile_regs *out = new_tile(T, result);
+  ws_tile_regs *out = ws_tiles_new(T, result);
   for (int j = 0; j < T->chunks; j++) {
     /* the chunk's first element: (j * threads + tid) * vec */
     MlirValue first = ws_arith(
         b, "arith.muli",
         ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, j * T->threads)),
         ws_const_i32(b, T->vec));
-    MlirValue at = ws_arith(b, "arith.addi", splat_vector(T, b, first, vt), lanes);
+    MlirValue at = ws_arith(b, "arith.addi", ws_tiles_splat(T, b, first, vt), lanes);
     out->chunks[j] = ws_arith(b, axis ? "arith.remui" : "arith.divui", at, row_len);
   }
   return true;

@@ -828,15 +828,13 @@ static bool lower_iota(lowering *L, ws_builder *b, MlirOperation op) {
   return ws_tiles_iota(&L->tiles, b, op);
 }
 
-/* ws.broadcast and ws.reduce: on the consumers' fragments only. */
+/* ws.broadcast and ws.reduce: on the consumers' fragments, or on the rows
+ * of an elementwise loop's tile (a row kernel). */
 static bool lower_row_op(lowering *L, ws_builder *b, MlirOperation op) {
-  if (!L->matmul) {
-    ws_emit_op_error(op, "works on the fragments of a matmul's consumer warpgroups, and "
-                         "this kernel has no ws.dot");
-    return false;
-  }
-  return wsOperationIsA(op, "reduce") ? ws_fragments_reduce(&L->frags, b, op)
-                                      : ws_fragments_broadcast(&L->frags, b, op);
+  bool reduce = wsOperationIsA(op, "reduce");
+  if (!L->matmul)
+    return reduce ? ws_tiles_reduce(&L->tiles, b, op) : ws_tiles_broadcast(&L->tiles, b, op);
+  return reduce ? ws_fragments_reduce(&L->frags, b, op) : ws_fragments_broadcast(&L->frags, b, op);
 }
 
 /* ws.mma_done: the product's values, each pinned after the wgmma wait
@@ -1249,9 +1247,12 @@ static bool lower_with(lowering *L, MlirOperation func) {
   L->frags.ctx = L->ctx;
   L->tiles.ctx = L->ctx;
   L->tiles.i32 = L->i32;
+  L->tiles.scratch = L->plan.row_scratch;
   const ws_partition *c = L->compute >= 0 ? &L->plan.parts[L->compute] : NULL;
   bool laid_out =
-      L->matmul || !c || ws_tiles_layout(&L->tiles, c->num_warps * 32, L->ops.items, L->ops.len);
+      L->matmul || !c ||
+      ws_tiles_layout(&L->tiles, c->num_warps * 32, L->ops.items, L->ops.len,
+                      L->plan.row_scratch_bytes);
   if (laid_out && c && L->explain)
     explain_register_pressure(L, c);
   if (!laid_out || !create_function(L))

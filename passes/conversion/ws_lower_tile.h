@@ -9,7 +9,15 @@
  * When `total` is not a multiple of `threads`, some threads' last chunk lies
  * past the tile: `last_valid` says whether it does not; such a chunk reads
  * slot chunk 0 and writes nothing. f8 tiles are held widened to f32
- * (ws_lower_f8.h). */
+ * (ws_lower_f8.h).
+ *
+ * A row kernel (a loop with ws.reduce along the rows) keeps a chunk within
+ * a row: vec divides the row length C, so a row is cpr = C / vec chunks
+ * held by consecutive threads, and either cpr divides the threads (a row
+ * per cpr threads, each with one chunk of it per j) or the threads divide
+ * cpr (every thread holds row_q = cpr / threads chunks of each row, j
+ * after j). A 1 x R row vector of an R x C tile is one scalar per chunk:
+ * the value of that chunk's row (lower_tile_rows.c). */
 #ifndef WS_LOWER_TILE_H
 #define WS_LOWER_TILE_H
 
@@ -35,10 +43,55 @@ typedef struct ws_tiles {
   MlirType i32;
   MlirValue smem, tid, last_valid;
   int threads, vec, chunks, total;
+  /* a row kernel's tile (rows x cols; rows 0: none), its chunks per row,
+   * each thread's chunks per row (1 when a row is cpr threads' one chunk
+   * each), its reductions whose rows span warps (they meet in the row
+   * scratch, at byte scratch of shared memory), and how many of those are
+   * lowered so far */
+  int rows, cols, cpr, row_q, cross_reduces, reduces_seen, scratch;
   ws_tile_regs *tiles; /* grows as tiles are lowered; ws_tiles_free */
   int num_tiles;
   long cap;
 } ws_tiles;
+
+/* The entry of a tile lowered so far (NULL if none), and a new entry. */
+ws_tile_regs *ws_tiles_find(ws_tiles *T, MlirValue tile);
+ws_tile_regs *ws_tiles_new(ws_tiles *T, MlirValue tile);
+
+/* The entry of an operand: lowered so far, or a splat built here; NULL
+ * after a located error (a tile the compute warps cannot rebuild). */
+ws_tile_regs *ws_tiles_operand(ws_tiles *T, ws_builder *b, MlirValue tile);
+
+/* A vector of `vt` with `scalar` in every lane. */
+MlirValue ws_tiles_splat(ws_tiles *T, ws_builder *b, MlirValue scalar, MlirType vt);
+
+/* Whether `type` is a row vector of the row kernel's tile (1 x rows, not
+ * the tile's own shape). */
+bool ws_tiles_is_row_vector(const ws_tiles *T, MlirType type);
+
+/* A row kernel's tile shape (rows, cols) from the ops' first reduction;
+ * rows stays 0 without one. Runs in ws_tiles_layout, before vec is
+ * chosen; true unless a located error. */
+bool ws_tiles_find_rows(ws_tiles *T, const MlirOperation *ops, size_t n);
+
+/* Checks a row kernel's chunking once vec and chunks are chosen, and
+ * counts its reductions that meet in the row scratch (`scratch_bytes`
+ * of it reserved by ws-plan-memory); false after a located error. */
+bool ws_tiles_check_rows(ws_tiles *T, const MlirOperation *ops, size_t n, int scratch_bytes);
+
+/* ws.reduce along the rows (axis 1) of an f32 tile, into a row vector:
+ * each thread's values of a row, its row's lanes through butterfly
+ * shuffles, and where a row spans warps their parts through the row
+ * scratch and one named barrier of the compute warps; false after a
+ * located error. */
+bool ws_tiles_reduce(ws_tiles *T, ws_builder *b, MlirOperation op);
+
+/* ws.broadcast of a row vector along the rows (axis 0): each chunk its
+ * row's value in every lane; false after a located error. */
+bool ws_tiles_broadcast(ws_tiles *T, ws_builder *b, MlirOperation op);
+
+/* An elementwise op on row vectors: one scalar op per chunk. */
+bool ws_tiles_row_vector_op(ws_tiles *T, ws_builder *b, MlirOperation op);
 
 /* Frees the tile table. */
 void ws_tiles_free(ws_tiles *T);
@@ -50,9 +103,12 @@ bool ws_has_tile_result(MlirOperation op);
 MlirType ws_tile_element(MlirValue v);
 
 /* Chooses vec, total and chunks for `threads` threads from the tiles the
- * ops produce (splat constants take their users' layout); false after a
- * located error (tiles of two sizes, or more than WS_MAX_CHUNKS chunks). */
-bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t n);
+ * ops produce (splat constants take their users' layout; a row kernel's
+ * row vectors are the tile's rows), with the row scratch ws-plan-memory
+ * reserved (`scratch_bytes`); false after a located error (tiles of two
+ * sizes, more than WS_MAX_CHUNKS chunks, rows the chunks cannot follow). */
+bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t n,
+                     int scratch_bytes);
 
 /* Remarks (through env) on the registers per thread the compute
  * partition's tiles need where most of them are live at once (a tile lives

@@ -162,6 +162,9 @@ void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,
     ws_text_appendf(&t, "channel %d barriers [%d, %d)%s", c, plan->channels[c].full,
                     plan->channels[c].empty + 8 * plan->channels[c].depth,
                     c + 1 < plan->num_channels ? ", " : "");
+  if (plan->row_scratch_bytes)
+    ws_text_appendf(&t, ", row scratch [%d, %d) (a row that spans warps meets there)",
+                    plan->row_scratch, plan->row_scratch + plan->row_scratch_bytes);
   ws_remark(env, loc_of(plan->loop), "ring depths: %s; shared memory: %d of %d bytes: %s",
             depth_why, plan->smem_bytes, budget, map);
 }

@@ -240,10 +240,19 @@ long long ws_tile_row_bytes(MlirType tile) {
   return (long long)row_elements(tile) * element_bytes(tile);
 }
 
+int ws_row_box_cols(long long cols, int elem_bytes) {
+  if (cols <= WS_TMA_MAX_BOX_DIM)
+    return (int)cols;
+  for (int w = WS_TMA_MAX_BOX_DIM; w > 0; w--)
+    if (cols % w == 0 && (w * elem_bytes) % 16 == 0)
+      return w;
+  return 0;
+}
+
 int ws_ring_box_cols(const ws_ring *ring) {
-  return ring->swizzle && ws_tile_row_bytes(ring->tile) > ring->swizzle
-             ? ring->swizzle / element_bytes(ring->tile)
-             : row_elements(ring->tile);
+  if (ring->swizzle && ws_tile_row_bytes(ring->tile) > ring->swizzle)
+    return ring->swizzle / element_bytes(ring->tile);
+  return ws_row_box_cols(row_elements(ring->tile), element_bytes(ring->tile));
 }
 
 int ws_ring_boxes(const ws_ring *ring) {
@@ -557,12 +566,24 @@ static bool read_tables(ws_plan *plan) {
   return true;
 }
 
+/* ws.row_scratch = [offset, bytes] on the kernel. */
+static void read_row_scratch(ws_plan *plan) {
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      plan->func, mlirStringRefCreateFromCString("ws.row_scratch"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI32Array(a) ||
+      mlirDenseArrayGetNumElements(a) != 2)
+    return;
+  plan->row_scratch = mlirDenseI32ArrayGetElement(a, 0);
+  plan->row_scratch_bytes = mlirDenseI32ArrayGetElement(a, 1);
+}
+
 static void read_kernel_ints(ws_plan *plan) {
   if (!mlirOperationIsNull(plan->func)) {
     plan->smem_bytes = ws_int_attr(plan->func, "ws.smem_bytes", 0);
     plan->maxnreg = ws_int_attr(plan->func, "ws.maxnreg", 0);
     plan->block_threads = ws_int_attr(plan->func, "ws.block_threads", 0);
     plan->blocks_per_sm = ws_int_attr(plan->func, "ws.blocks_per_sm", 0);
+    read_row_scratch(plan);
     plan->persistent = ws_has_attr(plan->func, "ws.persistent");
     ws_kernel_cluster(plan->func, plan->cluster);
   }
@@ -708,6 +729,12 @@ void ws_plan_write_kernel(const ws_plan *plan) {
     ws_set_int_attr(plan->func, "ws.maxnreg", plan->maxnreg);
     ws_set_int_attr(plan->func, "ws.block_threads", plan->block_threads);
     ws_set_int_attr(plan->func, "ws.blocks_per_sm", plan->blocks_per_sm);
+  }
+  if (plan->row_scratch_bytes) {
+    int32_t at[2] = {plan->row_scratch, plan->row_scratch_bytes};
+    mlirOperationSetDiscardableAttributeByName(
+        plan->func, mlirStringRefCreateFromCString("ws.row_scratch"),
+        mlirDenseI32ArrayGet(mlirOperationGetContext(plan->func), 2, at));
   }
   if (plan->persistent)
     mlirOperationSetDiscardableAttributeByName(

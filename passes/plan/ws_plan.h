@@ -9,7 +9,9 @@
  *                          swizzle} on each op whose tile crosses partitions,
  *                          ws.channels = [{from, to (partition names),
  *                          depth, full, empty}] on
- *                          the loop, ws.smem_bytes on the kernel; on
+ *                          the loop, ws.smem_bytes (and ws.row_scratch
+ *                          when an elementwise loop reduces rows) on the
+ *                          kernel; on
  *                          sm_100a a matmul's ws.tmem = {tile, channel,
  *                          columns, allocated, address} on the loop
  *   ws-insert-barriers     adds to each channel: full_arrivals,
@@ -142,6 +144,11 @@ typedef struct ws_plan {
   ws_channel channels[WS_MAX_CHANNELS];
   int num_channels;
   int smem_bytes, maxnreg, block_threads, blocks_per_sm;
+  /* An elementwise loop's row reductions (ws.reduce, axis 1): shared
+   * memory where each warp leaves its part of a row that spans warps,
+   * `row_scratch_bytes` at byte `row_scratch` (ws.row_scratch = [offset,
+   * bytes] on the kernel; 0 bytes: none). */
+  int row_scratch, row_scratch_bytes;
   bool persistent; /* specialized from a ws.tile_loop: ws.persistent on the
                       kernel, whose blocks loop over tiles */
   ws_tmem tmem;
@@ -276,10 +283,21 @@ long long ws_tile_row_bytes(MlirType tile);
  * 32 bytes dividing it, or 0 when none does (the row stays unswizzled). */
 int ws_swizzle_span(long long row_bytes);
 
+/* TMA's widest box dimension (elements). */
+enum { WS_TMA_MAX_BOX_DIM = 256 };
+
+/* The inner extent (elements) of the TMA boxes that move an unswizzled
+ * row of `cols` elements of `elem_bytes` each: the row itself up to
+ * WS_TMA_MAX_BOX_DIM, else the widest divisor of it that fits a box and
+ * spans a multiple of 16 bytes (a row kernel's long rows, several boxes
+ * side by side); 0 when none does. */
+int ws_row_box_cols(long long cols, int elem_bytes);
+
 /* The inner extent (elements) of one TMA box of the ring: the tile's row,
- * or one swizzle span when the row is wider (TMA swizzles boxes whose row
- * is at most one span). A slot holds its boxes one after another, each
- * rows x box bytes: ws_ring_boxes of them. */
+ * one swizzle span when the row is wider (TMA swizzles boxes whose row
+ * is at most one span), or ws_row_box_cols of an unswizzled row wider
+ * than a box. A slot holds its boxes one after another, each rows x box
+ * bytes: ws_ring_boxes of them. */
 int ws_ring_box_cols(const ws_ring *ring);
 int ws_ring_boxes(const ws_ring *ring);
 

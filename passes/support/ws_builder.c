@@ -6,6 +6,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "../../dialect/ws_text.h"
 
 ws_builder ws_builder_at_end(MlirBlock block, MlirLocation loc) {
   ws_builder b = {mlirLocationGetContext(loc), loc, block, {NULL}};
@@ -236,6 +237,21 @@ MlirValue ws_shuffle(ws_builder *b, const char *kind, MlirValue v, MlirValue lan
   MlirNamedAttribute attr = ws_named_text(b->ctx, "kind", text);
   MlirValue ops[4] = {ws_const_i32(b, -1), v, lane, ws_const_i32(b, 31)};
   return ws_build_value(b, "nvvm.shfl.sync", 4, ops, mlirValueGetType(v), 1, &attr);
+}
+
+const char *ws_reduce_combiner(MlirOperation op, MlirType element) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
+  MlirStringRef kind = mlirAttributeIsNull(a) || !mlirAttributeIsAString(a)
+                           ? mlirStringRefCreateFromCString("")
+                           : mlirStringAttrGetValue(a);
+  bool fp = mlirTypeIsAFloat(element);
+  if (ws_ref_eq(kind, "max"))
+    return fp ? "arith.maximumf" : "arith.maxsi";
+  if (ws_ref_eq(kind, "min"))
+    return fp ? "arith.minimumf" : "arith.minsi";
+  if (ws_ref_eq(kind, "sum"))
+    return fp ? "arith.addf" : "arith.addi";
+  return NULL;
 }
 
 MlirOperation ws_clone_before(ws_builder *b, MlirOperation op) {

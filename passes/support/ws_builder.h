@@ -78,6 +78,10 @@ MlirValue ws_build_vector(ws_builder *b, intptr_t n, const MlirValue *values);
  * l ^ lane) or "idx" (of lane `lane`), clamped at 31. */
 MlirValue ws_shuffle(ws_builder *b, const char *kind, MlirValue v, MlirValue lane);
 
+/* The arith op that combines two values of ws.reduce `op` (its kind: max,
+ * min or sum) of `element`s; NULL for another kind. */
+const char *ws_reduce_combiner(MlirOperation op, MlirType element);
+
 /* Clones a leaf op before the builder's point (the caller sets operands). */
 MlirOperation ws_clone_before(ws_builder *b, MlirOperation op);
 

@@ -419,6 +419,7 @@ static bool check_carried(MlirOperation loop) {
  * layout: each is M x N or 1 x M, a reduction runs along the rows (axis 1)
  * and a broadcast spreads a row vector along them (axis 0). */
 static bool broadcasts_a_load(MlirOperation op);
+static bool reads_a_load(MlirOperation op);
 
 static bool check_fragment_op(MlirOperation op, MlirOperation loop) {
   int64_t m = dot_rows(loop);
@@ -445,6 +446,48 @@ static bool check_fragment_op(MlirOperation op, MlirOperation loop) {
     return false;
   }
   return true;
+}
+
+/* ws.reduce and ws.broadcast in an elementwise loop (a row kernel): the
+ * compute warps hold each row of a tile in the chunks of consecutive
+ * threads (ws_lower_tile.h), so a reduce runs along the rows (axis 1)
+ * into a 1 x M row vector, and a broadcast spreads such a vector, computed
+ * in the loop, back along them (axis 0). */
+static bool check_row_op(MlirOperation op) {
+  bool reduce = wsOperationIsA(op, "reduce");
+  int axis = ws_int_attr(op, "axis", -1);
+  if (axis != (reduce ? 1 : 0)) {
+    ws_emit_op_error(op, "has axis = %d; in an elementwise loop %s", axis,
+                     reduce ? "ws.reduce runs along each row of a tile (axis = 1), giving a "
+                              "1 x M row vector; for a column's, transpose the tile's "
+                              "descriptor so that the column is a row"
+                            : "ws.broadcast spreads a 1 x M row vector the loop computed "
+                              "(a ws.reduce along axis 1, or math on one) along the rows "
+                              "(axis = 0)");
+    return false;
+  }
+  if (!reduce && reads_a_load(op)) {
+    ws_emit_op_error(op, "spreads a loaded tile; in an elementwise loop ws.broadcast "
+                         "spreads a 1 x M row vector the loop computed (a ws.reduce along "
+                         "axis 1, or math on one) along the rows (axis = 0)");
+    return false;
+  }
+  return true;
+}
+
+/* Whether a ws.store of an elementwise loop stores a row vector: a 1 x R
+ * tile of the loop's reduced R x C tiles (ws_lower_tile.h holds one as a
+ * scalar per chunk, which no ring slot takes yet). */
+static bool stores_a_row_vector(MlirOperation store, MlirOperation loop) {
+  MlirValue v = mlirOperationGetOperand(store, mlirOperationGetNumOperands(store) - 1);
+  MlirType t = mlirValueGetType(v);
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "reduce") &&
+        mlirTypeEqual(t, mlirValueGetType(mlirOperationGetResult(op, 0))) &&
+        !mlirTypeEqual(t, mlirValueGetType(mlirOperationGetOperand(op, 0))))
+      return true;
+  return false;
 }
 
 /* tensor.extract in a matmul loop reads one element of a tile the loop
@@ -494,6 +537,12 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
                            "loop; load or compute it inside the loop");
       return OP_ERROR;
     }
+    if (mlirOperationGetNumResults(loop) == 0 && stores_a_row_vector(op, loop)) {
+      ws_emit_op_error(op, "stores a row vector of the loop's reductions (1 x M); a row "
+                           "kernel stores tiles of its rows: spread the vector along them "
+                           "(ws.broadcast, axis = 0) and store that tile");
+      return OP_ERROR;
+    }
     *mask = 1u << WS_ROLE_STORE;
   } else if (wsOperationIsA(op, "dot")) {
     bool own = ws_mma_engine_of(loop)->mma_partition;
@@ -511,12 +560,9 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
              wsOperationIsA(op, "iota") || wsOperationIsA(op, "reduce") ||
              wsOperationIsA(op, "broadcast")) {
     bool matmul = mlirOperationGetNumResults(loop) != 0;
-    if (!matmul && (wsOperationIsA(op, "reduce") || wsOperationIsA(op, "broadcast"))) {
-      ws_emit_op_error(op, "needs the row layout of a matmul's accumulator; ws.reduce "
-                           "and ws.broadcast run in a loop that carries a ws.dot "
-                           "accumulator (attention), not in an elementwise loop");
+    if (!matmul && (wsOperationIsA(op, "reduce") || wsOperationIsA(op, "broadcast")) &&
+        !check_row_op(op))
       return OP_ERROR;
-    }
     if (matmul && !check_fragment_op(op, loop))
       return OP_ERROR;
     *mask = 1u << WS_ROLE_COMPUTE;

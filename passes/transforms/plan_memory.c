@@ -52,7 +52,7 @@
 #include "../target/ws_target.h"
 #include "../../dialect/ws_text.h"
 
-enum { TMA_ALIGN = 128, SWIZZLED_ALIGN = 1024, MBARRIER_BYTES = 8 };
+enum { TMA_ALIGN = 128, SWIZZLED_ALIGN = 1024, MBARRIER_BYTES = 8, ROW_SCRATCH_ALIGN = 16 };
 
 static long long align_up(long long x, int a) { return (x + a - 1) / a * a; }
 
@@ -406,6 +406,11 @@ static int lay_out(ws_plan *plan, bool reuse) {
     plan->tmem.address = saturate(offset);
     offset += TMEM_ADDRESS_BYTES;
   }
+  if (plan->row_scratch_bytes) {
+    offset = align_up(offset, ROW_SCRATCH_ALIGN);
+    plan->row_scratch = saturate(offset);
+    offset += plan->row_scratch_bytes;
+  }
   return saturate(offset);
 }
 
@@ -531,6 +536,28 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
   ws_emit_op_error(plan->loop, "%s", text);
 }
 
+/* The row scratch of an elementwise loop that reduces rows (ws.reduce
+ * along axis 1): where a row spans warps, each warp leaves its part for
+ * the others, one f32 per row and warp, in two buffers that successive
+ * reductions alternate (ws-lower-to-nvvm's lower_tile_rows.c), so one
+ * barrier per reduction orders them. Sized for the most rows a reduced
+ * tile has and every compute warp. */
+static int row_scratch_bytes(const ws_plan *plan) {
+  int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
+  if (ws_plan_is_matmul(plan) || compute < 0)
+    return 0;
+  long long rows = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(plan->loop));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "reduce")) {
+      MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
+      int64_t r = mlirShapedTypeGetDimSize(t, 0);
+      if (r > rows)
+        rows = r;
+    }
+  return saturate(2 * rows * plan->parts[compute].num_warps * 4);
+}
+
 static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
                       const ws_pass_env *env) {
   const ws_target *target = ws_target_of(loop);
@@ -556,6 +583,7 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
   int tmem_budget = (int)ws_option_int(opts, "tmem-budget");
   if (tmem_budget == 0 && target)
     tmem_budget = target->tmem_columns; /* the chip's (0: it has none) */
+  plan.row_scratch_bytes = row_scratch_bytes(&plan);
   int stages = ws_int_attr(loop, "ws.num_stages", 0);
   if (stages == 1 && ws_plan_is_matmul(&plan)) {
     ws_emit_op_error(loop, "has ws.num_stages = 1, but a matmul loop needs at least 2 "

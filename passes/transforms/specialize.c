@@ -641,7 +641,8 @@ static void emit_compute_partition(specializer *S, ws_builder *outer, int part) 
   transfer(S, &b, m, n, part, true, false);
   for (MlirOperation op = first_tile_op(S, &b, m, part); !mlirOperationIsNull(op);
        op = after(S, &b, m, op, part)) {
-    if (wsOperationIsInDialect(op) && !wsOperationIsA(op, "iota")) {
+    if (wsOperationIsInDialect(op) && !wsOperationIsA(op, "iota") &&
+        !wsOperationIsA(op, "reduce") && !wsOperationIsA(op, "broadcast")) {
       ws_emit_op_error(op, "cannot run in the compute partition of an "
                            "elementwise loop");
       S->failed = true;

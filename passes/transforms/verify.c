@@ -19,7 +19,7 @@
 #include "../support/ws_pass.h"
 #include "../../dialect/ws_text.h"
 
-enum { TMA_MAX_RANK = 5, TMA_MAX_BOX_DIM = 256, TMA_INNER_ALIGN_BYTES = 16 };
+enum { TMA_MAX_RANK = 5, TMA_MAX_BOX_DIM = WS_TMA_MAX_BOX_DIM, TMA_INNER_ALIGN_BYTES = 16 };
 
 static const char supported_elements[] =
     "f16, bf16, f32, f8E4M3FN, f8E5M2, i8, i32";
@@ -71,8 +71,10 @@ static void note_ws_user(verify_state *st, MlirOperation op) {
 
 /* ---- descriptor boxes ---------------------------------------------------- */
 
-/* The boxes a TMA copy can move: rank 1-5, static, each extent 1-256, the
- * innermost extent a multiple of 16 bytes, an accepted element type. */
+/* The boxes a TMA copy can move: rank 1-5, static, each extent 1-256 (the
+ * innermost may be wider when it splits into boxes side by side,
+ * ws_row_box_cols), the innermost extent a multiple of 16 bytes, an
+ * accepted element type. */
 static bool check_box(MlirLocation loc, MlirType desc) {
   char dbuf[256], ebuf[64];
   MlirType box = wsTensorDescTypeGetBox(desc);
@@ -105,10 +107,16 @@ static bool check_box(MlirLocation loc, MlirType desc) {
                        dbuf, (long long)d);
       return false;
     }
-    if (extent < 1 || extent > TMA_MAX_BOX_DIM) {
+    bool side_by_side = d == rank - 1 && extent > TMA_MAX_BOX_DIM &&
+                        ws_row_box_cols(extent, bytes) > 0;
+    if (extent < 1 || (extent > TMA_MAX_BOX_DIM && !side_by_side)) {
       ws_emit_error_at(loc, "descriptor %s: box dimension %lld is %lld; TMA "
-                            "boxes take 1 to %d elements per dimension",
-                       dbuf, (long long)d, (long long)extent, TMA_MAX_BOX_DIM);
+                            "boxes take 1 to %d elements per dimension%s",
+                       dbuf, (long long)d, (long long)extent, TMA_MAX_BOX_DIM,
+                       d == rank - 1 ? " (a wider innermost one is moved as several "
+                                       "boxes side by side when a divisor of it of at "
+                                       "most 256 spans a multiple of 16 bytes)"
+                                     : "");
       return false;
     }
   }
@@ -775,6 +783,13 @@ static bool check_kernel_int_attr(verify_state *st, MlirOperation op, MlirAttrib
                          ws_op_is(op, "gpu.func") && get_i32(a, &v) && v >= 0);
 }
 
+static bool check_row_scratch(verify_state *st, MlirOperation op, MlirAttribute a) {
+  (void)st;
+  return check_plan_attr(op, "ws.row_scratch", ws_op_is(op, "gpu.func") &&
+                                                   mlirAttributeIsADenseI32Array(a) &&
+                                                   mlirDenseArrayGetNumElements(a) == 2);
+}
+
 static bool check_cluster_shared(verify_state *st, MlirOperation op, MlirAttribute a) {
   (void)st;
   return check_plan_attr(op, "ws.cluster_shared", wsOperationIsA(op, "load") && mlirAttributeIsAUnit(a));
@@ -814,6 +829,7 @@ static const attr_rule attr_rules[] = {
     {"ws.blocks_per_sm", check_kernel_int_attr, false},
     {"ws.workspace_per_block", check_kernel_int_attr, false},
     {"ws.persistent", check_persistent, false},
+    {"ws.row_scratch", check_row_scratch, false},
     {"ws.cluster_shared", check_cluster_shared, false},
 };
 enum { NUM_ATTR_RULES = sizeof attr_rules / sizeof attr_rules[0] };

@@ -21,7 +21,8 @@ module attributes {gpu.container_module} {
 }
 
 // -----
-// A ws.broadcast in an elementwise loop: only a matmul epilogue takes it.
+// A ws.broadcast of a loaded row along the rows in an elementwise loop: an
+// elementwise loop spreads only row vectors it computed, along axis 0.
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @g(%in: !ws.tensor_desc<tensor<1x64xf32>>, %out: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
@@ -29,7 +30,7 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : i32
       scf.for %i = %c0 to %n step %c1 : i32 {
         %t = "ws.load"(%in, %i, %c0) : (!ws.tensor_desc<tensor<1x64xf32>>, i32, i32) -> tensor<1x64xf32>
-        // CHECK: verify-broadcast.mlir:[[@LINE+1]]:14: error: 'ws.broadcast' op needs the row layout of a matmul's accumulator; ws.reduce and ws.broadcast run in a loop that carries a ws.dot accumulator (attention), not in an elementwise loop
+        // CHECK: verify-broadcast.mlir:[[@LINE+1]]:14: error: 'ws.broadcast' op has axis = 1; in an elementwise loop ws.broadcast spreads a 1 x M row vector the loop computed (a ws.reduce along axis 1, or math on one) along the rows (axis = 0)
         %b = "ws.broadcast"(%t) {axis = 1 : i32} : (tensor<1x64xf32>) -> tensor<32x64xf32>
         "ws.store"(%out, %i, %c0, %b) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
       } {ws.warp_specialize}

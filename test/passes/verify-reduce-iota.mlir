@@ -29,8 +29,8 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : i32
       scf.for %i = %c0 to %n step %c64 : i32 {
         %t = "ws.load"(%in, %i, %c0) : (!ws.tensor_desc<tensor<64x128xf32>>, i32, i32) -> tensor<64x128xf32>
-        // SCHED: verify-reduce-iota.mlir:[[@LINE+1]]:14: error: 'ws.reduce' op needs the row layout of a matmul's accumulator; ws.reduce and ws.broadcast run in a loop that carries a ws.dot accumulator (attention), not in an elementwise loop
         %s = "ws.reduce"(%t) {kind = "sum", axis = 1 : i32} : (tensor<64x128xf32>) -> tensor<1x64xf32>
+        // SCHED: verify-reduce-iota.mlir:[[@LINE+1]]:9: error: 'ws.store' op stores a row vector of the loop's reductions (1 x M); a row kernel stores tiles of its rows: spread the vector along them (ws.broadcast, axis = 0) and store that tile
         "ws.store"(%out, %c0, %i, %s) : (!ws.tensor_desc<tensor<1x64xf32>>, i32, i32, tensor<1x64xf32>) -> ()
       } {ws.warp_specialize}
       gpu.return

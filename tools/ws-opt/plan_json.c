@@ -149,6 +149,9 @@ static void write_memory_map(FILE *out, WsPlan plan) {
     map[n] = (region){tmem.address, 4, ""};
     snprintf(map[n++].what, sizeof map[0].what, "tensor-memory address");
   }
+  WsPlanKernel k = wsPlanGetKernel(plan);
+  if (k.row_scratch_bytes)
+    map[n++] = (region){k.row_scratch_offset, k.row_scratch_bytes, "row scratch"};
   qsort(map, (size_t)n, sizeof map[0], by_offset);
   fputs("      \"shared_memory\": [\n", out);
   for (int i = 0; i < n; i++) {

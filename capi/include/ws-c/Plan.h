@@ -51,7 +51,10 @@ static inline bool wsPlanIsNull(WsPlan plan) { return plan.ptr == NULL; }
  * blocks per cluster along x and y; 1 x 1 when it runs none), which a
  * launch must make and its grid be whole clusters of; `pair` when the
  * cluster is an sm_100a pair whose leader issues one MMA for both CTAs
- * (else a cluster shares tiles by TMA multicast). */
+ * (else a cluster shares tiles by TMA multicast); and the row scratch of
+ * an elementwise loop that reduces rows spanning warps (its warps' parts
+ * meet there): `row_scratch_bytes` at byte `row_scratch_offset` of the
+ * shared memory (0 bytes: none). */
 typedef struct WsPlanKernel {
   int block_threads;
   int shared_memory_bytes;
@@ -60,6 +63,7 @@ typedef struct WsPlanKernel {
   bool persistent;
   int cluster_x, cluster_y;
   bool pair;
+  int row_scratch_offset, row_scratch_bytes;
 } WsPlanKernel;
 WsPlanKernel wsPlanGetKernel(WsPlan plan);
 

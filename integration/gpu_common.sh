@@ -1,0 +1,27 @@
+# Shared by the GPU suites' run scripts (sourced, not run).
+
+# require_gpu: prints "skipped: no GPU" and exits 0 where there is none.
+require_gpu() {
+  if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "skipped: no GPU"
+    exit 0
+  fi
+}
+
+# sanitize HARNESS DIR NAME...: runs compute-sanitizer's racecheck,
+# synccheck and memcheck on `python3 HARNESS DIR small NAME` for each
+# NAME, prints each summary, and returns 1 unless all are clean (0 when
+# compute-sanitizer is missing).
+sanitize() {
+  local harness="$1" dir="$2" bad=0 tool name log
+  shift 2
+  command -v compute-sanitizer >/dev/null || return 0
+  for tool in racecheck synccheck memcheck; do
+    for name in "$@"; do
+      log="$(timeout 600 compute-sanitizer --tool $tool python3 "$harness" "$dir" small "$name" 2>&1)"
+      echo "compute-sanitizer --tool $tool $name: $(echo "$log" | grep -E "SUMMARY" | tr -s ' ')"
+      echo "$log" | grep -qE "(0 hazards displayed \(0 errors, 0 warnings\)|ERROR SUMMARY: 0 errors)" || bad=1
+    done
+  done
+  return $bad
+}

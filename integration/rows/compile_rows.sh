@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Compiles every row-kernel variant (variants.py) to PTX and to a C
+# launcher and checks that the PTX has what a row kernel needs: the TMA
+# loads and stores and mbarrier waits of the warp-specialized loop, the
+# rows' butterfly shuffles, ex2.approx.ftz and setmaxnreg; and that each
+# launcher compiles. Needs no GPU.
+# Usage: compile_rows.sh WS_OPT OUTDIR
+set -euo pipefail
+ws_opt="$1"
+out="$2"
+here="$(cd "$(dirname "$0")" && pwd)"
+cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
+. "$here/../compile_common.sh"
+python3 "$here/variants.py" "$out"
+fail=0
+count=0
+built=0
+while read -r name kind dtype rows n; do
+  emit_kernel "$name"
+  ptx_lacks "$name" 'cp.async.bulk.tensor.2d.shared::cluster.global' \
+    'cp.async.bulk.tensor.2d.global.shared::cta' 'mbarrier.try_wait.parity' \
+    'shfl.sync.bfly.b32' 'ex2.approx.ftz.f32' 'setmaxnreg.inc.sync.aligned.u32' || fail=1
+  count=$((count + 1))
+  if launcher_compiles "$name"; then
+    built=$((built + 1))
+  else
+    fail=1
+  fi
+done < "$out/manifest"
+echo "compiled $count row kernels, $built launchers"
+exit $fail

@@ -1,0 +1,222 @@
+/* lower_tile_rows.c: a row kernel's reductions in the compute warps'
+ * chunks (ws_lower_tile.h says how rows lie in them). A ws.reduce along
+ * the rows combines each thread's values of a row, then the lanes that
+ * share it (butterfly shuffles, so every lane ends with the row's value),
+ * and where a row spans warps, the warps' parts through the row scratch
+ * ws-plan-memory reserved: every warp writes its part, the compute warps
+ * meet at named barrier 1, and every thread combines the parts of its row
+ * in one order, so all of them hold the same value. Successive reductions
+ * alternate between the scratch's two buffers, so a buffer is written
+ * again only after every thread passed the barrier of the reduction in
+ * between, which it reaches after its reads; a loop body with an odd
+ * number of them adds a barrier after the last, since the next
+ * iteration's first uses the same buffer. */
+#include <stdio.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "ws-c/Dialect.h"
+#include "ws_lower_tile.h"
+#include "../../dialect/ws_text.h"
+
+enum { WARP = 32, ROW_BARRIER = 1 };
+
+bool ws_tiles_is_row_vector(const ws_tiles *T, MlirType type) {
+  return T->rows && mlirTypeIsARankedTensor(type) && mlirShapedTypeGetRank(type) == 2 &&
+         mlirShapedTypeGetDimSize(type, 0) == 1 &&
+         mlirShapedTypeGetDimSize(type, 1) == T->rows && !(T->rows == 1 && T->cols == T->rows);
+}
+
+bool ws_tiles_find_rows(ws_tiles *T, const MlirOperation *ops, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (wsOperationIsA(ops[i], "reduce")) {
+      MlirType t = mlirValueGetType(mlirOperationGetOperand(ops[i], 0));
+      T->rows = (int)mlirShapedTypeGetDimSize(t, 0);
+      T->cols = (int)mlirShapedTypeGetDimSize(t, 1);
+      return true;
+    }
+  return true;
+}
+
+/* Whether a row of the row kernel's tile spans warps (its reductions
+ * meet in the row scratch). */
+static bool rows_span_warps(const ws_tiles *T) {
+  int group = T->cpr < T->threads ? T->cpr : T->threads;
+  return group > WARP;
+}
+
+bool ws_tiles_check_rows(ws_tiles *T, const MlirOperation *ops, size_t n, int scratch_bytes) {
+  if (!T->rows)
+    return true;
+  MlirOperation first = {NULL};
+  for (size_t i = 0; i < n && mlirOperationIsNull(first); i++)
+    if (wsOperationIsA(ops[i], "reduce"))
+      first = ops[i];
+  T->cpr = T->cols / T->vec;
+  bool fits = T->cpr < T->threads ? T->threads % T->cpr == 0 : T->cpr % T->threads == 0;
+  if (!fits || T->total % T->threads) {
+    ws_emit_op_error(first, "reduces rows of %d elements, %d chunks of %d over the compute "
+                            "warps' %d threads, which the chunks cannot follow: a row's "
+                            "chunks must divide the threads or be a multiple of them, and "
+                            "the tile's %d chunks a multiple of the threads; use a power of "
+                            "two for the row length and the rows",
+                     T->cols, T->cpr, T->vec, T->threads, T->total);
+    return false;
+  }
+  T->row_q = T->cpr > T->threads ? T->cpr / T->threads : 1;
+  T->cross_reduces = 0;
+  for (size_t i = 0; i < n; i++)
+    if (wsOperationIsA(ops[i], "reduce") && rows_span_warps(T))
+      T->cross_reduces++;
+  int warps = T->threads / WARP;
+  if (T->cross_reduces && scratch_bytes < 2 * T->rows * warps * 4) {
+    ws_emit_op_error(first, "reduces rows that span warps, which needs %d bytes of row "
+                            "scratch; the plan reserves %d (run ws-plan-memory)",
+                     2 * T->rows * warps * 4, scratch_bytes);
+    return false;
+  }
+  return true;
+}
+
+/* The row (an i32) of this thread's chunk j. */
+static MlirValue row_of_chunk(ws_tiles *T, ws_builder *b, int j) {
+  MlirValue k = ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, j * T->threads));
+  return ws_arith(b, "arith.divui", k, ws_const_i32(b, T->cpr));
+}
+
+static void row_barrier(ws_tiles *T, ws_builder *b) {
+  MlirValue ops[2] = {ws_const_i32(b, ROW_BARRIER), ws_const_i32(b, T->threads)};
+  MlirNamedAttribute seg = ws_named_text(T->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
+  ws_build_void(b, "nvvm.barrier", 2, ops, 1, &seg);
+}
+
+/* The f32 at float index `index` (an i32) of the row scratch. */
+static MlirValue scratch_ptr(ws_tiles *T, ws_builder *b, MlirValue index) {
+  MlirValue at = ws_arith(b, "arith.addi", ws_const_i32(b, T->scratch),
+                          ws_arith(b, "arith.muli", index, ws_const_i32(b, 4)));
+  return ws_byte_ptr(b, T->smem, at);
+}
+
+/* The rows' parts (part[s], the thread's s-th row, every lane of a warp
+ * holding its warp's part) combined across the `span` warps of each row
+ * through buffer `buffer` of the row scratch: slot row * span + the warp's
+ * place in its row. */
+static void combine_warps(ws_tiles *T, ws_builder *b, MlirValue *part, int slots,
+                          const char *combine, int buffer) {
+  int group = T->cpr < T->threads ? T->cpr : T->threads, span = group / WARP;
+  MlirValue warp = ws_arith(b, "arith.divui", T->tid, ws_const_i32(b, WARP));
+  MlirValue place = ws_arith(b, "arith.remui", warp, ws_const_i32(b, span));
+  MlirValue base[WS_MAX_CHUNKS];
+  MlirType f32 = mlirF32TypeGet(T->ctx);
+  for (int s = 0; s < slots; s++) {
+    MlirValue row = row_of_chunk(T, b, s * T->row_q);
+    base[s] = ws_arith(b, "arith.addi", ws_const_i32(b, buffer * T->rows * span),
+                       ws_arith(b, "arith.muli", row, ws_const_i32(b, span)));
+    /* every lane writes its warp's part to the same word: one store */
+    MlirValue ops[2] = {part[s], scratch_ptr(T, b, ws_arith(b, "arith.addi", base[s], place))};
+    ws_build_void(b, "llvm.store", 2, ops, 0, NULL);
+  }
+  row_barrier(T, b);
+  for (int s = 0; s < slots; s++) {
+    MlirValue acc = {NULL};
+    for (int w = 0; w < span; w++) {
+      MlirValue p = scratch_ptr(T, b, ws_arith(b, "arith.addi", base[s], ws_const_i32(b, w)));
+      MlirValue v = ws_build_value(b, "llvm.load", 1, &p, f32, 0, NULL);
+      acc = mlirValueIsNull(acc) ? v : ws_arith(b, combine, acc, v);
+    }
+    part[s] = acc;
+  }
+}
+
+bool ws_tiles_reduce(ws_tiles *T, ws_builder *b, MlirOperation op) {
+  MlirValue tile = mlirOperationGetOperand(op, 0);
+  MlirType element = ws_tile_element(tile);
+  const char *combine = ws_reduce_combiner(op, element);
+  ws_tile_regs *in = ws_tiles_find(T, tile);
+  if (!mlirTypeIsAF32(element) || !combine) {
+    ws_emit_op_error(op, "reduces a tile of another element type than f32; the compute "
+                         "warps reduce in f32 (arith.extf the tile first)");
+    return false;
+  }
+  if (!in || !T->rows || mlirShapedTypeGetDimSize(mlirValueGetType(tile), 0) != T->rows ||
+      mlirShapedTypeGetDimSize(mlirValueGetType(tile), 1) != T->cols) {
+    ws_emit_op_error(op, "reduces a tile of another shape than the loop's first reduced "
+                         "tile (%d x %d); a row kernel's reductions share one tile shape",
+                     T->rows, T->cols);
+    return false;
+  }
+  int in_index = (int)(in - T->tiles), slots = T->chunks / T->row_q;
+  int group = T->cpr < T->threads ? T->cpr : T->threads;
+  MlirValue part[WS_MAX_CHUNKS];
+  for (int s = 0; s < slots; s++) {
+    MlirValue acc = {NULL};
+    for (int j = s * T->row_q; j < (s + 1) * T->row_q; j++)
+      for (int lane = 0; lane < T->vec; lane++) {
+        MlirValue ops[2] = {T->tiles[in_index].chunks[j], ws_const_i32(b, lane)};
+        MlirValue v = ws_build_value(b, "llvm.extractelement", 2, ops, element, 0, NULL);
+        acc = mlirValueIsNull(acc) ? v : ws_arith(b, combine, acc, v);
+      }
+    for (int offset = 1; offset < group && offset < WARP; offset *= 2)
+      acc = ws_arith(b, combine, acc, ws_shuffle(b, "bfly", acc, ws_const_i32(b, offset)));
+    part[s] = acc;
+  }
+  if (group > WARP) {
+    combine_warps(T, b, part, slots, combine, T->reduces_seen % 2);
+    if (++T->reduces_seen == T->cross_reduces && T->cross_reduces % 2)
+      row_barrier(T, b); /* the next iteration's first reduction reuses buffer 0 */
+  }
+  ws_tile_regs *out = ws_tiles_new(T, mlirOperationGetResult(op, 0));
+  for (int j = 0; j < T->chunks; j++)
+    out->chunks[j] = part[j / T->row_q];
+  return true;
+}
+
+bool ws_tiles_broadcast(ws_tiles *T, ws_builder *b, MlirOperation op) {
+  MlirValue v = mlirOperationGetOperand(op, 0), result = mlirOperationGetResult(op, 0);
+  ws_tile_regs *in = ws_tiles_operand(T, b, v);
+  MlirType rt = mlirValueGetType(result);
+  if (!in || !ws_tiles_is_row_vector(T, mlirValueGetType(v)) ||
+      mlirShapedTypeGetDimSize(rt, 0) != T->rows || mlirShapedTypeGetDimSize(rt, 1) != T->cols) {
+    ws_emit_op_error(op, "spreads a tile that is not a row vector of the loop's reduced "
+                         "tile (1 x %d, spread to %d x %d)", T->rows, T->rows, T->cols);
+    return false;
+  }
+  int in_index = (int)(in - T->tiles);
+  int64_t vec = T->vec;
+  MlirType vt = mlirVectorTypeGet(1, &vec, ws_tile_element(result));
+  ws_tile_regs *out = ws_tiles_new(T, result);
+  for (int j = 0; j < T->chunks; j++) {
+    MlirValue scalar = T->tiles[in_index].chunks[j];
+    out->chunks[j] = j % T->row_q ? out->chunks[j - 1] : ws_tiles_splat(T, b, scalar, vt);
+  }
+  return true;
+}
+
+bool ws_tiles_row_vector_op(ws_tiles *T, ws_builder *b, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  int in_index[8];
+  if (n > 8) {
+    ws_emit_op_error(op, "has more than 8 operands; the compute partition takes at most 8");
+    return false;
+  }
+  for (intptr_t k = 0; k < n; k++) {
+    ws_tile_regs *t = ws_tiles_operand(T, b, mlirOperationGetOperand(op, k));
+    if (!t)
+      return false;
+    in_index[k] = (int)(t - T->tiles);
+  }
+  MlirValue result = mlirOperationGetResult(op, 0);
+  ws_tile_regs *out = ws_tiles_new(T, result);
+  for (int j = 0; j < T->chunks; j++) {
+    if (j % T->row_q) { /* the same row as chunk j - 1 */
+      out->chunks[j] = out->chunks[j - 1];
+      continue;
+    }
+    MlirOperation copy = ws_clone_before(b, op);
+    for (intptr_t k = 0; k < n; k++)
+      mlirOperationSetOperand(copy, k, T->tiles[in_index[k]].chunks[j]);
+    mlirValueSetType(mlirOperationGetResult(copy, 0), ws_tile_element(result));
+    out->chunks[j] = mlirOperationGetResult(copy, 0);
+  }
+  return true;
+}
