@@ -80,11 +80,10 @@ static MlirNamedAttribute alignment_attr(ws_tiles *T, const ws_ring *ring) {
  * rows + r) * w + c % w for boxes w wide (a chunk never straddles two:
  * vec divides w). */
 static MlirValue boxed_chunk_offset(ws_tiles *T, ws_builder *b, const ws_ring *ring, int j,
-                                    int elem_bytes) {
+                                    int elem_bytes, int rows) {
   MlirType t = ring->tile;
-  int rank = (int)mlirShapedTypeGetRank(t);
-  int cols = (int)mlirShapedTypeGetDimSize(t, rank - 1), w = ws_ring_box_cols(ring);
-  int rows = ws_tile_bytes(t) / elem_bytes / cols;
+  int cols = (int)mlirShapedTypeGetDimSize(t, mlirShapedTypeGetRank(t) - 1);
+  int w = ws_ring_box_cols(ring);
   MlirValue k = ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, j * T->threads));
   MlirValue e = ws_arith(b, "arith.muli", k, ws_const_i32(b, T->vec));
   MlirValue r = ws_arith(b, "arith.divui", e, ws_const_i32(b, cols));
@@ -100,9 +99,11 @@ static MlirValue chunk_ptr(ws_tiles *T, ws_builder *b, const ws_ring *ring,
                            MlirValue slot, int j) {
   int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
   MlirValue base = ws_smem_slot_ptr(b, T->smem, ring->offset, slot, ring->slot_bytes);
-  bool boxed = ws_ring_boxes(ring) > 1 &&
-               ws_tile_bytes(ring->tile) / eb / ws_ring_box_cols(ring) / ws_ring_boxes(ring) > 1;
-  MlirValue offset = boxed ? boxed_chunk_offset(T, b, ring, j, eb) : chunk_offset(T, b, j, eb);
+  int rows = ws_tile_bytes(ring->tile) / eb /
+             (int)mlirShapedTypeGetDimSize(ring->tile, mlirShapedTypeGetRank(ring->tile) - 1);
+  MlirValue offset = ws_ring_boxes(ring) > 1 && rows > 1 /* else box-major is row-major */
+                         ? boxed_chunk_offset(T, b, ring, j, eb, rows)
+                         : chunk_offset(T, b, j, eb);
   if (chunk_may_be_past(T, j)) /* read chunk 0 instead: in the slot, unused */
     offset = ws_build_value(b, "arith.select", 3,
                             (MlirValue[]){T->last_valid, offset, ws_const_i32(b, 0)}, T->i32, 0, NULL);
@@ -285,8 +286,7 @@ bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op) {
 bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t n,
                      int scratch_bytes) {
   T->threads = threads;
-  if (!ws_tiles_find_rows(T, ops, n))
-    return false;
+  ws_tiles_find_rows(T, ops, n);
   int widest = 1;
   long numel = 0;
   MlirOperation first = {NULL};

@@ -24,25 +24,17 @@ enum { WARP = 32, ROW_BARRIER = 1 };
 bool ws_tiles_is_row_vector(const ws_tiles *T, MlirType type) {
   return T->rows && mlirTypeIsARankedTensor(type) && mlirShapedTypeGetRank(type) == 2 &&
          mlirShapedTypeGetDimSize(type, 0) == 1 &&
-         mlirShapedTypeGetDimSize(type, 1) == T->rows && !(T->rows == 1 && T->cols == T->rows);
+         mlirShapedTypeGetDimSize(type, 1) == T->rows && !(T->rows == 1 && T->cols == 1);
 }
 
-bool ws_tiles_find_rows(ws_tiles *T, const MlirOperation *ops, size_t n) {
+void ws_tiles_find_rows(ws_tiles *T, const MlirOperation *ops, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (wsOperationIsA(ops[i], "reduce")) {
       MlirType t = mlirValueGetType(mlirOperationGetOperand(ops[i], 0));
       T->rows = (int)mlirShapedTypeGetDimSize(t, 0);
       T->cols = (int)mlirShapedTypeGetDimSize(t, 1);
-      return true;
+      return;
     }
-  return true;
-}
-
-/* Whether a row of the row kernel's tile spans warps (its reductions
- * meet in the row scratch). */
-static bool rows_span_warps(const ws_tiles *T) {
-  int group = T->cpr < T->threads ? T->cpr : T->threads;
-  return group > WARP;
 }
 
 bool ws_tiles_check_rows(ws_tiles *T, const MlirOperation *ops, size_t n, int scratch_bytes) {
@@ -64,9 +56,10 @@ bool ws_tiles_check_rows(ws_tiles *T, const MlirOperation *ops, size_t n, int sc
     return false;
   }
   T->row_q = T->cpr > T->threads ? T->cpr / T->threads : 1;
+  T->row_threads = T->cpr < T->threads ? T->cpr : T->threads;
   T->cross_reduces = 0;
   for (size_t i = 0; i < n; i++)
-    if (wsOperationIsA(ops[i], "reduce") && rows_span_warps(T))
+    if (wsOperationIsA(ops[i], "reduce") && T->row_threads > WARP)
       T->cross_reduces++;
   int warps = T->threads / WARP;
   if (T->cross_reduces && scratch_bytes < 2 * T->rows * warps * 4) {
@@ -103,7 +96,7 @@ static MlirValue scratch_ptr(ws_tiles *T, ws_builder *b, MlirValue index) {
  * place in its row. */
 static void combine_warps(ws_tiles *T, ws_builder *b, MlirValue *part, int slots,
                           const char *combine, int buffer) {
-  int group = T->cpr < T->threads ? T->cpr : T->threads, span = group / WARP;
+  int span = T->row_threads / WARP;
   MlirValue warp = ws_arith(b, "arith.divui", T->tid, ws_const_i32(b, WARP));
   MlirValue place = ws_arith(b, "arith.remui", warp, ws_const_i32(b, span));
   MlirValue base[WS_MAX_CHUNKS];
@@ -146,7 +139,6 @@ bool ws_tiles_reduce(ws_tiles *T, ws_builder *b, MlirOperation op) {
     return false;
   }
   int in_index = (int)(in - T->tiles), slots = T->chunks / T->row_q;
-  int group = T->cpr < T->threads ? T->cpr : T->threads;
   MlirValue part[WS_MAX_CHUNKS];
   for (int s = 0; s < slots; s++) {
     MlirValue acc = {NULL};
@@ -156,11 +148,11 @@ bool ws_tiles_reduce(ws_tiles *T, ws_builder *b, MlirOperation op) {
         MlirValue v = ws_build_value(b, "llvm.extractelement", 2, ops, element, 0, NULL);
         acc = mlirValueIsNull(acc) ? v : ws_arith(b, combine, acc, v);
       }
-    for (int offset = 1; offset < group && offset < WARP; offset *= 2)
+    for (int offset = 1; offset < T->row_threads && offset < WARP; offset *= 2)
       acc = ws_arith(b, combine, acc, ws_shuffle(b, "bfly", acc, ws_const_i32(b, offset)));
     part[s] = acc;
   }
-  if (group > WARP) {
+  if (T->row_threads > WARP) {
     combine_warps(T, b, part, slots, combine, T->reduces_seen % 2);
     if (++T->reduces_seen == T->cross_reduces && T->cross_reduces % 2)
       row_barrier(T, b); /* the next iteration's first reduction reuses buffer 0 */

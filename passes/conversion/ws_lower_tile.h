@@ -45,10 +45,10 @@ typedef struct ws_tiles {
   int threads, vec, chunks, total;
   /* a row kernel's tile (rows x cols; rows 0: none), its chunks per row,
    * each thread's chunks per row (1 when a row is cpr threads' one chunk
-   * each), its reductions whose rows span warps (they meet in the row
-   * scratch, at byte scratch of shared memory), and how many of those are
-   * lowered so far */
-  int rows, cols, cpr, row_q, cross_reduces, reduces_seen, scratch;
+   * each), the threads that share a row, its reductions whose rows span
+   * warps (they meet in the row scratch, at byte scratch of shared
+   * memory), and how many of those are lowered so far */
+  int rows, cols, cpr, row_q, row_threads, cross_reduces, reduces_seen, scratch;
   ws_tile_regs *tiles; /* grows as tiles are lowered; ws_tiles_free */
   int num_tiles;
   long cap;
@@ -71,8 +71,8 @@ bool ws_tiles_is_row_vector(const ws_tiles *T, MlirType type);
 
 /* A row kernel's tile shape (rows, cols) from the ops' first reduction;
  * rows stays 0 without one. Runs in ws_tiles_layout, before vec is
- * chosen; true unless a located error. */
-bool ws_tiles_find_rows(ws_tiles *T, const MlirOperation *ops, size_t n);
+ * chosen. */
+void ws_tiles_find_rows(ws_tiles *T, const MlirOperation *ops, size_t n);
 
 /* Checks a row kernel's chunking once vec and chunks are chosen, and
  * counts its reductions that meet in the row scratch (`scratch_bytes`
