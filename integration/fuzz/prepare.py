@@ -5,7 +5,9 @@ sm_100a ones, FP8 ones and CLUSTERS ones in clusters of two
 (matmul_gen.py) and ATTENTION flash-attention kernels (head dim, type,
 causal or not, ragged, varlen or row layout, and ws.pipeline unset, true or
 false drawn, and grouped-query heads, the soft cap and e4m3 inputs;
-attention/variants.py writes them), compiles each to a launcher with ws-opt, compiles every launcher
+attention/variants.py writes them) and ROWS row kernels (a row softmax of
+a drawn type, row length, rows per block and warps; rows/variants.py
+writes them), compiles each to a launcher with ws-opt, compiles every launcher
 with -Wall -Wextra -Werror, and writes DIR/manifest.json (one spec per
 kernel, for run.py). Needs no GPU. A kernel ws-opt rejects is a failure
 here: the generator only draws kernels that must compile."""
@@ -28,6 +30,28 @@ _spec = importlib.util.spec_from_file_location(
     "attention_variants", os.path.join(here, "..", "attention", "variants.py"))
 attention_variants = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(attention_variants)
+_spec = importlib.util.spec_from_file_location(
+    "rows_variants", os.path.join(here, "..", "rows", "variants.py"))
+rows_variants = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rows_variants)
+
+
+def row_kernel(rng, j):
+    """A row kernel (a row softmax): its spec and .mlir text. The row length
+    and rows per block are powers of two (what the compute warps' chunks
+    follow, docs/language.md's "Row kernels"), whole chunks of 4 f32 for
+    every thread and at most 64 of them, a row at least 16 bytes, a block
+    at most 256 rows and 32 KB (so that two slots of it in and out fit)."""
+    t, warps = rng.choice(["f32", "f16", "bf16"]), rng.choice([4, 8])
+    per_chunk = 4 * 32 * warps  # elements of one chunk on every thread
+    eb = 4 if t == "f32" else 2
+    n = 2 ** rng.randint(4 if t == "f32" else 3, 13)
+    r = rng.choice([r for r in (2 ** k for k in range(9))
+                    if r * n % per_chunk == 0 and r * n // per_chunk <= 64 and
+                    r * n * eb <= 32768])
+    spec = {"name": "row%d" % j, "kind": "rows", "op": "softmax", "rank": 2, "out_type": t,
+            "dtype": rows_variants.TORCH[t], "rows": r, "n": n, "warps": warps}
+    return spec, rows_variants.kernel(spec["op"], t, r, n, warps)
 
 
 def attention(rng, j):
@@ -88,9 +112,12 @@ def build(args, i):
         elif j < args.tcgen05 + args.fp8:
             j -= args.tcgen05
             spec, text = matmul_gen.draw_fp8(random.Random("gpu-f8/%d/%d" % (args.seed, j)), j)
-        else:
+        elif j < args.tcgen05 + args.fp8 + args.clusters:
             j -= args.tcgen05 + args.fp8
             spec, text = matmul_gen.draw_cluster(random.Random("gpu-cl/%d/%d" % (args.seed, j)), j)
+        else:
+            j -= args.tcgen05 + args.fp8 + args.clusters
+            spec, text = row_kernel(random.Random("gpu-row/%d/%d" % (args.seed, j)), j)
     name = spec["name"]
     base = os.path.join(args.dir, name)
     with open(base + ".mlir", "w") as f:
@@ -127,13 +154,16 @@ def main():
     ap.add_argument("--clusters", type=int, default=0,
                     help="matmul kernels in clusters of two besides (TMA multicast; tiled "
                          "and persistent)")
+    ap.add_argument("--rows", type=int, default=0,
+                    help="row kernels besides (a row softmax: ws.reduce and ws.broadcast "
+                         "along the rows)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     specs, errors = [], []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         total = (args.count + args.matmuls + args.persistent + args.attention + args.tcgen05 +
-                 args.fp8 + args.clusters)
+                 args.fp8 + args.clusters + args.rows)
         for spec, err in pool.map(lambda i: build(args, i), range(total)):
             if err:
                 errors.append(err)
@@ -145,12 +175,13 @@ def main():
     types = sorted(set(t for s in specs for t in s.get("inputs", []) + [s["out_type"]]))
     matmuls = sum(s.get("kind") == "matmul" for s in specs)
     attentions = sum(s.get("kind") == "attention" for s in specs)
+    rows = sum(s.get("kind") == "rows" for s in specs)
     tcgen05 = sum(s.get("chip") == "sm_100a" for s in specs)
     for e in errors:
         print("FAIL " + e)
-    print("gpu fuzz: seed %d: %d kernels (%d matmuls, %d of them sm_100a, %d attention) "
+    print("gpu fuzz: seed %d: %d kernels (%d matmuls, %d of them sm_100a, %d attention, %d row) "
           "compiled to launchers (-Wall -Wextra -Werror), ranks %s, types %s; %d failed"
-          % (args.seed, len(specs), matmuls, tcgen05, attentions, ranks, " ".join(types),
+          % (args.seed, len(specs), matmuls, tcgen05, attentions, rows, ranks, " ".join(types),
              len(errors)))
     return 1 if errors else 0
 

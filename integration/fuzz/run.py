@@ -244,11 +244,27 @@ def run_attention(directory, spec, shapes):
     return 0 if ok else 6
 
 
+def run_rows(directory, spec, shapes):
+    """A row kernel's shapes, checked with torch (rows_run.py)."""
+    import torch
+    sys.path.insert(0, os.path.join(here, "..", "rows"))
+    import rows_run
+    # rows_run's kind is the kernel's function (the fuzz's is "rows")
+    cfg = dict(spec, dtype=getattr(torch, spec["dtype"]), kind=spec["op"])
+    torch.zeros(1, device="cuda")  # torch's context current before the module loads
+    ok = rows_run.fuzz(directory, spec["name"], cfg, shapes, "shape/" + spec["name"],
+                       MAX_ELEMENTS)
+    print("%s %s: %d shapes" % ("PASS" if ok else "MISMATCH", spec["name"], shapes))
+    return 0 if ok else 6
+
+
 def run_one(directory, name, shapes):
     spec = next(s for s in json.load(open(os.path.join(directory, "manifest.json")))["kernels"]
                 if s["name"] == name)
     if spec.get("kind") == "attention":
         return run_attention(directory, spec, shapes)
+    if spec.get("kind") == "rows":
+        return run_rows(directory, spec, shapes)
     cuda = Cuda()
     lib = ctypes.CDLL(os.path.join(directory, name + ".so"))
     module = ctypes.create_string_buffer(4096)
@@ -541,6 +557,7 @@ def run_suite(args):
                not s.get("persistent")][:1]
     sample += [s["name"] for s in kernels if s.get("persistent")][:1]
     sample += [s["name"] for s in kernels if s.get("kind") == "attention"][:1]
+    sample += [s["name"] for s in kernels if s.get("kind") == "rows"][:1]
     san_pass, san_fail = 0, 0
     sanitizer = os.path.join(os.environ.get("WS_CUDA_ROOT", "/usr/local/cuda"), "bin", "compute-sanitizer")
     for tool in ("memcheck", "racecheck"):

@@ -22,6 +22,7 @@ reaches past x."""
 import ctypes
 import math
 import os
+import random
 import sys
 
 import torch
@@ -102,6 +103,16 @@ def check_one(kern, m):
           f"(torch {own_err:.2e}){'' if nan_ok else ', NaN where torch has none'}"
           f"{'' if guards else ', bytes outside y changed'}")
     return ok
+
+
+def fuzz(folder, name, cfg, shapes, seed, max_elements):
+    """The GPU fuzz's run of one row kernel (integration/fuzz/run.py):
+    `shapes` draws of M (1 to what max_elements allows), each checked as
+    in check mode."""
+    rng = random.Random(seed)
+    kern = RowKernel(folder, name, cfg, os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    most = max(1, max_elements // cfg["n"])
+    return all([check_one(kern, rng.randint(1, most)) for _ in range(shapes)])
 
 
 def time_runs(runs, nbytes):
