@@ -9,6 +9,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "../../passes/plan/ws_plan.h"
+#include "../../passes/plan/ws_row_kernel.h"
 #include "../../passes/transforms/ws_divisor.h"
 
 typedef struct plan_handle {
@@ -118,6 +119,11 @@ int64_t wsPlanGetDescriptorBoxInner(WsPlan plan, MlirValue desc) {
   const ws_plan *p = &unwrap(plan)->plan;
   int r = descriptor_ring(p, desc);
   return r < 0 ? 0 : ws_ring_box_cols(&p->rings[r]);
+}
+
+bool wsPlanDescriptorIsStoredDirectly(WsPlan plan, MlirValue desc) {
+  (void)plan;
+  return ws_desc_is_stored_directly(desc);
 }
 
 int wsPlanGetDescriptorRowParts(WsPlan plan, MlirValue desc, int *row_dim) {

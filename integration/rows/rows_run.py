@@ -11,14 +11,17 @@ Usage: rows_run.py DIR check|small|bench [VARIANT...]
 DIR holds VARIANT.c/.h (compile_rows.sh writes them) and the manifest: one
 line per variant, "name kind dtype rows_per_block row_length".
 
-The kernels take x and y (M x N views) and M. Inputs are uniform in
-[-4, 4]; some rows hold -inf (a masked score), one row only -inf (softmax
-is then NaN, as torch's). The check compares with the f64 reference: ws's
-error may be at most twice torch's own (the same function in the same
-dtype, measured the same way) plus 1e-6, the NaN must fall where torch's
-does, and guard rows around y (and NaN guard rows around x, outside the
-view) must keep their sentinel: nothing is written outside y, and no read
-reaches past x."""
+The kernels take their arguments in the order variants.py's ARGS gives:
+M x N views, 1 x N weights, per-row f32 statistics (an M-vector viewed as
+1 x M), M and eps. Inputs are uniform in [-4, 4] (weights in [0.5, 1.5],
+biases in [-1, 1]); for softmax some rows hold -inf (a masked score) and
+one only -inf (softmax is then NaN, as torch's); for the norms one row is
+constant (a zero variance). The check compares each output with the f64
+reference: ws's error may be at most twice torch's own (the same function
+in the same dtype, measured the same way) plus 1e-6, the NaN must fall
+where torch's does, and guard rows around every output (and NaN guard rows
+around the inputs, outside the views) must keep their sentinel: nothing is
+written outside the outputs, and no read reaches past the inputs."""
 import ctypes
 import math
 import os
@@ -26,15 +29,20 @@ import random
 import sys
 
 import torch
+import torch.nn.functional as F
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
 from ws_launch import WsModule, ws_tensor  # noqa: E402
+from variants import ARGS  # noqa: E402
 
-GUARD = 3  # rows of sentinel around y and of NaN around x
+GUARD = 3  # rows of sentinel around outputs and of NaN around inputs
 SENTINEL = 7.0
 SHAPES = [(32768, 4096), (16384, 8192), (65536, 1024), (4096, 32768)]
 ROUNDS = 3
 SMS = 132
+EPS = {"rmsnorm": 1e-6, "add_rmsnorm": 1e-6, "layernorm": 1e-5}
 
 
 class RowKernel(WsModule):
@@ -45,30 +53,92 @@ class RowKernel(WsModule):
         self.fn = self.function(cfg["kind"])
         self.cfg = cfg
 
-    def launcher(self, x, y):
-        """A callable launching the kernel over M x N views x and y on
+    def launcher(self, t):
+        """A callable launching the kernel on the tensors of dict t (by
+        ARGS name: M x N views, 1 x N rows, M-vectors of statistics) on
         torch's current stream: as many blocks as row blocks, at most two
         per SM (each loops over row blocks in steps of the grid)."""
-        m = x.shape[0]
+        m = t["x"].shape[0]
         blocks = max(1, min((m + self.cfg["rows"] - 1) // self.cfg["rows"], 2 * SMS))
-        keep = [ws_tensor(x), ws_tensor(y)]
+        keep, args = [], []
+        for a, what in ARGS[self.cfg["kind"]]:
+            if what == "m":
+                args.append(ctypes.c_int32(m))
+            elif what == "eps":
+                args.append(ctypes.c_float(EPS[self.cfg["kind"]]))
+            else:
+                keep.append(ws_tensor(t[a].view(1, -1) if what == "stat" else t[a]))
+                args.append(ctypes.byref(keep[-1]))
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-        args = (self.module, stream, ctypes.c_uint(blocks), ctypes.c_uint(1), ctypes.c_uint(1),
-                ctypes.byref(keep[0]), ctypes.byref(keep[1]), ctypes.c_int32(m))
+        call = (self.module, stream, ctypes.c_uint(blocks), ctypes.c_uint(1), ctypes.c_uint(1),
+                *args)
 
         def run():
-            r = self.fn(*args)
+            r = self.fn(*call)
             if r != 0:
                 raise RuntimeError(f"{self.name} launch: CUresult {r}")
         run.keep = keep
         return run
 
 
-def reference(kind, x):
-    """The f64 reference and torch's own result in x's dtype."""
+def rms(x, w, eps):
+    return x * torch.rsqrt(x.pow(2).mean(dim=1, keepdim=True) + eps) * w
+
+
+def reference(kind, t):
+    """Each output's f64 reference and torch's own result (the inputs' dtype;
+    statistics in f32), by ARGS name."""
+    eps = EPS.get(kind, 0.0)
+    x = t["x"]
+    n = x.shape[1]
     if kind == "softmax":
-        return torch.softmax(x.double(), dim=1), torch.softmax(x, dim=1)
+        return {"y": (torch.softmax(x.double(), dim=1), torch.softmax(x, dim=1))}
+    w = t["w"].view(-1)
+    if kind == "rmsnorm":
+        return {"y": (rms(x.double(), w.double(), eps), F.rms_norm(x, (n,), w, eps))}
+    if kind == "add_rmsnorm":
+        h = x + t["r"]
+        hd = x.double() + t["r"].double()
+        return {"h": (hd, h), "y": (rms(hd, w.double(), eps), F.rms_norm(h, (n,), w, eps))}
+    if kind == "layernorm":
+        b = t["b"].view(-1)
+        xd = x.double()
+        mu = xd.mean(dim=1, keepdim=True)
+        rstd = torch.rsqrt((xd - mu).pow(2).mean(dim=1, keepdim=True) + eps)
+        y, own_mu, own_rstd = torch.native_layer_norm(x, (n,), w, b, eps)
+        return {"y": ((xd - mu) * rstd * w.double() + b.double(), y),
+                "mean": (mu.view(-1), own_mu.view(-1)), "rstd": (rstd.view(-1), own_rstd.view(-1))}
     raise ValueError(kind)
+
+
+def guarded(rows, cols, fill, dt):
+    """A (rows + 2 GUARD) x cols buffer of `fill` and its middle rows."""
+    shape = (rows + 2 * GUARD, cols) if cols else (rows + 2 * GUARD,)
+    buf = torch.full(shape, fill, dtype=dt, device="cuda")
+    return buf, buf[GUARD:GUARD + rows]
+
+
+def make_tensors(kind, m, n, dt):
+    """The kernel's tensors at M rows: inputs in NaN guards, outputs in
+    sentinel guards; returns (tensors by name, output buffers by name)."""
+    t, bufs = {}, {}
+    for a, what in ARGS[kind]:
+        if what == "row":
+            t[a] = torch.empty(1, n, dtype=dt, device="cuda")
+            t[a].uniform_(0.5, 1.5) if a == "w" else t[a].uniform_(-1, 1)
+        elif what in ("tile", "stat") and a in ("x", "r"):
+            _, t[a] = guarded(m, n, float("nan"), dt)
+            t[a].uniform_(-4, 4)
+        elif what in ("tile", "stat"):
+            bufs[a], t[a] = guarded(m, n if what == "tile" else 0, SENTINEL,
+                                    dt if what == "tile" else torch.float32)
+    x = t["x"]
+    if kind == "softmax" and m > 2:
+        x[1, ::3] = float("-inf")  # masked scores
+        x[m - 1] = float("-inf")   # a row of -inf: NaN, as torch's
+    elif m > 2:
+        x[m - 1] = 1.5  # a constant row: zero variance
+    return t, bufs
 
 
 def max_error(out, ref):
@@ -81,27 +151,24 @@ def max_error(out, ref):
 
 
 def check_one(kern, m):
-    """One run at M rows: guards around x (NaN) and y (sentinel)."""
+    """One run at M rows, every output checked with its guards."""
     cfg = kern.cfg
     n, dt = cfg["n"], cfg["dtype"]
-    xbuf = torch.full((m + 2 * GUARD, n), float("nan"), dtype=dt, device="cuda")
-    x = xbuf[GUARD:GUARD + m]
-    x.uniform_(-4, 4)
-    if m > 2:
-        x[1, ::3] = float("-inf")  # masked scores
-        x[m - 1] = float("-inf")   # a row of -inf: NaN, as torch's
-    ybuf = torch.full((m + 2 * GUARD, n), SENTINEL, dtype=dt, device="cuda")
-    y = ybuf[GUARD:GUARD + m]
-    kern.launcher(x, y)()
+    t, bufs = make_tensors(cfg["kind"], m, n, dt)
+    kern.launcher(t)()
     torch.cuda.synchronize()
-    ref, own = reference(cfg["kind"], x)
-    err, nan_ok = max_error(y, ref)
-    own_err, _ = max_error(own, ref)
-    guards = bool((ybuf[:GUARD] == SENTINEL).all() and (ybuf[GUARD + m:] == SENTINEL).all())
-    ok = err <= 2 * own_err + 1e-6 and nan_ok and guards and not math.isnan(err)
-    print(f"{'ok  ' if ok else 'FAIL'} {kern.name} M={m} N={n}: max error {err:.2e} "
-          f"(torch {own_err:.2e}){'' if nan_ok else ', NaN where torch has none'}"
-          f"{'' if guards else ', bytes outside y changed'}")
+    ok, notes = True, []
+    for a, (ref, own) in reference(cfg["kind"], t).items():
+        err, nan_ok = max_error(t[a], ref)
+        own_err, _ = max_error(own, ref)
+        buf = bufs[a]
+        guards = bool((buf[:GUARD] == SENTINEL).all() and (buf[GUARD + m:] == SENTINEL).all())
+        good = err <= 2 * own_err + 1e-6 and nan_ok and guards and not math.isnan(err)
+        ok &= good
+        notes.append(f"{a} {err:.2e} (torch {own_err:.2e})"
+                     f"{'' if nan_ok else ' NaN where torch has none'}"
+                     f"{'' if guards else ' bytes outside it changed'}")
+    print(f"{'ok  ' if ok else 'FAIL'} {kern.name} M={m} N={n}: max error " + ", ".join(notes))
     return ok
 
 
@@ -127,21 +194,55 @@ def time_runs(runs, nbytes):
     return {label: sorted(v)[len(v) // 2] for label, v in samples.items()}
 
 
+def torch_fn(kind, t):
+    """torch's eager form of the kernel, on the tensors of dict t."""
+    n = t["x"].shape[1]
+    eps = EPS.get(kind, 0.0)
+    if kind == "softmax":
+        return lambda x: torch.softmax(x, dim=1)
+    w = t["w"].view(-1)
+    if kind == "rmsnorm":
+        return lambda x: F.rms_norm(x, (n,), w, eps)
+    if kind == "layernorm":
+        b = t["b"].view(-1)
+        return lambda x: torch.native_layer_norm(x, (n,), w, b, eps)
+    if kind == "add_rmsnorm":
+        def add_rms(x, r):
+            h = x + r
+            return h, F.rms_norm(h, (n,), w, eps)
+        return add_rms
+    raise ValueError(kind)
+
+
 def bench_one(kern, m):
-    """ws against torch eager, torch.compile and a device copy, at M x N."""
+    """ws against torch eager, torch.compile and a device copy, at M x N;
+    GB/s count one read and one write of each M x N tensor (add_rmsnorm:
+    two of each)."""
     cfg = kern.cfg
-    n, dt = cfg["n"], cfg["dtype"]
-    x = torch.empty(m, n, dtype=dt, device="cuda").uniform_(-4, 4)
-    y = torch.empty_like(x)
-    ref = torch.softmax(x, dim=1)
-    kern.launcher(x, y)()
+    kind, n, dt = cfg["kind"], cfg["n"], cfg["dtype"]
+    t = {}
+    for a, what in ARGS[kind]:
+        if what == "tile":
+            t[a] = torch.empty(m, n, dtype=dt, device="cuda").uniform_(-4, 4)
+        elif what == "row":
+            t[a] = torch.empty(1, n, dtype=dt, device="cuda").uniform_(0.5, 1.5)
+        elif what == "stat":
+            t[a] = torch.empty(m, dtype=torch.float32, device="cuda")
+    ins = [t["x"]] + ([t["r"]] if kind == "add_rmsnorm" else [])
+    eager = torch_fn(kind, t)
+    out = eager(*ins)
+    ref_y = {"layernorm": lambda: out[0], "add_rmsnorm": lambda: out[1]}.get(kind, lambda: out)()
+    kern.launcher(t)()
     torch.cuda.synchronize()
-    assert (y.float() - ref.float()).abs().max() < 2e-2, "ws differs from torch at the bench"
-    compiled = torch.compile(lambda t: torch.softmax(t, dim=1))
-    compiled(x)
-    runs = [("ws", kern.launcher(x, y)), ("eager", lambda: torch.softmax(x, dim=1)),
-            ("compile", lambda: compiled(x)), ("copy", lambda: y.copy_(x))]
-    gbs = time_runs(runs, 2 * x.numel() * x.element_size())
+    assert (t["y"].float() - ref_y.float()).abs().max() < 5e-2, "ws differs from torch at the bench"
+    compiled = torch.compile(eager)
+    compiled(*ins)
+    y = t["y"]
+    runs = [("ws", kern.launcher(t)), ("eager", lambda: eager(*ins)),
+            ("compile", lambda: compiled(*ins)), ("copy", lambda: y.copy_(t["x"]))]
+    tensors = 2 if kind == "add_rmsnorm" else 1
+    gbs = time_runs(runs, 2 * tensors * y.numel() * y.element_size())
+    gbs["copy"] /= tensors  # the copy moves one read and one write
     best = max(gbs["eager"], gbs["compile"])
     print(f"{kern.name} {m}x{n}: ws {gbs['ws']:.0f}, eager {gbs['eager']:.0f}, compile "
           f"{gbs['compile']:.0f}, copy {gbs['copy']:.0f} GB/s; ws/best torch "

@@ -3,7 +3,8 @@
 # against an f64 reference (rows_run.py check: row counts from 1 to a few
 # thousand, ragged last row blocks, -inf rows, guard rows around y and NaN
 # rows around x), then runs compute-sanitizer (racecheck, synccheck,
-# memcheck) on a kernel whose rows span warps and one whose rows do not.
+# memcheck) on a kernel of each kind, rows that span warps and rows that
+# do not among them.
 # Usage: run_rows.sh DIR   (on the GPU machine)
 set -uo pipefail
 dir="$1"
@@ -12,6 +13,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 require_gpu
 fail=0
 timeout 600 python3 "$here/rows_run.py" "$dir" check || fail=1
-sanitize "$here/rows_run.py" "$dir" softmax_f32_128 softmax_bf16_4096 softmax_bf16_8192 || fail=1
+sanitize "$here/rows_run.py" "$dir" softmax_f32_128 softmax_bf16_4096 softmax_bf16_8192 \
+  rmsnorm_bf16_4096 layernorm_f32_128 layernorm_bf16_8192 add_rmsnorm_bf16_1024 || fail=1
 [ $fail = 0 ] && echo PASS || echo FAIL
 exit $fail

@@ -2,13 +2,22 @@
 """Writes the row-kernel integration variants as .mlir files, plus a
 manifest line per variant: name kind dtype rows_per_block row_length.
 
-softmax: y = softmax(x) along each row of an M x N tensor, in f32 (the row's
-  max subtracted before exp2 of the scaled difference, the sum's reciprocal
-  applied once per row). Each block loops over row blocks of R rows, from
-  its block index in steps of the grid (so the load warp streams the next
-  row blocks while the compute warps reduce this one); a row block past
-  M is clipped by TMA (zeros in, nothing stored). A row wider than a TMA
-  box (256 elements) is moved as several boxes side by side.
+Each kernel loops over blocks of R rows of an M x N tensor, from its block
+index in steps of the grid (so the load warp streams the next row blocks
+while the compute warps reduce this one); a row block past M is clipped by
+TMA (zeros in, nothing stored). A row wider than a TMA box (256 elements) is
+moved as several boxes side by side. The math is f32 whatever the tensors'
+type. The kinds (ARGS lists each one's arguments, in order):
+
+softmax: y = softmax(x) along each row (the row's max subtracted before
+  exp2 of the scaled difference, the sum's reciprocal applied once per row).
+rmsnorm: y = x * rsqrt(mean(x^2) + eps) * w, w a 1 x N weight loaded once
+  per block (before the loop) and spread over the rows.
+layernorm: y = (x - mean) * rstd * w + b, rstd = rsqrt(var + eps), the
+  variance the mean of (x - mean)^2 (two passes over the row in registers:
+  stable); mean and rstd (f32, one per row) are stored too.
+add_rmsnorm: h = x + r (rounded to the tensors' type, as torch's add), and
+  y = rmsnorm(h) * w; both h and y are stored.
 
 Usage: variants.py OUTDIR"""
 import os
@@ -23,42 +32,182 @@ VARIANTS = [
     ("softmax_bf16_1024", "softmax", "bf16", 8, 1024, 8),
     ("softmax_bf16_4096", "softmax", "bf16", 2, 4096, 8),
     ("softmax_bf16_8192", "softmax", "bf16", 1, 8192, 8),
+    ("rmsnorm_f32_256", "rmsnorm", "f32", 8, 256, 4),
+    ("rmsnorm_f16_2048", "rmsnorm", "f16", 2, 2048, 8),
+    ("rmsnorm_bf16_1024", "rmsnorm", "bf16", 8, 1024, 8),
+    ("rmsnorm_bf16_4096", "rmsnorm", "bf16", 2, 4096, 8),
+    ("rmsnorm_bf16_8192", "rmsnorm", "bf16", 1, 8192, 8),
+    ("layernorm_f32_128", "layernorm", "f32", 16, 128, 4),
+    ("layernorm_f32_1024", "layernorm", "f32", 4, 1024, 8),
+    ("layernorm_f16_2048", "layernorm", "f16", 2, 2048, 8),
+    ("layernorm_bf16_1024", "layernorm", "bf16", 8, 1024, 8),
+    ("layernorm_bf16_4096", "layernorm", "bf16", 2, 4096, 8),
+    ("layernorm_bf16_8192", "layernorm", "bf16", 1, 8192, 8),
+    ("add_rmsnorm_f32_512", "add_rmsnorm", "f32", 4, 512, 4),
+    ("add_rmsnorm_f16_2048", "add_rmsnorm", "f16", 2, 2048, 8),
+    ("add_rmsnorm_bf16_1024", "add_rmsnorm", "bf16", 8, 1024, 8),
+    ("add_rmsnorm_bf16_4096", "add_rmsnorm", "bf16", 2, 4096, 8),
+    ("add_rmsnorm_bf16_8192", "add_rmsnorm", "bf16", 1, 8192, 8),
 ]
 TORCH = {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}
 LOG2E = "1.44269504"
+# each kind's arguments: (name, what) with what "tile" (R x N of the
+# tensors' type), "row" (a 1 x N weight or bias of that type), "stat" (an
+# f32 value per row: a 1 x R box of the M values viewed as 1 x M), "m"
+# (the row count, i32) or "eps" (f32)
+ARGS = {
+    "softmax": [("x", "tile"), ("y", "tile"), ("m", "m")],
+    "rmsnorm": [("x", "tile"), ("w", "row"), ("y", "tile"), ("m", "m"), ("eps", "eps")],
+    "layernorm": [("x", "tile"), ("w", "row"), ("b", "row"), ("y", "tile"), ("mean", "stat"),
+                  ("rstd", "stat"), ("m", "m"), ("eps", "eps")],
+    "add_rmsnorm": [("x", "tile"), ("r", "tile"), ("w", "row"), ("h", "tile"), ("y", "tile"),
+                    ("m", "m"), ("eps", "eps")],
+}
 
 
-def softmax_body(t, rows, n):
-    """The loop body: %t (the loaded R x N tile) to %out (its softmax, of the
-    input's type)."""
-    f = f"tensor<{rows}x{n}xf32>"
-    row = f"tensor<1x{rows}xf32>"
-    widen = f"        %x = arith.extf %t : tensor<{rows}x{n}x{t}> to {f}\n" if t != "f32" else ""
-    x = "%x" if t != "f32" else "%t"
-    narrow = f"        %out = arith.truncf %y : {f} to tensor<{rows}x{n}x{t}>\n" if t != "f32" else ""
-    y = "%y" if t != "f32" else "%out"
-    return f"""{widen}        %mx = "ws.reduce"({x}) {{kind = "max", axis = 1 : i32}} : ({f}) -> {row}
-        %mb = "ws.broadcast"(%mx) {{axis = 0 : i32}} : ({row}) -> {f}
-        %d = arith.subf {x}, %mb : {f}
-        %l2e = arith.constant dense<{LOG2E}> : {f}
-        %dl = arith.mulf %d, %l2e : {f}
-        %e = math.exp2 %dl fastmath<afn> : {f}
-        %s = "ws.reduce"(%e) {{kind = "sum", axis = 1 : i32}} : ({f}) -> {row}
-        %one = arith.constant dense<1.0> : {row}
-        %inv = arith.divf %one, %s : {row}
-        %ib = "ws.broadcast"(%inv) {{axis = 0 : i32}} : ({row}) -> {f}
-        {y} = arith.mulf %e, %ib : {f}
-{narrow}"""
+class Body:
+    """The loop body of an R x N kernel over element type t, line by line."""
+
+    def __init__(self, t, rows, n):
+        self.t, self.rows, self.n = t, rows, n
+        self.f = f"tensor<{rows}x{n}xf32>"
+        self.row = f"tensor<1x{rows}xf32>"
+        self.lines = []
+        self.names = {}  # the f32 form of each weight or bias row
+
+    def add(self, text):
+        self.lines.append("        " + text)
+
+    def widen(self, src, dst, shape=None):
+        """dst = src as f32 (src itself for f32 tensors); returns dst's name."""
+        shape = shape or (self.rows, self.n)
+        if self.t == "f32":
+            return src
+        a, b = f"tensor<{shape[0]}x{shape[1]}x{self.t}>", f"tensor<{shape[0]}x{shape[1]}xf32>"
+        self.add(f"{dst} = arith.extf {src} : {a} to {b}")
+        return dst
+
+    def narrow(self, src, dst):
+        """dst = src in the tensors' type; returns the name holding it."""
+        if self.t == "f32":
+            return src
+        self.add(f"{dst} = arith.truncf {src} : {self.f} to tensor<{self.rows}x{self.n}x{self.t}>")
+        return dst
+
+    def reduce(self, dst, src, kind):
+        self.add(f'{dst} = "ws.reduce"({src}) {{kind = "{kind}", axis = 1 : i32}} : '
+                 f"({self.f}) -> {self.row}")
+
+    def spread_rows(self, dst, src):
+        self.add(f'{dst} = "ws.broadcast"({src}) {{axis = 0 : i32}} : ({self.row}) -> {self.f}')
+
+    def spread_cols(self, dst, src):
+        self.add(f'{dst} = "ws.broadcast"({src}) {{axis = 1 : i32}} : '
+                 f"(tensor<1x{self.n}xf32>) -> {self.f}")
+
+    def mean(self, dst, src):
+        """dst (a row vector) = the mean of each row of src."""
+        self.reduce(dst + "s", src, "sum")
+        self.add(f"{dst}n = arith.constant dense<{1.0 / self.n!r}> : {self.row}")
+        self.add(f"{dst} = arith.mulf {dst}s, {dst}n : {self.row}")
+
+    def rstd(self, dst, var):
+        """dst = rsqrt(var + eps), eps the kernel's argument."""
+        self.add(f"{dst}e = tensor.splat %eps : {self.row}")
+        self.add(f"{dst}v = arith.addf {var}, {dst}e : {self.row}")
+        self.add(f"{dst} = math.rsqrt {dst}v : {self.row}")
+
+
+def softmax_body(b):
+    x = b.widen("%t_x", "%x")
+    b.reduce("%mx", x, "max")
+    b.spread_rows("%mb", "%mx")
+    b.add(f"%d = arith.subf {x}, %mb : {b.f}")
+    b.add(f"%l2e = arith.constant dense<{LOG2E}> : {b.f}")
+    b.add(f"%dl = arith.mulf %d, %l2e : {b.f}")
+    b.add(f"%e = math.exp2 %dl fastmath<afn> : {b.f}")
+    b.reduce("%s", "%e", "sum")
+    b.add(f"%one = arith.constant dense<1.0> : {b.row}")
+    b.add(f"%inv = arith.divf %one, %s : {b.row}")
+    b.spread_rows("%ib", "%inv")
+    b.add(f"%yf = arith.mulf %e, %ib : {b.f}")
+    return {"y": b.narrow("%yf", "%y")}
+
+
+def rms_scale(b, x, w):
+    """x * rsqrt(mean(x^2) + eps) * w (the weight spread over the rows)."""
+    b.add(f"%sq = arith.mulf {x}, {x} : {b.f}")
+    b.mean("%ms", "%sq")
+    b.rstd("%rs", "%ms")
+    b.spread_rows("%rb", "%rs")
+    b.spread_cols("%wb", w)
+    b.add(f"%xn = arith.mulf {x}, %rb : {b.f}")
+    b.add(f"%yf = arith.mulf %xn, %wb : {b.f}")
+    return b.narrow("%yf", "%y")
+
+
+def rmsnorm_body(b):
+    return {"y": rms_scale(b, b.widen("%t_x", "%x"), b.names["w"])}
+
+
+def layernorm_body(b):
+    x = b.widen("%t_x", "%x")
+    b.mean("%mu", x)
+    b.spread_rows("%mub", "%mu")
+    b.add(f"%d = arith.subf {x}, %mub : {b.f}")
+    b.add(f"%d2 = arith.mulf %d, %d : {b.f}")
+    b.mean("%var", "%d2")
+    b.rstd("%rs", "%var")
+    b.spread_rows("%rb", "%rs")
+    b.spread_cols("%wb", b.names["w"])
+    b.spread_cols("%bb", b.names["b"])
+    b.add(f"%xn = arith.mulf %d, %rb : {b.f}")
+    b.add(f"%xw = arith.mulf %xn, %wb : {b.f}")
+    b.add(f"%yf = arith.addf %xw, %bb : {b.f}")
+    return {"y": b.narrow("%yf", "%y"), "mean": "%mu", "rstd": "%rs"}
+
+
+def add_rmsnorm_body(b):
+    x, r = b.widen("%t_x", "%x"), b.widen("%t_r", "%r")
+    b.add(f"%hf = arith.addf {x}, {r} : {b.f}")
+    h = b.narrow("%hf", "%h")
+    return {"h": h, "y": rms_scale(b, b.widen(h, "%hw"), b.names["w"])}
+
+
+BODIES = {"softmax": softmax_body, "rmsnorm": rmsnorm_body, "layernorm": layernorm_body,
+          "add_rmsnorm": add_rmsnorm_body}
 
 
 def kernel(kind, t, rows, n, warps):
     """The kernel text (see the module comment)."""
-    desc = f"!ws.tensor_desc<tensor<{rows}x{n}x{t}>>"
+    types = {"tile": f"!ws.tensor_desc<tensor<{rows}x{n}x{t}>>",
+             "row": f"!ws.tensor_desc<tensor<1x{n}x{t}>>",
+             "stat": f"!ws.tensor_desc<tensor<1x{rows}xf32>>", "m": "i32", "eps": "f32"}
+    params = ", ".join(f"%{a}{'_desc' if w in ('tile', 'row', 'stat') else ''}: {types[w]}"
+                       for a, w in ARGS[kind])
+    b = Body(t, rows, n)
     tile = f"tensor<{rows}x{n}x{t}>"
-    body = softmax_body(t, rows, n)
+    prologue = []
+    for a, w in ARGS[kind]:
+        if w == "tile" and a in ("x", "r"):
+            b.add(f'%t_{a} = "ws.load"(%{a}_desc, %r0, %c0) : ({types[w]}, i32, i32) -> {tile}')
+        if w == "row":  # once per block, before the loop; widened in it
+            prologue.append(f'      %p_{a} = "ws.load"(%{a}_desc, %c0, %c0) : ({types[w]}, i32, i32) '
+                            f"-> tensor<1x{n}x{t}>")
+    for a, w in ARGS[kind]:
+        if w == "row":
+            b.names[a] = b.widen(f"%p_{a}", f"%{a}f", (1, n))
+    out = BODIES[kind](b)
+    for a, w in ARGS[kind]:
+        if w == "tile" and a not in ("x", "r"):
+            b.add(f'"ws.store"(%{a}_desc, %r0, %c0, {out[a]}) : ({types[w]}, i32, i32, {tile}) -> ()')
+        if w == "stat":
+            b.add(f'"ws.store"(%{a}_desc, %c0, %r0, {out[a]}) : ({types[w]}, i32, i32, {b.row}) -> ()')
+    body = "\n".join(b.lines)
+    pro = "\n".join(prologue) + ("\n" if prologue else "")
     return f"""module attributes {{gpu.container_module}} {{
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {{
-    gpu.func @{kind}(%x_desc: {desc}, %y_desc: {desc}, %m: i32) kernel
+    gpu.func @{kind}({params}) kernel
         attributes {{ws.num_warps = {warps} : i32}} {{
       %bid = gpu.block_id x
       %grid = gpu.grid_dim x
@@ -68,9 +217,8 @@ def kernel(kind, t, rows, n, warps):
       %cr = arith.constant {rows} : i32
       %first = arith.muli %b, %cr : i32
       %step = arith.muli %g, %cr : i32
-      scf.for %r = %first to %m step %step : i32 {{
-        %t = "ws.load"(%x_desc, %r, %c0) : ({desc}, i32, i32) -> {tile}
-{body}        "ws.store"(%y_desc, %r, %c0, %out) : ({desc}, i32, i32, {tile}) -> ()
+{pro}      scf.for %r0 = %first to %m step %step : i32 {{
+{body}
       }} {{ws.warp_specialize}}
       gpu.return
     }}

@@ -166,3 +166,19 @@ void ws_emit_exact_store(ws_builder *b, const ws_store_site *s) {
   ws_builder t = ws_builder_before(mlirBlockGetTerminator(interior));
   emit_tma_store(&t, s);
 }
+
+void ws_emit_element_store(ws_builder *b, MlirValue view, int rank, const MlirValue *coords,
+                           MlirValue value) {
+  MlirValue inside = {NULL}, at = view_word(b, view, 0);
+  for (int d = 0; d < rank; d++) {
+    MlirValue g = widen(b, coords[d]); /* negative: far above any size, unsigned */
+    MlirValue in = ws_cmpi(b, "ult", g, view_word(b, view, 2 + d));
+    inside = d ? ws_arith(b, "arith.andi", inside, in) : in;
+    at = ws_arith(b, "arith.addi", at, ws_arith(b, "arith.muli", g, view_word(b, view, 7 + d)));
+  }
+  ws_builder then = open_if(b, inside);
+  MlirValue to = ws_build_value(&then, "llvm.inttoptr", 1, &at, ws_type(b->ctx, "!llvm.ptr<1>"),
+                                0, NULL);
+  MlirValue ops[2] = {value, to};
+  ws_build_void(&then, "llvm.store", 2, ops, 0, NULL);
+}

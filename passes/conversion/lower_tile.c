@@ -262,7 +262,13 @@ bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op) {
   for (intptr_t k = 0; k < n; k++)
     in[k] = &T->tiles[in_index[k]];
   MlirType rt = ws_tile_element(result);
+  /* a row of values per column: chunk j holds chunk j % row_q's columns */
+  int distinct = ws_tiles_is_col_vector(T, mlirValueGetType(result)) ? T->row_q : T->chunks;
   for (int j = 0; j < T->chunks; j++) {
+    if (j >= distinct) {
+      out->chunks[j] = out->chunks[j % distinct];
+      continue;
+    }
     MlirValue converted = convert_f8_chunk(T, b, op, in[0]->chunks[j]);
     if (!mlirValueIsNull(converted)) {
       out->chunks[j] = converted;
@@ -295,8 +301,15 @@ bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t 
     if (!ws_has_tile_result(op) || ws_is_splat_tile(op))
       continue;
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+    int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(t));
+    if (eb == 0)
+      eb = 4; /* i1 masks and other internal element types */
     if (ws_tiles_is_row_vector(T, t))
       continue; /* one scalar per chunk, in the tile's layout */
+    if (ws_tiles_is_col_vector(T, t)) { /* the columns of the tile's chunks */
+      widest = eb > widest ? eb : widest;
+      continue;
+    }
     long n = 1;
     for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
       n *= mlirShapedTypeGetDimSize(t, d);
@@ -309,9 +322,6 @@ bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t 
     if (!numel)
       first = op;
     numel = n;
-    int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(t));
-    if (eb == 0)
-      eb = 4; /* i1 masks and other internal element types */
     if (eb > widest)
       widest = eb;
   }
@@ -350,6 +360,15 @@ bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_r
   }
   ws_tile_regs *t = ws_tiles_new(T, mlirOperationGetResult(op, 0));
   MlirValue slot = mlirOperationGetOperand(op, 0);
+  if (ws_tiles_is_col_vector(T, ring->tile)) { /* a weight: each chunk's columns */
+    int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
+    MlirValue base = ws_smem_slot_ptr(b, T->smem, ring->offset, slot, ring->slot_bytes);
+    for (int j = 0; j < T->chunks; j++)
+      t->chunks[j] = j >= T->row_q ? t->chunks[j % T->row_q]
+                                   : load_chunk(T, b, ring,
+                                                ws_byte_ptr(b, base, ws_tiles_col_offset(T, b, j, eb)));
+    return true;
+  }
   for (int j = 0; j < T->chunks; j++)
     t->chunks[j] = load_chunk(T, b, ring, chunk_ptr(T, b, ring, slot, j));
   return true;
@@ -359,10 +378,12 @@ bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_r
 bool ws_tiles_write_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring,
                          int r) {
   MlirValue tile = mlirOperationGetOperand(op, 0);
-  if (ws_tiles_is_row_vector(T, mlirValueGetType(tile))) {
-    ws_emit_op_error(op, "hands a row vector (a ws.reduce's result) to another partition "
-                         "(a ws.store of it); a row kernel stores tiles of its rows, so "
-                         "spread the vector along them first (ws.broadcast, axis = 0)");
+  if (ws_tiles_is_row_vector(T, mlirValueGetType(tile)) ||
+      ws_tiles_is_col_vector(T, mlirValueGetType(tile))) {
+    ws_emit_op_error(op, "hands a 1 x N row (a row vector or a row of values per column) "
+                         "to another partition; the compute warps store row vectors "
+                         "themselves, and a row per column only spreads over the rows "
+                         "(ws.broadcast, axis = 1)");
     return false;
   }
   if (ring->swizzle) {
@@ -405,6 +426,8 @@ static int registers_of_tile(MlirValue tile, const void *ctx) {
   const ws_tiles *T = ctx;
   if (ws_tiles_is_row_vector(T, mlirValueGetType(tile)))
     return T->chunks / T->row_q; /* a scalar per row this thread holds */
+  if (ws_tiles_is_col_vector(T, mlirValueGetType(tile))) /* row_q chunks */
+    return (T->row_q * T->vec * wsElementTypeByteWidth(ws_tile_element(tile)) + 3) / 4;
   return tile_registers(ctx, ws_tile_element(tile));
 }
 
@@ -420,9 +443,9 @@ void ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size
 bool ws_tiles_iota(ws_tiles *T, ws_builder *b, MlirOperation op) {
   MlirValue result = mlirOperationGetResult(op, 0);
   MlirType type = mlirValueGetType(result);
-  if (ws_tiles_is_row_vector(T, type)) {
-    ws_emit_op_error(op, "makes a 1 x %d row vector in a row kernel; ws.iota makes tiles "
-                         "of the rows (%d x %d)", T->rows, T->rows, T->cols);
+  if (ws_tiles_is_row_vector(T, type) || ws_tiles_is_col_vector(T, type)) {
+    ws_emit_op_error(op, "makes a 1 x N row in a row kernel; ws.iota makes tiles "
+                         "of the rows (%d x %d)", T->rows, T->cols);
     return false;
   }
   int axis = ws_int_attr(op, "axis", 0);

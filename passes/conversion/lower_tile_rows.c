@@ -16,6 +16,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
+#include "ws_lower_store.h"
 #include "ws_lower_tile.h"
 #include "../../dialect/ws_text.h"
 
@@ -27,14 +28,47 @@ bool ws_tiles_is_row_vector(const ws_tiles *T, MlirType type) {
          mlirShapedTypeGetDimSize(type, 1) == T->rows && !(T->rows == 1 && T->cols == 1);
 }
 
+bool ws_tiles_is_col_vector(const ws_tiles *T, MlirType type) {
+  return T->rows > 1 && T->rows != T->cols && mlirTypeIsARankedTensor(type) &&
+         mlirShapedTypeGetRank(type) == 2 && mlirShapedTypeGetDimSize(type, 0) == 1 &&
+         mlirShapedTypeGetDimSize(type, 1) == T->cols;
+}
+
+/* The row kernel's tile: a reduction's operand or a broadcast's result. */
+static MlirType row_tile_of(MlirOperation op) {
+  if (wsOperationIsA(op, "reduce"))
+    return mlirValueGetType(mlirOperationGetOperand(op, 0));
+  if (wsOperationIsA(op, "broadcast"))
+    return mlirValueGetType(mlirOperationGetResult(op, 0));
+  return (MlirType){NULL};
+}
+
 void ws_tiles_find_rows(ws_tiles *T, const MlirOperation *ops, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (wsOperationIsA(ops[i], "reduce")) {
-      MlirType t = mlirValueGetType(mlirOperationGetOperand(ops[i], 0));
+  for (int pass = 0; pass < 2 && !T->rows; pass++) /* a reduction first */
+    for (size_t i = 0; i < n && !T->rows; i++) {
+      if (pass == 0 && !wsOperationIsA(ops[i], "reduce"))
+        continue;
+      MlirType t = row_tile_of(ops[i]);
+      if (mlirTypeIsNull(t))
+        continue;
       T->rows = (int)mlirShapedTypeGetDimSize(t, 0);
       T->cols = (int)mlirShapedTypeGetDimSize(t, 1);
-      return;
     }
+}
+
+/* A square tile's 1 x R row vectors and rows of values per column would
+ * look alike: refused where a broadcast along axis 1 needs the latter. */
+static bool check_square(const ws_tiles *T, const MlirOperation *ops, size_t n) {
+  for (size_t i = 0; i < n && T->rows == T->cols && T->rows > 1; i++)
+    if (wsOperationIsA(ops[i], "broadcast") && ws_int_attr(ops[i], "axis", 0) == 1) {
+      ws_emit_op_error(ops[i], "spreads a 1 x %d row over the rows of a square %d x %d "
+                               "tile; a row kernel tells its row vectors (1 x rows) from "
+                               "its rows of values per column (1 x columns) by their "
+                               "length, so give the tile more or fewer rows than columns",
+                       T->cols, T->rows, T->cols);
+      return false;
+    }
+  return true;
 }
 
 bool ws_tiles_check_rows(ws_tiles *T, const MlirOperation *ops, size_t n, int scratch_bytes) {
@@ -42,12 +76,14 @@ bool ws_tiles_check_rows(ws_tiles *T, const MlirOperation *ops, size_t n, int sc
     return true;
   MlirOperation first = {NULL};
   for (size_t i = 0; i < n && mlirOperationIsNull(first); i++)
-    if (wsOperationIsA(ops[i], "reduce"))
+    if (!mlirTypeIsNull(row_tile_of(ops[i])))
       first = ops[i];
+  if (!check_square(T, ops, n))
+    return false;
   T->cpr = T->cols / T->vec;
   bool fits = T->cpr < T->threads ? T->threads % T->cpr == 0 : T->cpr % T->threads == 0;
   if (!fits || T->total % T->threads) {
-    ws_emit_op_error(first, "reduces rows of %d elements, %d chunks of %d over the compute "
+    ws_emit_op_error(first, "works on rows of %d elements, %d chunks of %d over the compute "
                             "warps' %d threads, which the chunks cannot follow: a row's "
                             "chunks must divide the threads or be a multiple of them, and "
                             "the tile's %d chunks a multiple of the threads; use a power of "
@@ -163,7 +199,35 @@ bool ws_tiles_reduce(ws_tiles *T, ws_builder *b, MlirOperation op) {
   return true;
 }
 
+/* ws.broadcast along axis 1: a row of values per column (or, in a tile of
+ * one row, the tile itself) is already held chunk by chunk. */
+static bool broadcast_cols(ws_tiles *T, ws_builder *b, MlirOperation op) {
+  MlirValue v = mlirOperationGetOperand(op, 0), result = mlirOperationGetResult(op, 0);
+  MlirType vt = mlirValueGetType(v), rt = mlirValueGetType(result);
+  ws_tile_regs *in = ws_tiles_operand(T, b, v);
+  if (!in || mlirShapedTypeGetDimSize(vt, 1) != T->cols ||
+      mlirShapedTypeGetDimSize(rt, 0) != T->rows || mlirShapedTypeGetDimSize(rt, 1) != T->cols) {
+    ws_emit_op_error(op, "spreads a row over a tile of another shape than the row "
+                         "kernel's %d x %d tile", T->rows, T->cols);
+    return false;
+  }
+  int in_index = (int)(in - T->tiles);
+  ws_tile_regs *out = ws_tiles_new(T, result);
+  for (int j = 0; j < T->chunks; j++)
+    out->chunks[j] = T->tiles[in_index].chunks[j];
+  return true;
+}
+
+MlirValue ws_tiles_col_offset(ws_tiles *T, ws_builder *b, int j, int elem_bytes) {
+  MlirValue k = ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, (j % T->row_q) * T->threads));
+  if (T->cpr < T->threads) /* a row within cpr threads: every cpr-th has its first chunk */
+    k = ws_arith(b, "arith.remui", k, ws_const_i32(b, T->cpr));
+  return ws_arith(b, "arith.muli", k, ws_const_i32(b, T->vec * elem_bytes));
+}
+
 bool ws_tiles_broadcast(ws_tiles *T, ws_builder *b, MlirOperation op) {
+  if (ws_int_attr(op, "axis", 0) == 1)
+    return broadcast_cols(T, b, op);
   MlirValue v = mlirOperationGetOperand(op, 0), result = mlirOperationGetResult(op, 0);
   ws_tile_regs *in = ws_tiles_operand(T, b, v);
   MlirType rt = mlirValueGetType(result);
@@ -209,6 +273,36 @@ bool ws_tiles_row_vector_op(ws_tiles *T, ws_builder *b, MlirOperation op) {
       mlirOperationSetOperand(copy, k, T->tiles[in_index[k]].chunks[j]);
     mlirValueSetType(mlirOperationGetResult(copy, 0), ws_tile_element(result));
     out->chunks[j] = mlirOperationGetResult(copy, 0);
+  }
+  return true;
+}
+
+bool ws_tiles_store_rows(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue view) {
+  int n = (int)mlirOperationGetNumOperands(op), rank = n - 2;
+  MlirValue v = mlirOperationGetOperand(op, n - 1);
+  ws_tile_regs *in = ws_tiles_is_row_vector(T, mlirValueGetType(v)) ? ws_tiles_operand(T, b, v)
+                                                                     : NULL;
+  if (!in || rank < 1 || rank > 5) {
+    ws_emit_op_error(op, "stores a tile that is not a row vector of the loop's %d x %d "
+                         "tile; the compute warps store only row vectors themselves",
+                     T->rows, T->cols);
+    return false;
+  }
+  int in_index = (int)(in - T->tiles);
+  MlirValue lead = ws_arith(b, "arith.remui", T->tid, ws_const_i32(b, T->row_threads));
+  MlirValue first = ws_cmpi(b, "eq", lead, ws_const_i32(b, 0));
+  for (int j = 0; j < T->chunks; j += T->row_q) {
+    MlirValue row = row_of_chunk(T, b, j);
+    MlirValue mine = ws_arith(b, "arith.andi", first,
+                              ws_cmpi(b, "ult", row, ws_const_i32(b, T->rows)));
+    MlirBlock then_block;
+    ws_build_if(b, mine, &then_block, NULL);
+    ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+    MlirValue coords[5];
+    for (int d = 0; d < rank; d++)
+      coords[d] = mlirOperationGetOperand(op, 1 + d);
+    coords[rank - 1] = ws_arith(&t, "arith.addi", coords[rank - 1], row);
+    ws_emit_element_store(&t, view, rank, coords, T->tiles[in_index].chunks[j]);
   }
   return true;
 }

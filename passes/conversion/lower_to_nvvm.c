@@ -362,6 +362,17 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
+/* The store view of a store's descriptor (null after a located error). */
+static MlirValue store_view_of(lowering *L, MlirOperation op) {
+  MlirValue desc = mlirOperationGetOperand(op, 0);
+  for (int v = 0; v < L->num_views; v++)
+    if (mlirValueEqual(L->descs[v], desc))
+      return L->views[v];
+  ws_emit_op_error(op, "stores through a descriptor that is not a kernel "
+                       "argument; pass descriptors as gpu.func arguments");
+  return (MlirValue){NULL};
+}
+
 /* The exact store of each box (ws_lower_store.h). */
 static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
   int r = ring_of(L, op);
@@ -370,15 +381,9 @@ static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
     return false;
   const ws_ring *ring = &L->plan.rings[r];
   MlirValue desc = mlirOperationGetOperand(op, 0);
-  MlirValue view = {NULL};
-  for (int v = 0; v < L->num_views; v++)
-    if (mlirValueEqual(L->descs[v], desc))
-      view = L->views[v];
-  if (mlirValueIsNull(view)) {
-    ws_emit_op_error(op, "stores through a descriptor that is not a kernel "
-                         "argument; pass descriptors as gpu.func arguments");
+  MlirValue view = store_view_of(L, op);
+  if (mlirValueIsNull(view))
     return false;
-  }
   ws_store_site site = {
       .map = desc,
       .view = view,
@@ -837,6 +842,20 @@ static bool lower_row_op(lowering *L, ws_builder *b, MlirOperation op) {
   return reduce ? ws_fragments_reduce(&L->frags, b, op) : ws_fragments_broadcast(&L->frags, b, op);
 }
 
+/* ws.store left in an elementwise loop's compute partition: a row kernel's
+ * row vector, written element by element (ws_row_kernel.h). */
+static bool lower_store_rows(lowering *L, ws_builder *b, MlirOperation op) {
+  MlirValue view = store_view_of(L, op);
+  if (mlirValueIsNull(view))
+    return false;
+  if (L->matmul) {
+    ws_emit_op_error(op, "is a ws.store the store warp does not issue, in a matmul; only "
+                         "a row kernel's compute warps store (row vectors)");
+    return false;
+  }
+  return ws_tiles_store_rows(&L->tiles, b, op, view);
+}
+
 /* ws.mma_done: the product's values, each pinned after the wgmma wait
  * before it, so that no math on them moves above the wait. */
 static bool lower_mma_done(lowering *L, ws_builder *b, MlirOperation op) {
@@ -1097,6 +1116,7 @@ static const struct {
     {"split_k_sum", lower_split_k_sum},
     {"broadcast", lower_row_op},
     {"reduce", lower_row_op},
+    {"store", lower_store_rows},
     {"iota", lower_iota},
     {"tmem_alloc", lower_tmem_alloc},
     {"tmem_dealloc", lower_tmem_dealloc},

@@ -46,4 +46,11 @@ typedef struct ws_store_site {
 /* Emits the exact store of one TMA box at b (run by one thread). */
 void ws_emit_exact_store(ws_builder *b, const ws_store_site *s);
 
+/* Stores scalar `value` at element `coords` (rank i32 values, outermost
+ * first) of the tensor behind store view `view`, when it lies inside it
+ * (a row kernel's row vector, written element by element by the compute
+ * warps, ws_row_kernel.h). */
+void ws_emit_element_store(ws_builder *b, MlirValue view, int rank, const MlirValue *coords,
+                           MlirValue value);
+
 #endif

@@ -17,7 +17,11 @@
  * per cpr threads, each with one chunk of it per j) or the threads divide
  * cpr (every thread holds row_q = cpr / threads chunks of each row, j
  * after j). A 1 x R row vector of an R x C tile is one scalar per chunk:
- * the value of that chunk's row (lower_tile_rows.c). */
+ * the value of that chunk's row (lower_tile_rows.c). A 1 x C row of values
+ * per column (a norm's weight, spread over the rows with ws.broadcast
+ * along axis 1) is one vector per chunk, like a tile's, holding the values
+ * of that chunk's columns: chunk j's are chunk j % row_q's, so only the
+ * first row_q are computed. */
 #ifndef WS_LOWER_TILE_H
 #define WS_LOWER_TILE_H
 
@@ -69,9 +73,14 @@ MlirValue ws_tiles_splat(ws_tiles *T, ws_builder *b, MlirValue scalar, MlirType 
  * the tile's own shape). */
 bool ws_tiles_is_row_vector(const ws_tiles *T, MlirType type);
 
-/* A row kernel's tile shape (rows, cols) from the ops' first reduction;
- * rows stays 0 without one. Runs in ws_tiles_layout, before vec is
- * chosen. */
+/* Whether `type` is a row of values per column of the row kernel's tile
+ * (1 x cols of an R x cols tile, R > 1 and not cols: a square tile's
+ * 1 x R is a row vector). */
+bool ws_tiles_is_col_vector(const ws_tiles *T, MlirType type);
+
+/* A row kernel's tile shape (rows, cols) from the ops' first reduction,
+ * or else their first ws.broadcast's result; rows stays 0 without either.
+ * Runs in ws_tiles_layout, before vec is chosen. */
 void ws_tiles_find_rows(ws_tiles *T, const MlirOperation *ops, size_t n);
 
 /* Checks a row kernel's chunking once vec and chunks are chosen, and
@@ -87,11 +96,22 @@ bool ws_tiles_check_rows(ws_tiles *T, const MlirOperation *ops, size_t n, int sc
 bool ws_tiles_reduce(ws_tiles *T, ws_builder *b, MlirOperation op);
 
 /* ws.broadcast of a row vector along the rows (axis 0): each chunk its
- * row's value in every lane; false after a located error. */
+ * row's value in every lane; of a row of values per column over the rows
+ * (axis 1): each chunk its columns' values. False after a located error. */
 bool ws_tiles_broadcast(ws_tiles *T, ws_builder *b, MlirOperation op);
 
 /* An elementwise op on row vectors: one scalar op per chunk. */
 bool ws_tiles_row_vector_op(ws_tiles *T, ws_builder *b, MlirOperation op);
+
+/* The byte offset, in a 1 x cols slot of `elem_bytes` elements, of the
+ * columns of this thread's chunk j. */
+MlirValue ws_tiles_col_offset(ws_tiles *T, ws_builder *b, int j, int elem_bytes);
+
+/* ws.store of a row vector (ws_row_kernel.h) through the store view
+ * `view` of its descriptor: element i at the store's coordinates plus i
+ * in the innermost, from the thread holding row i's first chunk, when it
+ * lies inside the tensor; false after a located error. */
+bool ws_tiles_store_rows(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue view);
 
 /* Frees the tile table. */
 void ws_tiles_free(ws_tiles *T);

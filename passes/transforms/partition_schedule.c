@@ -37,6 +37,7 @@
 #include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
+#include "../plan/ws_row_kernel.h"
 #include "../target/ws_target.h"
 #include "ws_cluster_share.h"
 #include "ws_product_lag.h"
@@ -109,15 +110,18 @@ static bool is_prologue_load(MlirValue v, MlirOperation loop) {
 }
 
 /* Tiles used in the loop but defined outside it must be splats (constant
- * or of a scalar), which the compute partition can rebuild in registers. */
+ * or of a scalar), which the compute partition can rebuild in registers,
+ * or loads before it: a matmul's A, or any operand of an elementwise
+ * loop's math (a row kernel's weight), fetched once per block. */
 static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
     MlirValue v = mlirOperationGetOperand(op, i);
     if (!is_tile(mlirValueGetType(v)) || !mlirValueIsAOpResult(v))
       continue;
     MlirOperation def = mlirOpResultGetOwner(v);
+    bool elementwise = mlirOperationGetNumResults(loop) == 0;
     if (mlirOperationEqual(mlirOperationGetParentOperation(def), loop) ||
-        (i == 0 && wsOperationIsA(op, "dot") && is_prologue_load(v, loop)))
+        ((elementwise || (i == 0 && wsOperationIsA(op, "dot"))) && is_prologue_load(v, loop)))
       continue;
     if (!ws_is_splat_tile(def)) {
       ws_emit_op_error(op, "uses a tile defined outside the warp-specialized "
@@ -451,43 +455,29 @@ static bool check_fragment_op(MlirOperation op, MlirOperation loop) {
 /* ws.reduce and ws.broadcast in an elementwise loop (a row kernel): the
  * compute warps hold each row of a tile in the chunks of consecutive
  * threads (ws_lower_tile.h), so a reduce runs along the rows (axis 1)
- * into a 1 x M row vector, and a broadcast spreads such a vector, computed
- * in the loop, back along them (axis 0). */
+ * into a 1 x M row vector; a broadcast spreads such a vector, computed in
+ * the loop, back along them (axis 0), or a 1 x N row of values per column
+ * (a norm's weight, loaded in the loop or before it, or math on one)
+ * over every row (axis 1). */
 static bool check_row_op(MlirOperation op) {
   bool reduce = wsOperationIsA(op, "reduce");
   int axis = ws_int_attr(op, "axis", -1);
-  if (axis != (reduce ? 1 : 0)) {
-    ws_emit_op_error(op, "has axis = %d; in an elementwise loop %s", axis,
-                     reduce ? "ws.reduce runs along each row of a tile (axis = 1), giving a "
-                              "1 x M row vector; for a column's, transpose the tile's "
-                              "descriptor so that the column is a row"
-                            : "ws.broadcast spreads a 1 x M row vector the loop computed "
-                              "(a ws.reduce along axis 1, or math on one) along the rows "
-                              "(axis = 0)");
+  if (reduce && axis != 1) {
+    ws_emit_op_error(op, "has axis = %d; in an elementwise loop ws.reduce runs along each "
+                         "row of a tile (axis = 1), giving a 1 x M row vector; for a "
+                         "column's, transpose the tile's descriptor so that the column is "
+                         "a row", axis);
     return false;
   }
-  if (!reduce && reads_a_load(op)) {
-    ws_emit_op_error(op, "spreads a loaded tile; in an elementwise loop ws.broadcast "
-                         "spreads a 1 x M row vector the loop computed (a ws.reduce along "
-                         "axis 1, or math on one) along the rows (axis = 0)");
+  if (!reduce && axis == 0 && reads_a_load(op)) {
+    ws_emit_op_error(op, "spreads a loaded tile along the rows (axis = 0); in an "
+                         "elementwise loop a loaded 1 x N row spreads over every row "
+                         "(axis = 1, a value per column), and axis 0 spreads a 1 x M row "
+                         "vector the loop computed (a ws.reduce along axis 1, or math on "
+                         "one)");
     return false;
   }
   return true;
-}
-
-/* Whether a ws.store of an elementwise loop stores a row vector: a 1 x R
- * tile of the loop's reduced R x C tiles (ws_lower_tile.h holds one as a
- * scalar per chunk, which no ring slot takes yet). */
-static bool stores_a_row_vector(MlirOperation store, MlirOperation loop) {
-  MlirValue v = mlirOperationGetOperand(store, mlirOperationGetNumOperands(store) - 1);
-  MlirType t = mlirValueGetType(v);
-  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (wsOperationIsA(op, "reduce") &&
-        mlirTypeEqual(t, mlirValueGetType(mlirOperationGetResult(op, 0))) &&
-        !mlirTypeEqual(t, mlirValueGetType(mlirOperationGetOperand(op, 0))))
-      return true;
-  return false;
 }
 
 /* tensor.extract in a matmul loop reads one element of a tile the loop
@@ -537,11 +527,9 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
                            "loop; load or compute it inside the loop");
       return OP_ERROR;
     }
-    if (mlirOperationGetNumResults(loop) == 0 && stores_a_row_vector(op, loop)) {
-      ws_emit_op_error(op, "stores a row vector of the loop's reductions (1 x M); a row "
-                           "kernel stores tiles of its rows: spread the vector along them "
-                           "(ws.broadcast, axis = 0) and store that tile");
-      return OP_ERROR;
+    if (ws_store_is_row_vector(op)) { /* written by the compute warps themselves */
+      *mask = 1u << WS_ROLE_COMPUTE;
+      return OP_OK;
     }
     *mask = 1u << WS_ROLE_STORE;
   } else if (wsOperationIsA(op, "dot")) {
@@ -709,10 +697,11 @@ static bool schedule_prologue(ws_plan *plan, MlirOperation tile, const unsigned 
   return true;
 }
 
-/* A matmul's ws.load before its loop (an attention kernel's Q, which every
- * iteration's ws.dot reads): the load warp fetches it once per block; the
- * consumers wait for it before their loop and release it after. */
-static bool schedule_prologue_loads(ws_plan *plan, const unsigned *index_of) {
+/* A ws.load before the loop (an attention kernel's Q, which every
+ * iteration's ws.dot reads; a row kernel's weight, which its math reads):
+ * the load warp fetches it once per block; the consumers wait for it
+ * before their loop and release it after. */
+static bool schedule_prologue_loads(ws_plan *plan, const unsigned *index_of, bool matmul) {
   for (MlirOperation op = mlirBlockGetFirstOperation(mlirOperationGetBlock(plan->loop));
        !mlirOperationEqual(op, plan->loop); op = mlirOperationGetNextInBlock(op)) {
     if (!wsOperationIsA(op, "load"))
@@ -720,8 +709,15 @@ static bool schedule_prologue_loads(ws_plan *plan, const unsigned *index_of) {
     for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
          !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
       MlirOperation user = mlirOpOperandGetOwner(u);
-      if (!wsOperationIsA(user, "dot") || mlirOpOperandGetOperandNumber(u) != 0 ||
-          !mlirOperationEqual(mlirOperationGetParentOperation(user), plan->loop)) {
+      bool in_loop = mlirOperationEqual(mlirOperationGetParentOperation(user), plan->loop);
+      if (!matmul && !in_loop) {
+        ws_emit_op_error(op, "loads a tile before the warp-specialized loop that is used "
+                             "outside it; a load before an elementwise loop is fetched "
+                             "once per block for the loop's math to read");
+        return false;
+      }
+      if (matmul && (!wsOperationIsA(user, "dot") || mlirOpOperandGetOperandNumber(u) != 0 ||
+                     !in_loop)) {
         ws_emit_op_error(op, "loads a tile before the warp-specialized loop that is "
                              "used other than as operand a of a ws.dot in the loop; a "
                              "load before the loop is fetched once per block for wgmma "
@@ -905,7 +901,7 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
     return false;
   if (!ws_mark_cluster_loads(loop, explain, env))
     return false;
-  if (matmul && mlirOperationIsNull(tile) && !schedule_prologue_loads(&plan, index_of))
+  if (mlirOperationIsNull(tile) && !schedule_prologue_loads(&plan, index_of, matmul))
     return false;
   if (!mlirOperationIsNull(tile) && !schedule_prologue(&plan, tile, index_of))
     return false;

@@ -74,6 +74,7 @@
 #include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
+#include "../plan/ws_row_kernel.h"
 #include "ws_specialize.h"
 #include "../../dialect/ws_text.h"
 
@@ -607,7 +608,8 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
     const ws_channel *c = &S->plan->channels[ch];
     if ((incoming ? c->to : c->from) != part || !channel_has_ring(S->plan, ch) ||
-        (epilogue_only && !ws_channel_is_epilogue(S->plan, ch)))
+        (epilogue_only && !ws_channel_is_epilogue(S->plan, ch)) ||
+        ws_channel_is_prologue(S->plan, ch))
       continue;
     MlirValue slot, phase;
     slot_phase(S, b, n, ch, incoming ? c->consumer_phase : c->producer_phase, &slot, &phase);
@@ -632,8 +634,19 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
   }
 }
 
+static void prologue_channels(specializer *S, ws_builder *b, int part, bool release);
+
+/* An elementwise loop's compute partition: the tiles loaded before the
+ * loop (a row kernel's weight) read once into registers, then its copy of
+ * the loop (tiles in from the rings, math, tiles out; a row vector it
+ * stores itself), then the prologue's slots released. */
 static void emit_compute_partition(specializer *S, ws_builder *outer, int part) {
   value_map *m = fresh_map(S);
+  prologue_channels(S, outer, part, false);
+  for (int r = 0; r < S->plan->num_rings; r++)
+    if (S->plan->channels[S->plan->rings[r].channel].to == part &&
+        ws_ring_is_prologue(S->plan, &S->plan->rings[r]))
+      read_ring(S, outer, m, r, S->prologue_slot[r]);
   MlirValue n;
   MlirOperation copy;
   MlirBlock body = open_loop(S, outer, m, c32(outer, 0), &n, &copy);
@@ -642,7 +655,8 @@ static void emit_compute_partition(specializer *S, ws_builder *outer, int part) 
   for (MlirOperation op = first_tile_op(S, &b, m, part); !mlirOperationIsNull(op);
        op = after(S, &b, m, op, part)) {
     if (wsOperationIsInDialect(op) && !wsOperationIsA(op, "iota") &&
-        !wsOperationIsA(op, "reduce") && !wsOperationIsA(op, "broadcast")) {
+        !wsOperationIsA(op, "reduce") && !wsOperationIsA(op, "broadcast") &&
+        !ws_store_is_row_vector(op)) {
       ws_emit_op_error(op, "cannot run in the compute partition of an "
                            "elementwise loop");
       S->failed = true;
@@ -652,6 +666,7 @@ static void emit_compute_partition(specializer *S, ws_builder *outer, int part) 
   }
   transfer(S, &b, m, n, part, false, false);
   close_loop(&b, body, n);
+  prologue_channels(S, outer, part, true);
 }
 
 /* ---- a matmul --------------------------------------------------------------- */
@@ -1525,6 +1540,8 @@ static void prologue_channels(specializer *S, ws_builder *b, int part, bool rele
     MlirValue slot, phase;
     slot_phase(S, b, c32(b, 0), ch, c->consumer_phase, &slot, &phase);
     if (release) {
+      if (c->release_fence) /* read in registers: before TMA may refill it */
+        fence_async_shared(b);
       arrive(S, b, ch, false, slot);
       continue;
     }

@@ -15,6 +15,7 @@
 #include "ws-c/Dialect.h"
 #include "ws_divisor.h"
 #include "../plan/ws_plan.h"
+#include "../plan/ws_row_kernel.h"
 #include "../target/ws_target.h"
 #include "../support/ws_pass.h"
 #include "../../dialect/ws_text.h"
@@ -74,8 +75,10 @@ static void note_ws_user(verify_state *st, MlirOperation op) {
 /* The boxes a TMA copy can move: rank 1-5, static, each extent 1-256 (the
  * innermost may be wider when it splits into boxes side by side,
  * ws_row_box_cols), the innermost extent a multiple of 16 bytes, an
- * accepted element type. */
-static bool check_box(MlirLocation loc, MlirType desc) {
+ * accepted element type. A descriptor only a row kernel's row vectors are
+ * stored through (`direct`, ws_row_kernel.h) never meets TMA, so its
+ * innermost extent may be any. */
+static bool check_box(MlirLocation loc, MlirType desc, bool direct) {
   char dbuf[256], ebuf[64];
   MlirType box = wsTensorDescTypeGetBox(desc);
   ws_type_str(desc, dbuf, sizeof dbuf);
@@ -121,7 +124,7 @@ static bool check_box(MlirLocation loc, MlirType desc) {
     }
   }
   int64_t inner = mlirShapedTypeGetDimSize(box, rank - 1) * bytes;
-  if (inner % TMA_INNER_ALIGN_BYTES != 0) {
+  if (inner % TMA_INNER_ALIGN_BYTES != 0 && !direct) {
     ws_emit_error_at(loc, "descriptor %s: the innermost box dimension spans "
                           "%lld bytes; TMA needs a multiple of %d bytes",
                      dbuf, (long long)inner, TMA_INNER_ALIGN_BYTES);
@@ -222,7 +225,7 @@ static void check_function_arguments(verify_state *st, MlirOperation func) {
       return;
     }
     op_list_add_unique(&st->functions, func);
-    if (!check_box(mlirValueGetLocation(arg), type))
+    if (!check_box(mlirValueGetLocation(arg), type, ws_desc_is_stored_directly(arg)))
       st->ok = false;
   }
 }
@@ -319,7 +322,7 @@ static bool check_store(MlirOperation op) {
   return check_access(op, n - 2,
                       mlirValueGetType(mlirOperationGetOperand(op, n - 1)),
                       "stored value") &&
-         check_inner_coordinate(op, n - 2);
+         (ws_store_is_row_vector(op) || check_inner_coordinate(op, n - 2));
 }
 
 /* ---- ws.dot -------------------------------------------------------------- */

@@ -20,14 +20,16 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A tile from outside the loop that is not a splat cannot be
-// rebuilt in the compute partition.
+// A tile computed outside the loop (neither a splat nor a load before it,
+// which the load warp fetches once) cannot be rebuilt in the compute
+// partition.
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @f(%a: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
       %c0 = arith.constant 0 : i32
       %c64 = arith.constant 64 : i32
-      %first = "ws.load"(%a, %c0, %c0) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+      %loaded = "ws.load"(%a, %c0, %c0) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+      %first = arith.negf %loaded : tensor<32x64xf32>
       scf.for %y = %c0 to %n step %c64 : i32 {
         %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
         // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:14: error: 'arith.addf' op uses a tile defined outside the warp-specialized loop that is not a splat; only splat constants and tensor.splat of a scalar can be rebuilt in each partition
@@ -56,6 +58,28 @@ module attributes {gpu.container_module} {
         %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
         "ws.store"(%a, %c0, %y, %t) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
       } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A load before an elementwise loop is fetched once per block for the
+// loop's math; one the code after the loop uses has no partition to go to.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:16: error: 'ws.load' op loads a tile before the warp-specialized loop that is used outside it; a load before an elementwise loop is fetched once per block for the loop's math to read
+      %first = "ws.load"(%a, %c0, %c0) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+      scf.for %y = %c0 to %n step %c64 : i32 {
+        %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+        %s = arith.addf %t, %first : tensor<32x64xf32>
+        "ws.store"(%a, %c0, %y, %s) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
+      } {ws.warp_specialize}
+      "ws.store"(%a, %c0, %c0, %first) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
       gpu.return
     }
   }

@@ -21,6 +21,7 @@ typedef struct launch_arg {
   WsDtype dtype;      /* the element type (ws-c/Dialect.h's table) */
   int swizzle;       /* bytes: 0, 32, 64, 128 */
   bool stored;       /* a ws.store writes it: the kernel takes a store view */
+  bool direct;       /* no TMA copy goes through it: no CUtensorMap to encode */
 } launch_arg;
 
 typedef struct launch_info {

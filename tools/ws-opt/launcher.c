@@ -236,10 +236,12 @@ static void write_encoder(FILE *f, bool arrays) {
       " * and rank and against what TMA accepts; gives each dimension's stride in\n"
       " * bytes, outermost first. A dimension of size 1 is never stepped: its\n"
       " * stride is replaced by one TMA takes (the extent inside it, rounded up\n"
-      " * to 16 bytes). A tensor with no element gets no stride rule (see encode). */\n"
+      " * to 16 bytes). A tensor with no element gets no stride rule (see encode).\n"
+      " * The base must be `align`-byte aligned: TMA's 16, or an element's for a\n"
+      " * tensor only stored element by element. */\n"
       "static CUresult check_tensor(char *error, int arg, const ws_tensor *t, int dtype,\n"
       "                             int elem_bytes, int rank, cuuint64_t byte_strides[5],\n"
-      "                             int *empty) {\n"
+      "                             int *empty, int align) {\n"
       "  if (!t)\n"
       "    return refuse(error, \"arg%%d: the ws_tensor pointer is NULL\", arg);\n"
       "  if (t->rank != rank)\n"
@@ -257,9 +259,9 @@ static void write_encoder(FILE *f, bool arrays) {
       "  }\n"
       "  if (*empty)\n"
       "    return CUDA_SUCCESS;\n"
-      "  if (t->base %% 16)\n"
-      "    return refuse(error, \"arg%%d: base must be 16-byte aligned (got 0x%%llx)\", arg,\n"
-      "                  (unsigned long long)t->base);\n"
+      "  if (t->base %% align)\n"
+      "    return refuse(error, \"arg%%d: base must be %%d-byte aligned (got 0x%%llx)\", arg,\n"
+      "                  align, (unsigned long long)t->base);\n"
       "  if (t->sizes[rank - 1] != 1 && t->strides[rank - 1] != 1)\n"
       "    return refuse(error, \"arg%%d: the innermost stride must be 1 element (got %%llu)\",\n"
       "                  arg, (unsigned long long)t->strides[rank - 1]);\n"
@@ -293,7 +295,7 @@ static void write_encoder(FILE *f, bool arrays) {
       "  cuuint64_t dims[5] = {0}, strides[5] = {0};\n"
       "  cuuint32_t box[5] = {0}, unit[5] = {0};\n"
       "  int empty = 0;\n"
-      "  CUresult r = check_tensor(error, arg, t, dtype, elem_bytes, rank, byte_strides, &empty);\n"
+      "  CUresult r = check_tensor(error, arg, t, dtype, elem_bytes, rank, byte_strides, &empty, 16);\n"
       "  if (r != CUDA_SUCCESS)\n"
       "    return r;\n"
       "  for (int d = 0; d < rank; d++) {\n"
@@ -388,6 +390,15 @@ static void write_launch(FILE *f, const char *name, const launch_info *k) {
               i, i, i, i, (int)a->dtype, wsDtypeGetByteWidth(a->dtype), i, i);
     if (!a->is_desc)
       continue;
+    if (a->direct) { /* checked, and its store view filled, but no TMA map */
+      fprintf(f, "  CUtensorMap map%d = {{0}};\n  cuuint64_t strides%d[5];\n  int empty%d;\n"
+                 "  if ((r = check_tensor(m->error, %d, arg%d, %d, %d, %d, strides%d, &empty%d,\n"
+                 "                        %d)) != CUDA_SUCCESS)\n    return r;\n"
+                 "  int64_t view%d[12];\n  store_view(view%d, arg%d, strides%d, %d, %d);\n",
+              i, i, i, i, i, (int)a->dtype, wsDtypeGetByteWidth(a->dtype), a->rank, i, i,
+              wsDtypeGetByteWidth(a->dtype), i, i, i, i, wsDtypeGetByteWidth(a->dtype), a->rank);
+      continue;
+    }
     fprintf(f, "  static const cuuint32_t box%d[%d] = {", i, a->rank);
     for (int d = 0; d < a->rank; d++)
       fprintf(f, "%s%lld", d ? ", " : "", (long long)a->box[d]);
