@@ -5,8 +5,9 @@ sm_100a ones, FP8 ones and CLUSTERS ones in clusters of two
 (matmul_gen.py) and ATTENTION flash-attention kernels (head dim, type,
 causal or not, ragged, varlen or row layout, and ws.pipeline unset, true or
 false drawn, and grouped-query heads, the soft cap and e4m3 inputs;
-attention/variants.py writes them) and ROWS row kernels (a row softmax of
-a drawn type, row length, rows per block and warps; rows/variants.py
+attention/variants.py writes them) and ROWS row kernels (a row softmax,
+RMSNorm, LayerNorm or residual-add + RMSNorm of a drawn type, row length,
+rows per block and warps; rows/variants.py
 writes them), compiles each to a launcher with ws-opt, compiles every launcher
 with -Wall -Wextra -Werror, and writes DIR/manifest.json (one spec per
 kernel, for run.py). Needs no GPU. A kernel ws-opt rejects is a failure
@@ -37,19 +38,24 @@ _spec.loader.exec_module(rows_variants)
 
 
 def row_kernel(rng, j):
-    """A row kernel (a row softmax): its spec and .mlir text. The row length
-    and rows per block are powers of two (what the compute warps' chunks
+    """A row kernel (a row softmax, RMSNorm, LayerNorm or residual-add +
+    RMSNorm, rows/variants.py): its spec and .mlir text. The row length and
+    rows per block are powers of two (what the compute warps' chunks
     follow, docs/language.md's "Row kernels"), whole chunks of 4 f32 for
     every thread and at most 64 of them, a row at least 16 bytes, a block
-    at most 256 rows and 32 KB (so that two slots of it in and out fit)."""
+    at most 256 rows and 32 KB (16 KB for residual-add + RMSNorm, whose two
+    tiles in and two out must fit twice over), and not square where a
+    weight is spread over the rows."""
+    op = rng.choice(["softmax", "rmsnorm", "layernorm", "add_rmsnorm"])
     t, warps = rng.choice(["f32", "f16", "bf16"]), rng.choice([4, 8])
     per_chunk = 4 * 32 * warps  # elements of one chunk on every thread
     eb = 4 if t == "f32" else 2
-    n = 2 ** rng.randint(4 if t == "f32" else 3, 13)
+    most = 16384 if op == "add_rmsnorm" else 32768
+    n = 2 ** rng.randint(4 if t == "f32" else 3, 13 if op != "add_rmsnorm" else 12)
     r = rng.choice([r for r in (2 ** k for k in range(9))
                     if r * n % per_chunk == 0 and r * n // per_chunk <= 64 and
-                    r * n * eb <= 32768])
-    spec = {"name": "row%d" % j, "kind": "rows", "op": "softmax", "rank": 2, "out_type": t,
+                    r * n * eb <= most and (op == "softmax" or r != n)])
+    spec = {"name": "row%d" % j, "kind": "rows", "op": op, "rank": 2, "out_type": t,
             "dtype": rows_variants.TORCH[t], "rows": r, "n": n, "warps": warps}
     return spec, rows_variants.kernel(spec["op"], t, r, n, warps)
 
@@ -155,8 +161,8 @@ def main():
                     help="matmul kernels in clusters of two besides (TMA multicast; tiled "
                          "and persistent)")
     ap.add_argument("--rows", type=int, default=0,
-                    help="row kernels besides (a row softmax: ws.reduce and ws.broadcast "
-                         "along the rows)")
+                    help="row kernels besides (a row softmax, RMSNorm, LayerNorm or "
+                         "residual-add + RMSNorm: ws.reduce and ws.broadcast along the rows)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
