@@ -424,6 +424,9 @@ static int tile_registers(const ws_tiles *T, MlirType e) {
 
 static int registers_of_tile(MlirValue tile, const void *ctx) {
   const ws_tiles *T = ctx;
+  if (mlirValueIsAOpResult(tile) && wsOperationIsA(mlirOpResultGetOwner(tile), "broadcast") &&
+      ws_int_attr(mlirOpResultGetOwner(tile), "axis", 0) == 1)
+    return 0; /* the spread row's own chunks, counted where that row lives */
   if (ws_tiles_is_row_vector(T, mlirValueGetType(tile)))
     return T->chunks / T->row_q; /* a scalar per row this thread holds */
   if (ws_tiles_is_col_vector(T, mlirValueGetType(tile))) /* row_q chunks */

@@ -7,6 +7,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "ws_explain.h"
+#include "ws_row_kernel.h"
 #include "../target/ws_target.h"
 #include "../../dialect/ws_text.h"
 
@@ -32,6 +33,9 @@ static const char *placement_reason(MlirOperation op) {
   if (wsOperationIsA(op, "load"))
     return "a TMA load: one elected lane of the load warp issues it, so no compute "
            "warp waits on global memory";
+  if (ws_store_is_row_vector(op))
+    return "a row vector, one value per row: the compute warps store it element by "
+           "element (no ring, no TMA), each from the thread holding the row's first chunk";
   if (wsOperationIsA(op, "store"))
     return "a TMA store from a shared-memory slot, issued by one lane of the store "
            "warp, so no compute warp waits on global writes";
