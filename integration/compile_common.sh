@@ -1,5 +1,17 @@
-# compile_common.sh: what compile_variants.sh and matmul/compile_matmul.sh
-# share. Sourced; needs $ws_opt, $out and $cuda set.
+# compile_common.sh: what the suites' compile scripts (compile_variants.sh,
+# matmul/compile_matmul.sh, attention/compile_attention.sh,
+# rows/compile_rows.sh) share. Sourced; suite_args sets what the others use.
+
+# suite_args WS_OPT OUTDIR: the scripts' two arguments ($ws_opt, $out), the
+# CUDA root ($cuda) and the counts (fail, count, built) at 0.
+suite_args() {
+  ws_opt="$1"
+  out="$2"
+  cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
+  fail=0
+  count=0
+  built=0
+}
 
 # emit_kernel NAME: OUT/NAME.mlir to OUT/NAME.ptx and the launcher OUT/NAME.{h,c}.
 emit_kernel() {
@@ -24,4 +36,16 @@ ptx_lacks() {
 # launcher_compiles NAME: the generated launcher builds with -Wall -Werror.
 launcher_compiles() {
   gcc -std=c11 -O2 -Wall -Werror -I"$cuda/include" -c "$out/$1.c" -o "$out/$1.o"
+}
+
+# count_launcher NAME: counts the kernel and builds its launcher: built
+# counts it, or a FAIL line and fail=1.
+count_launcher() {
+  count=$((count + 1))
+  if launcher_compiles "$1"; then
+    built=$((built + 1))
+  else
+    echo "FAIL $1: launcher does not compile"
+    fail=1
+  fi
 }

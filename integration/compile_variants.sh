@@ -4,14 +4,10 @@
 # TMA loads and stores (cp.async.bulk.tensor), mbarrier waits and the async
 # proxy fence. Needs no GPU.  Usage: compile_variants.sh WS_OPT OUTDIR
 set -euo pipefail
-ws_opt="$1"
-out="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
-cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
 . "$here/compile_common.sh"
+suite_args "$@"
 python3 "$here/variants.py" "$out" >/dev/null
-fail=0
-count=0
 while read -r name op dtype rows cols stages warps inputs; do
   emit_kernel "$name"
   ptx_lacks "$name" 'setmaxnreg.inc.sync.aligned.u32' \
@@ -23,7 +19,6 @@ while read -r name op dtype rows cols stages warps inputs; do
 done < "$out/manifest"
 echo "compiled $count variants to PTX and launchers; PTX checks $([ $fail = 0 ] && echo passed || echo FAILED)"
 # The generated launchers and the GPU harness must compile (no GPU needed).
-built=0
 while read -r name op dtype rows cols stages warps inputs; do
   if gcc -std=c11 -O2 -Wall -Werror -ffp-contract=off -DMOD="$name" -DKERN="$name" \
        -DNUM_IN="$inputs" -DOP_"${op^^}" -DELEM_"${dtype^^}" -DROWS="$rows" -DCOLS="$cols" \

@@ -25,3 +25,15 @@ sanitize() {
   done
   return $bad
 }
+
+# check_and_sanitize HARNESS DIR NAME...: `python3 HARNESS DIR check` (10
+# minutes at most), then sanitize on the NAMEs; prints PASS or FAIL and
+# returns 1 on FAIL. What a suite's run script does once require_gpu passed.
+check_and_sanitize() {
+  local harness="$1" dir="$2" fail=0
+  shift 2
+  timeout 600 python3 "$harness" "$dir" check || fail=1
+  sanitize "$harness" "$dir" "$@" || fail=1
+  [ $fail = 0 ] && echo PASS || echo FAIL
+  return $fail
+}

@@ -11,15 +11,10 @@
 # that each launcher compiles. Needs no GPU.
 # Usage: compile_attention.sh WS_OPT OUTDIR
 set -euo pipefail
-ws_opt="$1"
-out="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
-cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
 . "$here/../compile_common.sh"
+suite_args "$@"
 python3 "$here/variants.py" "$out"
-fail=0
-count=0
-built=0
 while read -r name d bm bn dtype causal layout features; do
   rank=$([ "$layout" = rows ] && echo 2 || echo 4)
   math='fma.rn.f32'
@@ -36,13 +31,7 @@ while read -r name d bm bn dtype causal layout features; do
     "cp.async.bulk.tensor.${rank}d.shared::cluster.global" \
     "cp.async.bulk.tensor.${rank}d.global.shared::cta" 'mbarrier.try_wait.parity' \
     "$math" "$ex2" || fail=1
-  count=$((count + 1))
-  if launcher_compiles "$name"; then
-    built=$((built + 1))
-  else
-    echo "FAIL $name: launcher does not compile"
-    fail=1
-  fi
+  count_launcher "$name"
 done < "$out/manifest"
 echo "compiled $count attention variants to PTX and launchers; PTX checks $([ $fail = 0 ] && echo passed || echo FAILED)"
 echo "launchers compile for $built attention variants"

@@ -14,9 +14,5 @@ dir="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../gpu_common.sh"
 require_gpu
-fail=0
-timeout 600 python3 "$here/attention_run.py" "$dir" check || fail=1
-sanitize "$here/attention_run.py" "$dir" att_f16_d128 att_bf16_d128_causal att_f16_d64 \
-  att_f16_d256_causal_gqa_softcap att_bf16_d128_causal_varlen_gqa_softcap att_e4m3_d64 || fail=1
-[ $fail = 0 ] && echo PASS || echo FAIL
-exit $fail
+check_and_sanitize "$here/attention_run.py" "$dir" att_f16_d128 att_bf16_d128_causal att_f16_d64 \
+  att_f16_d256_causal_gqa_softcap att_bf16_d128_causal_varlen_gqa_softcap att_e4m3_d64

@@ -9,17 +9,13 @@
 # for SM 100. Needs no GPU.
 # Usage: compile_matmul.sh WS_OPT OUTDIR [--chip=sm_100a]
 set -euo pipefail
-ws_opt="$1"
-out="$2"
 chip="${3:---chip=sm_90a}"
 chip="${chip#--chip=}"
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/flags.sh"
-cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
 . "$here/../compile_common.sh"
+suite_args "$1" "$2"
 python3 "$here/variants.py" "$out" "--chip=$chip"
-fail=0
-count=0
 while read -r name bm bn bk warps dtype epilogue layout sched; do
   emit_kernel "$name"
   ptx_lacks "$name" 'setmaxnreg.inc.sync.aligned.u32' 'setmaxnreg.dec.sync.aligned.u32' \
@@ -63,7 +59,6 @@ while read -r name bm bn bk warps dtype epilogue layout sched; do
 done < "$out/manifest"
 echo "compiled $count $chip matmul variants to PTX and launchers; PTX checks $([ $fail = 0 ] && echo passed || echo FAILED)"
 # The launchers and the GPU harness must compile (no GPU needed).
-built=0
 while read -r name bm bn bk warps dtype epilogue layout sched; do
   if gcc -std=c11 -O2 -Wall -Wextra -Werror \
        $(harness_defines "$name" "$bm" "$bn" "$dtype" "$epilogue" "$layout" "$sched") \

@@ -7,15 +7,10 @@
 # Needs no GPU.
 # Usage: compile_rows.sh WS_OPT OUTDIR
 set -euo pipefail
-ws_opt="$1"
-out="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
-cuda="${WS_CUDA_ROOT:-/usr/local/cuda}"
 . "$here/../compile_common.sh"
+suite_args "$@"
 python3 "$here/variants.py" "$out"
-fail=0
-count=0
-built=0
 while read -r name kind dtype rows n; do
   emit_kernel "$name"
   ptx_lacks "$name" 'cp.async.bulk.tensor.2d.shared::cluster.global' \
@@ -25,12 +20,7 @@ while read -r name kind dtype rows n; do
     softmax) ptx_lacks "$name" 'ex2.approx.ftz.f32' || fail=1 ;;
     *) ptx_lacks "$name" 'rsqrt.approx.f32' || fail=1 ;;
   esac
-  count=$((count + 1))
-  if launcher_compiles "$name"; then
-    built=$((built + 1))
-  else
-    fail=1
-  fi
+  count_launcher "$name"
 done < "$out/manifest"
 echo "compiled $count row kernels, $built launchers"
 exit $fail

@@ -11,9 +11,5 @@ dir="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../gpu_common.sh"
 require_gpu
-fail=0
-timeout 600 python3 "$here/rows_run.py" "$dir" check || fail=1
-sanitize "$here/rows_run.py" "$dir" softmax_f32_128 softmax_bf16_4096 softmax_bf16_8192 \
-  rmsnorm_bf16_4096 layernorm_f32_128 layernorm_bf16_8192 add_rmsnorm_bf16_1024 || fail=1
-[ $fail = 0 ] && echo PASS || echo FAIL
-exit $fail
+check_and_sanitize "$here/rows_run.py" "$dir" softmax_f32_128 softmax_bf16_4096 softmax_bf16_8192 \
+  rmsnorm_bf16_4096 layernorm_f32_128 layernorm_bf16_8192 add_rmsnorm_bf16_1024

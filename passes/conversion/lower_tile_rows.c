@@ -44,16 +44,18 @@ static MlirType row_tile_of(MlirOperation op) {
 }
 
 void ws_tiles_find_rows(ws_tiles *T, const MlirOperation *ops, size_t n) {
-  for (int pass = 0; pass < 2 && !T->rows; pass++) /* a reduction first */
-    for (size_t i = 0; i < n && !T->rows; i++) {
-      if (pass == 0 && !wsOperationIsA(ops[i], "reduce"))
-        continue;
-      MlirType t = row_tile_of(ops[i]);
-      if (mlirTypeIsNull(t))
-        continue;
-      T->rows = (int)mlirShapedTypeGetDimSize(t, 0);
-      T->cols = (int)mlirShapedTypeGetDimSize(t, 1);
-    }
+  MlirType t = {NULL}; /* a reduction's tile, else the first broadcast's */
+  for (size_t i = 0; i < n; i++) {
+    bool reduce = wsOperationIsA(ops[i], "reduce");
+    if (reduce || mlirTypeIsNull(t))
+      t = row_tile_of(ops[i]);
+    if (reduce)
+      break;
+  }
+  if (mlirTypeIsNull(t))
+    return;
+  T->rows = (int)mlirShapedTypeGetDimSize(t, 0);
+  T->cols = (int)mlirShapedTypeGetDimSize(t, 1);
 }
 
 /* A square tile's 1 x R row vectors and rows of values per column would
@@ -98,10 +100,11 @@ bool ws_tiles_check_rows(ws_tiles *T, const MlirOperation *ops, size_t n, int sc
     if (wsOperationIsA(ops[i], "reduce") && T->row_threads > WARP)
       T->cross_reduces++;
   int warps = T->threads / WARP;
-  if (T->cross_reduces && scratch_bytes < 2 * T->rows * warps * 4) {
+  long long need = ws_row_scratch_need(T->rows, warps);
+  if (T->cross_reduces && scratch_bytes < need) {
     ws_emit_op_error(first, "reduces rows that span warps, which needs %d bytes of row "
                             "scratch; the plan reserves %d (run ws-plan-memory)",
-                     2 * T->rows * warps * 4, scratch_bytes);
+                     (int)need, scratch_bytes);
     return false;
   }
   return true;

@@ -845,15 +845,13 @@ static bool lower_row_op(lowering *L, ws_builder *b, MlirOperation op) {
 /* ws.store left in an elementwise loop's compute partition: a row kernel's
  * row vector, written element by element (ws_row_kernel.h). */
 static bool lower_store_rows(lowering *L, ws_builder *b, MlirOperation op) {
-  MlirValue view = store_view_of(L, op);
-  if (mlirValueIsNull(view))
-    return false;
   if (L->matmul) {
     ws_emit_op_error(op, "is a ws.store the store warp does not issue, in a matmul; only "
                          "a row kernel's compute warps store (row vectors)");
     return false;
   }
-  return ws_tiles_store_rows(&L->tiles, b, op, view);
+  MlirValue view = store_view_of(L, op);
+  return !mlirValueIsNull(view) && ws_tiles_store_rows(&L->tiles, b, op, view);
 }
 
 /* ws.mma_done: the product's values, each pinned after the wgmma wait

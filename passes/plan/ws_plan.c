@@ -240,6 +240,10 @@ long long ws_tile_row_bytes(MlirType tile) {
   return (long long)row_elements(tile) * element_bytes(tile);
 }
 
+long long ws_row_scratch_need(long long rows, int warps) {
+  return 2 * rows * warps * 4;
+}
+
 int ws_row_box_cols(long long cols, int elem_bytes) {
   if (cols <= WS_TMA_MAX_BOX_DIM)
     return (int)cols;

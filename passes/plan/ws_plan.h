@@ -293,6 +293,11 @@ enum { WS_TMA_MAX_BOX_DIM = 256 };
  * side by side); 0 when none does. */
 int ws_row_box_cols(long long cols, int elem_bytes);
 
+/* The row scratch (bytes) a row kernel's reductions of `rows` rows over
+ * `warps` compute warps need: one f32 per row and warp, in two buffers
+ * that successive reductions alternate. */
+long long ws_row_scratch_need(long long rows, int warps);
+
 /* The inner extent (elements) of one TMA box of the ring: the tile's row,
  * one swizzle span when the row is wider (TMA swizzles boxes whose row
  * is at most one span), or ws_row_box_cols of an unswizzled row wider

@@ -555,7 +555,7 @@ static int row_scratch_bytes(const ws_plan *plan) {
       if (r > rows)
         rows = r;
     }
-  return saturate(2 * rows * plan->parts[compute].num_warps * 4);
+  return saturate(ws_row_scratch_need(rows, plan->parts[compute].num_warps));
 }
 
 static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,

@@ -390,27 +390,25 @@ static void write_launch(FILE *f, const char *name, const launch_info *k) {
               i, i, i, i, (int)a->dtype, wsDtypeGetByteWidth(a->dtype), i, i);
     if (!a->is_desc)
       continue;
+    int eb = wsDtypeGetByteWidth(a->dtype);
     if (a->direct) { /* checked, and its store view filled, but no TMA map */
       fprintf(f, "  CUtensorMap map%d = {{0}};\n  cuuint64_t strides%d[5];\n  int empty%d;\n"
                  "  if ((r = check_tensor(m->error, %d, arg%d, %d, %d, %d, strides%d, &empty%d,\n"
-                 "                        %d)) != CUDA_SUCCESS)\n    return r;\n"
-                 "  int64_t view%d[12];\n  store_view(view%d, arg%d, strides%d, %d, %d);\n",
-              i, i, i, i, i, (int)a->dtype, wsDtypeGetByteWidth(a->dtype), a->rank, i, i,
-              wsDtypeGetByteWidth(a->dtype), i, i, i, i, wsDtypeGetByteWidth(a->dtype), a->rank);
-      continue;
+                 "                        %d)) != CUDA_SUCCESS)\n    return r;\n",
+              i, i, i, i, i, (int)a->dtype, eb, a->rank, i, i, eb);
+    } else {
+      fprintf(f, "  static const cuuint32_t box%d[%d] = {", i, a->rank);
+      for (int d = 0; d < a->rank; d++)
+        fprintf(f, "%s%lld", d ? ", " : "", (long long)a->box[d]);
+      fprintf(f, "};\n  CUtensorMap map%d;\n  cuuint64_t strides%d[5];\n"
+                 "  if ((r = encode(m->error, %d, &map%d, arg%d, %d, %s, %d, %d, box%d, %s,\n"
+                 "                  m->scratch + %d, strides%d)) != CUDA_SUCCESS)\n    return r;\n",
+              i, i, i, i, i, (int)a->dtype, wsDtypeGetTensorMapType(a->dtype), eb, a->rank, i,
+              swizzle_name(a->swizzle), a->stored ? SCRATCH_STORE_OFFSET : 0, i);
     }
-    fprintf(f, "  static const cuuint32_t box%d[%d] = {", i, a->rank);
-    for (int d = 0; d < a->rank; d++)
-      fprintf(f, "%s%lld", d ? ", " : "", (long long)a->box[d]);
-    fprintf(f, "};\n  CUtensorMap map%d;\n  cuuint64_t strides%d[5];\n"
-               "  if ((r = encode(m->error, %d, &map%d, arg%d, %d, %s, %d, %d, box%d, %s,\n"
-               "                  m->scratch + %d, strides%d)) != CUDA_SUCCESS)\n    return r;\n",
-            i, i, i, i, i, (int)a->dtype, wsDtypeGetTensorMapType(a->dtype),
-            wsDtypeGetByteWidth(a->dtype), a->rank, i, swizzle_name(a->swizzle),
-            a->stored ? SCRATCH_STORE_OFFSET : 0, i);
     if (a->stored)
       fprintf(f, "  int64_t view%d[12];\n  store_view(view%d, arg%d, strides%d, %d, %d);\n",
-              i, i, i, i, wsDtypeGetByteWidth(a->dtype), a->rank);
+              i, i, i, i, eb, a->rank);
   }
   fprintf(f, "  void *params[] = {");
   for (int i = 0; i < k->num_args; i++) {
