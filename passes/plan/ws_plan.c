@@ -150,8 +150,16 @@ int ws_tile_bytes(MlirType tile) {
   return n > WS_MAX_TILE_BYTES ? WS_MAX_TILE_BYTES : (int)n;
 }
 
+bool ws_loop_has_dot(MlirOperation loop) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "dot"))
+      return true;
+  return false;
+}
+
 bool ws_plan_is_matmul(const ws_plan *plan) {
-  return !mlirOperationIsNull(plan->loop) && mlirOperationGetNumResults(plan->loop) != 0;
+  return !mlirOperationIsNull(plan->loop) && ws_loop_has_dot(plan->loop);
 }
 
 MlirOperation ws_plan_tile_loop(const ws_plan *plan) {

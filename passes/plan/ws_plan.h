@@ -234,8 +234,14 @@ void ws_kernel_cluster(MlirOperation func, int cluster[2]);
 /* The loop body and its ops, in order (terminator excluded). */
 MlirBlock ws_loop_body(MlirOperation loop);
 
-/* True when the plan's loop carries a ws.dot accumulator (a matmul, with
- * an epilogue after the loop); false once the kernel is specialized. */
+/* True when the loop's body holds a ws.dot: a matmul loop (a GEMM's K
+ * loop, attention's KV loop), whose consumers hold MMA fragments. Without
+ * one the loop is elementwise, whatever it carries (a row kernel's running
+ * row vectors). */
+bool ws_loop_has_dot(MlirOperation loop);
+
+/* True when the plan's loop is a matmul loop (ws_loop_has_dot, with an
+ * epilogue after the loop); false once the kernel is specialized. */
 bool ws_plan_is_matmul(const ws_plan *plan);
 
 /* The scf.for over tile ids around the plan's K loop (marked ws.tile_loop

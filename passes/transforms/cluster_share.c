@@ -199,7 +199,7 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
   int size = cluster[0] * cluster[1];
   if (size < 2)
     return true;
-  if (mlirOperationGetNumResults(loop) == 0) {
+  if (!ws_loop_has_dot(loop)) {
     ws_emit_op_error(func, "has ws.cluster, which ws builds for matmul kernels only (a K "
                            "loop whose operands the cluster's CTAs share); this kernel's "
                            "loop is elementwise");

@@ -119,7 +119,7 @@ static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
     if (!is_tile(mlirValueGetType(v)) || !mlirValueIsAOpResult(v))
       continue;
     MlirOperation def = mlirOpResultGetOwner(v);
-    bool elementwise = mlirOperationGetNumResults(loop) == 0;
+    bool elementwise = !ws_loop_has_dot(loop);
     if (mlirOperationEqual(mlirOperationGetParentOperation(def), loop) ||
         ((elementwise || (i == 0 && wsOperationIsA(op, "dot"))) && is_prologue_load(v, loop)))
       continue;
@@ -487,7 +487,7 @@ static bool check_row_op(MlirOperation op) {
  * their own chunks of a tile. */
 static bool check_extract(MlirOperation op, MlirOperation loop) {
   MlirValue t = mlirOperationGetOperand(op, 0);
-  if (mlirOperationGetNumResults(loop) == 0 || !ws_mma_engine_of(loop)->loop_math) {
+  if (!ws_loop_has_dot(loop) || !ws_mma_engine_of(loop)->loop_math) {
     ws_emit_op_error(op, "reads one element of a tile; that runs in the loop of a matmul "
                          "on sm_90a (its consumer warpgroups read it from the ring's slot), "
                          "not in an elementwise loop or on sm_100a");
@@ -537,7 +537,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
     if (!(own ? check_dot_for_tcgen05(op, loop) : check_dot_for_wgmma(op, loop)))
       return OP_ERROR;
     *mask = 1u << (own ? WS_ROLE_MMA : WS_ROLE_COMPUTE);
-  } else if (!ws_mma_engine_of(loop)->loop_math && mlirOperationGetNumResults(loop) != 0 &&
+  } else if (!ws_mma_engine_of(loop)->loop_math && ws_loop_has_dot(loop) &&
              touches_tiles(op)) {
     ws_emit_op_error(op, "is tile math inside a matmul loop on sm_100a, where the MMA "
                          "warp issues the loop's one ws.dot into tensor memory and no "
@@ -547,7 +547,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
   } else if (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat") ||
              wsOperationIsA(op, "iota") || wsOperationIsA(op, "reduce") ||
              wsOperationIsA(op, "broadcast")) {
-    bool matmul = mlirOperationGetNumResults(loop) != 0;
+    bool matmul = ws_loop_has_dot(loop);
     if (!matmul && (wsOperationIsA(op, "reduce") || wsOperationIsA(op, "broadcast")) &&
         !check_row_op(op))
       return OP_ERROR;
@@ -811,7 +811,7 @@ static bool takes_turns(const ws_plan *plan, const MlirOperation *ops, int n,
 static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const unsigned *masks,
                          int n, int compute_warps, bool explain, const ws_pass_env *env) {
   MlirLocation loc = mlirOperationGetLocation(loop);
-  bool matmul = mlirOperationGetNumResults(loop) != 0;
+  bool matmul = ws_loop_has_dot(loop);
   MlirOperation term = mlirBlockGetTerminator(ws_loop_body(loop));
   bool has_load = false;
   for (int i = 0; i < n; i++)
