@@ -75,48 +75,24 @@ ws_mma_shape ws_fragments_shape(const ws_fragments *F, int n) {
   return s;
 }
 
-static MlirType struct_of(MlirContext ctx, int count, MlirType element) {
-  char text[16 * WS_MAX_FRAGMENT + 32], e[32];
-  ws_type_str(element, e, sizeof e);
-  ws_text t;
-  ws_text_init(&t, text, sizeof text);
-  ws_text_appendf(&t, "!llvm.struct<(");
-  for (int i = 0; i < count; i++)
-    ws_text_appendf(&t, "%s%s", i ? ", " : "", e);
-  ws_text_appendf(&t, ")>");
-  return ws_type(ctx, text);
-}
-
-static MlirNamedAttribute position(MlirContext ctx, int i) {
-  char pos[48];
-  snprintf(pos, sizeof pos, "array<i64: %d>", i);
-  return ws_named_text(ctx, "position", pos);
-}
-
 /* A struct of `count` copies of `v`, or of the values. */
 static MlirValue pack_values(ws_builder *b, MlirType type, const MlirValue *values, int count,
                              bool same) {
   MlirValue agg = ws_build_value(b, "llvm.mlir.undef", 0, NULL, type, 0, NULL);
-  for (int i = 0; i < count; i++) {
-    MlirValue ops[2] = {agg, values[same ? 0 : i]};
-    MlirNamedAttribute attr = position(b->ctx, i);
-    agg = ws_build_value(b, "llvm.insertvalue", 2, ops, type, 1, &attr);
-  }
+  for (int i = 0; i < count; i++)
+    agg = ws_insert_value(b, agg, values[same ? 0 : i], i);
   return agg;
 }
 
 MlirValue ws_fragment_pack(ws_builder *b, const ws_fragment *f) {
   MlirType e = mlirValueGetType(f->values[0]);
-  return pack_values(b, struct_of(b->ctx, f->count, e), f->values, f->count, false);
+  return pack_values(b, ws_struct_type(b->ctx, f->count, e), f->values, f->count, false);
 }
 
 void ws_fragment_unpack(ws_builder *b, MlirValue agg, ws_fragment *f) {
   MlirType type = mlirValueGetType(agg);
-  for (int i = 0; i < f->count; i++) {
-    MlirNamedAttribute attr = position(b->ctx, i);
-    MlirType e = mlirLLVMStructTypeGetElementType(type, i);
-    f->values[i] = ws_build_value(b, "llvm.extractvalue", 1, &agg, e, 1, &attr);
-  }
+  for (int i = 0; i < f->count; i++)
+    f->values[i] = ws_extract_value(b, agg, i, mlirLLVMStructTypeGetElementType(type, i));
 }
 
 MlirValue ws_splat_scalar(ws_builder *b, MlirValue tile, MlirOperation where) {
@@ -389,7 +365,7 @@ static bool carry_as_struct(ws_fragments *F, MlirOperation op, MlirValue v, Mlir
     return false;
   }
   MlirType e = mlirShapedTypeGetElementType(tile);
-  mlirValueSetType(v, struct_of(F->ctx, count, ws_register_element(e)));
+  mlirValueSetType(v, ws_struct_type(F->ctx, count, ws_register_element(e)));
   ws_fragment *f = fragment_new_typed(F, v, tile);
   ws_fragment_unpack(at, v, f);
   if (ws_is_f8(e)) /* carried as its f32 values, rounded where read */

@@ -20,33 +20,11 @@ static MlirValue c64(ws_builder *b, int64_t v) {
 }
 
 static MlirType struct_of_f32(MlirContext ctx, int count) {
-  char text[8 * 256 + 32];
-  ws_text t;
-  ws_text_init(&t, text, sizeof text);
-  ws_text_appendf(&t, "!llvm.struct<(");
-  for (int i = 0; i < count; i++)
-    ws_text_appendf(&t, "%sf32", i ? ", " : "");
-  ws_text_appendf(&t, ")>");
-  return ws_type(ctx, text);
+  return ws_struct_type(ctx, count, mlirF32TypeGet(ctx));
 }
 
 MlirType ws_mma_acc_type(MlirContext ctx, const ws_mma_shape *s) {
   return struct_of_f32(ctx, s->per_thread);
-}
-
-static MlirValue extract(ws_builder *b, MlirValue agg, int index, MlirType type) {
-  char pos[48];
-  snprintf(pos, sizeof pos, "array<i64: %d>", index);
-  MlirNamedAttribute attr = ws_named_text(b->ctx, "position", pos);
-  return ws_build_value(b, "llvm.extractvalue", 1, &agg, type, 1, &attr);
-}
-
-static MlirValue insert(ws_builder *b, MlirValue agg, MlirValue v, int index) {
-  char pos[48];
-  snprintf(pos, sizeof pos, "array<i64: %d>", index);
-  MlirNamedAttribute attr = ws_named_text(b->ctx, "position", pos);
-  MlirValue ops[2] = {agg, v};
-  return ws_build_value(b, "llvm.insertvalue", 2, ops, mlirValueGetType(agg), 1, &attr);
 }
 
 /* values [first, first + count) of `from` as a struct of their own */
@@ -54,7 +32,7 @@ static MlirValue regroup(ws_builder *b, MlirValue from, int first, int count, Ml
   MlirValue agg = ws_build_value(b, "llvm.mlir.undef", 0, NULL, to, 0, NULL);
   MlirType f32 = mlirF32TypeGet(b->ctx);
   for (int i = 0; i < count; i++)
-    agg = insert(b, agg, extract(b, from, first + i, f32), i);
+    agg = ws_insert_value(b, agg, ws_extract_value(b, from, first + i, f32), i);
   return agg;
 }
 
@@ -118,7 +96,7 @@ static MlirValue join_parts(ws_builder *b, const ws_mma_shape *s, const MlirValu
   MlirType f32 = mlirF32TypeGet(b->ctx);
   for (int p = 0; p < s->parts; p++)
     for (int i = 0; i < per_part; i++)
-      all = insert(b, all, extract(b, parts[p], i, f32), p * per_part + i);
+      all = ws_insert_value(b, all, ws_extract_value(b, parts[p], i, f32), p * per_part + i);
   return all;
 }
 
@@ -268,7 +246,7 @@ static MlirValue wgmma_rs(ws_builder *b, const ws_mma_shape *s, MlirValue d, con
   MlirValue ops[WS_MMA_MAX_ACC + 6];
   MlirType f32 = mlirF32TypeGet(b->ctx);
   for (int i = 0; i < count; i++)
-    ops[i] = extract(b, d, i, f32);
+    ops[i] = ws_extract_value(b, d, i, f32);
   for (int r = 0; r < 4; r++)
     ops[count + r] = a[r];
   ops[count + 4] = db;
@@ -296,7 +274,7 @@ static MlirValue fence_wgmma_registers(ws_builder *b, MlirValue *regs, int num_r
   MlirType f32 = mlirF32TypeGet(b->ctx);
   MlirValue pinned = ws_build_value(b, "llvm.mlir.undef", 0, NULL, mlirValueGetType(acc), 0, NULL);
   for (int i = 0; i < acc_count; i++)
-    pinned = insert(b, pinned, ws_pin_register(b, extract(b, acc, i, f32)), i);
+    pinned = ws_insert_value(b, pinned, ws_pin_register(b, ws_extract_value(b, acc, i, f32)), i);
   ws_build_void(b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
   return pinned;
 }

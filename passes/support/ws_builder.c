@@ -2,6 +2,7 @@
 #include "ws_builder.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -273,4 +274,39 @@ MlirOperation ws_build_inline_asm(ws_builder *b, const char *text, const char *c
   };
   return ws_build(b, "llvm.inline_asm", n, operands, mlirTypeIsNull(result) ? 0 : 1, &result, 3,
                   attrs, 0);
+}
+
+MlirType ws_struct_type(MlirContext ctx, int count, MlirType element) {
+  char e[32];
+  ws_type_str(element, e, sizeof e);
+  size_t cap = (size_t)count * (strlen(e) + 2) + 32;
+  char *text = malloc(cap);
+  if (!text)
+    abort();
+  ws_text t;
+  ws_text_init(&t, text, cap);
+  ws_text_appendf(&t, "!llvm.struct<(");
+  for (int i = 0; i < count; i++)
+    ws_text_appendf(&t, "%s%s", i ? ", " : "", e);
+  ws_text_appendf(&t, ")>");
+  MlirType type = ws_type(ctx, text);
+  free(text);
+  return type;
+}
+
+static MlirNamedAttribute position(MlirContext ctx, int i) {
+  char pos[48];
+  snprintf(pos, sizeof pos, "array<i64: %d>", i);
+  return ws_named_text(ctx, "position", pos);
+}
+
+MlirValue ws_extract_value(ws_builder *b, MlirValue agg, int index, MlirType type) {
+  MlirNamedAttribute attr = position(b->ctx, index);
+  return ws_build_value(b, "llvm.extractvalue", 1, &agg, type, 1, &attr);
+}
+
+MlirValue ws_insert_value(ws_builder *b, MlirValue agg, MlirValue v, int index) {
+  MlirNamedAttribute attr = position(b->ctx, index);
+  MlirValue ops[2] = {agg, v};
+  return ws_build_value(b, "llvm.insertvalue", 2, ops, mlirValueGetType(agg), 1, &attr);
 }

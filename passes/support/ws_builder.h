@@ -74,6 +74,15 @@ MlirOperation ws_build_inline_asm(ws_builder *b, const char *text, const char *c
  * from undef with llvm.insertelement. */
 MlirValue ws_build_vector(ws_builder *b, intptr_t n, const MlirValue *values);
 
+/* !llvm.struct of `count` values of `element`: how a lowered loop carries
+ * a thread's registers of one tile. */
+MlirType ws_struct_type(MlirContext ctx, int count, MlirType element);
+
+/* llvm.extractvalue of field `index` (of `type`) of `agg`, and
+ * llvm.insertvalue of `v` there, returning the new aggregate. */
+MlirValue ws_extract_value(ws_builder *b, MlirValue agg, int index, MlirType type);
+MlirValue ws_insert_value(ws_builder *b, MlirValue agg, MlirValue v, int index);
+
 /* nvvm.shfl.sync over the whole warp: `kind` "bfly" (the value of lane
  * l ^ lane) or "idx" (of lane `lane`), clamped at 31. */
 MlirValue ws_shuffle(ws_builder *b, const char *kind, MlirValue v, MlirValue lane);
