@@ -121,9 +121,9 @@ int64_t wsPlanGetDescriptorBoxInner(WsPlan plan, MlirValue desc) {
   return r < 0 ? 0 : ws_ring_box_cols(&p->rings[r]);
 }
 
-bool wsPlanDescriptorIsStoredDirectly(WsPlan plan, MlirValue desc) {
+bool wsPlanDescriptorIsAccessedDirectly(WsPlan plan, MlirValue desc) {
   (void)plan;
-  return ws_desc_is_stored_directly(desc);
+  return ws_desc_is_accessed_directly(desc);
 }
 
 int wsPlanGetDescriptorRowParts(WsPlan plan, MlirValue desc, int *row_dim) {

@@ -16,7 +16,12 @@ M x N views, 1 x N weights, per-row f32 statistics (an M-vector viewed as
 1 x M), M and eps. Inputs are uniform in [-4, 4] (weights in [0.5, 1.5],
 biases in [-1, 1]); for softmax some rows hold -inf (a masked score) and
 one only -inf (softmax is then NaN, as torch's); for the norms one row is
-constant (a zero variance). The check compares each output with the f64
+constant (a zero variance). Cross-entropy's row length N is drawn apart
+from its chunk (1, C - 1, C + 1, 3 C + 5, ...), its logits' rows padded
+to a multiple of 16 bytes (TMA's stride rule; torch gets them
+contiguous at the bench), its labels uniform in [0, N) with every fifth
+the ignore index, its outputs (loss and lse, f32) checked like the
+norms' statistics. The check compares each output with the f64
 reference: ws's error may be at most twice torch's own (the same function
 in the same dtype, measured the same way) plus 1e-6, the NaN must fall
 where torch's does, and guard rows around every output (and NaN guard rows
@@ -35,11 +40,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 from ws_launch import WsModule, ws_tensor  # noqa: E402
-from variants import ARGS  # noqa: E402
+from variants import ARGS, CHUNKED  # noqa: E402
 
 GUARD = 3  # rows of sentinel around outputs and of NaN around inputs
 SENTINEL = 7.0
 SHAPES = [(32768, 4096), (16384, 8192), (65536, 1024), (4096, 32768)]
+CE_SHAPES = [(8192, 50257), (4096, 128256)]
+IGNORE = -100
 ROUNDS = 3
 SMS = 132
 EPS = {"rmsnorm": 1e-6, "add_rmsnorm": 1e-6, "layernorm": 1e-5}
@@ -59,16 +66,22 @@ class RowKernel(WsModule):
         ARGS name: M x N views, 1 x N rows, M-vectors of statistics) on
         torch's current stream: as many blocks as row blocks, at most two
         per SM (each loops over row blocks in steps of the grid)."""
-        m = t["x"].shape[0]
-        blocks = max(1, min((m + self.cfg["rows"] - 1) // self.cfg["rows"], 2 * SMS))
+        m, n = t["x"].shape
+        blocks = (m + self.cfg["rows"] - 1) // self.cfg["rows"]
+        if self.cfg["kind"] not in CHUNKED:  # a loop over row blocks
+            blocks = max(1, min(blocks, 2 * SMS))
         keep, args = [], []
         for a, what in ARGS[self.cfg["kind"]]:
             if what == "m":
                 args.append(ctypes.c_int32(m))
+            elif what == "n":
+                args.append(ctypes.c_int32(n))
+            elif what == "ignore":
+                args.append(ctypes.c_int32(IGNORE))
             elif what == "eps":
                 args.append(ctypes.c_float(EPS[self.cfg["kind"]]))
             else:
-                keep.append(ws_tensor(t[a].view(1, -1) if what == "stat" else t[a]))
+                keep.append(ws_tensor(t[a].view(1, -1) if what in ("stat", "label") else t[a]))
                 args.append(ctypes.byref(keep[-1]))
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
         call = (self.module, stream, ctypes.c_uint(blocks), ctypes.c_uint(1), ctypes.c_uint(1),
@@ -92,6 +105,13 @@ def reference(kind, t):
     eps = EPS.get(kind, 0.0)
     x = t["x"]
     n = x.shape[1]
+    if kind == "cross_entropy":
+        labels = t["labels"].long()
+        lse = torch.logsumexp(x.double(), dim=1)
+        picked = x.double().gather(1, labels.clamp(min=0).view(-1, 1)).view(-1)
+        loss = (lse - picked).masked_fill(labels == IGNORE, 0)
+        own = F.cross_entropy(x, labels, reduction="none", ignore_index=IGNORE).float()
+        return {"loss": (loss, own), "lse": (lse, torch.logsumexp(x, dim=1).float())}
     if kind == "softmax":
         return {"y": (torch.softmax(x.double(), dim=1), torch.softmax(x, dim=1))}
     w = t["w"].view(-1)
@@ -127,7 +147,16 @@ def make_tensors(kind, m, n, dt, checked=True):
     guard = GUARD if checked else 0
     t, bufs = {}, {}
     for a, what in ARGS[kind]:
-        if what == "row":
+        if what == "tile" and kind in CHUNKED:  # rows padded to 16 bytes
+            per = 16 // torch.tensor([], dtype=dt).element_size()
+            _, padded = guarded(m, (n + per - 1) // per * per, float("nan"), dt, guard)
+            t[a] = padded[:, :n]
+            t[a].uniform_(-4, 4)
+        elif what == "label":
+            bufs[a], t[a] = guarded(m, 0, 0, torch.int32, guard)
+            t[a].random_(0, n)
+            t[a][::5] = IGNORE
+        elif what == "row":
             t[a] = torch.empty(1, n, dtype=dt, device="cuda")
             t[a].uniform_(0.5, 1.5) if a == "w" else t[a].uniform_(-1, 1)
         elif what == "tile" and a in INPUTS:
@@ -156,10 +185,11 @@ def max_error(out, ref):
     return float(diff.max()) if diff.numel() else 0.0, same
 
 
-def check_one(kern, m):
-    """One run at M rows, every output checked with its guards."""
+def check_one(kern, m, n=None):
+    """One run at M rows (of N elements: the variant's, unless a chunked
+    kind's N is given), every output checked with its guards."""
     cfg = kern.cfg
-    n, dt = cfg["n"], cfg["dtype"]
+    n, dt = n or cfg["n"], cfg["dtype"]
     t, bufs = make_tensors(cfg["kind"], m, n, dt)
     kern.launcher(t)()
     torch.cuda.synchronize()
@@ -184,6 +214,10 @@ def fuzz(folder, name, cfg, shapes, seed, max_elements):
     in check mode."""
     rng = random.Random(seed)
     kern = RowKernel(folder, name, cfg, os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    if cfg["kind"] in CHUNKED:  # N drawn too, up to a few chunks
+        draws = [(rng.randint(1, 4 * cfg["n"] + 7),) for _ in range(shapes)]
+        return all([check_one(kern, rng.randint(1, max(1, max_elements // n)), n)
+                    for (n,) in draws])
     most = max(1, max_elements // cfg["n"])
     return all([check_one(kern, rng.randint(1, most)) for _ in range(shapes)])
 
@@ -218,6 +252,46 @@ def torch_fn(kind, t):
             return h, F.rms_norm(h, (n,), w, eps)
         return add_rms
     raise ValueError(kind)
+
+
+def bench_cross_entropy(kern, m, n):
+    """ws against torch's F.cross_entropy (reduction "none": a loss per
+    row, as ws's), eager and compiled, and a device copy, at M x N; GB/s
+    count one read of the logits (the copy one read and one write of
+    them). torch reads contiguous logits, ws the same values in rows
+    padded to 16 bytes when N x the element size is not a multiple of 16."""
+    dt = kern.cfg["dtype"]
+    t, _ = make_tensors("cross_entropy", m, n, dt, checked=False)
+    x, labels = t["x"].contiguous(), t["labels"].long()
+    eager = lambda x: F.cross_entropy(x, labels, reduction="none", ignore_index=IGNORE)
+    ref = eager(x).float()
+    kern.launcher(t)()
+    torch.cuda.synchronize()
+    assert ((t["loss"] - ref).abs() <= 2e-2 * ref.abs() + 1e-2).all(), "ws differs from torch"
+    torch._dynamo.reset()
+    compiled = torch.compile(eager, dynamic=False)
+    compiled(x)
+    y = torch.empty_like(x)
+    runs = [("ws", kern.launcher(t)), ("eager", lambda: eager(x)),
+            ("compile", lambda: compiled(x)), ("copy", lambda: y.copy_(x))]
+    gbs = time_runs(runs, x.numel() * x.element_size())
+    gbs["copy"] *= 2  # a read and a write
+    best = max(gbs["eager"], gbs["compile"])
+    print(f"{kern.name} {m}x{n}: ws {gbs['ws']:.0f}, eager {gbs['eager']:.0f}, compile "
+          f"{gbs['compile']:.0f}, copy {gbs['copy']:.0f} GB/s; ws/best torch "
+          f"{gbs['ws'] / best:.2f}x, ws/copy {gbs['ws'] / gbs['copy']:.2f}")
+
+
+def check_shapes(cfg, full):
+    """The (M, N) a check runs: row counts from 1 up, ragged last row blocks
+    among them; a chunked kind's N from 1 to a few chunks, around C."""
+    r, c = cfg["rows"], cfg["n"]
+    ms = [1, r + 1, 3 * r - 1] + ([r, 4 * r, 1000, 4099, 2 * SMS * r * 3 + 5] if full else [])
+    if cfg["kind"] not in CHUNKED:
+        return [(m, c) for m in ms]
+    ns = [c, 1, c + 1, 3 * c + 5] + ([c - 1, 7, 50257] if full else [])
+    return [(m, n) for n in ns for m in ms[:3]] + ([(4099, c + 1), (1000, 3 * c + 5)]
+                                                    if full else [])
 
 
 def bench_one(kern, m):
@@ -269,17 +343,19 @@ def main():
     torch.empty(1, device="cuda")  # the context the modules load into
     for name in names:
         kern = RowKernel(folder, name, cfgs[name], cuda_home)
-        r = cfgs[name]["rows"]
+        cfg = cfgs[name]
+        if mode == "bench" and cfg["kind"] in CHUNKED:
+            for m, n in CE_SHAPES:
+                if cfg["dtype"] == torch.bfloat16:
+                    bench_cross_entropy(kern, m, n)
+            continue
         if mode == "bench":
             for m, n in SHAPES:
-                if n == cfgs[name]["n"] and cfgs[name]["dtype"] != torch.float32:
+                if n == cfg["n"] and cfg["dtype"] != torch.float32:
                     bench_one(kern, m)
             continue
-        sizes = [1, r + 1, 3 * r - 1]
-        if mode == "check":
-            sizes += [r, 4 * r, 1000, 4099, 2 * SMS * r * 3 + 5]
-        for m in sizes:
-            ok &= check_one(kern, m)
+        for m, n in check_shapes(cfg, mode == "check"):
+            ok &= check_one(kern, m, n)
     sys.exit(0 if ok else 1)
 
 

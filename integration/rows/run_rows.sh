@@ -12,4 +12,5 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../gpu_common.sh"
 require_gpu
 check_and_sanitize "$here/rows_run.py" "$dir" softmax_f32_128 softmax_bf16_4096 softmax_bf16_8192 \
-  rmsnorm_bf16_4096 layernorm_f32_128 layernorm_bf16_8192 add_rmsnorm_bf16_1024
+  rmsnorm_bf16_4096 layernorm_f32_128 layernorm_bf16_8192 add_rmsnorm_bf16_1024 \
+  cross_entropy_f16_1024 cross_entropy_bf16_4096

@@ -167,18 +167,43 @@ void ws_emit_exact_store(ws_builder *b, const ws_store_site *s) {
   emit_tma_store(&t, s);
 }
 
-void ws_emit_element_store(ws_builder *b, MlirValue view, int rank, const MlirValue *coords,
-                           MlirValue value) {
-  MlirValue inside = {NULL}, at = view_word(b, view, 0);
+/* Whether element `coords` lies inside the tensor behind `view`, and its
+ * global address (an i64) in *at. */
+static MlirValue element_inside(ws_builder *b, MlirValue view, int rank, const MlirValue *coords,
+                                MlirValue *at) {
+  MlirValue inside = {NULL};
+  *at = view_word(b, view, 0);
   for (int d = 0; d < rank; d++) {
     MlirValue g = widen(b, coords[d]); /* negative: far above any size, unsigned */
     MlirValue in = ws_cmpi(b, "ult", g, view_word(b, view, 2 + d));
     inside = d ? ws_arith(b, "arith.andi", inside, in) : in;
-    at = ws_arith(b, "arith.addi", at, ws_arith(b, "arith.muli", g, view_word(b, view, 7 + d)));
+    *at = ws_arith(b, "arith.addi", *at, ws_arith(b, "arith.muli", g, view_word(b, view, 7 + d)));
   }
+  return inside;
+}
+
+static MlirValue global_ptr(ws_builder *b, MlirValue at) {
+  return ws_build_value(b, "llvm.inttoptr", 1, &at, ws_type(b->ctx, "!llvm.ptr<1>"), 0, NULL);
+}
+
+void ws_emit_element_store(ws_builder *b, MlirValue view, int rank, const MlirValue *coords,
+                           MlirValue value) {
+  MlirValue at, inside = element_inside(b, view, rank, coords, &at);
   ws_builder then = open_if(b, inside);
-  MlirValue to = ws_build_value(&then, "llvm.inttoptr", 1, &at, ws_type(b->ctx, "!llvm.ptr<1>"),
-                                0, NULL);
-  MlirValue ops[2] = {value, to};
+  MlirValue ops[2] = {value, global_ptr(&then, at)};
   ws_build_void(&then, "llvm.store", 2, ops, 0, NULL);
+}
+
+MlirValue ws_emit_element_load(ws_builder *b, MlirValue view, int rank, const MlirValue *coords,
+                               MlirValue zero) {
+  MlirType type = mlirValueGetType(zero);
+  MlirValue at, inside = element_inside(b, view, rank, coords, &at);
+  MlirBlock then_block, else_block;
+  MlirOperation op = ws_build_if_values(b, inside, 1, &type, &then_block, &else_block);
+  ws_builder then = ws_builder_at_end(then_block, b->loc);
+  MlirValue ptr = global_ptr(&then, at);
+  MlirValue v = ws_build_value(&then, "llvm.load", 1, &ptr, type, 0, NULL);
+  ws_build_terminator(then_block, b->loc, "scf.yield", 1, &v);
+  ws_build_terminator(else_block, b->loc, "scf.yield", 1, &zero);
+  return mlirOperationGetResult(op, 0);
 }

@@ -15,6 +15,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/LLVM.h"
 #include "ws-c/Dialect.h"
 #include "ws_lower_store.h"
 #include "ws_lower_tile.h"
@@ -280,6 +281,16 @@ bool ws_tiles_row_vector_op(ws_tiles *T, ws_builder *b, MlirOperation op) {
   return true;
 }
 
+/* The coordinates of a row vector's element `row` (an i32) moved by ws.load
+ * or ws.store `op`: the op's coordinates, row added to the innermost
+ * (the M values are viewed as 1 x M). */
+static void row_coords(ws_builder *b, MlirOperation op, int rank, MlirValue row,
+                       MlirValue *coords) {
+  for (int d = 0; d < rank; d++)
+    coords[d] = mlirOperationGetOperand(op, 1 + d);
+  coords[rank - 1] = ws_arith(b, "arith.addi", coords[rank - 1], row);
+}
+
 bool ws_tiles_store_rows(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue view) {
   int n = (int)mlirOperationGetNumOperands(op), rank = n - 2;
   MlirValue v = mlirOperationGetOperand(op, n - 1);
@@ -302,10 +313,105 @@ bool ws_tiles_store_rows(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue
     ws_build_if(b, mine, &then_block, NULL);
     ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
     MlirValue coords[5];
-    for (int d = 0; d < rank; d++)
-      coords[d] = mlirOperationGetOperand(op, 1 + d);
-    coords[rank - 1] = ws_arith(&t, "arith.addi", coords[rank - 1], row);
+    row_coords(&t, op, rank, row, coords);
     ws_emit_element_store(&t, view, rank, coords, T->tiles[in_index].chunks[j]);
+  }
+  return true;
+}
+
+bool ws_tiles_load_rows(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue view) {
+  int rank = (int)mlirOperationGetNumOperands(op) - 1;
+  MlirValue result = mlirOperationGetResult(op, 0);
+  MlirType e = ws_tile_element(result);
+  if (!ws_tiles_is_row_vector(T, mlirValueGetType(result)) || rank < 1 || rank > 5 ||
+      !(mlirTypeIsAF32(e) || mlirTypeIsAInteger(e))) {
+    ws_emit_op_error(op, "loads a tile that is not an f32 or integer row vector of the "
+                         "loop's %d x %d tile; the compute warps load only those themselves",
+                     T->rows, T->cols);
+    return false;
+  }
+  MlirNamedAttribute f32_zero = ws_named_text(T->ctx, "value", "0.0 : f32");
+  MlirValue zero = mlirTypeIsAF32(e) ? ws_build_value(b, "arith.constant", 0, NULL, e, 1, &f32_zero)
+                                     : ws_const_int(b, 0, e);
+  ws_tile_regs *out = ws_tiles_new(T, result);
+  for (int j = 0; j < T->chunks; j++) {
+    if (j % T->row_q) { /* the same row as chunk j - 1 */
+      out->chunks[j] = out->chunks[j - 1];
+      continue;
+    }
+    MlirValue row = row_of_chunk(T, b, j), coords[5];
+    row_coords(b, op, rank, row, coords);
+    out->chunks[j] = ws_emit_element_load(b, view, rank, coords, zero);
+  }
+  return true;
+}
+
+/* A loop's carried row vector travels as a struct of this thread's values
+ * of it, one per row it holds (chunks / row_q of them). */
+static MlirType row_struct(ws_tiles *T, MlirType tile) {
+  return ws_struct_type(T->ctx, T->chunks / T->row_q, mlirShapedTypeGetElementType(tile));
+}
+
+static MlirValue pack_rows(ws_tiles *T, ws_builder *b, const ws_tile_regs *in, MlirType type) {
+  MlirValue agg = ws_build_value(b, "llvm.mlir.undef", 0, NULL, type, 0, NULL);
+  for (int j = 0; j < T->chunks; j += T->row_q)
+    agg = ws_insert_value(b, agg, in->chunks[j], j / T->row_q);
+  return agg;
+}
+
+static void unpack_rows(ws_tiles *T, ws_builder *b, MlirValue agg, MlirType element) {
+  ws_tile_regs *out = ws_tiles_new(T, agg);
+  for (int j = 0; j < T->chunks; j++)
+    out->chunks[j] = j % T->row_q ? out->chunks[j - 1]
+                                  : ws_extract_value(b, agg, j / T->row_q, element);
+}
+
+bool ws_tiles_carried_loop(ws_tiles *T, MlirOperation loop) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+  ws_builder before = ws_builder_before(loop);
+  ws_builder after = ws_builder_before(mlirOperationGetNextInBlock(loop));
+  ws_builder start = ws_builder_before(mlirBlockGetFirstOperation(body));
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++) {
+    MlirValue result = mlirOperationGetResult(loop, i), arg = mlirBlockGetArgument(body, 1 + i);
+    MlirType t = mlirValueGetType(result);
+    if (!mlirTypeIsARankedTensor(t))
+      continue;
+    char buf[96];
+    if (!ws_tiles_is_row_vector(T, t)) {
+      ws_emit_op_error(loop, "carries a %s tile, which is not a 1 x %d row vector of the row "
+                             "kernel's tile", ws_type_str(t, buf, sizeof buf), T->rows);
+      return false;
+    }
+    ws_tile_regs *init = ws_tiles_operand(T, &before, mlirOperationGetOperand(loop, 3 + i));
+    if (!init)
+      return false;
+    MlirType type = row_struct(T, t), e = mlirShapedTypeGetElementType(t);
+    mlirOperationSetOperand(loop, 3 + i, pack_rows(T, &before, init, type));
+    mlirValueSetType(arg, type);
+    mlirValueSetType(result, type);
+    unpack_rows(T, &start, arg, e);
+    unpack_rows(T, &after, result, e);
+  }
+  return true;
+}
+
+bool ws_tiles_yield(ws_tiles *T, MlirOperation yield) {
+  ws_builder b = ws_builder_before(yield);
+  MlirOperation parent = mlirOperationGetParentOperation(yield);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(yield); i++) {
+    MlirValue v = mlirOperationGetOperand(yield, i);
+    if (!mlirTypeIsARankedTensor(mlirValueGetType(v)))
+      continue;
+    MlirType type = i < mlirOperationGetNumResults(parent)
+                        ? mlirValueGetType(mlirOperationGetResult(parent, i))
+                        : (MlirType){NULL};
+    ws_tile_regs *in = ws_tiles_operand(T, &b, v);
+    if (!in || mlirTypeIsNull(type) || !mlirTypeIsALLVMStructType(type)) {
+      if (in)
+        ws_emit_op_error(yield, "yields a tile the compute warps do not carry in registers");
+      return false;
+    }
+    mlirOperationSetOperand(yield, i, pack_rows(T, &b, in, type));
   }
   return true;
 }

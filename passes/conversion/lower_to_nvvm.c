@@ -52,6 +52,7 @@
 #include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
+#include "../plan/ws_row_kernel.h"
 #include "../../dialect/ws_text.h"
 
 enum { WAIT_HINT_NS = 1000000, MAX_ARGS = 32 };
@@ -362,14 +363,23 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
-/* The store view of a store's descriptor (null after a located error). */
+/* Whether descriptor argument `arg` takes a store view: a ws.store
+ * writes through it, or the compute warps read a row vector through it
+ * (ws_row_kernel.h), bounded by the view's sizes. */
+static bool has_view(MlirValue arg) {
+  return wsTensorDescIsStored(arg) || ws_desc_is_accessed_directly(arg);
+}
+
+/* The store view of a store's descriptor, or of a row vector's load (null
+ * after a located error). */
 static MlirValue store_view_of(lowering *L, MlirOperation op) {
   MlirValue desc = mlirOperationGetOperand(op, 0);
   for (int v = 0; v < L->num_views; v++)
     if (mlirValueEqual(L->descs[v], desc))
       return L->views[v];
-  ws_emit_op_error(op, "stores through a descriptor that is not a kernel "
-                       "argument; pass descriptors as gpu.func arguments");
+  ws_emit_op_error(op, "%s through a descriptor that is not a kernel argument; pass "
+                       "descriptors as gpu.func arguments",
+                   wsOperationIsA(op, "load") ? "loads" : "stores");
   return (MlirValue){NULL};
 }
 
@@ -842,16 +852,20 @@ static bool lower_row_op(lowering *L, ws_builder *b, MlirOperation op) {
   return reduce ? ws_fragments_reduce(&L->frags, b, op) : ws_fragments_broadcast(&L->frags, b, op);
 }
 
-/* ws.store left in an elementwise loop's compute partition: a row kernel's
- * row vector, written element by element (ws_row_kernel.h). */
-static bool lower_store_rows(lowering *L, ws_builder *b, MlirOperation op) {
+/* ws.load or ws.store left in an elementwise loop's compute partition (or
+ * before or after its loop): a row kernel's row vector, read or written
+ * element by element (ws_row_kernel.h). */
+static bool lower_row_vector_access(lowering *L, ws_builder *b, MlirOperation op) {
+  bool load = wsOperationIsA(op, "load");
   if (L->matmul) {
-    ws_emit_op_error(op, "is a ws.store the store warp does not issue, in a matmul; only "
-                         "a row kernel's compute warps store (row vectors)");
+    ws_emit_op_error(op, "is a ws.%s the %s warp does not issue, in a matmul; only a row "
+                         "kernel's compute warps move tiles themselves (row vectors)",
+                     load ? "load" : "store", load ? "load" : "store");
     return false;
   }
   MlirValue view = store_view_of(L, op);
-  return !mlirValueIsNull(view) && ws_tiles_store_rows(&L->tiles, b, op, view);
+  return !mlirValueIsNull(view) && (load ? ws_tiles_load_rows(&L->tiles, b, op, view)
+                                         : ws_tiles_store_rows(&L->tiles, b, op, view));
 }
 
 /* ws.mma_done: the product's values, each pinned after the wgmma wait
@@ -921,6 +935,13 @@ static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
 static bool has_tile_results(MlirOperation op) {
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
     if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, r))))
+      return true;
+  return false;
+}
+
+static bool has_tile_operands(MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetOperand(op, i))))
       return true;
   return false;
 }
@@ -995,7 +1016,7 @@ static bool create_function(lowering *L) {
                     desc ? "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, "
                            "nvvm.grid_constant}"
                          : wsTypeIsAKernelArray(t) ? WS_KERNEL_ARRAY_PARAM_ATTRS : "{}");
-    if (desc && wsTensorDescIsStored(arg)) { /* its store view follows it */
+    if (desc && has_view(arg)) { /* its store view follows it */
       ws_text_appendf(&sig_t, ", ptr");
       ws_text_appendf(&attrs_t, ", {llvm.align = 8 : i64, llvm.byval = "
                                 "!llvm.array<%d x i64>, nvvm.grid_constant}",
@@ -1017,9 +1038,9 @@ static bool create_function(lowering *L) {
     }
     if (!wsTypeIsATensorDesc(mlirValueGetType(arg)))
       continue;
-    bool stored = wsTensorDescIsStored(arg);
+    bool view = has_view(arg);
     mlirValueSetType(arg, ptr);
-    if (stored) {
+    if (view) {
       L->descs[L->num_views] = arg;
       L->views[L->num_views++] =
           mlirBlockInsertArgument(entry, ++i, ptr, mlirValueGetLocation(arg));
@@ -1114,7 +1135,8 @@ static const struct {
     {"split_k_sum", lower_split_k_sum},
     {"broadcast", lower_row_op},
     {"reduce", lower_row_op},
-    {"store", lower_store_rows},
+    {"store", lower_row_vector_access},
+    {"load", lower_row_vector_access},
     {"iota", lower_iota},
     {"tmem_alloc", lower_tmem_alloc},
     {"tmem_dealloc", lower_tmem_dealloc},
@@ -1149,8 +1171,11 @@ static bool rewrite_op(lowering *L, MlirOperation op) {
   } else if (ws_op_is(op, "gpu.return")) {
     ws_build_void(&b, "llvm.return", 0, NULL, 0, NULL);
     ok = true;
-  } else if (L->matmul && ws_op_is(op, "scf.for") && has_tile_results(op)) {
-    return ws_fragments_carried_loop(&L->frags, op);
+  } else if (ws_op_is(op, "scf.for") && has_tile_results(op)) {
+    return L->matmul ? ws_fragments_carried_loop(&L->frags, op)
+                     : ws_tiles_carried_loop(&L->tiles, op);
+  } else if (!L->matmul && ws_op_is(op, "scf.yield") && has_tile_operands(op)) {
+    return ws_tiles_yield(&L->tiles, op);
   } else if (L->matmul && ws_op_is(op, "scf.if") && has_tile_results(op)) {
     return ws_fragments_carried_if(&L->frags, op);
   } else if (L->matmul && ws_op_is(op, "tensor.extract")) {

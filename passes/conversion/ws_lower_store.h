@@ -53,4 +53,10 @@ void ws_emit_exact_store(ws_builder *b, const ws_store_site *s);
 void ws_emit_element_store(ws_builder *b, MlirValue view, int rank, const MlirValue *coords,
                            MlirValue value);
 
+/* The scalar at element `coords` of that tensor when it lies inside it,
+ * else `zero` (whose type is the element's): a row kernel's row vector
+ * read element by element. */
+MlirValue ws_emit_element_load(ws_builder *b, MlirValue view, int rank, const MlirValue *coords,
+                               MlirValue zero);
+
 #endif

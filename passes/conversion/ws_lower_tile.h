@@ -113,6 +113,20 @@ MlirValue ws_tiles_col_offset(ws_tiles *T, ws_builder *b, int j, int elem_bytes)
  * lies inside the tensor; false after a located error. */
 bool ws_tiles_store_rows(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue view);
 
+/* ws.load of a row vector (ws_row_kernel.h) through the store view `view`
+ * of its descriptor: every thread reads the elements of the rows it holds
+ * (element i at the load's coordinates plus i in the innermost), zero for
+ * one outside the tensor; false after a located error. */
+bool ws_tiles_load_rows(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue view);
+
+/* scf.for carrying row vectors (a row kernel over a row's chunks), in
+ * place: each carried as a struct of this thread's values of its rows,
+ * built from the init before the loop and read back at the body's start
+ * and after the loop; and the scf.yield of its body, which packs them.
+ * False after a located error. */
+bool ws_tiles_carried_loop(ws_tiles *T, MlirOperation loop);
+bool ws_tiles_yield(ws_tiles *T, MlirOperation yield);
+
 /* Frees the tile table. */
 void ws_tiles_free(ws_tiles *T);
 

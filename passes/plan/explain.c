@@ -215,8 +215,11 @@ void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
   ws_remark(env, loc, "registers: %d block(s) per SM (the fewer of max-blocks-per-sm, "
             "%d%s, and the %d that shared memory allows); entry cap %d = 65536 / %d / %d "
             "threads, down to a multiple of 8 (at most 248); pool %d x %d = %ld",
-            m->blocks, m->max_blocks, ws_plan_is_matmul(plan) ? " for a matmul: its "
-            "consumers hold the accumulator" : "", m->by_smem, m->cap, m->blocks, m->threads,
+            m->blocks, m->max_blocks,
+            ws_plan_is_matmul(plan) ? " for a matmul: its consumers hold the accumulator"
+            : ws_plan_carries_row_vectors(plan) ? " at least, for a loop over a row's chunks: "
+                                                  "each block fills and drains its ring once"
+                                                : "", m->by_smem, m->cap, m->blocks, m->threads,
             m->cap, m->threads, m->pool);
   if (m->compute_threads)
     ws_remark(env, loc, "registers: the producer warpgroup drops to %d (setmaxnreg.dec, "

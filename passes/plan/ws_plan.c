@@ -158,6 +158,11 @@ bool ws_loop_has_dot(MlirOperation loop) {
   return false;
 }
 
+bool ws_plan_carries_row_vectors(const ws_plan *plan) {
+  return !mlirOperationIsNull(plan->loop) && !ws_loop_has_dot(plan->loop) &&
+         mlirOperationGetNumResults(plan->loop) != 0;
+}
+
 bool ws_plan_is_matmul(const ws_plan *plan) {
   return !mlirOperationIsNull(plan->loop) && ws_loop_has_dot(plan->loop);
 }

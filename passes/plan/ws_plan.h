@@ -240,6 +240,11 @@ MlirBlock ws_loop_body(MlirOperation loop);
  * row vectors). */
 bool ws_loop_has_dot(MlirOperation loop);
 
+/* True when the plan's loop is elementwise and carries values: a row
+ * kernel's loop over a row's chunks, carrying row vectors (a running max
+ * and sum), run once per block of rows. */
+bool ws_plan_carries_row_vectors(const ws_plan *plan);
+
 /* True when the plan's loop is a matmul loop (ws_loop_has_dot, with an
  * epilogue after the loop); false once the kernel is specialized. */
 bool ws_plan_is_matmul(const ws_plan *plan);

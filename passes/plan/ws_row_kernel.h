@@ -1,27 +1,42 @@
-/* ws_row_kernel.h: what a row kernel's IR says about its stores, for the
- * passes that treat them apart from TMA copies. Internal.
+/* ws_row_kernel.h: what a row kernel's IR says about its row-vector loads
+ * and stores, for the passes that treat them apart from TMA copies.
+ * Internal.
  *
- * A row kernel (an elementwise loop with ws.reduce along the rows) may
- * ws.store a row vector: a 1 x R tile of one value per row of its R x C
- * tiles (a LayerNorm's mean, a loss). The compute warps write it straight
- * to global memory, one element per row from the thread that holds the
- * row's first chunk, bounded by the tensor; no ring, no TMA, so its
- * descriptor needs none of TMA's 16-byte rules when nothing else copies
- * through it. */
+ * A row kernel (an elementwise loop with ws.reduce along the rows of its
+ * R x C tiles) may ws.store a row vector: a 1 x R tile of one value per
+ * row (a LayerNorm's mean, a loss), in its loop or after it (a loop that
+ * carries row vectors over a row's chunks). It may ws.load one too, before
+ * the loop or in it (a cross-entropy's labels). The compute warps move
+ * such a tile straight between registers and global memory, one element
+ * per row, bounded by the tensor; no ring, no TMA, so its descriptor needs
+ * none of TMA's 16-byte rules when nothing else copies through it. */
 #ifndef WS_ROW_KERNEL_H
 #define WS_ROW_KERNEL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "mlir-c/IR.h"
 
-/* Whether `store` (a ws.store in an elementwise scf.for) stores a row
- * vector of its loop's reductions: its tile is the 1 x R result type of a
- * ws.reduce of the loop whose operand is R x C, R x C not 1 x R. */
+/* The rows R of the row kernel `op` belongs to: the rows of the operand of
+ * a ws.reduce along the rows in its parent loop's body, or else in the
+ * body of a loop beside it in its block (op before or after the loop);
+ * the loop is the source loop or the compute partition's copy of it. 0
+ * when there is none, when the loop holds a matmul, or when its tile is
+ * square (R = C: its row vectors and its rows of column values would look
+ * alike). */
+int64_t ws_row_kernel_rows(MlirOperation op);
+
+/* Whether `store` (a ws.store) stores a row vector of its row kernel: a
+ * 1 x R tile, R its rows. */
 bool ws_store_is_row_vector(MlirOperation store);
 
-/* Whether every use of descriptor `desc` is a ws.store of a row vector (it
- * has at least one), so that no TMA copy goes through it. */
-bool ws_desc_is_stored_directly(MlirValue desc);
+/* Whether `load` (a ws.load) loads a row vector of its row kernel: a
+ * 1 x R tile, R its rows. */
+bool ws_load_is_row_vector(MlirOperation load);
+
+/* Whether every use of descriptor `desc` is a ws.load or ws.store of a
+ * row vector (it has at least one), so that no TMA copy goes through it. */
+bool ws_desc_is_accessed_directly(MlirValue desc);
 
 #endif

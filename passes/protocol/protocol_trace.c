@@ -565,10 +565,12 @@ static bool compile_for(ws_program *P, MlirOperation op) {
  * barrier, so no protocol; its results are unknown values. So is
  * ws.split_k_sum: its exchange with other blocks goes through global
  * memory, not the kernel's barriers (split_k.c says why it cannot wait in
- * a cycle); and a row kernel's ws.store of a row vector, which the compute
- * warps write to global memory themselves (ws_row_kernel.h). */
+ * a cycle); and a row kernel's ws.load and ws.store of a row vector, which
+ * the compute warps move to and from global memory themselves
+ * (ws_row_kernel.h). */
 static bool computes_tiles(MlirOperation op) {
-  if (wsOperationIsA(op, "split_k_sum") || ws_store_is_row_vector(op))
+  if (wsOperationIsA(op, "split_k_sum") || ws_store_is_row_vector(op) ||
+      ws_load_is_row_vector(op))
     return true;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
     if (!mlirTypeIsARankedTensor(mlirValueGetType(operand(op, i))))

@@ -97,6 +97,9 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
   c->drain = to == WS_ROLE_STORE ? c->depth - 1 : 0;
 }
 
+/* Blocks per SM for a loop over a row's chunks (see insert_barriers). */
+enum { CHUNKED_ROW_BLOCKS = 4 };
+
 /* Warp layout and register budgets; false (after an error) when they cannot
  * fit the register file. */
 static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
@@ -173,6 +176,12 @@ static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
    * whose consumers hold the accumulator, takes the SM alone. */
   if (ws_plan_is_matmul(&plan))
     max_blocks = 1;
+  /* A loop over a row's chunks (it carries row vectors) runs once per
+   * block, so each block's ring fills and drains once: more blocks per SM
+   * keep memory busy through the gaps (4: 2.7 TB/s for a cross-entropy at
+   * 4096 x 128256 on the H100, where 2 gave 2.2). */
+  if (ws_plan_carries_row_vectors(&plan) && max_blocks < CHUNKED_ROW_BLOCKS)
+    max_blocks = CHUNKED_ROW_BLOCKS;
   ws_register_math m;
   if (!plan_registers(&plan, max_blocks, &m))
     return false;

@@ -379,16 +379,14 @@ static bool is_fragment_shape(MlirType t, int64_t m) {
  * and, in attention, running row maxima and sums. Each starts from a splat
  * (built in registers) and is yielded from the loop's math; each is an
  * M x N fragment or a 1 x M row vector of the ws.dot rows M. */
+static bool check_row_carried(MlirOperation loop);
+
 static bool check_carried(MlirOperation loop) {
   MlirBlock body = ws_loop_body(loop);
   MlirOperation yield = mlirBlockGetTerminator(body);
   int64_t m = dot_rows(loop);
-  if (m == 0) {
-    ws_emit_op_error(loop, "carries values but has no ws.dot; a warp-specialized loop "
-                           "carries the tiles of a matmul (its accumulator, running "
-                           "row maxima and sums)");
-    return false;
-  }
+  if (m == 0)
+    return check_row_carried(loop);
   for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++) {
     MlirValue yielded = mlirOperationGetOperand(yield, i);
     MlirValue carried = mlirBlockGetArgument(body, 1 + i);
@@ -413,6 +411,54 @@ static bool check_carried(MlirOperation loop) {
       ws_emit_op_error(loop, "starts carried value #%d from a tile that is not a splat "
                              "(arith.constant dense<v> or tensor.splat of a scalar); the "
                              "consumer warpgroups build it in registers", (int)i);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* An elementwise loop carries row vectors over a row's chunks (a row
+ * kernel whose rows are longer than one tile: a running max and sum, a
+ * cross-entropy's picked logit): each a 1 x R tile of its ws.reduce rows
+ * R, started from a splat and yielded from the loop's math, which the
+ * compute warps hold one value per row in registers. */
+static bool check_row_carried(MlirOperation loop) {
+  MlirBlock body = ws_loop_body(loop);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  int64_t rows = ws_row_kernel_rows(yield);
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++) {
+    MlirValue yielded = mlirOperationGetOperand(yield, i);
+    MlirType t = mlirValueGetType(yielded);
+    if (!rows || !is_tile(t) || mlirShapedTypeGetRank(t) != 2 ||
+        mlirShapedTypeGetDimSize(t, 0) != 1 || mlirShapedTypeGetDimSize(t, 1) != rows) {
+      char buf[96];
+      if (rows)
+        ws_emit_op_error(loop, "carries value #%d of type %s; an elementwise loop carries "
+                               "1 x %lld row vectors of its tiles' rows (a running max or "
+                               "sum over a row's chunks)",
+                         (int)i, ws_type_str(t, buf, sizeof buf), (long long)rows);
+      else
+        ws_emit_op_error(loop, "carries values but has neither a ws.dot nor a ws.reduce "
+                               "along the rows of a tile that is not square; a "
+                               "warp-specialized loop carries a matmul's tiles (its "
+                               "accumulator, running row maxima and sums) or a row "
+                               "kernel's 1 x R row vectors (a running max or sum over a "
+                               "row's chunks)");
+      return false;
+    }
+    if (!in_loop(yielded, loop) || wsOperationIsA(mlirOpResultGetOwner(yielded), "load")) {
+      ws_emit_op_error(loop, "carries row vector #%d but yields %s; each carried row "
+                             "vector must be computed in the loop", (int)i,
+                       mlirValueEqual(yielded, mlirBlockGetArgument(body, 1 + i))
+                           ? "the value that came in"
+                           : "a tile it does not compute");
+      return false;
+    }
+    MlirValue init = mlirOperationGetOperand(loop, 3 + i);
+    if (!mlirValueIsAOpResult(init) || !ws_is_splat_tile(mlirOpResultGetOwner(init))) {
+      ws_emit_op_error(loop, "starts carried row vector #%d from a tile that is not a "
+                             "splat (arith.constant dense<v> or tensor.splat of a scalar); "
+                             "the compute warps build it in registers", (int)i);
       return false;
     }
   }
@@ -469,7 +515,8 @@ static bool check_row_op(MlirOperation op) {
                          "a row", axis);
     return false;
   }
-  if (!reduce && axis == 0 && reads_a_load(op)) {
+  if (!reduce && axis == 0 && reads_a_load(op) &&
+      !ws_load_is_row_vector(mlirOpResultGetOwner(mlirOperationGetOperand(op, 0)))) {
     ws_emit_op_error(op, "spreads a loaded tile along the rows (axis = 0); in an "
                          "elementwise loop a loaded 1 x N row spreads over every row "
                          "(axis = 1, a value per column), and axis 0 spreads a 1 x M row "
@@ -517,8 +564,8 @@ typedef enum { OP_OK, OP_ERROR } op_verdict;
  * decided afterwards, once the partition table exists. */
 static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask) {
   MlirType shape;
-  if (wsOperationIsA(op, "load")) {
-    *mask = 1u << WS_ROLE_LOAD;
+  if (wsOperationIsA(op, "load")) { /* a row vector the compute warps read themselves */
+    *mask = 1u << (ws_load_is_row_vector(op) ? WS_ROLE_COMPUTE : WS_ROLE_LOAD);
   } else if (wsOperationIsA(op, "store")) {
     MlirValue v = mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1);
     if (!mlirValueIsAOpResult(v) ||
@@ -667,6 +714,41 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
   return ok;
 }
 
+/* The ops after an elementwise loop that carries row vectors (a row
+ * kernel over a row's chunks): math on the row vectors and ws.store of
+ * them, all in the compute warps, which hold them; scalars where they are
+ * used. */
+static bool schedule_row_epilogue(ws_plan *plan, const unsigned *index_of) {
+  ws_op_list ops = {0};
+  bool ok = true;
+  for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop); ok && !ends_epilogue(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirType shape;
+    int64_t rows = ws_row_kernel_rows(op);
+    bool row_math = (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat")) && rows &&
+                    mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetResult(op, 0))) == 2;
+    if (row_math) {
+      MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+      row_math = mlirShapedTypeGetDimSize(t, 0) == 1 && mlirShapedTypeGetDimSize(t, 1) == rows;
+    }
+    if (!row_math && !ws_store_is_row_vector(op) && !is_scalar_math(op)) {
+      ws_emit_op_error(op, "cannot come after a warp-specialized elementwise loop; after a "
+                           "row kernel's loop over a row's chunks come math on the 1 x R "
+                           "row vectors it carries, ws.store of them and scalar arith");
+      ok = false;
+    }
+    ws_op_list_push(&ops, op);
+  }
+  unsigned all = (1u << plan->num_parts) - 1;
+  for (size_t i = ops.len; ok && i-- > 0;) {
+    unsigned m = is_scalar_math(ops.items[i]) ? users_mask(plan, ops.items[i], all)
+                                              : index_of[WS_ROLE_COMPUTE];
+    ws_set_op_partitions(plan, ops.items[i], m ? m : all);
+  }
+  ws_op_list_free(&ops);
+  return ok;
+}
+
 /* True when a result of `op` is an operand of the K loop itself: its
  * accumulator's init, which the consumers carry. */
 static bool inits_k_loop(const ws_plan *plan, MlirOperation op) {
@@ -706,6 +788,10 @@ static bool schedule_prologue_loads(ws_plan *plan, const unsigned *index_of, boo
        !mlirOperationEqual(op, plan->loop); op = mlirOperationGetNextInBlock(op)) {
     if (!wsOperationIsA(op, "load"))
       continue;
+    if (!matmul && ws_load_is_row_vector(op)) { /* the compute warps read it, for anyone */
+      ws_set_op_partitions(plan, op, index_of[WS_ROLE_COMPUTE]);
+      continue;
+    }
     for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
          !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
       MlirOperation user = mlirOpOperandGetOwner(u);
@@ -898,6 +984,8 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
   }
   ws_set_op_partitions(&plan, term, present);
   if (matmul && !schedule_epilogue(&plan, index_of))
+    return false;
+  if (!matmul && mlirOperationGetNumResults(loop) != 0 && !schedule_row_epilogue(&plan, index_of))
     return false;
   if (!ws_mark_cluster_loads(loop, explain, env))
     return false;

@@ -49,6 +49,7 @@
 #include "../plan/ws_explain.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
+#include "../plan/ws_row_kernel.h"
 #include "../target/ws_target.h"
 #include "../../dialect/ws_text.h"
 
@@ -169,7 +170,8 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
     if (mlirOperationEqual(op, plan->loop))
       continue; /* a prologue-less loop: the body comes next */
     if (mlirOperationGetNumResults(op) != 1 ||
-        !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0))))
+        !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0))) ||
+        ws_load_is_row_vector(op)) /* the compute warps read it from global memory */
       continue;
     unsigned mask = ws_op_partitions(plan, op);
     int from = -1;

@@ -78,7 +78,7 @@
 #include "ws_specialize.h"
 #include "../../dialect/ws_text.h"
 
-enum { WARP_THREADS = 32, WS_LAG_MAX_VALUES = 16 };
+enum { WARP_THREADS = 32, WS_LAG_MAX_VALUES = 16, WS_MAX_ROW_CARRIED = 16 };
 
 /* What each value of the source loop became in a partition's copy: an
  * open-addressing hash table keyed by the value, so that a lookup costs
@@ -266,22 +266,45 @@ static void bulk_wait(ws_builder *b, int pending, bool read) {
 /* ---- the loop copies ------------------------------------------------------- */
 
 /* The partition's copy of the loop, counting its iterations from `start`
- * (0, or where the previous tile's copy stopped); *copy is the new loop. */
+ * (0, or where the previous tile's copy stopped); *copy is the new loop.
+ * With `carry` (an elementwise loop's compute partition) the copy also
+ * carries the source loop's values after the count: a row kernel's row
+ * vectors, which that partition alone computes. */
 static MlirBlock open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start,
-                           MlirValue *counter, MlirOperation *copy) {
+                           bool carry, MlirValue *counter, MlirOperation *copy) {
   MlirOperation loop = S->plan->loop;
-  MlirBlock body;
+  MlirBlock src = ws_loop_body(loop), body;
   MlirValue step = mlirValueIsNull(S->pair_step) ? mlirOperationGetOperand(loop, 2) : S->pair_step;
+  int carried = carry ? (int)mlirOperationGetNumResults(loop) : 0;
+  MlirValue inits[1 + WS_MAX_ROW_CARRIED];
+  if (carried > WS_MAX_ROW_CARRIED) {
+    ws_emit_op_error(loop, "carries %d row vectors; at most %d", carried, WS_MAX_ROW_CARRIED);
+    S->failed = true;
+    carried = 0;
+  }
+  inits[0] = start;
+  for (int i = 0; i < carried; i++)
+    inits[1 + i] = map_get(m, mlirOperationGetOperand(loop, 3 + i));
   *copy = ws_build_for(b, mlirOperationGetOperand(loop, 0), mlirOperationGetOperand(loop, 1),
-                       step, 1, &start, &body);
-  map_put(m, mlirBlockGetArgument(ws_loop_body(loop), 0), mlirBlockGetArgument(body, 0));
+                       step, 1 + carried, inits, &body);
+  map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
+  for (int i = 0; i < carried; i++)
+    map_put(m, mlirBlockGetArgument(src, 1 + i), mlirBlockGetArgument(body, 2 + i));
   *counter = mlirBlockGetArgument(body, 1);
   return body;
 }
 
-static void close_loop(ws_builder *b, MlirBlock body, MlirValue counter) {
-  MlirValue next = ws_arith(b, "arith.addi", counter, c32(b, 1));
-  ws_build_terminator(body, b->loc, "scf.yield", 1, &next);
+/* Ends the copy's body: the next count, and the values it carries (the
+ * source loop's yield through the map). */
+static void close_loop(specializer *S, ws_builder *b, MlirBlock body, MlirValue counter,
+                       value_map *m) {
+  MlirValue next[1 + WS_MAX_ROW_CARRIED];
+  int carried = (int)mlirBlockGetNumArguments(body) - 2;
+  MlirOperation yield = mlirBlockGetTerminator(ws_loop_body(S->plan->loop));
+  next[0] = ws_arith(b, "arith.addi", counter, c32(b, 1));
+  for (int i = 0; i < carried; i++)
+    next[1 + i] = map_get(m, mlirOperationGetOperand(yield, i));
+  ws_build_terminator(body, b->loc, "scf.yield", 1 + carried, next);
 }
 
 /* Clones `op` at b with its operands through the map; the plan attributes
@@ -551,7 +574,7 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
     emit_tma_ops(S, outer, m, counts[0], first_prologue_op(S, outer, m, part), part, fetched);
   tile_nest t = open_tile_loop(S, outer, m, part, epilogue ? 2 : 1, counts);
   MlirOperation copy;
-  MlirBlock body = open_loop(S, &t.at, m, counts[0], &n, &copy);
+  MlirBlock body = open_loop(S, &t.at, m, counts[0], false, &n, &copy);
   ws_builder b = ws_builder_at_end(body, outer->loc);
   emit_tma_ops(S, &b, m, n, first_tile_op(S, &b, m, part), part, started);
   if (store)
@@ -561,7 +584,7 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
     memset(started, 0, sizeof started);
     emit_tma_ops(S, &b, m, n, first_tile_op(S, &b, m, part), part, started);
   }
-  close_loop(&b, body, n);
+  close_loop(S, &b, body, n, m);
   if (epilogue)
     emit_tma_ops(S, &t.at, m, counts[1], first_epilogue_op(S, &t.at, m, part), part,
                  fetched);
@@ -636,10 +659,30 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
 
 static void prologue_channels(specializer *S, ws_builder *b, int part, bool release);
 
+/* Clones the compute partition's ops of an elementwise loop from `op` on
+ * (its body, or what comes before or after it): math, and the row vectors
+ * it loads or stores itself. False after a located error. */
+static bool clone_compute_ops(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
+                              int part) {
+  for (; !mlirOperationIsNull(op); op = after(S, b, m, op, part)) {
+    if (wsOperationIsInDialect(op) && !wsOperationIsA(op, "iota") &&
+        !wsOperationIsA(op, "reduce") && !wsOperationIsA(op, "broadcast") &&
+        !ws_store_is_row_vector(op) && !ws_load_is_row_vector(op)) {
+      ws_emit_op_error(op, "cannot run in the compute partition of an "
+                           "elementwise loop");
+      return false;
+    }
+    clone_mapped(b, op, m);
+  }
+  return true;
+}
+
 /* An elementwise loop's compute partition: the tiles loaded before the
- * loop (a row kernel's weight) read once into registers, then its copy of
- * the loop (tiles in from the rings, math, tiles out; a row vector it
- * stores itself), then the prologue's slots released. */
+ * loop read once into registers (a row kernel's weight from its slot, its
+ * row vectors from global memory), then its copy of the loop (tiles in
+ * from the rings, math, tiles out; a row vector it stores itself), with
+ * the row vectors the loop carries, then what follows the loop (math on
+ * those, their stores), then the prologue's slots released. */
 static void emit_compute_partition(specializer *S, ws_builder *outer, int part) {
   value_map *m = fresh_map(S);
   prologue_channels(S, outer, part, false);
@@ -647,25 +690,25 @@ static void emit_compute_partition(specializer *S, ws_builder *outer, int part) 
     if (S->plan->channels[S->plan->rings[r].channel].to == part &&
         ws_ring_is_prologue(S->plan, &S->plan->rings[r]))
       read_ring(S, outer, m, r, S->prologue_slot[r]);
+  if (!clone_compute_ops(S, outer, m, first_prologue_op(S, outer, m, part), part)) {
+    S->failed = true;
+    return;
+  }
   MlirValue n;
   MlirOperation copy;
-  MlirBlock body = open_loop(S, outer, m, c32(outer, 0), &n, &copy);
+  MlirBlock body = open_loop(S, outer, m, c32(outer, 0), true, &n, &copy);
   ws_builder b = ws_builder_at_end(body, outer->loc);
   transfer(S, &b, m, n, part, true, false);
-  for (MlirOperation op = first_tile_op(S, &b, m, part); !mlirOperationIsNull(op);
-       op = after(S, &b, m, op, part)) {
-    if (wsOperationIsInDialect(op) && !wsOperationIsA(op, "iota") &&
-        !wsOperationIsA(op, "reduce") && !wsOperationIsA(op, "broadcast") &&
-        !ws_store_is_row_vector(op)) {
-      ws_emit_op_error(op, "cannot run in the compute partition of an "
-                           "elementwise loop");
-      S->failed = true;
-      return;
-    }
-    clone_mapped(&b, op, m);
+  if (!clone_compute_ops(S, &b, m, first_tile_op(S, &b, m, part), part)) {
+    S->failed = true;
+    return;
   }
   transfer(S, &b, m, n, part, false, false);
-  close_loop(&b, body, n);
+  close_loop(S, &b, body, n, m);
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(S->plan->loop); i++)
+    map_put(m, mlirOperationGetResult(S->plan->loop, i), mlirOperationGetResult(copy, 1 + i));
+  if (!clone_compute_ops(S, outer, m, first_epilogue_op(S, outer, m, part), part))
+    S->failed = true;
   prologue_channels(S, outer, part, true);
 }
 
@@ -1777,7 +1820,7 @@ static void emit_tcgen05_issuer(specializer *S, ws_builder *mma_warp, int part) 
   tcgen05_fence(at, false);
   MlirValue n;
   MlirOperation copy;
-  MlirBlock body = open_loop(S, at, m, counts[0], &n, &copy);
+  MlirBlock body = open_loop(S, at, m, counts[0], false, &n, &copy);
   ws_builder b = ws_builder_at_end(body, at->loc);
   MlirValue slot;
   slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
@@ -1793,7 +1836,7 @@ static void emit_tcgen05_issuer(specializer *S, ws_builder *mma_warp, int part) 
   }
   ws_build_void(&issue, "ws.tc_mma", 3, ops, ws_has_attr(dot, "transpose_b") ? 3 : 2, attrs);
   signal(S, &b, "ws.commit", in, false, slot);
-  close_loop(&b, body, n);
+  close_loop(S, &b, body, n, m);
   signal(S, at, "ws.commit", acc, true, buffer);
   if (!mlirOperationIsNull(t.loop)) {
     MlirValue next[2] = {mlirOperationGetResult(copy, 0),
@@ -1949,9 +1992,9 @@ static bool check_placement(const ws_plan *plan) {
     return false;
   }
   MlirOperation next = mlirOperationGetNextInBlock(top);
-  while (mlirOperationIsNull(tile) && ws_plan_is_matmul(plan) && !mlirOperationIsNull(next) &&
+  while (mlirOperationIsNull(tile) && !mlirOperationIsNull(next) &&
          ws_has_attr(next, "ws.partition"))
-    next = mlirOperationGetNextInBlock(next); /* a matmul's epilogue */
+    next = mlirOperationGetNextInBlock(next); /* an epilogue: a matmul's, a row kernel's */
   if (!ws_op_is(next, "gpu.return")) {
     ws_emit_op_error(next, "follows the warp-specialized loop; only gpu.return "
                            "may come after it");

@@ -225,7 +225,7 @@ static void check_function_arguments(verify_state *st, MlirOperation func) {
       return;
     }
     op_list_add_unique(&st->functions, func);
-    if (!check_box(mlirValueGetLocation(arg), type, ws_desc_is_stored_directly(arg)))
+    if (!check_box(mlirValueGetLocation(arg), type, ws_desc_is_accessed_directly(arg)))
       st->ok = false;
   }
 }
@@ -314,7 +314,7 @@ static bool check_load(MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
   return check_access(op, n - 1, mlirValueGetType(mlirOperationGetResult(op, 0)),
                       "result") &&
-         check_inner_coordinate(op, n - 1);
+         (ws_load_is_row_vector(op) || check_inner_coordinate(op, n - 1));
 }
 
 static bool check_store(MlirOperation op) {

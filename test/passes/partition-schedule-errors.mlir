@@ -84,3 +84,91 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// An elementwise loop carries only 1 x R row vectors of its reductions'
+// rows (a running max or sum over a row's chunks): not a 1 x 8 tile of a
+// 4-row kernel.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<4x128xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c128 = arith.constant 128 : i32
+      %z = arith.constant dense<0.0> : tensor<1x8xf32>
+      // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:12: error: 'scf.for' op carries value #0 of type tensor<1x8xf32>; an elementwise loop carries 1 x 4 row vectors of its tiles' rows (a running max or sum over a row's chunks)
+      %r = scf.for %c = %c0 to %n step %c128 iter_args(%s = %z) -> (tensor<1x8xf32>) : i32 {
+        %t = "ws.load"(%a, %c0, %c) : (!ws.tensor_desc<tensor<4x128xf32>>, i32, i32) -> tensor<4x128xf32>
+        %m = "ws.reduce"(%t) {kind = "max", axis = 1 : i32} : (tensor<4x128xf32>) -> tensor<1x4xf32>
+        %s2 = arith.addf %s, %s : tensor<1x8xf32>
+        scf.yield %s2 : tensor<1x8xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Without a ws.dot or a reduction along the rows, a loop has nothing it
+// could carry.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<4x128xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c128 = arith.constant 128 : i32
+      %z = arith.constant dense<0.0> : tensor<4x128xf32>
+      // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:12: error: 'scf.for' op carries values but has neither a ws.dot nor a ws.reduce along the rows of a tile that is not square; a warp-specialized loop carries a matmul's tiles (its accumulator, running row maxima and sums) or a row kernel's 1 x R row vectors (a running max or sum over a row's chunks)
+      %r = scf.for %c = %c0 to %n step %c128 iter_args(%s = %z) -> (tensor<4x128xf32>) : i32 {
+        %t = "ws.load"(%a, %c0, %c) : (!ws.tensor_desc<tensor<4x128xf32>>, i32, i32) -> tensor<4x128xf32>
+        %s2 = arith.addf %s, %t : tensor<4x128xf32>
+        scf.yield %s2 : tensor<4x128xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A carried row vector is computed in the loop, not passed through.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<4x128xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c128 = arith.constant 128 : i32
+      %z = arith.constant dense<0.0> : tensor<1x4xf32>
+      // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:14: error: 'scf.for' op carries row vector #1 but yields the value that came in; each carried row vector must be computed in the loop
+      %r:2 = scf.for %c = %c0 to %n step %c128 iter_args(%s = %z, %u = %z) -> (tensor<1x4xf32>, tensor<1x4xf32>) : i32 {
+        %t = "ws.load"(%a, %c0, %c) : (!ws.tensor_desc<tensor<4x128xf32>>, i32, i32) -> tensor<4x128xf32>
+        %m = "ws.reduce"(%t) {kind = "sum", axis = 1 : i32} : (tensor<4x128xf32>) -> tensor<1x4xf32>
+        %s2 = arith.addf %s, %m : tensor<1x4xf32>
+        scf.yield %s2, %u : tensor<1x4xf32>, tensor<1x4xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// After a loop over a row's chunks come math on its row vectors and their
+// stores; a tile load there has no partition to run in.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<4x128xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c128 = arith.constant 128 : i32
+      %z = arith.constant dense<0.0> : tensor<1x4xf32>
+      %r = scf.for %c = %c0 to %n step %c128 iter_args(%s = %z) -> (tensor<1x4xf32>) : i32 {
+        %t = "ws.load"(%a, %c0, %c) : (!ws.tensor_desc<tensor<4x128xf32>>, i32, i32) -> tensor<4x128xf32>
+        %m = "ws.reduce"(%t) {kind = "sum", axis = 1 : i32} : (tensor<4x128xf32>) -> tensor<1x4xf32>
+        %s2 = arith.addf %s, %m : tensor<1x4xf32>
+        scf.yield %s2 : tensor<1x4xf32>
+      } {ws.warp_specialize}
+      // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:13: error: 'ws.load' op cannot come after a warp-specialized elementwise loop; after a row kernel's loop over a row's chunks come math on the 1 x R row vectors it carries, ws.store of them and scalar arith
+      %t2 = "ws.load"(%a, %c0, %c0) : (!ws.tensor_desc<tensor<4x128xf32>>, i32, i32) -> tensor<4x128xf32>
+      gpu.return
+    }
+  }
+}

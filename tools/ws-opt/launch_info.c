@@ -93,8 +93,8 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       int row_dim = 0, parts = wsPlanGetDescriptorRowParts(plan, arg, &row_dim);
       if (parts > 1) /* a split tile: each CTA of a cluster copies its part */
         a->box[row_dim] /= parts;
-      a->stored = wsTensorDescIsStored(arg);
-      a->direct = wsPlanDescriptorIsStoredDirectly(plan, arg);
+      a->direct = wsPlanDescriptorIsAccessedDirectly(plan, arg);
+      a->stored = wsTensorDescIsStored(arg) || a->direct; /* both get a store view */
     } else if (wsTypeIsAKernelArray(t)) {
       a->is_array = true;
       a->rank = 1;

@@ -138,10 +138,11 @@ int wsPlanGetDescriptorSwizzle(WsPlan plan, MlirValue desc);
 int64_t wsPlanGetDescriptorBoxInner(WsPlan plan, MlirValue desc);
 
 /* True when no TMA copy goes through descriptor argument `desc`: only a
- * row kernel's row vectors are stored through it, element by element by
- * the compute warps (its box may be narrower than TMA's 16 bytes). The
- * host then encodes no CUtensorMap for it and fills its store view alone. */
-bool wsPlanDescriptorIsStoredDirectly(WsPlan plan, MlirValue desc);
+ * row kernel's row vectors are loaded or stored through it, element by
+ * element by the compute warps (its box may be narrower than TMA's 16
+ * bytes). The host then encodes no CUtensorMap for it and fills its store
+ * view alone, which the kernel takes whether it loads or stores. */
+bool wsPlanDescriptorIsAccessedDirectly(WsPlan plan, MlirValue desc);
 
 /* How many CTAs of a cluster share the ring of that descriptor (a
  * multicast ring: each copies its part of the tile's rows into all of

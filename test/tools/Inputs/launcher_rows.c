@@ -9,26 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#define STAND_IN_PRINT_ENCODE
 #include "stand_in_driver.h"
 #include "layernorm.h"
-
-CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank,
-                                void *base, const cuuint64_t *dims, const cuuint64_t *strides,
-                                const cuuint32_t *box, const cuuint32_t *unit,
-                                CUtensorMapInterleave il, CUtensorMapSwizzle sw,
-                                CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
-  (void)map; (void)type; (void)box; (void)unit; (void)il; (void)sw; (void)l2; (void)oob;
-  printf("  encode ");
-  show_encoding(base, rank, dims, strides);
-  return CUDA_SUCCESS;
-}
-
-/* A store view: base, sizes and byte strides. */
-static void show_view(const char *what, const int64_t *v) {
-  printf("  %s view base=0x%llx sizes=%lld,%lld strides=%lld,%lld\n", what,
-         (unsigned long long)v[0], (long long)v[2], (long long)v[3], (long long)v[7],
-         (long long)v[8]);
-}
 
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,

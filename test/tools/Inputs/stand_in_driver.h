@@ -21,6 +21,28 @@ static inline void show_encoding(const void *base, cuuint32_t rank, const cuuint
   printf("\n");
 }
 
+/* A store view (the kernel parameter after a stored or directly read
+ * descriptor): base, sizes and byte strides of a rank-2 tensor. */
+static inline void show_view(const char *what, const int64_t *v) {
+  printf("  %s view base=0x%llx sizes=%lld,%lld strides=%lld,%lld\n", what,
+         (unsigned long long)v[0], (long long)v[2], (long long)v[3], (long long)v[7],
+         (long long)v[8]);
+}
+
+#ifdef STAND_IN_PRINT_ENCODE
+/* An encoder that prints what it was asked (show_encoding). */
+CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank,
+                                void *base, const cuuint64_t *dims, const cuuint64_t *strides,
+                                const cuuint32_t *box, const cuuint32_t *unit,
+                                CUtensorMapInterleave il, CUtensorMapSwizzle sw,
+                                CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
+  (void)map; (void)type; (void)box; (void)unit; (void)il; (void)sw; (void)l2; (void)oob;
+  printf("  encode ");
+  show_encoding(base, rank, dims, strides);
+  return CUDA_SUCCESS;
+}
+#endif
+
 CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) { *p = 0x1000; (void)bytes; return CUDA_SUCCESS; }
 CUresult cuMemsetD8(CUdeviceptr p, unsigned char v, size_t n) { (void)p; (void)v; (void)n; return CUDA_SUCCESS; }
 CUresult cuMemFree(CUdeviceptr p) { (void)p; return CUDA_SUCCESS; }
