@@ -38,26 +38,38 @@ _spec.loader.exec_module(rows_variants)
 
 
 def row_kernel(rng, j):
-    """A row kernel (a row softmax, RMSNorm, LayerNorm or residual-add +
-    RMSNorm, rows/variants.py): its spec and .mlir text. The row length and
-    rows per block are powers of two (what the compute warps' chunks
-    follow, docs/language.md's "Row kernels"), whole chunks of 4 f32 for
-    every thread and at most 64 of them, a row at least 16 bytes, a block
-    at most 256 rows and 32 KB (16 KB for residual-add + RMSNorm, whose two
-    tiles in and two out must fit twice over), and not square where a
-    weight is spread over the rows."""
-    op = rng.choice(["softmax", "rmsnorm", "layernorm", "add_rmsnorm"])
+    """A row kernel (rows/variants.py): a loop over blocks of rows held
+    whole (a row softmax, RMSNorm, LayerNorm or residual-add + RMSNorm), or,
+    one time in three, a loop over a row's chunks of any length (softmax,
+    RMSNorm and LayerNorm with a second pass, cross-entropy): its spec and
+    .mlir text. The row length (the chunk's, for the latter) and rows per
+    block are powers of two (what the compute warps' chunks follow,
+    docs/language.md's "Row kernels"), whole chunks of 4 f32 for every
+    thread and at most 64 of them, a row at least 16 bytes, a block at most
+    256 rows and 32 KB (16 KB for residual-add + RMSNorm, whose two tiles
+    in and two out must fit twice over, and for a chunk, whose rings are
+    two passes' and the stores'), and not square where a weight is spread
+    over the rows or row vectors are carried."""
+    chunked = rng.random() < 1 / 3
+    ops = ["softmax", "rmsnorm", "layernorm"] + (["cross_entropy"] if chunked
+                                                 else ["add_rmsnorm"])
+    op = rng.choice(ops)
     t, warps = rng.choice(["f32", "f16", "bf16"]), rng.choice([4, 8])
     per_chunk = 4 * 32 * warps  # elements of one chunk on every thread
     eb = 4 if t == "f32" else 2
-    most = 16384 if op == "add_rmsnorm" else 32768
+    most = 16384 if op == "add_rmsnorm" or chunked else 32768
     n = 2 ** rng.randint(4 if t == "f32" else 3, 13 if op != "add_rmsnorm" else 12)
     r = rng.choice([r for r in (2 ** k for k in range(9))
                     if r * n % per_chunk == 0 and r * n // per_chunk <= 64 and
-                    r * n * eb <= most and (op == "softmax" or r != n)])
+                    r * n * eb <= most and ((op == "softmax" and not chunked) or r != n)]
+                   or [0])
+    if r == 0:  # no block shape fits this row: draw again
+        return row_kernel(rng, j)
     spec = {"name": "row%d" % j, "kind": "rows", "op": op, "rank": 2, "out_type": t,
-            "dtype": rows_variants.TORCH[t], "rows": r, "n": n, "warps": warps}
-    return spec, rows_variants.kernel(spec["op"], t, r, n, warps)
+            "dtype": rows_variants.TORCH[t], "rows": r, "n": n, "warps": warps,
+            "chunked": chunked}
+    make = rows_variants.chunked_kernel if chunked else rows_variants.kernel
+    return spec, make(spec["op"], t, r, n, warps)
 
 
 def attention(rng, j):

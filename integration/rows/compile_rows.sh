@@ -13,7 +13,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../compile_common.sh"
 suite_args "$@"
 python3 "$here/variants.py" "$out"
-while read -r name kind dtype rows n; do
+while read -r name kind dtype rows n form; do
   emit_kernel "$name"
   ptx_lacks "$name" 'cp.async.bulk.tensor.2d.shared::cluster.global' \
     'mbarrier.try_wait.parity' 'shfl.sync.bfly.b32' 'setmaxnreg.inc.sync.aligned.u32' || fail=1

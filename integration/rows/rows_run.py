@@ -40,12 +40,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 from ws_launch import WsModule, ws_tensor  # noqa: E402
-from variants import ARGS, CHUNKED  # noqa: E402
+from variants import ARGS, CHUNK_ARGS  # noqa: E402
 
 GUARD = 3  # rows of sentinel around outputs and of NaN around inputs
 SENTINEL = 7.0
 SHAPES = [(32768, 4096), (16384, 8192), (65536, 1024), (4096, 32768)]
 CE_SHAPES = [(8192, 50257), (4096, 128256)]
+LONG_ROWS = 8192  # the bench's rows a kind over a row's chunks runs at
 IGNORE = -100
 ROUNDS = 3
 SMS = 132
@@ -68,10 +69,10 @@ class RowKernel(WsModule):
         per SM (each loops over row blocks in steps of the grid)."""
         m, n = t["x"].shape
         blocks = (m + self.cfg["rows"] - 1) // self.cfg["rows"]
-        if self.cfg["kind"] not in CHUNKED:  # a loop over row blocks
+        if not self.cfg["chunked"]:  # a loop over row blocks
             blocks = max(1, min(blocks, 2 * SMS))
         keep, args = [], []
-        for a, what in ARGS[self.cfg["kind"]]:
+        for a, what in args_of(self.cfg):
             if what == "m":
                 args.append(ctypes.c_int32(m))
             elif what == "n":
@@ -140,19 +141,24 @@ def guarded(rows, cols, fill, dt, guard):
     return buf, buf[guard:guard + rows]
 
 
-def make_tensors(kind, m, n, dt, checked=True):
+def args_of(cfg):
+    """A variant's arguments, in order (variants.py's ARGS or CHUNK_ARGS)."""
+    return (CHUNK_ARGS if cfg["chunked"] else ARGS)[cfg["kind"]]
+
+
+def make_tensors(cfg, m, n, checked=True):
     """The kernel's tensors at M rows, uniform inputs; returns (tensors by
     name, output buffers by name). Checked: inputs in NaN guard rows,
-    outputs in sentinel ones, and the edge rows of the module comment."""
+    outputs in sentinel ones, and the edge rows of the module comment. A
+    kind over a row's chunks, whose N is any, gets its M x N tensors in
+    rows padded to 16 bytes (NaN or sentinel in the padding)."""
+    kind, dt = cfg["kind"], cfg["dtype"]
     guard = GUARD if checked else 0
+    per = 16 // torch.tensor([], dtype=dt).element_size()
+    width = (n + per - 1) // per * per if cfg["chunked"] else n
     t, bufs = {}, {}
-    for a, what in ARGS[kind]:
-        if what == "tile" and kind in CHUNKED:  # rows padded to 16 bytes
-            per = 16 // torch.tensor([], dtype=dt).element_size()
-            _, padded = guarded(m, (n + per - 1) // per * per, float("nan"), dt, guard)
-            t[a] = padded[:, :n]
-            t[a].uniform_(-4, 4)
-        elif what == "label":
+    for a, what in args_of(cfg):
+        if what == "label":
             bufs[a], t[a] = guarded(m, 0, 0, torch.int32, guard)
             t[a].random_(0, n)
             t[a][::5] = IGNORE
@@ -160,11 +166,13 @@ def make_tensors(kind, m, n, dt, checked=True):
             t[a] = torch.empty(1, n, dtype=dt, device="cuda")
             t[a].uniform_(0.5, 1.5) if a == "w" else t[a].uniform_(-1, 1)
         elif what == "tile" and a in INPUTS:
-            _, t[a] = guarded(m, n, float("nan"), dt, guard)
+            _, t[a] = guarded(m, width, float("nan"), dt, guard)
+            t[a] = t[a][:, :n]
             t[a].uniform_(-4, 4)
         elif what in ("tile", "stat"):
-            bufs[a], t[a] = guarded(m, n if what == "tile" else 0, SENTINEL,
+            bufs[a], t[a] = guarded(m, width if what == "tile" else 0, SENTINEL,
                                     dt if what == "tile" else torch.float32, guard)
+            t[a] = t[a][:, :n] if what == "tile" else t[a]
     x = t["x"]
     if not checked or m <= 2:
         return t, bufs
@@ -189,8 +197,8 @@ def check_one(kern, m, n=None):
     """One run at M rows (of N elements: the variant's, unless a chunked
     kind's N is given), every output checked with its guards."""
     cfg = kern.cfg
-    n, dt = n or cfg["n"], cfg["dtype"]
-    t, bufs = make_tensors(cfg["kind"], m, n, dt)
+    n = n or cfg["n"]
+    t, bufs = make_tensors(cfg, m, n)
     kern.launcher(t)()
     torch.cuda.synchronize()
     ok, notes = True, []
@@ -198,7 +206,8 @@ def check_one(kern, m, n=None):
         err, nan_ok = max_error(t[a], ref)
         own_err, _ = max_error(own, ref)
         buf = bufs[a]
-        guards = bool((buf[:GUARD] == SENTINEL).all() and (buf[GUARD + m:] == SENTINEL).all())
+        guards = bool((buf[:GUARD] == SENTINEL).all() and (buf[GUARD + m:] == SENTINEL).all()
+                      and (buf.dim() == 1 or (buf[:, n:] == SENTINEL).all()))
         good = err <= 2 * own_err + 1e-6 and nan_ok and guards and not math.isnan(err)
         ok &= good
         notes.append(f"{a} {err:.2e} (torch {own_err:.2e})"
@@ -214,7 +223,7 @@ def fuzz(folder, name, cfg, shapes, seed, max_elements):
     in check mode."""
     rng = random.Random(seed)
     kern = RowKernel(folder, name, cfg, os.environ.get("CUDA_HOME", "/usr/local/cuda"))
-    if cfg["kind"] in CHUNKED:  # N drawn too, up to a few chunks
+    if cfg["chunked"]:  # N drawn too, up to a few chunks
         draws = [(rng.randint(1, 4 * cfg["n"] + 7),) for _ in range(shapes)]
         return all([check_one(kern, rng.randint(1, max(1, max_elements // n)), n)
                     for (n,) in draws])
@@ -260,8 +269,7 @@ def bench_cross_entropy(kern, m, n):
     count one read of the logits (the copy one read and one write of
     them). torch reads contiguous logits, ws the same values in rows
     padded to 16 bytes when N x the element size is not a multiple of 16."""
-    dt = kern.cfg["dtype"]
-    t, _ = make_tensors("cross_entropy", m, n, dt, checked=False)
+    t, _ = make_tensors(kern.cfg, m, n, checked=False)
     x, labels = t["x"].contiguous(), t["labels"].long()
     eager = lambda x: F.cross_entropy(x, labels, reduction="none", ignore_index=IGNORE)
     ref = eager(x).float()
@@ -287,21 +295,21 @@ def check_shapes(cfg, full):
     among them; a chunked kind's N from 1 to a few chunks, around C."""
     r, c = cfg["rows"], cfg["n"]
     ms = [1, r + 1, 3 * r - 1] + ([r, 4 * r, 1000, 4099, 2 * SMS * r * 3 + 5] if full else [])
-    if cfg["kind"] not in CHUNKED:
+    if not cfg["chunked"]:
         return [(m, c) for m in ms]
     ns = [c, 1, c + 1, 3 * c + 5] + ([c - 1, 7, 50257] if full else [])
     return [(m, n) for n in ns for m in ms[:3]] + ([(4099, c + 1), (1000, 3 * c + 5)]
                                                     if full else [])
 
 
-def bench_one(kern, m):
+def bench_one(kern, m, n):
     """ws against torch eager, torch.compile and a device copy, at M x N;
     GB/s count one read and one write of each M x N tensor (add_rmsnorm:
     two of each)."""
     cfg = kern.cfg
-    kind, n, dt = cfg["kind"], cfg["n"], cfg["dtype"]
-    t, _ = make_tensors(kind, m, n, dt, checked=False)
-    ins = [t[a] for a, what in ARGS[kind] if what == "tile" and a in INPUTS]
+    kind = cfg["kind"]
+    t, _ = make_tensors(cfg, m, n, checked=False)
+    ins = [t[a] for a, what in args_of(cfg) if what == "tile" and a in INPUTS]
     eager = torch_fn(kind, t)
     out = eager(*ins)
     ref_y = out[{"layernorm": 0, "add_rmsnorm": 1}[kind]] if isinstance(out, tuple) else out
@@ -334,9 +342,9 @@ def main():
     cfgs = {}
     with open(os.path.join(folder, "manifest")) as f:
         for line in f:
-            name, kind, dtype, rows, n = line.split()
+            name, kind, dtype, rows, n, form = line.split()
             cfgs[name] = {"kind": kind, "dtype": getattr(torch, dtype), "rows": int(rows),
-                          "n": int(n)}
+                          "n": int(n), "chunked": form == "chunks"}
     names = sys.argv[3:] or list(cfgs)
     ok = True
     torch.manual_seed(0)
@@ -344,15 +352,16 @@ def main():
     for name in names:
         kern = RowKernel(folder, name, cfgs[name], cuda_home)
         cfg = cfgs[name]
-        if mode == "bench" and cfg["kind"] in CHUNKED:
+        if mode == "bench" and cfg["kind"] == "cross_entropy":
             for m, n in CE_SHAPES:
                 if cfg["dtype"] == torch.bfloat16:
                     bench_cross_entropy(kern, m, n)
             continue
-        if mode == "bench":
+        if mode == "bench":  # a kind over a row's chunks takes the longer rows
             for m, n in SHAPES:
-                if n == cfg["n"] and cfg["dtype"] != torch.float32:
-                    bench_one(kern, m)
+                fits = n >= LONG_ROWS if cfg["chunked"] else n == cfg["n"]
+                if fits and cfg["dtype"] != torch.float32:
+                    bench_one(kern, m, n)
             continue
         for m, n in check_shapes(cfg, mode == "check"):
             ok &= check_one(kern, m, n)

@@ -13,4 +13,4 @@ here="$(cd "$(dirname "$0")" && pwd)"
 require_gpu
 check_and_sanitize "$here/rows_run.py" "$dir" softmax_f32_128 softmax_bf16_4096 softmax_bf16_8192 \
   rmsnorm_bf16_4096 layernorm_f32_128 layernorm_bf16_8192 add_rmsnorm_bf16_1024 \
-  cross_entropy_f16_1024 cross_entropy_bf16_4096
+  cross_entropy_f16_1024 cross_entropy_bf16_4096 softmax_chunks_bf16_4096 layernorm_chunks_f32_512

@@ -58,11 +58,20 @@ VARIANTS = [
     ("add_rmsnorm_bf16_1024", "add_rmsnorm", "bf16", 8, 1024, 8),
     ("add_rmsnorm_bf16_4096", "add_rmsnorm", "bf16", 2, 4096, 8),
     ("add_rmsnorm_bf16_8192", "add_rmsnorm", "bf16", 1, 8192, 8),
-    # cross-entropy: the row length is the chunk's width C (N is an argument)
+]
+# over a row's chunks (CHUNKED): the last number but one is the chunk's
+# width C; the row length N is an argument
+CHUNK_VARIANTS = [
     ("cross_entropy_f32_2048", "cross_entropy", "f32", 1, 2048, 4),
     ("cross_entropy_f16_1024", "cross_entropy", "f16", 4, 1024, 8),
     ("cross_entropy_bf16_4096", "cross_entropy", "bf16", 1, 4096, 4),
     ("cross_entropy_bf16_2048", "cross_entropy", "bf16", 2, 2048, 4),
+    ("softmax_chunks_f32_1024", "softmax", "f32", 2, 1024, 4),
+    ("softmax_chunks_bf16_4096", "softmax", "bf16", 1, 4096, 4),
+    ("rmsnorm_chunks_f16_2048", "rmsnorm", "f16", 2, 2048, 8),
+    ("rmsnorm_chunks_bf16_4096", "rmsnorm", "bf16", 1, 4096, 4),
+    ("layernorm_chunks_f32_512", "layernorm", "f32", 4, 512, 4),
+    ("layernorm_chunks_bf16_4096", "layernorm", "bf16", 1, 4096, 4),
 ]
 TORCH = {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}
 LOG2E = "1.44269504"
@@ -79,24 +88,40 @@ ARGS = {
                   ("rstd", "stat"), ("m", "m"), ("eps", "eps")],
     "add_rmsnorm": [("x", "tile"), ("r", "tile"), ("w", "row"), ("h", "tile"), ("y", "tile"),
                     ("m", "m"), ("eps", "eps")],
+}
+# the kinds over a row's chunks: N instead of M (a block per R rows)
+CHUNK_ARGS = {
+    "softmax": [("x", "tile"), ("y", "tile"), ("n", "n")],
+    "rmsnorm": [("x", "tile"), ("w", "row"), ("y", "tile"), ("n", "n"), ("eps", "eps")],
+    "layernorm": [("x", "tile"), ("w", "row"), ("b", "row"), ("y", "tile"), ("mean", "stat"),
+                  ("rstd", "stat"), ("n", "n"), ("eps", "eps")],
     "cross_entropy": [("x", "tile"), ("labels", "label"), ("loss", "stat"), ("lse", "stat"),
                       ("n", "n"), ("ignore", "ignore")],
 }
-CHUNKED = ("cross_entropy",)  # kinds whose loop runs over a row's chunks
+DESCS = ("tile", "row", "stat", "label")  # the arguments that are descriptors
+
+
+def arg_types(t, rows, n):
+    """Each argument kind's type for R x N tiles of element type t."""
+    return {"tile": f"!ws.tensor_desc<tensor<{rows}x{n}x{t}>>",
+            "row": f"!ws.tensor_desc<tensor<1x{n}x{t}>>",
+            "stat": f"!ws.tensor_desc<tensor<1x{rows}xf32>>",
+            "label": f"!ws.tensor_desc<tensor<1x{rows}xi32>>",
+            "m": "i32", "n": "i32", "eps": "f32", "ignore": "i32"}
 
 
 class Body:
     """The loop body of an R x N kernel over element type t, line by line."""
 
-    def __init__(self, t, rows, n):
-        self.t, self.rows, self.n = t, rows, n
+    def __init__(self, t, rows, n, indent="        "):
+        self.t, self.rows, self.n, self.indent = t, rows, n, indent
         self.f = f"tensor<{rows}x{n}xf32>"
         self.row = f"tensor<1x{rows}xf32>"
         self.lines = []
         self.names = {}  # the f32 form of each weight or bias row
 
     def add(self, text):
-        self.lines.append("        " + text)
+        self.lines.append(self.indent + text)
 
     def widen(self, src, dst, shape=None):
         """dst = src as f32 (src itself for f32 tensors); returns dst's name."""
@@ -199,18 +224,25 @@ def add_rmsnorm_body(b):
     return {"h": h, "y": rms_scale(b, b.widen(h, "%hw"), b.names["w"])}
 
 
-def cross_entropy_body(b):
-    """One chunk of the online logsumexp and the label's logit (see the
-    module comment); the loop carries %m, %s, %xl."""
-    x = b.widen("%t_x", "%x")
+def valid_columns(b):
+    """%valid: which columns of the chunk at %c lie inside the row (< %n)."""
     i = f"tensor<{b.rows}x{b.n}xi32>"
     b.add(f'%io = "ws.iota"() {{axis = 1 : i32}} : () -> {i}')
     b.add(f"%cs = tensor.splat %c : {i}")
     b.add(f"%col = arith.addi %io, %cs : {i}")
     b.add(f"%ns = tensor.splat %n : {i}")
     b.add(f"%valid = arith.cmpi slt, %col, %ns : {i}")
+    return "%valid"
+
+
+def online_logsumexp(b, x):
+    """One chunk of an online logsumexp over the carried %m and %s: the
+    chunk's max (columns past the row masked to -inf) raises the running
+    max to %mn, and %sn = %s exp(%m - %mn) + the chunk's sum of
+    exp(x - %mn). Returns the masked chunk's name."""
+    valid = valid_columns(b)
     b.add(f"%ninft = arith.constant dense<0xFF800000> : {b.f}")
-    b.add(f"%xm = arith.select %valid, {x}, %ninft : tensor<{b.rows}x{b.n}xi1>, {b.f}")
+    b.add(f"%xm = arith.select {valid}, {x}, %ninft : tensor<{b.rows}x{b.n}xi1>, {b.f}")
     b.reduce("%cm", "%xm", "max")
     b.add(f"%mn = arith.maximumf %m, %cm : {b.row}")
     b.add(f"%l2er = arith.constant dense<{LOG2E}> : {b.row}")
@@ -220,6 +252,133 @@ def cross_entropy_body(b):
     b.reduce("%es", b.exp_shifted("%xm", "%mn"), "sum")
     b.add(f"%sa = arith.mulf %s, %alpha : {b.row}")
     b.add(f"%sn = arith.addf %sa, %es : {b.row}")
+    return "%xm"
+
+
+def scalar_row(b, dst, value):
+    """dst = a row vector of f32 scalar `value` (an SSA name)."""
+    b.add(f"{dst} = tensor.splat {value} : {b.row}")
+    return dst
+
+
+def row_length(b):
+    """%nv = N (an f32 row vector), N the row length argument %n."""
+    b.add("%nf = arith.sitofp %n : i32 to f32")
+    return scalar_row(b, "%nv", "%nf")
+
+
+def chunk_rows(b, what):
+    """The chunk at %c of each 1 x N row argument (a weight, a bias) in
+    `what`, loaded in the second pass and widened; their f32 names."""
+    rt = f"tensor<1x{b.n}x{b.t}>"
+    names = []
+    for a in what:
+        b.add(f'%p_{a} = "ws.load"(%{a}_desc, %c0, %c) : (!ws.tensor_desc<{rt}>, i32, i32) -> {rt}')
+        names.append(b.widen(f"%p_{a}", f"%{a}f", (1, b.n)))
+    return names
+
+
+# A kind over a row's chunks: the row vectors the first loop carries (with
+# their initial value), its chunk's math (ending in the yield), the math
+# after it (on %res#i), the second pass's chunk math (None: no second
+# pass; it returns the tiles it stores by name) and the row vectors stored.
+def softmax_first(b):
+    online_logsumexp(b, b.widen("%t_x", "%x"))
+    b.add(f"scf.yield %mn, %sn : {b.row}, {b.row}")
+
+
+def softmax_after(b):
+    b.add(f"%one = arith.constant dense<1.0> : {b.row}")
+    b.add(f"%inv = arith.divf %one, %res#1 : {b.row}")
+    return {}
+
+
+def softmax_second(b):
+    e = b.exp_shifted(b.widen("%t_x", "%x"), "%res#0")
+    b.spread_rows("%ib", "%inv")
+    b.add(f"%yf = arith.mulf {e}, %ib : {b.f}")
+    return {"y": b.narrow("%yf", "%y")}
+
+
+def rmsnorm_first(b):
+    x = b.widen("%t_x", "%x")  # columns past the row read as zeros: no mask
+    b.add(f"%sq = arith.mulf {x}, {x} : {b.f}")
+    b.reduce("%q", "%sq", "sum")
+    b.add(f"%ssn = arith.addf %ss, %q : {b.row}")
+    b.add(f"scf.yield %ssn : {b.row}")
+
+
+def rmsnorm_after(b):
+    b.add(f"%ms = arith.divf %res#0, {row_length(b)} : {b.row}")
+    b.rstd("%rs", "%ms")
+    return {}
+
+
+def rmsnorm_second(b):
+    x = b.widen("%t_x", "%x")
+    (w,) = chunk_rows(b, ["w"])
+    b.spread_rows("%rb", "%rs")
+    b.spread_cols("%wb", w)
+    b.add(f"%xn = arith.mulf {x}, %rb : {b.f}")
+    b.add(f"%yf = arith.mulf %xn, %wb : {b.f}")
+    return {"y": b.narrow("%yf", "%y")}
+
+
+def layernorm_first(b):
+    """Chan's merge of the chunk's mean and M2 (its own two passes over the
+    chunk in registers) into the running %mu and %m2: stable, and exact in
+    the count, which is the chunk's start %c for every row."""
+    x = b.widen("%t_x", "%x")
+    b.add("%rest = arith.subi %n, %c : i32")
+    b.add("%nbi = arith.minsi %cc, %rest : i32")
+    b.add("%nb = arith.sitofp %nbi : i32 to f32")
+    b.add("%na = arith.sitofp %c : i32 to f32")
+    b.add("%nn = arith.addf %na, %nb : f32")
+    b.add("%fb = arith.divf %nb, %nn : f32")
+    b.reduce("%sx", x, "sum")  # columns past the row read as zeros
+    b.add(f"%mb = arith.divf %sx, {scalar_row(b, '%nbv', '%nb')} : {b.row}")
+    b.spread_rows("%mbb", "%mb")
+    b.add(f"%d = arith.subf {x}, %mbb : {b.f}")
+    b.add(f"%zt = arith.constant dense<0.0> : {b.f}")
+    b.add(f"%dv = arith.select {valid_columns(b)}, %d, %zt : tensor<{b.rows}x{b.n}xi1>, {b.f}")
+    b.add(f"%d2 = arith.mulf %dv, %dv : {b.f}")
+    b.reduce("%m2b", "%d2", "sum")
+    b.add(f"%delta = arith.subf %mb, %mu : {b.row}")
+    b.add(f"%dfb = arith.mulf %delta, {scalar_row(b, '%fbv', '%fb')} : {b.row}")
+    b.add(f"%mun = arith.addf %mu, %dfb : {b.row}")
+    b.add(f"%dd = arith.mulf %delta, %dfb : {b.row}")
+    b.add(f"%ddn = arith.mulf %dd, {scalar_row(b, '%nav', '%na')} : {b.row}")
+    b.add(f"%m2s = arith.addf %m2, %m2b : {b.row}")
+    b.add(f"%m2n = arith.addf %m2s, %ddn : {b.row}")
+    b.add(f"scf.yield %mun, %m2n : {b.row}, {b.row}")
+
+
+def layernorm_after(b):
+    b.add(f"%var = arith.divf %res#1, {row_length(b)} : {b.row}")
+    b.rstd("%rs", "%var")
+    return {"mean": "%res#0", "rstd": "%rs"}
+
+
+def layernorm_second(b):
+    x = b.widen("%t_x", "%x")
+    w, bias = chunk_rows(b, ["w", "b"])
+    b.spread_rows("%mub", "%res#0")
+    b.add(f"%d = arith.subf {x}, %mub : {b.f}")
+    b.spread_rows("%rb", "%rs")
+    b.spread_cols("%wb", w)
+    b.spread_cols("%bb", bias)
+    b.add(f"%xn = arith.mulf %d, %rb : {b.f}")
+    b.add(f"%xw = arith.mulf %xn, %wb : {b.f}")
+    b.add(f"%yf = arith.addf %xw, %bb : {b.f}")
+    return {"y": b.narrow("%yf", "%y")}
+
+
+def cross_entropy_first(b):
+    """The online logsumexp and the label's logit (%xl, the sum over the
+    chunk of the logit where the column is the row's label)."""
+    x = b.widen("%t_x", "%x")
+    online_logsumexp(b, x)
+    i = f"tensor<{b.rows}x{b.n}xi32>"
     b.add(f'%lb = "ws.broadcast"(%lab) {{axis = 0 : i32}} : (tensor<1x{b.rows}xi32>) -> {i}')
     b.add(f"%hit = arith.cmpi eq, %col, %lb : {i}")
     b.add(f"%zt = arith.constant dense<0.0> : {b.f}")
@@ -227,6 +386,28 @@ def cross_entropy_body(b):
     b.reduce("%ps", "%pick", "sum")
     b.add(f"%xln = arith.addf %xl, %ps : {b.row}")
     b.add(f"scf.yield %mn, %sn, %xln : {b.row}, {b.row}, {b.row}")
+
+
+def cross_entropy_after(b):
+    b.add(f"%ls = math.log %res#1 : {b.row}")
+    b.add(f"%lse = arith.addf %res#0, %ls : {b.row}")
+    b.add(f"%loss0 = arith.subf %lse, %res#2 : {b.row}")
+    b.add(f"%is = tensor.splat %ignore : tensor<1x{b.rows}xi32>")
+    b.add(f"%ign = arith.cmpi eq, %lab, %is : tensor<1x{b.rows}xi32>")
+    b.add(f"%zero = arith.constant dense<0.0> : {b.row}")
+    b.add(f"%loss = arith.select %ign, %zero, %loss0 : tensor<1x{b.rows}xi1>, {b.row}")
+    return {"loss": "%loss", "lse": "%lse"}
+
+
+CHUNKED = {
+    "softmax": ([("%m", "0xFF800000"), ("%s", "0.0")], softmax_first, softmax_after,
+                softmax_second),
+    "rmsnorm": ([("%ss", "0.0")], rmsnorm_first, rmsnorm_after, rmsnorm_second),
+    "layernorm": ([("%mu", "0.0"), ("%m2", "0.0")], layernorm_first, layernorm_after,
+                  layernorm_second),
+    "cross_entropy": ([("%m", "0xFF800000"), ("%s", "0.0"), ("%xl", "0.0")],
+                      cross_entropy_first, cross_entropy_after, None),
+}
 
 
 def module(name, params, warps, body):
@@ -244,38 +425,44 @@ def module(name, params, warps, body):
 """
 
 
-def cross_entropy_kernel(t, rows, c, warps):
-    """The cross-entropy kernel text (see the module comment)."""
-    b = Body(t, rows, c)
-    tile, row = f"tensor<{rows}x{c}x{t}>", b.row
-    b.add(f'%t_x = "ws.load"(%x_desc, %r0, %c) : (!ws.tensor_desc<{tile}>, i32, i32) -> {tile}')
-    cross_entropy_body(b)
-    body = "\n".join(b.lines)
-    lab = f"!ws.tensor_desc<tensor<1x{rows}xi32>>"
-    stat = f"!ws.tensor_desc<{row}>"
-    params = (f"%x_desc: !ws.tensor_desc<{tile}>, %labels_desc: {lab},\n        "
-              f"%loss_desc: {stat}, %lse_desc: {stat}, %n: i32, %ignore: i32")
-    return module("cross_entropy", params, warps, f"""      %b = arith.index_cast %bid : index to i32
-      %c0 = arith.constant 0 : i32
-      %cr = arith.constant {rows} : i32
-      %cc = arith.constant {c} : i32
-      %r0 = arith.muli %b, %cr : i32
-      %lab = "ws.load"(%labels_desc, %c0, %r0) : ({lab}, i32, i32) -> tensor<1x{rows}xi32>
-      %ninf = arith.constant dense<0xFF800000> : {row}
-      %zero = arith.constant dense<0.0> : {row}
-      %res:3 = scf.for %c = %c0 to %n step %cc iter_args(%m = %ninf, %s = %zero, %xl = %zero)
-          -> ({row}, {row}, {row}) : i32 {{
-{body}
-      }} {{ws.warp_specialize}}
-      %ls = math.log %res#1 : {row}
-      %lse = arith.addf %res#0, %ls : {row}
-      %loss0 = arith.subf %lse, %res#2 : {row}
-      %is = tensor.splat %ignore : tensor<1x{rows}xi32>
-      %ign = arith.cmpi eq, %lab, %is : tensor<1x{rows}xi32>
-      %loss = arith.select %ign, %zero, %loss0 : tensor<1x{rows}xi1>, {row}
-      "ws.store"(%loss_desc, %c0, %r0, %loss) : ({stat}, i32, i32, {row}) -> ()
-      "ws.store"(%lse_desc, %c0, %r0, %lse) : ({stat}, i32, i32, {row}) -> ()
-""")
+def chunked_kernel(kind, t, rows, c, warps):
+    """The kernel text of a kind over a row's chunks (see the module
+    comment): one block per R rows, a loop over the row's R x C chunks
+    carrying row vectors, math on them, a second pass over the chunks
+    where the kind needs one, the row vectors stored."""
+    carried, first, after, second = CHUNKED[kind]
+    tile, types = f"tensor<{rows}x{c}x{t}>", arg_types(t, rows, c)
+    params = ",\n        ".join(f"%{a}{'_desc' if w in DESCS else ''}: {types[w]}"
+                                for a, w in CHUNK_ARGS[kind])
+    load = f'%t_x = "ws.load"(%x_desc, %r0, %c) : ({types["tile"]}, i32, i32) -> {tile}'
+    b1, b2, e = Body(t, rows, c), Body(t, rows, c), Body(t, rows, c, "      ")
+    b1.add(load)
+    first(b1)
+    stats = after(e)
+    row = b1.row
+    inits = ", ".join(f"{name} = %i{k}" for k, (name, _) in enumerate(carried))
+    text = [f"      %b = arith.index_cast %bid : index to i32",
+            "      %c0 = arith.constant 0 : i32",
+            f"      %cr = arith.constant {rows} : i32",
+            f"      %cc = arith.constant {c} : i32",
+            "      %r0 = arith.muli %b, %cr : i32"]
+    if any(w == "label" for _, w in CHUNK_ARGS[kind]):
+        text.append(f'      %lab = "ws.load"(%labels_desc, %c0, %r0) : ({types["label"]}, i32, i32) '
+                    f"-> tensor<1x{rows}xi32>")
+    text += [f"      %i{k} = arith.constant dense<{v}> : {row}" for k, (_, v) in enumerate(carried)]
+    text += [f"      %res:{len(carried)} = scf.for %c = %c0 to %n step %cc iter_args({inits})",
+             f"          -> ({', '.join([row] * len(carried))}) : i32 {{"]
+    text += b1.lines + ["      } {ws.warp_specialize}"] + e.lines
+    if second:
+        b2.add(load)
+        out = second(b2)
+        b2.add(f'"ws.store"(%y_desc, %r0, %c, {out["y"]}) : ({types["tile"]}, i32, i32, {tile}) -> ()')
+        text += ["      scf.for %c = %c0 to %n step %cc : i32 {"] + b2.lines + ["      }"]
+    for a, w in CHUNK_ARGS[kind]:
+        if w == "stat":
+            text.append(f'      "ws.store"(%{a}_desc, %c0, %r0, {stats[a]}) : ({types[w]}, i32, i32, '
+                        f"{row}) -> ()")
+    return module(kind, params, warps, "\n".join(text) + "\n")
 
 
 BODIES = {"softmax": softmax_body, "rmsnorm": rmsnorm_body, "layernorm": layernorm_body,
@@ -284,12 +471,8 @@ BODIES = {"softmax": softmax_body, "rmsnorm": rmsnorm_body, "layernorm": layerno
 
 def kernel(kind, t, rows, n, warps):
     """The kernel text (see the module comment)."""
-    if kind == "cross_entropy":
-        return cross_entropy_kernel(t, rows, n, warps)
-    types = {"tile": f"!ws.tensor_desc<tensor<{rows}x{n}x{t}>>",
-             "row": f"!ws.tensor_desc<tensor<1x{n}x{t}>>",
-             "stat": f"!ws.tensor_desc<tensor<1x{rows}xf32>>", "m": "i32", "eps": "f32"}
-    params = ", ".join(f"%{a}{'_desc' if w in ('tile', 'row', 'stat') else ''}: {types[w]}"
+    types = arg_types(t, rows, n)
+    params = ", ".join(f"%{a}{'_desc' if w in DESCS else ''}: {types[w]}"
                        for a, w in ARGS[kind])
     b = Body(t, rows, n)
     tile = f"tensor<{rows}x{n}x{t}>"
@@ -328,10 +511,12 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "manifest"), "w") as manifest:
-        for name, kind, t, rows, n, warps in VARIANTS:
-            with open(os.path.join(out, name + ".mlir"), "w") as f:
-                f.write(kernel(kind, t, rows, n, warps))
-            manifest.write(f"{name} {kind} {TORCH[t]} {rows} {n}\n")
+        for form, variants, make in (("blocks", VARIANTS, kernel),
+                                     ("chunks", CHUNK_VARIANTS, chunked_kernel)):
+            for name, kind, t, rows, n, warps in variants:
+                with open(os.path.join(out, name + ".mlir"), "w") as f:
+                    f.write(make(kind, t, rows, n, warps))
+                manifest.write(f"{name} {kind} {TORCH[t]} {rows} {n} {form}\n")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,13 @@ bool ws_tiles_is_row_vector(const ws_tiles *T, MlirType type) {
          mlirShapedTypeGetDimSize(type, 1) == T->rows && !(T->rows == 1 && T->cols == 1);
 }
 
+/* Whether v holds a row vector: one of its type, or a loop's carried one,
+ * retyped to its struct by ws_tiles_carried_loop. */
+static bool holds_row_vector(ws_tiles *T, MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  return ws_tiles_is_row_vector(T, t) || (mlirTypeIsALLVMStructType(t) && ws_tiles_find(T, v));
+}
+
 bool ws_tiles_is_col_vector(const ws_tiles *T, MlirType type) {
   return T->rows > 1 && T->rows != T->cols && mlirTypeIsARankedTensor(type) &&
          mlirShapedTypeGetRank(type) == 2 && mlirShapedTypeGetDimSize(type, 0) == 1 &&
@@ -235,7 +242,7 @@ bool ws_tiles_broadcast(ws_tiles *T, ws_builder *b, MlirOperation op) {
   MlirValue v = mlirOperationGetOperand(op, 0), result = mlirOperationGetResult(op, 0);
   ws_tile_regs *in = ws_tiles_operand(T, b, v);
   MlirType rt = mlirValueGetType(result);
-  if (!in || !ws_tiles_is_row_vector(T, mlirValueGetType(v)) ||
+  if (!in || !holds_row_vector(T, v) ||
       mlirShapedTypeGetDimSize(rt, 0) != T->rows || mlirShapedTypeGetDimSize(rt, 1) != T->cols) {
     ws_emit_op_error(op, "spreads a tile that is not a row vector of the loop's reduced "
                          "tile (1 x %d, spread to %d x %d)", T->rows, T->rows, T->cols);
@@ -294,8 +301,7 @@ static void row_coords(ws_builder *b, MlirOperation op, int rank, MlirValue row,
 bool ws_tiles_store_rows(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue view) {
   int n = (int)mlirOperationGetNumOperands(op), rank = n - 2;
   MlirValue v = mlirOperationGetOperand(op, n - 1);
-  ws_tile_regs *in = ws_tiles_is_row_vector(T, mlirValueGetType(v)) ? ws_tiles_operand(T, b, v)
-                                                                     : NULL;
+  ws_tile_regs *in = holds_row_vector(T, v) ? ws_tiles_operand(T, b, v) : NULL;
   if (!in || rank < 1 || rank > 5) {
     ws_emit_op_error(op, "stores a tile that is not a row vector of the loop's %d x %d "
                          "tile; the compute warps store only row vectors themselves",

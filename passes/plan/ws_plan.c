@@ -190,7 +190,53 @@ bool ws_plan_in_prologue(const ws_plan *plan, MlirOperation op) {
 bool ws_plan_in_epilogue(const ws_plan *plan, MlirOperation op) {
   return !mlirOperationIsNull(op) &&
          !mlirOperationEqual(mlirOperationGetParentOperation(op), plan->loop) &&
-         !ws_plan_in_prologue(plan, op);
+         !ws_plan_in_prologue(plan, op) && !ws_plan_in_second_pass(plan, op);
+}
+
+MlirOperation ws_plan_second_pass(const ws_plan *plan) {
+  if (!ws_plan_carries_row_vectors(plan))
+    return (MlirOperation){NULL};
+  for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ws_op_is(op, "scf.for"))
+      return op;
+  return (MlirOperation){NULL};
+}
+
+bool ws_plan_in_second_pass(const ws_plan *plan, MlirOperation op) {
+  MlirOperation second = mlirOperationIsNull(plan->loop) ? (MlirOperation){NULL}
+                                                         : ws_plan_second_pass(plan);
+  return !mlirOperationIsNull(op) && !mlirOperationIsNull(second) &&
+         mlirOperationEqual(mlirOperationGetParentOperation(op), second);
+}
+
+bool ws_ring_is_second_pass(const ws_plan *plan, const ws_ring *ring) {
+  return ws_plan_in_second_pass(plan, ring->producer);
+}
+
+/* Whether op is a loop ws_plan_next_op walks into. */
+static bool walked_loop(const ws_plan *plan, MlirOperation op) {
+  return mlirOperationEqual(op, plan->loop) || mlirOperationEqual(op, ws_plan_second_pass(plan));
+}
+
+MlirOperation ws_plan_next_op(const ws_plan *plan, MlirOperation op) {
+  MlirOperation next = mlirOperationIsNull(op)
+                           ? mlirBlockGetFirstOperation(mlirOperationGetBlock(plan->loop))
+                           : mlirOperationGetNextInBlock(op);
+  for (;;) {
+    if (mlirOperationIsNull(next)) { /* a body's end: on after its loop */
+      MlirOperation parent = mlirOperationIsNull(op) ? op : mlirOperationGetParentOperation(op);
+      if (mlirOperationIsNull(parent) || !walked_loop(plan, parent))
+        return (MlirOperation){NULL};
+      op = parent;
+      next = mlirOperationGetNextInBlock(parent);
+    } else if (walked_loop(plan, next)) { /* into its body, not the loop itself */
+      op = next;
+      next = mlirBlockGetFirstOperation(ws_loop_body(next));
+    } else {
+      return next;
+    }
+  }
 }
 
 bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring) {
@@ -208,6 +254,10 @@ static bool channel_has(const ws_plan *plan, int channel,
 
 bool ws_channel_is_epilogue(const ws_plan *plan, int channel) {
   return channel_has(plan, channel, ws_ring_is_epilogue);
+}
+
+bool ws_channel_is_second_pass(const ws_plan *plan, int channel) {
+  return channel_has(plan, channel, ws_ring_is_second_pass);
 }
 
 bool ws_ring_is_prologue(const ws_plan *plan, const ws_ring *ring) {
@@ -633,15 +683,11 @@ bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
   plan->func = ws_enclosing_kernel(loop);
   if (!read_tables(plan))
     return false;
-  for (MlirOperation op = mlirBlockGetFirstOperation(mlirOperationGetBlock(loop));
-       !mlirOperationEqual(op, loop); op = mlirOperationGetNextInBlock(op))
-    read_ring(plan, op); /* a prologue's loads (an attention kernel's Q) */
-  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop));
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+  /* a prologue's loads (an attention kernel's Q), the loop's, an
+   * epilogue's (a matmul's operands, its C tile), a second pass's */
+  for (MlirOperation op = ws_plan_next_op(plan, (MlirOperation){NULL}); !mlirOperationIsNull(op);
+       op = ws_plan_next_op(plan, op))
     read_ring(plan, op);
-  for (MlirOperation op = mlirOperationGetNextInBlock(loop); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    read_ring(plan, op); /* a matmul's epilogue */
   read_kernel_ints(plan);
   return true;
 }

@@ -262,6 +262,24 @@ bool ws_plan_in_prologue(const ws_plan *plan, MlirOperation op);
  * block or tile). */
 bool ws_plan_in_epilogue(const ws_plan *plan, MlirOperation op);
 
+/* A row kernel's second pass over a row's chunks: the first scf.for after
+ * a loop that carries row vectors (ws_plan_carries_row_vectors), which
+ * reads the row again with what the first found (its max and sum); a
+ * null op when there is none. */
+MlirOperation ws_plan_second_pass(const ws_plan *plan);
+
+/* True when op is in the body of the second pass, and when a ring's tile
+ * is made there: its channels step once per iteration of the second pass,
+ * counted from 0, apart from the loop's. */
+bool ws_plan_in_second_pass(const ws_plan *plan, MlirOperation op);
+bool ws_ring_is_second_pass(const ws_plan *plan, const ws_ring *ring);
+bool ws_channel_is_second_pass(const ws_plan *plan, int channel);
+
+/* The planned ops in order, from a null op on: those before the loop in
+ * its block, the loop's body, those after it and the second pass's body
+ * (never the loop ops themselves); null after the last. */
+MlirOperation ws_plan_next_op(const ws_plan *plan, MlirOperation op);
+
 /* True when the ring's tile is made after the loop (a matmul's epilogue
  * tile, staged once per block). Needs the producer: before specialization. */
 bool ws_ring_is_epilogue(const ws_plan *plan, const ws_ring *ring);

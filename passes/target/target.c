@@ -89,8 +89,8 @@ static const ws_mma_engine tcgen05 = {
  * MMA: its engine's pair_mma). SMs: 132 on the H100 SXM, 148 on the
  * B200. */
 static const ws_target targets[] = {
-    {"sm_90a", "+ptx80", 232448, 233472, 0, 65536, 256, &wgmma, 2, 132},
-    {"sm_100a", "+ptx88", 232448, 233472, 512, 65536, 256, &tcgen05, 2, 148},
+    {"sm_90a", "+ptx80", 232448, 233472, 0, 65536, 256, &wgmma, 2, 132, 1024},
+    {"sm_100a", "+ptx88", 232448, 233472, 512, 65536, 256, &tcgen05, 2, 148, 1024},
 };
 
 const ws_target *ws_target_find(const char *chip) {

@@ -69,7 +69,7 @@ typedef struct ws_target {
   const char *chip;          /* as #nvvm.target names it: "sm_90a" */
   const char *ptx_features;  /* the PTX version its lowering needs: "+ptx80" */
   int smem_per_block;        /* the most dynamic shared memory a block may take */
-  int smem_per_sm;           /* of which each block leaves 1 KiB reserved */
+  int smem_per_sm;           /* of which each block leaves smem_reserved_per_block */
   int tmem_columns;          /* 32-bit tensor-memory columns per SM; 0: none */
   int registers_per_sm;
   int max_registers;         /* per thread (setmaxnreg's ceiling) */
@@ -80,6 +80,8 @@ typedef struct ws_target {
   int sms;                   /* SMs of the chip's largest part (H100 SXM,
                                 B200): a persistent wave's tiles, which the
                                 tile order plans for */
+  int smem_reserved_per_block; /* of smem_per_sm, that the system keeps for
+                                  each resident block */
 } ws_target;
 
 /* The row of `chip` ("sm_90a"), or NULL when ws does not target it. */

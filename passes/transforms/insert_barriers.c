@@ -44,7 +44,6 @@
 
 /* The chip's budgets come from its row in passes/target/ws_target.h. */
 enum {
-  BLOCK_RESERVED_SMEM = 1024, /* of each SM's shared memory, per block */
   PRODUCER_REGISTERS = 24,
   WARP_THREADS = 32,
   WARPGROUP_THREADS = 128,
@@ -111,7 +110,7 @@ static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
   int producers = plan->num_parts - (compute != NULL);
   int warps = compute_warps + (compute_warps ? 4 : producers);
   int threads = warps * 32;
-  int by_smem = target->smem_per_sm / (plan->smem_bytes + BLOCK_RESERVED_SMEM);
+  int by_smem = target->smem_per_sm / (plan->smem_bytes + target->smem_reserved_per_block);
   int blocks = by_smem < max_blocks ? by_smem : max_blocks;
   if (blocks < 1)
     blocks = 1;

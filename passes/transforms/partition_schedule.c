@@ -123,6 +123,11 @@ static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
     if (mlirOperationEqual(mlirOperationGetParentOperation(def), loop) ||
         ((elementwise || (i == 0 && wsOperationIsA(op, "dot"))) && is_prologue_load(v, loop)))
       continue;
+    MlirType t = mlirValueGetType(v);
+    if (!ws_has_attr(loop, "ws.warp_specialize") && mlirShapedTypeGetRank(t) == 2 &&
+        mlirShapedTypeGetDimSize(t, 0) == 1 &&
+        mlirShapedTypeGetDimSize(t, 1) == ws_row_kernel_rows(loop))
+      continue; /* a second pass reads the row vectors the first loop found */
     if (!ws_is_splat_tile(def)) {
       ws_emit_op_error(op, "uses a tile defined outside the warp-specialized "
                            "loop that is not a splat; only splat constants and "
@@ -714,15 +719,85 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
   return ok;
 }
 
+
+/* The partitions of a role mask (index_of: each role's partition bit). */
+static unsigned role_partitions(unsigned roles, const unsigned *index_of) {
+  unsigned m = 0;
+  for (int r = 0; r < WS_NUM_ROLES; r++)
+    if ((roles >> r) & 1)
+      m |= index_of[r];
+  return m;
+}
+
+/* A row kernel's second pass over a row's chunks (ws_plan_second_pass):
+ * the loop's bounds, nothing carried, no ws.reduce (the first loop
+ * reduces); its ops take their roles as the loop's do (ws.load on the load
+ * warp, ws.store on a store warp, added if the first loop stores nothing,
+ * math in the compute warps, which read the first loop's row vectors);
+ * the loop op goes to every partition with an op in it. */
+static bool schedule_second_pass(ws_plan *plan, MlirOperation pass, unsigned *index_of) {
+  for (int i = 0; i < 3; i++)
+    if (!mlirValueEqual(mlirOperationGetOperand(pass, i), mlirOperationGetOperand(plan->loop, i))) {
+      ws_emit_op_error(pass, "is a second pass over a row's chunks with other bounds than the "
+                             "warp-specialized loop before it; it takes that loop's lower "
+                             "bound, upper bound and step (the same values)");
+      return false;
+    }
+  if (mlirOperationGetNumResults(pass) != 0) {
+    ws_emit_op_error(pass, "is a second pass over a row's chunks that carries values; the "
+                           "first loop carries the row vectors, the second reads them");
+    return false;
+  }
+  ws_op_list ops = {0};
+  unsigned roles = 0, *masks = NULL;
+  MlirOperation term = mlirBlockGetTerminator(ws_loop_body(pass));
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(pass));
+       !mlirOperationEqual(op, term); op = mlirOperationGetNextInBlock(op))
+    ws_op_list_push(&ops, op);
+  masks = calloc(ops.len + 1, sizeof *masks);
+  bool ok = masks != NULL;
+  for (long i = 0; ok && i < ops.len; i++) {
+    if (wsOperationIsA(ops.items[i], "reduce")) {
+      ws_emit_op_error(ops.items[i], "reduces in a second pass over a row's chunks; reduce "
+                                     "in the warp-specialized loop, which carries what it "
+                                     "finds to the second pass");
+      ok = false;
+    }
+    ok = ok && classify(ops.items[i], pass, &masks[i]) == OP_OK;
+    roles |= masks[i];
+  }
+  if (ok && (roles & (1u << WS_ROLE_STORE)) && !index_of[WS_ROLE_STORE])
+    index_of[WS_ROLE_STORE] = 1u << ws_plan_add_partition(plan, WS_ROLE_STORE, 1);
+  unsigned all = (1u << plan->num_parts) - 1, used = index_of[WS_ROLE_COMPUTE];
+  for (long i = ops.len; ok && i-- > 0;) { /* scalars see their users' partitions */
+    unsigned m = role_partitions(masks[i], index_of);
+    m = m ? m : users_mask(plan, ops.items[i], all);
+    ws_set_op_partitions(plan, ops.items[i], m ? m : all);
+    used |= m ? m : all;
+  }
+  if (ok) {
+    ws_set_op_partitions(plan, term, used);
+    ws_set_op_partitions(plan, pass, used);
+  }
+  free(masks);
+  ws_op_list_free(&ops);
+  return ok;
+}
+
 /* The ops after an elementwise loop that carries row vectors (a row
  * kernel over a row's chunks): math on the row vectors and ws.store of
  * them, all in the compute warps, which hold them; scalars where they are
- * used. */
-static bool schedule_row_epilogue(ws_plan *plan, const unsigned *index_of) {
+ * used; a second pass over the row's chunks (schedule_second_pass). */
+static bool schedule_row_epilogue(ws_plan *plan, unsigned *index_of) {
   ws_op_list ops = {0};
   bool ok = true;
+  MlirOperation second = ws_plan_second_pass(plan);
   for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop); ok && !ends_epilogue(op);
        op = mlirOperationGetNextInBlock(op)) {
+    if (mlirOperationEqual(op, second)) {
+      ok = schedule_second_pass(plan, op, index_of);
+      continue;
+    }
     MlirType shape;
     int64_t rows = ws_row_kernel_rows(op);
     bool row_math = (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat")) && rows &&
@@ -734,7 +809,8 @@ static bool schedule_row_epilogue(ws_plan *plan, const unsigned *index_of) {
     if (!row_math && !ws_store_is_row_vector(op) && !is_scalar_math(op)) {
       ws_emit_op_error(op, "cannot come after a warp-specialized elementwise loop; after a "
                            "row kernel's loop over a row's chunks come math on the 1 x R "
-                           "row vectors it carries, ws.store of them and scalar arith");
+                           "row vectors it carries, ws.store of them, scalar arith and one "
+                           "second pass over the row's chunks (an scf.for)");
       ok = false;
     }
     ws_op_list_push(&ops, op);
@@ -795,7 +871,9 @@ static bool schedule_prologue_loads(ws_plan *plan, const unsigned *index_of, boo
     for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
          !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
       MlirOperation user = mlirOpOperandGetOwner(u);
-      bool in_loop = mlirOperationEqual(mlirOperationGetParentOperation(user), plan->loop);
+      MlirOperation parent = mlirOperationGetParentOperation(user);
+      bool in_loop = mlirOperationEqual(parent, plan->loop) ||
+                     mlirOperationEqual(parent, ws_plan_second_pass(plan));
       if (!matmul && !in_loop) {
         ws_emit_op_error(op, "loads a tile before the warp-specialized loop that is used "
                              "outside it; a load before an elementwise loop is fetched "

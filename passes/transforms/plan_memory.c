@@ -79,20 +79,22 @@ static int consumer_partition(const ws_plan *plan, MlirOperation op, int produce
   return consumer;
 }
 
-/* Where a channel's tiles move: per iteration of the loop, or once per
- * block (or tile) before it or after it. */
-typedef enum { STAGE_LOOP, STAGE_PROLOGUE, STAGE_EPILOGUE } stage;
+/* Where a channel's tiles move: per iteration of the loop or of a row
+ * kernel's second pass, or once per block (or tile) before or after it. */
+typedef enum { STAGE_LOOP, STAGE_PROLOGUE, STAGE_EPILOGUE, STAGE_SECOND } stage;
 
 static stage channel_stage(const ws_plan *plan, int c) {
-  return ws_channel_is_prologue(plan, c)   ? STAGE_PROLOGUE
-         : ws_channel_is_epilogue(plan, c) ? STAGE_EPILOGUE
-                                           : STAGE_LOOP;
+  return ws_channel_is_prologue(plan, c)      ? STAGE_PROLOGUE
+         : ws_channel_is_epilogue(plan, c)    ? STAGE_EPILOGUE
+         : ws_channel_is_second_pass(plan, c) ? STAGE_SECOND
+                                              : STAGE_LOOP;
 }
 
 static stage op_stage(const ws_plan *plan, MlirOperation op) {
-  return ws_plan_in_prologue(plan, op)   ? STAGE_PROLOGUE
-         : ws_plan_in_epilogue(plan, op) ? STAGE_EPILOGUE
-                                         : STAGE_LOOP;
+  return ws_plan_in_prologue(plan, op)      ? STAGE_PROLOGUE
+         : ws_plan_in_epilogue(plan, op)    ? STAGE_EPILOGUE
+         : ws_plan_in_second_pass(plan, op) ? STAGE_SECOND
+                                            : STAGE_LOOP;
 }
 
 /* The channel from `from` to `to` of the loop, its prologue or its
@@ -127,20 +129,6 @@ static int ring_swizzle(const ws_plan *plan, const ws_ring *ring) {
   return swizzled ? ws_swizzle_span(ws_tile_row_bytes(ring->tile)) : 0;
 }
 
-/* The prologue's ops (before the loop in its block), the loop body's,
- * then the epilogue's (a matmul's ops after it). */
-static MlirOperation next_planned_op(const ws_plan *plan, MlirOperation op) {
-  if (mlirOperationEqual(op, plan->loop))
-    return mlirBlockGetFirstOperation(ws_loop_body(plan->loop));
-  MlirOperation next = mlirOperationGetNextInBlock(op);
-  if (!mlirOperationIsNull(next) && mlirOperationEqual(next, plan->loop))
-    return mlirBlockGetFirstOperation(ws_loop_body(plan->loop));
-  if (mlirOperationIsNull(next) && mlirOperationEqual(mlirOperationGetParentOperation(op),
-                                                      plan->loop))
-    next = mlirOperationGetNextInBlock(plan->loop);
-  return next;
-}
-
 /* Finds the crossing tiles and their channels. A load nobody uses is not
  * given a ring, and the lowering does not issue it. */
 /* A tile the cluster's CTAs share (ws-partition-schedule's
@@ -164,11 +152,8 @@ static void split_across_cluster(ws_plan *plan, ws_ring *r) {
 }
 
 static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
-  MlirBlock block = mlirOperationGetBlock(plan->loop);
-  for (MlirOperation op = mlirBlockGetFirstOperation(block);
-       !mlirOperationIsNull(op); op = next_planned_op(plan, op)) {
-    if (mlirOperationEqual(op, plan->loop))
-      continue; /* a prologue-less loop: the body comes next */
+  for (MlirOperation op = ws_plan_next_op(plan, (MlirOperation){NULL}); !mlirOperationIsNull(op);
+       op = ws_plan_next_op(plan, op)) {
     if (mlirOperationGetNumResults(op) != 1 ||
         !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0))) ||
         ws_load_is_row_vector(op)) /* the compute warps read it from global memory */
@@ -490,13 +475,19 @@ static int choose_depths(ws_plan *plan, int stages, int budget, char *why, size_
     snprintf(why, cap, "%d for every channel, from ws.num_stages", stages);
     return lay_out(plan, false);
   }
+  /* a loop over a row's chunks runs once per block: four blocks share an
+   * SM (ws-insert-barriers), each with a quarter of its shared memory */
+  bool chunks = ws_plan_carries_row_vectors(plan);
+  const ws_target *target = ws_target_of(plan->loop);
+  int share = chunks ? target->smem_per_sm / 4 - target->smem_reserved_per_block : budget / 2;
   for (int d = 4; d >= 2; d--) {
     set_depths(plan, d, 2, 0);
     int bytes = lay_out(plan, false);
-    if (bytes <= budget / 2) {
+    if (bytes <= share) {
       snprintf(why, cap, "%d for the channels TMA fills (the deepest of 4, 3, 2 whose "
-               "%d bytes fit half the budget, %d, so two blocks share an SM), 2 for "
-               "the others", d, bytes, budget / 2);
+               "%d bytes fit %s, %d, so %s blocks share an SM), 2 for the others", d, bytes,
+               chunks ? "a quarter of an SM's, less the 1 KiB each block leaves" : "half the budget",
+               share, chunks ? "four" : "two");
       return bytes;
     }
   }

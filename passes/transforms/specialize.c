@@ -95,6 +95,7 @@ typedef struct specializer {
   MlirValue prologue_slot[WS_MAX_RINGS]; /* the consumers' slot of each prologue ring */
   MlirValue pair_step; /* a lagged K loop's step per iteration (two K steps), shared by
                           every partition's copy; null when the loop has no lag */
+  MlirOperation second; /* a row kernel's second pass (ws_plan_second_pass), or null */
   MlirContext ctx;
   MlirType i32;
   bool failed;
@@ -344,15 +345,15 @@ static bool in_partition(const specializer *S, MlirOperation op, int part) {
 }
 
 /* The partition's ops of the source loop, in order, one at a time: scalar
- * ops are cloned at b on the way; the next tile op is returned (null at the
- * end). */
+ * ops are cloned at b on the way; the next tile op (or a row kernel's
+ * second pass, which the caller copies) is returned (null at the end). */
 static MlirOperation next_tile_op(specializer *S, ws_builder *b, value_map *m,
                                   MlirOperation op, int part) {
   for (; !mlirOperationIsNull(op) && !mlirOperationEqual(op, S->plan->loop);
        op = mlirOperationGetNextInBlock(op)) {
     if (!in_partition(S, op, part))
       continue;
-    if (!is_scalar(op))
+    if (!is_scalar(op) || mlirOperationEqual(op, S->second))
       return op;
     clone_mapped(b, op, m);
   }
@@ -483,6 +484,61 @@ static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue 
   }
 }
 
+/* ---- a row kernel's second pass ---------------------------------------------- */
+
+/* The partition's copy of the second pass, counting its own iterations
+ * from 0 in *n (its channels are its own); the body's builder. */
+static ws_builder open_second_pass(specializer *S, ws_builder *b, value_map *m, MlirValue *n,
+                                   MlirBlock *body) {
+  MlirOperation pass = S->second;
+  MlirValue zero = c32(b, 0);
+  ws_build_for(b, map_get(m, mlirOperationGetOperand(pass, 0)),
+               map_get(m, mlirOperationGetOperand(pass, 1)),
+               map_get(m, mlirOperationGetOperand(pass, 2)), 1, &zero, body);
+  map_put(m, mlirBlockGetArgument(ws_loop_body(pass), 0), mlirBlockGetArgument(*body, 0));
+  *n = mlirBlockGetArgument(*body, 1);
+  return ws_builder_at_end(*body, b->loc);
+}
+
+static void close_second_pass(ws_builder *b, MlirBlock body, MlirValue n) {
+  MlirValue next = ws_arith(b, "arith.addi", n, c32(b, 1));
+  ws_build_terminator(body, b->loc, "scf.yield", 1, &next);
+}
+
+/* Whether the partition has a tile op in `loop`'s body: a store warp that
+ * only the second pass feeds has no copy of the first loop to run. */
+static bool has_tile_ops(const specializer *S, MlirOperation loop, int part) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (in_partition(S, op, part) && !is_scalar(op))
+      return true;
+  return false;
+}
+
+/* A TMA partition's copy of the second pass: its loads or stores, as in
+ * the loop (emit_tma_ops), on the second pass's channels. */
+static void emit_tma_second_pass(specializer *S, ws_builder *outer, value_map *m, int part) {
+  bool store = S->plan->parts[part].role == WS_ROLE_STORE;
+  bool started[WS_MAX_CHANNELS] = {false};
+  MlirValue n;
+  MlirBlock body;
+  ws_builder b = open_second_pass(S, outer, m, &n, &body);
+  emit_tma_ops(S, &b, m, n, next_tile_op(S, &b, m, mlirBlockGetFirstOperation(ws_loop_body(S->second)), part),
+               part, started);
+  if (store)
+    release_stored_slots(S, &b, n, started);
+  close_second_pass(&b, body, n);
+}
+
+/* What follows the loop in a TMA partition of a row kernel: its scalars,
+ * and its copy of the second pass. */
+static void emit_second_pass_only(specializer *S, ws_builder *outer, value_map *m, int part) {
+  for (MlirOperation op = first_epilogue_op(S, outer, m, part); !mlirOperationIsNull(op);
+       op = after(S, outer, m, op, part))
+    if (mlirOperationEqual(op, S->second))
+      emit_tma_second_pass(S, outer, m, part);
+}
+
 /* ---- a persistent kernel's tile loop ---------------------------------------- */
 
 /* A persistent kernel: the partition's copy of the tile loop, carrying
@@ -572,6 +628,11 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   bool started[WS_MAX_CHANNELS] = {false}, fetched[WS_MAX_CHANNELS] = {false};
   if (!store && mlirOperationIsNull(ws_plan_tile_loop(S->plan)))
     emit_tma_ops(S, outer, m, counts[0], first_prologue_op(S, outer, m, part), part, fetched);
+  if (!mlirOperationIsNull(S->second) && !has_tile_ops(S, S->plan->loop, part)) {
+    emit_second_pass_only(S, outer, m, part); /* a store warp the second pass alone feeds */
+    bulk_wait(outer, 0, false);
+    return;
+  }
   tile_nest t = open_tile_loop(S, outer, m, part, epilogue ? 2 : 1, counts);
   MlirOperation copy;
   MlirBlock body = open_loop(S, &t.at, m, counts[0], false, &n, &copy);
@@ -588,6 +649,8 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   if (epilogue)
     emit_tma_ops(S, &t.at, m, counts[1], first_epilogue_op(S, &t.at, m, part), part,
                  fetched);
+  if (!mlirOperationIsNull(S->second))
+    emit_second_pass_only(S, outer, m, part);
   if (!mlirOperationIsNull(t.loop)) {
     MlirValue next[2] = {mlirOperationGetResult(copy, 0),
                          epilogue ? ws_arith(&t.at, "arith.addi", counts[1], c32(&t.at, 1))
@@ -626,13 +689,15 @@ static bool channel_has_ring(const ws_plan *plan, int ch) {
  * for the slot to fill, read its rings into registers (mapped to the tiles
  * they carry), fence when TMA refills it, release it; outgoing, wait for an
  * empty slot, write the rings, fence when a TMA store reads it, publish. */
-static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, int part,
-                     bool incoming, bool epilogue_only) {
+/* The same, for the channels of the loop (second false) or of a row
+ * kernel's second pass (second true). */
+static void transfer_pass(specializer *S, ws_builder *b, value_map *m, MlirValue n, int part,
+                          bool incoming, bool epilogue_only, bool second) {
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
     const ws_channel *c = &S->plan->channels[ch];
     if ((incoming ? c->to : c->from) != part || !channel_has_ring(S->plan, ch) ||
         (epilogue_only && !ws_channel_is_epilogue(S->plan, ch)) ||
-        ws_channel_is_prologue(S->plan, ch))
+        ws_channel_is_prologue(S->plan, ch) || ws_channel_is_second_pass(S->plan, ch) != second)
       continue;
     MlirValue slot, phase;
     slot_phase(S, b, n, ch, incoming ? c->consumer_phase : c->producer_phase, &slot, &phase);
@@ -657,14 +722,43 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
   }
 }
 
+static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, int part,
+                     bool incoming, bool epilogue_only) {
+  transfer_pass(S, b, m, n, part, incoming, epilogue_only, false);
+}
+
 static void prologue_channels(specializer *S, ws_builder *b, int part, bool release);
 
 /* Clones the compute partition's ops of an elementwise loop from `op` on
  * (its body, or what comes before or after it): math, and the row vectors
  * it loads or stores itself. False after a located error. */
 static bool clone_compute_ops(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
+                              int part);
+
+/* The compute partition's copy of a row kernel's second pass: its tiles in
+ * from their rings, its math on them and on the first loop's row vectors,
+ * its tiles out, on the second pass's channels. */
+static bool emit_compute_second_pass(specializer *S, ws_builder *outer, value_map *m, int part) {
+  MlirValue n;
+  MlirBlock body;
+  ws_builder b = open_second_pass(S, outer, m, &n, &body);
+  transfer_pass(S, &b, m, n, part, true, false, true);
+  bool ok = clone_compute_ops(
+      S, &b, m, next_tile_op(S, &b, m, mlirBlockGetFirstOperation(ws_loop_body(S->second)), part),
+      part);
+  transfer_pass(S, &b, m, n, part, false, false, true);
+  close_second_pass(&b, body, n);
+  return ok;
+}
+
+static bool clone_compute_ops(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
                               int part) {
   for (; !mlirOperationIsNull(op); op = after(S, b, m, op, part)) {
+    if (mlirOperationEqual(op, S->second)) {
+      if (!emit_compute_second_pass(S, b, m, part))
+        return false;
+      continue;
+    }
     if (wsOperationIsInDialect(op) && !wsOperationIsA(op, "iota") &&
         !wsOperationIsA(op, "reduce") && !wsOperationIsA(op, "broadcast") &&
         !ws_store_is_row_vector(op) && !ws_load_is_row_vector(op)) {
@@ -2008,6 +2102,7 @@ bool ws_specialize(ws_plan *plan) {
     return false;
   specializer S = {.plan = plan, .ctx = mlirOperationGetContext(plan->loop)};
   S.i32 = mlirIntegerTypeGet(S.ctx, 32);
+  S.second = ws_plan_second_pass(plan);
   MlirOperation loop = plan->loop, tile = ws_plan_tile_loop(plan);
   ws_builder b = ws_builder_before(mlirOperationIsNull(tile) ? loop : tile);
   MlirValue tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, S.i32, 0, NULL);

@@ -166,8 +166,62 @@ module attributes {gpu.container_module} {
         %s2 = arith.addf %s, %m : tensor<1x4xf32>
         scf.yield %s2 : tensor<1x4xf32>
       } {ws.warp_specialize}
-      // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:13: error: 'ws.load' op cannot come after a warp-specialized elementwise loop; after a row kernel's loop over a row's chunks come math on the 1 x R row vectors it carries, ws.store of them and scalar arith
+      // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:13: error: 'ws.load' op cannot come after a warp-specialized elementwise loop; after a row kernel's loop over a row's chunks come math on the 1 x R row vectors it carries, ws.store of them, scalar arith and one second pass over the row's chunks (an scf.for)
       %t2 = "ws.load"(%a, %c0, %c0) : (!ws.tensor_desc<tensor<4x128xf32>>, i32, i32) -> tensor<4x128xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A second pass over a row's chunks runs over the first loop's bounds.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<4x128xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c128 = arith.constant 128 : i32
+      %z = arith.constant dense<0.0> : tensor<1x4xf32>
+      %r = scf.for %c = %c0 to %n step %c128 iter_args(%s = %z) -> (tensor<1x4xf32>) : i32 {
+        %t = "ws.load"(%a, %c0, %c) : (!ws.tensor_desc<tensor<4x128xf32>>, i32, i32) -> tensor<4x128xf32>
+        %m = "ws.reduce"(%t) {kind = "sum", axis = 1 : i32} : (tensor<4x128xf32>) -> tensor<1x4xf32>
+        %s2 = arith.addf %s, %m : tensor<1x4xf32>
+        scf.yield %s2 : tensor<1x4xf32>
+      } {ws.warp_specialize}
+      %c256 = arith.constant 256 : i32
+      // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:7: error: 'scf.for' op is a second pass over a row's chunks with other bounds than the warp-specialized loop before it; it takes that loop's lower bound, upper bound and step (the same values)
+      scf.for %c = %c0 to %n step %c256 : i32 {
+        %t = "ws.load"(%a, %c0, %c) : (!ws.tensor_desc<tensor<4x128xf32>>, i32, i32) -> tensor<4x128xf32>
+        %b = "ws.broadcast"(%r) {axis = 0 : i32} : (tensor<1x4xf32>) -> tensor<4x128xf32>
+        %y = arith.mulf %t, %b : tensor<4x128xf32>
+        "ws.store"(%a, %c0, %c, %y) : (!ws.tensor_desc<tensor<4x128xf32>>, i32, i32, tensor<4x128xf32>) -> ()
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The first loop reduces; the second pass reads what it found.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%a: !ws.tensor_desc<tensor<4x128xf32>>, %o: !ws.tensor_desc<tensor<1x4xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c128 = arith.constant 128 : i32
+      %z = arith.constant dense<0.0> : tensor<1x4xf32>
+      %r = scf.for %c = %c0 to %n step %c128 iter_args(%s = %z) -> (tensor<1x4xf32>) : i32 {
+        %t = "ws.load"(%a, %c0, %c) : (!ws.tensor_desc<tensor<4x128xf32>>, i32, i32) -> tensor<4x128xf32>
+        %m = "ws.reduce"(%t) {kind = "sum", axis = 1 : i32} : (tensor<4x128xf32>) -> tensor<1x4xf32>
+        %s2 = arith.addf %s, %m : tensor<1x4xf32>
+        scf.yield %s2 : tensor<1x4xf32>
+      } {ws.warp_specialize}
+      scf.for %c = %c0 to %n step %c128 : i32 {
+        %t = "ws.load"(%a, %c0, %c) : (!ws.tensor_desc<tensor<4x128xf32>>, i32, i32) -> tensor<4x128xf32>
+        // CHECK: partition-schedule-errors.mlir:[[@LINE+1]]:14: error: 'ws.reduce' op reduces in a second pass over a row's chunks; reduce in the warp-specialized loop, which carries what it finds to the second pass
+        %m = "ws.reduce"(%t) {kind = "max", axis = 1 : i32} : (tensor<4x128xf32>) -> tensor<1x4xf32>
+        "ws.store"(%o, %c0, %c0, %m) : (!ws.tensor_desc<tensor<1x4xf32>>, i32, i32, tensor<1x4xf32>) -> ()
+      }
       gpu.return
     }
   }
