@@ -69,9 +69,9 @@ CHUNK_VARIANTS = [
     ("softmax_chunks_f32_1024", "softmax", "f32", 2, 1024, 4),
     ("softmax_chunks_bf16_4096", "softmax", "bf16", 1, 4096, 4),
     ("rmsnorm_chunks_f16_2048", "rmsnorm", "f16", 2, 2048, 8),
-    ("rmsnorm_chunks_bf16_4096", "rmsnorm", "bf16", 1, 4096, 4),
+    ("rmsnorm_chunks_bf16_2048", "rmsnorm", "bf16", 1, 2048, 4),
     ("layernorm_chunks_f32_512", "layernorm", "f32", 4, 512, 4),
-    ("layernorm_chunks_bf16_4096", "layernorm", "bf16", 1, 4096, 4),
+    ("layernorm_chunks_bf16_2048", "layernorm", "bf16", 1, 2048, 4),
 ]
 TORCH = {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}
 LOG2E = "1.44269504"

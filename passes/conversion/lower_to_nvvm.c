@@ -330,6 +330,19 @@ static MlirValue copy_barrier(lowering *L, ws_builder *b, const ws_channel *c, M
   return ws_build_value(b, "llvm.inttoptr", 1, &bits, L->ptr_shared, 0, NULL);
 }
 
+/* The 64-bit L2 cache policy of a ws.tma_load with an l2 attribute (the
+ * chip's encoding of createpolicy.fractional with fraction 1.0, as
+ * CUTLASS's CacheHintSm90 spells it), or null. */
+static MlirValue l2_cache_hint(ws_builder *b, MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("l2"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return (MlirValue){NULL};
+  MlirStringRef s = mlirStringAttrGetValue(a);
+  bool last = s.length == 10 && !strncmp(s.data, "evict_last", 10);
+  return ws_const_int(b, last ? (int64_t)0x14F0000000000000LL : (int64_t)0x12F0000000000000LL,
+                      mlirIntegerTypeGet(b->ctx, 64));
+}
+
 /* One TMA load per box, all completing on the slot's full barrier (a
  * split ring's: this CTA's part of each box, a multicast one into every
  * CTA; a pair's channel's, on the leader's barrier: .cta_group::2). */
@@ -343,8 +356,10 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
   MlirValue slot = mlirOperationGetOperand(op, rank + 1);
   MlirValue full = copy_barrier(L, b, c, slot);
   bool multicast = ring->split == WS_SPLIT_MULTICAST;
+  MlirValue policy = l2_cache_hint(b, op);
+  bool hint = !mlirValueIsNull(policy);
   char seg[64];
-  snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, %d, 0, 0>", rank, multicast);
+  snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 1, 0, %d, %d, 0>", rank, multicast, hint);
   MlirNamedAttribute attrs[2] = {ws_named_text(L->ctx, "operandSegmentSizes", seg),
                                  ws_named_cta_group(L->ctx, "group", 2)};
   for (int j = 0; j < ws_ring_boxes(ring); j++) {
@@ -357,8 +372,9 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
     ops[1] = mlirOperationGetOperand(op, 0);
     ops[2 + rank] = full;
     ops[3 + rank] = mask;
-    ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank + multicast,
-                  ops, c->full_to == WS_REACH_LEADER ? 2 : 1, attrs);
+    ops[3 + rank + multicast] = policy;
+    ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global",
+                  3 + rank + multicast + hint, ops, c->full_to == WS_REACH_LEADER ? 2 : 1, attrs);
   }
   return true;
 }

@@ -383,7 +383,28 @@ static MlirOperation after(specializer *S, ws_builder *b, value_map *m, MlirOper
   return next_tile_op(S, b, m, mlirOperationGetNextInBlock(op), part);
 }
 
-/* A TMA op on ring r: desc, coordinates through the map, then the slot. */
+/* The L2 policy of a row kernel's load with a second pass: the first
+ * loop's chunks of a tensor the second pass reads again stay in L2
+ * ("evict_last"), so that the second read finds them there; the second
+ * pass's are their last use ("evict_first"). NULL: the default. */
+static const char *l2_policy(const specializer *S, MlirOperation load) {
+  if (mlirOperationIsNull(S->second) || !wsOperationIsA(load, "load"))
+    return NULL;
+  MlirOperation parent = mlirOperationGetParentOperation(load);
+  if (mlirOperationEqual(parent, S->second))
+    return "evict_first";
+  if (!mlirOperationEqual(parent, S->plan->loop))
+    return NULL;
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetOperand(load, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (wsOperationIsA(mlirOpOperandGetOwner(u), "load") &&
+        mlirOperationEqual(mlirOperationGetParentOperation(mlirOpOperandGetOwner(u)), S->second))
+      return "evict_last";
+  return NULL;
+}
+
+/* A TMA op on ring r: desc, coordinates through the map, then the slot;
+ * a load with an L2 policy says so (l2 = "evict_last" or "evict_first"). */
 static void tma_op(specializer *S, ws_builder *b, const char *name, MlirOperation op,
                    int num_coords, value_map *m, int ring, MlirValue slot) {
   MlirValue ops[8];
@@ -391,10 +412,14 @@ static void tma_op(specializer *S, ws_builder *b, const char *name, MlirOperatio
   for (; n < 1 + num_coords; n++)
     ops[n] = map_get(m, mlirOperationGetOperand(op, n));
   ops[n++] = slot;
-  MlirNamedAttribute attr = int_attr(S->ctx, "ring", ring);
+  const char *policy = l2_policy(S, op);
+  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "ring", ring),
+                                 ws_named(S->ctx, "l2", policy ? mlirStringAttrGet(
+                                     S->ctx, mlirStringRefCreateFromCString(policy))
+                                                               : mlirUnitAttrGet(S->ctx))};
   ws_builder at = *b;
   at.loc = mlirOperationGetLocation(op);
-  ws_build_void(&at, name, n, ops, 1, &attr);
+  ws_build_void(&at, name, n, ops, policy ? 2 : 1, attrs);
 }
 
 /* A lagged loop's iteration runs two K steps: the second at k + step (a

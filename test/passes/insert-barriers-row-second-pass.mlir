@@ -5,9 +5,18 @@
 // gets channels of its own (its loads' ring 1, its stores' ring 2), which
 // every partition counts from 0 in its own copy of the second loop: the
 // compute warps run the first loop (channel 0), the math after it, then
-// the second; the load warp both loops' loads; the store warp, which only
-// the second pass feeds, only the second loop, and drains before it exits.
+// the second; the load warp both loops' loads, the first's kept in L2 for
+// the second (evict_last), the second's their last use (evict_first); the
+// store warp, which only the second pass feeds, only the second loop, and
+// drains before it exits.
 // RUN: ws-opt --ws-pipeline=stage=plan %s | FileCheck %s
+// RUN: ws-opt %s --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+
+// The hints are the TMA loads' L2 cache policies: evict_last, evict_first.
+// PTX: mov.b64 {{.*}}, 1508705875169116160;
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint
+// PTX: mov.b64 {{.*}}, 1364590687093260288;
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint
 
 // CHECK-LABEL: gpu.func @softmax
 // the compute warps
@@ -23,10 +32,10 @@
 // CHECK-NEXT: "ws.write_slot"(%{{.*}}, %{{.*}}) {ring = 2 : i32}
 // CHECK: "ws.arrive"(%{{.*}}) {barrier = "full", channel = 2 : i32}
 // the load warp: the first loop's chunks, then the second's
-// CHECK: "ws.tma_load"(%arg0, %{{.*}}, %{{.*}}, %{{.*}}) {ring = 0 : i32}
+// CHECK: "ws.tma_load"(%arg0, %{{.*}}, %{{.*}}, %{{.*}}) {l2 = "evict_last", ring = 0 : i32}
 // CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %c0_i32{{.*}}) -> (i32)
 // CHECK: "ws.wait"(%{{.*}}, %{{.*}}) {barrier = "empty", channel = 1 : i32}
-// CHECK: "ws.tma_load"(%arg0, %{{.*}}, %{{.*}}, %{{.*}}) {ring = 1 : i32}
+// CHECK: "ws.tma_load"(%arg0, %{{.*}}, %{{.*}}, %{{.*}}) {l2 = "evict_first", ring = 1 : i32}
 // the store warp: the second loop alone
 // CHECK: scf.if
 // CHECK-NOT: channel = 0
