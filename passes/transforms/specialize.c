@@ -654,8 +654,9 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   if (!store && mlirOperationIsNull(ws_plan_tile_loop(S->plan)))
     emit_tma_ops(S, outer, m, counts[0], first_prologue_op(S, outer, m, part), part, fetched);
   if (!mlirOperationIsNull(S->second) && !has_tile_ops(S, S->plan->loop, part)) {
-    emit_second_pass_only(S, outer, m, part); /* a store warp the second pass alone feeds */
-    bulk_wait(outer, 0, false);
+    emit_second_pass_only(S, outer, m, part); /* a partition the second pass alone needs */
+    if (store)
+      bulk_wait(outer, 0, false); /* drain before exit */
     return;
   }
   tile_nest t = open_tile_loop(S, outer, m, part, epilogue ? 2 : 1, counts);
