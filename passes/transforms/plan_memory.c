@@ -494,8 +494,9 @@ static int choose_depths(ws_plan *plan, int stages, int budget, char *why, size_
   set_depths(plan, 2, 2, 0);
   int bytes = lay_out(plan, false);
   if (bytes <= budget) {
-    snprintf(why, cap, "2 for every channel: depth 2 (%d bytes) does not fit half the "
-             "budget (%d) but fits all of it", bytes, budget / 2);
+    snprintf(why, cap, "2 for every channel: depth 2 (%d bytes) does not fit %s (%d) but "
+             "fits the budget (%d), so fewer blocks share an SM", bytes,
+             chunks ? "a quarter of an SM's" : "half the budget", share, budget);
     return bytes;
   }
   set_depths(plan, 1, 1, 0);
