@@ -126,6 +126,11 @@ bool wsPlanDescriptorIsAccessedDirectly(WsPlan plan, MlirValue desc) {
   return ws_desc_is_accessed_directly(desc);
 }
 
+bool wsPlanDescriptorHasView(WsPlan plan, MlirValue desc) {
+  (void)plan;
+  return ws_desc_has_view(desc);
+}
+
 int wsPlanGetDescriptorRowParts(WsPlan plan, MlirValue desc, int *row_dim) {
   const ws_plan *p = &unwrap(plan)->plan;
   int r = descriptor_ring(p, desc);

@@ -379,13 +379,6 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
-/* Whether descriptor argument `arg` takes a store view: a ws.store
- * writes through it, or the compute warps read a row vector through it
- * (ws_row_kernel.h), bounded by the view's sizes. */
-static bool has_view(MlirValue arg) {
-  return wsTensorDescIsStored(arg) || ws_desc_is_accessed_directly(arg);
-}
-
 /* The store view of a store's descriptor, or of a row vector's load (null
  * after a located error). */
 static MlirValue store_view_of(lowering *L, MlirOperation op) {
@@ -1032,7 +1025,7 @@ static bool create_function(lowering *L) {
                     desc ? "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, "
                            "nvvm.grid_constant}"
                          : wsTypeIsAKernelArray(t) ? WS_KERNEL_ARRAY_PARAM_ATTRS : "{}");
-    if (desc && has_view(arg)) { /* its store view follows it */
+    if (desc && ws_desc_has_view(arg)) { /* its store view follows it */
       ws_text_appendf(&sig_t, ", ptr");
       ws_text_appendf(&attrs_t, ", {llvm.align = 8 : i64, llvm.byval = "
                                 "!llvm.array<%d x i64>, nvvm.grid_constant}",
@@ -1054,7 +1047,7 @@ static bool create_function(lowering *L) {
     }
     if (!wsTypeIsATensorDesc(mlirValueGetType(arg)))
       continue;
-    bool view = has_view(arg);
+    bool view = ws_desc_has_view(arg);
     mlirValueSetType(arg, ptr);
     if (view) {
       L->descs[L->num_views] = arg;

@@ -37,10 +37,14 @@ int64_t ws_row_kernel_rows(MlirOperation op) {
   return rows;
 }
 
+bool ws_is_row_vector_type(MlirType t, int64_t rows) {
+  return rows > 0 && mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 2 &&
+         dim(t, 0) == 1 && dim(t, 1) == rows;
+}
+
 /* Whether `t` is 1 x R, R the rows of op's row kernel. */
 static bool is_row_vector_of(MlirOperation op, MlirType t) {
-  return mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 2 && dim(t, 0) == 1 &&
-         dim(t, 1) == ws_row_kernel_rows(op);
+  return ws_is_row_vector_type(t, ws_row_kernel_rows(op));
 }
 
 bool ws_store_is_row_vector(MlirOperation store) {
@@ -65,4 +69,8 @@ bool ws_desc_is_accessed_directly(MlirValue desc) {
     any = true;
   }
   return any;
+}
+
+bool ws_desc_has_view(MlirValue desc) {
+  return wsTensorDescIsStored(desc) || ws_desc_is_accessed_directly(desc);
 }

@@ -204,8 +204,7 @@ MlirOperation ws_plan_second_pass(const ws_plan *plan) {
 }
 
 bool ws_plan_in_second_pass(const ws_plan *plan, MlirOperation op) {
-  MlirOperation second = mlirOperationIsNull(plan->loop) ? (MlirOperation){NULL}
-                                                         : ws_plan_second_pass(plan);
+  MlirOperation second = ws_plan_second_pass(plan);
   return !mlirOperationIsNull(op) && !mlirOperationIsNull(second) &&
          mlirOperationEqual(mlirOperationGetParentOperation(op), second);
 }

@@ -27,6 +27,10 @@
  * alike). */
 int64_t ws_row_kernel_rows(MlirOperation op);
 
+/* Whether `t` is a 1 x rows tile (rows > 0): a row vector of a row kernel
+ * with `rows` rows. */
+bool ws_is_row_vector_type(MlirType t, int64_t rows);
+
 /* Whether `store` (a ws.store) stores a row vector of its row kernel: a
  * 1 x R tile, R its rows. */
 bool ws_store_is_row_vector(MlirOperation store);
@@ -38,5 +42,10 @@ bool ws_load_is_row_vector(MlirOperation load);
 /* Whether every use of descriptor `desc` is a ws.load or ws.store of a
  * row vector (it has at least one), so that no TMA copy goes through it. */
 bool ws_desc_is_accessed_directly(MlirValue desc);
+
+/* Whether the kernel takes a store view after descriptor `desc` (the
+ * lowering's parameter and the launcher's argument, ws_lower_store.h): a
+ * ws.store writes through it, or it is accessed directly. */
+bool ws_desc_has_view(MlirValue desc);
 
 #endif

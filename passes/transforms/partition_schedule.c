@@ -123,10 +123,8 @@ static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
     if (mlirOperationEqual(mlirOperationGetParentOperation(def), loop) ||
         ((elementwise || (i == 0 && wsOperationIsA(op, "dot"))) && is_prologue_load(v, loop)))
       continue;
-    MlirType t = mlirValueGetType(v);
-    if (!ws_has_attr(loop, "ws.warp_specialize") && mlirShapedTypeGetRank(t) == 2 &&
-        mlirShapedTypeGetDimSize(t, 0) == 1 &&
-        mlirShapedTypeGetDimSize(t, 1) == ws_row_kernel_rows(loop))
+    if (!ws_has_attr(loop, "ws.warp_specialize") &&
+        ws_is_row_vector_type(mlirValueGetType(v), ws_row_kernel_rows(loop)))
       continue; /* a second pass reads the row vectors the first loop found */
     if (!ws_is_splat_tile(def)) {
       ws_emit_op_error(op, "uses a tile defined outside the warp-specialized "
@@ -380,6 +378,19 @@ static bool is_fragment_shape(MlirType t, int64_t m) {
           (mlirShapedTypeGetDimSize(t, 0) == 1 && mlirShapedTypeGetDimSize(t, 1) == m));
 }
 
+/* Carried value i of `loop` (a `what`) starts from a splat, which `who`
+ * (the partition that carries it) build in registers. */
+static bool starts_from_splat(MlirOperation loop, intptr_t i, const char *what,
+                              const char *who) {
+  MlirValue init = mlirOperationGetOperand(loop, 3 + i);
+  if (mlirValueIsAOpResult(init) && ws_is_splat_tile(mlirOpResultGetOwner(init)))
+    return true;
+  ws_emit_op_error(loop, "starts carried %s #%d from a tile that is not a splat "
+                         "(arith.constant dense<v> or tensor.splat of a scalar); the %s "
+                         "build it in registers", what, (int)i, who);
+  return false;
+}
+
 /* A loop carries tiles its consumer warpgroups compute: ws.dot accumulators
  * and, in attention, running row maxima and sums. Each starts from a splat
  * (built in registers) and is yielded from the loop's math; each is an
@@ -411,13 +422,8 @@ static bool check_carried(MlirOperation loop) {
                        (long long)m, (long long)m);
       return false;
     }
-    MlirValue init = mlirOperationGetOperand(loop, 3 + i);
-    if (!mlirValueIsAOpResult(init) || !ws_is_splat_tile(mlirOpResultGetOwner(init))) {
-      ws_emit_op_error(loop, "starts carried value #%d from a tile that is not a splat "
-                             "(arith.constant dense<v> or tensor.splat of a scalar); the "
-                             "consumer warpgroups build it in registers", (int)i);
+    if (!starts_from_splat(loop, i, "value", "consumer warpgroups"))
       return false;
-    }
   }
   return true;
 }
@@ -434,8 +440,7 @@ static bool check_row_carried(MlirOperation loop) {
   for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++) {
     MlirValue yielded = mlirOperationGetOperand(yield, i);
     MlirType t = mlirValueGetType(yielded);
-    if (!rows || !is_tile(t) || mlirShapedTypeGetRank(t) != 2 ||
-        mlirShapedTypeGetDimSize(t, 0) != 1 || mlirShapedTypeGetDimSize(t, 1) != rows) {
+    if (!ws_is_row_vector_type(t, rows)) {
       char buf[96];
       if (rows)
         ws_emit_op_error(loop, "carries value #%d of type %s; an elementwise loop carries "
@@ -459,13 +464,8 @@ static bool check_row_carried(MlirOperation loop) {
                            : "a tile it does not compute");
       return false;
     }
-    MlirValue init = mlirOperationGetOperand(loop, 3 + i);
-    if (!mlirValueIsAOpResult(init) || !ws_is_splat_tile(mlirOpResultGetOwner(init))) {
-      ws_emit_op_error(loop, "starts carried row vector #%d from a tile that is not a "
-                             "splat (arith.constant dense<v> or tensor.splat of a scalar); "
-                             "the compute warps build it in registers", (int)i);
+    if (!starts_from_splat(loop, i, "row vector", "compute warps"))
       return false;
-    }
   }
   return true;
 }
@@ -799,13 +799,9 @@ static bool schedule_row_epilogue(ws_plan *plan, unsigned *index_of) {
       continue;
     }
     MlirType shape;
-    int64_t rows = ws_row_kernel_rows(op);
-    bool row_math = (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat")) && rows &&
-                    mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetResult(op, 0))) == 2;
-    if (row_math) {
-      MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
-      row_math = mlirShapedTypeGetDimSize(t, 0) == 1 && mlirShapedTypeGetDimSize(t, 1) == rows;
-    }
+    bool row_math = (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat")) &&
+                    ws_is_row_vector_type(mlirValueGetType(mlirOperationGetResult(op, 0)),
+                                          ws_row_kernel_rows(op));
     if (!row_math && !ws_store_is_row_vector(op) && !is_scalar_math(op)) {
       ws_emit_op_error(op, "cannot come after a warp-specialized elementwise loop; after a "
                            "row kernel's loop over a row's chunks come math on the 1 x R "
@@ -1050,10 +1046,7 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
   unsigned present = (1u << plan.num_parts) - 1;
   /* Scalars, last to first, so each sees its users' partitions. */
   for (int i = n - 1; i >= 0; i--) {
-    unsigned m = 0;
-    for (int r = 0; r < WS_NUM_ROLES; r++)
-      if ((masks[i] >> r) & 1)
-        m |= index_of[r];
+    unsigned m = role_partitions(masks[i], index_of);
     if (m == 0) {
       m = users_mask(&plan, ops[i], present);
       m = m ? m : present;

@@ -266,16 +266,15 @@ static void bulk_wait(ws_builder *b, int pending, bool read) {
 
 /* ---- the loop copies ------------------------------------------------------- */
 
-/* The partition's copy of the loop, counting its iterations from `start`
- * (0, or where the previous tile's copy stopped); *copy is the new loop.
- * With `carry` (an elementwise loop's compute partition) the copy also
- * carries the source loop's values after the count: a row kernel's row
- * vectors, which that partition alone computes. */
-static MlirBlock open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start,
-                           bool carry, MlirValue *counter, MlirOperation *copy) {
-  MlirOperation loop = S->plan->loop;
+/* A copy of `loop` (the plan's, or a row kernel's second pass) by `step`,
+ * counting its iterations from `start`; *copy is the new loop. With
+ * `carry` (an elementwise loop's compute partition) the copy also carries
+ * the source loop's values after the count: a row kernel's row vectors,
+ * which that partition alone computes. */
+static MlirBlock copy_loop(specializer *S, ws_builder *b, value_map *m, MlirOperation loop,
+                           MlirValue step, MlirValue start, bool carry, MlirValue *counter,
+                           MlirOperation *copy) {
   MlirBlock src = ws_loop_body(loop), body;
-  MlirValue step = mlirValueIsNull(S->pair_step) ? mlirOperationGetOperand(loop, 2) : S->pair_step;
   int carried = carry ? (int)mlirOperationGetNumResults(loop) : 0;
   MlirValue inits[1 + WS_MAX_ROW_CARRIED];
   if (carried > WS_MAX_ROW_CARRIED) {
@@ -293,6 +292,16 @@ static MlirBlock open_loop(specializer *S, ws_builder *b, value_map *m, MlirValu
     map_put(m, mlirBlockGetArgument(src, 1 + i), mlirBlockGetArgument(body, 2 + i));
   *counter = mlirBlockGetArgument(body, 1);
   return body;
+}
+
+/* The partition's copy of the plan's loop, counting from `start` (0, or
+ * where the previous tile's copy stopped), two K steps an iteration in a
+ * lagged loop. */
+static MlirBlock open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start,
+                           bool carry, MlirValue *counter, MlirOperation *copy) {
+  MlirOperation loop = S->plan->loop;
+  MlirValue step = mlirValueIsNull(S->pair_step) ? mlirOperationGetOperand(loop, 2) : S->pair_step;
+  return copy_loop(S, b, m, loop, step, start, carry, counter, copy);
 }
 
 /* Ends the copy's body: the next count, and the values it carries (the
@@ -515,19 +524,10 @@ static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue 
  * from 0 in *n (its channels are its own); the body's builder. */
 static ws_builder open_second_pass(specializer *S, ws_builder *b, value_map *m, MlirValue *n,
                                    MlirBlock *body) {
-  MlirOperation pass = S->second;
-  MlirValue zero = c32(b, 0);
-  ws_build_for(b, map_get(m, mlirOperationGetOperand(pass, 0)),
-               map_get(m, mlirOperationGetOperand(pass, 1)),
-               map_get(m, mlirOperationGetOperand(pass, 2)), 1, &zero, body);
-  map_put(m, mlirBlockGetArgument(ws_loop_body(pass), 0), mlirBlockGetArgument(*body, 0));
-  *n = mlirBlockGetArgument(*body, 1);
+  MlirOperation copy;
+  *body = copy_loop(S, b, m, S->second, mlirOperationGetOperand(S->second, 2), c32(b, 0), false,
+                    n, &copy);
   return ws_builder_at_end(*body, b->loc);
-}
-
-static void close_second_pass(ws_builder *b, MlirBlock body, MlirValue n) {
-  MlirValue next = ws_arith(b, "arith.addi", n, c32(b, 1));
-  ws_build_terminator(body, b->loc, "scf.yield", 1, &next);
 }
 
 /* Whether the partition has a tile op in `loop`'s body: a store warp that
@@ -552,12 +552,12 @@ static void emit_tma_second_pass(specializer *S, ws_builder *outer, value_map *m
                part, started);
   if (store)
     release_stored_slots(S, &b, n, started);
-  close_second_pass(&b, body, n);
+  close_loop(S, &b, body, n, m);
 }
 
 /* What follows the loop in a TMA partition of a row kernel: its scalars,
  * and its copy of the second pass. */
-static void emit_second_pass_only(specializer *S, ws_builder *outer, value_map *m, int part) {
+static void emit_tma_after_loop(specializer *S, ws_builder *outer, value_map *m, int part) {
   for (MlirOperation op = first_epilogue_op(S, outer, m, part); !mlirOperationIsNull(op);
        op = after(S, outer, m, op, part))
     if (mlirOperationEqual(op, S->second))
@@ -654,7 +654,7 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   if (!store && mlirOperationIsNull(ws_plan_tile_loop(S->plan)))
     emit_tma_ops(S, outer, m, counts[0], first_prologue_op(S, outer, m, part), part, fetched);
   if (!mlirOperationIsNull(S->second) && !has_tile_ops(S, S->plan->loop, part)) {
-    emit_second_pass_only(S, outer, m, part); /* a partition the second pass alone needs */
+    emit_tma_after_loop(S, outer, m, part); /* a partition the second pass alone needs */
     if (store)
       bulk_wait(outer, 0, false); /* drain before exit */
     return;
@@ -676,7 +676,7 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
     emit_tma_ops(S, &t.at, m, counts[1], first_epilogue_op(S, &t.at, m, part), part,
                  fetched);
   if (!mlirOperationIsNull(S->second))
-    emit_second_pass_only(S, outer, m, part);
+    emit_tma_after_loop(S, outer, m, part);
   if (!mlirOperationIsNull(t.loop)) {
     MlirValue next[2] = {mlirOperationGetResult(copy, 0),
                          epilogue ? ws_arith(&t.at, "arith.addi", counts[1], c32(&t.at, 1))
@@ -714,11 +714,11 @@ static bool channel_has_ring(const ws_plan *plan, int ch) {
 /* The compute partition's side of each channel it touches: incoming, wait
  * for the slot to fill, read its rings into registers (mapped to the tiles
  * they carry), fence when TMA refills it, release it; outgoing, wait for an
- * empty slot, write the rings, fence when a TMA store reads it, publish. */
-/* The same, for the channels of the loop (second false) or of a row
- * kernel's second pass (second true). */
-static void transfer_pass(specializer *S, ws_builder *b, value_map *m, MlirValue n, int part,
-                          bool incoming, bool epilogue_only, bool second) {
+ * empty slot, write the rings, fence when a TMA store reads it, publish.
+ * The channels of the loop (`second` false; `epilogue_only`: a matmul's
+ * epilogue's alone) or of a row kernel's second pass (`second` true). */
+static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, int part,
+                     bool incoming, bool epilogue_only, bool second) {
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
     const ws_channel *c = &S->plan->channels[ch];
     if ((incoming ? c->to : c->from) != part || !channel_has_ring(S->plan, ch) ||
@@ -748,11 +748,6 @@ static void transfer_pass(specializer *S, ws_builder *b, value_map *m, MlirValue
   }
 }
 
-static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, int part,
-                     bool incoming, bool epilogue_only) {
-  transfer_pass(S, b, m, n, part, incoming, epilogue_only, false);
-}
-
 static void prologue_channels(specializer *S, ws_builder *b, int part, bool release);
 
 /* Clones the compute partition's ops of an elementwise loop from `op` on
@@ -768,12 +763,12 @@ static bool emit_compute_second_pass(specializer *S, ws_builder *outer, value_ma
   MlirValue n;
   MlirBlock body;
   ws_builder b = open_second_pass(S, outer, m, &n, &body);
-  transfer_pass(S, &b, m, n, part, true, false, true);
+  transfer(S, &b, m, n, part, true, false, true);
   bool ok = clone_compute_ops(
       S, &b, m, next_tile_op(S, &b, m, mlirBlockGetFirstOperation(ws_loop_body(S->second)), part),
       part);
-  transfer_pass(S, &b, m, n, part, false, false, true);
-  close_second_pass(&b, body, n);
+  transfer(S, &b, m, n, part, false, false, true);
+  close_loop(S, &b, body, n, m);
   return ok;
 }
 
@@ -818,12 +813,12 @@ static void emit_compute_partition(specializer *S, ws_builder *outer, int part) 
   MlirOperation copy;
   MlirBlock body = open_loop(S, outer, m, c32(outer, 0), true, &n, &copy);
   ws_builder b = ws_builder_at_end(body, outer->loc);
-  transfer(S, &b, m, n, part, true, false);
+  transfer(S, &b, m, n, part, true, false, false);
   if (!clone_compute_ops(S, &b, m, first_tile_op(S, &b, m, part), part)) {
     S->failed = true;
     return;
   }
-  transfer(S, &b, m, n, part, false, false);
+  transfer(S, &b, m, n, part, false, false, false);
   close_loop(S, &b, body, n, m);
   for (intptr_t i = 0; i < mlirOperationGetNumResults(S->plan->loop); i++)
     map_put(m, mlirOperationGetResult(S->plan->loop, i), mlirOperationGetResult(copy, 1 + i));
@@ -1765,12 +1760,12 @@ static void emit_epilogue(specializer *S, ws_builder *at, value_map *m, int part
                           MlirValue tile_n) {
   if (takes_epilogue_operands(S, part)) {
     tile_n = mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n;
-    transfer(S, at, m, tile_n, part, true, true);
+    transfer(S, at, m, tile_n, part, true, true, false);
   }
   for (MlirOperation op = first_epilogue_op(S, at, m, part); !mlirOperationIsNull(op);
        op = after(S, at, m, op, part))
     clone_mapped(at, op, m);
-  transfer(S, at, m, mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n, part, false, false);
+  transfer(S, at, m, mlirValueIsNull(tile_n) ? c32(at, 0) : tile_n, part, false, false, false);
 }
 
 /* The channel into `part` that a matmul's K loop steps (the A and B

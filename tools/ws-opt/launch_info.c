@@ -94,7 +94,7 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       if (parts > 1) /* a split tile: each CTA of a cluster copies its part */
         a->box[row_dim] /= parts;
       a->direct = wsPlanDescriptorIsAccessedDirectly(plan, arg);
-      a->stored = wsTensorDescIsStored(arg) || a->direct; /* both get a store view */
+      a->view = wsPlanDescriptorHasView(plan, arg);
     } else if (wsTypeIsAKernelArray(t)) {
       a->is_array = true;
       a->rank = 1;

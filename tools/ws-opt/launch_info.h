@@ -20,7 +20,7 @@ typedef struct launch_arg {
   int64_t box[5];    /* outermost first */
   WsDtype dtype;      /* the element type (ws-c/Dialect.h's table) */
   int swizzle;       /* bytes: 0, 32, 64, 128 */
-  bool stored;       /* a ws.store writes it, or direct: the kernel takes a store view */
+  bool view;         /* the kernel takes a store view after it (stored, or direct) */
   bool direct;       /* no TMA copy goes through it: no CUtensorMap to encode */
 } launch_arg;
 

@@ -404,9 +404,9 @@ static void write_launch(FILE *f, const char *name, const launch_info *k) {
                  "  if ((r = encode(m->error, %d, &map%d, arg%d, %d, %s, %d, %d, box%d, %s,\n"
                  "                  m->scratch + %d, strides%d)) != CUDA_SUCCESS)\n    return r;\n",
               i, i, i, i, i, (int)a->dtype, wsDtypeGetTensorMapType(a->dtype), eb, a->rank, i,
-              swizzle_name(a->swizzle), a->stored ? SCRATCH_STORE_OFFSET : 0, i);
+              swizzle_name(a->swizzle), a->view ? SCRATCH_STORE_OFFSET : 0, i);
     }
-    if (a->stored)
+    if (a->view)
       fprintf(f, "  int64_t view%d[12];\n  store_view(view%d, arg%d, strides%d, %d, %d);\n",
               i, i, i, i, eb, a->rank);
   }
@@ -417,7 +417,7 @@ static void write_launch(FILE *f, const char *name, const launch_info *k) {
       fprintf(f, "%s&array%d, &count%d", i ? ", " : "", i, i);
     else
       fprintf(f, "%s%s%d", i ? ", " : "", a->is_desc ? "&map" : "&arg", i);
-    if (a->stored)
+    if (a->view)
       fprintf(f, ", view%d", i);
   }
   if (k->cluster_x * k->cluster_y == 1) {

@@ -144,6 +144,11 @@ int64_t wsPlanGetDescriptorBoxInner(WsPlan plan, MlirValue desc);
  * view alone, which the kernel takes whether it loads or stores. */
 bool wsPlanDescriptorIsAccessedDirectly(WsPlan plan, MlirValue desc);
 
+/* True when the kernel takes a store view after descriptor argument `desc`
+ * (the launcher fills it: base, sizes, byte strides): a ws.store writes
+ * through it, or it is accessed directly (above). */
+bool wsPlanDescriptorHasView(WsPlan plan, MlirValue desc);
+
 /* How many CTAs of a cluster share the ring of that descriptor (a
  * multicast ring: each copies its part of the tile's rows into all of
  * them), or 1. Each TMA box then has 1 / parts of the tile's rows: the
