@@ -61,16 +61,20 @@ class RowKernel(WsModule):
         super().__init__(folder, name, cuda_home)
         self.fn = self.function(cfg["kind"])
         self.cfg = cfg
+        # the blocks that fill the device once (its SMs x the blocks per SM
+        # the plan left room for)
+        self.resident = self.function(cfg["kind"], "persistent_grid")(self.module)
 
     def launcher(self, t):
         """A callable launching the kernel on the tensors of dict t (by
         ARGS name: M x N views, 1 x N rows, M-vectors of statistics) on
-        torch's current stream: as many blocks as row blocks, at most two
-        per SM (each loops over row blocks in steps of the grid)."""
+        torch's current stream: as many blocks as row blocks, at most those
+        the device holds at once (each loops over row blocks in steps of the
+        grid)."""
         m, n = t["x"].shape
         blocks = (m + self.cfg["rows"] - 1) // self.cfg["rows"]
         if not self.cfg["chunked"]:  # a loop over row blocks
-            blocks = max(1, min(blocks, 2 * SMS))
+            blocks = max(1, min(blocks, self.resident))
         keep, args = [], []
         for a, what in args_of(self.cfg):
             if what == "m":
@@ -294,7 +298,7 @@ def check_shapes(cfg, full):
     """The (M, N) a check runs: row counts from 1 up, ragged last row blocks
     among them; a chunked kind's N from 1 to a few chunks, around C."""
     r, c = cfg["rows"], cfg["n"]
-    ms = [1, r + 1, 3 * r - 1] + ([r, 4 * r, 1000, 4099, 2 * SMS * r * 3 + 5] if full else [])
+    ms = [1, r + 1, 3 * r - 1] + ([r, 4 * r, 1000, 4099, 4 * SMS * r * 3 + 5] if full else [])
     if not cfg["chunked"]:
         return [(m, c) for m in ms]
     ns = [c, 1, c + 1, 3 * c + 5] + ([c - 1, 7, 50257] if full else [])

@@ -212,15 +212,22 @@ void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
             "first (whole warpgroups, as %s and setmaxnreg need), the load%s and store "
             "warps share the next warpgroup", text, m->threads, (m->threads + 127) / 128,
             tcgen05 ? "tcgen05.ld" : "wgmma", tcgen05 ? ", MMA" : "");
-  ws_remark(env, loc, "registers: %d block(s) per SM (the fewer of max-blocks-per-sm, "
-            "%d%s, and the %d that shared memory allows); entry cap %d = 65536 / %d / %d "
-            "threads, down to a multiple of 8 (at most 248); pool %d x %d = %ld",
-            m->blocks, m->max_blocks,
-            ws_plan_is_matmul(plan) ? " for a matmul: its consumers hold the accumulator"
-            : ws_plan_carries_row_vectors(plan) ? " at least, for a loop over a row's chunks: "
-                                                  "each block fills and drains its ring once"
-                                                : "", m->by_smem, m->cap, m->blocks, m->threads,
-            m->cap, m->threads, m->pool);
+  char why[192] = "";
+  if (ws_plan_is_matmul(plan))
+    snprintf(why, sizeof why, " for a matmul: its consumers hold the accumulator");
+  else if (ws_plan_carries_row_vectors(plan))
+    snprintf(why, sizeof why, " for a loop over a row's chunks: each block fills and "
+             "drains its ring once");
+  else if (ws_plan_is_row_block_loop(plan))
+    snprintf(why, sizeof why, " for a loop over blocks of rows: the most, up to 4, whose "
+             "entry cap is at least twice the %d elements a compute thread holds of a tile",
+             ws_plan_tile_elements_per_thread(plan));
+  ws_remark(env, loc, "registers: %d block(s) per SM (the fewer of %s%d%s, and the %d that "
+            "shared memory allows); entry cap %d = 65536 / %d / %d threads, down to a "
+            "multiple of 8 (at most 248); pool %d x %d = %ld",
+            m->blocks, why[0] && !ws_plan_is_matmul(plan) ? "" : "max-blocks-per-sm, ",
+            m->max_blocks, why, m->by_smem, m->cap, m->blocks, m->threads, m->cap, m->threads,
+            m->pool);
   if (m->compute_threads)
     ws_remark(env, loc, "registers: the producer warpgroup drops to %d (setmaxnreg.dec, "
               "%d x 128 = %d), the compute warpgroups take (%ld - %d) / %d threads = %d "

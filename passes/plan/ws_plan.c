@@ -163,6 +163,37 @@ bool ws_plan_carries_row_vectors(const ws_plan *plan) {
          mlirOperationGetNumResults(plan->loop) != 0;
 }
 
+bool ws_plan_is_row_block_loop(const ws_plan *plan) {
+  if (mlirOperationIsNull(plan->loop) || ws_loop_has_dot(plan->loop) ||
+      mlirOperationGetNumResults(plan->loop) != 0)
+    return false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(plan->loop));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (wsOperationIsA(op, "reduce"))
+      return true;
+  return false;
+}
+
+int ws_plan_tile_elements_per_thread(const ws_plan *plan) {
+  int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
+  if (compute < 0 || mlirOperationIsNull(plan->loop))
+    return 0;
+  int64_t most = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(plan->loop));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
+      MlirType t = mlirValueGetType(mlirOperationGetResult(op, r));
+      if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
+        continue;
+      int64_t n = 1;
+      for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
+        n *= mlirShapedTypeGetDimSize(t, d);
+      most = n > most ? n : most;
+    }
+  int threads = plan->parts[compute].num_warps * 32;
+  return (int)((most + threads - 1) / threads);
+}
+
 bool ws_plan_is_matmul(const ws_plan *plan) {
   return !mlirOperationIsNull(plan->loop) && ws_loop_has_dot(plan->loop);
 }

@@ -245,6 +245,15 @@ bool ws_loop_has_dot(MlirOperation loop);
  * and sum), run once per block of rows. */
 bool ws_plan_carries_row_vectors(const ws_plan *plan);
 
+/* True when the plan's loop is a row kernel's loop over blocks of whole
+ * rows: elementwise, carrying nothing, with a ws.reduce in its body. */
+bool ws_plan_is_row_block_loop(const ws_plan *plan);
+
+/* The most elements of one tile of the plan's loop body that each compute
+ * thread holds (the largest tile over the compute warps' threads); 0
+ * without compute warps. */
+int ws_plan_tile_elements_per_thread(const ws_plan *plan);
+
 /* True when the plan's loop is a matmul loop (ws_loop_has_dot, with an
  * epilogue after the loop); false once the kernel is specialized. */
 bool ws_plan_is_matmul(const ws_plan *plan);

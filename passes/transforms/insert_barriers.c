@@ -27,7 +27,9 @@
  * threads. The producer warpgroup drops to 24 with setmaxnreg.dec and the
  * compute warpgroups take what it frees (setmaxnreg.inc), in multiples of 8,
  * at most 256, never more than the pool holds. Totals are checked against
- * the pool and the 65536 registers of an SM. */
+ * the pool and the 65536 registers of an SM. blocks_per_sm is the fewer of
+ * what shared memory allows and max-blocks-per-sm, which a matmul sets to
+ * 1 and a row kernel to its own count (row_kernel_blocks). */
 #include <stdio.h>
 #include <string.h>
 
@@ -96,8 +98,32 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
   c->drain = to == WS_ROLE_STORE ? c->depth - 1 : 0;
 }
 
-/* Blocks per SM for a loop over a row's chunks (see insert_barriers). */
-enum { CHUNKED_ROW_BLOCKS = 4 };
+/* Blocks per SM for a row kernel (see row_kernel_blocks). */
+enum { ROW_KERNEL_BLOCKS = 4 };
+
+/* The blocks per SM a row kernel's loop takes: a loop over a row's chunks
+ * runs once per block, so each block's ring fills and drains once, and
+ * four blocks keep memory busy through the gaps (2.7 TB/s for a
+ * cross-entropy at 4096 x 128256 on the H100, where 2 gave 2.2). A loop
+ * over blocks of rows (rings of depth 1, ws-plan-memory) takes as many as
+ * leave the compute threads twice the elements of a tile they hold in
+ * registers at entry (ptxas allocates the whole kernel within that cap):
+ * four for 32 elements a thread over 4 compute warps, two over 8; more
+ * blocks ran faster where nothing spilled (RMSNorm at 65536 x 1024 bf16:
+ * 0.97 of a device copy with four blocks of 4 warps, 0.95 with two of 8).
+ * 0 for other loops. */
+static int row_kernel_blocks(const ws_plan *plan, int threads) {
+  if (ws_plan_carries_row_vectors(plan))
+    return ROW_KERNEL_BLOCKS;
+  if (!ws_plan_is_row_block_loop(plan))
+    return 0;
+  const ws_target *target = ws_target_of(plan->loop);
+  int need = 2 * ws_plan_tile_elements_per_thread(plan);
+  int blocks = ROW_KERNEL_BLOCKS;
+  while (blocks > 1 && target->registers_per_sm / blocks / threads / 8 * 8 < need)
+    blocks--;
+  return blocks;
+}
 
 /* Warp layout and register budgets; false (after an error) when they cannot
  * fit the register file. */
@@ -110,6 +136,9 @@ static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
   int producers = plan->num_parts - (compute != NULL);
   int warps = compute_warps + (compute_warps ? 4 : producers);
   int threads = warps * 32;
+  int row_blocks = row_kernel_blocks(plan, threads);
+  if (row_blocks)
+    max_blocks = row_blocks;
   int by_smem = target->smem_per_sm / (plan->smem_bytes + target->smem_reserved_per_block);
   int blocks = by_smem < max_blocks ? by_smem : max_blocks;
   if (blocks < 1)
@@ -175,12 +204,6 @@ static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
    * whose consumers hold the accumulator, takes the SM alone. */
   if (ws_plan_is_matmul(&plan))
     max_blocks = 1;
-  /* A loop over a row's chunks (it carries row vectors) runs once per
-   * block, so each block's ring fills and drains once: more blocks per SM
-   * keep memory busy through the gaps (4: 2.7 TB/s for a cross-entropy at
-   * 4096 x 128256 on the H100, where 2 gave 2.2). */
-  if (ws_plan_carries_row_vectors(&plan) && max_blocks < CHUNKED_ROW_BLOCKS)
-    max_blocks = CHUNKED_ROW_BLOCKS;
   ws_register_math m;
   if (!plan_registers(&plan, max_blocks, &m))
     return false;

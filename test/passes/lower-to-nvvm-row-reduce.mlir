@@ -11,7 +11,7 @@
 
 // 8 x 256 f32 over 4 warps: vec 4, a row is 64 chunks, two warps' lanes.
 // PLAN-LABEL: gpu.func @softmax
-// PLAN-SAME: ws.row_scratch = array<i32: 49248, 256>
+// PLAN-SAME: ws.row_scratch = array<i32: 16416, 256>
 // CHECK-LABEL: llvm.func @softmax
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
@@ -55,7 +55,7 @@ module attributes {gpu.container_module} {
 // over 1, 2, 4, 8 and 16 lanes and no named barrier. The plan reserves the
 // scratch all the same (it sizes it before the lowering picks the chunks).
 // PLAN-LABEL: gpu.func @row_max
-// PLAN-SAME: ws.row_scratch = array<i32: 49248, 512>
+// PLAN-SAME: ws.row_scratch = array<i32: 16416, 512>
 // CHECK-LABEL: llvm.func @row_max
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly {{.*}} : f32 -> f32
 // CHECK: arith.maximumf

@@ -181,6 +181,23 @@ static void write_header(FILE *f, const char *name, const launch_info *ks, int n
                  " * message in m->error) when the device cannot be queried. */\n"
                  "unsigned %s_%s_persistent_grid(%s_module *m);\n\n",
               ks[k].name, ks[k].blocks_per_sm, name, ks[k].name, name);
+    else {
+      char how[160];
+      if (ks[k].cluster_x * ks[k].cluster_y > 1)
+        snprintf(how, sizeof how, "the clusters of %d blocks it\n * runs at once "
+                 "(cuOccupancyMaxActiveClusters) times %d", ks[k].cluster_x * ks[k].cluster_y,
+                 ks[k].cluster_x * ks[k].cluster_y);
+      else
+        snprintf(how, sizeof how, "its SMs x %d block(s) per\n * SM, what its register "
+                 "cap and shared memory leave room for",
+                 ks[k].blocks_per_sm > 0 ? ks[k].blocks_per_sm : 1);
+      fprintf(f, "/* The grid that fills the current context's device once with %s,\n"
+                 " * for a kernel that loops over its work from its block index in\n"
+                 " * steps of the grid: %s; 0 (and a message in\n"
+                 " * m->error) when the device cannot be queried. */\n"
+                 "unsigned %s_%s_persistent_grid(%s_module *m);\n\n",
+              ks[k].name, how, name, ks[k].name, name);
+    }
   }
   fprintf(f, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
 }
@@ -476,7 +493,7 @@ static void write_persistent_grid(FILE *f, const char *name, const launch_info *
              "          CUDA_SUCCESS || sms <= 0) {\n"
              "    snprintf(m->error, sizeof m->error, \"no current device to size the grid for\");\n"
              "    return 0;\n  }\n  return (unsigned)sms * %du;\n}\n\n",
-          name, k->name, name, k->blocks_per_sm);
+          name, k->name, name, k->blocks_per_sm > 0 ? k->blocks_per_sm : 1);
 }
 
 /* `file`: the name the files have (the stem without its folder), which
@@ -512,8 +529,7 @@ static void write_source(FILE *f, const char *file, const char *name, const laun
   write_encoder(f, arrays);
   for (int k = 0; k < n; k++) {
     write_launch(f, name, &ks[k]);
-    if (ks[k].persistent)
-      write_persistent_grid(f, name, &ks[k]);
+    write_persistent_grid(f, name, &ks[k]);
     if (ks[k].workspace_per_block)
       fprintf(f, "size_t %s_%s_workspace_bytes(unsigned grid_x) {\n"
                  "  return (size_t)grid_x * %lldu;\n}\n\n",

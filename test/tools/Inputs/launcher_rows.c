@@ -57,6 +57,7 @@ int main(void) {
   t = mean;
   t.rank = 1;
   launch(&m, "mean rank 1", &t);
+  printf("resident grid=%u\n", layernorm_layernorm_persistent_grid(&m));
   layernorm_unload(&m);
   return 0;
 }

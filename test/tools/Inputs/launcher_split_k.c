@@ -27,12 +27,6 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   printf("  launched grid=%u workspace=0x%llx\n", gx, (unsigned long long)*(int64_t *)params[7]);
   return CUDA_SUCCESS;
 }
-CUresult cuCtxGetDevice(CUdevice *d) { *d = 0; return CUDA_SUCCESS; }
-CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
-  (void)d;
-  *v = a == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT ? 132 : 0;
-  return CUDA_SUCCESS;
-}
 
 static ws_tensor matrix(uint64_t rows, uint64_t cols) {
   ws_tensor t = {.base = 0x10000, .rank = 2, .dtype = WS_DTYPE_F16,

@@ -43,6 +43,14 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuui
 }
 #endif
 
+/* The device the grid functions (NAME_KERNEL_persistent_grid) size for:
+ * an H100's 132 SMs. */
+CUresult cuCtxGetDevice(CUdevice *d) { *d = 0; return CUDA_SUCCESS; }
+CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
+  (void)d;
+  *v = a == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT ? 132 : 0;
+  return CUDA_SUCCESS;
+}
 CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) { *p = 0x1000; (void)bytes; return CUDA_SUCCESS; }
 CUresult cuMemsetD8(CUdeviceptr p, unsigned char v, size_t n) { (void)p; (void)v; (void)n; return CUDA_SUCCESS; }
 CUresult cuMemFree(CUdeviceptr p) { (void)p; return CUDA_SUCCESS; }
