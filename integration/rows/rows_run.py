@@ -269,7 +269,8 @@ def torch_fn(kind, t):
 
 def bench_cross_entropy(kern, m, n):
     """ws against torch's F.cross_entropy (reduction "none": a loss per
-    row, as ws's), eager and compiled, and a device copy, at M x N; GB/s
+    row, as ws's), eager and compiled, and a device copy, at M x N (returns
+    each one's GB/s by name: ws, eager, compile, copy); GB/s
     count one read of the logits (the copy one read and one write of
     them). torch reads contiguous logits, ws the same values in rows
     padded to 16 bytes when N x the element size is not a multiple of 16."""
@@ -292,6 +293,7 @@ def bench_cross_entropy(kern, m, n):
     print(f"{kern.name} {m}x{n}: ws {gbs['ws']:.0f}, eager {gbs['eager']:.0f}, compile "
           f"{gbs['compile']:.0f}, copy {gbs['copy']:.0f} GB/s; ws/best torch "
           f"{gbs['ws'] / best:.2f}x, ws/copy {gbs['ws'] / gbs['copy']:.2f}")
+    return gbs
 
 
 def check_shapes(cfg, full):
@@ -307,9 +309,10 @@ def check_shapes(cfg, full):
 
 
 def bench_one(kern, m, n):
-    """ws against torch eager, torch.compile and a device copy, at M x N;
-    GB/s count one read and one write of each M x N tensor (add_rmsnorm:
-    two of each)."""
+    """ws against torch eager, torch.compile and a device copy, at M x N
+    (returns each one's GB/s by name: ws, eager, compile, copy); GB/s
+    count one read and one write of each M x N tensor (add_rmsnorm: two of
+    each)."""
     cfg = kern.cfg
     kind = cfg["kind"]
     t, _ = make_tensors(cfg, m, n, checked=False)
@@ -336,6 +339,18 @@ def bench_one(kern, m, n):
     print(f"{kern.name} {m}x{n}: ws {gbs['ws']:.0f}, eager {gbs['eager']:.0f}, compile "
           f"{gbs['compile']:.0f}, copy {gbs['copy']:.0f} GB/s; ws/best torch "
           f"{gbs['ws'] / best:.2f}x, ws/copy {gbs['ws'] / gbs['copy']:.2f}")
+    return gbs
+
+
+def read_manifest(folder):
+    """Each variant's configuration by name, from FOLDER/manifest."""
+    cfgs = {}
+    with open(os.path.join(folder, "manifest")) as f:
+        for line in f:
+            name, kind, dtype, rows, n, form = line.split()
+            cfgs[name] = {"kind": kind, "dtype": getattr(torch, dtype), "rows": int(rows),
+                          "n": int(n), "chunked": form == "chunks"}
+    return cfgs
 
 
 def main():
@@ -343,12 +358,7 @@ def main():
         sys.exit(__doc__)
     folder, mode = sys.argv[1], sys.argv[2]
     cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-    cfgs = {}
-    with open(os.path.join(folder, "manifest")) as f:
-        for line in f:
-            name, kind, dtype, rows, n, form = line.split()
-            cfgs[name] = {"kind": kind, "dtype": getattr(torch, dtype), "rows": int(rows),
-                          "n": int(n), "chunked": form == "chunks"}
+    cfgs = read_manifest(folder)
     names = sys.argv[3:] or list(cfgs)
     ok = True
     torch.manual_seed(0)
