@@ -10,7 +10,8 @@
  * if even that does not fit, depths shrink to 1. A row kernel's loop over
  * blocks of rows takes depth 1 everywhere: more blocks per SM, rather than
  * deeper rings, keep memory busy while its math waits on reductions. A
- * loop over a row's chunks sizes its rings for a quarter of an SM. Buffers are laid out in
+ * loop over a row's chunks sizes its rings for a quarter of an SM.
+ * Buffers are laid out in
  * one arena in ring order, each aligned for TMA (128 bytes; 1024 bytes for
  * swizzled boxes), every slot padded to that alignment, followed by the
  * barriers (8 bytes each). Over budget is an error listing every buffer and
