@@ -25,7 +25,6 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rows"))
 import rows_run  # noqa: E402
 
-SHAPES = [(65536, 1024), (32768, 4096), (16384, 8192), (4096, 32768)]
 # the variant each kind runs at a row length (32768: over chunks)
 VARIANT = {n: "{kind}_bf16_%d" % n for n in (1024, 4096, 8192)}
 CHUNKS = {"softmax": "softmax_chunks_bf16_4096", "rmsnorm": "rmsnorm_chunks_bf16_2048",
@@ -52,7 +51,7 @@ def main():
             for m, n in rows_run.CE_SHAPES:
                 results.append((kind, (m, n), rows_run.bench_cross_entropy(kern, m, n)))
             continue
-        for m, n in SHAPES:
+        for m, n in rows_run.SHAPES:
             name = CHUNKS[kind] if n == 32768 else VARIANT[n].format(kind=kind)
             if name is None:
                 continue

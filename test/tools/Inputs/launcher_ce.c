@@ -17,11 +17,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
                         void **extra) {
   (void)f; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem; (void)s; (void)extra;
   /* x, labels and its view, loss and its view, lse and its view, N, ignore */
-  const CUtensorMap *labels = params[1];
-  int zeroed = 1;
-  for (int i = 0; i < 16; i++)
-    zeroed &= labels->opaque[i] == 0;
-  printf("  launched grid=%u labels map %s n=%d ignore=%d\n", gx, zeroed ? "zeroed" : "encoded",
+  printf("  launched grid=%u labels map %s n=%d ignore=%d\n", gx,
+         map_is_zeroed(params[1]) ? "zeroed" : "encoded",
          *(int32_t *)params[7], *(int32_t *)params[8]);
   show_view("labels", params[2]);
   show_view("loss", params[4]);

@@ -18,11 +18,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
                         void **extra) {
   (void)f; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem; (void)s; (void)extra;
   /* x, w, b, y and its view, mean and its view, rstd and its view, M, eps */
-  const CUtensorMap *mean = params[5];
-  int zeroed = 1;
-  for (int i = 0; i < 16; i++)
-    zeroed &= mean->opaque[i] == 0;
-  printf("  launched grid=%u mean map %s\n", gx, zeroed ? "zeroed" : "encoded");
+  printf("  launched grid=%u mean map %s\n", gx, map_is_zeroed(params[5]) ? "zeroed" : "encoded");
   show_view("mean", params[6]);
   show_view("rstd", params[8]);
   return CUDA_SUCCESS;
