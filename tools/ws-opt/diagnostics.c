@@ -5,38 +5,15 @@
 #include <string.h>
 
 #include "mlir-c/IR.h"
+#include "ws-c/Compile.h"
 
 typedef struct file_position {
   MlirStringRef file;
   int line, col;
 } file_position;
 
-/* Reduces any location to a file position: names and call sites point at
- * what they wrap, fused locations at their first file position. */
-static bool resolve(MlirLocation loc, file_position *pos, int depth) {
-  if (depth > 16 || mlirLocationIsNull(loc))
-    return false;
-  if (mlirLocationIsAFileLineColRange(loc)) {
-    pos->file = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
-    pos->line = mlirLocationFileLineColRangeGetStartLine(loc);
-    pos->col = mlirLocationFileLineColRangeGetStartColumn(loc);
-    return true;
-  }
-  if (mlirLocationIsAName(loc))
-    return resolve(mlirLocationNameGetChildLoc(loc), pos, depth + 1);
-  if (mlirLocationIsACallSite(loc))
-    return resolve(mlirLocationCallSiteGetCallee(loc), pos, depth + 1);
-  if (mlirLocationIsAFused(loc)) {
-    MlirLocation parts[16];
-    intptr_t n = mlirLocationFusedGetNumLocations(loc);
-    if (n > 16)
-      return false;
-    mlirLocationFusedGetLocations(loc, parts);
-    for (intptr_t i = 0; i < n; i++)
-      if (resolve(parts[i], pos, depth + 1))
-        return true;
-  }
-  return false;
+static bool resolve(MlirLocation loc, file_position *pos) {
+  return wsLocationGetFilePosition(loc, &pos->file, &pos->line, &pos->col);
 }
 
 static const char *severity_word(MlirDiagnosticSeverity s) {
@@ -79,7 +56,7 @@ static bool is_source_file(const diagnostic_printer *p, MlirStringRef file) {
  * remarks of ws passes. Returns the resolved position for quoting. */
 static bool print_header(const diagnostic_printer *p, MlirLocation loc,
                          const char *sev, file_position *pos) {
-  bool located = resolve(loc, pos, 0);
+  bool located = resolve(loc, pos);
   if (located && is_source_file(p, pos->file))
     fprintf(stderr, "%s:%d:%d: %s: ", p->source->name, pos->line, pos->col, sev);
   else if (located)

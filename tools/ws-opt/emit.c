@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "launch_info.h"
 #include "launcher.h"
 #include "plan_json.h"
 #include "llvm-c/BitReader.h"
@@ -123,11 +122,11 @@ static void explain_nothing_planned(MlirModule module, const char *consequence) 
 static bool emit_launcher(MlirModule module, const char *ws_options, run_pipeline_fn run,
                           void *driver, const char *base) {
   char text[1024];
-  launch_info *kernels = NULL;
+  WsKernelInfo *kernels = NULL;
   pipeline(text, sizeof text, ws_options, "stage=plan");
   if (!run(driver, module, text))
     return false;
-  int n = launch_info_collect(mlirModuleGetOperation(module), &kernels);
+  intptr_t n = wsCollectKernelInfo(mlirModuleGetOperation(module), &kernels);
   bool ok = n > 0;
   if (n == 0)
     explain_nothing_planned(module, "there is nothing to launch");
@@ -138,9 +137,9 @@ static bool emit_launcher(MlirModule module, const char *ws_options, run_pipelin
     fprintf(stderr, "ws-opt: error: --emit=launcher takes one gpu.module, found %d\n", o.n);
     ok = false;
   }
-  ok = ok && launcher_write(base, kernels, n, (const unsigned char *)o.items[0].data,
+  ok = ok && launcher_write(base, kernels, (int)n, (const unsigned char *)o.items[0].data,
                             o.items[0].length);
-  free(kernels);
+  wsKernelInfoFree(kernels);
   return ok;
 }
 

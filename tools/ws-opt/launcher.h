@@ -6,11 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "launch_info.h"
+#include "ws-c/Compile.h"
 
 /* `base` is the path without extension; NAME is its last component. Returns
  * false after printing why. */
-bool launcher_write(const char *base, const launch_info *kernels, int count,
+bool launcher_write(const char *base, const WsKernelInfo *kernels, int count,
                     const unsigned char *cubin, size_t cubin_len);
 
 #endif

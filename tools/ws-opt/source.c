@@ -133,30 +133,3 @@ bool source_line(const source_buffer *src, int line, const char **start,
   *len = (size_t)((eol ? eol : end) - p);
   return true;
 }
-
-bool source_nesting_within(const char *text, size_t len, int limit, int *line, int *col) {
-  int depth = 0, l = 1, c = 1;
-  for (size_t i = 0; i < len; i++, c++) {
-    char ch = text[i];
-    if (ch == '\n') {
-      l++;
-      c = 0;
-    } else if (ch == '"') { /* a string: to its closing quote, past escapes */
-      for (i++, c++; i < len && text[i] != '"' && text[i] != '\n'; i++, c++)
-        if (text[i] == '\\' && i + 1 < len)
-          i++, c++;
-    } else if (ch == '/' && i + 1 < len && text[i + 1] == '/') { /* a comment */
-      while (i + 1 < len && text[i + 1] != '\n')
-        i++;
-    } else if (ch == '{' || ch == '[' || ch == '(') {
-      if (++depth > limit) {
-        *line = l;
-        *col = c;
-        return false;
-      }
-    } else if ((ch == '}' || ch == ']' || ch == ')') && depth > 0) {
-      depth--;
-    }
-  }
-  return true;
-}

@@ -29,11 +29,6 @@ typedef struct source_chunk {
  * a malloc'd array in *chunks (free each text, then the array). */
 size_t source_split(const source_buffer *src, source_chunk **chunks);
 
-/* The deepest nesting of brackets ({, [, () in `text`, outside strings
- * and comments. When it passes `limit`, returns false and the line and
- * column (1-based) of the first bracket beyond it. */
-bool source_nesting_within(const char *text, size_t len, int limit, int *line, int *col);
-
 /* Finds line `line` (1-based) of the buffer; returns its start and length. */
 bool source_line(const source_buffer *src, int line, const char **start,
                  size_t *len);

@@ -13,6 +13,7 @@
 #include "mlir-c/RegisterEverything.h"
 #include "pipeline_text.h"
 #include "source.h"
+#include "ws-c/Compile.h"
 #include "ws-c/Dialect.h"
 
 /* Deeper than any kernel, shallow enough for the parser's recursion on
@@ -101,7 +102,7 @@ static void remove_partial_output(const char *path) {
 static bool process(driver *d, const char *text, size_t len,
                     bool separator) {
   int line, col;
-  if (!source_nesting_within(text, len, MAX_NESTING, &line, &col)) {
+  if (!wsSourceNestingWithin(mlirStringRefCreate(text, len), MAX_NESTING, &line, &col)) {
     /* MLIR's parser recurses per level and would overflow the stack */
     MlirLocation at = mlirLocationFileLineColGet(
         d->ctx, mlirStringRefCreateFromCString(d->printer.source->name), (unsigned)line,

@@ -1,6 +1,7 @@
-/* launch_info.c: what the launcher needs of each planned kernel: its
- * signature (read here) and its plan (read through ws-c/Plan.h). */
-#include "launch_info.h"
+/* kernel_info_capi.c: wsCollectKernelInfo (ws-c/Compile.h): what a host
+ * needs of each planned kernel: its signature (read here) and its plan
+ * (read through ws-c/Plan.h). */
+#include "ws-c/Compile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +13,8 @@
 #include "ws-c/Plan.h"
 
 typedef struct collector {
-  launch_info *out;
-  int n, cap;
+  WsKernelInfo *out;
+  intptr_t n, cap;
   bool failed;
 } collector;
 
@@ -22,41 +23,51 @@ static bool name_is(MlirOperation op, const char *name) {
   return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
 }
 
-static bool scalar_c_type(MlirType t, char *out, size_t cap) {
-  const char *c = NULL;
+/* How a scalar of type `t` is passed; WsScalarNone when it cannot be. */
+static WsScalarType scalar_type(MlirType t) {
   if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32)
-    c = "int32_t";
-  else if ((mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64) || mlirTypeIsAIndex(t))
-    c = "int64_t"; /* index is passed as i64, as upstream's GPU lowering does */
-  else if (mlirTypeIsAF32(t))
-    c = "float";
-  else if (mlirTypeIsAF64(t))
-    c = "double";
-  if (c)
-    snprintf(out, cap, "%s", c);
-  return c != NULL;
+    return WsScalarI32;
+  if ((mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64) || mlirTypeIsAIndex(t))
+    return WsScalarI64; /* index is passed as i64, as upstream's GPU lowering does */
+  if (mlirTypeIsAF32(t))
+    return WsScalarF32;
+  if (mlirTypeIsAF64(t))
+    return WsScalarF64;
+  return WsScalarNone;
+}
+
+/* A located error on the kernel; describing stops. */
+static void refuse_kernel(collector *c, MlirOperation func, const char *message) {
+  mlirEmitError(mlirOperationGetLocation(func), message);
+  c->failed = true;
 }
 
 static void describe(collector *c, MlirOperation func, WsPlan plan) {
   if (c->n == c->cap) {
-    int cap = c->cap ? 2 * c->cap : 16;
-    launch_info *grown = realloc(c->out, (size_t)cap * sizeof *grown);
+    intptr_t cap = c->cap ? 2 * c->cap : 16;
+    WsKernelInfo *grown = realloc(c->out, (size_t)cap * sizeof *grown);
     if (!grown) {
-      fprintf(stderr, "ws-opt: error: out of memory describing the kernels\n");
-      c->failed = true;
+      refuse_kernel(c, func, "out of memory describing the kernels");
       return;
     }
     c->out = grown;
     c->cap = cap;
   }
-  launch_info *info = &c->out[c->n];
+  WsKernelInfo *info = &c->out[c->n];
   memset(info, 0, sizeof *info);
   MlirAttribute name = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name"));
   MlirStringRef n = mlirStringAttrGetValue(name);
+  if (n.length >= sizeof info->name) {
+    char message[96];
+    snprintf(message, sizeof message, "a kernel's name may be at most %d characters long",
+             WS_MAX_KERNEL_NAME - 1);
+    refuse_kernel(c, func, message);
+    return;
+  }
   snprintf(info->name, sizeof info->name, "%.*s", (int)n.length, n.data);
   WsPlanKernel k = wsPlanGetKernel(plan);
   info->block_threads = k.block_threads;
-  info->smem_bytes = k.shared_memory_bytes;
+  info->shared_memory_bytes = k.shared_memory_bytes;
   info->blocks_per_sm = k.blocks_per_sm;
   info->persistent = k.persistent;
   info->cluster_x = k.cluster_x > 1 ? k.cluster_x : 1;
@@ -70,18 +81,20 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
           : 0;
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
-    if (i == LAUNCH_MAX_ARGS) {
-      fprintf(stderr, "ws-opt: error: kernel %s has too many arguments\n", info->name);
-      c->failed = true;
+    if (i == WS_MAX_KERNEL_ARGS) {
+      char message[96];
+      snprintf(message, sizeof message, "a kernel may take at most %d arguments",
+               WS_MAX_KERNEL_ARGS);
+      refuse_kernel(c, func, message);
       return;
     }
     MlirValue arg = mlirBlockGetArgument(entry, i);
     MlirType t = mlirValueGetType(arg);
-    launch_arg *a = &info->args[info->num_args++];
+    WsKernelArg *a = &info->args[info->num_args++];
     if (wsTypeIsATensorDesc(t)) {
       MlirType box = wsTensorDescTypeGetBox(t);
       MlirType e = mlirShapedTypeGetElementType(box);
-      a->is_desc = true;
+      a->kind = WsArgDescriptor;
       a->rank = (int)mlirShapedTypeGetRank(box);
       for (int d = 0; d < a->rank; d++)
         a->box[d] = mlirShapedTypeGetDimSize(box, d);
@@ -96,15 +109,17 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       a->direct = wsPlanDescriptorIsAccessedDirectly(plan, arg);
       a->view = wsPlanDescriptorHasView(plan, arg);
     } else if (wsTypeIsAKernelArray(t)) {
-      a->is_array = true;
+      a->kind = WsArgArray;
       a->rank = 1;
       a->dtype = wsElementTypeGetDtype(mlirShapedTypeGetElementType(t));
-    } else if (scalar_c_type(t, a->c_type, sizeof a->c_type)) {
+    } else if ((a->scalar = scalar_type(t)) != WsScalarNone) {
+      a->kind = WsArgScalar;
       a->divisor = mlirTypeIsAInteger(t) ? wsPlanGetArgumentDivisibility(plan, i) : 1;
     } else {
-      fprintf(stderr, "ws-opt: error: kernel %s: argument %d has a type the "
-                      "launcher cannot pass\n", info->name, (int)i);
-      c->failed = true;
+      char message[128];
+      snprintf(message, sizeof message, "kernel argument %d has a type a launch cannot "
+                                        "pass", (int)i);
+      refuse_kernel(c, func, message);
       return;
     }
   }
@@ -123,9 +138,15 @@ static MlirWalkResult visit(MlirOperation op, void *user_data) {
   return c->failed ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
 }
 
-int launch_info_collect(MlirOperation module, launch_info **out) {
+intptr_t wsCollectKernelInfo(MlirOperation module, WsKernelInfo **kernels) {
   collector c = {NULL, 0, 0, false};
   mlirOperationWalk(module, visit, &c, MlirWalkPreOrder);
-  *out = c.out;
+  if (c.failed) {
+    free(c.out);
+    c.out = NULL;
+  }
+  *kernels = c.out;
   return c.failed ? -1 : c.n;
 }
+
+void wsKernelInfoFree(WsKernelInfo *kernels) { free(kernels); }

@@ -1,0 +1,165 @@
+/*
+ * ws-c/Compile.h: compile a ws kernel in-process, and what a host needs to
+ * launch each kernel a module holds.
+ *
+ * wsCompile runs what `ws-opt --emit=ptx` runs (the ws pipeline to PTX) on
+ * a context of its own, and keeps the PTX, every diagnostic with its
+ * location split into file, line and column, and each kernel's launch
+ * data: its threads, shared memory, persistence, cluster and arguments.
+ * ws-opt's --emit=launcher reads the same launch data through
+ * wsCollectKernelInfo, so a C launcher and a runtime built on this header
+ * see one description of each kernel. Nothing here keeps global state
+ * beyond MLIR's pass registry, which wsCompile fills once.
+ */
+#ifndef WS_C_COMPILE_H
+#define WS_C_COMPILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+#include "ws-c/Dialect.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most arguments a kernel may take, and the longest kernel name
+ * (with its NUL). A kernel past either is refused with a located error. */
+enum { WS_MAX_KERNEL_ARGS = 32, WS_MAX_KERNEL_NAME = 128 };
+
+/* How an argument reaches the kernel. */
+typedef enum WsArgKind {
+  WsArgScalar = 0,     /* a value: see WsScalarType */
+  WsArgDescriptor = 1, /* a !ws.tensor_desc: a 128-byte CUtensorMap */
+  WsArgArray = 2,      /* a memref<?xT>: its base address and element count */
+} WsArgKind;
+
+/* The type a scalar argument is passed as; `index` is passed as i64, as
+ * upstream MLIR's GPU lowering passes it. */
+typedef enum WsScalarType {
+  WsScalarNone = 0,
+  WsScalarI32 = 1,
+  WsScalarI64 = 2,
+  WsScalarF32 = 3,
+  WsScalarF64 = 4,
+} WsScalarType;
+
+/* One kernel argument, in the kernel's order. */
+typedef struct WsKernelArg {
+  WsArgKind kind;
+  WsScalarType scalar; /* scalars */
+  int64_t divisor;     /* integer scalars: their ws.divisibility; 1: none */
+  WsDtype dtype;       /* descriptors and arrays: the element type */
+  int rank;            /* descriptors: the box's rank; arrays: 1 */
+  int64_t box[5];      /* descriptors: the TMA box the plan chose, outermost
+                          first (a cluster's split tile: one CTA's part) */
+  int swizzle;         /* descriptors: the swizzle in bytes: 0, 32, 64, 128 */
+  bool view;           /* descriptors: the kernel takes a store view, twelve
+                          int64 values, right after the tensor map */
+  bool direct;         /* descriptors: no TMA copy goes through it (the
+                          kernel reads or writes it element by element), so
+                          it is checked but its map is never encoded */
+} WsKernelArg;
+
+/* One planned kernel: the launch shape ws-insert-barriers fixed (see
+ * WsPlanKernel in ws-c/Plan.h) and its arguments. `workspace_per_block`,
+ * when not 0, is a split-K kernel's: its last argument is the address of a
+ * workspace of grid x this many bytes. */
+typedef struct WsKernelInfo {
+  char name[WS_MAX_KERNEL_NAME];
+  int block_threads;
+  int shared_memory_bytes;
+  int blocks_per_sm;
+  bool persistent;
+  int cluster_x, cluster_y; /* 1 x 1: no cluster */
+  bool pair;
+  int64_t workspace_per_block;
+  int num_args;
+  WsKernelArg args[WS_MAX_KERNEL_ARGS];
+} WsKernelInfo;
+
+/* Describes every kernel of `module` that ws-insert-barriers planned (run
+ * the pipeline with stage=plan first). Sets *kernels to an array the caller
+ * frees with wsKernelInfoFree and returns its length (0: no planned
+ * kernel), or returns -1 after emitting a located error on the kernel
+ * that cannot be described. */
+intptr_t wsCollectKernelInfo(MlirOperation module, WsKernelInfo **kernels);
+
+/* Frees what wsCollectKernelInfo returned (NULL is ignored). */
+void wsKernelInfoFree(WsKernelInfo *kernels);
+
+/* Reduces a location to a file position: names and call sites to what they
+ * wrap, a fused location to its first file position. Returns false when
+ * there is none (an unknown location). MLIR names a buffer parsed from
+ * memory "-". */
+bool wsLocationGetFilePosition(MlirLocation loc, MlirStringRef *file,
+                               int *line, int *column);
+
+/* The deepest nesting of brackets ({, [, () in `text`, outside strings and
+ * comments, against `limit`: MLIR's parser recurses once per level, so a
+ * text nested deeper than a few hundred levels would overflow its stack.
+ * Returns false, with the line and column (1-based) of the first bracket
+ * past the limit, when the text goes deeper. */
+bool wsSourceNestingWithin(MlirStringRef text, int limit, int *line,
+                           int *column);
+
+/* The result of wsCompile: an opaque handle the caller frees with
+ * wsCompiledDestroy. Every string it gives lives as long as the handle. */
+typedef struct WsCompiled {
+  void *ptr;
+} WsCompiled;
+
+/* Compiles the ws kernel source `source` (MLIR text) to PTX, in-process.
+ * `filename` names the source in diagnostics (locations in the text are
+ * reported under it). `options` are ws-pipeline's, in MLIR's "key=value"
+ * form ("chip=sm_90a explain=true"; see ws-opt --help); wsCompile sets
+ * `stage` and `format` itself and refuses them there. The result holds the
+ * diagnostics whether or not it succeeded; it is null only when memory ran
+ * out. */
+WsCompiled wsCompile(MlirStringRef source, MlirStringRef filename,
+                     MlirStringRef options);
+
+/* Frees a compile result (a null one is ignored). */
+void wsCompiledDestroy(WsCompiled compiled);
+
+/* True for the null result. */
+static inline bool wsCompiledIsNull(WsCompiled compiled) {
+  return compiled.ptr == NULL;
+}
+
+/* True when the source compiled: the PTX and the kernels are there. */
+bool wsCompiledSucceeded(WsCompiled compiled);
+
+/* The PTX of the module's kernels (empty after a failure). */
+MlirStringRef wsCompiledGetPTX(WsCompiled compiled);
+
+/* The planned kernels, in the module's order, and kernel `index`'s launch
+ * data (NULL when out of range). */
+intptr_t wsCompiledGetNumKernels(WsCompiled compiled);
+const WsKernelInfo *wsCompiledGetKernel(WsCompiled compiled, intptr_t index);
+
+/* One diagnostic of a compile, in the order it was reported: errors,
+ * warnings, the notes attached to them, and the remarks of ws passes (with
+ * explain=true, one on each decision). `file` is empty and `line` and
+ * `column` are 0 when the diagnostic has no file position. */
+typedef struct WsCompileDiagnostic {
+  MlirDiagnosticSeverity severity;
+  MlirStringRef file;
+  int line, column;
+  MlirStringRef message;
+} WsCompileDiagnostic;
+
+intptr_t wsCompiledGetNumDiagnostics(WsCompiled compiled);
+
+/* Diagnostic `index` (0 <= index < wsCompiledGetNumDiagnostics). */
+WsCompileDiagnostic wsCompiledGetDiagnostic(WsCompiled compiled,
+                                            intptr_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WS_C_COMPILE_H */

@@ -1,0 +1,75 @@
+"""The disk cache: a second compile of the same kernel is read back; any
+change of source, options or linker is a miss; clear() empties it."""
+
+import os
+import subprocess
+import sys
+import time
+
+import ws
+from ws import cache
+
+
+def test_a_second_compile_is_a_hit(add_source, private_cache):
+    first = ws.compile(add_source)
+    assert not first.cached
+    start = time.perf_counter()
+    second = ws.compile(add_source)
+    elapsed = time.perf_counter() - start
+    assert second.cached and second.ptx == first.ptx
+    assert second.add.signature == first.add.signature
+    assert elapsed < 0.5  # the figure is in the benchmark; this only says no compile ran
+    assert os.listdir(private_cache)
+
+
+def test_source_options_and_linker_are_in_the_key(add_source):
+    ws.compile(add_source)
+    assert not ws.compile(add_source + "\n// changed\n").cached
+    assert not ws.compile(add_source, max_blocks_per_sm=1).cached
+    assert ws.compile(add_source, max_blocks_per_sm=1).cached
+    assert not ws.compile(add_source, explain=True).cached
+
+
+def test_remarks_come_back_from_the_cache(add_source):
+    remarks = ws.compile(add_source, explain=True).remarks
+    again = ws.compile(add_source, explain=True)
+    assert again.cached and again.remarks == remarks
+
+
+def test_a_failed_compile_is_not_cached(add_source):
+    bad = add_source.replace("32x64xf32", "64x8192xf32")
+    for _ in range(2):
+        try:
+            ws.compile(bad)
+        except ws.CompileError:
+            pass
+        else:
+            raise AssertionError("the kernel should be refused")
+
+
+def test_use_cache_false_neither_reads_nor_writes(add_source, private_cache):
+    assert not ws.compile(add_source, use_cache=False).cached
+    assert not os.path.exists(private_cache) or not os.listdir(private_cache)
+
+
+def test_a_damaged_entry_is_a_miss(add_source, private_cache):
+    ws.compile(add_source)
+    for root, _, files in os.walk(private_cache):
+        for f in files:
+            if f == "module.json":
+                with open(os.path.join(root, f), "w") as out:
+                    out.write("{not json")
+    assert not ws.compile(add_source).cached
+
+
+def test_clear_and_the_command(add_source, private_cache):
+    ws.compile(add_source)
+    ws.compile(add_source, max_blocks_per_sm=1)
+    assert cache.clear() == 2
+    assert not ws.compile(add_source).cached
+    pkg = os.path.dirname(os.path.dirname(ws.__file__))
+    out = subprocess.run([sys.executable, "-m", "ws.cache", "clear"], check=True,
+                         capture_output=True, text=True, cwd=pkg,
+                         env=dict(os.environ, PYTHONPATH=pkg)).stdout
+    assert "removed 1 cached module" in out
+    assert not ws.compile(add_source).cached

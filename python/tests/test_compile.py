@@ -1,0 +1,132 @@
+"""ws.compile: in-process compiles, signatures, diagnostics."""
+
+import os
+import re
+
+import pytest
+
+import ws
+from conftest import ROOT, kernel_path
+
+
+def test_compile_a_path_gives_ptx_and_the_signature():
+    mod = ws.compile(kernel_path("add.mlir"), chip="sm_90a")
+    assert mod.chip == "sm_90a"
+    assert ".entry add" in mod.ptx and "setmaxnreg" in mod.ptx
+    assert mod.cubin is None and mod.linker == "driver"
+    sig = mod.add.signature
+    assert (sig.name, sig.block_threads, sig.shared_memory_bytes) == ("add", 256, 82016)
+    assert not sig.persistent and sig.cluster == (1, 1)
+    kinds = [a.kind for a in sig.args]
+    assert kinds == ["descriptor", "descriptor", "descriptor", "scalar"]
+    assert [a.dtype for a in sig.args[:3]] == ["f32"] * 3
+    assert all(a.box == (32, 64) and a.rank == 2 for a in sig.args[:3])
+    assert [a.view for a in sig.args[:3]] == [False, False, True]  # c is stored
+    assert sig.args[3].scalar == "i32" and sig.args[3].divisor == 1
+    assert mod.kernels == {"add": mod.add}
+
+
+def test_the_ptx_is_ws_opts(add_source):
+    import subprocess
+    ws_opt = os.path.join(ROOT, "build", "bin", "ws-opt")
+    if not os.path.exists(ws_opt):
+        pytest.skip("skipped: no build/bin/ws-opt to compare with")
+    ref = subprocess.run([ws_opt, kernel_path("add.mlir"), "--emit=ptx"], check=True,
+                         capture_output=True, text=True).stdout
+    assert ws.compile(add_source).ptx == ref
+
+
+def test_a_persistent_matmul_says_so():
+    sig = ws.compile(kernel_path("matmul_persistent.mlir")).matmul_persistent.signature
+    assert sig.persistent and sig.blocks_per_sm >= 1
+    descs = [a for a in sig.args if a.kind == "descriptor"]
+    assert {a.dtype for a in descs} <= {"f16", "bf16", "f32"}
+    assert all(a.swizzle in (0, 32, 64, 128) for a in descs)
+    assert any(a.swizzle == 128 for a in descs)
+
+
+def test_an_index_argument_is_passed_as_i64(add_source):
+    src = add_source.replace("%ynumel: i32) kernel", "%n: index) kernel").replace(
+        "%pid = gpu.block_id x", "%ynumel = arith.index_cast %n : index to i32\n"
+        "      %pid = gpu.block_id x")
+    assert ws.compile(src).add.signature.args[3].scalar == "i64"
+
+
+def test_a_syntax_error_is_located_in_the_named_file():
+    with pytest.raises(ws.CompileError) as e:
+        ws.compile("func.func @f() {\n  return %nope : i32\n}\n", filename="user.mlir")
+    errors = [d for d in e.value.diagnostics if d.severity == "error"]
+    assert errors and (errors[0].file, errors[0].line, errors[0].column) == ("user.mlir", 2, 10)
+    assert "undeclared SSA value" in errors[0].message
+    assert str(e.value).startswith("user.mlir:2:10: error: use of undeclared SSA value")
+
+
+def test_a_path_names_its_diagnostics(tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("module {\n  %x = \n}\n")
+    with pytest.raises(ws.CompileError) as e:
+        ws.compile(bad)
+    assert str(e.value).startswith(str(bad) + ":")
+
+
+def test_a_module_without_a_marked_loop_says_so():
+    with pytest.raises(ws.CompileError, match="no loop is marked ws.warp_specialize"):
+        ws.compile("module {\n}\n")
+
+
+def test_a_rejected_kernel_carries_the_pass_error(add_source):
+    # 64 x 8192 f32 tiles do not fit shared memory: ws-plan-memory refuses
+    src = add_source.replace("32x64xf32", "64x8192xf32")
+    with pytest.raises(ws.CompileError) as e:
+        ws.compile(src, filename="big.mlir")
+    err = [d for d in e.value.diagnostics if d.severity == "error"][0]
+    assert err.file == "big.mlir" and err.line > 0
+    assert re.search(r"shared memory|budget", err.message)
+
+
+def test_explain_keeps_located_remarks(add_source):
+    mod = ws.compile(add_source, explain=True, filename="add.mlir")
+    assert len(mod.remarks) > 5
+    assert all(r.file == "add.mlir" and r.line > 0 for r in mod.remarks)
+    assert any("partition" in r.message for r in mod.remarks)
+    assert not ws.compile(add_source).remarks
+
+
+def test_pipeline_options_reach_the_passes(add_source):
+    with pytest.raises(ws.CompileError, match="budget"):
+        ws.compile(add_source, smem_budget=4096)
+
+
+def test_an_unknown_option_or_a_reserved_one_is_refused(add_source):
+    with pytest.raises(ws.CompileError, match="no_such_option|no-such-option"):
+        ws.compile(add_source, no_such_option=1)
+    with pytest.raises(ws.CompileError, match="option 'stage' is set by the compile itself"):
+        ws.compile(add_source, stage="plan")
+    with pytest.raises(ValueError, match="cannot be passed"):
+        ws.compile(add_source, cuda_path="/a b")
+    with pytest.raises(ValueError, match="linker must be one of"):
+        ws.compile(add_source, linker="ptxas")
+
+
+def test_a_chip_the_kernel_does_not_target_is_refused(add_source):
+    with pytest.raises(ws.CompileError, match="sm_100a"):
+        ws.compile(add_source, chip="sm_100a")
+
+
+def test_nesting_too_deep_is_refused_before_the_parser():
+    with pytest.raises(ws.CompileError, match="nests brackets more than 512 deep"):
+        ws.compile("module {" + "(" * 600 + "\n}", filename="deep.mlir")
+
+
+def test_nvjitlink_makes_a_cubin(add_source):
+    from ws import _nvjitlink
+    if not _nvjitlink.available():
+        pytest.skip("skipped: no libnvJitLink.so")
+    mod = ws.compile(add_source, linker="nvjitlink")
+    assert mod.cubin.startswith(b"\x7fELF") and mod.linker == "nvjitlink"
+
+
+def test_the_version_is_the_projects():
+    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+        want = re.search(r"project\(ws VERSION (\S+)", f.read()).group(1)
+    assert ws.version() == want

@@ -1,0 +1,256 @@
+"""ws.compile: a kernel source to a loaded-on-demand module, in-process.
+
+The C API (wsCompile) runs the ws pipeline to PTX and gives each kernel's
+launch data; nvJitLink turns the PTX into a cubin (else the driver does at
+load). Results are cached on disk (ws.cache).
+"""
+
+import ctypes
+import dataclasses
+import os
+from typing import Dict, List, Optional, Tuple, Union
+
+from . import _capi, _nvjitlink, cache
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnostic:
+    """One diagnostic of a compile: error, warning, note or remark."""
+
+    severity: str
+    file: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self):
+        where = "%s:%d:%d" % (self.file, self.line, self.column) if self.line else (
+            self.file or "ws")
+        return "%s: %s: %s" % (where, self.severity, self.message)
+
+
+class CompileError(Exception):
+    """ws refused a kernel. ``diagnostics`` holds every diagnostic of the
+    compile (errors with their notes, and the passes' remarks); the message
+    is the errors and notes, one per line, as ws-opt prints them."""
+
+    def __init__(self, diagnostics: List[Diagnostic]):
+        self.diagnostics = diagnostics
+        shown = [d for d in diagnostics if d.severity in ("error", "note")] or diagnostics
+        super().__init__("\n".join(str(d) for d in shown) or "ws: the compile failed")
+
+
+def dtype_names() -> Dict[int, str]:
+    """WsDtype's numbers and MLIR's names of them, from the C API's table."""
+    lib = _capi.lib()
+    names, n = {}, 1
+    while True:
+        name = lib.wsDtypeGetName(n)
+        if not name:
+            return names
+        names[n] = name.decode()
+        n += 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Arg:
+    """One kernel argument: a scalar (its type, and for an integer the
+    ws.divisibility a launch must honour), a descriptor (a global tensor TMA
+    reads or writes through the box the plan chose) or an array (a rank-1
+    tensor read element by element)."""
+
+    index: int
+    kind: str  # "scalar", "descriptor", "array"
+    scalar: Optional[str] = None  # "i32", "i64" (also index), "f32", "f64"
+    divisor: int = 1
+    dtype: Optional[str] = None  # MLIR's name: "f32", "bf16", "f8E4M3FN"...
+    rank: int = 0
+    box: Tuple[int, ...] = ()
+    swizzle: int = 0
+    view: bool = False
+    direct: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Signature:
+    """What a launch of one kernel needs: threads per block, dynamic shared
+    memory, the blocks per SM its register cap leaves room for, whether it
+    is persistent (any grid covers the work; resident_grid() fills the
+    device), its cluster, a split-K workspace's bytes per block, and its
+    arguments."""
+
+    name: str
+    block_threads: int
+    shared_memory_bytes: int
+    blocks_per_sm: int
+    persistent: bool
+    cluster: Tuple[int, int]
+    pair: bool
+    workspace_per_block: int
+    args: Tuple[Arg, ...]
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Signature":
+        args = tuple(Arg(**dict(a, box=tuple(a["box"]))) for a in data["args"])
+        return cls(**dict(data, cluster=tuple(data["cluster"]), args=args))
+
+
+def _signature(info: _capi.KernelInfo, dtypes: Dict[int, str]) -> Signature:
+    args = []
+    for i in range(info.num_args):
+        a = info.args[i]
+        kind = _capi.ARG_KINDS[a.kind]
+        if kind == "scalar":
+            args.append(Arg(i, kind, scalar=_capi.SCALAR_TYPES[a.scalar], divisor=a.divisor))
+        else:
+            args.append(Arg(i, kind, dtype=dtypes[a.dtype], rank=a.rank,
+                            box=tuple(a.box[:a.rank]) if kind == "descriptor" else (),
+                            swizzle=a.swizzle, view=a.view, direct=a.direct))
+    return Signature(info.name.decode(), info.block_threads, info.shared_memory_bytes,
+                     info.blocks_per_sm, info.persistent, (info.cluster_x, info.cluster_y),
+                     info.pair, info.workspace_per_block, tuple(args))
+
+
+def _option_text(chip: Optional[str], explain: bool, options: dict) -> str:
+    """ws-pipeline's options, sorted, in MLIR's form; Python names take
+    underscores for the dashes (smem_budget=...)."""
+    items = dict((k.replace("_", "-"), v) for k, v in options.items())
+    if chip:
+        items["chip"] = chip
+    if explain:
+        items["explain"] = True
+    parts = []
+    for k in sorted(items):
+        v = items[k]
+        v = ("true" if v else "false") if isinstance(v, bool) else str(v)
+        if not v or any(c in v for c in " {}"):
+            raise ValueError("ws.compile: option %s=%r cannot be passed" % (k, v))
+        parts.append("%s=%s" % (k, v))
+    return " ".join(parts)
+
+
+def _read_source(source: Union[str, bytes, os.PathLike], filename: Optional[str]):
+    if isinstance(source, os.PathLike) or (
+            isinstance(source, str) and "\n" not in source and "{" not in source):
+        path = os.fspath(source)
+        with open(path) as f:
+            return f.read(), filename or path
+    if isinstance(source, bytes):
+        source = source.decode()
+    return source, filename or "<source>"
+
+
+class Module:
+    """A compiled module: its PTX, its cubin (None when the driver is to
+    compile the PTX at load), each kernel's signature, and the remarks of
+    the compile. A kernel is ``module.NAME`` or ``module.kernels["NAME"]``."""
+
+    def __init__(self, ptx: str, cubin: Optional[bytes], signatures: List[Signature],
+                 diagnostics: List[Diagnostic], options: str, cached: bool):
+        from .launch import Kernel  # launching needs no GPU until it is called
+
+        self.ptx = ptx
+        self.cubin = cubin
+        self.chip = _nvjitlink.target_of(ptx)
+        self.linker = "nvjitlink" if cubin is not None else "driver"
+        self.options = options
+        self.diagnostics = diagnostics
+        self.cached = cached
+        self.kernels = {s.name: Kernel(self, s) for s in signatures}
+        self._loaded = None  # the CUmodule, per device, once loaded
+
+    @property
+    def remarks(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "remark"]
+
+    def __getattr__(self, name):
+        kernels = self.__dict__.get("kernels", {})
+        if name in kernels:
+            return kernels[name]
+        raise AttributeError("ws module has no kernel %r (it has %s)"
+                             % (name, ", ".join(sorted(kernels)) or "none"))
+
+    def __repr__(self):
+        return "<ws.Module %s: %s (%s)>" % (self.chip, ", ".join(self.kernels), self.linker)
+
+
+def _diagnostics(lib, handle) -> List[Diagnostic]:
+    out = []
+    for i in range(lib.wsCompiledGetNumDiagnostics(handle)):
+        d = lib.wsCompiledGetDiagnostic(handle, i)
+        out.append(Diagnostic(_capi.SEVERITIES.get(d.severity, "error"), d.file.text(),
+                              d.line, d.column, d.message.text()))
+    return out
+
+
+def _compile_uncached(text: str, filename: str, options: str):
+    lib = _capi.lib()
+    src, name, opts = text.encode(), filename.encode(), options.encode()
+    handle = lib.wsCompile(_capi.StringRef.of(src), _capi.StringRef.of(name),
+                           _capi.StringRef.of(opts))
+    if not handle:
+        raise MemoryError("ws.compile: out of memory")
+    try:
+        diagnostics = _diagnostics(lib, handle)
+        if not lib.wsCompiledSucceeded(handle):
+            raise CompileError(diagnostics)
+        ptx = lib.wsCompiledGetPTX(handle).text()
+        dtypes = dtype_names()
+        signatures = [_signature(lib.wsCompiledGetKernel(handle, i).contents, dtypes)
+                      for i in range(lib.wsCompiledGetNumKernels(handle))]
+    finally:
+        lib.wsCompiledDestroy(handle)
+    return ptx, signatures, diagnostics
+
+
+def version() -> str:
+    """ws's version, the C library's (wsGetVersion)."""
+    return _capi.lib().wsGetVersion().text()
+
+
+LINKERS = ("driver", "nvjitlink")
+
+
+def compile(source, *, chip: Optional[str] = None, explain: bool = False,
+            filename: Optional[str] = None, linker: str = "driver",
+            use_cache: bool = True, **options) -> Module:
+    """Compiles a ws kernel: `source` is MLIR text, or a path to it.
+
+    `chip` ("sm_90a", "sm_100a") is the target; without it each gpu.module's
+    own. `explain` keeps a remark on each decision of each pass
+    (``module.remarks``). Other keyword arguments are ws-pipeline options
+    (``smem_budget=...``, ``max_blocks_per_sm=...``, ``check_protocol=...``).
+
+    `linker` says who turns the PTX into machine code, in-process:
+    "driver" (the default) hands the PTX to the CUDA driver at load, whose
+    JIT compiles the whole program as ``ws-opt --emit=cubin``'s ptxas does
+    (and caches it); "nvjitlink" makes a cubin now with nvJitLink, which
+    compiles the PTX as relocatable code, so its machine code can differ.
+
+    A rejected kernel raises CompileError with ws's located diagnostics.
+    A module compiled before with the same source, options, chip, linker
+    and ws version comes from the disk cache (ws.cache) unless `use_cache`
+    is False.
+    """
+    if linker not in LINKERS:
+        raise ValueError("ws.compile: linker must be one of %s (got %r)"
+                         % (", ".join(LINKERS), linker))
+    text, name = _read_source(source, filename)
+    opts = _option_text(chip, explain, options)
+    k = cache.key(text, name, opts, version(), linker)
+    if use_cache:
+        hit = cache.load(k)
+        if hit is not None:
+            data, ptx, cubin = hit
+            return Module(ptx, cubin, [Signature.from_json(s) for s in data["kernels"]],
+                          [Diagnostic(**d) for d in data["diagnostics"]], opts, cached=True)
+    ptx, signatures, diagnostics = _compile_uncached(text, name, opts)
+    cubin = _nvjitlink.link(ptx) if linker == "nvjitlink" else None
+    if use_cache:
+        cache.store(k, {"kernels": [s.to_json() for s in signatures],
+                        "diagnostics": [dataclasses.asdict(d) for d in diagnostics]},
+                    ptx, cubin)
+    return Module(ptx, cubin, signatures, diagnostics, opts, cached=False)
