@@ -7,7 +7,7 @@ include(CMakePackageConfigHelpers)
 install(TARGETS ws-opt RUNTIME DESTINATION bin)
 install(TARGETS ws ARCHIVE DESTINATION lib)
 install(TARGETS WSPlugin LIBRARY DESTINATION lib)
-install(TARGETS ws-c LIBRARY DESTINATION lib)
+install(TARGETS ws-c ws-launch LIBRARY DESTINATION lib)
 install(DIRECTORY "${CMAKE_SOURCE_DIR}/capi/include/ws-c" DESTINATION include)
 install(FILES "${CMAKE_SOURCE_DIR}/dialect/ws.irdl.mlir" DESTINATION share/ws)
 

@@ -1,11 +1,12 @@
-"""The ws Python package: pure Python over libws-c.so, the ws C API as one
-shared library, loaded with ctypes (no compiled extension, so no Python
-headers are needed).
+"""The ws Python package: pure Python over libws-c.so (the ws C API as one
+shared library) and libws-launch.so (its launch half, which needs no MLIR),
+loaded with ctypes: no compiled extension, so no Python headers are needed.
 
     pip install --no-build-isolation ./python
 
-takes libws-c.so from $WS_LIBRARY, else from the checkout's build/lib, else
-builds it there with CMake (tools/ws-dev build does the same).
+takes the libraries from $WS_LIBRARY's folder (it names libws-c.so), else
+from the checkout's build/lib, building them there with CMake when missing
+(tools/ws-dev build does the same).
 """
 
 import os
@@ -26,29 +27,38 @@ def project_version():
         return re.search(r"project\(ws VERSION (\S+)", f.read()).group(1)
 
 
-def built_library():
-    """libws-c.so: the one named, or the checkout's, built when missing."""
+LIBRARIES = ("libws-c.so", "libws-launch.so")
+
+
+def built_libraries():
+    """libws-c.so and libws-launch.so: from WS_LIBRARY's folder (it names
+    libws-c.so), or the checkout's build, built when missing."""
     named = os.environ.get("WS_LIBRARY")
     if named:
-        if not os.path.exists(named):
-            raise SystemExit("ws: WS_LIBRARY names %s, which does not exist" % named)
-        return named
-    build = os.path.join(ROOT, "build")
-    library = os.path.join(build, "lib", "libws-c.so")
-    if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
-        subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja"])
-    subprocess.check_call(["cmake", "--build", build, "--target", "ws-c"])
-    return library
+        folder = os.path.dirname(named)
+    else:
+        build = os.path.join(ROOT, "build")
+        folder = os.path.join(build, "lib")
+        if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
+            subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja"])
+        subprocess.check_call(["cmake", "--build", build, "--target", "ws-c", "ws-launch"])
+    paths = [os.path.join(folder, name) for name in LIBRARIES]
+    for path in paths:
+        if not os.path.exists(path):
+            raise SystemExit("ws: %s does not exist (WS_LIBRARY names libws-c.so; "
+                             "libws-launch.so lies beside it)" % path)
+    return paths
 
 
 class BuildWithLibrary(build_py):
-    """Puts libws-c.so into the package, as ws/lib/libws-c.so."""
+    """Puts the two libraries into the package, in ws/lib."""
 
     def run(self):
         super().run()
         target = os.path.join(self.build_lib, "ws", "lib")
         os.makedirs(target, exist_ok=True)
-        shutil.copy2(built_library(), os.path.join(target, "libws-c.so"))
+        for path in built_libraries():
+            shutil.copy2(path, os.path.join(target, os.path.basename(path)))
 
 
 class BinaryDistribution(Distribution):

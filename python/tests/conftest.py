@@ -14,7 +14,11 @@ def kernel_path(name):
 
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("WS_CACHE_DIR", str(tmp_path / "cache"))
+    """A cache of the test's own; WS_TEST_CACHE_DIR names a shared one
+    instead (a GPU machine without MLIR runs test_gpu.py on modules
+    compiled elsewhere into it)."""
+    shared = os.environ.get("WS_TEST_CACHE_DIR")
+    monkeypatch.setenv("WS_CACHE_DIR", shared or str(tmp_path / "cache"))
     return tmp_path / "cache"
 
 

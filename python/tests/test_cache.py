@@ -30,10 +30,12 @@ def test_source_options_and_linker_are_in_the_key(add_source):
     assert not ws.compile(add_source, explain=True).cached
 
 
-def test_remarks_come_back_from_the_cache(add_source):
-    remarks = ws.compile(add_source, explain=True).remarks
-    again = ws.compile(add_source, explain=True)
+def test_remarks_come_back_from_the_cache_under_the_asking_name(add_source):
+    remarks = ws.compile(add_source, explain=True, filename="a.mlir").remarks
+    again = ws.compile(add_source, explain=True, filename="a.mlir")
     assert again.cached and again.remarks == remarks
+    other = ws.compile(add_source, explain=True, filename="b.mlir")
+    assert other.cached and {r.file for r in other.remarks} == {"b.mlir"}
 
 
 def test_a_failed_compile_is_not_cached(add_source):

@@ -130,3 +130,15 @@ def test_the_version_is_the_projects():
     with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
         want = re.search(r"project\(ws VERSION (\S+)", f.read()).group(1)
     assert ws.version() == want
+
+
+def test_a_saved_module_loads_without_compiling(tmp_path, add_source):
+    mod = ws.compile(add_source, explain=True)
+    mod.save(tmp_path / "add.wsmod")
+    back = ws.load(tmp_path / "add.wsmod")
+    assert back.ptx == mod.ptx and back.add.signature == mod.add.signature
+    assert back.remarks == mod.remarks
+    (tmp_path / "bad.wsmod").write_text("{}")
+    import pytest
+    with pytest.raises(ValueError, match="not a module Module.save wrote"):
+        ws.load(tmp_path / "bad.wsmod")

@@ -1,8 +1,12 @@
-"""ctypes declarations of the ws C API (ws-c/Compile.h, ws-c/Version.h).
+"""ctypes declarations of the ws C API (ws-c/Compile.h, ws-c/Launch.h,
+ws-c/Version.h).
 
-The library is libws-c.so: the one in the package (``ws/lib``, put there by
-``pip install``), else ``$WS_LIBRARY``, else a checkout's ``build/lib``.
-The structures below follow the header field by field.
+Two libraries: libws-c.so, the whole C API (it needs MLIR), for compiling,
+and libws-launch.so, the launch half alone (it needs nothing), for checking
+and launching. Each is looked for in ``$WS_LIBRARY``'s folder when that
+names libws-c.so, else in the package (``ws/lib``, put there by ``pip
+install``), else in a checkout's ``build/lib``. The structures below follow
+the headers field by field.
 """
 
 import ctypes
@@ -54,6 +58,29 @@ class KernelInfo(ctypes.Structure):
     ]
 
 
+class Tensor(ctypes.Structure):
+    _fields_ = [
+        ("base", ctypes.c_uint64),
+        ("rank", ctypes.c_int),
+        ("dtype", ctypes.c_int),
+        ("sizes", ctypes.c_uint64 * 5),
+        ("strides", ctypes.c_uint64 * 5),
+    ]
+
+
+class ScalarValue(ctypes.Union):
+    _fields_ = [("i32", ctypes.c_int32), ("i64", ctypes.c_int64), ("f32", ctypes.c_float),
+                ("f64", ctypes.c_double)]
+
+
+class LaunchArg(ctypes.Structure):
+    _fields_ = [("tensor", Tensor), ("scalar", ScalarValue)]
+
+
+class LogicalResult(ctypes.Structure):
+    _fields_ = [("value", ctypes.c_int8)]
+
+
 class CompileDiagnostic(ctypes.Structure):
     _fields_ = [
         ("severity", ctypes.c_int),
@@ -71,17 +98,17 @@ ARG_KINDS = {0: "scalar", 1: "descriptor", 2: "array"}
 SCALAR_TYPES = {1: "i32", 2: "i64", 3: "f32", 4: "f64"}
 
 
-def _candidates():
+def _candidates(name):
     env = os.environ.get("WS_LIBRARY")
     if env:
-        yield env
+        yield os.path.join(os.path.dirname(env), name)
         return
     here = os.path.dirname(os.path.abspath(__file__))
-    yield os.path.join(here, "lib", "libws-c.so")
-    yield os.path.join(here, "..", "..", "build", "lib", "libws-c.so")
+    yield os.path.join(here, "lib", name)
+    yield os.path.join(here, "..", "..", "build", "lib", name)
 
 
-def _declare(lib):
+def _declare_launch(lib):
     c = ctypes
     lib.wsGetVersion.restype = StringRef
     lib.wsGetVersion.argtypes = []
@@ -89,6 +116,23 @@ def _declare(lib):
     lib.wsDtypeGetName.argtypes = [c.c_int]
     lib.wsDtypeGetByteWidth.restype = c.c_int
     lib.wsDtypeGetByteWidth.argtypes = [c.c_int]
+    lib.wsLaunchCreate.restype = c.c_void_p
+    lib.wsLaunchCreate.argtypes = [c.POINTER(KernelInfo)]
+    lib.wsLaunchDestroy.restype = None
+    lib.wsLaunchDestroy.argtypes = [c.c_void_p]
+    lib.wsLaunchPrepare.restype = LogicalResult
+    lib.wsLaunchPrepare.argtypes = [c.c_void_p, c.POINTER(LaunchArg), c.c_void_p, c.c_uint64,
+                                    c.POINTER(c.c_uint), c.c_uint]
+    lib.wsLaunchGetParams.restype = c.c_void_p
+    lib.wsLaunchGetParams.argtypes = [c.c_void_p]
+    lib.wsLaunchGetError.restype = c.c_char_p
+    lib.wsLaunchGetError.argtypes = [c.c_void_p]
+    return lib
+
+
+def _declare(lib):
+    c = ctypes
+    _declare_launch(lib)
     lib.wsCompile.restype = c.c_void_p
     lib.wsCompile.argtypes = [StringRef, StringRef, StringRef]
     lib.wsCompiledDestroy.restype = None
@@ -108,23 +152,31 @@ def _declare(lib):
     return lib
 
 
-_lib = None
+_libs = {}
 
 
-def lib():
-    """The loaded libws-c.so (loaded at the first call)."""
-    global _lib
-    if _lib is None:
+def _load(name, declare, why):
+    if name not in _libs:
         tried = []
-        for path in _candidates():
+        for path in _candidates(name):
             path = os.path.normpath(path)
             if os.path.exists(path):
-                _lib = _declare(ctypes.CDLL(path))
+                _libs[name] = declare(ctypes.CDLL(path))
                 break
             tried.append(path)
         else:
             raise ImportError(
-                "ws: libws-c.so not found (looked in %s); install the package with "
-                "`pip install ./python` after `tools/ws-dev build`, or set WS_LIBRARY"
-                % ", ".join(tried))
-    return _lib
+                "ws: %s (%s) not found (looked in %s); install the package with `pip install "
+                "--no-build-isolation ./python` after `tools/ws-dev build`, or set WS_LIBRARY "
+                "to libws-c.so's path" % (name, why, ", ".join(tried)))
+    return _libs[name]
+
+
+def lib():
+    """libws-c.so, the whole C API (loaded at the first call)."""
+    return _load("libws-c.so", _declare, "the compiler")
+
+
+def launch_lib():
+    """libws-launch.so, the launch half (loaded at the first call)."""
+    return _load("libws-launch.so", _declare_launch, "the launch rules")

@@ -1,8 +1,9 @@
 """The disk cache of compiled modules.
 
 Where: ``$WS_CACHE_DIR``, else ``~/.cache/ws``. An entry is keyed by the
-SHA-256 of the source, the pipeline options (sorted), the chip, the
-linker and ws's version, and holds the module's data as JSON, its PTX and,
+SHA-256 of the source text, the pipeline options (sorted), the chip, the
+linker and ws's version (not the file name: a diagnostic read back names
+the file of the compile that asked), and holds the module's data as JSON, its PTX and,
 when nvJitLink made one, its cubin. A warm ``ws.compile`` reads two files
 (three with a cubin). ``ws.cache.clear()`` or
 ``python -m ws.cache clear`` empties it.

@@ -5,8 +5,9 @@ launch data; nvJitLink turns the PTX into a cubin (else the driver does at
 load). Results are cached on disk (ws.cache).
 """
 
-import ctypes
+import base64
 import dataclasses
+import json
 import os
 from typing import Dict, List, Optional, Tuple, Union
 
@@ -42,7 +43,7 @@ class CompileError(Exception):
 
 def dtype_names() -> Dict[int, str]:
     """WsDtype's numbers and MLIR's names of them, from the C API's table."""
-    lib = _capi.lib()
+    lib = _capi.launch_lib()
     names, n = {}, 1
     while True:
         name = lib.wsDtypeGetName(n)
@@ -166,6 +167,16 @@ class Module:
     def remarks(self) -> List[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "remark"]
 
+    def save(self, path) -> None:
+        """Writes the module to one file that ws.load reads back on a machine
+        that only runs kernels (it needs libws-launch.so, not MLIR)."""
+        data = {"format": "ws-module", "version": 1, "ptx": self.ptx, "options": self.options,
+                "cubin": base64.b64encode(self.cubin).decode() if self.cubin else None,
+                "kernels": [k.signature.to_json() for k in self.kernels.values()],
+                "diagnostics": [dataclasses.asdict(d) for d in self.diagnostics]}
+        with open(path, "w") as f:
+            json.dump(data, f)
+
     def __getattr__(self, name):
         kernels = self.__dict__.get("kernels", {})
         if name in kernels:
@@ -208,7 +219,7 @@ def _compile_uncached(text: str, filename: str, options: str):
 
 def version() -> str:
     """ws's version, the C library's (wsGetVersion)."""
-    return _capi.lib().wsGetVersion().text()
+    return _capi.launch_lib().wsGetVersion().text()
 
 
 LINKERS = ("driver", "nvjitlink")
@@ -231,26 +242,41 @@ def compile(source, *, chip: Optional[str] = None, explain: bool = False,
     compiles the PTX as relocatable code, so its machine code can differ.
 
     A rejected kernel raises CompileError with ws's located diagnostics.
-    A module compiled before with the same source, options, chip, linker
-    and ws version comes from the disk cache (ws.cache) unless `use_cache`
-    is False.
+    A module compiled before with the same source text, options, chip,
+    linker and ws version comes from the disk cache (ws.cache) unless
+    `use_cache` is False; a ws built anew without a new version number
+    needs ``python -m ws.cache clear``.
     """
     if linker not in LINKERS:
         raise ValueError("ws.compile: linker must be one of %s (got %r)"
                          % (", ".join(LINKERS), linker))
     text, name = _read_source(source, filename)
     opts = _option_text(chip, explain, options)
-    k = cache.key(text, name, opts, version(), linker)
+    k = cache.key(text, opts, version(), linker)
     if use_cache:
         hit = cache.load(k)
         if hit is not None:
             data, ptx, cubin = hit
+            # the same source under another name: its diagnostics under this one
+            diagnostics = [Diagnostic(**dict(d, file=name if d["file"] == data["filename"]
+                                             else d["file"])) for d in data["diagnostics"]]
             return Module(ptx, cubin, [Signature.from_json(s) for s in data["kernels"]],
-                          [Diagnostic(**d) for d in data["diagnostics"]], opts, cached=True)
+                          diagnostics, opts, cached=True)
     ptx, signatures, diagnostics = _compile_uncached(text, name, opts)
     cubin = _nvjitlink.link(ptx) if linker == "nvjitlink" else None
     if use_cache:
-        cache.store(k, {"kernels": [s.to_json() for s in signatures],
+        cache.store(k, {"filename": name, "kernels": [s.to_json() for s in signatures],
                         "diagnostics": [dataclasses.asdict(d) for d in diagnostics]},
                     ptx, cubin)
     return Module(ptx, cubin, signatures, diagnostics, opts, cached=False)
+
+
+def load(path) -> Module:
+    """A module Module.save wrote: compiled elsewhere, run here."""
+    with open(path) as f:
+        data = json.load(f)
+    if data.get("format") != "ws-module" or data.get("version") != 1:
+        raise ValueError("ws.load: %s is not a module Module.save wrote" % path)
+    cubin = base64.b64decode(data["cubin"]) if data["cubin"] else None
+    return Module(data["ptx"], cubin, [Signature.from_json(s) for s in data["kernels"]],
+                  [Diagnostic(**d) for d in data["diagnostics"]], data["options"], cached=False)

@@ -1,16 +1,198 @@
-"""Kernels of a compiled module, and their launches."""
+"""Kernels of a compiled module, and their launches on PyTorch tensors.
+
+The argument rules are the C API's (wsLaunchPrepare, ws-c/Launch.h), the
+ones every generated C launcher carries; a refusal is a ValueError naming
+the kernel, the argument and the rule. Launches go through the CUDA Python
+bindings (cuda.bindings.driver), imported at the first launch, on torch's
+current device and stream.
+"""
+
+import ctypes
+
+from . import _capi
+
+_TORCH_DTYPES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16",
+                 "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2", "int8": "i8",
+                 "int32": "i32"}
+_INT_RANGES = {"i32": (-2 ** 31, 2 ** 31 - 1), "i64": (-2 ** 63, 2 ** 63 - 1)}
+_LAUNCHES_KEPT = 16  # prepared argument sets kept per kernel
+
+
+def _dtype_number(dtype, numbers):
+    """WsDtype's number of a torch dtype (or a ws name); 0 when it has none."""
+    name = str(dtype)
+    name = _TORCH_DTYPES.get(name[6:] if name.startswith("torch.") else name, name)
+    return numbers.get(name, 0)
 
 
 class Kernel:
-    """One kernel of a ws.Module: its signature (ws.Signature), and a launch
-    as ``kernel[grid](*args, stream=None)``."""
+    """One kernel of a ws.Module: its signature (ws.Signature); a launch
+    ``kernel[grid](*args, stream=None)``; ``kernel.check(*args)``, which
+    applies every argument rule without a GPU; and ``resident_grid()``."""
 
     def __init__(self, module, signature):
         self.module = module
         self.signature = signature
         self.name = signature.name
+        self._info = None
+        self._launches = {}
 
     def __repr__(self):
         s = self.signature
         return "<ws.Kernel %s: %d threads, %d bytes of shared memory, %d args>" % (
             s.name, s.block_threads, s.shared_memory_bytes, len(s.args))
+
+    # -- the rules -----------------------------------------------------------
+    def _kernel_info(self):
+        """The signature back as the C API's WsKernelInfo."""
+        if self._info is None:
+            from .compiler import dtype_names
+            numbers = {v: k for k, v in dtype_names().items()}
+            s = self.signature
+            info = _capi.KernelInfo()
+            info.name = s.name.encode()
+            info.block_threads, info.shared_memory_bytes = s.block_threads, s.shared_memory_bytes
+            info.blocks_per_sm, info.persistent = s.blocks_per_sm, s.persistent
+            info.cluster_x, info.cluster_y = s.cluster
+            info.pair, info.workspace_per_block = s.pair, s.workspace_per_block
+            info.num_args = len(s.args)
+            kinds = {v: k for k, v in _capi.ARG_KINDS.items()}
+            scalars = {v: k for k, v in _capi.SCALAR_TYPES.items()}
+            for a, c in zip(s.args, info.args):
+                c.kind = kinds[a.kind]
+                c.scalar = scalars.get(a.scalar, 0)
+                c.divisor = a.divisor
+                c.dtype = numbers.get(a.dtype, 0)
+                c.rank = a.rank
+                for d, b in enumerate(a.box):
+                    c.box[d] = b
+                c.swizzle, c.view, c.direct = a.swizzle, a.view, a.direct
+            self._info = (info, numbers)
+        return self._info
+
+    def _refuse(self, message):
+        return ValueError("%s: %s" % (self.name, message))
+
+    def _fill(self, args, out, numbers):
+        """The arguments as WsLaunchArgs; what the C rules cannot see (a
+        missing tensor, a dtype ws has no name for, a value out of range) is
+        refused here, in the same words."""
+        sig = self.signature
+        if len(args) != len(sig.args):
+            raise TypeError("%s takes %d arguments (%d given)" % (self.name, len(sig.args),
+                                                                  len(args)))
+        for a, value, slot in zip(sig.args, args, out):
+            if a.kind == "scalar":
+                if hasattr(value, "data_ptr"):
+                    raise self._refuse("arg%d: must be a %s scalar (got a tensor)"
+                                       % (a.index, a.scalar))
+                if a.scalar in _INT_RANGES:
+                    if not isinstance(value, int):
+                        raise self._refuse("arg%d: must be an integer, %s (got %r)"
+                                           % (a.index, a.scalar, value))
+                    low, high = _INT_RANGES[a.scalar]
+                    if not low <= value <= high:
+                        raise self._refuse("arg%d: must fit in %s (got %d)"
+                                           % (a.index, a.scalar, value))
+                    setattr(slot.scalar, a.scalar, value)
+                else:
+                    setattr(slot.scalar, a.scalar, float(value))
+                continue
+            if not all(hasattr(value, f) for f in ("data_ptr", "shape", "stride", "dtype")):
+                raise self._refuse("arg%d: must be a tensor of %s (got %s)"
+                                   % (a.index, a.dtype, type(value).__name__))
+            shape, strides = tuple(value.shape), tuple(value.stride())
+            if len(shape) > 5:
+                raise self._refuse("arg%d: rank must be %d, the kernel's %s rank (got %d)"
+                                   % (a.index, a.rank, "box" if a.kind == "descriptor"
+                                      else "array", len(shape)))
+            number = _dtype_number(value.dtype, numbers)
+            if number == 0:
+                raise self._refuse("arg%d: element type must be %s (got %s)"
+                                   % (a.index, a.dtype, value.dtype))
+            t = slot.tensor
+            t.base, t.rank, t.dtype = value.data_ptr(), len(shape), number
+            for d, (n, st) in enumerate(zip(shape, strides)):
+                t.sizes[d], t.strides[d] = n, st
+
+    def _prepare(self, args, grid, encode, scratch, resident):
+        """A WsLaunch with these arguments checked and encoded."""
+        info, numbers = self._kernel_info()
+        lib = _capi.launch_lib()
+        launch_args = (_capi.LaunchArg * max(1, len(self.signature.args)))()
+        self._fill(args, launch_args, numbers)
+        handle = lib.wsLaunchCreate(ctypes.byref(info))
+        if not handle:
+            raise MemoryError("ws: out of memory preparing a launch")
+        grid3 = (ctypes.c_uint * 3)(*grid)
+        if not lib.wsLaunchPrepare(handle, launch_args, encode, scratch, grid3, resident).value:
+            message = lib.wsLaunchGetError(handle).decode()
+            lib.wsLaunchDestroy(handle)
+            raise self._refuse(message)
+        return handle
+
+    def check(self, *args, grid=(1, 1, 1)):
+        """Applies every argument rule of a launch, without a GPU (no map is
+        encoded); raises ValueError as a launch would."""
+        handle = self._prepare(args, _grid3(grid), None, 0, 0)
+        _capi.launch_lib().wsLaunchDestroy(handle)
+
+    # -- launches ------------------------------------------------------------
+    def resident_grid(self):
+        """The grid that fills the current device once: its SMs times the
+        blocks per SM the plan leaves room for (a cluster kernel: the
+        clusters the device runs at once times their blocks)."""
+        from . import _driver
+        return _driver.resident_grid(self)
+
+    def __getitem__(self, grid):
+        return lambda *args, stream=None: self.launch(grid, *args, stream=stream)
+
+    def __call__(self, *args, grid=None, stream=None):
+        return self.launch(grid, *args, stream=stream)
+
+    def launch(self, grid, *args, stream=None):
+        """Launches on `grid` (an int or up to three; None: a persistent
+        kernel's resident grid) on `stream` (default: torch's current)."""
+        if grid is None and not self.signature.persistent:
+            raise ValueError("%s: a grid is needed (the kernel is not persistent)" % self.name)
+        from . import _driver
+        if grid is None:
+            grid = self.resident_grid()
+        grid = _grid3(grid)
+        key = (grid,) + tuple(_arg_key(a) for a in args)
+        handle = self._launches.get(key)
+        loaded = _driver.load(self)
+        if handle is None:
+            resident = self.resident_grid() if self.signature.workspace_per_block else 0
+            handle = self._prepare(args, grid, loaded.encode, loaded.scratch, resident)
+            if len(self._launches) >= _LAUNCHES_KEPT:
+                old = next(iter(self._launches))
+                _capi.launch_lib().wsLaunchDestroy(self._launches.pop(old))
+            self._launches[key] = handle
+        _driver.launch(self, loaded, grid, _capi.launch_lib().wsLaunchGetParams(handle), stream)
+
+    def __del__(self):
+        try:
+            lib = _capi.launch_lib()
+            for handle in self._launches.values():
+                lib.wsLaunchDestroy(handle)
+        except Exception:
+            pass
+
+
+def _grid3(grid):
+    if isinstance(grid, int):
+        grid = (grid,)
+    grid = tuple(int(g) for g in grid)
+    if not 1 <= len(grid) <= 3 or any(g < 1 for g in grid):
+        raise ValueError("ws: a grid is 1 to 3 positive sizes (got %r)" % (grid,))
+    return grid + (1,) * (3 - len(grid))
+
+
+def _arg_key(value):
+    """What a prepared launch depends on: a tensor's address, shape,
+    strides and dtype, or a scalar's value."""
+    if hasattr(value, "data_ptr"):
+        return (value.data_ptr(), tuple(value.shape), tuple(value.stride()), value.dtype)
+    return (type(value), value)

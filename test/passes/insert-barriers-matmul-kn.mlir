@@ -43,9 +43,9 @@
 // LOWER: nvvm.cp.async.bulk.wait_group 0
 
 // The launcher encodes the same boxes and swizzle: B {64, 64} and C {128, 64}.
-// HOST: box0[2] = {128, 64};
-// HOST: CU_TENSOR_MAP_SWIZZLE_128B
-// HOST: box1[2] = {64, 64};
-// HOST: CU_TENSOR_MAP_SWIZZLE_128B
-// HOST: box2[2] = {128, 64};
-// HOST: CU_TENSOR_MAP_SWIZZLE_128B
+// HOST: /* arg0 */
+// HOST-NEXT: .box = {128, 64}, .swizzle = CU_TENSOR_MAP_SWIZZLE_128B
+// HOST: /* arg1 */
+// HOST-NEXT: .box = {64, 64}, .swizzle = CU_TENSOR_MAP_SWIZZLE_128B
+// HOST: /* arg2 */
+// HOST-NEXT: .box = {128, 64}, .swizzle = CU_TENSOR_MAP_SWIZZLE_128B

@@ -10,6 +10,10 @@
 
 #include "ws-c/Dialect.h"
 
+/* capi/lib/launch_rules.h's text (tools/ws-opt/CMakeLists.txt embeds it). */
+extern const char ws_launch_rules_text[];
+extern const size_t ws_launch_rules_text_len;
+
 static void c_identifier(const char *base, char *out, size_t cap) {
   const char *slash = strrchr(base, '/');
   const char *name = slash ? slash + 1 : base;
@@ -216,162 +220,20 @@ static void write_header(FILE *f, const char *name, const WsKernelInfo *ks, int 
   fprintf(f, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
 }
 
-/* An array argument (memref<?xT>) is a contiguous rank-1 tensor: the
- * kernel gets its base and element count and reads element by element,
- * zero past the end, so an empty one needs no base. */
-static void write_array_check(FILE *f) {
-  fprintf(f,
-      "/* Checks array `t` (argument `arg`): rank 1, the kernel's element type,\n"
-      " * contiguous and aligned to its element; gives its base and count. */\n"
-      "static CUresult check_array(char *error, int arg, const ws_tensor *t, int dtype,\n"
-      "                            int elem_bytes, CUdeviceptr *base, uint64_t *count) {\n"
-      "  if (!t)\n"
-      "    return refuse(error, \"arg%%d: the ws_tensor pointer is NULL\", arg);\n"
-      "  if (t->rank != 1)\n"
-      "    return refuse(error, \"arg%%d: rank must be 1, the kernel's array (got %%d)\", arg,\n"
-      "                  t->rank);\n"
-      "  if ((int)t->dtype != dtype)\n"
-      "    return refuse(error, \"arg%%d: element type must be %%s (got %%s)\", arg,\n"
-      "                  dtype_name(dtype), dtype_name((int)t->dtype));\n"
-      "  *count = t->sizes[0];\n"
-      "  *base = *count ? t->base : 0;\n"
-      "  if (*count > 1 && t->strides[0] != 1)\n"
-      "    return refuse(error, \"arg%%d: an array's stride must be 1 element (got %%llu)\",\n"
-      "                  arg, (unsigned long long)t->strides[0]);\n"
-      "  if (*count && t->base %% (CUdeviceptr)elem_bytes)\n"
-      "    return refuse(error, \"arg%%d: base must be %%d-byte aligned (got 0x%%llx)\", arg,\n"
-      "                  elem_bytes, (unsigned long long)t->base);\n"
-      "  return CUDA_SUCCESS;\n"
-      "}\n\n");
-}
-
-/* The checks mirror cuTensorMapEncodeTiled's rules, so that a bad tensor
- * is a message naming the argument rather than an opaque error or a fault;
- * the store view gives the kernel what it needs to write the last partial
- * 16-byte granule of a row exactly (see passes/conversion/lower_store.c). */
-static void write_encoder(FILE *f, bool arrays) {
-  fprintf(f, "#include <stdarg.h>\n#include <stdio.h>\n\n"
-             "static const char *dtype_name(int dtype) {\n"
+/* The rules and parameter building every launch shares with the C API
+ * (capi/lib/launch_rules.h, embedded at build time), after the names of
+ * the element types it words its refusals with. */
+static void write_rules(FILE *f) {
+  fprintf(f, "static const char *dtype_name(int dtype) {\n"
              "  static const char *names[] = {\"none (ws_tensor.dtype is not set)\"");
   for (int d = 1; d < WsDtypeCount; d++)
     fprintf(f, ", \"%s\"", wsDtypeGetName((WsDtype)d));
   fprintf(f, "};\n"
       "  return dtype >= 0 && dtype < %d ? names[dtype] : \"not a ws_dtype\";\n"
       "}\n\n", (int)WsDtypeCount);
-  fprintf(f,
-      "/* Records why an argument was refused; returns CUDA_ERROR_INVALID_VALUE. */\n"
-      "static CUresult refuse(char *error, const char *format, ...) {\n"
-      "  va_list ap;\n  va_start(ap, format);\n  vsnprintf(error, 256, format, ap);\n"
-      "  va_end(ap);\n  return CUDA_ERROR_INVALID_VALUE;\n}\n\n"
-      "/* Checks tensor `t` (argument `arg`) against the kernel's element type\n"
-      " * and rank and against what TMA accepts; gives each dimension's stride in\n"
-      " * bytes, outermost first. A dimension of size 1 is never stepped: its\n"
-      " * stride is replaced by one TMA takes (the extent inside it, rounded up\n"
-      " * to 16 bytes). A tensor with no element gets no stride rule (see encode).\n"
-      " * The base must be `align`-byte aligned: TMA's 16, or an element's for a\n"
-      " * tensor only stored element by element. */\n"
-      "static CUresult check_tensor(char *error, int arg, const ws_tensor *t, int dtype,\n"
-      "                             int elem_bytes, int rank, cuuint64_t byte_strides[5],\n"
-      "                             int *empty, int align) {\n"
-      "  if (!t)\n"
-      "    return refuse(error, \"arg%%d: the ws_tensor pointer is NULL\", arg);\n"
-      "  if (t->rank != rank)\n"
-      "    return refuse(error, \"arg%%d: rank must be %%d, the kernel's box rank (got %%d)\",\n"
-      "                  arg, rank, t->rank);\n"
-      "  if ((int)t->dtype != dtype)\n"
-      "    return refuse(error, \"arg%%d: element type must be %%s (got %%s)\", arg,\n"
-      "                  dtype_name(dtype), dtype_name((int)t->dtype));\n"
-      "  *empty = 0;\n"
-      "  for (int d = 0; d < rank; d++) {\n"
-      "    if (t->sizes[d] > (1ull << 32))\n"
-      "      return refuse(error, \"arg%%d: each size must be at most 2^32 (got %%llu in \"\n"
-      "                    \"dimension %%d)\", arg, (unsigned long long)t->sizes[d], d);\n"
-      "    *empty |= t->sizes[d] == 0;\n"
-      "  }\n"
-      "  if (*empty)\n"
-      "    return CUDA_SUCCESS;\n"
-      "  if (t->base %% align)\n"
-      "    return refuse(error, \"arg%%d: base must be %%d-byte aligned (got 0x%%llx)\", arg,\n"
-      "                  align, (unsigned long long)t->base);\n"
-      "  if (t->sizes[rank - 1] != 1 && t->strides[rank - 1] != 1)\n"
-      "    return refuse(error, \"arg%%d: the innermost stride must be 1 element (got %%llu)\",\n"
-      "                  arg, (unsigned long long)t->strides[rank - 1]);\n"
-      "  byte_strides[rank - 1] = (cuuint64_t)elem_bytes;\n"
-      "  for (int d = rank - 2; d >= 0; d--) {\n"
-      "    if (t->sizes[d] == 1) {\n"
-      "      cuuint64_t inner = byte_strides[d + 1], n = t->sizes[d + 1];\n"
-      "      cuuint64_t extent = n <= (1ull << 40) / inner ? (inner * n + 15) / 16 * 16 : 16;\n"
-      "      byte_strides[d] = extent && extent < (1ull << 40) ? extent : 16;\n"
-      "      continue;\n"
-      "    }\n"
-      "    unsigned long long bytes = t->strides[d] * (unsigned long long)elem_bytes;\n"
-      "    if (bytes %% 16 || bytes == 0 || bytes >= (1ull << 40) || t->strides[d] >= (1ull << 40))\n"
-      "      return refuse(error, \"arg%%d: each outer stride of a dimension larger than 1 \"\n"
-      "                    \"must be a nonzero multiple of 16 bytes below 2^40 bytes (got %%llu \"\n"
-      "                    \"elements of %%d bytes in dimension %%d)\", arg,\n"
-      "                    (unsigned long long)t->strides[d], elem_bytes, d);\n"
-      "    byte_strides[d] = bytes;\n"
-      "  }\n"
-      "  return CUDA_SUCCESS;\n"
-      "}\n\n"
-      "/* Builds a tiled TMA descriptor; box and swizzle come from the plan. TMA\n"
-      " * cannot describe a tensor with no element, so such a tensor becomes one\n"
-      " * element of zeroed scratch (`scratch`: its own for a stored tensor):\n"
-      " * every load of it reads zeros and a store lands in the scratch. */\n"
-      "static CUresult encode(char *error, int arg, CUtensorMap *map, const ws_tensor *t,\n"
-      "                       int dtype, CUtensorMapDataType map_type, int elem_bytes,\n"
-      "                       int rank, const cuuint32_t *box_outer_first,\n"
-      "                       CUtensorMapSwizzle swizzle, CUdeviceptr scratch,\n"
-      "                       cuuint64_t byte_strides[5]) {\n"
-      "  cuuint64_t dims[5] = {0}, strides[5] = {0};\n"
-      "  cuuint32_t box[5] = {0}, unit[5] = {0};\n"
-      "  int empty = 0;\n"
-      "  CUresult r = check_tensor(error, arg, t, dtype, elem_bytes, rank, byte_strides, &empty, 16);\n"
-      "  if (r != CUDA_SUCCESS)\n"
-      "    return r;\n"
-      "  for (int d = 0; d < rank; d++) {\n"
-      "    dims[d] = empty ? 1 : t->sizes[rank - 1 - d];\n"
-      "    box[d] = box_outer_first[rank - 1 - d];\n"
-      "    unit[d] = 1;\n"
-      "    if (d > 0)\n"
-      "      strides[d - 1] = empty ? 16 : byte_strides[rank - 1 - d];\n"
-      "  }\n"
-      "  void *base = (void *)(empty ? scratch : t->base);\n"
-      "  r = cuTensorMapEncodeTiled(map, map_type, (cuuint32_t)rank, base, dims, strides,\n"
-      "                             box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,\n"
-      "                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B,\n"
-      "                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
-      "  if (r != CUDA_SUCCESS)\n"
-      "    snprintf(error, 256, \"arg%%d: cuTensorMapEncodeTiled refused the tensor (CUresult %%d)\",\n"
-      "             arg, (int)r);\n"
-      "  return r;\n"
-      "}\n\n"
-      "/* What a kernel that stores into `t` reads besides the descriptor:\n"
-      " * base, the column from which a tile is stored element by element\n"
-      " * (the last whole 16-byte granule of a row ends there; no limit when\n"
-      " * rows end on a granule), sizes and byte strides, outermost first. A\n"
-      " * tensor with no element has sizes of 0: nothing is stored to it. */\n"
-      "static void store_view(int64_t view[12], const ws_tensor *t,\n"
-      "                       const cuuint64_t byte_strides[5], int elem_bytes, int rank) {\n"
-      "  uint64_t inner = t->sizes[rank - 1];\n"
-      "  uint64_t per_granule = 16 / (uint64_t)elem_bytes;\n"
-      "  int empty = 0;\n"
-      "  for (int d = 0; d < rank; d++)\n"
-      "    empty |= t->sizes[d] == 0;\n"
-      "  view[0] = (int64_t)t->base;\n"
-      "  view[1] = inner %% per_granule ? (int64_t)(inner / per_granule * per_granule) : INT64_MAX;\n"
-      "  for (int d = 0; d < 5; d++) {\n"
-      "    view[2 + d] = d < rank ? (int64_t)t->sizes[d] : 1;\n"
-      "    view[7 + d] = d < rank && !empty ? (int64_t)byte_strides[d] : 0;\n"
-      "  }\n"
-      "}\n\n");
-  if (arrays)
-    write_array_check(f);
+  fwrite(ws_launch_rules_text, 1, ws_launch_rules_text_len, f);
+  fputc('\n', f);
 }
-
-/* The scratch behind tensors with no element: a zeroed granule for loads
- * and, apart from it, one that stores may write. */
-enum { SCRATCH_STORE_OFFSET = 128, SCRATCH_BYTES = 256 };
 
 static const char *swizzle_name(int bytes) {
   switch (bytes) {
@@ -398,65 +260,74 @@ static void write_workspace_checks(FILE *f, const char *name, const WsKernelInfo
           name, k->name, name, k->name);
 }
 
+/* The kernel's rule table: one row per argument, read by ws_prepare. */
+static void write_rule_table(FILE *f, const char *name, const WsKernelInfo *k) {
+  static const char *const scalars[] = {"", "WS_SCALAR_I32", "WS_SCALAR_I64", "WS_SCALAR_F32",
+                                        "WS_SCALAR_F64"};
+  fprintf(f, "static const ws_arg_rule %s_%s_rules[%d] = {\n", name, k->name, k->num_args);
+  for (int i = 0; i < k->num_args; i++) {
+    const WsKernelArg *a = &k->args[i];
+    char upper[32];
+    if (a->kind == WsArgScalar) {
+      fprintf(f, "    /* arg%d */ {.kind = WS_ARG_SCALAR, .scalar = %s, .divisor = %lld},\n", i,
+              scalars[a->scalar], (long long)a->divisor);
+      continue;
+    }
+    fprintf(f, "    /* arg%d */ {.kind = %s, .dtype = WS_DTYPE_%s, .elem_bytes = %d, .rank = %d",
+            i, a->kind == WsArgArray ? "WS_ARG_ARRAY" : "WS_ARG_DESCRIPTOR",
+            dtype_suffix(a->dtype, upper, sizeof upper), wsDtypeGetByteWidth(a->dtype), a->rank);
+    if (a->kind == WsArgDescriptor) {
+      fprintf(f, ",\n                 .map_type = %s, .box = {",
+              wsDtypeGetTensorMapType(a->dtype));
+      for (int d = 0; d < a->rank; d++)
+        fprintf(f, "%s%lld", d ? ", " : "", (long long)a->box[d]);
+      fprintf(f, "}, .swizzle = %s", swizzle_name(a->swizzle));
+      if (a->view)
+        fprintf(f, ", .view = 1");
+      if (a->direct)
+        fprintf(f, ", .direct = 1");
+    }
+    fprintf(f, "},\n");
+  }
+  fprintf(f, "};\n\n");
+}
+
+/* How many kernel parameters the arguments become (see ws_prepare). */
+static int count_params(const WsKernelInfo *k) {
+  int n = 0;
+  for (int i = 0; i < k->num_args; i++)
+    n += k->args[i].kind == WsArgArray || k->args[i].view ? 2 : 1;
+  return n;
+}
+
 static void write_launch(FILE *f, const char *name, const WsKernelInfo *k) {
+  static const char *const value_field[] = {"", "i32", "i64", "f32", "f64"};
+  write_rule_table(f, name, k);
   fprintf(f, "CUresult %s_%s_launch(%s_module *m, CUstream stream,\n"
              "    unsigned grid_x, unsigned grid_y, unsigned grid_z", name, k->name, name);
   write_params(f, k);
-  fprintf(f, ") {\n  CUresult r;\n  m->error[0] = '\\0';\n");
-  for (int i = 0; i < k->num_args; i++) { /* the divisors the proofs assumed */
-    const WsKernelArg *a = &k->args[i];
-    if (a->kind == WsArgScalar && a->divisor > 1)
-      fprintf(f, "  if (arg%d %% %lld != 0)\n    return refuse(m->error, \"arg%d: must be a "
-                 "multiple of its ws.divisibility, %lld (got %%lld)\", (long long)arg%d);\n",
-              i, (long long)a->divisor, i, (long long)a->divisor, i);
-  }
+  fprintf(f, ") {\n  m->error[0] = '\\0';\n");
   if (k->workspace_per_block)
     write_workspace_checks(f, name, k);
+  fprintf(f, "  ws_value values[%d];\n", k->num_args);
   for (int i = 0; i < k->num_args; i++) {
     const WsKernelArg *a = &k->args[i];
-    if (a->kind == WsArgArray)
-      fprintf(f, "  CUdeviceptr array%d;\n  uint64_t count%d;\n"
-                 "  if ((r = check_array(m->error, %d, arg%d, %d, %d, &array%d, &count%d)) !=\n"
-                 "      CUDA_SUCCESS)\n    return r;\n",
-              i, i, i, i, (int)a->dtype, wsDtypeGetByteWidth(a->dtype), i, i);
-    if (a->kind != WsArgDescriptor)
-      continue;
-    int eb = wsDtypeGetByteWidth(a->dtype);
-    if (a->direct) { /* checked, and its store view filled, but no TMA map */
-      fprintf(f, "  CUtensorMap map%d = {{0}};\n  cuuint64_t strides%d[5];\n  int empty%d;\n"
-                 "  if ((r = check_tensor(m->error, %d, arg%d, %d, %d, %d, strides%d, &empty%d,\n"
-                 "                        %d)) != CUDA_SUCCESS)\n    return r;\n",
-              i, i, i, i, i, (int)a->dtype, eb, a->rank, i, i, eb);
-    } else {
-      fprintf(f, "  static const cuuint32_t box%d[%d] = {", i, a->rank);
-      for (int d = 0; d < a->rank; d++)
-        fprintf(f, "%s%lld", d ? ", " : "", (long long)a->box[d]);
-      fprintf(f, "};\n  CUtensorMap map%d;\n  cuuint64_t strides%d[5];\n"
-                 "  if ((r = encode(m->error, %d, &map%d, arg%d, %d, %s, %d, %d, box%d, %s,\n"
-                 "                  m->scratch + %d, strides%d)) != CUDA_SUCCESS)\n    return r;\n",
-              i, i, i, i, i, (int)a->dtype, wsDtypeGetTensorMapType(a->dtype), eb, a->rank, i,
-              swizzle_name(a->swizzle), a->view ? SCRATCH_STORE_OFFSET : 0, i);
-    }
-    if (a->view)
-      fprintf(f, "  int64_t view%d[12];\n  store_view(view%d, arg%d, strides%d, %d, %d);\n",
-              i, i, i, i, eb, a->rank);
+    fprintf(f, "  values[%d].%s = arg%d;\n", i,
+            a->kind == WsArgScalar ? value_field[a->scalar] : "tensor", i);
   }
-  fprintf(f, "  void *params[] = {");
-  for (int i = 0; i < k->num_args; i++) {
-    const WsKernelArg *a = &k->args[i];
-    if (a->kind == WsArgArray)
-      fprintf(f, "%s&array%d, &count%d", i ? ", " : "", i, i);
-    else
-      fprintf(f, "%s%s%d", i ? ", " : "", a->kind == WsArgDescriptor ? "&map" : "&arg", i);
-    if (a->view)
-      fprintf(f, ", view%d", i);
-  }
+  fprintf(f, "  ws_arg_slot slots[%d];\n  void *params[%d];\n  int num_params = 0;\n"
+             "  CUresult r = ws_prepare(m->error, %s_%s_rules, %d, values, "
+             "cuTensorMapEncodeTiled,\n"
+             "                          m->scratch, slots, params, &num_params);\n"
+             "  if (r != CUDA_SUCCESS)\n    return r;\n",
+          k->num_args, count_params(k), name, k->name, k->num_args);
   if (k->cluster_x * k->cluster_y == 1) {
-    fprintf(f, "};\n  return cuLaunchKernel(m->%s, grid_x, grid_y, grid_z, %d, 1, 1, %d, "
-               "stream, params, NULL);\n}\n\n", k->name, k->block_threads, k->shared_memory_bytes);
+    fprintf(f, "  return cuLaunchKernel(m->%s, grid_x, grid_y, grid_z, %d, 1, 1, %d, "
+               "stream, params, NULL);\n}\n\n", k->name, k->block_threads,
+            k->shared_memory_bytes);
     return;
   }
-  fprintf(f, "};\n  CUlaunchAttribute cluster;\n"
+  fprintf(f, "  CUlaunchAttribute cluster;\n"
              "  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
              "  cluster.value.clusterDim.x = %d;\n  cluster.value.clusterDim.y = %d;\n"
              "  cluster.value.clusterDim.z = 1;\n"
@@ -468,8 +339,8 @@ static void write_launch(FILE *f, const char *name, const WsKernelInfo *k) {
              "  config.attrs = &cluster;\n  config.numAttrs = 1;\n"
              "  return cuLaunchKernelEx(&config, m->%s, params, NULL);\n}\n\n",
           k->cluster_x, k->cluster_y, k->cluster_x - 1, k->cluster_x, k->cluster_x,
-          k->cluster_y - 1, k->cluster_y, k->cluster_y, k->block_threads, k->shared_memory_bytes,
-          k->name);
+          k->cluster_y - 1, k->cluster_y, k->cluster_y, k->block_threads,
+          k->shared_memory_bytes, k->name);
 }
 
 /* A cluster kernel's persistent grid: the clusters the device runs at
@@ -521,13 +392,13 @@ static void write_source(FILE *f, const char *file, const char *name, const WsKe
   for (size_t i = 0; i < len; i++)
     fprintf(f, "%s%u,", i % 20 ? "" : "\n  ", cubin[i]);
   fprintf(f, "\n};\n\n");
+  write_rules(f);
   fprintf(f, "CUresult %s_load(%s_module *m) {\n  m->error[0] = '\\0';\n"
              "  m->module = NULL;\n  m->scratch = 0;\n"
-             "  CUresult r = cuMemAlloc(&m->scratch, %d);\n"
-             "  if (r == CUDA_SUCCESS)\n    r = cuMemsetD8(m->scratch, 0, %d);\n"
+             "  CUresult r = cuMemAlloc(&m->scratch, WS_SCRATCH_BYTES);\n"
+             "  if (r == CUDA_SUCCESS)\n    r = cuMemsetD8(m->scratch, 0, WS_SCRATCH_BYTES);\n"
              "  if (r == CUDA_SUCCESS)\n    r = cuModuleLoadData(&m->module, cubin);\n"
-             "  if (r != CUDA_SUCCESS)\n    return r;\n", name, name, SCRATCH_BYTES,
-          SCRATCH_BYTES);
+             "  if (r != CUDA_SUCCESS)\n    return r;\n", name, name);
   for (int k = 0; k < n; k++)
     fprintf(f, "  if ((r = cuModuleGetFunction(&m->%s, m->module, \"%s\")) != CUDA_SUCCESS ||\n"
                "      (r = cuFuncSetAttribute(m->%s, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,\n"
@@ -537,10 +408,6 @@ static void write_source(FILE *f, const char *file, const char *name, const WsKe
              "  if (m->module)\n    cuModuleUnload(m->module);\n  m->module = NULL;\n"
              "  if (m->scratch)\n    cuMemFree(m->scratch);\n  m->scratch = 0;\n}\n\n",
           name, name);
-  bool arrays = false;
-  for (int k = 0; k < n; k++)
-    arrays |= has_array(&ks[k]);
-  write_encoder(f, arrays);
   for (int k = 0; k < n; k++) {
     write_launch(f, name, &ks[k]);
     write_persistent_grid(f, name, &ks[k]);

@@ -1,0 +1,156 @@
+/* launch_capi.c: wsLaunchPrepare (ws-c/Launch.h): a kernel's WsKernelInfo
+ * turned into the rule table the generated launchers carry, then checked
+ * and encoded by the same code (launch_rules.h). */
+#include "ws-c/Launch.h"
+
+#include <cuda.h>
+#include <stdlib.h>
+
+typedef WsTensor ws_tensor;
+
+static const char *dtype_name(int dtype) {
+  const char *name = dtype == 0 ? "none (ws_tensor.dtype is not set)"
+                                : wsDtypeGetName((WsDtype)dtype);
+  return name ? name : "not a ws_dtype";
+}
+
+#include "launch_rules.h"
+
+typedef struct launch {
+  WsKernelInfo kernel;
+  ws_arg_rule rules[WS_MAX_KERNEL_ARGS];
+  ws_arg_slot slots[WS_MAX_KERNEL_ARGS];
+  void *params[2 * WS_MAX_KERNEL_ARGS];
+  int num_params;
+  char error[256];
+} launch;
+
+/* CUDA's enumerator for the name ws-c/Dialect.h gives a dtype's TMA type:
+ * the names are the enumerators' own, so cuda.h is the one table. */
+static CUtensorMapDataType map_type(WsDtype dtype) {
+#define WS_MAP_TYPE(t) {#t, t}
+  static const struct { const char *name; CUtensorMapDataType type; } types[] = {
+      WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_UINT8),   WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_INT32),
+      WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_FLOAT16), WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_FLOAT32),
+      WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16),
+  };
+#undef WS_MAP_TYPE
+  const char *name = wsDtypeGetTensorMapType(dtype);
+  for (size_t i = 0; name && i < sizeof types / sizeof types[0]; i++)
+    if (strcmp(types[i].name, name) == 0)
+      return types[i].type;
+  return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+}
+
+static CUtensorMapSwizzle swizzle_of(int bytes) {
+  switch (bytes) {
+  case 32: return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64: return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128: return CU_TENSOR_MAP_SWIZZLE_128B;
+  default: return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
+
+/* The row of the rule table ws-opt --emit=launcher writes for `a`. */
+static ws_arg_rule rule_of(const WsKernelArg *a) {
+  ws_arg_rule r;
+  memset(&r, 0, sizeof r);
+  r.kind = (int)a->kind;
+  r.scalar = (int)a->scalar;
+  r.divisor = a->kind == WsArgScalar ? a->divisor : 1;
+  r.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+  if (a->kind == WsArgScalar)
+    return r;
+  r.dtype = (int)a->dtype;
+  r.elem_bytes = wsDtypeGetByteWidth(a->dtype);
+  r.rank = a->rank;
+  if (a->kind == WsArgArray)
+    return r;
+  r.map_type = map_type(a->dtype);
+  for (int d = 0; d < a->rank && d < 5; d++)
+    r.box[d] = (cuuint32_t)a->box[d];
+  r.swizzle = swizzle_of(a->swizzle);
+  r.view = a->view;
+  r.direct = a->direct;
+  return r;
+}
+
+WsLaunch wsLaunchCreate(const WsKernelInfo *kernel) {
+  launch *l = aligned_alloc(_Alignof(launch), (sizeof(launch) + _Alignof(launch) - 1) /
+                                                  _Alignof(launch) * _Alignof(launch));
+  if (!l)
+    return (WsLaunch){NULL};
+  memset(l, 0, sizeof *l);
+  l->kernel = *kernel;
+  for (int i = 0; i < kernel->num_args && i < WS_MAX_KERNEL_ARGS; i++)
+    l->rules[i] = rule_of(&kernel->args[i]);
+  return (WsLaunch){l};
+}
+
+void wsLaunchDestroy(WsLaunch handle) { free(handle.ptr); }
+
+/* A split-K kernel waits across blocks: its workspace and a grid whose
+ * blocks are all resident (as the generated launcher checks, in the
+ * runtime's words). */
+static bool workspace_fits(launch *l, const WsLaunchArg *args, const unsigned grid[3],
+                           unsigned resident) {
+  int w = l->kernel.num_args - 1;
+  uint64_t address = (uint64_t)args[w].scalar.i64;
+  if (address == 0 || address % 16 != 0) {
+    refuse(l->error, "arg%d: the split-K workspace must be a 16-byte aligned address of "
+                     "workspace_bytes(grid_x) bytes, zeroed before the first launch", w);
+    return false;
+  }
+  if (resident && (grid[1] != 1 || grid[2] != 1 || grid[0] > resident)) {
+    refuse(l->error, "split-K waits across blocks, so every block must be resident at "
+                     "once: grid_x at most %u (the resident grid), grid_y and grid_z 1 "
+                     "(got %u x %u x %u)", resident, grid[0], grid[1], grid[2]);
+    return false;
+  }
+  return true;
+}
+
+MlirLogicalResult wsLaunchPrepare(WsLaunch handle, const WsLaunchArg *args, void *encode_tiled,
+                                  uint64_t scratch, const unsigned grid[3],
+                                  unsigned resident_grid) {
+  launch *l = handle.ptr;
+  if (!l)
+    return mlirLogicalResultFailure();
+  l->error[0] = '\0';
+  l->num_params = 0;
+  if (l->kernel.workspace_per_block && !workspace_fits(l, args, grid, resident_grid))
+    return mlirLogicalResultFailure();
+  ws_value values[WS_MAX_KERNEL_ARGS];
+  for (int i = 0; i < l->kernel.num_args; i++) {
+    const WsLaunchArg *a = &args[i];
+    switch (l->rules[i].kind == WS_ARG_SCALAR ? l->rules[i].scalar : 0) {
+    case WS_SCALAR_I32: values[i].i32 = a->scalar.i32; break;
+    case WS_SCALAR_I64: values[i].i64 = a->scalar.i64; break;
+    case WS_SCALAR_F32: values[i].f32 = a->scalar.f32; break;
+    case WS_SCALAR_F64: values[i].f64 = a->scalar.f64; break;
+    default: values[i].tensor = &a->tensor; break;
+    }
+  }
+  /* A function pointer from the caller's object pointer: POSIX's dlsym
+   * contract, which the driver's own entry point lookups follow. */
+  ws_encode_tiled_fn encode_fn;
+  memcpy(&encode_fn, &encode_tiled, sizeof encode_fn);
+  CUresult r = ws_prepare(l->error, l->rules, l->kernel.num_args, values, encode_fn,
+                          (CUdeviceptr)scratch, l->slots, l->params, &l->num_params);
+  return r == CUDA_SUCCESS ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
+}
+
+void **wsLaunchGetParams(WsLaunch handle) {
+  launch *l = handle.ptr;
+  return l ? l->params : NULL;
+}
+
+int wsLaunchGetNumParams(WsLaunch handle) {
+  launch *l = handle.ptr;
+  return l ? l->num_params : 0;
+}
+
+const char *wsLaunchGetError(WsLaunch handle) {
+  launch *l = handle.ptr;
+  return l ? l->error : "";
+}

@@ -1,0 +1,122 @@
+"""Every argument rule of a launch, applied without a GPU (Kernel.check):
+the C API's rules, the ones each generated launcher carries, in the same
+words, naming the kernel and the argument."""
+
+import pytest
+import torch
+
+import ws
+from conftest import kernel_path
+
+
+class Fake:
+    """A tensor as a launch sees one: address, shape, strides, dtype."""
+
+    def __init__(self, shape, strides=None, dtype=torch.float32, base=0x10000):
+        self.shape, self.dtype, self.base = tuple(shape), dtype, base
+        if strides is None:
+            strides, n = [], 1
+            for size in reversed(self.shape):
+                strides.insert(0, n)
+                n *= size
+        self._strides = tuple(strides)
+
+    def data_ptr(self):
+        return self.base
+
+    def stride(self):
+        return self._strides
+
+
+@pytest.fixture(scope="module")
+def add():
+    return ws.compile(kernel_path("add.mlir")).add
+
+
+def refusal(kernel, *args):
+    with pytest.raises(ValueError) as e:
+        kernel.check(*args)
+    return str(e.value)
+
+
+def good(rows=100, cols=64, **kw):
+    return Fake((rows, cols), **kw)
+
+
+def test_good_arguments_pass(add):
+    add.check(good(), good(), good(), 64)
+    add.check(torch.zeros(100, 64), torch.zeros(100, 64), torch.zeros(100, 64), 64)
+
+
+def test_element_type(add):
+    assert refusal(add, good(dtype=torch.bfloat16), good(), good(), 1) == \
+        "add: arg0: element type must be f32 (got bf16)"
+    assert refusal(add, good(), good(), good(dtype=torch.float16), 1) == \
+        "add: arg2: element type must be f32 (got f16)"
+    assert refusal(add, good(), good(dtype=torch.float64), good(), 1) == \
+        "add: arg1: element type must be f32 (got torch.float64)"
+
+
+def test_rank(add):
+    assert refusal(add, Fake((2, 100, 64)), good(), good(), 1) == \
+        "add: arg0: rank must be 2, the kernel's box rank (got 3)"
+    assert "rank must be 2" in refusal(add, Fake((1,) * 6), good(), good(), 1)
+
+
+def test_alignment_strides_and_sizes(add):
+    assert refusal(add, good(base=0x10004), good(), good(), 1) == \
+        "add: arg0: base must be 16-byte aligned (got 0x10004)"
+    assert refusal(add, good(strides=(64, 2)), good(), good(), 1) == \
+        "add: arg0: the innermost stride must be 1 element (got 2)"
+    assert refusal(add, good(strides=(65, 1)), good(), good(), 1) == (
+        "add: arg0: each outer stride of a dimension larger than 1 must be a nonzero "
+        "multiple of 16 bytes below 2^40 bytes (got 65 elements of 4 bytes in dimension 0)")
+    assert refusal(add, good(rows=2 ** 32 + 1), good(), good(), 1) == \
+        "add: arg0: each size must be at most 2^32 (got 4294967297 in dimension 0)"
+
+
+def test_a_dimension_of_size_one_needs_no_stride_rule(add):
+    row = Fake((1, 777), strides=(777, 1))  # a bias viewed as (1, N)
+    add.check(row, row, row, 777)
+
+
+def test_a_tensor_with_no_element_is_taken(add):
+    empty = Fake((100, 0), strides=(1, 1), base=0x3)  # torch.empty(M, 0)
+    add.check(empty, empty, empty, 0)
+    add.check(torch.empty(100, 0), torch.empty(100, 0), torch.empty(100, 0), 0)
+
+
+def test_argument_kinds_and_count(add):
+    with pytest.raises(TypeError, match="add takes 4 arguments \\(3 given\\)"):
+        add.check(good(), good(), good())
+    assert refusal(add, good(), 3, good(), 1) == "add: arg1: must be a tensor of f32 (got int)"
+    assert refusal(add, good(), good(), good(), good()) == \
+        "add: arg3: must be a i32 scalar (got a tensor)"
+    assert refusal(add, good(), good(), good(), 2 ** 31) == \
+        "add: arg3: must fit in i32 (got 2147483648)"
+    assert refusal(add, good(), good(), good(), 1.5) == \
+        "add: arg3: must be an integer, i32 (got 1.5)"
+
+
+def test_divisibility(add_source):
+    src = add_source.replace("%ynumel: i32) kernel", "%ynumel: i32 {ws.divisibility = 64 : i32}) kernel")
+    kernel = ws.compile(src).add
+    assert kernel.signature.args[3].divisor == 64
+    kernel.check(good(), good(), good(), 128)
+    assert refusal(kernel, good(), good(), good(), 100) == \
+        "add: arg3: must be a multiple of its ws.divisibility, 64 (got 100)"
+
+
+def test_an_index_argument_takes_an_int64(add_source):
+    src = add_source.replace("%ynumel: i32) kernel", "%n: index) kernel").replace(
+        "%pid = gpu.block_id x", "%ynumel = arith.index_cast %n : index to i32\n"
+        "      %pid = gpu.block_id x")
+    kernel = ws.compile(src).add
+    kernel.check(good(), good(), good(), 2 ** 40)
+
+
+def test_grids(add):
+    with pytest.raises(ValueError, match="a grid is 1 to 3 positive sizes"):
+        add.check(good(), good(), good(), 1, grid=(0,))
+    with pytest.raises(ValueError, match="a grid is needed"):
+        add.launch(None, good(), good(), good(), 1)
