@@ -159,10 +159,8 @@ static bool options_leave_stage_alone(compiled *c, MlirStringRef options) {
 
 static void register_passes(void) { mlirRegisterAllPasses(); }
 
-/* A context as ws-opt makes one: every upstream dialect, the LLVM
- * translations gpu-module-to-binary needs, the ws dialect, one thread (so
- * diagnostics come in a stable order). */
-static MlirContext create_context(void) {
+/* One context per compile, so that compiles share no state. */
+MlirContext wsCreateContext(void) {
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   mlirRegisterAllDialects(registry);
   MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
@@ -205,12 +203,17 @@ static MlirWalkResult find_marked_loop(MlirOperation op, void *user_data) {
   return MlirWalkResultInterrupt;
 }
 
+/* Pre-order, so the outermost marked loop comes first. */
+MlirOperation wsFindMarkedLoop(MlirOperation root) {
+  MlirOperation loop = {NULL};
+  mlirOperationWalk(root, find_marked_loop, &loop, MlirWalkPreOrder);
+  return loop;
+}
+
 /* Why the plan left no kernel: no loop is marked, or the scheduler left
  * the first marked loop alone (its remark, recorded before, says why). */
 static void explain_nothing_planned(compiled *c, MlirModule module) {
-  MlirOperation loop = {NULL};
-  mlirOperationWalk(mlirModuleGetOperation(module), find_marked_loop, &loop,
-                    MlirWalkPreOrder);
+  MlirOperation loop = wsFindMarkedLoop(mlirModuleGetOperation(module));
   if (mlirOperationIsNull(loop)) {
     fail_unlocated(c, "no loop is marked ws.warp_specialize, so no kernel was "
                       "warp-specialized; there is nothing to compile");
@@ -300,7 +303,7 @@ WsCompiled wsCompile(MlirStringRef source, MlirStringRef filename, MlirStringRef
   if (!options_leave_stage_alone(c, options))
     return (WsCompiled){c};
   pthread_once(&passes_registered, register_passes);
-  MlirContext ctx = create_context();
+  MlirContext ctx = wsCreateContext();
   MlirDiagnosticHandlerID handler =
       mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, c, NULL);
   if (mlirLogicalResultIsFailure(wsContextLoadDialect(ctx)))

@@ -76,8 +76,8 @@ static ws_arg_rule rule_of(const WsKernelArg *a) {
 }
 
 WsLaunch wsLaunchCreate(const WsKernelInfo *kernel) {
-  launch *l = aligned_alloc(_Alignof(launch), (sizeof(launch) + _Alignof(launch) - 1) /
-                                                  _Alignof(launch) * _Alignof(launch));
+  /* its tensor maps are 128-byte aligned; sizeof is a multiple of that */
+  launch *l = aligned_alloc(_Alignof(launch), sizeof(launch));
   if (!l)
     return (WsLaunch){NULL};
   memset(l, 0, sizeof *l);

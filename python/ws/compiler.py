@@ -12,6 +12,7 @@ import os
 from typing import Dict, List, Optional, Tuple, Union
 
 from . import _capi, _nvjitlink, cache
+from .launch import Kernel
 
 
 @dataclasses.dataclass(frozen=True)
@@ -151,8 +152,6 @@ class Module:
 
     def __init__(self, ptx: str, cubin: Optional[bytes], signatures: List[Signature],
                  diagnostics: List[Diagnostic], options: str, cached: bool):
-        from .launch import Kernel  # launching needs no GPU until it is called
-
         self.ptx = ptx
         self.cubin = cubin
         self.chip = _nvjitlink.target_of(ptx)

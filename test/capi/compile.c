@@ -8,25 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws-c/Compile.h"
+#include "Inputs/read_file.h"
 
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (text && fread(text, 1, (size_t)n, f) == (size_t)n)
-    text[n] = '\0';
-  else {
-    free(text);
-    text = NULL;
-  }
-  fclose(f);
-  return text;
-}
+#include "ws-c/Compile.h"
 
 static const char *const kinds[] = {"scalar", "descriptor", "array"};
 

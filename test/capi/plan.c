@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "Inputs/read_file.h"
+
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -16,25 +18,6 @@
 #include "ws-c/Dialect.h"
 #include "ws-c/Passes.h"
 #include "ws-c/Plan.h"
-
-/* The whole file at `path`, NUL-terminated (the caller frees it). */
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (text && fread(text, 1, (size_t)n, f) == (size_t)n)
-    text[n] = '\0';
-  else {
-    free(text);
-    text = NULL;
-  }
-  fclose(f);
-  return text;
-}
 
 static void print_to_stdout(MlirStringRef s, void *unused) {
   (void)unused;

@@ -14,6 +14,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/Dialect/GPU.h"
+#include "ws-c/Compile.h"
 
 bool emit_parse(const char *text, emit_kind *out) {
   static const struct { const char *name; emit_kind kind; } kinds[] = {
@@ -94,19 +95,10 @@ static bool write_objects(MlirModule module, emit_kind kind, FILE *out) {
   return true;
 }
 
-static MlirWalkResult find_marked_loop(MlirOperation op, void *user_data) {
-  if (mlirAttributeIsNull(mlirOperationGetAttributeByName(
-          op, mlirStringRefCreateFromCString("ws.warp_specialize"))))
-    return MlirWalkResultAdvance;
-  *(MlirOperation *)user_data = op;
-  return MlirWalkResultInterrupt;
-}
-
 /* Why the pipeline left nothing to emit: no loop is marked, or the first
  * marked loop left is one the scheduler did not take (it remarked why). */
 static void explain_nothing_planned(MlirModule module, const char *consequence) {
-  MlirOperation loop = {NULL};
-  mlirOperationWalk(mlirModuleGetOperation(module), find_marked_loop, &loop, MlirWalkPreOrder);
+  MlirOperation loop = wsFindMarkedLoop(mlirModuleGetOperation(module));
   if (mlirOperationIsNull(loop)) {
     fprintf(stderr, "ws-opt: error: no loop is marked ws.warp_specialize, so no kernel was "
                     "warp-specialized; %s\n", consequence);

@@ -139,17 +139,6 @@ static bool process(driver *d, const char *text, size_t len,
   return ok;
 }
 
-static MlirContext create_context(void) {
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
-  mlirDialectRegistryDestroy(registry);
-  /* One thread keeps diagnostics and IR dumps in a stable order. */
-  mlirContextEnableMultithreading(ctx, false);
-  mlirRegisterAllLLVMTranslations(ctx);
-  return ctx;
-}
-
 /* Runs every chunk; the result is the worst exit status. */
 static int run_inputs(driver *d, const source_buffer *src) {
   if (!d->opts.split_input)
@@ -183,7 +172,7 @@ int main(int argc, char **argv) {
     return EXIT_OK;
   }
   mlirRegisterAllPasses();
-  d.ctx = create_context();
+  d.ctx = wsCreateContext();
   d.sink.on_remark = diagnostics_print_remark;
   d.sink.remark_data = &d.printer;
   if (mlirLogicalResultIsFailure(wsContextLoadDialect(d.ctx))) {

@@ -106,6 +106,17 @@ bool wsLocationGetFilePosition(MlirLocation loc, MlirStringRef *file,
 bool wsSourceNestingWithin(MlirStringRef text, int limit, int *line,
                            int *column);
 
+/* A context as ws-opt and wsCompile make one: every upstream dialect, the
+ * LLVM translations gpu-module-to-binary needs, and one thread (so that
+ * diagnostics come in a stable order). The ws dialect is loaded with
+ * wsContextLoadDialect. The caller destroys it. */
+MlirContext wsCreateContext(void);
+
+/* The first operation under `root` marked ws.warp_specialize, or a null
+ * operation. After ws-pipeline{stage=plan}, a marked loop left is one the
+ * scheduler did not take (its remark says why). */
+MlirOperation wsFindMarkedLoop(MlirOperation root);
+
 /* The result of wsCompile: an opaque handle the caller frees with
  * wsCompiledDestroy. Every string it gives lives as long as the handle. */
 typedef struct WsCompiled {
