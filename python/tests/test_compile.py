@@ -142,3 +142,12 @@ def test_a_saved_module_loads_without_compiling(tmp_path, add_source):
     import pytest
     with pytest.raises(ValueError, match="not a module Module.save wrote"):
         ws.load(tmp_path / "bad.wsmod")
+
+
+def test_a_library_that_cannot_load_is_a_ws_error(tmp_path, monkeypatch):
+    from ws import _capi
+    (tmp_path / "libws-c.so").write_bytes(b"not a library")
+    monkeypatch.setenv("WS_LIBRARY", str(tmp_path / "libws-c.so"))
+    monkeypatch.setattr(_capi, "_libs", {})
+    with pytest.raises(ImportError, match="ws: cannot load .*compiling needs MLIR 22"):
+        _capi.lib()

@@ -54,7 +54,7 @@ def test_element_type(add):
     assert refusal(add, good(), good(), good(dtype=torch.float16), 1) == \
         "add: arg2: element type must be f32 (got f16)"
     assert refusal(add, good(), good(dtype=torch.float64), good(), 1) == \
-        "add: arg1: element type must be f32 (got torch.float64)"
+        "add: arg1: element type must be f32 (got float64)"
 
 
 def test_rank(add):
@@ -96,6 +96,14 @@ def test_argument_kinds_and_count(add):
         "add: arg3: must fit in i32 (got 2147483648)"
     assert refusal(add, good(), good(), good(), 1.5) == \
         "add: arg3: must be an integer, i32 (got 1.5)"
+
+
+def test_a_float_scalar_that_is_not_a_number(add_source):
+    src = add_source.replace("%ynumel: i32) kernel", "%ynumel: i32, %alpha: f32) kernel")
+    kernel = ws.compile(src).add
+    kernel.check(good(), good(), good(), 64, 0.5)
+    assert refusal(kernel, good(), good(), good(), 64, "a") == \
+        "add: arg4: must be a number, f32 (got 'a')"
 
 
 def test_divisibility(add_source):

@@ -161,7 +161,13 @@ def _load(name, declare, why):
         for path in _candidates(name):
             path = os.path.normpath(path)
             if os.path.exists(path):
-                _libs[name] = declare(ctypes.CDLL(path))
+                try:
+                    _libs[name] = declare(ctypes.CDLL(path))
+                except OSError as e:
+                    raise ImportError("ws: cannot load %s (%s): %s%s" % (
+                        path, why, e, "; compiling needs MLIR 22 (libMLIR.so), and a module "
+                        "not in the cache must be compiled" if name == "libws-c.so" else "")
+                    ) from None
                 break
             tried.append(path)
         else:

@@ -3,11 +3,15 @@
 size the resident grid, launch on torch's current stream. Imported at the
 first launch only, so compiling and checking need neither."""
 
-import ctypes
 import dataclasses
 
 import torch
-from cuda.bindings import driver as cu
+
+try:
+    from cuda.bindings import driver as cu
+except ImportError as e:
+    raise ImportError("ws: a launch needs the CUDA Python bindings (pip install cuda-python): %s"
+                      % e) from None
 
 
 class DriverError(RuntimeError):

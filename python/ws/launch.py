@@ -96,7 +96,11 @@ class Kernel:
                                            % (a.index, a.scalar, value))
                     setattr(slot.scalar, a.scalar, value)
                 else:
-                    setattr(slot.scalar, a.scalar, float(value))
+                    try:
+                        setattr(slot.scalar, a.scalar, float(value))
+                    except (TypeError, ValueError):
+                        raise self._refuse("arg%d: must be a number, %s (got %r)"
+                                           % (a.index, a.scalar, value)) from None
                 continue
             if not all(hasattr(value, f) for f in ("data_ptr", "shape", "stride", "dtype")):
                 raise self._refuse("arg%d: must be a tensor of %s (got %s)"
@@ -109,7 +113,7 @@ class Kernel:
             number = _dtype_number(value.dtype, numbers)
             if number == 0:
                 raise self._refuse("arg%d: element type must be %s (got %s)"
-                                   % (a.index, a.dtype, value.dtype))
+                                   % (a.index, a.dtype, str(value.dtype).replace("torch.", "")))
             t = slot.tensor
             t.base, t.rank, t.dtype = value.data_ptr(), len(shape), number
             for d, (n, st) in enumerate(zip(shape, strides)):
