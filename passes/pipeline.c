@@ -43,6 +43,12 @@ static const ws_option_spec pipeline_options[] = {
     {"check-protocol", WS_OPTION_BOOL, "true",
      "prove each kernel's protocol with ws-check-protocol after ws-insert-barriers",
      NULL, 0, 0},
+    {"num-stages", WS_OPTION_INT, "0",
+     "ring depth where the source sets none (ws-partition-schedule writes it as "
+     "ws.num_stages; 0: the planner's)", NULL, 0, 8},
+    {"overlap", WS_OPTION_STRING, "",
+     "a persistent matmul's overlap where the source sets none (ws-partition-schedule "
+     "writes it as ws.overlap; empty: the planner's)", "|pingpong|cooperative", 0, 0},
 };
 
 /* Adds the pass `def`, configured with the pipeline's options it shares
@@ -110,6 +116,6 @@ const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
     .summary = "The whole ws flow, from tile-level kernel to cubin",
     .options = pipeline_options,
-    .num_options = 8,
+    .num_options = 10,
     .build = build_pipeline,
 };

@@ -73,6 +73,7 @@ setup(
     version=project_version(),
     description="ws: automatic warp specialization for MLIR, from Python",
     packages=["ws"],
+    package_data={"ws": ["kernels/*.mlir"]},
     python_requires=">=3.9",
     cmdclass={"build_py": BuildWithLibrary},
     distclass=BinaryDistribution,

@@ -1312,6 +1312,29 @@ static void guard_step(MlirOperation loop) {
                           ws_build_value(&b, "arith.select", 3, ops, mlirValueGetType(ub), 0, NULL));
 }
 
+/* The pipeline's num-stages= and overlap= are knobs an autotuner turns
+ * without editing the source: each becomes the attribute it stands for on
+ * a marked loop that has none, so the later passes (and a lit test) read
+ * it from the IR as if the user had written it. overlap= applies only to
+ * a persistent tile loop (one holding its K loop) of an engine whose
+ * accumulator lives in registers; elsewhere there is nothing to choose. */
+static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts) {
+  MlirContext ctx = mlirOperationGetContext(marked);
+  int stages = (int)ws_option_int(opts, "num-stages");
+  if (stages > 0 && !ws_has_attr(marked, "ws.num_stages"))
+    mlirOperationSetDiscardableAttributeByName(
+        marked, mlirStringRefCreateFromCString("ws.num_stages"),
+        mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), stages));
+  const char *overlap = ws_option_string(opts, "overlap");
+  MlirOperation k;
+  if (overlap[0] && !ws_has_attr(marked, "ws.overlap") &&
+      count_ops(ws_loop_body(marked), "scf.for", &k) == 1 &&
+      ws_mma_engine_of(marked)->accumulator != WS_ACC_TENSOR_MEMORY)
+    mlirOperationSetDiscardableAttributeByName(
+        marked, mlirStringRefCreateFromCString("ws.overlap"),
+        mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(overlap)));
+}
+
 /* One marked loop per kernel (the partitions own the whole block); the
  * first one in a kernel is scheduled, any later one is an error. */
 static bool schedule(MlirOperation loop, const ws_pass_options *opts,
@@ -1326,6 +1349,7 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts,
   if (ws_has_attr(loop, "ws.partitions"))
     return true; /* already scheduled */
   MlirOperation marked = loop;
+  apply_knob_options(marked, opts);
   guard_step(marked);
   loop = unnest_tile_loop(marked);
   if (mlirOperationIsNull(loop))
@@ -1344,6 +1368,12 @@ static bool run_schedule(MlirOperation root, const ws_pass_options *opts,
 static const ws_option_spec schedule_options[] = {
     {"explain", WS_OPTION_BOOL, "false",
      "remark why each op went to its partition, and the partition table", NULL, 0, 0},
+    {"num-stages", WS_OPTION_INT, "0",
+     "ws.num_stages for each marked loop without one (0: the planner's depth)", NULL, 0, 8},
+    {"overlap", WS_OPTION_STRING, "",
+     "ws.overlap for each sm_90a persistent tile loop without one (empty: the "
+     "planner's choice)",
+     "|pingpong|cooperative", 0, 0},
 };
 
 const ws_pass_def ws_partition_schedule_pass_def = {
@@ -1351,6 +1381,6 @@ const ws_pass_def ws_partition_schedule_pass_def = {
     .summary = "Assign the ops of each ws.warp_specialize loop to load, "
                "compute and store partitions",
     .options = schedule_options,
-    .num_options = 1,
+    .num_options = 3,
     .run = run_schedule,
 };

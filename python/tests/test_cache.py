@@ -1,10 +1,13 @@
 """The disk cache: a second compile of the same kernel is read back; any
-change of source, options or linker is a miss; clear() empties it."""
+change of source, options or linker is a miss; a refusal is kept as well;
+clear() empties it."""
 
 import os
 import subprocess
 import sys
 import time
+
+import pytest
 
 import ws
 from ws import cache
@@ -38,17 +41,6 @@ def test_remarks_come_back_from_the_cache_under_the_asking_name(add_source):
     assert other.cached and {r.file for r in other.remarks} == {"b.mlir"}
 
 
-def test_a_failed_compile_is_not_cached(add_source):
-    bad = add_source.replace("32x64xf32", "64x8192xf32")
-    for _ in range(2):
-        try:
-            ws.compile(bad)
-        except ws.CompileError:
-            pass
-        else:
-            raise AssertionError("the kernel should be refused")
-
-
 def test_use_cache_false_neither_reads_nor_writes(add_source, private_cache):
     assert not ws.compile(add_source, use_cache=False).cached
     assert not os.path.exists(private_cache) or not os.listdir(private_cache)
@@ -75,3 +67,15 @@ def test_clear_and_the_command(add_source, private_cache):
                          env=dict(os.environ, PYTHONPATH=pkg)).stdout
     assert "removed 1 cached module" in out
     assert not ws.compile(add_source).cached
+
+
+def test_a_refusal_is_cached_too(monkeypatch):
+    bad = "module {\n  func.func @f() {\n    return\n  }\n}\n"
+    with pytest.raises(ws.CompileError) as first:
+        ws.compile(bad, filename="one.mlir")
+    # the second answer comes from the cache: the compiler is not called
+    from ws import compiler
+    monkeypatch.setattr(compiler, "_compile_uncached", lambda *a: pytest.fail("compiled again"))
+    with pytest.raises(ws.CompileError) as second:
+        ws.compile(bad, filename="two.mlir")
+    assert str(second.value) == str(first.value).replace("one.mlir", "two.mlir")

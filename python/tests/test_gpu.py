@@ -84,3 +84,116 @@ def test_the_persistent_matmul_on_its_resident_grid():
         torch.cuda.synchronize()
         want = torch.relu(a.float() @ b.float().t() + bias.float())
         assert (c.float() - want).abs().max().item() < 2e-2
+
+
+# the two members of the matmul family whose ranks swap between the shapes
+# (integration/bench/matmul_autotune.py on the H100: 128x256 tiles win at
+# 4096^3, 128x128 tiles with a deep cooperative ring at 256x8192x8192)
+SWAPPING = [{"kernel": "matmul", "BM": 128, "BN": 256, "BK": 64},
+            {"kernel": "matmul_tiled", "BM": 128, "BN": 128, "BK": 64,
+             "overlap": "cooperative", "num_stages": 6}]
+
+
+def tile_grid(config, a, b, c, m, n, k):
+    return (-(-m // config["BM"]), -(-n // config["BN"]), 1)
+
+
+def test_the_autotuned_matmul_picks_per_shape():
+    family = ws.Template(ws.kernel_source("matmul.mlir"), defaults={"DTYPE": "f16"})
+    tuned = ws.autotune(family, SWAPPING, grid=tile_grid, chip="sm_90a")
+    winners = {}
+    for m, n, k in [(256, 8192, 8192), (4096, 4096, 4096)]:
+        a = torch.empty(m, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+        b = torch.empty(n, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        winners[m] = tuned.choose(a, b, c, m, n, k).config
+        tuned(a, b, c, m, n, k)
+        torch.cuda.synchronize()
+        assert torch.allclose(c.float(), (a @ b.t()).float(), rtol=2e-2, atol=1e-1)
+    assert winners[256]["BN"] == 128 and winners[4096]["BN"] == 256, winners
+
+
+def torch_ops():
+    if not hasattr(torch.library, "custom_op"):
+        pytest.skip("skipped: torch.library.custom_op needs PyTorch 2.4")
+    import ws.torch_ops
+    return ws.torch_ops
+
+
+@pytest.mark.parametrize("m,n,k,dtype", [(512, 768, 256, torch.float16),
+                                         (300, 1000, 136, torch.bfloat16),
+                                         (1, 8, 8, torch.float16)])
+def test_torch_ops_matmul(m, n, k, dtype):
+    torch_ops()
+    a = torch.empty(m, k, device="cuda", dtype=dtype).uniform_(-1, 1)
+    b = torch.empty(n, k, device="cuda", dtype=dtype).uniform_(-1, 1)
+    c = torch.ops.ws.matmul(a, b)
+    assert c.shape == (m, n) and c.dtype == dtype and c.is_contiguous()
+    assert torch.allclose(c.float(), a.float() @ b.float().t(), rtol=2e-2, atol=1e-1)
+
+
+@pytest.mark.parametrize("dim,dtype,causal,seq", [(128, torch.float16, False, 1000),
+                                                  (128, torch.bfloat16, True, 777),
+                                                  (64, torch.float16, True, 256),
+                                                  (64, torch.bfloat16, False, 129)])
+def test_torch_ops_attention_against_sdpa(dim, dtype, causal, seq):
+    torch_ops()
+    q, k, v = (torch.empty(2, 3, seq, dim, device="cuda", dtype=dtype).uniform_(-1, 1)
+               for _ in range(3))
+    o = torch.ops.ws.attention(q, k, v, causal)
+    want = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                                             is_causal=causal)
+    assert (o.float() - want).abs().max().item() < 2e-2
+
+
+def test_torch_ops_refuse_what_they_cannot_run():
+    torch_ops()
+    a = torch.zeros(64, 64, device="cuda", dtype=torch.float32)
+    with pytest.raises(ValueError, match="all float16 or all bfloat16"):
+        torch.ops.ws.matmul(a, a)
+    q = torch.zeros(1, 1, 64, 96, device="cuda", dtype=torch.float16)
+    with pytest.raises(ValueError, match="head dimension must be one of 64, 128"):
+        torch.ops.ws.attention(q, q, q)
+
+
+class TinyAttentionBlock(torch.nn.Module):
+    """One attention block of a transformer, its matmuls and attention ws's."""
+
+    def __init__(self, width=256, heads=2):
+        super().__init__()
+        self.heads = heads
+        self.qkv = torch.nn.Parameter(torch.empty(3 * width, width).uniform_(-0.06, 0.06))
+        self.out = torch.nn.Parameter(torch.empty(width, width).uniform_(-0.06, 0.06))
+
+    def forward(self, x, ops):
+        batch, seq, width = x.shape
+        qkv = ops.matmul(x.reshape(batch * seq, width), self.qkv)
+        q, k, v = (t.reshape(batch, seq, self.heads, width // self.heads).transpose(1, 2)
+                   for t in qkv.split(width, dim=1))
+        o = ops.attention(q, k, v, True)
+        o = o.transpose(1, 2).reshape(batch * seq, width)
+        return x + ops.matmul(o, self.out).reshape(batch, seq, width)
+
+
+class TorchReference:
+    """The same ops in plain PyTorch, for the reference run."""
+
+    @staticmethod
+    def matmul(a, b):
+        return (a.float() @ b.float().t()).to(a.dtype)
+
+    @staticmethod
+    def attention(q, k, v, causal):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+
+def test_torch_compile_of_a_small_model():
+    torch_ops()
+    block = TinyAttentionBlock().cuda().half()
+    x = torch.empty(2, 384, 256, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+    compiled = torch.compile(lambda x: block(x, torch.ops.ws), fullgraph=True)
+    with torch.no_grad():  # the ops are forward only
+        got = compiled(x)
+        want = block(x, TorchReference)
+    assert got.shape == want.shape
+    assert (got.float() - want.float()).abs().max().item() < 3e-2

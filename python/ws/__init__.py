@@ -5,15 +5,22 @@ PyTorch tensors, cache and autotune it.
     mod = ws.compile("add.mlir", chip="sm_90a")
     print(mod.add.signature)
 
+    family = ws.Template(ws.kernel_source("matmul.mlir"))      # ${BM}, ${BN}... fields
+    matmul = ws.autotune(family, [{"BM": 128, "BN": 128}, {"BM": 128, "BN": 256}])
+    matmul(a, b, c, M, N, K)                        # tuned per shape, kept on disk
+
 Compiling needs libws-c.so (the ws C API, over MLIR); checking and launching
 need only libws-launch.so, and import the CUDA Python bindings and torch at
 the first launch. ws.load runs a module compiled elsewhere (Module.save).
 """
 
+from .tune import Autotuned, Candidate, autotune, planner_configs
 from .cache import clear as clear_cache
 from .compiler import (Arg, CompileError, Diagnostic, Module, Signature, compile, load,
                        version)
 from .launch import Kernel
+from .template import Template, TemplateError, kernel_source
 
-__all__ = ["Arg", "CompileError", "Diagnostic", "Kernel", "Module", "Signature",
-           "clear_cache", "compile", "load", "version"]
+__all__ = ["Arg", "Autotuned", "Candidate", "CompileError", "Diagnostic", "Kernel", "Module",
+           "Signature", "Template", "TemplateError", "autotune", "clear_cache", "compile", "kernel_source",
+           "load", "planner_configs", "version"]

@@ -241,8 +241,8 @@ def compile(source, *, chip: Optional[str] = None, explain: bool = False,
     compiles the PTX as relocatable code, so its machine code can differ.
 
     A rejected kernel raises CompileError with ws's located diagnostics.
-    A module compiled before with the same source text, options, chip,
-    linker and ws version comes from the disk cache (ws.cache) unless
+    A module compiled (or refused) before with the same source text,
+    options, chip, linker and ws version comes from the disk cache (ws.cache) unless
     `use_cache` is False; a ws built anew without a new version number
     needs ``python -m ws.cache clear``.
     """
@@ -259,9 +259,20 @@ def compile(source, *, chip: Optional[str] = None, explain: bool = False,
             # the same source under another name: its diagnostics under this one
             diagnostics = [Diagnostic(**dict(d, file=name if d["file"] == data["filename"]
                                              else d["file"])) for d in data["diagnostics"]]
+            if data.get("refused"):
+                raise CompileError(diagnostics)
             return Module(ptx, cubin, [Signature.from_json(s) for s in data["kernels"]],
                           diagnostics, opts, cached=True)
-    ptx, signatures, diagnostics = _compile_uncached(text, name, opts)
+    try:
+        ptx, signatures, diagnostics = _compile_uncached(text, name, opts)
+    except CompileError as e:
+        # a refusal is as deterministic as a module: kept, so that an
+        # autotuner's rejected configs cost nothing the second time
+        if use_cache:
+            cache.store(k, {"filename": name, "kernels": [], "refused": True,
+                            "diagnostics": [dataclasses.asdict(d) for d in e.diagnostics]},
+                        "", None)
+        raise
     cubin = _nvjitlink.link(ptx) if linker == "nvjitlink" else None
     if use_cache:
         cache.store(k, {"filename": name, "kernels": [s.to_json() for s in signatures],

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""One kernel family, autotuned, against cuBLAS at every shape of the matmul
+benchmark (integration/bench/matmul_bench.py's SHAPES), f16 and bf16.
+
+The family is python/ws/kernels/matmul.mlir (C = A @ B^T with ${BM},
+${BN}, ${BK} and ${DTYPE} fields, as a persistent kernel and a tiled one);
+the configs are both kernels at each tile shape, each with the planner's
+own choices (ws.planner_configs(): ring
+depths and overlaps). ws.autotune compiles every config (a refused one is
+skipped with its reason), times the survivors on each shape and keeps the
+winner. The winner's time in the tuning is the least of many noisy
+figures, so the table times it again: R interleaved rounds (3 unless
+given) of the winner and cuBLAS (torch.matmul), one process, the same
+uniform [-1, 1] inputs, triton.testing.do_bench (L2 flushed); medians.
+
+Usage:
+  matmul_autotune.py --compile          compile every config into the cache
+                                        ($WS_CACHE_DIR; needs libws-c.so)
+  matmul_autotune.py [--rounds R]       tune and time on the GPU (a machine
+                                        without MLIR reads the cache)
+"""
+import os
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import ws  # noqa: E402
+
+FAMILY = os.path.join(ROOT, "python", "ws", "kernels", "matmul.mlir")
+TILES = [(128, 256, 64), (256, 128, 64), (128, 128, 64), (128, 192, 64), (128, 128, 128)]
+SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024),
+          (16384, 4096, 4096), (1024, 8192, 8192), (256, 8192, 8192), (4096, 4096, 16384)]
+DTYPES = ("f16", "bf16")
+
+
+def family(dtype):
+    """The family of one element type, tuned over TILES x the planner's
+    choices."""
+    configs = [dict(kernel=kernel, BM=bm, BN=bn, BK=bk, **knobs)
+               for kernel in ("matmul", "matmul_tiled") for bm, bn, bk in TILES
+               for knobs in ws.planner_configs()]
+    return ws.autotune(ws.Template(FAMILY, defaults={"DTYPE": dtype}), configs,
+                       grid=tile_grid, chip="sm_90a")
+
+
+def tile_grid(config, a, b, c, m, n, k):
+    """@matmul_tiled's grid: a block per C tile."""
+    return (-(-m // config["BM"]), -(-n // config["BN"]), 1)
+
+
+def compile_all():
+    for dtype in DTYPES:
+        cands = family(dtype).candidates()
+        kept = [c for c in cands if c.kernel]
+        print("%s: %d configs, %d distinct kernels" % (dtype, len(cands), len(kept)))
+        reasons = {}
+        for c in cands:
+            if c.skipped:
+                why = ("over the shared-memory budget" if "budget" in c.skipped else
+                       "duplicates another" if c.skipped.startswith("the same code") else
+                       c.skipped.split("error: ")[-1][:100])
+                reasons[why] = reasons.get(why, 0) + 1
+        for why, n in sorted(reasons.items()):
+            print("  skipped %d: %s" % (n, why))
+    return 0
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
+def bench(rounds):
+    import torch
+    from triton.testing import do_bench
+    tflops = lambda m, n, k, ms: 2.0 * m * n * k / ms / 1e9
+    torch.manual_seed(0)
+    weakest = []
+    for dtype in DTYPES:
+        tdt = {"f16": torch.float16, "bf16": torch.bfloat16}[dtype]
+        tuned = family(dtype)
+        rows, inputs = [], []
+        for m, n, k in SHAPES:
+            a = torch.empty(m, k, device="cuda", dtype=tdt).uniform_(-1, 1)
+            b = torch.empty(n, k, device="cuda", dtype=tdt).uniform_(-1, 1)
+            c = torch.empty(m, n, device="cuda", dtype=tdt)
+            best = tuned.tune(a, b, c, m, n, k)
+            tuned(a, b, c, m, n, k)
+            torch.cuda.synchronize()
+            ref = torch.matmul(a, b.t())
+            ok = torch.allclose(c.float(), ref.float(), rtol=2e-2, atol=1e-1)
+            inputs.append((m, n, k, a, b, c, best, ok))
+            print("%s %dx%dx%d: winner %s (%s), %d timed" % (
+                dtype, m, n, k, best.name, "exact" if ok else "WRONG",
+                sum(1 for x in tuned.results[repr(tuned.key(a, b, c, m, n, k))] if x.ms)),
+                flush=True)
+        times = {}
+        for r in range(rounds):  # interleaved: every shape once a round
+            for m, n, k, a, b, c, best, ok in inputs:
+                times.setdefault((m, n, k, "ws"), []).append(
+                    do_bench(lambda: tuned(a, b, c, m, n, k)))
+                times.setdefault((m, n, k, "cuBLAS"), []).append(
+                    do_bench(lambda: torch.matmul(a, b.t())))
+        print("\n%s: median TFLOP/s over %d rounds" % (dtype, rounds))
+        print("| M x N x K | ws autotuned | winner | cuBLAS | ws / cuBLAS |")
+        print("| --- | --- | --- | --- | --- |")
+        for m, n, k, a, b, c, best, ok in inputs:
+            t_ws = median(times[(m, n, k, "ws")])
+            t_blas = median(times[(m, n, k, "cuBLAS")])
+            ratio = t_blas / t_ws
+            weakest.append((ratio, "%s %dx%dx%d" % (dtype, m, n, k)))
+            print("| %dx%dx%d | %.0f | %s | %.0f | %.3f%s |" % (
+                m, n, k, tflops(m, n, k, t_ws), best.name, tflops(m, n, k, t_blas),
+                ratio, "" if ok else " WRONG"))
+    w = min(weakest)
+    print("\nweakest shape: %s at %.3fx cuBLAS" % (w[1], w[0]))
+    return 0
+
+
+def main(argv):
+    if argv == ["--compile"]:
+        return compile_all()
+    rounds = 3
+    if argv[:1] == ["--rounds"]:
+        rounds = int(argv[1])
+    return bench(rounds)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

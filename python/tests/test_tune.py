@@ -1,0 +1,156 @@
+"""Kernel families (ws.Template) and the autotuner (ws.autotune) without a
+GPU: fields and their errors, each config compiled with its own budget
+check and proof, refusals and repeats skipped with their reasons, the
+winner chosen by the timer and kept on disk."""
+
+import os
+
+import pytest
+import torch
+
+import ws
+from conftest import ROOT
+from test_launch_rules import Fake
+
+FAMILY = os.path.join(ROOT, "python", "ws", "kernels", "matmul.mlir")
+
+
+def family():
+    return ws.Template(FAMILY, defaults={"DTYPE": "f16"})
+
+
+def test_fields_and_render():
+    t = ws.Template("// ${A} ${A * B - 1} ${(A + 1) // 2 % 3} ${-B} ${'f' + 'x'}\n")
+    assert t.fields == {"A", "B"}
+    assert t.render({"A": 5, "B": 4}) == "// 5 19 0 -4 fx\n"
+    assert family().fields == {"BM", "BN", "BK", "DTYPE"}
+
+
+def test_render_errors_are_located():
+    t = ws.Template("line one\n  x = ${BM - 1} y = ${f(BM)}\n", filename="fam.mlir")
+    with pytest.raises(ws.TemplateError) as e:
+        t.render({})
+    assert str(e.value) == ("fam.mlir:2:7: field ${BM - 1}: BM has no value (give it in the "
+                            "config or the template's defaults)")
+    with pytest.raises(ws.TemplateError) as e:
+        t.render({"BM": 64})
+    assert str(e.value).startswith("fam.mlir:2:21: field ${f(BM)}: only names, integers")
+    with pytest.raises(ws.TemplateError, match=r"fam.mlir:1:1: field \$\{1 \+\} is not an"):
+        ws.Template("${1 +}", filename="fam.mlir").render()
+    with pytest.raises(ws.TemplateError, match="holds a newline"):
+        ws.Template("${X}").render({"X": "a\nb"})
+    with pytest.raises(ws.TemplateError, match="division by zero"):
+        ws.Template("${X // 0}").render({"X": 1})
+
+
+def test_rendered_kernel_compiles_with_lines_of_the_template():
+    module = family().compile({"BM": 128, "BN": 128, "BK": 64}, chip="sm_90a")
+    assert module.matmul.signature.persistent and not module.matmul_tiled.signature.persistent
+    a = module.matmul.signature.args[0]
+    assert (a.dtype, a.box) == ("f16", (128, 64))
+    with pytest.raises(ws.CompileError) as e:
+        family().compile({"BM": 64, "BN": 256, "BK": 64}, chip="sm_90a")
+    d = [d for d in e.value.diagnostics if d.severity == "error"][0]
+    assert (d.file, d.line) == (FAMILY, 45) and "wgmma needs 64 or 128" in d.message
+
+
+def test_planner_configs():
+    configs = ws.planner_configs()
+    assert configs[0] == {}
+    assert {"num_stages": 5} in configs and {"overlap": "cooperative", "num_stages": 2} in configs
+    assert len(configs) == 24 and len({repr(sorted(c.items())) for c in configs}) == 24
+
+
+def test_candidates_skip_refusals_and_repeats():
+    configs = [{"BM": 128, "BN": 128, "BK": 64},
+               {"BM": 128, "BN": 128, "BK": 64, "num_stages": 8},   # over the budget
+               {"BM": 128, "BN": 128, "BK": 64, "num_stages": 5},   # the planner's own depth
+               {"BM": 128, "BN": 256, "BK": 64, "overlap": "pingpong"},  # cannot be had
+               {"BM": 128, "BN": 128, "BK": 64, "kernel": "matmul_tiled"}]
+    tuned = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a")
+    c = tuned.candidates()
+    assert c[0].kernel is not None and c[0].kernel.name == "matmul"
+    assert "shared memory plan needs" in c[1].skipped and c[1].kernel is None
+    assert c[1].skipped.startswith(FAMILY + ":")
+    assert c[2].skipped == "the same code as {BK=64, BM=128, BN=128}"
+    assert 'asks for ws.overlap = "pingpong"' in c[3].skipped
+    assert c[4].kernel.name == "matmul_tiled"
+
+
+def test_bad_configs_are_refused_at_once():
+    with pytest.raises(ws.TemplateError, match="BK has no value"):
+        ws.autotune(family(), [{"BM": 128, "BN": 128}])
+    with pytest.raises(ValueError, match="configs is empty"):
+        ws.autotune(family(), [])
+    with pytest.raises(ValueError, match="the family has kernels matmul, matmul_tiled"):
+        ws.autotune(family(), [{"BM": 128, "BN": 128, "BK": 64}], chip="sm_90a").candidates()
+
+
+def matmul_args(m, n, k):
+    return (Fake((m, k), dtype=torch.float16), Fake((n, k), dtype=torch.float16),
+            Fake((m, n), dtype=torch.float16), m, n, k)
+
+
+def test_tune_keeps_the_fastest_per_key_on_disk():
+    configs = [{"BM": 128, "BN": 128, "BK": 64}, {"BM": 128, "BN": 256, "BK": 64},
+               {"BM": 128, "BN": 256, "BK": 64, "num_stages": 8}]
+    # a timer that ranks the configs by the shape: 128 wide wins at M = 256
+    def bench_for(log):
+        def bench(launch):
+            launch()
+            bn = log["config"]["BN"]
+            log["timed"].append(bn)
+            m = log["m"]
+            return {128: 1.0, 256: 2.0}[bn] if m == 256 else {128: 2.0, 256: 1.0}[bn]
+        return bench
+
+    log = {"timed": []}
+    tuned = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a",
+                        bench=bench_for(log))
+    # no GPU: the launch the tuner hands the timer records its config
+    tuned._launch = lambda kernel, config, args, stream=None: log.update(config=config)
+    for m, want in ((256, 128), (4096, 256)):
+        log["m"] = m
+        args = matmul_args(m, 8192, 8192)
+        best = tuned.tune(*args)
+        assert best.config["BN"] == want
+    assert sorted(log["timed"]) == [128, 128, 256, 256]  # the refused one never ran
+    timed = tuned.results[repr(ws.tune.default_key(*matmul_args(256, 8192, 8192)))]
+    assert "shared memory plan needs" in timed[2].skipped
+
+    # a new process (a new Autotuned) reads the winners back without timing
+    again = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a",
+                        bench=lambda launch: pytest.fail("timed again"))
+    assert again.choose(*matmul_args(256, 8192, 8192)).config["BN"] == 128
+    assert again.choose(*matmul_args(4096, 8192, 8192)).config["BN"] == 256
+    assert os.listdir(os.path.join(os.environ["WS_CACHE_DIR"], "autotune"))
+
+
+def test_arguments_a_candidate_refuses():
+    configs = [{"BM": 128, "BN": 128, "BK": 64}, {"BM": 128, "BN": 256, "BK": 64}]
+    tuned = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a",
+                        bench=lambda launch: 1.0)
+    tuned._launch = lambda *a, **kw: None
+    bad = (Fake((256, 64), dtype=torch.bfloat16),) + matmul_args(256, 256, 64)[1:]
+    with pytest.raises(ValueError) as e:
+        tuned.tune(*bad)
+    assert "no candidate runs these arguments" in str(e.value)
+    assert "refuses the arguments: matmul: arg0: element type must be f16 (got bf16)" \
+        in str(e.value)
+
+
+def test_default_key():
+    key = ws.tune.default_key(torch.zeros(2, 3, dtype=torch.float16), 7, 1.5, None)
+    assert key == (((2, 3), "torch.float16"), 7, "float", "NoneType")
+
+
+def test_torch_ops_need_a_recent_torch():
+    if hasattr(torch.library, "custom_op"):
+        import ws.torch_ops  # registers; its launches are test_gpu.py's
+        assert torch.ops.ws.matmul.default is not None
+        fake = torch.ops.ws.matmul(torch.empty(3, 8, device="meta", dtype=torch.float16),
+                                   torch.empty(5, 8, device="meta", dtype=torch.float16))
+        assert fake.shape == (3, 5)
+    else:
+        with pytest.raises(ImportError, match="needs torch.library.custom_op"):
+            import ws.torch_ops  # noqa: F401

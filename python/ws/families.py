@@ -1,0 +1,59 @@
+"""The kernel families the package ships (ws/kernels) as torch.ops.ws runs
+them: the matmul family tuned over MATMUL_CONFIGS, and one attention kernel
+per head dimension, element type and mask. No torch needed to compile
+them: ``python -m ws.families`` compiles every member into the cache, for
+a GPU machine without MLIR."""
+
+import functools
+import sys
+
+from .template import Template, kernel_source
+from .tune import autotune
+
+# the matmul family's members torch.ops.ws.matmul tunes over: both kernels
+# (persistent and tiled) at the tile shapes that won on the H100
+# (integration/bench/matmul_autotune.py), the planner's overlap or a
+# cooperative one, and the deep cooperative ring M = 256 wants
+MATMUL_CONFIGS = [dict(kernel=kernel, BM=bm, BN=bn, BK=64, **knobs)
+                  for kernel in ("matmul", "matmul_tiled")
+                  for bm, bn in ((128, 256), (128, 128), (256, 128))
+                  for knobs in ({}, {"overlap": "cooperative"},
+                                {"overlap": "cooperative", "num_stages": 6})]
+ATTENTION_HEAD_DIMS = (64, 128)
+ATTENTION_BLOCK = 128  # query rows per block
+
+
+def _tile_grid(config, a, b, c, m, n, k):
+    return (-(-m // config["BM"]), -(-n // config["BN"]), 1)
+
+
+@functools.lru_cache(maxsize=None)
+def matmul_family(dtype: str):
+    """The tuned matmul family of one element type ("f16" or "bf16")."""
+    return autotune(Template(kernel_source("matmul.mlir"), defaults={"DTYPE": dtype}),
+                    MATMUL_CONFIGS, grid=_tile_grid, chip="sm_90a")
+
+
+@functools.lru_cache(maxsize=None)
+def attention_kernel(head_dim: int, dtype: str, causal: bool):
+    """The attention kernel for one head dimension, element type and mask."""
+    family = Template(kernel_source("attention_causal.mlir" if causal else "attention.mlir"))
+    return family.compile({"D": head_dim, "DTYPE": dtype}, chip="sm_90a").attention
+
+
+def compile_all() -> int:
+    """Compiles every member torch.ops.ws can run into the cache; returns
+    how many kernels there are."""
+    count = 0
+    for dtype in ("f16", "bf16"):
+        count += sum(1 for c in matmul_family(dtype).candidates() if c.kernel)
+        for dim in ATTENTION_HEAD_DIMS:
+            for causal in (False, True):
+                attention_kernel(dim, dtype, causal)
+                count += 1
+    return count
+
+
+if __name__ == "__main__":
+    print("ws: %d kernels of the shipped families compiled (or cached)" % compile_all())
+    sys.exit(0)

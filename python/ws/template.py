@@ -1,0 +1,138 @@
+"""Kernel families: one MLIR source with its tunable constants marked.
+
+A field is ``${NAME}`` or ``${expression}`` over names, integers and
+strings with ``+ - * // %`` and parentheses (``+`` also joins strings) (``${BM - 1}``,
+``${BM * BN // 128}``). MLIR itself never uses ``$``, so a field cannot be
+mistaken for kernel text. Rendering replaces each field by its value; a
+field's value holds no newline, so a diagnostic's line in the rendered text
+is the line in the template.
+
+    family = ws.Template(ws.kernel_source("matmul.mlir"), defaults={"DTYPE": "f16"})
+    module = family.compile({"BM": 128, "BN": 256, "BK": 64}, chip="sm_90a")
+"""
+
+import ast
+import os
+import re
+from typing import Dict, Optional
+
+from .compiler import _read_source, compile as _compile
+
+_FIELD = re.compile(r"\$\{([^{}\n]*)\}")
+_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+        ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b,
+        ast.Mod: lambda a, b: a % b}
+
+
+def kernel_source(name: str) -> str:
+    """The path of a kernel family the package ships (ws/kernels): the
+    matmul (matmul.mlir) and attention (attention.mlir,
+    attention_causal.mlir) families that torch.ops.ws runs."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels", name)
+    if not os.path.exists(path):
+        raise FileNotFoundError("ws ships no kernel family %r (it has %s)" % (
+            name, ", ".join(sorted(os.listdir(os.path.dirname(path))))))
+    return path
+
+
+class TemplateError(ValueError):
+    """A field of a template that cannot be rendered: the message is
+    ``file:line:column: why``."""
+
+
+def _names(node) -> set:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _evaluate(node, values: Dict[str, object]):
+    """The value of a field's expression; raises ValueError saying what is
+    not allowed (a name without a value, an operator other than the
+    five, a call...)."""
+    if isinstance(node, ast.Expression):
+        return _evaluate(node.body, values)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, str)) \
+            and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in values:
+            raise ValueError("%s has no value (give it in the config or the "
+                             "template's defaults)" % node.id)
+        return values[node.id]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_evaluate(node.operand, values)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        left, right = _evaluate(node.left, values), _evaluate(node.right, values)
+        if isinstance(node.op, ast.Add) and isinstance(left, str) and isinstance(right, str):
+            return left + right
+        if not (isinstance(left, int) and isinstance(right, int)):
+            raise ValueError("arithmetic takes integers, + also two strings (got %r and %r)" % (left, right))
+        if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and right == 0:
+            raise ValueError("division by zero")
+        return _OPS[type(node.op)](left, right)
+    raise ValueError("only names, integers, strings, + - * // % and parentheses "
+                     "may appear in a field")
+
+
+class Template:
+    """A kernel family: MLIR text with ``${...}`` fields. ``fields`` names
+    every field's free names; ``render(config)`` gives the kernel text of
+    one member; ``compile(config, **options)`` compiles it (ws.compile)."""
+
+    def __init__(self, source, *, filename: Optional[str] = None,
+                 defaults: Optional[Dict[str, object]] = None):
+        self.text, self.filename = _read_source(source, filename)
+        self.defaults = dict(defaults or {})
+        self._fields = []  # (match, parsed expression or error, line, column)
+        for match in _FIELD.finditer(self.text):
+            line = self.text.count("\n", 0, match.start()) + 1
+            column = match.start() - (self.text.rfind("\n", 0, match.start()) + 1) + 1
+            try:
+                parsed = ast.parse(match.group(1).strip(), mode="eval")
+            except SyntaxError:
+                parsed = None
+            self._fields.append((match, parsed, line, column))
+        self.fields = frozenset(n for _, p, _, _ in self._fields if p for n in _names(p))
+
+    def _error(self, line: int, column: int, why: str) -> TemplateError:
+        return TemplateError("%s:%d:%d: %s" % (self.filename, line, column, why))
+
+    def render(self, config: Optional[Dict[str, object]] = None) -> str:
+        """The kernel text with every field replaced by its value, from
+        `config` over the template's defaults. Config keys that are not
+        fields are left for the caller (ws.autotune passes them to the
+        pipeline as options)."""
+        values = dict(self.defaults, **(config or {}))
+        out, last = [], 0
+        for match, parsed, line, column in self._fields:
+            if parsed is None:
+                raise self._error(line, column, "field ${%s} is not an expression"
+                                  % match.group(1))
+            try:
+                value = _evaluate(parsed, values)
+            except ValueError as e:
+                raise self._error(line, column, "field ${%s}: %s" % (match.group(1), e))
+            text = str(value)
+            if "\n" in text or "${" in text:
+                raise self._error(line, column, "field ${%s}: its value %r holds a newline "
+                                  "or a field" % (match.group(1), text))
+            out.append(self.text[last:match.start()])
+            out.append(text)
+            last = match.end()
+        out.append(self.text[last:])
+        return "".join(out)
+
+    def split(self, config: Dict[str, object]):
+        """(the template's part of `config`, the rest): the rest are
+        ws-pipeline options such as num_stages and overlap."""
+        fields = {k: v for k, v in config.items() if k in self.fields}
+        return fields, {k: v for k, v in config.items() if k not in self.fields}
+
+    def compile(self, config: Optional[Dict[str, object]] = None, **options):
+        """Compiles one member: the config's fields rendered, its other keys
+        and `options` passed to ws.compile (pipeline options, chip...)."""
+        fields, rest = self.split(config or {})
+        return _compile(self.render(fields), filename=self.filename, **dict(rest, **options))
+
+    def __repr__(self):
+        return "<ws.Template %s: %s>" % (os.path.basename(self.filename),
+                                         ", ".join(sorted(self.fields)) or "no fields")

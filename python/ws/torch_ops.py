@@ -1,0 +1,99 @@
+"""ws's matmul and attention as PyTorch custom ops, which torch.compile
+traces through their fake (shape-only) functions and calls as they are:
+
+    import ws.torch_ops
+    c = torch.ops.ws.matmul(a, b)               # a @ b.T, autotuned per shape
+    o = torch.ops.ws.attention(q, k, v, True)   # causal flash attention
+
+Importing this module registers them (torch.library.custom_op, PyTorch 2.4
+or later). The kernels are the families in ws/kernels, compiled on first
+use (or read from the cache: a machine without MLIR needs them compiled
+elsewhere, see docs/python.md).
+
+torch.ops.ws.matmul(a, b): a (M x K) and b (N x K), both f16 or both bf16 on
+one CUDA device, K a multiple of 8 (TMA reads rows of 16-byte multiples);
+returns a @ b.T (M x N, same dtype), f32 accumulation. The matmul family
+(matmul.mlir) is tuned over ws.families.MATMUL_CONFIGS per (M, N, K, dtype) with
+ws.autotune, the winners kept on disk.
+
+torch.ops.ws.attention(q, k, v, causal=False, scale=None): q, k, v of shape
+B x H x S x D (any strides TMA can take), D 64 or 128, f16 or bf16; returns
+softmax(q k^T * scale) v (scale defaults to 1/sqrt(D)), B x H x S x D.
+Forward only: it has no autograd formula.
+"""
+
+import functools
+import math
+from typing import Optional
+
+import torch
+from torch import Tensor
+
+from .families import ATTENTION_BLOCK, ATTENTION_HEAD_DIMS, attention_kernel, matmul_family
+
+try:
+    from torch.library import custom_op
+except ImportError as e:  # torch before 2.4
+    raise ImportError("ws.torch_ops needs torch.library.custom_op (PyTorch 2.4 or later; "
+                      "this is %s)" % torch.__version__) from e
+
+DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16"}
+
+
+def _dtype_of(op, *tensors):
+    dtype = tensors[0].dtype
+    if dtype not in DTYPES or any(t.dtype != dtype for t in tensors):
+        raise ValueError("ws.%s: the operands must be all float16 or all bfloat16 (got %s)"
+                         % (op, ", ".join(str(t.dtype) for t in tensors)))
+    if not all(t.is_cuda and t.device == tensors[0].device for t in tensors):
+        raise ValueError("ws.%s: the operands must be on one CUDA device" % op)
+    return DTYPES[dtype]
+
+
+@custom_op("ws::matmul", mutates_args=())
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """a @ b.T with ws's autotuned matmul family (see the module)."""
+    dtype = _dtype_of("matmul", a, b)
+    if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[1]:
+        raise ValueError("ws.matmul: a is M x K and b is N x K (got %s and %s)"
+                         % (tuple(a.shape), tuple(b.shape)))
+    a, b = a.contiguous(), b.contiguous()
+    m, k = a.shape
+    n = b.shape[0]
+    # C's rows are padded to 16 bytes, which TMA's stores need
+    pitch = -(-n // 8) * 8
+    c = torch.empty(m, pitch, dtype=a.dtype, device=a.device)
+    if m and n:
+        matmul_family(dtype)(a, b, c[:, :n], m, n, k)
+    return c if pitch == n else c[:, :n].contiguous()
+
+
+@matmul.register_fake
+def _matmul_fake(a, b):
+    return a.new_empty((a.shape[0], b.shape[0]))
+
+
+@custom_op("ws::attention", mutates_args=())
+def attention(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
+              scale: Optional[float] = None) -> Tensor:
+    """Flash-attention forward with ws's kernel (see the module)."""
+    dtype = _dtype_of("attention", q, k, v)
+    if q.dim() != 4 or k.shape != q.shape or v.shape != q.shape:
+        raise ValueError("ws.attention: q, k and v are B x H x S x D, all one shape (got %s, "
+                         "%s, %s)" % (tuple(q.shape), tuple(k.shape), tuple(v.shape)))
+    batch, heads, seq, dim = q.shape
+    if dim not in ATTENTION_HEAD_DIMS:
+        raise ValueError("ws.attention: the head dimension must be one of %s (got %d)"
+                         % (", ".join(map(str, ATTENTION_HEAD_DIMS)), dim))
+    o = torch.empty(batch, heads, seq, dim, dtype=q.dtype, device=q.device)
+    if o.numel():
+        scale = 1.0 / math.sqrt(dim) if scale is None else scale
+        kernel = attention_kernel(dim, dtype, causal)
+        kernel[(-(-seq // ATTENTION_BLOCK), heads, batch)](q, k, v, o, seq,
+                                                            scale * math.log2(math.e))
+    return o
+
+
+@attention.register_fake
+def _attention_fake(q, k, v, causal=False, scale=None):
+    return q.new_empty(q.shape)

@@ -1,0 +1,330 @@
+"""ws.autotune: pick a kernel family's fastest member for the caller's
+arguments, keeping only members ws proves.
+
+Each config is compiled as its own kernel, so the shared-memory budget
+check and the protocol proof run per candidate; a member ws refuses, or
+whose launch rules refuse the arguments, is skipped with its reason. The
+survivors are timed on the caller's own arguments with the benchmarks'
+method (triton.testing.do_bench when Triton is there: the L2 flushed
+before each run, the median of CUDA-event timings), and the winner for the
+arguments' key is kept on disk beside the module cache, so a later process
+launches it without timing again.
+
+    family = ws.Template(ws.kernel_source("matmul.mlir"))
+    matmul = ws.autotune(family, [{"BM": 128, "BN": n} for n in (128, 256)],
+                         kernel="matmul", chip="sm_90a")
+    matmul(a, b, c, M, N, K)   # tunes at the first call of each key
+"""
+
+import dataclasses
+import itertools
+import json
+import os
+import tempfile
+from typing import Callable, Dict, List, Optional, Sequence
+
+from . import cache
+from .compiler import CompileError, version
+from .template import Template
+
+OVERLAPS = ("", "pingpong", "cooperative")  # "": the planner's choice
+STAGES = (0, 2, 3, 4, 5, 6, 7, 8)  # 0: the planner's depth
+
+
+def planner_configs() -> List[Dict[str, object]]:
+    """The planner's own choices as configs: each ring depth ws.num_stages
+    allows and each overlap of a persistent matmul, the planner's picks
+    first. Members that come out the same (an overlap on a kernel that has
+    none to choose) are compiled once; depths over the budget are refused
+    by the planner and skipped."""
+    out = []
+    for overlap, stages in itertools.product(OVERLAPS, STAGES):
+        config = {}
+        if overlap:
+            config["overlap"] = overlap
+        if stages:
+            config["num_stages"] = stages
+        out.append(config)
+    return out
+
+
+@dataclasses.dataclass
+class Candidate:
+    """One config: its kernel when it compiled (and was not a duplicate), or
+    why it was skipped; its time in ms once timed."""
+
+    config: Dict[str, object]
+    kernel: object = None
+    skipped: Optional[str] = None
+    ms: Optional[float] = None
+
+    @property
+    def name(self) -> str:
+        """The config as text: {BM=128, BN=256, num_stages=3}."""
+        return config_text(self.config)
+
+    def describe(self) -> str:
+        what = ("%.4f ms" % self.ms) if self.ms is not None else ("skipped: " + self.skipped
+                                                                  if self.skipped else "")
+        return "%s: %s" % (config_text(self.config), what)
+
+
+def config_text(config: Dict[str, object]) -> str:
+    return "{%s}" % ", ".join("%s=%s" % (k, config[k]) for k in sorted(config)) \
+        if config else "{planner}"
+
+
+def _entry_text(ptx: str, name: str) -> str:
+    """One kernel's PTX: from its .entry to the next one (two configs that
+    differ only in another kernel of the module give it the same text)."""
+    start = ptx.find(".entry %s(" % name)
+    if start < 0:
+        return ptx
+    end = ptx.find(".entry ", start + 1)
+    return ptx[start:end if end > 0 else len(ptx)]
+
+
+def default_key(*args) -> tuple:
+    """What a tuned choice depends on: each tensor's shape and dtype, each
+    integer's value (floats and other arguments do not change the
+    choice)."""
+    key = []
+    for a in args:
+        if hasattr(a, "shape") and hasattr(a, "dtype"):
+            key.append((tuple(a.shape), str(a.dtype)))
+        elif isinstance(a, int) and not isinstance(a, bool):
+            key.append(a)
+        else:
+            key.append(type(a).__name__)
+    return tuple(key)
+
+
+def _bench(fn) -> float:
+    """Milliseconds per call with the benchmarks' method."""
+    try:
+        from triton.testing import do_bench
+    except ImportError:
+        return _bench_events(fn)
+    return do_bench(fn)
+
+
+def _bench_events(fn, warmup_ms: float = 25.0, rep_ms: float = 100.0) -> float:
+    """do_bench's method without Triton: a 256 MB buffer zeroed before each
+    call flushes L2, CUDA events time each call, the median is kept."""
+    import torch
+    flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+    fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(5):
+        flush.zero_()
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    each = max(start.elapsed_time(end) / 5, 1e-3)
+    for _ in range(max(1, int(warmup_ms / each))):
+        fn()
+    times = []
+    for _ in range(max(1, int(rep_ms / each))):
+        flush.zero_()
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        times.append((s, e))
+    torch.cuda.synchronize()
+    ms = sorted(s.elapsed_time(e) for s, e in times)
+    return ms[len(ms) // 2]
+
+
+class Autotuned:
+    """A tuned kernel family; see ws.autotune. ``candidates()`` compiles
+    every config (no GPU needed); calling it launches the winner for the
+    arguments' key, tuning first when the key is new; ``choose(*args)``
+    gives the winner (a Candidate) and ``results`` every key's timings."""
+
+    def __init__(self, template: Template, configs: Sequence[Dict[str, object]],
+                 kernel: Optional[str], key: Callable, grid: Optional[Callable],
+                 compile_options: Dict[str, object], bench: Callable):
+        self.template = template
+        self.configs = [dict(c) for c in configs]
+        self.kernel_name = kernel
+        self.key = key
+        self.grid = grid
+        self.compile_options = compile_options
+        self.bench = bench
+        self._candidates = None
+        self.results = {}  # key text -> [Candidate], tuned in this process
+        self._winners = None
+
+    # -- compiling ---------------------------------------------------------
+    def _kernel_of(self, module, name):
+        names = sorted(module.kernels)
+        if name is None:
+            if len(names) != 1:
+                raise ValueError("ws.autotune: the family has kernels %s; name one with kernel= "
+                                 "or a config's \"kernel\" key" % ", ".join(names))
+            return module.kernels[names[0]]
+        if name not in module.kernels:
+            raise ValueError("ws.autotune: the family has no kernel %r (it has %s)"
+                             % (name, ", ".join(names)))
+        return module.kernels[name]
+
+    def candidates(self) -> List[Candidate]:
+        """Every config compiled: a kernel, or the reason it was skipped
+        (ws's first error, with its location, or the member whose code it
+        repeats). A config whose fields cannot be rendered is the caller's
+        mistake and raises TemplateError."""
+        if self._candidates is not None:
+            return self._candidates
+        out, seen = [], {}
+        for config in self.configs:
+            c = Candidate(config)
+            try:
+                module = self.template.compile(
+                    {k: v for k, v in config.items() if k != "kernel"}, **self.compile_options)
+            except CompileError as e:
+                errors = [d for d in e.diagnostics if d.severity == "error"]
+                c.skipped = str(errors[0] if errors else e)
+            else:
+                kernel = self._kernel_of(module, config.get("kernel", self.kernel_name))
+                code = (_entry_text(module.ptx, kernel.name),
+                        json.dumps(kernel.signature.to_json(), sort_keys=True))
+                if code in seen:
+                    c.skipped = "the same code as %s" % config_text(seen[code])
+                else:
+                    seen[code] = config
+                    c.kernel = kernel
+            out.append(c)
+        if not any(c.kernel for c in out):
+            raise ValueError("ws.autotune: no config compiled:\n  "
+                             + "\n  ".join(c.describe() for c in out))
+        self._candidates = out
+        return out
+
+    # -- the winners on disk -------------------------------------------------
+    def _path(self) -> str:
+        import torch
+        name = torch.cuda.get_device_name() if torch.cuda.is_available() else "no-gpu"
+        digest = cache.key(self.template.text, json.dumps(self.template.defaults, sort_keys=True),
+                           json.dumps(self.configs, sort_keys=True),
+                           json.dumps(self.compile_options, sort_keys=True, default=str),
+                           str(self.kernel_name), version(), name)
+        return os.path.join(cache.directory(), "autotune", digest + ".json")
+
+    def _load_winners(self) -> Dict[str, dict]:
+        if self._winners is None:
+            try:
+                with open(self._path()) as f:
+                    self._winners = json.load(f)
+            except (OSError, ValueError):
+                self._winners = {}
+        return self._winners
+
+    def _store_winner(self, key_text: str, entry: dict) -> None:
+        winners = self._load_winners()
+        winners[key_text] = entry
+        path = self._path()
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(path))
+            with os.fdopen(fd, "w") as f:
+                json.dump(winners, f, indent=1, sort_keys=True)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a cache that cannot be written is no cache, not an error
+
+    # -- tuning and launching --------------------------------------------------
+    def _launch(self, kernel, config, args, stream=None):
+        """Launches one member: a persistent kernel on its resident grid, any
+        other on grid(config over the defaults, *args)."""
+        if kernel.signature.persistent:
+            return kernel(*args, stream=stream)
+        if self.grid is None:
+            raise ValueError("ws.autotune: kernel %s is not persistent; give grid=, a function "
+                             "of (config, *args) returning the grid" % kernel.name)
+        grid = self.grid(dict(self.template.defaults, **config), *args)
+        return kernel.launch(grid, *args, stream=stream)
+
+    def tune(self, *args) -> Candidate:
+        """Times every candidate on `args` and keeps the winner for their
+        key, in this process and on disk; returns it. The candidates are
+        launched on `args` repeatedly: a kernel that reads what it writes
+        must be tuned on copies."""
+        key_text = repr(self.key(*args))
+        timed = []
+        for c in self.candidates():
+            c = dataclasses.replace(c)
+            if c.kernel is not None:
+                try:
+                    c.kernel.check(*args, grid=(1, 1, 1))
+                except ValueError as e:
+                    c.skipped, c.kernel = "refuses the arguments: %s" % e, None
+                else:
+                    c.ms = self.bench(lambda: self._launch(c.kernel, c.config, args))
+            timed.append(c)
+        ran = [c for c in timed if c.ms is not None]
+        if not ran:
+            raise ValueError("ws.autotune: no candidate runs these arguments:\n  "
+                             + "\n  ".join(c.describe() for c in timed))
+        best = min(ran, key=lambda c: c.ms)
+        self.results[key_text] = timed
+        self._store_winner(key_text, {"config": best.config, "ms": best.ms,
+                                      "timed": {config_text(c.config): c.ms for c in ran}})
+        return best
+
+    def choose(self, *args) -> Candidate:
+        """The winner for the arguments' key: from this process, from disk,
+        or tuned now."""
+        key_text = repr(self.key(*args))
+        if key_text in self.results:
+            return min((c for c in self.results[key_text] if c.ms is not None),
+                       key=lambda c: c.ms)
+        stored = self._load_winners().get(key_text)
+        if stored is not None:
+            for c in self.candidates():
+                if c.config == stored["config"] and c.kernel is not None:
+                    return dataclasses.replace(c, ms=stored["ms"])
+        return self.tune(*args)
+
+    def __call__(self, *args, stream=None):
+        best = self.choose(*args)
+        return self._launch(best.kernel, best.config, args, stream)
+
+    def __repr__(self):
+        return "<ws.Autotuned %s over %d configs>" % (self.template, len(self.configs))
+
+
+def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
+             kernel: Optional[str] = None, key: Optional[Callable] = None,
+             grid: Optional[Callable] = None, bench: Optional[Callable] = None,
+             **compile_options) -> Autotuned:
+    """A kernel family tuned per key of its arguments.
+
+    `template` is a ws.Template (or a source ws.Template reads). Each
+    config is a dict: its keys that are template fields render the source,
+    "kernel" names the module's kernel to run (else `kernel`), the others
+    are ws-pipeline options (``num_stages``, ``overlap``,
+    ``max_blocks_per_sm``...). Without `configs`, the planner's own choices
+    (planner_configs(): each ring depth and overlap) over the template's
+    defaults. `kernel` names the kernel when the module has several; `key`
+    maps the call's arguments to what the choice depends on (default: each
+    tensor's shape and dtype and each integer); `grid` maps (config, *args)
+    to the grid of a kernel that is not persistent (a persistent one runs
+    on its resident grid). `bench` times a no-argument launch in ms (default: the
+    benchmarks' do_bench). Other keyword arguments go to ws.compile (chip,
+    smem_budget...).
+    """
+    if not isinstance(template, Template):
+        template = Template(template)
+    configs = planner_configs() if configs is None else list(configs)
+    if not configs:
+        raise ValueError("ws.autotune: configs is empty")
+    for c in configs:
+        if not isinstance(c, dict):
+            raise TypeError("ws.autotune: each config is a dict (got %r)" % (c,))
+        template.render(template.split(c)[0])  # a TemplateError now, not at the call
+    return Autotuned(template, configs, kernel, key or default_key, grid, compile_options,
+                     bench or _bench)
+
