@@ -24,6 +24,10 @@ def test_fields_and_render():
     assert t.fields == {"A", "B"}
     assert t.render({"A": 5, "B": 4}) == "// 5 19 0 -4 fx\n"
     assert family().fields == {"BM", "BN", "BK", "DTYPE"}
+    # an element type switch: the widening op only where there is one to do
+    t = ws.Template("${'arith.extf' if DTYPE != 'f32' else 'arith.bitcast'} ${2 if A < 3 else 4}")
+    assert t.render({"DTYPE": "bf16", "A": 1}) == "arith.extf 2"
+    assert t.render({"DTYPE": "f32", "A": 3}) == "arith.bitcast 4"
 
 
 def test_render_errors_are_located():
@@ -35,6 +39,8 @@ def test_render_errors_are_located():
     with pytest.raises(ws.TemplateError) as e:
         t.render({"BM": 64})
     assert str(e.value).startswith("fam.mlir:2:21: field ${f(BM)}: only names, integers")
+    with pytest.raises(ws.TemplateError, match="only names"):
+        ws.Template("${1 < 2 < 3}").render()
     with pytest.raises(ws.TemplateError, match=r"fam.mlir:1:1: field \$\{1 \+\} is not an"):
         ws.Template("${1 +}", filename="fam.mlir").render()
     with pytest.raises(ws.TemplateError, match="holds a newline"):

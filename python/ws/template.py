@@ -1,7 +1,8 @@
 """Kernel families: one MLIR source with its tunable constants marked.
 
 A field is ``${NAME}`` or ``${expression}`` over names, integers and
-strings with ``+ - * // %`` and parentheses (``+`` also joins strings) (``${BM - 1}``,
+strings with ``+ - * // %`` and parentheses (``+`` also joins strings), one
+comparison (``== != < <= > >=``) and ``X if C else Y`` (``${BM - 1}``,
 ``${BM * BN // 128}``). MLIR itself never uses ``$``, so a field cannot be
 mistaken for kernel text. Rendering replaces each field by its value; a
 field's value holds no newline, so a diagnostic's line in the rendered text
@@ -35,6 +36,11 @@ def kernel_source(name: str) -> str:
     return path
 
 
+_COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
+            ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
+            ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b}
+
+
 class TemplateError(ValueError):
     """A field of a template that cannot be rendered: the message is
     ``file:line:column: why``."""
@@ -58,6 +64,11 @@ def _evaluate(node, values: Dict[str, object]):
             raise ValueError("%s has no value (give it in the config or the "
                              "template's defaults)" % node.id)
         return values[node.id]
+    if isinstance(node, ast.IfExp):
+        return _evaluate(node.body if _evaluate(node.test, values) else node.orelse, values)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
+        return _COMPARE[type(node.ops[0])](_evaluate(node.left, values),
+                                           _evaluate(node.comparators[0], values))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -_evaluate(node.operand, values)
     if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
@@ -69,8 +80,8 @@ def _evaluate(node, values: Dict[str, object]):
         if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and right == 0:
             raise ValueError("division by zero")
         return _OPS[type(node.op)](left, right)
-    raise ValueError("only names, integers, strings, + - * // % and parentheses "
-                     "may appear in a field")
+    raise ValueError("only names, integers, strings, + - * // %, one comparison, "
+                     "'X if C else Y' and parentheses may appear in a field")
 
 
 class Template:
