@@ -25,6 +25,7 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import ws  # noqa: E402
+from ws.families import tile_grid  # noqa: E402
 
 FAMILY = os.path.join(ROOT, "python", "ws", "kernels", "matmul.mlir")
 TILES = [(128, 256, 64), (256, 128, 64), (128, 128, 64), (128, 192, 64), (128, 128, 128)]
@@ -41,11 +42,6 @@ def family(dtype):
                for knobs in ws.planner_configs()]
     return ws.autotune(ws.Template(FAMILY, defaults={"DTYPE": dtype}), configs,
                        grid=tile_grid, chip="sm_90a")
-
-
-def tile_grid(config, a, b, c, m, n, k):
-    """@matmul_tiled's grid: a block per C tile."""
-    return (-(-m // config["BM"]), -(-n // config["BN"]), 1)
 
 
 def compile_all():

@@ -94,12 +94,9 @@ SWAPPING = [{"kernel": "matmul", "BM": 128, "BN": 256, "BK": 64},
              "overlap": "cooperative", "num_stages": 6}]
 
 
-def tile_grid(config, a, b, c, m, n, k):
-    return (-(-m // config["BM"]), -(-n // config["BN"]), 1)
-
-
 def test_the_autotuned_matmul_picks_per_shape():
     family = ws.Template(ws.kernel_source("matmul.mlir"), defaults={"DTYPE": "f16"})
+    from ws.families import tile_grid
     tuned = ws.autotune(family, SWAPPING, grid=tile_grid, chip="sm_90a")
     winners = {}
     for m, n, k in [(256, 8192, 8192), (4096, 4096, 4096)]:

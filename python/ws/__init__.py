@@ -14,6 +14,7 @@ need only libws-launch.so, and import the CUDA Python bindings and torch at
 the first launch. ws.load runs a module compiled elsewhere (Module.save).
 """
 
+from . import families
 from .tune import Autotuned, Candidate, autotune, planner_configs
 from .cache import clear as clear_cache
 from .compiler import (Arg, CompileError, Diagnostic, Module, Signature, compile, load,

@@ -4,7 +4,9 @@ Where: ``$WS_CACHE_DIR``, else ``~/.cache/ws``. An entry is keyed by the
 SHA-256 of the source text, the pipeline options (sorted), the chip, the
 linker and ws's version (not the file name: a diagnostic read back names
 the file of the compile that asked), and holds the module's data as JSON, its PTX and,
-when nvJitLink made one, its cubin. A warm ``ws.compile`` reads two files
+when nvJitLink made one, its cubin; or a refusal's diagnostics (a compile
+refused once is refused again without compiling). The autotuner's winners
+are in its ``autotune`` folder. A warm ``ws.compile`` reads two files
 (three with a cubin). ``ws.cache.clear()`` or
 ``python -m ws.cache clear`` empties it.
 """

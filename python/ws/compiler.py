@@ -224,6 +224,14 @@ def version() -> str:
 LINKERS = ("driver", "nvjitlink")
 
 
+def _entry(filename: str, signatures: List[Signature], diagnostics: List[Diagnostic],
+           refused: bool = False) -> dict:
+    """A compile's cache entry (beside its PTX and cubin): a module's
+    kernels, or a refusal, with the diagnostics either way."""
+    return {"filename": filename, "kernels": [s.to_json() for s in signatures],
+            "refused": refused, "diagnostics": [dataclasses.asdict(d) for d in diagnostics]}
+
+
 def compile(source, *, chip: Optional[str] = None, explain: bool = False,
             filename: Optional[str] = None, linker: str = "driver",
             use_cache: bool = True, **options) -> Module:
@@ -269,15 +277,11 @@ def compile(source, *, chip: Optional[str] = None, explain: bool = False,
         # a refusal is as deterministic as a module: kept, so that an
         # autotuner's rejected configs cost nothing the second time
         if use_cache:
-            cache.store(k, {"filename": name, "kernels": [], "refused": True,
-                            "diagnostics": [dataclasses.asdict(d) for d in e.diagnostics]},
-                        "", None)
+            cache.store(k, _entry(name, [], e.diagnostics, refused=True), "", None)
         raise
     cubin = _nvjitlink.link(ptx) if linker == "nvjitlink" else None
     if use_cache:
-        cache.store(k, {"filename": name, "kernels": [s.to_json() for s in signatures],
-                        "diagnostics": [dataclasses.asdict(d) for d in diagnostics]},
-                    ptx, cubin)
+        cache.store(k, _entry(name, signatures, diagnostics), ptx, cubin)
     return Module(ptx, cubin, signatures, diagnostics, opts, cached=False)
 
 

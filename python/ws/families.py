@@ -23,7 +23,8 @@ ATTENTION_HEAD_DIMS = (64, 128)
 ATTENTION_BLOCK = 128  # query rows per block
 
 
-def _tile_grid(config, a, b, c, m, n, k):
+def tile_grid(config, a, b, c, m, n, k):
+    """The grid of matmul.mlir's @matmul_tiled: a block per C tile."""
     return (-(-m // config["BM"]), -(-n // config["BN"]), 1)
 
 
@@ -31,7 +32,7 @@ def _tile_grid(config, a, b, c, m, n, k):
 def matmul_family(dtype: str):
     """The tuned matmul family of one element type ("f16" or "bf16")."""
     return autotune(Template(kernel_source("matmul.mlir"), defaults={"DTYPE": dtype}),
-                    MATMUL_CONFIGS, grid=_tile_grid, chip="sm_90a")
+                    MATMUL_CONFIGS, grid=tile_grid, chip="sm_90a")
 
 
 @functools.lru_cache(maxsize=None)

@@ -5,8 +5,8 @@ Each config is compiled as its own kernel, so the shared-memory budget
 check and the protocol proof run per candidate; a member ws refuses, or
 whose launch rules refuse the arguments, is skipped with its reason. The
 survivors are timed on the caller's own arguments with the benchmarks'
-method (triton.testing.do_bench when Triton is there: the L2 flushed
-before each run, the median of CUDA-event timings), and the winner for the
+method (triton.testing.do_bench: the L2 flushed before each run, the
+median of CUDA-event timings), and the winner for the
 arguments' key is kept on disk beside the module cache, so a later process
 launches it without timing again.
 
@@ -34,9 +34,9 @@ STAGES = (0, 2, 3, 4, 5, 6, 7, 8)  # 0: the planner's depth
 def planner_configs() -> List[Dict[str, object]]:
     """The planner's own choices as configs: each ring depth ws.num_stages
     allows and each overlap of a persistent matmul, the planner's picks
-    first. Members that come out the same (an overlap on a kernel that has
-    none to choose) are compiled once; depths over the budget are refused
-    by the planner and skipped."""
+    first. A member whose kernel comes out the same as an earlier one's (an
+    overlap on a kernel that has none to choose) is skipped as a repeat;
+    depths over the budget are refused by the planner and skipped."""
     out = []
     for overlap, stages in itertools.product(OVERLAPS, STAGES):
         config = {}
@@ -66,7 +66,7 @@ class Candidate:
     def describe(self) -> str:
         what = ("%.4f ms" % self.ms) if self.ms is not None else ("skipped: " + self.skipped
                                                                   if self.skipped else "")
-        return "%s: %s" % (config_text(self.config), what)
+        return "%s: %s" % (self.name, what)
 
 
 def config_text(config: Dict[str, object]) -> str:
@@ -100,42 +100,15 @@ def default_key(*args) -> tuple:
 
 
 def _bench(fn) -> float:
-    """Milliseconds per call with the benchmarks' method."""
+    """Milliseconds per call with the benchmarks' method:
+    triton.testing.do_bench, which flushes L2 before each run and keeps the
+    median of CUDA-event timings."""
     try:
         from triton.testing import do_bench
-    except ImportError:
-        return _bench_events(fn)
+    except ImportError as e:
+        raise ImportError("ws.autotune: timing needs triton.testing.do_bench (pip install "
+                          "triton), or a timer of your own as bench=") from e
     return do_bench(fn)
-
-
-def _bench_events(fn, warmup_ms: float = 25.0, rep_ms: float = 100.0) -> float:
-    """do_bench's method without Triton: a 256 MB buffer zeroed before each
-    call flushes L2, CUDA events time each call, the median is kept."""
-    import torch
-    flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
-    fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(5):
-        flush.zero_()
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    each = max(start.elapsed_time(end) / 5, 1e-3)
-    for _ in range(max(1, int(warmup_ms / each))):
-        fn()
-    times = []
-    for _ in range(max(1, int(rep_ms / each))):
-        flush.zero_()
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        times.append((s, e))
-    torch.cuda.synchronize()
-    ms = sorted(s.elapsed_time(e) for s, e in times)
-    return ms[len(ms) // 2]
 
 
 class Autotuned:
@@ -156,7 +129,8 @@ class Autotuned:
         self.bench = bench
         self._candidates = None
         self.results = {}  # key text -> [Candidate], tuned in this process
-        self._winners = None
+        self._chosen = {}  # key text -> the winning Candidate, once known here
+        self._winners = None  # key text -> the winner's entry on disk
 
     # -- compiling ---------------------------------------------------------
     def _kernel_of(self, module, name):
@@ -270,23 +244,22 @@ class Autotuned:
                              + "\n  ".join(c.describe() for c in timed))
         best = min(ran, key=lambda c: c.ms)
         self.results[key_text] = timed
+        self._chosen[key_text] = best
         self._store_winner(key_text, {"config": best.config, "ms": best.ms,
                                       "timed": {config_text(c.config): c.ms for c in ran}})
         return best
 
     def choose(self, *args) -> Candidate:
-        """The winner for the arguments' key: from this process, from disk,
-        or tuned now."""
+        """The winner for the arguments' key: known in this process, read
+        from disk, or tuned now."""
         key_text = repr(self.key(*args))
-        if key_text in self.results:
-            return min((c for c in self.results[key_text] if c.ms is not None),
-                       key=lambda c: c.ms)
-        stored = self._load_winners().get(key_text)
-        if stored is not None:
-            for c in self.candidates():
-                if c.config == stored["config"] and c.kernel is not None:
-                    return dataclasses.replace(c, ms=stored["ms"])
-        return self.tune(*args)
+        best = self._chosen.get(key_text)
+        if best is None:
+            stored = self._load_winners().get(key_text)
+            best = next((dataclasses.replace(c, ms=stored["ms"]) for c in self.candidates()
+                         if stored and c.kernel and c.config == stored["config"]), None)
+            best = self._chosen[key_text] = best or self.tune(*args)
+        return best
 
     def __call__(self, *args, stream=None):
         best = self.choose(*args)
@@ -312,8 +285,8 @@ def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
     maps the call's arguments to what the choice depends on (default: each
     tensor's shape and dtype and each integer); `grid` maps (config, *args)
     to the grid of a kernel that is not persistent (a persistent one runs
-    on its resident grid). `bench` times a no-argument launch in ms (default: the
-    benchmarks' do_bench). Other keyword arguments go to ws.compile (chip,
+    on its resident grid). `bench` times a no-argument launch in ms
+    (default: the benchmarks' triton.testing.do_bench). Other keyword arguments go to ws.compile (chip,
     smem_budget...).
     """
     if not isinstance(template, Template):
