@@ -151,3 +151,18 @@ def test_a_library_that_cannot_load_is_a_ws_error(tmp_path, monkeypatch):
     monkeypatch.setattr(_capi, "_libs", {})
     with pytest.raises(ImportError, match="ws: cannot load .*compiling needs MLIR 22"):
         _capi.lib()
+
+
+def test_python_m_ws_compile_writes_modules(tmp_path, add_source):
+    from ws.__main__ import main
+    good = tmp_path / "add.mlir"
+    good.write_text(add_source)
+    assert main(["compile", str(good), "--chip", "sm_90a"]) == 0
+    assert ws.load(tmp_path / "add.wsmod").add.signature.block_threads > 0
+    bad = tmp_path / "bad.mlir"
+    bad.write_text(add_source.replace("ws.load", "ws.lod", 1))
+    out = tmp_path / "out"
+    assert main(["compile", str(good), str(bad), "--out-dir", str(out), "num_stages=3"]) == 1
+    assert (out / "add.wsmod").exists() and not (out / "bad.wsmod").exists()
+    assert main(["compile", "-o", str(tmp_path / "x.wsmod"), str(good), str(bad)]) == 2
+    assert main([]) == 2

@@ -143,6 +143,57 @@ def test_torch_ops_attention_against_sdpa(dim, dtype, causal, seq):
     assert (o.float() - want).abs().max().item() < 2e-2
 
 
+def uniform(*shape, dtype=torch.float16, grad=False):
+    return torch.empty(*shape, device="cuda", dtype=dtype).uniform_(-1, 1).requires_grad_(grad)
+
+
+@pytest.mark.parametrize("m,n,k,dtype", [(300, 1000, 136, torch.bfloat16),
+                                         (64, 90, 100, torch.float16)])
+def test_torch_ops_matmul_backward(m, n, k, dtype):
+    """Gradients through ws.matmul (each a ws.matmul itself; M, N and K
+    that are not multiples of 8 padded) against torch's in f32."""
+    torch_ops()
+    a, b = uniform(m, k, dtype=dtype, grad=True), uniform(n, k, dtype=dtype, grad=True)
+    g = uniform(m, n, dtype=dtype)
+    torch.ops.ws.matmul(a, b).backward(g)
+    a32, b32 = (x.detach().float().requires_grad_() for x in (a, b))
+    (a32 @ b32.t()).backward(g.float())
+    for got, want in ((a.grad, a32.grad), (b.grad, b32.grad)):
+        assert got.dtype == dtype and got.shape == want.shape
+        assert torch.allclose(got.float(), want, rtol=2e-2, atol=1e-1)
+
+
+def test_torch_ops_attention_has_no_backward_yet():
+    torch_ops()
+    q = uniform(1, 2, 128, 64, grad=True)
+    o = torch.ops.ws.attention(q, q.detach(), q.detach())
+    with pytest.raises(NotImplementedError, match="forward only"):
+        o.float().sum().backward()
+
+
+def test_torch_compile_of_a_training_step():
+    """A two-layer MLP on ws.matmul under torch.compile(fullgraph=True):
+    its loss and weight gradients match plain PyTorch's."""
+    torch_ops()
+    x = uniform(256, 512)
+    w1, w2 = uniform(1024, 512, grad=True), uniform(256, 1024, grad=True)
+
+    def loss(mm, x, w1, w2):
+        h = torch.relu(mm(x, w1) * 0.05)
+        return mm(h, w2).float().pow(2).mean()
+
+    got = torch.compile(lambda *t: loss(torch.ops.ws.matmul, *t), fullgraph=True)(x, w1, w2)
+    got.backward()
+    grads = [w.grad.clone() for w in (w1, w2)]
+    w1.grad = w2.grad = None
+    want = loss(TorchReference.matmul, x, w1, w2)
+    want.backward()
+    assert abs(got.item() - want.item()) <= 2e-2 * abs(want.item())
+    for g, w in zip(grads, (w1, w2)):
+        scale = w.grad.float().abs().max().item()
+        assert (g.float() - w.grad.float()).abs().max().item() <= 3e-2 * scale
+
+
 def test_torch_ops_refuse_what_they_cannot_run():
     torch_ops()
     a = torch.zeros(64, 64, device="cuda", dtype=torch.float32)

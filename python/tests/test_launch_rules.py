@@ -128,3 +128,25 @@ def test_grids(add):
         add.check(good(), good(), good(), 1, grid=(0,))
     with pytest.raises(ValueError, match="a grid is needed"):
         add.launch(None, good(), good(), good(), 1)
+
+
+@pytest.fixture(scope="module")
+def split_k():
+    """The shipped persistent matmul with its tile loop split along K."""
+    family = ws.Template(ws.kernel_source("matmul.mlir"))
+    text = family.render({"BM": 128, "BN": 128, "BK": 64, "DTYPE": "f16"})
+    text = text.replace("} {ws.warp_specialize}\n      gpu.return",
+                        "} {ws.split_k = true, ws.warp_specialize}\n      gpu.return", 1)
+    return ws.compile(text, chip="sm_90a").matmul
+
+
+def test_a_split_k_workspace_may_be_left_out(split_k):
+    f16 = dict(dtype=torch.float16)
+    a, b, c = good(256, 512, **f16), good(256, 512, **f16), good(256, 256, **f16)
+    assert split_k.signature.workspace_per_block > 0
+    split_k.check(a, b, c, 256, 256, 512)  # the runtime brings its own
+    split_k.check(a, b, c, 256, 256, 512, 1 << 20)  # or the caller's
+    assert "split-K workspace must be a 16-byte aligned address" in refusal(
+        split_k, a, b, c, 256, 256, 512, 8)
+    with pytest.raises(TypeError, match="takes 7 arguments"):
+        split_k.check(a, b, c, 256, 256)

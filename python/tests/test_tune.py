@@ -132,6 +132,31 @@ def test_tune_keeps_the_fastest_per_key_on_disk():
     assert os.listdir(os.path.join(os.environ["WS_CACHE_DIR"], "autotune"))
 
 
+def test_close_candidates_are_timed_again():
+    """A member that looked fastest once by a hair loses the run-off to
+    one that is faster every time after."""
+    configs = [{"BM": 128, "BN": 128, "BK": 64}, {"BM": 128, "BN": 256, "BK": 64},
+               {"BM": 256, "BN": 128, "BK": 64}]
+    first = {128: 1.00, 256: 1.01}  # BM 256 is far behind: not in the run-off
+    later = {128: 1.05, 256: 1.00}
+    log = {"counts": {}}
+
+    def bench(launch):
+        launch()
+        c = log["config"]
+        n = log["counts"][(c["BM"], c["BN"])] = log["counts"].get((c["BM"], c["BN"]), 0) + 1
+        if c["BM"] == 256:
+            return 2.0
+        return (first if n == 1 else later)[c["BN"]]
+
+    tuned = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a", bench=bench)
+    tuned._launch = lambda kernel, config, args, stream=None: log.update(config=config)
+    best = tuned.tune(*matmul_args(4096, 4096, 4096))
+    assert best.config["BN"] == 256 and best.ms == 1.00
+    rounds = 1 + ws.tune.RUNOFF_ROUNDS
+    assert log["counts"] == {(128, 128): rounds, (128, 256): rounds, (256, 128): 1}
+
+
 def test_arguments_a_candidate_refuses():
     configs = [{"BM": 128, "BN": 128, "BK": 64}, {"BM": 128, "BN": 256, "BK": 64}]
     tuned = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a",

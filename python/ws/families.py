@@ -1,7 +1,7 @@
 """The kernel families the package ships (ws/kernels) as torch.ops.ws runs
 them: the matmul family tuned over MATMUL_CONFIGS, and one attention kernel
 per head dimension, element type and mask. No torch needed to compile
-them: ``python -m ws.families`` compiles every member into the cache, for
+them: ``python -m ws families`` compiles every member into the cache, for
 a GPU machine without MLIR."""
 
 import functools

@@ -36,6 +36,7 @@ class Kernel:
         self.name = signature.name
         self._info = None
         self._launches = {}
+        self._workspaces = {}  # a split-K kernel's workspace, per device
 
     def __repr__(self):
         s = self.signature
@@ -135,9 +136,32 @@ class Kernel:
             raise self._refuse(message)
         return handle
 
+    def _takes_workspace(self, args):
+        """Whether `args` leave out a split-K kernel's last argument, the
+        workspace, for the runtime to supply."""
+        sig = self.signature
+        return bool(sig.workspace_per_block) and len(args) == len(sig.args) - 1
+
+    def _workspace(self, device):
+        """The workspace a split-K launch gets when its caller passes none:
+        zeroed bytes for the resident grid, made once per device. Each
+        launch leaves every flag zero again, so launches in order on one
+        stream share it; launches at once on two streams need one each
+        (passed as the last argument)."""
+        ws = self._workspaces.get(device)
+        if ws is None:
+            import torch
+            ws = torch.zeros(self.resident_grid() * self.signature.workspace_per_block,
+                             dtype=torch.uint8, device="cuda:%d" % device)
+            self._workspaces[device] = ws
+        return ws.data_ptr()
+
     def check(self, *args, grid=(1, 1, 1)):
         """Applies every argument rule of a launch, without a GPU (no map is
-        encoded); raises ValueError as a launch would."""
+        encoded); raises ValueError as a launch would. A split-K kernel's
+        workspace may be left out, as in a launch."""
+        if self._takes_workspace(args):
+            args = args + (_WORKSPACE_STANDIN,)
         handle = self._prepare(args, _grid3(grid), None, 0, 0)
         _capi.launch_lib().wsLaunchDestroy(handle)
 
@@ -157,13 +181,18 @@ class Kernel:
 
     def launch(self, grid, *args, stream=None):
         """Launches on `grid` (an int or up to three; None: a persistent
-        kernel's resident grid) on `stream` (default: torch's current)."""
+        kernel's resident grid) on `stream` (default: torch's current). A
+        split-K kernel's last argument, its workspace, may be left out: the
+        kernel then uses one of its own (zeroed once, per device)."""
         if grid is None and not self.signature.persistent:
             raise ValueError("%s: a grid is needed (the kernel is not persistent)" % self.name)
         from . import _driver
         if grid is None:
             grid = self.resident_grid()
         grid = _grid3(grid)
+        if self._takes_workspace(args):
+            import torch
+            args = args + (self._workspace(torch.cuda.current_device()),)
         key = (grid,) + tuple(_arg_key(a) for a in args)
         handle = self._launches.get(key)
         loaded = _driver.load(self)
@@ -183,6 +212,11 @@ class Kernel:
                 lib.wsLaunchDestroy(handle)
         except Exception:
             pass
+
+
+# an aligned address standing in for a split-K workspace in check(), which
+# encodes nothing and reads no memory
+_WORKSPACE_STANDIN = 256
 
 
 def _grid3(grid):

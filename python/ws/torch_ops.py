@@ -11,18 +11,20 @@ use (or read from the cache: a machine without MLIR needs them compiled
 elsewhere, see docs/python.md).
 
 torch.ops.ws.matmul(a, b): a (M x K) and b (N x K), both f16 or both bf16 on
-one CUDA device, K a multiple of 8 (TMA reads rows of 16-byte multiples);
-returns a @ b.T (M x N, same dtype), f32 accumulation. The matmul family
-(matmul.mlir) is tuned over ws.families.MATMUL_CONFIGS per (M, N, K, dtype) with
-ws.autotune, the winners kept on disk.
+one CUDA device; returns a @ b.T (M x N, same dtype), f32 accumulation. The
+matmul family (matmul.mlir) is tuned over ws.families.MATMUL_CONFIGS per
+(M, N, K, dtype) with ws.autotune, the winners kept on disk. TMA reads rows
+of 16-byte multiples, so a K that is not a multiple of 8 is padded with
+zeros (a copy of both operands). It has a backward, built from the op
+itself: dA = dC @ B and dB = dC^T @ A, each a ws.matmul.
 
 torch.ops.ws.attention(q, k, v, causal=False, scale=None): q, k, v of shape
 B x H x S x D (any strides TMA can take), D 64 or 128, f16 or bf16; returns
 softmax(q k^T * scale) v (scale defaults to 1/sqrt(D)), B x H x S x D.
-Forward only: it has no autograd formula.
+Forward only: ws has no attention backward kernel yet, and a backward
+through it raises NotImplementedError.
 """
 
-import functools
 import math
 from typing import Optional
 
@@ -57,9 +59,12 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[1]:
         raise ValueError("ws.matmul: a is M x K and b is N x K (got %s and %s)"
                          % (tuple(a.shape), tuple(b.shape)))
-    a, b = a.contiguous(), b.contiguous()
     m, k = a.shape
     n = b.shape[0]
+    if k % 8:  # zeros in K add nothing to a @ b.T
+        a, b = (torch.nn.functional.pad(x, (0, 8 - k % 8)) for x in (a, b))
+        k = a.shape[1]
+    a, b = a.contiguous(), b.contiguous()
     # C's rows are padded to 16 bytes, which TMA's stores need
     pitch = -(-n // 8) * 8
     c = torch.empty(m, pitch, dtype=a.dtype, device=a.device)
@@ -71,6 +76,25 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
 @matmul.register_fake
 def _matmul_fake(a, b):
     return a.new_empty((a.shape[0], b.shape[0]))
+
+
+def _matmul_setup(ctx, inputs, output):
+    ctx.save_for_backward(*inputs)
+
+
+def _matmul_backward(ctx, grad):
+    """C = A B^T: dA = dC B and dB = dC^T A, each as ws.matmul(x, y) =
+    x y^T with the transposes made contiguous."""
+    a, b = ctx.saved_tensors
+    grad_a = grad_b = None
+    if ctx.needs_input_grad[0]:
+        grad_a = matmul(grad, b.t())
+    if ctx.needs_input_grad[1]:
+        grad_b = matmul(grad.t(), a.t())
+    return grad_a, grad_b
+
+
+matmul.register_autograd(_matmul_backward, setup_context=_matmul_setup)
 
 
 @custom_op("ws::attention", mutates_args=())
@@ -97,3 +121,12 @@ def attention(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
 @attention.register_fake
 def _attention_fake(q, k, v, causal=False, scale=None):
     return q.new_empty(q.shape)
+
+
+def _attention_backward(ctx, grad):
+    raise NotImplementedError("ws.attention is forward only: ws has no attention backward "
+                              "kernel yet (call it under torch.no_grad(), or on tensors that "
+                              "need no gradient)")
+
+
+attention.register_autograd(_attention_backward, setup_context=lambda ctx, inputs, output: None)

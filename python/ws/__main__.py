@@ -1,0 +1,95 @@
+"""python -m ws compile: kernels to module files, for a machine that runs
+them without MLIR (ws.load reads them back; it needs libws-launch.so only).
+python -m ws families: every member of the shipped families the PyTorch
+ops run, compiled into the cache (ws.families.compile_all).
+
+    python -m ws compile [--chip C] [--linker L] [-o OUT | --out-dir DIR]
+                         [OPTION=VALUE...] FILE.mlir...
+
+Each FILE.mlir becomes FILE.wsmod beside it (or in DIR; OUT names the
+output of a single FILE). OPTION=VALUE pairs are ws-pipeline options, as
+ws.compile's keyword arguments (num_stages=4, smem_budget=...). A refused
+kernel prints ws's located errors, as ws-opt does; the status is 1 when
+any file was refused, 2 for a usage error.
+"""
+
+import argparse
+import os
+import sys
+
+from .compiler import LINKERS, CompileError, compile
+
+
+def _parser():
+    c = argparse.ArgumentParser(prog="python -m ws compile",
+                                description="Compiles kernels to .wsmod module files, "
+                                "which ws.load runs on a machine without MLIR.")
+    c.add_argument("files", nargs="+", metavar="FILE.mlir | OPTION=VALUE")
+    c.add_argument("--chip", help="the target chip (sm_90a, sm_100a); default: each "
+                   "gpu.module's own")
+    c.add_argument("--linker", choices=LINKERS, default="driver",
+                   help="who makes the machine code (default: the driver, at load)")
+    where = c.add_mutually_exclusive_group()
+    where.add_argument("-o", dest="output", help="the module file of a single input")
+    where.add_argument("--out-dir", help="where the module files go (default: beside "
+                       "each input)")
+    return c
+
+
+def _option(text):
+    """A KEY=VALUE pipeline option; integers and booleans as Python's."""
+    key, value = text.split("=", 1)
+    if value in ("true", "false"):
+        return key, value == "true"
+    try:
+        return key, int(value)
+    except ValueError:
+        return key, value
+
+
+def _output(path, args):
+    if args.output:
+        return args.output
+    base = os.path.splitext(os.path.basename(path))[0] + ".wsmod"
+    return os.path.join(args.out_dir or os.path.dirname(path), base)
+
+
+def compile_files(args) -> int:
+    options = dict(_option(f) for f in args.files if "=" in f)
+    files = [f for f in args.files if "=" not in f]
+    if args.output and len(files) != 1:
+        print("python -m ws compile: -o takes a single input (got %d)" % len(files),
+              file=sys.stderr)
+        return 2
+    if args.out_dir:
+        os.makedirs(args.out_dir, exist_ok=True)
+    refused = 0
+    for path in files:
+        try:
+            module = compile(path, chip=args.chip, linker=args.linker, **options)
+        except CompileError as e:
+            print(e, file=sys.stderr)
+            refused += 1
+            continue
+        except (OSError, ValueError) as e:
+            print("python -m ws compile: %s" % e, file=sys.stderr)
+            return 2
+        module.save(_output(path, args))
+    return 1 if refused else 0
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == ["families"]:
+        from .families import compile_all
+        print("ws: %d kernels of the shipped families compiled (or cached)" % compile_all())
+        return 0
+    if argv[:1] != ["compile"]:
+        print("usage: python -m ws compile [-h] [--chip C] [--linker L] [-o OUT | --out-dir DIR] "
+              "[OPTION=VALUE...] FILE.mlir...\n       python -m ws families", file=sys.stderr)
+        return 2
+    return compile_files(_parser().parse_intermixed_args(argv[1:]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
