@@ -11,14 +11,17 @@ require_gpu() {
 # sanitize HARNESS DIR NAME...: runs compute-sanitizer's racecheck,
 # synccheck and memcheck on `python3 HARNESS DIR small NAME` for each
 # NAME, prints each summary, and returns 1 unless all are clean (0 when
-# compute-sanitizer is missing).
+# compute-sanitizer is missing). API errors are not reported: the CUDA
+# Python bindings the ws package launches through probe the driver for entry
+# points newer than it (cuGetProcAddress fails), and every call of ours
+# checks its own CUresult.
 sanitize() {
   local harness="$1" dir="$2" bad=0 tool name log
   shift 2
   command -v compute-sanitizer >/dev/null || return 0
   for tool in racecheck synccheck memcheck; do
     for name in "$@"; do
-      log="$(timeout 600 compute-sanitizer --tool $tool python3 "$harness" "$dir" small "$name" 2>&1)"
+      log="$(timeout 600 compute-sanitizer --tool $tool --report-api-errors no python3 "$harness" "$dir" small "$name" 2>&1)"
       echo "compute-sanitizer --tool $tool $name: $(echo "$log" | grep -E "SUMMARY" | tr -s ' ')"
       echo "$log" | grep -qE "(0 hazards displayed \(0 errors, 0 warnings\)|ERROR SUMMARY: 0 errors)" || bad=1
     done

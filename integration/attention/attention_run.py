@@ -9,7 +9,9 @@ Usage: attention_run.py DIR check|small|bench|profile [VARIANT...]
   the first benchmark shape of its head dim (for ncu); bench: the benchmark
   (with --triton, also a Triton forward attention in the form of Triton's
   fused-attention tutorial, best of TRITON_CONFIGS, checked first).
-DIR holds VARIANT.c/.h (compile_attention.sh writes them) and the manifest:
+DIR holds VARIANT.mlir (compile_attention.sh writes them; each runs from
+VARIANT.wsmod where `python -m ws compile` wrote one, else compiled by the
+ws package: suite_kernels.py) and the manifest:
 one line per variant, "name head_dim block_m block_n dtype causal layout
 features" (features: "-", or "gqa", "softcap" or both, comma-separated).
 
@@ -27,7 +29,7 @@ head's S rows) must keep their sentinel: nothing is written outside O.
 
 Layout "varlen": a batch of sequences of any lengths packed token-major (T x
 H x D), with the B + 1 cumulative offsets cu_seqlens (an int32 tensor the
-kernel reads) and each tensor passed as ws_launch.sequence_windows; one
+kernel reads) and each tensor passed as SequenceWindows; one
 block per (query block, head, sequence). check runs batches with empty
 sequences, one-token ones and ragged tails, Q/K/V packed as one tensor or
 apart, each sequence followed by a guard sequence of NaN tokens (a block
@@ -42,7 +44,6 @@ runs groups 1, 4 and 8, Hkv = 1 among them; bench compares with SDPA's
 enable_gqa); a softcap kernel takes cap * log2(e) after the scale, which is
 then 1 / (sqrt(D) cap): the reference caps the scaled scores with
 cap * tanh(s / cap) (CHECK_CAP in check, BENCH_CAP in bench)."""
-import ctypes
 import math
 import os
 import random
@@ -52,19 +53,45 @@ import time
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from ws_launch import WsModule, sequence_windows, ws_tensor  # noqa: E402
+from suite_kernels import suite_kernel  # noqa: E402
 
 LOG2E = 1.4426950408889634
 CHECK_CAP = 0.5  # small enough that tanh bends the [-1, 1] inputs' scores
 BENCH_CAP = 50.0  # Gemma 2's attention soft cap
 
 
-class WsAttention(WsModule):
-    """One compiled variant, loaded into this process (ws_launch.py)."""
+class SequenceWindows:
+    """Packed token-major t (T tokens x H x D, any strides) seen as
+    (T + 1) x H x T x D windows: element (u, h, r, d) is token u + r of
+    head h. A box at window u = the start of a sequence (cu[b]) and rows r
+    from -(box - 1) reads and writes that sequence's tokens, and TMA clips
+    it below the sequence's start (r < 0): zeros in, nothing written, so a
+    box moved back to end at the sequence's end never reaches into the
+    sequence before. Windows past T tokens lie beyond t; a kernel keeps its
+    boxes at or below the sequence's end (the varlen kernels of
+    variants.py). torch cannot make this view (it spans more than t's
+    storage), so it is passed as what a ws launch reads of a tensor: an
+    address, a shape, strides and a dtype."""
 
-    def __init__(self, folder, name, cuda_home):
-        super().__init__(folder, name, cuda_home)
-        self.fn = self.function("attention")
+    def __init__(self, t):
+        tokens = t.shape[0]
+        self.t, self.dtype = t, t.dtype
+        self.shape = (tokens + 1, t.shape[1], tokens, t.shape[2])
+        self.strides = (t.stride(0), t.stride(1), t.stride(0), t.stride(2))
+
+    def data_ptr(self):
+        return self.t.data_ptr()
+
+    def stride(self):
+        return self.strides
+
+
+class WsAttention:
+    """One compiled variant (suite_kernels.py), launched on torch tensors."""
+
+    def __init__(self, folder, name):
+        self.name = name
+        self.kernel = suite_kernel(folder, name, "attention")
 
     def launcher(self, q, k, v, o, b, h, s, d, cfg, group=1, cap=CHECK_CAP, cu=None,
                  descales=None):
@@ -74,34 +101,22 @@ class WsAttention(WsModule):
         longest sequence). An FP8 kernel takes V transposed (B x H x D x
         S) and descales, the f32 per-head factors (dq, dk, dv)."""
         if cfg["layout"] == "varlen":
-            views = [sequence_windows(x) for x in (q, k, v, o)]
-            self.keep = views + [ws_tensor(cu)]
-            sizes = (ctypes.byref(self.keep[4]), ctypes.c_int32(q.shape[0]))
+            args = tuple(SequenceWindows(x) for x in (q, k, v, o)) + (cu, q.shape[0])
         else:
-            views = self.keep = [ws_tensor(x) for x in (q, k, v, o)]
-            sizes = (ctypes.c_int32(s),)
-        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+            args = (q, k, v, o, s)
         blocks = (s + cfg["bm"] - 1) // cfg["bm"]
         grid = (blocks, b * h, 1) if cfg["layout"] == "rows" else (blocks, h, b)
         scale = LOG2E / math.sqrt(d)
         extra = ()
         if "gqa" in cfg["features"]:
-            extra += (ctypes.c_int32(group),)
+            extra += (group,)
         if "softcap" in cfg["features"]:
             scale = 1.0 / (math.sqrt(d) * cap)
-            extra += (ctypes.c_float(cap * LOG2E),)
+            extra += (cap * LOG2E,)
         if descales is not None:
-            arrays = [ws_tensor(x) for x in descales]
-            self.keep = self.keep + arrays
-            extra += tuple(ctypes.byref(x) for x in arrays)
-        args = (self.module, stream) + tuple(ctypes.c_uint(g) for g in grid) + tuple(
-            ctypes.byref(t) for t in views) + sizes + (ctypes.c_float(scale),) + extra
-
-        def run():
-            r = self.fn(*args)
-            if r != 0:
-                raise RuntimeError(f"{self.name} launch: CUresult {r}")
-        return run
+            extra += tuple(descales)
+        args += (scale,) + extra
+        return lambda: self.kernel.launch(grid, *args)
 
 
 def check_refused(kern, cfg):
@@ -114,7 +129,7 @@ def check_refused(kern, cfg):
     try:
         kern.launcher(q, q, q, o, 1, 1, s, d, cfg)()
         refused = False
-    except RuntimeError:
+    except ValueError:
         refused = True
     torch.cuda.synchronize()
     ok = refused and bool((o == 7.0).all())
@@ -450,7 +465,7 @@ def check_fp8(kern, cfg, b, h, s, group=1, watchdog_s=60.0):
                    "torch FP8 through _scaled_mm", guards, 1e-4, "O")
 
 
-def bench_fp8(kern, cfg, folder, cuda_home):
+def bench_fp8(kern, cfg, folder):
     """TFLOP/s of the FP8 kernel against ws's own 16-bit kernel of the same
     head dim and mask (the first ragged one of the folder's manifest with
     neither GQA nor the soft cap: att_f16_d128_ragged,
@@ -462,7 +477,7 @@ def bench_fp8(kern, cfg, folder, cuda_home):
     f16_name = next(n for n, c in sorted(rows.items()) if c["layout"] == "ragged" and
                     c["d"] == d and c["causal"] == causal and not c["features"] and
                     not is_fp8(c))
-    f16 = WsAttention(folder, f16_name, cuda_home)
+    f16 = WsAttention(folder, f16_name)
     f16_cfg = rows[f16_name]
     for b, h, s, dd in SHAPES:
         if dd != d:
@@ -489,7 +504,7 @@ def fuzz(folder, name, cfg, shapes, seed, max_elements, watchdog_s):
     block_m for rows) and packed or separate Q/K/V, each checked as in
     check mode; at most max_elements per tensor."""
     rng = random.Random(seed)
-    kern = WsAttention(folder, name, os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    kern = WsAttention(folder, name)
     ok = True
     for _ in range(shapes):
         if cfg["layout"] == "varlen":  # up to 6 sequences, empty ones among them
@@ -762,11 +777,10 @@ def main():
     CPU_REFERENCE = mode == "small"
     cfgs = manifest(folder)
     names = [a for a in sys.argv[3:] if not a.startswith("--")] or list(cfgs)
-    cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
     torch.zeros(1, device="cuda")  # torch's context current before the modules load
     ok = True
     for name in names:
-        kern = WsAttention(folder, name, cuda_home)
+        kern = WsAttention(folder, name)
         cfg = cfgs[name]
         if mode in ("check", "small") and is_fp8(cfg):
             sizes = [(1, 1, 128, 1), (1, 2, 1, 1), (2, 3, 77, 1), (1, 2, 256, 1)]
@@ -777,7 +791,7 @@ def main():
             for b, h, s, group in sizes:
                 ok &= check_fp8(kern, cfg, b, h, s, group)
         elif is_fp8(cfg) and mode == "bench":
-            bench_fp8(kern, cfg, folder, cuda_home)
+            bench_fp8(kern, cfg, folder)
         elif is_fp8(cfg) and mode == "profile":
             b, h, s, d = next(x for x in SHAPES if x[3] == cfg["d"])
             (q8, k8, _), vt8, descales, _ = fp8_inputs(b, h, s, d)

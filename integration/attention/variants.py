@@ -17,7 +17,7 @@ Two layouts of Q, K, V and O:
   varlen: a batch of sequences of any lengths, packed token-major (T x H x D
     for T tokens in all), with cumulative offsets %cu (an i32 array of B + 1
     entries: sequence b is tokens cu[b]..cu[b+1], read with memref.load).
-    Each tensor comes as a window view (ws_launch.py's sequence_windows):
+    Each tensor comes as a window view (attention_run.py's SequenceWindows):
     (T + 1) x H x T x D, element (u, h, r, d) at token u + r, so that a box
     at window u = cu[b] and row r < 0 lies before the sequence: TMA reads
     zeros there and writes nothing. The last query block and the last KV

@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """Matmul benchmark on the GPU, in one process: f16 in, f32 accumulate, f16
-out, C = A @ B^T (B given N x K). ws's compiled kernels are loaded next to
-torch through ctypes (their generated launchers, built as shared
-libraries), and ws, cuBLAS (torch.matmul) and Triton's warp-specialized
+out, C = A @ B^T (B given N x K). ws's compiled kernels run next to
+torch through the ws package (integration/suite_kernels.py), and ws, cuBLAS (torch.matmul) and Triton's warp-specialized
 matmuls (best of a few configurations, tiled and persistent) all run on the
 same uniform [-1, 1] inputs under the same timer, triton.testing.do_bench,
 which flushes L2 before every run. Prints TFLOP/s per shape and the ratios,
@@ -13,9 +12,10 @@ Usage: matmul_bench.py [--rounds R] DIR VARIANT [VARIANT...]
   element type and kernel once, and the tables give each figure's median
   over the rounds with its min-max. f16 variants run on f16 inputs, bf16
   ones on bf16 (Triton's is timed in f16 only).
-  DIR holds VARIANT.c and VARIANT.h (compile_matmul.sh writes them) and the
-  manifest; a variant whose manifest line says persistent runs on the grid
-  its launcher's VARIANT_VARIANT_persistent_grid gives. Variants with the
+  DIR holds VARIANT.mlir (compile_matmul.sh writes them) and the manifest;
+  each variant runs from VARIANT.wsmod where `python -m ws compile` wrote
+  one (a GPU machine without MLIR), else compiled by the ws package. A
+  persistent variant runs on its resident grid. Variants with the
   bias_relu epilogue run the fused bias + ReLU comparison (first), the
   others the plain matmul at every shape."""
 import os
@@ -27,7 +27,7 @@ import triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from ws_launch import MatmulKernel, ws_tensor  # noqa: E402
+from suite_kernels import matmul_launcher, suite_kernel  # noqa: E402
 
 # M, N, K: square, short K, tall, wide, skinny M, long K; then ragged N (a C
 # row ending inside a 16-byte granule, and a vocabulary-sized N)
@@ -37,18 +37,21 @@ RAGGED = [(4096, 4095, 4096), (2048, 50257, 1024)]
 BIAS_SHAPES = [(4096, 4096, 4096), (8192, 8192, 1024)]
 
 
-class WsKernel(MatmulKernel):
-    """One compiled variant, loaded into this process (ws_launch.py)."""
+class WsKernel:
+    """One compiled variant (suite_kernels.py) of bm x bn C tiles."""
 
     def __init__(self, folder, name, bm, bn, persistent, epilogue="none", dtype="f16"):
-        super().__init__(folder, name, bm, bn, persistent)
+        self.kernel = suite_kernel(folder, name)
+        self.name, self.bm, self.bn = name, bm, bn
         self.epilogue, self.dtype = epilogue, dtype
 
     def launcher(self, a, b, c, m, n, k, bias=None):
-        tensors = [ws_tensor(a, k), ws_tensor(b, k), ws_tensor(c, n)]
-        if self.epilogue == "bias_relu":  # a 1 x N bias row
-            tensors.append(ws_tensor(bias.view(1, -1), n))
-        return super().launcher(tensors, m, n, k)
+        """A launch of C = A @ B^T into c's first n columns (c's rows may be
+        padded), with a 1 x N bias row for the bias_relu epilogue."""
+        tensors = [a, b, c[:, :n]]
+        if self.epilogue == "bias_relu":
+            tensors.append(bias.view(1, -1))
+        return matmul_launcher(self.kernel, self.bm, self.bn, tensors, m, n, k)
 
 
 @triton.jit

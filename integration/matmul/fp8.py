@@ -52,7 +52,7 @@ import os
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(here, ".."))  # ws_launch.py
+sys.path.insert(0, os.path.join(here, ".."))  # suite_kernels.py
 sys.path.insert(0, here)  # the matmul suite's variants.py
 import variants  # noqa: E402
 from kernel_set import gpu_chip, main as kernel_main  # noqa: E402
@@ -272,28 +272,27 @@ class Kernel:
     """One compiled kernel loaded into this process, launched on torch tensors."""
 
     def __init__(self, folder, spec):
-        from ws_launch import MatmulKernel
-        (self.name, bm, bn, bk, warps, self.ta, self.tb, self.tc, scaling, sched,
+        from suite_kernels import suite_kernel
+        (self.name, self.bm, self.bn, bk, warps, self.ta, self.tb, self.tc, scaling, sched,
          self.chip) = spec
         self.promoted = scaling.endswith("+p")  # each K block's product promoted
         self.scaling = scaling[:-2] if self.promoted else scaling
-        self.kernel = MatmulKernel(folder, self.name, bm, bn, sched.startswith("persistent"))
+        self.kernel = suite_kernel(folder, self.name)
 
     def launcher(self, a, b, c, sa, sb):
         """A callable that launches C = scaled A @ B^T (a: M x K, b: N x K)."""
-        import ctypes
-        from ws_launch import ws_tensor
+        from suite_kernels import matmul_launcher
         m, k = a.shape
         n = b.shape[0]
-        tensors = [ws_tensor(a), ws_tensor(b), ws_tensor(c)]
+        tensors = [a, b, c]
         scalars = ()
         if self.scaling == "rows":
-            tensors[2:2] = [ws_tensor(sa.view(1, -1)), ws_tensor(sb.view(1, -1))]
+            tensors[2:2] = [sa.view(1, -1), sb.view(1, -1)]
         elif self.scaling in ("blocks", "mx"):  # K/128 x M and K/128 x N; MX atoms
-            tensors[2:2] = [ws_tensor(sa), ws_tensor(sb)]
+            tensors[2:2] = [sa, sb]
         else:
-            scalars = (ctypes.c_float(float(sa)), ctypes.c_float(float(sb)))
-        return self.kernel.launcher(tensors, m, n, k, scalars)
+            scalars = (float(sa), float(sb))
+        return matmul_launcher(self.kernel, self.bm, self.bn, tensors, m, n, k, scalars)
 
 
 def block_scales(a, b, draw):

@@ -21,7 +21,7 @@ import os
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(here, ".."))  # ws_launch.py
+sys.path.insert(0, os.path.join(here, ".."))  # suite_kernels.py
 sys.path.insert(0, here)  # the matmul suite's variants.py, before the elementwise one
 import variants  # noqa: E402
 from kernel_set import main as kernel_main  # noqa: E402
@@ -73,7 +73,7 @@ def ptx_wants(k):
 
 def run(folder):
     import torch
-    from ws_launch import MatmulKernel, ws_tensor
+    from suite_kernels import matmul_launcher, suite_kernel
 
     torch.manual_seed(0)
     torch.zeros(1, device="cuda")  # torch's context current: the modules load into it
@@ -84,7 +84,7 @@ def run(folder):
     passed = failed = 0
     for name, bm, bn, bk, warps, a_type, op, t, sched in (
             line.split() for line in open(os.path.join(folder, "manifest"))):
-        kernel = MatmulKernel(folder, name, bm, bn, sched == "persistent")
+        kernel = suite_kernel(folder, name)
         for m, n, k in shapes:
             def operand(rows, dtype, cols):
                 # rows of a multiple of 16 bytes, uniform multiples of 1/8
@@ -100,8 +100,8 @@ def run(folder):
             cbuf = torch.full((m + 2 * guard, ldc), sentinel, device="cuda", dtype=dtypes[t])
             c = cbuf[guard:guard + m, :n]
             try:
-                kernel.launcher([ws_tensor(a), ws_tensor(b), ws_tensor(c)], m, n, k)()
-            except RuntimeError as e:
+                matmul_launcher(kernel, bm, bn, [a, b, c], m, n, k)()
+            except ValueError as e:
                 print(f"FAIL {name} {m}x{n}x{k}: {e}")
                 failed += 1
                 continue

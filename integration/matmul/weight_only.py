@@ -30,7 +30,7 @@ import os
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(here, ".."))  # ws_launch.py
+sys.path.insert(0, os.path.join(here, ".."))  # suite_kernels.py
 sys.path.insert(0, here)  # the matmul suite's variants.py
 import variants  # noqa: E402
 from kernel_set import main as kernel_main  # noqa: E402
@@ -100,15 +100,14 @@ class Kernel:
     K, dequantized by scales S, K/128 x N) times X^T (X: M x K)."""
 
     def __init__(self, folder, spec):
-        from ws_launch import MatmulKernel
-        self.name, bm, bn, warps, self.wt, self.t, sched = spec
-        self.kernel = MatmulKernel(folder, self.name, bm, bn, sched == "persistent")
+        from suite_kernels import suite_kernel
+        self.name, self.bm, self.bn, warps, self.wt, self.t, sched = spec
+        self.kernel = suite_kernel(folder, self.name)
 
     def launcher(self, w, x, s, yt):
-        from ws_launch import ws_tensor
+        from suite_kernels import matmul_launcher
         n, k = w.shape
-        tensors = [ws_tensor(w), ws_tensor(x), ws_tensor(s), ws_tensor(yt)]
-        return self.kernel.launcher(tensors, n, x.shape[0], k)
+        return matmul_launcher(self.kernel, self.bm, self.bn, [w, x, s, yt], n, x.shape[0], k)
 
 
 def torch_types():

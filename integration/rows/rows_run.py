@@ -8,8 +8,10 @@ Usage: rows_run.py DIR check|small|bench [VARIANT...]
   them; small: the first few (for compute-sanitizer); bench: the
   benchmark's tokens x hidden shapes whose hidden is the variant's row
   length, bf16 and f16 variants only.
-DIR holds VARIANT.c/.h (compile_rows.sh writes them) and the manifest: one
-line per variant, "name kind dtype rows_per_block row_length".
+DIR holds VARIANT.mlir (compile_rows.sh writes them; each runs from
+VARIANT.wsmod where `python -m ws compile` wrote one, else compiled by the
+ws package: suite_kernels.py) and the manifest: one line per variant,
+"name kind dtype rows_per_block row_length".
 
 The kernels take their arguments in the order variants.py's ARGS gives:
 M x N views, 1 x N weights, per-row f32 statistics (an M-vector viewed as
@@ -27,7 +29,6 @@ in the same dtype, measured the same way) plus 1e-6, the NaN must fall
 where torch's does, and guard rows around every output (and NaN guard rows
 around the inputs, outside the views) must keep their sentinel: nothing is
 written outside the outputs, and no read reaches past the inputs."""
-import ctypes
 import math
 import os
 import random
@@ -39,7 +40,7 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from ws_launch import WsModule, ws_tensor  # noqa: E402
+from suite_kernels import suite_kernel  # noqa: E402
 from variants import ARGS, CHUNK_ARGS  # noqa: E402
 
 GUARD = 3  # rows of sentinel around outputs and of NaN around inputs
@@ -54,16 +55,12 @@ EPS = {"rmsnorm": 1e-6, "add_rmsnorm": 1e-6, "layernorm": 1e-5}
 INPUTS = ("x", "r")  # the M x N tensors a kernel reads; the others it writes
 
 
-class RowKernel(WsModule):
-    """One compiled variant, loaded (ws_launch.py)."""
+class RowKernel:
+    """One compiled variant (suite_kernels.py), launched on torch tensors."""
 
-    def __init__(self, folder, name, cfg, cuda_home):
-        super().__init__(folder, name, cuda_home)
-        self.fn = self.function(cfg["kind"])
-        self.cfg = cfg
-        # the blocks that fill the device once (its SMs x the blocks per SM
-        # the plan left room for)
-        self.resident = self.function(cfg["kind"], "persistent_grid")(self.module)
+    def __init__(self, folder, name, cfg):
+        self.name, self.cfg = name, cfg
+        self.kernel = suite_kernel(folder, name, cfg["kind"])
 
     def launcher(self, t):
         """A callable launching the kernel on the tensors of dict t (by
@@ -74,30 +71,12 @@ class RowKernel(WsModule):
         m, n = t["x"].shape
         blocks = (m + self.cfg["rows"] - 1) // self.cfg["rows"]
         if not self.cfg["chunked"]:  # a loop over row blocks
-            blocks = max(1, min(blocks, self.resident))
-        keep, args = [], []
-        for a, what in args_of(self.cfg):
-            if what == "m":
-                args.append(ctypes.c_int32(m))
-            elif what == "n":
-                args.append(ctypes.c_int32(n))
-            elif what == "ignore":
-                args.append(ctypes.c_int32(IGNORE))
-            elif what == "eps":
-                args.append(ctypes.c_float(EPS[self.cfg["kind"]]))
-            else:
-                keep.append(ws_tensor(t[a].view(1, -1) if what in ("stat", "label") else t[a]))
-                args.append(ctypes.byref(keep[-1]))
-        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-        call = (self.module, stream, ctypes.c_uint(blocks), ctypes.c_uint(1), ctypes.c_uint(1),
-                *args)
-
-        def run():
-            r = self.fn(*call)
-            if r != 0:
-                raise RuntimeError(f"{self.name} launch: CUresult {r}")
-        run.keep = keep
-        return run
+            blocks = max(1, min(blocks, self.kernel.resident_grid()))
+        values = {"m": m, "n": n, "ignore": IGNORE, "eps": EPS.get(self.cfg["kind"])}
+        args = tuple(values[what] if what in values else
+                     t[a].view(1, -1) if what in ("stat", "label") else t[a]
+                     for a, what in args_of(self.cfg))
+        return lambda: self.kernel.launch(blocks, *args)
 
 
 def rms(x, w, eps):
@@ -226,7 +205,7 @@ def fuzz(folder, name, cfg, shapes, seed, max_elements):
     `shapes` draws of M (1 to what max_elements allows), each checked as
     in check mode."""
     rng = random.Random(seed)
-    kern = RowKernel(folder, name, cfg, os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    kern = RowKernel(folder, name, cfg)
     if cfg["chunked"]:  # N drawn too, up to a few chunks
         draws = [(rng.randint(1, 4 * cfg["n"] + 7),) for _ in range(shapes)]
         return all([check_one(kern, rng.randint(1, max(1, max_elements // n)), n)
@@ -357,14 +336,13 @@ def main():
     if len(sys.argv) < 3 or sys.argv[2] not in ("check", "small", "bench"):
         sys.exit(__doc__)
     folder, mode = sys.argv[1], sys.argv[2]
-    cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
     cfgs = read_manifest(folder)
     names = sys.argv[3:] or list(cfgs)
     ok = True
     torch.manual_seed(0)
     torch.empty(1, device="cuda")  # the context the modules load into
     for name in names:
-        kern = RowKernel(folder, name, cfgs[name], cuda_home)
+        kern = RowKernel(folder, name, cfgs[name])
         cfg = cfgs[name]
         if mode == "bench" and cfg["kind"] == "cross_entropy":
             for m, n in CE_SHAPES:
