@@ -662,7 +662,7 @@ def bench_one(kern, cfg, b, h, s, triton_too, group=1):
     caps at BENCH_CAP; SDPA's backends have no cap and do the rest of the
     same work."""
     from torch.nn.attention import SDPBackend
-    d, dt, causal = cfg["d"], cfg["dtype"], cfg["causal"]
+    d, causal = cfg["d"], cfg["causal"]
     (q4, k4, v4), views = attention_inputs(cfg, b, h, s, False, group)
     q2 = q4.reshape(b * h * s, d)
     o2 = torch.empty_like(q2)

@@ -36,17 +36,6 @@ def _parser():
     return c
 
 
-def _option(text):
-    """A KEY=VALUE pipeline option; integers and booleans as Python's."""
-    key, value = text.split("=", 1)
-    if value in ("true", "false"):
-        return key, value == "true"
-    try:
-        return key, int(value)
-    except ValueError:
-        return key, value
-
-
 def _output(path, args):
     if args.output:
         return args.output
@@ -55,7 +44,8 @@ def _output(path, args):
 
 
 def compile_files(args) -> int:
-    options = dict(_option(f) for f in args.files if "=" in f)
+    # as text: ws.compile passes each value on as written
+    options = dict(f.split("=", 1) for f in args.files if "=" in f)
     files = [f for f in args.files if "=" not in f]
     if args.output and len(files) != 1:
         print("python -m ws compile: -o takes a single input (got %d)" % len(files),
@@ -81,9 +71,8 @@ def compile_files(args) -> int:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["families"]:
-        from .families import compile_all
-        print("ws: %d kernels of the shipped families compiled (or cached)" % compile_all())
-        return 0
+        from .families import main as families_main
+        return families_main()
     if argv[:1] != ["compile"]:
         print("usage: python -m ws compile [-h] [--chip C] [--linker L] [-o OUT | --out-dir DIR] "
               "[OPTION=VALUE...] FILE.mlir...\n       python -m ws families", file=sys.stderr)

@@ -55,6 +55,11 @@ def compile_all() -> int:
     return count
 
 
-if __name__ == "__main__":
+def main() -> int:
+    """python -m ws families (or python -m ws.families)."""
     print("ws: %d kernels of the shipped families compiled (or cached)" % compile_all())
-    sys.exit(0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
