@@ -15,9 +15,6 @@
 #include "mlir-c/RegisterEverything.h"
 #include "ws-c/Passes.h"
 
-/* As ws-opt: deeper than any kernel, shallow enough for MLIR's parser. */
-enum { MAX_NESTING = 512 };
-
 typedef struct diagnostic {
   MlirDiagnosticSeverity severity;
   char *file; /* "" when unlocated */
@@ -263,10 +260,10 @@ static bool take_ptx(compiled *c, MlirModule module) {
 static bool compile_module(compiled *c, MlirContext ctx, MlirStringRef source,
                            MlirStringRef options) {
   int line = 0, column = 0;
-  if (!wsSourceNestingWithin(source, MAX_NESTING, &line, &column)) {
+  if (!wsSourceNestingWithin(source, WS_MAX_SOURCE_NESTING, &line, &column)) {
     char message[128];
     snprintf(message, sizeof message, "the input nests brackets more than %d deep; "
-                                      "ws refuses it", MAX_NESTING);
+                                      "ws refuses it", WS_MAX_SOURCE_NESTING);
     mlirEmitError(mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("-"),
                                              (unsigned)line, (unsigned)column),
                   message);
@@ -312,8 +309,9 @@ WsCompiled wsCompile(MlirStringRef source, MlirStringRef filename, MlirStringRef
     c->succeeded = compile_module(c, ctx, source, options);
   mlirContextDetachDiagnosticHandler(ctx, handler);
   mlirContextDestroy(ctx);
-  if (c->out_of_memory) {
+  if (c->out_of_memory) { /* record() dropped messages from then on: say why */
     c->succeeded = false;
+    c->out_of_memory = false;
     fail_unlocated(c, "out of memory");
   }
   return (WsCompiled){c};

@@ -76,39 +76,20 @@ static ws_arg_rule rule_of(const WsKernelArg *a) {
 }
 
 WsLaunch wsLaunchCreate(const WsKernelInfo *kernel) {
+  if (!kernel || kernel->num_args < 0 || kernel->num_args > WS_MAX_KERNEL_ARGS)
+    return (WsLaunch){NULL}; /* a table wsCompile never makes: args[] holds 32 */
   /* its tensor maps are 128-byte aligned; sizeof is a multiple of that */
   launch *l = aligned_alloc(_Alignof(launch), sizeof(launch));
   if (!l)
     return (WsLaunch){NULL};
   memset(l, 0, sizeof *l);
   l->kernel = *kernel;
-  for (int i = 0; i < kernel->num_args && i < WS_MAX_KERNEL_ARGS; i++)
+  for (int i = 0; i < kernel->num_args; i++)
     l->rules[i] = rule_of(&kernel->args[i]);
   return (WsLaunch){l};
 }
 
 void wsLaunchDestroy(WsLaunch handle) { free(handle.ptr); }
-
-/* A split-K kernel waits across blocks: its workspace and a grid whose
- * blocks are all resident (as the generated launcher checks, in the
- * runtime's words). */
-static bool workspace_fits(launch *l, const WsLaunchArg *args, const unsigned grid[3],
-                           unsigned resident) {
-  int w = l->kernel.num_args - 1;
-  uint64_t address = (uint64_t)args[w].scalar.i64;
-  if (address == 0 || address % 16 != 0) {
-    refuse(l->error, "arg%d: the split-K workspace must be a 16-byte aligned address of "
-                     "workspace_bytes(grid_x) bytes, zeroed before the first launch", w);
-    return false;
-  }
-  if (resident && (grid[1] != 1 || grid[2] != 1 || grid[0] > resident)) {
-    refuse(l->error, "split-K waits across blocks, so every block must be resident at "
-                     "once: grid_x at most %u (the resident grid), grid_y and grid_z 1 "
-                     "(got %u x %u x %u)", resident, grid[0], grid[1], grid[2]);
-    return false;
-  }
-  return true;
-}
 
 MlirLogicalResult wsLaunchPrepare(WsLaunch handle, const WsLaunchArg *args, void *encode_tiled,
                                   uint64_t scratch, const unsigned grid[3],
@@ -118,7 +99,10 @@ MlirLogicalResult wsLaunchPrepare(WsLaunch handle, const WsLaunchArg *args, void
     return mlirLogicalResultFailure();
   l->error[0] = '\0';
   l->num_params = 0;
-  if (l->kernel.workspace_per_block && !workspace_fits(l, args, grid, resident_grid))
+  int last = l->kernel.num_args - 1;
+  if (l->kernel.workspace_per_block &&
+      ws_check_split_k(l->error, last, (uint64_t)args[last].scalar.i64, "workspace_bytes", grid,
+                       resident_grid, "the resident grid") != CUDA_SUCCESS)
     return mlirLogicalResultFailure();
   ws_value values[WS_MAX_KERNEL_ARGS];
   for (int i = 0; i < l->kernel.num_args; i++) {

@@ -227,6 +227,25 @@ static CUresult prepare_descriptor(char *error, int arg, const ws_arg_rule *rule
   return CUDA_SUCCESS;
 }
 
+/* A split-K launch (an owner waits for units of other blocks): argument
+ * `arg` is the workspace, a 16-byte aligned address of `bytes_of`(grid_x)
+ * bytes; every block must be resident at once, so the grid is at most
+ * `resident` blocks (named `resident_of` in the message) along x and 1
+ * along y and z. A `resident` of 0 leaves the grid unchecked: a check
+ * with no device to count on. Inline: only split-K launchers call it. */
+static inline CUresult ws_check_split_k(char *error, int arg, uint64_t workspace,
+                                        const char *bytes_of, const unsigned grid[3],
+                                        unsigned resident, const char *resident_of) {
+  if (workspace == 0 || workspace % 16 != 0)
+    return refuse(error, "arg%d: the split-K workspace must be a 16-byte aligned address of "
+                         "%s(grid_x) bytes, zeroed before the first launch", arg, bytes_of);
+  if (resident && (grid[1] != 1 || grid[2] != 1 || grid[0] > resident))
+    return refuse(error, "split-K waits across blocks, so every block must be resident at "
+                         "once: grid_x at most %u (%s), grid_y and grid_z 1 (got %u x %u x %u)",
+                  resident, resident_of, grid[0], grid[1], grid[2]);
+  return CUDA_SUCCESS;
+}
+
 /* Checks every argument of a launch and points `params` at its kernel
  * parameters, in the kernel's order: a descriptor's map (then its store
  * view), an array's base and count, a scalar. First the divisors the

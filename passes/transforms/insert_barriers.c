@@ -29,7 +29,7 @@
  * at most 256, never more than the pool holds. Totals are checked against
  * the pool and the 65536 registers of an SM. blocks_per_sm is the fewer of
  * what shared memory allows and max-blocks-per-sm, which a matmul sets to
- * 1 and a row kernel to its own count (row_kernel_blocks). */
+ * 1 and a row kernel to its own count (kind_blocks). */
 #include <stdio.h>
 #include <string.h>
 
@@ -98,10 +98,12 @@ static void plan_channel(ws_plan *plan, ws_channel *c) {
   c->drain = to == WS_ROLE_STORE ? c->depth - 1 : 0;
 }
 
-/* Blocks per SM for a row kernel (see row_kernel_blocks). */
+/* Blocks per SM for a row kernel (see kind_blocks). */
 enum { ROW_KERNEL_BLOCKS = 4 };
 
-/* The blocks per SM a row kernel's loop takes: a loop over a row's chunks
+/* The blocks per SM a kernel's kind fixes, over max-blocks-per-sm. A
+ * matmul takes the SM alone: ptxas allocates the whole kernel within the
+ * entry cap, and its consumers hold the accumulator. A loop over a row's chunks
  * runs once per block, so each block's ring fills and drains once, and
  * four blocks keep memory busy through the gaps (2.7 TB/s for a
  * cross-entropy at 4096 x 128256 on the H100, where 2 gave 2.2). A loop
@@ -111,8 +113,10 @@ enum { ROW_KERNEL_BLOCKS = 4 };
  * four for 32 elements a thread over 4 compute warps, two over 8; more
  * blocks ran faster where nothing spilled (RMSNorm at 65536 x 1024 bf16:
  * 0.97 of a device copy with four blocks of 4 warps, 0.95 with two of 8).
- * 0 for other loops. */
-static int row_kernel_blocks(const ws_plan *plan, int threads) {
+ * 0 for other loops: the option's. */
+static int kind_blocks(const ws_plan *plan, int threads) {
+  if (ws_plan_is_matmul(plan))
+    return 1;
   if (ws_plan_carries_row_vectors(plan))
     return ROW_KERNEL_BLOCKS;
   if (!ws_plan_is_row_block_loop(plan))
@@ -136,9 +140,9 @@ static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
   int producers = plan->num_parts - (compute != NULL);
   int warps = compute_warps + (compute_warps ? 4 : producers);
   int threads = warps * 32;
-  int row_blocks = row_kernel_blocks(plan, threads);
-  if (row_blocks)
-    max_blocks = row_blocks;
+  int fixed = kind_blocks(plan, threads);
+  if (fixed)
+    max_blocks = fixed;
   int by_smem = target->smem_per_sm / (plan->smem_bytes + target->smem_reserved_per_block);
   int blocks = by_smem < max_blocks ? by_smem : max_blocks;
   if (blocks < 1)
@@ -200,10 +204,6 @@ static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
     return false;
   for (int c = 0; c < plan.num_channels; c++)
     plan_channel(&plan, &plan.channels[c]);
-  /* ptxas allocates the whole kernel within the entry cap, so a matmul,
-   * whose consumers hold the accumulator, takes the SM alone. */
-  if (ws_plan_is_matmul(&plan))
-    max_blocks = 1;
   ws_register_math m;
   if (!plan_registers(&plan, max_blocks, &m))
     return false;

@@ -244,20 +244,16 @@ static const char *swizzle_name(int bytes) {
   }
 }
 
-/* A split-K launch: a workspace, and a grid whose blocks are all resident
- * at once (an owner waits for units of other blocks). */
+/* A split-K launch: the shared rule (ws_check_split_k) over the resident
+ * grid the module counts (an owner waits for units of other blocks). */
 static void write_workspace_checks(FILE *f, const char *name, const WsKernelInfo *k) {
-  int w = k->num_args - 1;
-  fprintf(f, "  if (arg%d == 0 || arg%d %% 16 != 0)\n    return refuse(m->error, \"arg%d: the split-K "
-             "workspace must be a 16-byte aligned address of %s_%s_workspace_bytes(grid_x) "
-             "bytes, zeroed before the first launch\");\n", w, w, w, name, k->name);
   fprintf(f, "  unsigned resident = %s_%s_persistent_grid(m);\n"
              "  if (resident == 0)\n    return CUDA_ERROR_INVALID_VALUE; /* m->error says why */\n"
-             "  if (grid_y != 1 || grid_z != 1 || grid_x > resident)\n"
-             "    return refuse(m->error, \"split-K waits across blocks, so every block must be "
-             "resident at once: grid_x at most %%u (%s_%s_persistent_grid), grid_y and grid_z 1 "
-             "(got %%u x %%u x %%u)\", resident, grid_x, grid_y, grid_z);\n",
-          name, k->name, name, k->name);
+             "  const unsigned grid[3] = {grid_x, grid_y, grid_z};\n"
+             "  CUresult checked = ws_check_split_k(m->error, %d, arg%d, "
+             "\"%s_%s_workspace_bytes\", grid,\n      resident, \"%s_%s_persistent_grid\");\n"
+             "  if (checked != CUDA_SUCCESS)\n    return checked;\n",
+          name, k->name, k->num_args - 1, k->num_args - 1, name, k->name, name, k->name);
 }
 
 /* The kernel's rule table: one row per argument, read by ws_prepare. */

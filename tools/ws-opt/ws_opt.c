@@ -16,10 +16,6 @@
 #include "ws-c/Compile.h"
 #include "ws-c/Dialect.h"
 
-/* Deeper than any kernel, shallow enough for the parser's recursion on
- * an 8 MB stack, under AddressSanitizer too. */
-enum { MAX_NESTING = 512 };
-
 typedef struct driver {
   cli_options opts;
   MlirContext ctx;
@@ -102,14 +98,14 @@ static void remove_partial_output(const char *path) {
 static bool process(driver *d, const char *text, size_t len,
                     bool separator) {
   int line, col;
-  if (!wsSourceNestingWithin(mlirStringRefCreate(text, len), MAX_NESTING, &line, &col)) {
+  if (!wsSourceNestingWithin(mlirStringRefCreate(text, len), WS_MAX_SOURCE_NESTING, &line, &col)) {
     /* MLIR's parser recurses per level and would overflow the stack */
     MlirLocation at = mlirLocationFileLineColGet(
         d->ctx, mlirStringRefCreateFromCString(d->printer.source->name), (unsigned)line,
         (unsigned)col);
     char message[128];
     snprintf(message, sizeof message, "the input nests brackets more than %d deep; "
-                                      "ws-opt refuses it", MAX_NESTING);
+                                      "ws-opt refuses it", WS_MAX_SOURCE_NESTING);
     mlirEmitError(at, message);
     return false;
   }

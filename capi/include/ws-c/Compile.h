@@ -70,14 +70,16 @@ typedef struct WsKernelArg {
  * workspace of grid x this many bytes. */
 typedef struct WsKernelInfo {
   char name[WS_MAX_KERNEL_NAME];
-  int block_threads;
-  int shared_memory_bytes;
-  int blocks_per_sm;
-  bool persistent;
+  int block_threads;        /* threads per block */
+  int shared_memory_bytes;  /* dynamic shared memory per block */
+  int blocks_per_sm;        /* blocks the plan fits on one SM (at least 1) */
+  bool persistent;          /* a tile loop: any grid is correct, the
+                               resident one (SMs x blocks_per_sm) fastest */
   int cluster_x, cluster_y; /* 1 x 1: no cluster */
-  bool pair;
+  bool pair;                /* a pair of CTAs issuing one MMA (sm_100a's
+                               cta_group::2); else a cluster multicasts */
   int64_t workspace_per_block;
-  int num_args;
+  int num_args;             /* at most WS_MAX_KERNEL_ARGS */
   WsKernelArg args[WS_MAX_KERNEL_ARGS];
 } WsKernelInfo;
 
@@ -102,7 +104,11 @@ bool wsLocationGetFilePosition(MlirLocation loc, MlirStringRef *file,
  * comments, against `limit`: MLIR's parser recurses once per level, so a
  * text nested deeper than a few hundred levels would overflow its stack.
  * Returns false, with the line and column (1-based) of the first bracket
- * past the limit, when the text goes deeper. */
+ * past the limit, when the text goes deeper. wsCompile and ws-opt refuse
+ * a text deeper than WS_MAX_SOURCE_NESTING: deeper than any kernel,
+ * shallow enough for the parser's recursion on an 8 MB stack, under
+ * AddressSanitizer too. */
+enum { WS_MAX_SOURCE_NESTING = 512 };
 bool wsSourceNestingWithin(MlirStringRef text, int limit, int *line,
                            int *column);
 
@@ -163,6 +169,7 @@ typedef struct WsCompileDiagnostic {
   MlirStringRef message;
 } WsCompileDiagnostic;
 
+/* How many diagnostics the compile reported (0 for a null compile). */
 intptr_t wsCompiledGetNumDiagnostics(WsCompiled compiled);
 
 /* Diagnostic `index` (0 <= index < wsCompiledGetNumDiagnostics). */

@@ -58,12 +58,14 @@ typedef struct WsLaunch {
 } WsLaunch;
 
 /* A launch of `kernel` (copied: the info need not outlive it); null when
- * memory ran out. */
+ * memory ran out, or `kernel` is NULL or has more than WS_MAX_KERNEL_ARGS
+ * arguments. */
 WsLaunch wsLaunchCreate(const WsKernelInfo *kernel);
 
 /* Frees a launch (a null one is ignored). */
 void wsLaunchDestroy(WsLaunch launch);
 
+/* Whether wsLaunchCreate failed. */
 static inline bool wsLaunchIsNull(WsLaunch launch) { return launch.ptr == NULL; }
 
 /* Checks `args` (kernel->num_args of them) and builds the parameters:
@@ -75,7 +77,7 @@ static inline bool wsLaunchIsNull(WsLaunch launch) { return launch.ptr == NULL; 
  * of 256 zeroed bytes that stand in for tensors with no element.
  *
  * A split-K kernel (workspace_per_block > 0) also checks its last
- * argument, the workspace address, and the grid: every block must be
+ * argument, the workspace address (in args[last].scalar.i64), and the grid: every block must be
  * resident at once, so `grid` (x, y, z) must be at most `resident_grid`
  * blocks along x, and 1 along y and z; a `resident_grid` of 0 leaves the
  * grid unchecked (nothing to launch).
