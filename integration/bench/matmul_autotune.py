@@ -27,10 +27,7 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 import ws  # noqa: E402
 from ws.families import tile_grid  # noqa: E402
 
-FAMILY = os.path.join(ROOT, "python", "ws", "kernels", "matmul.mlir")
 TILES = [(128, 256, 64), (256, 128, 64), (128, 128, 64), (128, 192, 64), (128, 128, 128)]
-SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024),
-          (16384, 4096, 4096), (1024, 8192, 8192), (256, 8192, 8192), (4096, 4096, 16384)]
 DTYPES = ("f16", "bf16")
 
 
@@ -40,7 +37,8 @@ def family(dtype):
     configs = [dict(kernel=kernel, BM=bm, BN=bn, BK=bk, **knobs)
                for kernel in ("matmul", "matmul_tiled") for bm, bn, bk in TILES
                for knobs in ws.planner_configs()]
-    return ws.autotune(ws.Template(FAMILY, defaults={"DTYPE": dtype}), configs,
+    return ws.autotune(ws.Template(ws.kernel_source("matmul.mlir"), defaults={"DTYPE": dtype}),
+                       configs,
                        grid=tile_grid, chip="sm_90a")
 
 
@@ -61,21 +59,16 @@ def compile_all():
     return 0
 
 
-def median(xs):
-    xs = sorted(xs)
-    return xs[len(xs) // 2]
-
-
 def bench(rounds):
     import torch
     from triton.testing import do_bench
-    tflops = lambda m, n, k, ms: 2.0 * m * n * k / ms / 1e9
+    from matmul_bench import SHAPES, close, median, tflops  # the benchmark's shapes and figures
     torch.manual_seed(0)
     weakest = []
     for dtype in DTYPES:
         tdt = {"f16": torch.float16, "bf16": torch.bfloat16}[dtype]
         tuned = family(dtype)
-        rows, inputs = [], []
+        inputs = []
         for m, n, k in SHAPES:
             a = torch.empty(m, k, device="cuda", dtype=tdt).uniform_(-1, 1)
             b = torch.empty(n, k, device="cuda", dtype=tdt).uniform_(-1, 1)
@@ -83,12 +76,11 @@ def bench(rounds):
             best = tuned.tune(a, b, c, m, n, k)
             tuned(a, b, c, m, n, k)
             torch.cuda.synchronize()
-            ref = torch.matmul(a, b.t())
-            ok = torch.allclose(c.float(), ref.float(), rtol=2e-2, atol=1e-1)
+            ok = close(c, torch.matmul(a, b.t()))
             inputs.append((m, n, k, a, b, c, best, ok))
             print("%s %dx%dx%d: winner %s (%s), %d timed" % (
                 dtype, m, n, k, best.name, "exact" if ok else "WRONG",
-                sum(1 for x in tuned.results[repr(tuned.key(a, b, c, m, n, k))] if x.ms)),
+                sum(1 for x in tuned.results[tuned.key(a, b, c, m, n, k)] if x.ms)),
                 flush=True)
         times = {}
         for r in range(rounds):  # interleaved: every shape once a round

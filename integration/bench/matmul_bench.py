@@ -40,7 +40,7 @@ BIAS_SHAPES = [(4096, 4096, 4096), (8192, 8192, 1024)]
 class WsKernel:
     """One compiled variant (suite_kernels.py) of bm x bn C tiles."""
 
-    def __init__(self, folder, name, bm, bn, persistent, epilogue="none", dtype="f16"):
+    def __init__(self, folder, name, bm, bn, epilogue="none", dtype="f16"):
         self.kernel = suite_kernel(folder, name)
         self.name, self.bm, self.bn = name, bm, bn
         self.epilogue, self.dtype = epilogue, dtype
@@ -153,7 +153,7 @@ def manifest(folder):
     with open(os.path.join(folder, "manifest")) as f:
         for line in f:
             v = line.split()
-            rows[v[0]] = (int(v[1]), int(v[2]), not v[-1].startswith("tile"), v[6], v[5])
+            rows[v[0]] = (int(v[1]), int(v[2]), v[6], v[5])  # bm, bn, epilogue, dtype
     return rows
 
 

@@ -14,8 +14,8 @@ then a table of ws's ratio to the better torch and to the copy, and the
 weakest shape of each.
 
 Usage: rows_bench.py DIR [KIND...]
-  DIR: what integration/rows/compile_rows.sh wrote (the variants' launchers
-  and the manifest); KIND: softmax, rmsnorm, layernorm, add_rmsnorm,
+  DIR: what integration/rows/compile_rows.sh wrote (the variants and the
+  manifest; each variant's NAME.wsmod when python -m ws compile wrote one); KIND: softmax, rmsnorm, layernorm, add_rmsnorm,
   cross_entropy (all unless given)."""
 import os
 import sys
@@ -26,15 +26,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import rows_run  # noqa: E402
 
 # the variant each kind runs at a row length (32768: over chunks)
-VARIANT = {n: "{kind}_bf16_%d" % n for n in (1024, 4096, 8192)}
+ROWS_HELD = (1024, 4096, 8192)
 CHUNKS = {"softmax": "softmax_chunks_bf16_4096", "rmsnorm": "rmsnorm_chunks_bf16_2048",
           "layernorm": "layernorm_chunks_bf16_2048", "add_rmsnorm": None}
 CROSS_ENTROPY = "cross_entropy_bf16_2048"
 KINDS = ["softmax", "rmsnorm", "layernorm", "add_rmsnorm", "cross_entropy"]
-
-
-def load(folder, cfgs, name):
-    return rows_run.RowKernel(folder, name, cfgs[name], os.environ.get("CUDA_HOME", "/usr/local/cuda"))
 
 
 def main():
@@ -47,26 +43,25 @@ def main():
     results = []  # (kind, shape, gbs)
     for kind in kinds:
         if kind == "cross_entropy":
-            kern = load(folder, cfgs, CROSS_ENTROPY)
+            kern = rows_run.RowKernel(folder, CROSS_ENTROPY, cfgs[CROSS_ENTROPY])
             for m, n in rows_run.CE_SHAPES:
                 results.append((kind, (m, n), rows_run.bench_cross_entropy(kern, m, n)))
             continue
         for m, n in rows_run.SHAPES:
-            name = CHUNKS[kind] if n == 32768 else VARIANT[n].format(kind=kind)
+            name = f"{kind}_bf16_{n}" if n in ROWS_HELD else CHUNKS[kind]
             if name is None:
                 continue
-            results.append((kind, (m, n), rows_run.bench_one(load(folder, cfgs, name), m, n)))
+            kern = rows_run.RowKernel(folder, name, cfgs[name])
+            results.append((kind, (m, n), rows_run.bench_one(kern, m, n)))
+    # (kind, shape, gbs, ws / the better torch, ws / the copy)
+    rows = [(kind, shape, g, g["ws"] / max(g["eager"], g["compile"]), g["ws"] / g["copy"])
+            for kind, shape, g in results]
     print("\n| kernel | shape | ws GB/s | ws / best torch | ws / copy |\n|---|---|---|---|---|")
-    for kind, (m, n), g in results:
-        best = max(g["eager"], g["compile"])
-        print(f"| {kind} | {m}x{n} | {g['ws']:.0f} | {g['ws'] / best:.2f} | {g['ws'] / g['copy']:.2f} |")
-    torch_weak = min(results, key=lambda r: r[2]["ws"] / max(r[2]["eager"], r[2]["compile"]))
-    copy_weak = min(results, key=lambda r: r[2]["ws"] / r[2]["copy"])
-    for what, (kind, (m, n), g), ratio in (
-            ("best torch", torch_weak, torch_weak[2]["ws"] / max(torch_weak[2]["eager"],
-                                                                 torch_weak[2]["compile"])),
-            ("copy", copy_weak, copy_weak[2]["ws"] / copy_weak[2]["copy"])):
-        print(f"weakest against {what}: {kind} at {m}x{n}, {ratio:.2f}x")
+    for kind, (m, n), g, vs_torch, vs_copy in rows:
+        print(f"| {kind} | {m}x{n} | {g['ws']:.0f} | {vs_torch:.2f} | {vs_copy:.2f} |")
+    for what, at in (("best torch", 3), ("copy", 4)):
+        kind, (m, n), *_ = weakest = min(rows, key=lambda r: r[at])
+        print(f"weakest against {what}: {kind} at {m}x{n}, {weakest[at]:.2f}x")
 
 
 if __name__ == "__main__":

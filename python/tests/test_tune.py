@@ -121,7 +121,7 @@ def test_tune_keeps_the_fastest_per_key_on_disk():
         best = tuned.tune(*args)
         assert best.config["BN"] == want
     assert sorted(log["timed"]) == [128, 128, 256, 256]  # the refused one never ran
-    timed = tuned.results[repr(ws.tune.default_key(*matmul_args(256, 8192, 8192)))]
+    timed = tuned.results[ws.tune.default_key(*matmul_args(256, 8192, 8192))]
     assert "shared memory plan needs" in timed[2].skipped
 
     # a new process (a new Autotuned) reads the winners back without timing

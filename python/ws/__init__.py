@@ -24,4 +24,4 @@ from .template import Template, TemplateError, kernel_source
 
 __all__ = ["Arg", "Autotuned", "Candidate", "CompileError", "Diagnostic", "Kernel", "Module",
            "Signature", "Template", "TemplateError", "autotune", "clear_cache", "compile", "kernel_source",
-           "load", "planner_configs", "version"]
+           "families", "load", "planner_configs", "version"]

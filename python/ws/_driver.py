@@ -30,7 +30,8 @@ def _check(result, what):
 @dataclasses.dataclass
 class Loaded:
     """A module on one device: its functions, the scratch that stands in
-    for tensors with no element, and cuTensorMapEncodeTiled's address."""
+    for tensors with no element, cuTensorMapEncodeTiled's address, and each
+    kernel's resident grid once asked for."""
 
     device: int
     module: object
@@ -39,6 +40,7 @@ class Loaded:
     scratch: int
     encode: int
     sms: int
+    resident: dict = dataclasses.field(default_factory=dict)
 
 
 _encode_address = None
@@ -57,6 +59,7 @@ def _encode_tiled():
 def _set_context(device):
     """Makes torch's context on `device` (the primary one) current."""
     torch.cuda.init()
+    _check(cu.cuInit(0), "cuInit")
     dev = _check(cu.cuDeviceGet(device), "cuDeviceGet")
     ctx = _check(cu.cuDevicePrimaryCtxRetain(dev), "cuDevicePrimaryCtxRetain")
     _check(cu.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
@@ -71,7 +74,6 @@ def load(kernel):
     if loaded is not None:
         return loaded
     dev = _set_context(device)
-    _check(cu.cuInit(0), "cuInit")
     image = module.cubin if module.cubin is not None else module.ptx.encode() + b"\0"
     handle = _check(cu.cuModuleLoadData(image), "cuModuleLoadData")
     functions = {}
@@ -93,7 +95,7 @@ def load(kernel):
     return loaded
 
 
-def _cluster_config(kernel, loaded, grid, stream):
+def _cluster_config(kernel, grid, stream):
     s = kernel.signature
     cx, cy = s.cluster
     config = cu.CUlaunchConfig()
@@ -112,12 +114,21 @@ def _cluster_config(kernel, loaded, grid, stream):
 
 
 def resident_grid(kernel):
-    s = kernel.signature
+    """The kernel's resident grid on torch's current device (counted once
+    per device)."""
     loaded = load(kernel)
+    grid = loaded.resident.get(kernel.name)
+    if grid is None:
+        grid = loaded.resident[kernel.name] = _count_resident(kernel, loaded)
+    return grid
+
+
+def _count_resident(kernel, loaded):
+    s = kernel.signature
     cx, cy = s.cluster
     if cx * cy == 1:
         return loaded.sms * max(1, s.blocks_per_sm)
-    config = _cluster_config(kernel, loaded, (cx, cy, 1), 0)
+    config = _cluster_config(kernel, (cx, cy, 1), 0)
     clusters = _check(cu.cuOccupancyMaxActiveClusters(loaded.functions[kernel.name], config),
                       "cuOccupancyMaxActiveClusters")
     if clusters <= 0:
@@ -140,5 +151,5 @@ def launch(kernel, loaded, grid, params, stream):
         _check(cu.cuLaunchKernel(f, grid[0], grid[1], grid[2], s.block_threads, 1, 1,
                                  s.shared_memory_bytes, stream, params, 0), "cuLaunchKernel")
         return
-    config = _cluster_config(kernel, loaded, grid, stream)
+    config = _cluster_config(kernel, grid, stream)
     _check(cu.cuLaunchKernelEx(config, f, params, 0), "cuLaunchKernelEx")

@@ -6,7 +6,7 @@ linker and ws's version (not the file name: a diagnostic read back names
 the file of the compile that asked), and holds the module's data as JSON, its PTX and,
 when nvJitLink made one, its cubin; or a refusal's diagnostics (a compile
 refused once is refused again without compiling). The autotuner's winners
-are in its ``autotune`` folder. A warm ``ws.compile`` reads two files
+are JSON records in its ``autotune`` folder (load_record, store_record). A warm ``ws.compile`` reads two files
 (three with a cubin). ``ws.cache.clear()`` or
 ``python -m ws.cache clear`` empties it.
 """
@@ -83,8 +83,39 @@ def store(k: str, data: dict, ptx: str, cubin) -> None:
         pass  # a cache that cannot be written is no cache, not an error
 
 
+RECORDS = "autotune"  # the folder of the JSON records below
+
+
+def _record(name: str) -> str:
+    return os.path.join(directory(), RECORDS, name + ".json")
+
+
+def load_record(name: str):
+    """The JSON record `name` (the autotuner's winners of one family), or
+    None."""
+    try:
+        with open(_record(name)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def store_record(name: str, data) -> None:
+    """Writes record `name` whole: a temporary file renamed into place."""
+    path = _record(name)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(path))
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache that cannot be written is no cache, not an error
+
+
 def clear() -> int:
-    """Removes every entry; returns how many there were."""
+    """Removes every entry and record; returns how many modules there
+    were."""
     root = directory()
     count = 0
     if not os.path.isdir(root):
@@ -93,7 +124,8 @@ def clear() -> int:
         path = os.path.join(root, shard)
         if not os.path.isdir(path):
             continue
-        count += sum(1 for e in os.listdir(path) if not e.startswith("."))
+        if shard != RECORDS:
+            count += sum(1 for e in os.listdir(path) if not e.startswith("."))
         shutil.rmtree(path, ignore_errors=True)
     return count
 

@@ -193,9 +193,9 @@ class Kernel:
         if self._takes_workspace(args):
             import torch
             args = args + (self._workspace(torch.cuda.current_device()),)
-        key = (grid,) + tuple(_arg_key(a) for a in args)
-        handle = self._launches.get(key)
         loaded = _driver.load(self)
+        key = (loaded.device, grid) + tuple(_arg_key(a) for a in args)
+        handle = self._launches.get(key)
         if handle is None:
             resident = self.resident_grid() if self.signature.workspace_per_block else 0
             handle = self._prepare(args, grid, loaded.encode, loaded.scratch, resident)
@@ -230,7 +230,8 @@ def _grid3(grid):
 
 def _arg_key(value):
     """What a prepared launch depends on: a tensor's address, shape,
-    strides and dtype, or a scalar's value."""
+    strides and dtype, or a scalar's value (as text: -0.0 == 0.0, but a
+    launch must pass the one it was given)."""
     if hasattr(value, "data_ptr"):
         return (value.data_ptr(), tuple(value.shape), tuple(value.stride()), value.dtype)
-    return (type(value), value)
+    return (type(value), repr(value))

@@ -19,8 +19,6 @@ launches it without timing again.
 import dataclasses
 import itertools
 import json
-import os
-import tempfile
 from typing import Callable, Dict, List, Optional, Sequence
 
 from . import cache
@@ -134,9 +132,10 @@ class Autotuned:
         self.compile_options = compile_options
         self.bench = bench
         self._candidates = None
-        self.results = {}  # key text -> [Candidate], tuned in this process
-        self._chosen = {}  # key text -> the winning Candidate, once known here
-        self._winners = None  # key text -> the winner's entry on disk
+        self.results = {}  # key -> [Candidate], tuned in this process
+        self._chosen = {}  # key -> the winning Candidate, once known here
+        self._winners = None  # repr(key) -> the winner's entry on disk
+        self._record = None  # the name of that record (ws.cache)
 
     # -- compiling ---------------------------------------------------------
     def _kernel_of(self, module, name):
@@ -184,36 +183,28 @@ class Autotuned:
         return out
 
     # -- the winners on disk -------------------------------------------------
-    def _path(self) -> str:
-        import torch
-        name = torch.cuda.get_device_name() if torch.cuda.is_available() else "no-gpu"
-        digest = cache.key(self.template.text, json.dumps(self.template.defaults, sort_keys=True),
-                           json.dumps(self.configs, sort_keys=True),
-                           json.dumps(self.compile_options, sort_keys=True, default=str),
-                           str(self.kernel_name), version(), name)
-        return os.path.join(cache.directory(), "autotune", digest + ".json")
+    def _record_name(self) -> str:
+        """The family's record of winners (ws.cache): keyed by its text,
+        defaults, configs, options, kernel, ws's version and the GPU."""
+        if self._record is None:
+            import torch
+            name = torch.cuda.get_device_name() if torch.cuda.is_available() else "no-gpu"
+            self._record = cache.key(
+                self.template.text, json.dumps(self.template.defaults, sort_keys=True),
+                json.dumps(self.configs, sort_keys=True),
+                json.dumps(self.compile_options, sort_keys=True, default=str),
+                str(self.kernel_name), version(), name)
+        return self._record
 
     def _load_winners(self) -> Dict[str, dict]:
         if self._winners is None:
-            try:
-                with open(self._path()) as f:
-                    self._winners = json.load(f)
-            except (OSError, ValueError):
-                self._winners = {}
+            self._winners = cache.load_record(self._record_name()) or {}
         return self._winners
 
     def _store_winner(self, key_text: str, entry: dict) -> None:
         winners = self._load_winners()
         winners[key_text] = entry
-        path = self._path()
-        try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(path))
-            with os.fdopen(fd, "w") as f:
-                json.dump(winners, f, indent=1, sort_keys=True)
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a cache that cannot be written is no cache, not an error
+        cache.store_record(self._record_name(), winners)
 
     # -- tuning and launching --------------------------------------------------
     def _launch(self, kernel, config, args, stream=None):
@@ -227,6 +218,10 @@ class Autotuned:
         grid = self.grid(dict(self.template.defaults, **config), *args)
         return kernel.launch(grid, *args, stream=stream)
 
+    def _time(self, c: Candidate, args) -> float:
+        """One figure of member `c` on `args` (the bench's, in ms)."""
+        return self.bench(lambda: self._launch(c.kernel, c.config, args))
+
     def tune(self, *args) -> Candidate:
         """Times every candidate on `args` (those within RUNOFF_MARGIN of
         the fastest again, RUNOFF_ROUNDS times, ranked by their median) and
@@ -234,7 +229,7 @@ class Autotuned:
         returns it. The candidates are
         launched on `args` repeatedly: a kernel that reads what it writes
         must be tuned on copies."""
-        key_text = repr(self.key(*args))
+        key = self.key(*args)
         timed = []
         for c in self.candidates():
             c = dataclasses.replace(c)
@@ -244,16 +239,16 @@ class Autotuned:
                 except ValueError as e:
                     c.skipped, c.kernel = "refuses the arguments: %s" % e, None
                 else:
-                    c.ms = self.bench(lambda: self._launch(c.kernel, c.config, args))
+                    c.ms = self._time(c, args)
             timed.append(c)
         ran = [c for c in timed if c.ms is not None]
         if not ran:
             raise ValueError("ws.autotune: no candidate runs these arguments:\n  "
                              + "\n  ".join(c.describe() for c in timed))
         best = self._runoff(ran, args)
-        self.results[key_text] = timed
-        self._chosen[key_text] = best
-        self._store_winner(key_text, {"config": best.config, "ms": best.ms,
+        self.results[key] = timed
+        self._chosen[key] = best
+        self._store_winner(repr(key), {"config": best.config, "ms": best.ms,
                                       "timed": {config_text(c.config): c.ms for c in ran}})
         return best
 
@@ -266,7 +261,7 @@ class Autotuned:
             times = [[c.ms] for c in close]
             for _ in range(RUNOFF_ROUNDS):
                 for c, t in zip(close, times):
-                    t.append(self.bench(lambda: self._launch(c.kernel, c.config, args)))
+                    t.append(self._time(c, args))
             for c, t in zip(close, times):
                 c.ms = sorted(t)[len(t) // 2]
         return min(close, key=lambda c: c.ms)
@@ -274,13 +269,13 @@ class Autotuned:
     def choose(self, *args) -> Candidate:
         """The winner for the arguments' key: known in this process, read
         from disk, or tuned now."""
-        key_text = repr(self.key(*args))
-        best = self._chosen.get(key_text)
+        key = self.key(*args)
+        best = self._chosen.get(key)
         if best is None:
-            stored = self._load_winners().get(key_text)
+            stored = self._load_winners().get(repr(key))
             best = next((dataclasses.replace(c, ms=stored["ms"]) for c in self.candidates()
                          if stored and c.kernel and c.config == stored["config"]), None)
-            best = self._chosen[key_text] = best or self.tune(*args)
+            best = self._chosen[key] = best or self.tune(*args)
         return best
 
     def __call__(self, *args, stream=None):
