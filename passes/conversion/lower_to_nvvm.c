@@ -67,6 +67,7 @@ typedef struct lowering {
   MlirOperation old_func, new_func;
   MlirValue descs[MAX_ARGS], views[MAX_ARGS]; /* stored descriptors' views */
   int num_views;
+  MlirValue warpgroup; /* tid / 128, read from lane 0: see emit_entry */
   int compute; /* index of the compute partition, or -1 */
   MlirType i32, ptr_shared, ptr_cluster;
   /* the arena's base and the thread index (tiles.smem, tiles.tid), the
@@ -558,7 +559,8 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
   MlirValue d;
   if (ws_has_attr(op, "ring_a")) {
     MlirValue a_slot = mlirOperationGetNumOperands(op) == 3 ? mlirOperationGetOperand(op, 2) : slot;
-    MlirValue wg = ws_arith(b, "arith.divui", mma_thread(L, b), c32(b, 128));
+    bool alternate = L->compute >= 0 && L->plan.parts[L->compute].pingpong;
+    MlirValue wg = alternate ? c32(b, 0) : L->warpgroup; /* ping-pong: its own tile */
     d = ws_emit_wgmma(b, &s, wg, slot_address(L, b, ws_int_attr(op, "ring_a", 0), a_slot),
                       slot_address(L, b, rb, slot), acc, zero);
   } else {
@@ -1253,7 +1255,13 @@ static void explain_register_pressure(lowering *L, const ws_partition *c) {
   ws_explain_register_pressure(&p, L->ops.items, (size_t)L->ops.len, L->explain);
 }
 
-/* The kernel's entry: the arena's address, the thread index and whether
+/* The kernel's entry: the arena's address, the thread index, for a
+ * kernel whose wgmma reads A from shared memory the thread's warpgroup
+ * (tid / 128, broadcast from lane 0 so that ptxas knows it is the same in
+ * every lane and keeps each wgmma descriptor built from it in uniform
+ * registers: computed from the thread index itself, each descriptor took
+ * a 64-bit add and two moves into uniform registers before every wgmma,
+ * 28 more instructions a K step in a 128x128 tile's consumer warp), and whether
  * this thread's last chunk lies inside the tile. */
 static void emit_entry(lowering *L) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(L->new_func, 0));
@@ -1262,6 +1270,12 @@ static void emit_entry(lowering *L) {
   MlirNamedAttribute global = ws_named_text(L->ctx, "global_name", "@ws_smem");
   L->tiles.smem = ws_build_value(&b, "llvm.mlir.addressof", 0, NULL, L->ptr_shared, 1, &global);
   L->tiles.tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, L->i32, 0, NULL);
+  for (long i = 0; i < L->ops.len; i++)
+    if (wsOperationIsA(L->ops.items[i], "mma") && ws_has_attr(L->ops.items[i], "ring_a")) {
+      L->warpgroup = ws_shuffle(&b, "idx", ws_arith(&b, "arith.divui", L->tiles.tid, c32(&b, 128)),
+                                c32(&b, 0));
+      break;
+    }
   ws_tiles_entry(&L->tiles, &b);
 }
 
