@@ -49,6 +49,10 @@ static const ws_option_spec pipeline_options[] = {
     {"overlap", WS_OPTION_STRING, "",
      "a persistent matmul's overlap where the source sets none (ws-partition-schedule "
      "writes it as ws.overlap; empty: the planner's)", "|pingpong|cooperative", 0, 0},
+    {"l2-keep", WS_OPTION_STRING, "",
+     "the ws.dot operand kept in L2 where the loads set no l2 policy: a or b "
+     "(ws-partition-schedule writes l2 = \"evict_last\" on its loads, \"evict_first\" "
+     "on the other's; empty: none)", "|a|b", 0, 0},
 };
 
 /* Adds the pass `def`, configured with the pipeline's options it shares
@@ -116,6 +120,6 @@ const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
     .summary = "The whole ws flow, from tile-level kernel to cubin",
     .options = pipeline_options,
-    .num_options = 10,
+    .num_options = 11,
     .build = build_pipeline,
 };

@@ -1312,12 +1312,36 @@ static void guard_step(MlirOperation loop) {
                           ws_build_value(&b, "arith.select", 3, ops, mlirValueGetType(ub), 0, NULL));
 }
 
-/* The pipeline's num-stages= and overlap= are knobs an autotuner turns
- * without editing the source: each becomes the attribute it stands for on
- * a marked loop that has none, so the later passes (and a lit test) read
- * it from the IR as if the user had written it. overlap= applies only to
- * a persistent tile loop (one holding its K loop) of an engine whose
- * accumulator lives in registers; elsewhere there is nothing to choose. */
+/* Sets a load's L2 policy unless it has one. */
+static void set_l2_policy(MlirValue operand, const char *policy) {
+  MlirOperation load = mlirValueIsAOpResult(operand) ? mlirOpResultGetOwner(operand)
+                                                     : (MlirOperation){NULL};
+  if (mlirOperationIsNull(load) || !wsOperationIsA(load, "load") || ws_has_attr(load, "l2"))
+    return;
+  MlirContext ctx = mlirOperationGetContext(load);
+  mlirOperationSetDiscardableAttributeByName(
+      load, mlirStringRefCreateFromCString("l2"),
+      mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(policy)));
+}
+
+/* l2-keep=a (b): each ws.dot's A (B) tiles stay in L2, evict_last, and the
+ * other operand's are streamed, evict_first. */
+static MlirWalkResult keep_operand_in_l2(MlirOperation op, void *keep) {
+  if (wsOperationIsA(op, "dot")) {
+    bool a = *(const char *)keep == 'a';
+    set_l2_policy(mlirOperationGetOperand(op, 0), a ? "evict_last" : "evict_first");
+    set_l2_policy(mlirOperationGetOperand(op, 1), a ? "evict_first" : "evict_last");
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* The pipeline's num-stages=, overlap= and l2-keep= are knobs an
+ * autotuner turns without editing the source: each becomes the attribute
+ * it stands for on a marked loop (or its dots' loads) that has none, so
+ * the later passes (and a lit test) read it from the IR as if the user
+ * had written it. overlap= applies only to a persistent tile loop (one
+ * holding its K loop) of an engine whose accumulator lives in registers;
+ * elsewhere there is nothing to choose. */
 static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts) {
   MlirContext ctx = mlirOperationGetContext(marked);
   int stages = (int)ws_option_int(opts, "num-stages");
@@ -1333,6 +1357,9 @@ static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts
     mlirOperationSetDiscardableAttributeByName(
         marked, mlirStringRefCreateFromCString("ws.overlap"),
         mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(overlap)));
+  const char *keep = ws_option_string(opts, "l2-keep");
+  if (keep[0])
+    mlirOperationWalk(marked, keep_operand_in_l2, (void *)keep, MlirWalkPreOrder);
 }
 
 /* One marked loop per kernel (the partitions own the whole block); the
@@ -1374,6 +1401,10 @@ static const ws_option_spec schedule_options[] = {
      "ws.overlap for each sm_90a persistent tile loop without one (empty: the "
      "planner's choice)",
      "|pingpong|cooperative", 0, 0},
+    {"l2-keep", WS_OPTION_STRING, "",
+     "the ws.dot operand whose loads without an l2 policy stay in L2 (evict_last) "
+     "while the other's are streamed (evict_first); empty: no policy",
+     "|a|b", 0, 0},
 };
 
 const ws_pass_def ws_partition_schedule_pass_def = {
@@ -1381,6 +1412,6 @@ const ws_pass_def ws_partition_schedule_pass_def = {
     .summary = "Assign the ops of each ws.warp_specialize loop to load, "
                "compute and store partitions",
     .options = schedule_options,
-    .num_options = 3,
+    .num_options = 4,
     .run = run_schedule,
 };

@@ -392,11 +392,18 @@ static MlirOperation after(specializer *S, ws_builder *b, value_map *m, MlirOper
   return next_tile_op(S, b, m, mlirOperationGetNextInBlock(op), part);
 }
 
-/* The L2 policy of a row kernel's load with a second pass: the first
- * loop's chunks of a tensor the second pass reads again stay in L2
- * ("evict_last"), so that the second read finds them there; the second
- * pass's are their last use ("evict_first"). NULL: the default. */
+/* The L2 policy of a load's copies: the one its l2 attribute names
+ * (ws-verify checked it; "evict_normal" is the default), else, in a row
+ * kernel with a second pass, the first loop's chunks of a tensor the
+ * second pass reads again stay in L2 ("evict_last"), so that the second
+ * read finds them there, and the second pass's are their last use
+ * ("evict_first"). NULL: the default. */
 static const char *l2_policy(const specializer *S, MlirOperation load) {
+  MlirAttribute user = mlirOperationGetAttributeByName(load, mlirStringRefCreateFromCString("l2"));
+  if (!mlirAttributeIsNull(user) && mlirAttributeIsAString(user)) {
+    MlirStringRef s = mlirStringAttrGetValue(user);
+    return ws_ref_eq(s, "evict_last") ? "evict_last" : ws_ref_eq(s, "evict_first") ? "evict_first" : NULL;
+  }
   if (mlirOperationIsNull(S->second) || !wsOperationIsA(load, "load"))
     return NULL;
   MlirOperation parent = mlirOperationGetParentOperation(load);

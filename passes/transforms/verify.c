@@ -310,11 +310,28 @@ static bool check_inner_coordinate(MlirOperation op, intptr_t index) {
   return false;
 }
 
+/* A load's L2 policy, l2 = "evict_normal" (the default), "evict_first" (a
+ * last use: a matmul's streamed operand) or "evict_last" (read again by
+ * other blocks soon: the operand every tile of a thin output shares). */
+static bool check_l2_policy(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("l2"));
+  if (mlirAttributeIsNull(a))
+    return true;
+  MlirStringRef s = mlirAttributeIsAString(a) ? mlirStringAttrGetValue(a)
+                                              : mlirStringRefCreateFromCString("");
+  if (ws_ref_eq(s, "evict_normal") || ws_ref_eq(s, "evict_first") || ws_ref_eq(s, "evict_last"))
+    return true;
+  ws_emit_op_error(op, "needs l2 = \"evict_normal\", \"evict_first\" or \"evict_last\" (the "
+                       "L2 policy of its copies)");
+  return false;
+}
+
 static bool check_load(MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
   return check_access(op, n - 1, mlirValueGetType(mlirOperationGetResult(op, 0)),
                       "result") &&
-         (ws_load_is_row_vector(op) || check_inner_coordinate(op, n - 1));
+         (ws_load_is_row_vector(op) || check_inner_coordinate(op, n - 1)) &&
+         check_l2_policy(op);
 }
 
 static bool check_store(MlirOperation op) {

@@ -8,6 +8,8 @@
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{num-stages=3 overlap=pingpong})' | FileCheck %s --check-prefix=SOURCE
 // RUN: not ws-opt %S/partition-schedule-pingpong.mlir --ws-pipeline='num-stages=8' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not ws-opt %s --ws-pipeline='overlap=sideways' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not ws-opt %s --ws-pipeline='l2-keep=c' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-L2
+// (l2-keep=, the third knob, is pinned by insert-barriers-matmul-l2.mlir.)
 
 // PLANNER: ws.overlap = "pingpong"
 // PLANNER-NOT: ws.num_stages
@@ -26,6 +28,7 @@
 
 // BUDGET: partition-schedule-pingpong.mlir:50:14: error: 'scf.for' op shared memory plan needs 328912 bytes but the budget is 232448
 // BAD: option 'overlap' takes "", pingpong or cooperative, got 'sideways'
+// BAD-L2: option 'l2-keep' takes "", a or b, got 'c'
 
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
