@@ -3,20 +3,24 @@
 benchmark (integration/bench/matmul_bench.py's SHAPES), f16 and bf16.
 
 The family is python/ws/kernels/matmul.mlir (C = A @ B^T with ${BM},
-${BN}, ${BK} and ${DTYPE} fields, as a persistent kernel and a tiled one);
-the configs are both kernels at each tile shape, each with the planner's
-own choices (ws.planner_configs(): ring
-depths and overlaps). ws.autotune compiles every config (a refused one is
+${BN}, ${BK} and ${DTYPE} fields, as a persistent kernel and a tiled one)
+over the configs torch.ops.ws.matmul tunes (ws.families.MATMUL_CONFIGS:
+three tile shapes, three overlaps and ring depths, three L2 policies);
+with --wide, both kernels at five tile shapes, each with the planner's
+own choices (ws.planner_configs(): ring depths and overlaps) and each L2
+policy. ws.autotune compiles every config (a refused one is
 skipped with its reason), times the survivors on each shape and keeps the
 winner. The winner's time in the tuning is the least of many noisy
-figures, so the table times it again: R interleaved rounds (3 unless
-given) of the winner and cuBLAS (torch.matmul), one process, the same
-uniform [-1, 1] inputs, triton.testing.do_bench (L2 flushed); medians.
+figures, so the table times it again: R interleaved rounds (4 unless
+given) of the winner and cuBLAS (torch.matmul), each first in every other
+round, one process, the same uniform [-1, 1] inputs,
+triton.testing.do_bench (L2 flushed); medians.
 
 Usage:
-  matmul_autotune.py --compile          compile every config into the cache
+  matmul_autotune.py [--wide] --compile compile every config into the cache
                                         ($WS_CACHE_DIR; needs libws-c.so)
-  matmul_autotune.py [--rounds R]       tune and time on the GPU (a machine
+  matmul_autotune.py [--wide] [--rounds R]
+                                        tune and time on the GPU (a machine
                                         without MLIR reads the cache)
 """
 import os
@@ -25,26 +29,28 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import ws  # noqa: E402
-from ws.families import tile_grid  # noqa: E402
+from ws.families import MATMUL_CONFIGS, tile_grid  # noqa: E402
 
 TILES = [(128, 256, 64), (256, 128, 64), (128, 128, 64), (128, 192, 64), (128, 128, 128)]
 DTYPES = ("f16", "bf16")
+L2_KEEP = ({}, {"l2_keep": "a"}, {"l2_keep": "b"})
 
 
-def family(dtype):
-    """The family of one element type, tuned over TILES x the planner's
-    choices."""
-    configs = [dict(kernel=kernel, BM=bm, BN=bn, BK=bk, **knobs)
-               for kernel in ("matmul", "matmul_tiled") for bm, bn, bk in TILES
-               for knobs in ws.planner_configs()]
+def family(dtype, wide):
+    """The family of one element type, tuned over MATMUL_CONFIGS or (wide)
+    TILES x the planner's choices x the L2 policies."""
+    configs = MATMUL_CONFIGS if not wide else [
+        dict(kernel=kernel, BM=bm, BN=bn, BK=bk, **knobs, **l2)
+        for kernel in ("matmul", "matmul_tiled") for bm, bn, bk in TILES
+        for knobs in ws.planner_configs() for l2 in L2_KEEP]
     return ws.autotune(ws.Template(ws.kernel_source("matmul.mlir"), defaults={"DTYPE": dtype}),
                        configs,
                        grid=tile_grid, chip="sm_90a")
 
 
-def compile_all():
+def compile_all(wide):
     for dtype in DTYPES:
-        cands = family(dtype).candidates()
+        cands = family(dtype, wide).candidates()
         kept = [c for c in cands if c.kernel]
         print("%s: %d configs, %d distinct kernels" % (dtype, len(cands), len(kept)))
         reasons = {}
@@ -59,7 +65,7 @@ def compile_all():
     return 0
 
 
-def bench(rounds):
+def bench(rounds, wide):
     import torch
     from triton.testing import do_bench
     from matmul_bench import SHAPES, close, median, tflops  # the benchmark's shapes and figures
@@ -67,7 +73,7 @@ def bench(rounds):
     weakest = []
     for dtype in DTYPES:
         tdt = {"f16": torch.float16, "bf16": torch.bfloat16}[dtype]
-        tuned = family(dtype)
+        tuned = family(dtype, wide)
         inputs = []
         for m, n, k in SHAPES:
             a = torch.empty(m, k, device="cuda", dtype=tdt).uniform_(-1, 1)
@@ -85,10 +91,14 @@ def bench(rounds):
         times = {}
         for r in range(rounds):  # interleaved: every shape once a round
             for m, n, k, a, b, c, best, ok in inputs:
-                times.setdefault((m, n, k, "ws"), []).append(
-                    do_bench(lambda: tuned(a, b, c, m, n, k)))
-                times.setdefault((m, n, k, "cuBLAS"), []).append(
-                    do_bench(lambda: torch.matmul(a, b.t())))
+                sides = [("ws", lambda: tuned(a, b, c, m, n, k)),
+                         ("cuBLAS", lambda: torch.matmul(a, b.t()))]
+                # each side goes first in every other round: whichever
+                # runs first comes straight after the previous shape's
+                # timings, and 2048^3 (the first shape, 30 us a launch)
+                # timed 8% under its figure in a process of its own
+                for side, fn in sides[::-1] if r % 2 else sides:
+                    times.setdefault((m, n, k, side), []).append(do_bench(fn))
         print("\n%s: median TFLOP/s over %d rounds" % (dtype, rounds))
         print("| M x N x K | ws autotuned | winner | cuBLAS | ws / cuBLAS |")
         print("| --- | --- | --- | --- | --- |")
@@ -106,12 +116,14 @@ def bench(rounds):
 
 
 def main(argv):
+    wide = "--wide" in argv
+    argv = [a for a in argv if a != "--wide"]
     if argv == ["--compile"]:
-        return compile_all()
-    rounds = 3
+        return compile_all(wide)
+    rounds = 4
     if argv[:1] == ["--rounds"]:
         rounds = int(argv[1])
-    return bench(rounds)
+    return bench(rounds, wide)
 
 
 if __name__ == "__main__":

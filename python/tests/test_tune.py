@@ -83,6 +83,18 @@ def test_candidates_skip_refusals_and_repeats():
     assert c[4].kernel.name == "matmul_tiled"
 
 
+def test_l2_keep_is_a_knob():
+    base = {"BM": 128, "BN": 128, "BK": 64}
+    tuned = ws.autotune(family(), [base, dict(base, l2_keep="a"), dict(base, l2_keep="b"),
+                                   dict(base, l2_keep="c")], kernel="matmul", chip="sm_90a")
+    plain, keep_a, keep_b, bad = tuned.candidates()
+    assert "L2::cache_hint" not in plain.kernel.module.ptx
+    for c in (keep_a, keep_b):  # a kernel of its own: A's and B's loads carry a policy
+        assert c.skipped is None and c.kernel.module.ptx.count("L2::cache_hint") == 4
+    assert keep_a.kernel.module.ptx != keep_b.kernel.module.ptx
+    assert "option 'l2-keep' takes \"\", a or b, got 'c'" in bad.skipped
+
+
 def test_bad_configs_are_refused_at_once():
     with pytest.raises(ws.TemplateError, match="BK has no value"):
         ws.autotune(family(), [{"BM": 128, "BN": 128}])

@@ -13,12 +13,15 @@ from .tune import autotune
 # the matmul family's members torch.ops.ws.matmul tunes over: both kernels
 # (persistent and tiled) at the tile shapes that won on the H100
 # (integration/bench/matmul_autotune.py), the planner's overlap or a
-# cooperative one, and the deep cooperative ring M = 256 wants
-MATMUL_CONFIGS = [dict(kernel=kernel, BM=bm, BN=bn, BK=64, **knobs)
+# cooperative one, and the deep cooperative ring M = 256 wants; each with
+# no L2 policy, or A kept in L2 while B streams (a thin output, whose
+# every block reads the same A), or the reverse (a narrow one)
+MATMUL_CONFIGS = [dict(kernel=kernel, BM=bm, BN=bn, BK=64, **knobs, **l2)
                   for kernel in ("matmul", "matmul_tiled")
                   for bm, bn in ((128, 256), (128, 128), (256, 128))
                   for knobs in ({}, {"overlap": "cooperative"},
-                                {"overlap": "cooperative", "num_stages": 6})]
+                                {"overlap": "cooperative", "num_stages": 6})
+                  for l2 in ({}, {"l2_keep": "a"}, {"l2_keep": "b"})]
 ATTENTION_HEAD_DIMS = (64, 128)
 ATTENTION_BLOCK = 128  # query rows per block
 
