@@ -14,6 +14,7 @@
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
 #include "ws-c/Passes.h"
+#include "../../passes/plan/ws_plan.h"
 
 typedef struct diagnostic {
   MlirDiagnosticSeverity severity;
@@ -192,18 +193,10 @@ static bool run_pipeline(compiled *c, MlirContext ctx, MlirModule module,
   return ok;
 }
 
-static MlirWalkResult find_marked_loop(MlirOperation op, void *user_data) {
-  if (mlirAttributeIsNull(mlirOperationGetAttributeByName(
-          op, mlirStringRefCreateFromCString("ws.warp_specialize"))))
-    return MlirWalkResultAdvance;
-  *(MlirOperation *)user_data = op;
-  return MlirWalkResultInterrupt;
-}
-
-/* Pre-order, so the outermost marked loop comes first. */
+/* The outermost marked loop (ws_marked_loops walks in pre-order). */
 MlirOperation wsFindMarkedLoop(MlirOperation root) {
   MlirOperation loop = {NULL};
-  mlirOperationWalk(root, find_marked_loop, &loop, MlirWalkPreOrder);
+  ws_marked_loops(root, &loop, 1);
   return loop;
 }
 

@@ -49,6 +49,7 @@
 #include "ws_lower_tcgen05.h"
 #include "ws_lower_tile.h"
 #include "ws_register_pressure.h"
+#include "../support/ws_l2_policy.h"
 #include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
@@ -335,12 +336,11 @@ static MlirValue copy_barrier(lowering *L, ws_builder *b, const ws_channel *c, M
  * chip's encoding of createpolicy.fractional with fraction 1.0, as
  * CUTLASS's CacheHintSm90 spells it), or null. */
 static MlirValue l2_cache_hint(ws_builder *b, MlirOperation op) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("l2"));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+  ws_l2_policy p = ws_l2_policy_of(op);
+  if (p != WS_L2_FIRST && p != WS_L2_LAST)
     return (MlirValue){NULL};
-  MlirStringRef s = mlirStringAttrGetValue(a);
-  bool last = s.length == 10 && !strncmp(s.data, "evict_last", 10);
-  return ws_const_int(b, last ? (int64_t)0x14F0000000000000LL : (int64_t)0x12F0000000000000LL,
+  return ws_const_int(b, p == WS_L2_LAST ? (int64_t)0x14F0000000000000LL
+                                         : (int64_t)0x12F0000000000000LL,
                       mlirIntegerTypeGet(b->ctx, 64));
 }
 
@@ -559,9 +559,7 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
   MlirValue d;
   if (ws_has_attr(op, "ring_a")) {
     MlirValue a_slot = mlirOperationGetNumOperands(op) == 3 ? mlirOperationGetOperand(op, 2) : slot;
-    bool alternate = L->compute >= 0 && L->plan.parts[L->compute].pingpong;
-    MlirValue wg = alternate ? c32(b, 0) : L->warpgroup; /* ping-pong: its own tile */
-    d = ws_emit_wgmma(b, &s, wg, slot_address(L, b, ws_int_attr(op, "ring_a", 0), a_slot),
+    d = ws_emit_wgmma(b, &s, L->warpgroup, slot_address(L, b, ws_int_attr(op, "ring_a", 0), a_slot),
                       slot_address(L, b, rb, slot), acc, zero);
   } else {
     ws_fragment *a = ws_fragment_find(&L->frags, mlirOperationGetOperand(op, 2));
@@ -1256,13 +1254,15 @@ static void explain_register_pressure(lowering *L, const ws_partition *c) {
 }
 
 /* The kernel's entry: the arena's address, the thread index, for a
- * kernel whose wgmma reads A from shared memory the thread's warpgroup
- * (tid / 128, broadcast from lane 0 so that ptxas knows it is the same in
- * every lane and keeps each wgmma descriptor built from it in uniform
- * registers: computed from the thread index itself, each descriptor took
- * a 64-bit add and two moves into uniform registers before every wgmma,
- * 28 more instructions a K step in a 128x128 tile's consumer warp), and whether
- * this thread's last chunk lies inside the tile. */
+ * kernel whose wgmma reads A from shared memory the warpgroup whose rows
+ * of A the thread's wgmma reads (tid / 128, broadcast from lane 0 so that
+ * ptxas knows it is the same in every lane and keeps each wgmma descriptor
+ * built from it in uniform registers: computed from the thread index
+ * itself, each descriptor took a 64-bit add and two moves into uniform
+ * registers before every wgmma, 28 more instructions a K step in a
+ * 128x128 tile's consumer warp; 0 under ping-pong, where each warpgroup
+ * holds a whole tile), and whether this thread's last chunk lies inside
+ * the tile. */
 static void emit_entry(lowering *L) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(L->new_func, 0));
   ws_builder b = ws_builder_before(mlirBlockGetFirstOperation(entry));
@@ -1270,10 +1270,13 @@ static void emit_entry(lowering *L) {
   MlirNamedAttribute global = ws_named_text(L->ctx, "global_name", "@ws_smem");
   L->tiles.smem = ws_build_value(&b, "llvm.mlir.addressof", 0, NULL, L->ptr_shared, 1, &global);
   L->tiles.tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, L->i32, 0, NULL);
+  bool pingpong = L->compute >= 0 && L->plan.parts[L->compute].pingpong;
   for (long i = 0; i < L->ops.len; i++)
     if (wsOperationIsA(L->ops.items[i], "mma") && ws_has_attr(L->ops.items[i], "ring_a")) {
-      L->warpgroup = ws_shuffle(&b, "idx", ws_arith(&b, "arith.divui", L->tiles.tid, c32(&b, 128)),
-                                c32(&b, 0));
+      L->warpgroup = pingpong ? c32(&b, 0)
+                              : ws_shuffle(&b, "idx", ws_arith(&b, "arith.divui", L->tiles.tid,
+                                                              c32(&b, 128)),
+                                           c32(&b, 0));
       break;
     }
   ws_tiles_entry(&L->tiles, &b);

@@ -34,6 +34,7 @@
 #include "ws-c/Dialect.h"
 #include "../plan/ws_explain.h"
 #include "../support/ws_builder.h"
+#include "../support/ws_l2_policy.h"
 #include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
@@ -1312,16 +1313,13 @@ static void guard_step(MlirOperation loop) {
                           ws_build_value(&b, "arith.select", 3, ops, mlirValueGetType(ub), 0, NULL));
 }
 
-/* Sets a load's L2 policy unless it has one. */
-static void set_l2_policy(MlirValue operand, const char *policy) {
+/* Sets the L2 policy of the load an operand comes from, unless it has
+ * one (an operand the loop computes has no copies to hint). */
+static void set_l2_policy(MlirValue operand, ws_l2_policy policy) {
   MlirOperation load = mlirValueIsAOpResult(operand) ? mlirOpResultGetOwner(operand)
                                                      : (MlirOperation){NULL};
-  if (mlirOperationIsNull(load) || !wsOperationIsA(load, "load") || ws_has_attr(load, "l2"))
-    return;
-  MlirContext ctx = mlirOperationGetContext(load);
-  mlirOperationSetDiscardableAttributeByName(
-      load, mlirStringRefCreateFromCString("l2"),
-      mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(policy)));
+  if (!mlirOperationIsNull(load) && wsOperationIsA(load, "load") && !ws_has_attr(load, "l2"))
+    ws_l2_policy_set(load, policy);
 }
 
 /* l2-keep=a (b): each ws.dot's A (B) tiles stay in L2, evict_last, and the
@@ -1329,8 +1327,8 @@ static void set_l2_policy(MlirValue operand, const char *policy) {
 static MlirWalkResult keep_operand_in_l2(MlirOperation op, void *keep) {
   if (wsOperationIsA(op, "dot")) {
     bool a = *(const char *)keep == 'a';
-    set_l2_policy(mlirOperationGetOperand(op, 0), a ? "evict_last" : "evict_first");
-    set_l2_policy(mlirOperationGetOperand(op, 1), a ? "evict_first" : "evict_last");
+    set_l2_policy(mlirOperationGetOperand(op, 0), a ? WS_L2_LAST : WS_L2_FIRST);
+    set_l2_policy(mlirOperationGetOperand(op, 1), a ? WS_L2_FIRST : WS_L2_LAST);
   }
   return MlirWalkResultAdvance;
 }

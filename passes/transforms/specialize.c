@@ -71,6 +71,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "../support/ws_builder.h"
+#include "../support/ws_l2_policy.h"
 #include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
@@ -399,23 +400,24 @@ static MlirOperation after(specializer *S, ws_builder *b, value_map *m, MlirOper
  * read finds them there, and the second pass's are their last use
  * ("evict_first"). NULL: the default. */
 static const char *l2_policy(const specializer *S, MlirOperation load) {
-  MlirAttribute user = mlirOperationGetAttributeByName(load, mlirStringRefCreateFromCString("l2"));
-  if (!mlirAttributeIsNull(user) && mlirAttributeIsAString(user)) {
-    MlirStringRef s = mlirStringAttrGetValue(user);
-    return ws_ref_eq(s, "evict_last") ? "evict_last" : ws_ref_eq(s, "evict_first") ? "evict_first" : NULL;
+  if (!wsOperationIsA(load, "load"))
+    return NULL;
+  if (ws_has_attr(load, "l2")) {
+    ws_l2_policy p = ws_l2_policy_of(load);
+    return p > WS_L2_NORMAL ? ws_l2_policy_names[p] : NULL;
   }
-  if (mlirOperationIsNull(S->second) || !wsOperationIsA(load, "load"))
+  if (mlirOperationIsNull(S->second))
     return NULL;
   MlirOperation parent = mlirOperationGetParentOperation(load);
   if (mlirOperationEqual(parent, S->second))
-    return "evict_first";
+    return ws_l2_policy_names[WS_L2_FIRST];
   if (!mlirOperationEqual(parent, S->plan->loop))
     return NULL;
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetOperand(load, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
     if (wsOperationIsA(mlirOpOperandGetOwner(u), "load") &&
         mlirOperationEqual(mlirOperationGetParentOperation(mlirOpOperandGetOwner(u)), S->second))
-      return "evict_last";
+      return ws_l2_policy_names[WS_L2_LAST];
   return NULL;
 }
 

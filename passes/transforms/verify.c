@@ -17,6 +17,7 @@
 #include "../plan/ws_plan.h"
 #include "../plan/ws_row_kernel.h"
 #include "../target/ws_target.h"
+#include "../support/ws_l2_policy.h"
 #include "../support/ws_pass.h"
 #include "../../dialect/ws_text.h"
 
@@ -314,15 +315,15 @@ static bool check_inner_coordinate(MlirOperation op, intptr_t index) {
  * last use: a matmul's streamed operand) or "evict_last" (read again by
  * other blocks soon: the operand every tile of a thin output shares). */
 static bool check_l2_policy(MlirOperation op) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("l2"));
-  if (mlirAttributeIsNull(a))
+  if (ws_l2_policy_of(op) != WS_L2_UNKNOWN)
     return true;
-  MlirStringRef s = mlirAttributeIsAString(a) ? mlirStringAttrGetValue(a)
-                                              : mlirStringRefCreateFromCString("");
-  if (ws_ref_eq(s, "evict_normal") || ws_ref_eq(s, "evict_first") || ws_ref_eq(s, "evict_last"))
-    return true;
-  ws_emit_op_error(op, "needs l2 = \"evict_normal\", \"evict_first\" or \"evict_last\" (the "
-                       "L2 policy of its copies)");
+  char got[128];
+  ws_attr_str(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("l2")), got,
+              sizeof got);
+  ws_emit_op_error(op, "needs l2 = \"%s\", \"%s\" or \"%s\" (the L2 policy of its copies), "
+                       "got %s",
+                   ws_l2_policy_names[WS_L2_NORMAL], ws_l2_policy_names[WS_L2_FIRST],
+                   ws_l2_policy_names[WS_L2_LAST], got);
   return false;
 }
 

@@ -3,7 +3,7 @@
 // has none, and the later passes read it from the IR. A value the source
 // gives wins; overlap= leaves a loop that is not a persistent tile loop
 // alone; a depth that does not fit is the planner's located budget error.
-// RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule)' | FileCheck %s --check-prefix=PLANNER
+// RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule)' | FileCheck %s --check-prefix=PLANNER --implicit-check-not=ws.num_stages
 // RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{num-stages=3 overlap=cooperative},ws-plan-memory)' | FileCheck %s --check-prefix=KNOBS
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{num-stages=3 overlap=pingpong})' | FileCheck %s --check-prefix=SOURCE
 // RUN: not ws-opt %S/partition-schedule-pingpong.mlir --ws-pipeline='num-stages=8' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
@@ -12,7 +12,6 @@
 // (l2-keep=, the third knob, is pinned by insert-barriers-matmul-l2.mlir.)
 
 // PLANNER: ws.overlap = "pingpong"
-// PLANNER-NOT: ws.num_stages
 
 // KNOBS: ws.channels = [{depth = 3 : i32{{.*}}ws.num_stages = 3 : i32
 // KNOBS: ws.overlap = "cooperative"

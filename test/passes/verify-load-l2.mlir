@@ -11,9 +11,9 @@ module attributes {gpu.container_module} {
         %t0 = "ws.load"(%a, %c0, %k) {l2 = "evict_normal"} : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
         %t1 = "ws.load"(%a, %c0, %k) {l2 = "evict_first"} : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
         %t2 = "ws.load"(%a, %c0, %k) {l2 = "evict_last"} : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
-        // CHECK: verify-load-l2.mlir:[[@LINE+1]]:15: error: 'ws.load' op needs l2 = "evict_normal", "evict_first" or "evict_last" (the L2 policy of its copies)
+        // CHECK: verify-load-l2.mlir:[[@LINE+1]]:15: error: 'ws.load' op needs l2 = "evict_normal", "evict_first" or "evict_last" (the L2 policy of its copies), got "evict_often"
         %t3 = "ws.load"(%a, %c0, %k) {l2 = "evict_often"} : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
-        // CHECK: verify-load-l2.mlir:[[@LINE+1]]:15: error: 'ws.load' op needs l2 = "evict_normal", "evict_first" or "evict_last" (the L2 policy of its copies)
+        // CHECK: verify-load-l2.mlir:[[@LINE+1]]:15: error: 'ws.load' op needs l2 = "evict_normal", "evict_first" or "evict_last" (the L2 policy of its copies), got 1 : i32
         %t4 = "ws.load"(%a, %c0, %k) {l2 = 1 : i32} : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
       } {ws.warp_specialize}
       gpu.return
