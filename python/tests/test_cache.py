@@ -1,5 +1,5 @@
 """The disk cache: a second compile of the same kernel is read back; any
-change of source, options or linker is a miss; a refusal is kept as well;
+change of source, options, linker or build is a miss; a refusal is kept as well;
 clear() empties it."""
 
 import os
@@ -31,6 +31,15 @@ def test_source_options_and_linker_are_in_the_key(add_source):
     assert not ws.compile(add_source, max_blocks_per_sm=1).cached
     assert ws.compile(add_source, max_blocks_per_sm=1).cached
     assert not ws.compile(add_source, explain=True).cached
+
+
+def test_the_build_is_in_the_key(add_source, monkeypatch):
+    assert len(ws.compiler.build_id()) == 16
+    ws.compile(add_source)
+    assert ws.compile(add_source).cached
+    # a ws rebuilt from other sources (same version) compiles again
+    monkeypatch.setattr(ws.compiler, "build_id", lambda: "0123456789abcdef")
+    assert not ws.compile(add_source).cached
 
 
 def test_remarks_come_back_from_the_cache_under_the_asking_name(add_source):

@@ -112,6 +112,8 @@ def _declare_launch(lib):
     c = ctypes
     lib.wsGetVersion.restype = StringRef
     lib.wsGetVersion.argtypes = []
+    lib.wsGetBuildId.restype = StringRef
+    lib.wsGetBuildId.argtypes = []
     lib.wsDtypeGetName.restype = c.c_char_p
     lib.wsDtypeGetName.argtypes = [c.c_int]
     lib.wsDtypeGetByteWidth.restype = c.c_int

@@ -221,6 +221,14 @@ def version() -> str:
     return _capi.launch_lib().wsGetVersion().text()
 
 
+def build_id() -> str:
+    """The C library's build identity (wsGetBuildId): a hash of the sources
+    that decide a kernel's code, which keys the disk cache with the
+    version, so a ws rebuilt with other code never reads the old one's
+    modules."""
+    return _capi.launch_lib().wsGetBuildId().text()
+
+
 LINKERS = ("driver", "nvjitlink")
 
 
@@ -250,16 +258,15 @@ def compile(source, *, chip: Optional[str] = None, explain: bool = False,
 
     A rejected kernel raises CompileError with ws's located diagnostics.
     A module compiled (or refused) before with the same source text,
-    options, chip, linker and ws version comes from the disk cache (ws.cache) unless
-    `use_cache` is False; a ws built anew without a new version number
-    needs ``python -m ws.cache clear``.
+    options, chip, linker, ws version and build (build_id()) comes from
+    the disk cache (ws.cache) unless `use_cache` is False.
     """
     if linker not in LINKERS:
         raise ValueError("ws.compile: linker must be one of %s (got %r)"
                          % (", ".join(LINKERS), linker))
     text, name = _read_source(source, filename)
     opts = _option_text(chip, explain, options)
-    k = cache.key(text, opts, version(), linker)
+    k = cache.key(text, opts, version(), build_id(), linker)
     if use_cache:
         hit = cache.load(k)
         if hit is not None:

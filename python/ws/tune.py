@@ -22,7 +22,7 @@ import json
 from typing import Callable, Dict, List, Optional, Sequence
 
 from . import cache
-from .compiler import CompileError, version
+from .compiler import CompileError, build_id, version
 from .template import Template
 
 OVERLAPS = ("", "pingpong", "cooperative")  # "": the planner's choice
@@ -185,7 +185,8 @@ class Autotuned:
     # -- the winners on disk -------------------------------------------------
     def _record_name(self) -> str:
         """The family's record of winners (ws.cache): keyed by its text,
-        defaults, configs, options, kernel, ws's version and the GPU."""
+        defaults, configs, options, kernel, ws's version and build, and the
+        GPU."""
         if self._record is None:
             import torch
             name = torch.cuda.get_device_name() if torch.cuda.is_available() else "no-gpu"
@@ -193,7 +194,7 @@ class Autotuned:
                 self.template.text, json.dumps(self.template.defaults, sort_keys=True),
                 json.dumps(self.configs, sort_keys=True),
                 json.dumps(self.compile_options, sort_keys=True, default=str),
-                str(self.kernel_name), version(), name)
+                str(self.kernel_name), version(), build_id(), name)
         return self._record
 
     def _load_winners(self) -> Dict[str, dict]:

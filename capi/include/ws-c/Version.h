@@ -14,6 +14,12 @@ extern "C" {
  * ws-opt --version, the CMake package and pkg-config report too. */
 MlirStringRef wsGetVersion(void);
 
+/* The build's identity: 16 hex digits hashed from the sources that decide
+ * a kernel's code (dialect/, passes/, capi/), so two builds of one version
+ * with different code differ here. The Python package keys its disk cache
+ * by it. */
+MlirStringRef wsGetBuildId(void);
+
 #ifdef __cplusplus
 }
 #endif
