@@ -273,7 +273,7 @@ class Kernel:
 
     def __init__(self, folder, spec):
         from suite_kernels import suite_kernel
-        (self.name, self.bm, self.bn, bk, warps, self.ta, self.tb, self.tc, scaling, sched,
+        (self.name, self.bm, self.bn, bk, warps, self.ta, self.tb, self.tc, scaling, _,
          self.chip) = spec
         self.promoted = scaling.endswith("+p")  # each K block's product promoted
         self.scaling = scaling[:-2] if self.promoted else scaling

@@ -82,7 +82,7 @@ def run(folder):
     shapes = [(128, 256, 64), (300, 500, 200), (1000, 700, 1000), (256, 512, 0),
               (2048, 2048, 2048), (64, 64, 16)]
     passed = failed = 0
-    for name, bm, bn, bk, warps, a_type, op, t, sched in (
+    for name, bm, bn, bk, warps, a_type, op, t, _ in (
             line.split() for line in open(os.path.join(folder, "manifest"))):
         kernel = suite_kernel(folder, name)
         for m, n, k in shapes:

@@ -101,7 +101,7 @@ class Kernel:
 
     def __init__(self, folder, spec):
         from suite_kernels import suite_kernel
-        self.name, self.bm, self.bn, warps, self.wt, self.t, sched = spec
+        self.name, self.bm, self.bn, warps, self.wt, self.t, _ = spec
         self.kernel = suite_kernel(folder, self.name)
 
     def launcher(self, w, x, s, yt):

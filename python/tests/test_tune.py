@@ -95,6 +95,12 @@ def test_l2_keep_is_a_knob():
     assert "option 'l2-keep' takes \"\", a or b, got 'c'" in bad.skipped
 
 
+def test_every_shipped_matmul_config_is_a_kernel_of_its_own():
+    from ws.families import MATMUL_CONFIGS
+    tuned = ws.autotune(family(), MATMUL_CONFIGS, chip="sm_90a")
+    assert [c.skipped for c in tuned.candidates()] == [None] * len(MATMUL_CONFIGS)
+
+
 def test_bad_configs_are_refused_at_once():
     with pytest.raises(ws.TemplateError, match="BK has no value"):
         ws.autotune(family(), [{"BM": 128, "BN": 128}])

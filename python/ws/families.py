@@ -12,16 +12,20 @@ from .tune import autotune
 
 # the matmul family's members torch.ops.ws.matmul tunes over: both kernels
 # (persistent and tiled) at the tile shapes that won on the H100
-# (integration/bench/matmul_autotune.py), the planner's overlap or a
-# cooperative one, and the deep cooperative ring M = 256 wants; each with
-# no L2 policy, or A kept in L2 while B streams (a thin output, whose
-# every block reads the same A), or the reverse (a narrow one)
-MATMUL_CONFIGS = [dict(kernel=kernel, BM=bm, BN=bn, BK=64, **knobs, **l2)
+# (integration/bench/matmul_autotune.py) with the planner's choices; the
+# persistent 128x128 cooperative too (the planner's overlap there is
+# ping-pong), and the tiled 128x128 with the deep cooperative ring M = 256
+# wants (each other overlap and depth is the planner's own or over the
+# budget)
+MATMUL_MEMBERS = [dict(kernel=kernel, BM=bm, BN=bn, BK=64)
                   for kernel in ("matmul", "matmul_tiled")
-                  for bm, bn in ((128, 256), (128, 128), (256, 128))
-                  for knobs in ({}, {"overlap": "cooperative"},
-                                {"overlap": "cooperative", "num_stages": 6})
-                  for l2 in ({}, {"l2_keep": "a"}, {"l2_keep": "b"})]
+                  for bm, bn in ((128, 256), (128, 128), (256, 128))] + [
+    dict(kernel="matmul", BM=128, BN=128, BK=64, overlap="cooperative"),
+    dict(kernel="matmul_tiled", BM=128, BN=128, BK=64, overlap="cooperative", num_stages=6)]
+# each member with no L2 policy, A kept in L2 while B streams (a thin
+# output, whose every block reads the same A), or the reverse
+L2_POLICIES = ({}, {"l2_keep": "a"}, {"l2_keep": "b"})
+MATMUL_CONFIGS = [dict(member, **l2) for member in MATMUL_MEMBERS for l2 in L2_POLICIES]
 ATTENTION_HEAD_DIMS = (64, 128)
 ATTENTION_BLOCK = 128  # query rows per block
 

@@ -255,13 +255,17 @@ class Autotuned:
 
     def _runoff(self, ran: List[Candidate], args) -> Candidate:
         """The fastest of `ran`: the ones close to the first figures' best
-        timed again in interleaved rounds, each then at its median."""
+        timed again in interleaved rounds, the order reversed every other
+        round (whichever runs first in a round follows what ran before it,
+        which can cost a short kernel several percent), each then at its
+        median."""
         first = min(c.ms for c in ran)
         close = [c for c in ran if c.ms <= first * (1 + RUNOFF_MARGIN)]
         if len(close) > 1:
             times = [[c.ms] for c in close]
-            for _ in range(RUNOFF_ROUNDS):
-                for c, t in zip(close, times):
+            for r in range(RUNOFF_ROUNDS):
+                pairs = list(zip(close, times))
+                for c, t in pairs[::-1] if r % 2 else pairs:
                     t.append(self._time(c, args))
             for c, t in zip(close, times):
                 c.ms = sorted(t)[len(t) // 2]
