@@ -53,6 +53,10 @@ static const ws_option_spec pipeline_options[] = {
      "the ws.dot operand kept in L2 where the loads set no l2 policy: a or b "
      "(ws-partition-schedule writes l2 = \"evict_last\" on its loads, \"evict_first\" "
      "on the other's; empty: none)", "|a|b", 0, 0},
+    {"store-boxes", WS_OPTION_BOOL, "false",
+     "a matmul's C tile goes to the store warp one TMA box at a time, each stored as it "
+     "comes (ws-partition-schedule writes ws.store_boxes = true where the source sets "
+     "none)", NULL, 0, 0},
 };
 
 /* Adds the pass `def`, configured with the pipeline's options it shares
@@ -120,6 +124,6 @@ const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
     .summary = "The whole ws flow, from tile-level kernel to cubin",
     .options = pipeline_options,
-    .num_options = 11,
+    .num_options = 12,
     .build = build_pipeline,
 };

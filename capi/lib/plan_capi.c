@@ -58,8 +58,8 @@ intptr_t wsPlanGetNumRings(WsPlan plan) { return unwrap(plan)->plan.num_rings; }
 
 WsPlanRing wsPlanGetRing(WsPlan plan, intptr_t index) {
   const ws_ring *r = &unwrap(plan)->plan.rings[index];
-  return (WsPlanRing){r->producer, r->tile,      r->channel, r->offset,
-                      r->slot_bytes, r->align, r->swizzle};
+  return (WsPlanRing){r->producer,   r->tile,  r->channel, r->offset,
+                      r->slot_bytes, r->align, r->swizzle, r->parts > 1 ? r->parts : 1};
 }
 
 WsPlanTmem wsPlanGetTmem(WsPlan plan) {

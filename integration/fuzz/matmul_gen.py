@@ -1,7 +1,8 @@
 """Draws matmul kernels for the GPU differential fuzz: a tile configuration
 wgmma and the budget take (M tile 64/128/256 over 4 or 8 warps, N tile a
 multiple of 8 up to 256, or of 16 for a K x N B, K tile 16/32/48/64/128), f16 or
-bf16, B given N x K or K x N, with or without a ReLU epilogue, rendered by
+bf16, B given N x K or K x N, with or without a ReLU epilogue, the C tile
+stored whole or box by box (ws.store_boxes), rendered by
 integration/matmul/variants.py; persistent ones (draw_persistent); in
 clusters of two (draw_cluster); and sm_100a ones for tcgen05
 (draw_tcgen05). Every draw must compile."""
@@ -12,6 +13,13 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "matmul"))
 import variants  # noqa: E402
 import fp8  # noqa: E402  (integration/matmul/fp8.py: FP8 kernels, scaled per tensor)
+
+
+def store_boxes(rng):
+    """Whether a kernel hands its C tile to the store warp box by box
+    (ws.store_boxes): drawn last, so that a seed's other draws stay as
+    they were before it existed."""
+    return rng.random() < 0.4
 
 
 def draw(rng, index):
@@ -26,11 +34,14 @@ def draw(rng, index):
     bk = rng.choice([16, 32, 48, 64, 128])
     dtype = rng.choice(["f16", "bf16"])
     epilogue = rng.choice(["none", "relu"])
-    name = "mm%03d_%dx%dx%d_w%d_%s_%s_%s" % (index, bm, bn, bk, warps, dtype, layout, epilogue)
+    boxes = store_boxes(rng)
+    name = "mm%03d_%dx%dx%d_w%d_%s_%s_%s%s" % (index, bm, bn, bk, warps, dtype, layout, epilogue,
+                                               "_sb" if boxes else "")
     spec = {"kind": "matmul", "name": name, "bm": bm, "bn": bn, "bk": bk, "warps": warps,
             "dtype": dtype, "layout": layout, "epilogue": epilogue,
             "rank": 2, "out_type": dtype}
-    return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout)
+    return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout,
+                                 store_boxes=boxes)
 
 
 def draw_persistent(rng, index):
@@ -48,13 +59,16 @@ def draw_persistent(rng, index):
     # the planner runs N <= 128 ping-pong; force the other way now and then
     overlap = rng.choice([None, None, "cooperative"]) if bn <= 128 else None
     split_k = rng.random() < 0.3  # ws.split_k: K ranges split over blocks
-    name = "pmm%03d_%dx%dx%d_%s_%s_%s%s%s" % (index, bm, bn, bk, dtype, layout, epilogue,
-                                              "_coop" if overlap else "", "_sk" if split_k else "")
+    boxes = store_boxes(rng)
+    name = "pmm%03d_%dx%dx%d_%s_%s_%s%s%s%s" % (index, bm, bn, bk, dtype, layout, epilogue,
+                                                "_coop" if overlap else "",
+                                                "_sk" if split_k else "", "_sb" if boxes else "")
     spec = {"kind": "matmul", "persistent": True, "name": name, "bm": bm, "bn": bn, "bk": bk,
             "warps": warps, "dtype": dtype, "layout": layout, "epilogue": epilogue,
             "rank": 2, "out_type": dtype, "split_k": split_k}
     return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout,
-                                 persistent=True, overlap=overlap, split_k=split_k)
+                                 persistent=True, overlap=overlap, split_k=split_k,
+                                 store_boxes=boxes)
 
 
 def draw_cluster(rng, index):
@@ -79,14 +93,15 @@ def draw_cluster(rng, index):
         bn = 16 * rng.randint(1, most // 16)
         bk = rng.choice([16, 32, 64, 128]) if layout == "kn" else rng.choice([32, 64, 128])
         epilogue = rng.choice(["none", "relu"])
-    name = "%smc%03d_%dx%dx%d_w%d_%s_%s_%s_c%dx%d" % ("p" if persistent else "", index, bm, bn,
-                                                     bk, warps, dtype, layout, epilogue,
-                                                     *cluster)
+    boxes = store_boxes(rng)
+    name = "%smc%03d_%dx%dx%d_w%d_%s_%s_%s_c%dx%d%s" % ("p" if persistent else "", index, bm, bn,
+                                                       bk, warps, dtype, layout, epilogue,
+                                                       *cluster, "_sb" if boxes else "")
     spec = {"kind": "matmul", "persistent": persistent, "name": name, "bm": bm, "bn": bn,
             "bk": bk, "warps": warps, "dtype": dtype, "layout": layout, "epilogue": epilogue,
             "rank": 2, "out_type": dtype, "cluster": list(cluster)}
     return spec, variants.render(name, bm, bn, bk, warps, dtype, epilogue, layout,
-                                 persistent=persistent, cluster=cluster)
+                                 persistent=persistent, cluster=cluster, store_boxes=boxes)
 
 
 def draw_fp8(rng, index):

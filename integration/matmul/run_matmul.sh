@@ -56,12 +56,14 @@ done < "$dir/manifest"
 # tiled and persistent (a grid of 3 blocks over 15 or 30 tiles): cooperative
 # (128x256), and ping-pong with and without a residual loaded in the
 # epilogue (128x128); split-K (ping-pong, 2 splits over a grid of 12, the
-# owners adding the others' sums). A kernel DIR does not hold is skipped
+# owners adding the others' sums); the C tile stored box by box (store
+# boxes), tiled and persistent. A kernel DIR does not hold is skipped
 # (a DIR with part of the set).
 if command -v compute-sanitizer >/dev/null; then
   runs=("mm_128x256x64_w8 256 512 256" "pmm_128x256x64_w8 640 768 256 --grid 3"
         "pmm_128x128x64_w8_residual 640 768 256 --grid 3" "pmm_128x128x64_w8 640 768 256 --grid 3"
-        "pmm_128x128x64_w8_sk_bias_relu 300 260 2000 --grid 12")
+        "pmm_128x128x64_w8_sk_bias_relu 300 260 2000 --grid 12"
+        "mm_128x256x64_w8_sb 256 512 256" "pmm_128x256x64_w8_sb 640 768 256 --grid 3")
   [ "$chip" = sm_100a ] &&
     runs=("bw_128x256x64_w8 256 512 256" "pbw_128x256x64_w8 640 768 256 --grid 3"
           "pbw_128x128x64_w8_bf16_residual 640 768 256 --grid 3")

@@ -120,6 +120,24 @@ SPLIT_K = [
     ("pmm_128x128x64_w8_coop_sk_residual", 128, 128, 64, 8, "bf16", "residual", "kn",
      "cooperative_sk"),
 ]
+# the C tile handed to the store warp box by box (ws.store_boxes = true on
+# the marked loop: each TMA box of it stored as soon as it is written);
+# same fields, "_sb" in the schedule
+STORE_BOXES = [
+    ("mm_128x256x64_w8_sb", 128, 256, 64, 8, "f16", "none", "nk", "tile_sb"),
+    ("mm_128x256x64_w8_bf16_bias_relu_sb", 128, 256, 64, 8, "bf16", "bias_relu", "nk",
+     "tile_sb"),
+    ("mm_64x96x32_w4_kn_sb", 64, 96, 32, 4, "f16", "relu", "kn", "tile_sb"),
+    ("mm_128x256x64_w8_c2x1_sb", 128, 256, 64, 8, "f16", "none", "nk", "tile_c2x1_sb"),
+    ("pmm_128x256x64_w8_sb", 128, 256, 64, 8, "f16", "none", "nk", "persistent_sb"),
+    ("pmm_128x128x64_w8_bf16_residual_sb", 128, 128, 64, 8, "bf16", "residual", "nk",
+     "persistent_sb"),
+    ("pmm_128x128x64_w8_coop_sb", 128, 128, 64, 8, "f16", "alpha", "kn", "cooperative_sb"),
+    ("pmm_128x256x64_w8_bf16_sk_sb", 128, 256, 64, 8, "bf16", "none", "nk",
+     "persistent_sb_sk"),
+]
+
+
 def tile_coordinates(bm, bn, persistent, paired=False):
     """The lines that set %m and %n: from the block index, or (persistent)
     from the tile id %t through ws.tile_coords, in the grouped order whose
@@ -227,7 +245,7 @@ def cluster_of(sched):
 
 
 def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False, overlap=None,
-           chip="sm_90a", cluster=None, split_k=False):
+           chip="sm_90a", cluster=None, split_k=False, store_boxes=False):
     a = f"!ws.tensor_desc<tensor<{bm}x{bk}x{t}>>"
     b_tile = f"tensor<{bn}x{bk}x{t}>" if layout == "nk" else f"tensor<{bk}x{bn}x{t}>"
     b = f"!ws.tensor_desc<{b_tile}>"
@@ -251,7 +269,8 @@ def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False, overl
         f'        %tb = "ws.load"(%b, {b_coords}) : ({b}, i32, i32) -> {b_tile}',
         f'        %d = "ws.dot"(%ta, %tb, %acc0){transpose} : (tensor<{bm}x{bk}x{t}>, {b_tile}, {acc}) -> {acc}',
         f"        scf.yield %d : {acc}",
-        "      }" + ("" if persistent else " {ws.warp_specialize}"),
+        "      }" + ("" if persistent else
+                     " {ws.warp_specialize%s}" % (", ws.store_boxes = true" if store_boxes else "")),
     ]
     result = "%acc"
     for arg, desc, tile in operands(bm, bn, t, epilogue):
@@ -295,7 +314,8 @@ def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False, overl
     if persistent:
         forced = f'ws.overlap = "{overlap}", ' if overlap else ""
         split = ", ws.split_k = true" if split_k else ""
-        lines.append("      } {" + forced + "ws.warp_specialize" + split + "}")
+        boxes = ", ws.store_boxes = true" if store_boxes else ""
+        lines.append("      } {" + forced + "ws.warp_specialize" + split + boxes + "}")
     lines += [
         "      gpu.return",
         "    }",
@@ -313,7 +333,7 @@ def main():
     sets = ((("tile", BLACKWELL), ("persistent", BLACKWELL_PERSISTENT), (None, BLACKWELL_PAIRS))
             if chip == "sm_100a"
             else (("tile", VARIANTS), ("persistent", PERSISTENT), ("cooperative", COOPERATIVE),
-                  (None, CLUSTERED), (None, SPLIT_K)))
+                  (None, CLUSTERED), (None, SPLIT_K), (None, STORE_BOXES)))
     with open(os.path.join(out, "chip"), "w") as f:
         f.write(chip + "\n")
     with open(os.path.join(out, "manifest"), "w") as manifest:
@@ -326,8 +346,9 @@ def main():
                     f.write(render(*v, persistent=persistent,
                                    overlap="cooperative" if sched.startswith("cooperative")
                                    else None,
-                                   chip=chip, cluster=cluster_of(sched),
-                                   split_k=sched.endswith("_sk")))
+                                   chip=chip, cluster=cluster_of(sched.replace("_sb", "")),
+                                   split_k=sched.replace("_sb", "").endswith("_sk"),
+                                   store_boxes="_sb" in sched))
                 manifest.write(" ".join(str(x) for x in v + (sched,)) + "\n")
 
 

@@ -335,7 +335,7 @@ void ws_fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
 
 void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
                             MlirValue tile, const MlirValue *values, MlirType element_type,
-                            int span) {
+                            int span, int part, int part_cols) {
   int eb = wsElementTypeByteWidth(element_type);
   MlirValue row0, col0;
   ws_fragment_origin(b, s, thread, &row0, &col0);
@@ -343,13 +343,14 @@ void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thre
   snprintf(align, sizeof align, "%d : i64", 2 * eb);
   MlirNamedAttribute align_attr = ws_named_text(b->ctx, "alignment", align);
   int m = ws_shape_m(s), cols = ws_shape_cols(s, s->n);
+  int first = part_cols ? part * part_cols : 0, width = part_cols ? part_cols : s->n;
   for (int p = 0; p < s->parts; p++)
     for (int h = 0; h < 2; h++) {
       MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * s->part_rows + 8 * h));
-      for (int j = 0; j < cols / 8; j++) {
+      for (int j = first / 8; j < (part_cols ? (first + width) / 8 : cols / 8); j++) {
         MlirValue v = ws_build_vector(b, 2, &values[p * cols / 2 + 4 * j + 2 * h]);
-        MlirValue col = ws_arith(b, "arith.addi", col0, c32(b, 8 * j));
-        MlirValue at = ws_byte_ptr(b, tile, ws_slot_offset(b, row, col, m, s->n, eb, span));
+        MlirValue col = ws_arith(b, "arith.addi", col0, c32(b, 8 * j - first));
+        MlirValue at = ws_byte_ptr(b, tile, ws_slot_offset(b, row, col, m, width, eb, span));
         MlirValue ops[2] = {v, at};
         ws_build_void(b, "llvm.store", 2, ops, 1, &align_attr);
       }

@@ -707,13 +707,15 @@ static bool lower_tmem_load(lowering *L, ws_builder *b, MlirOperation op) {
 }
 
 /* ws.write_slot of a consumer tile: each thread writes its fragment,
- * row-major. */
+ * row-major; of a ring in parts, the columns of part `part`. */
 static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, MlirValue slot,
-                           const ws_fragment *f) {
+                           const ws_fragment *f, int part) {
   MlirValue tile = slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
   ws_mma_shape s = ws_fragments_shape(&L->frags, f->n);
+  int part_cols = ring->parts > 1 ? (int)mlirShapedTypeGetDimSize(ring->tile, 1) : 0;
   ws_emit_fragment_store(b, &s, mma_thread(L, b), tile, f->values,
-                         mlirShapedTypeGetElementType(ring->tile), ring->swizzle);
+                         mlirShapedTypeGetElementType(ring->tile), ring->swizzle, part,
+                         part_cols);
 }
 
 /* The only user of `v` when it is a ws.broadcast, else a null op. */
@@ -933,8 +935,21 @@ static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
   const ws_ring *ring = &L->plan.rings[r];
   MlirValue tile = mlirOperationGetOperand(op, 0);
   const ws_fragment *f = L->matmul ? ws_fragment_find(&L->frags, tile) : NULL;
+  int part = int_attr(op, "part");
+  if (f && f->n && ring->parts > 1) {
+    if (part < 0 || part >= ring->parts || ws_fragments_shape(&L->frags, f->n).col_groups != 1 ||
+        !mlirTypeEqual(ws_tile_column_part(mlirValueGetType(tile), ring->parts), ring->tile)) {
+      ws_emit_op_error(op, "writes part %d of a tile into ring %d, which holds %d parts of "
+                           "a tile; expected a part from 0 to %d of a wgmma fragment that "
+                           "many times as wide as the ring's tile",
+                       part, r, ring->parts, ring->parts - 1);
+      return false;
+    }
+    write_fragment(L, b, ring, mlirOperationGetOperand(op, 1), f, part);
+    return true;
+  }
   if (f && f->n && mlirTypeEqual(ring->tile, mlirValueGetType(tile))) {
-    write_fragment(L, b, ring, mlirOperationGetOperand(op, 1), f);
+    write_fragment(L, b, ring, mlirOperationGetOperand(op, 1), f, 0);
     return true;
   }
   return ws_tiles_write_slot(&L->tiles, b, op, ring, r);

@@ -88,10 +88,13 @@ void ws_fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
 /* Writes a thread's fragment values (per_thread scalars of `element_type`,
  * converted already) into the M x N tile at shared pointer `tile`, laid out
  * as ws_slot_offset with `span`; `thread` is the thread index among the
- * consumers. */
+ * consumers. With `part_cols` (0: the whole tile), only the columns of
+ * part `part` of the tile's N / part_cols, into an M x part_cols tile at
+ * `tile` (a C tile handed over box by box); the warpgroups must share
+ * their columns (col_groups 1). */
 void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
                             MlirValue tile, const MlirValue *values, MlirType element_type,
-                            int span);
+                            int span, int part, int part_cols);
 
 /* Where a thread's fragment values come from: an M x N tile laid out as
  * the C tile (ws_emit_fragment_store), a 1 x N row whose value n is every

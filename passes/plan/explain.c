@@ -150,7 +150,10 @@ void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,
               : r->split == WS_SPLIT_MULTICAST ? ", shared by the cluster (split = "
                                                  "\"multicast\": each CTA copies its part "
                                                  "of the rows into every CTA's slot)"
-                                               : "",
+              : r->parts > 1 ? ", one TMA box of the C tile a slot (store-boxes: the "
+                               "compute warps publish each box as soon as it is written, "
+                               "and the store warp stores it while they write the next)"
+                               : "",
               r->slot_bytes, r->align, r->swizzle ? "a swizzled TMA box starts on a "
               "1024-byte boundary" : "a TMA box starts on a 128-byte boundary",
               why, c->depth, ws_ring_bytes(plan, r), r->offset,

@@ -352,6 +352,16 @@ int ws_ring_box_cols(const ws_ring *ring) {
   return ws_row_box_cols(row_elements(ring->tile), element_bytes(ring->tile));
 }
 
+MlirType ws_tile_column_part(MlirType tile, int parts) {
+  intptr_t rank = mlirShapedTypeGetRank(tile);
+  int64_t shape[8];
+  for (intptr_t d = 0; d < rank && d < 8; d++)
+    shape[d] = mlirShapedTypeGetDimSize(tile, d);
+  shape[rank - 1] /= parts;
+  return mlirRankedTensorTypeGet(rank, shape, mlirShapedTypeGetElementType(tile),
+                                 mlirAttributeGetNull());
+}
+
 int ws_ring_boxes(const ws_ring *ring) {
   return row_elements(ring->tile) / ws_ring_box_cols(ring);
 }
@@ -464,6 +474,7 @@ static void read_ring_dict(ws_ring *r, MlirAttribute d) {
   r->align = dict_int(d, "align", 128);
   r->swizzle = dict_int(d, "swizzle", 0);
   r->split = (ws_split)dict_word(d, "split", ws_split_names);
+  r->parts = dict_int(d, "parts", 1);
 }
 
 static void read_ring(ws_plan *plan, MlirOperation op) {
@@ -473,8 +484,10 @@ static void read_ring(ws_plan *plan, MlirOperation op) {
     return;
   ws_ring *r = &plan->rings[plan->num_rings++];
   r->producer = op;
-  r->tile = mlirValueGetType(mlirOperationGetResult(op, 0));
   read_ring_dict(r, d);
+  r->tile = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (r->parts > 1 && ws_tile_row_bytes(r->tile) > 0)
+    r->tile = ws_tile_column_part(r->tile, r->parts);
 }
 
 /* Rows of a specialized kernel's ws.rings: the tile type is in the row. */
@@ -564,6 +577,15 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
                r, ws_split_names[ring->split],
                ring->split == WS_SPLIT_MULTICAST ? "releases reach every CTA (empty_to = every)"
                                                  : "copies complete at the leader (full_to = leader)");
+      return false;
+    }
+  }
+  for (int r = 0; r < plan->num_rings; r++) {
+    const ws_ring *ring = &plan->rings[r];
+    if (ring->parts < 0 || ring->parts > WS_MAX_RING_PARTS ||
+        (ring->parts > 1 && plan->channels[ring->channel].depth % ring->parts)) {
+      snprintf(why, cap, "ws.rings[%d]: %d parts; expected 1 to %d, dividing its channel's "
+                         "depth (a slot per part)", r, ring->parts, WS_MAX_RING_PARTS);
       return false;
     }
   }
@@ -765,18 +787,22 @@ void ws_plan_write_partitions(const ws_plan *plan) {
   set_attr_text(plan->tables, "ws.partitions", text);
 }
 
-/* The ring row's split clause (`, split = "multicast"`), or "". */
-static const char *split_text(const ws_ring *r, char buf[32]) {
+/* The ring row's optional clauses (`, split = "multicast"`, `, parts =
+ * 4 : i32`), or "". */
+static const char *split_text(const ws_ring *r, char buf[64]) {
+  int n = 0;
   buf[0] = 0;
   if (r->split > 0)
-    snprintf(buf, 32, ", split = \"%s\"", ws_split_names[r->split]);
+    n = snprintf(buf, 64, ", split = \"%s\"", ws_split_names[r->split]);
+  if (r->parts > 1)
+    snprintf(buf + n, 64 - (size_t)n, ", parts = %d : i32", r->parts);
   return buf;
 }
 
 void ws_plan_write_rings(const ws_plan *plan) {
   for (int i = 0; i < plan->num_rings; i++) {
     const ws_ring *r = &plan->rings[i];
-    char text[256], buf[32];
+    char text[256], buf[64];
     snprintf(text, sizeof text,
              "{channel = %d : i32, offset = %d : i32, slot_bytes = %d : i32, "
              "align = %d : i32, swizzle = %d : i32%s}",
@@ -836,7 +862,7 @@ void ws_plan_write_kernel(const ws_plan *plan) {
 }
 
 void ws_plan_write_ring_table(const ws_plan *plan) {
-  char text[WS_MAX_RINGS * 224], type[96], buf[32];
+  char text[WS_MAX_RINGS * 240], type[96], buf[64];
   ws_text t;
   ws_text_init(&t, text, sizeof text);
   ws_text_appendf(&t, "[");

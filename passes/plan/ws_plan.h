@@ -44,7 +44,8 @@ typedef enum ws_role {
   WS_ROLE_MMA,
   WS_NUM_ROLES
 } ws_role;
-enum { WS_MAX_PARTS = 8, WS_MAX_RINGS = 16, WS_MAX_CHANNELS = 6, WS_PART_NAME_MAX = 16 };
+enum { WS_MAX_PARTS = 8, WS_MAX_RINGS = 16, WS_MAX_CHANNELS = 6, WS_PART_NAME_MAX = 16,
+       WS_MAX_RING_PARTS = 4 };
 
 extern const char *const ws_role_names[WS_NUM_ROLES];
 
@@ -95,6 +96,11 @@ typedef struct ws_ring {
   int slot_bytes; /* the distance between slots: the tile padded to align */
   ws_split split; /* how the CTAs of a cluster share the tile (none,
                      multicast or pair); `split = "..."` in the ring's row */
+  int parts; /* 1, or a matmul's C tile published box by box (the
+                store-boxes knob, ws.store_boxes on the loop): `tile` is one
+                of the producer's `parts` column parts, each slot holds one,
+                and the channel steps once per part (`parts = N` in the
+                ring's row) */
 } ws_ring;
 
 typedef struct ws_channel {
@@ -320,6 +326,10 @@ long long ws_tile_row_bytes(MlirType tile);
 /* A swizzle span that fits rows of `row_bytes`: the widest of 128, 64 and
  * 32 bytes dividing it, or 0 when none does (the row stays unswizzled). */
 int ws_swizzle_span(long long row_bytes);
+
+/* The type of one of `parts` equal column parts of `tile` (its innermost
+ * dimension divided by parts). */
+MlirType ws_tile_column_part(MlirType tile, int parts);
 
 /* TMA's widest box dimension (elements). */
 enum { WS_TMA_MAX_BOX_DIM = 256 };

@@ -1288,11 +1288,14 @@ static MlirOperation unnest_tile_loop(MlirOperation tile) {
   set_unit_attr(tile, "ws.warp_specialize", false);
   set_unit_attr(tile, "ws.tile_loop", true);
   set_unit_attr(k, "ws.warp_specialize", true);
-  MlirStringRef stages = mlirStringRefCreateFromCString("ws.num_stages");
-  MlirAttribute depth = mlirOperationGetDiscardableAttributeByName(tile, stages);
-  if (!mlirAttributeIsNull(depth)) {
-    mlirOperationSetDiscardableAttributeByName(k, stages, depth);
-    mlirOperationRemoveDiscardableAttributeByName(tile, stages);
+  static const char *const moved[] = {"ws.num_stages", "ws.store_boxes"};
+  for (int i = 0; i < 2; i++) {
+    MlirStringRef name = mlirStringRefCreateFromCString(moved[i]);
+    MlirAttribute attr = mlirOperationGetDiscardableAttributeByName(tile, name);
+    if (!mlirAttributeIsNull(attr)) {
+      mlirOperationSetDiscardableAttributeByName(k, name, attr);
+      mlirOperationRemoveDiscardableAttributeByName(tile, name);
+    }
   }
   return k;
 }
@@ -1333,7 +1336,7 @@ static MlirWalkResult keep_operand_in_l2(MlirOperation op, void *keep) {
   return MlirWalkResultAdvance;
 }
 
-/* The pipeline's num-stages=, overlap= and l2-keep= are knobs an
+/* The pipeline's num-stages=, overlap=, l2-keep= and store-boxes= are knobs an
  * autotuner turns without editing the source: each becomes the attribute
  * it stands for on a marked loop (or its dots' loads) that has none, so
  * the later passes (and a lit test) read it from the IR as if the user
@@ -1358,6 +1361,9 @@ static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts
   const char *keep = ws_option_string(opts, "l2-keep");
   if (keep[0])
     mlirOperationWalk(marked, keep_operand_in_l2, (void *)keep, MlirWalkPreOrder);
+  if (ws_option_bool(opts, "store-boxes") && !ws_has_attr(marked, "ws.store_boxes"))
+    mlirOperationSetDiscardableAttributeByName(
+        marked, mlirStringRefCreateFromCString("ws.store_boxes"), mlirBoolAttrGet(ctx, 1));
 }
 
 /* One marked loop per kernel (the partitions own the whole block); the
@@ -1403,6 +1409,9 @@ static const ws_option_spec schedule_options[] = {
      "the ws.dot operand whose loads without an l2 policy stay in L2 (evict_last) "
      "while the other's are streamed (evict_first); empty: no policy",
      "|a|b", 0, 0},
+    {"store-boxes", WS_OPTION_BOOL, "false",
+     "ws.store_boxes = true for each marked loop without ws.store_boxes: a matmul's C "
+     "tile goes to the store warp one TMA box at a time", NULL, 0, 0},
 };
 
 const ws_pass_def ws_partition_schedule_pass_def = {
@@ -1410,6 +1419,6 @@ const ws_pass_def ws_partition_schedule_pass_def = {
     .summary = "Assign the ops of each ws.warp_specialize loop to load, "
                "compute and store partitions",
     .options = schedule_options,
-    .num_options = 4,
+    .num_options = 5,
     .run = run_schedule,
 };

@@ -38,6 +38,11 @@
  * wait (its wgmma may still read the slot until then), so with one slot
  * the load warp and the consumers would wait on each other.
  *
+ * With ws.store_boxes = true on the loop (the store-boxes knob), the C
+ * tile's ring holds one TMA box of it a slot instead (ws_ring.parts, as
+ * many slots as the tile has boxes: the same bytes), so that the compute
+ * warps can publish each box as soon as it is written (split_into_boxes).
+ *
  * On sm_100a a matmul's accumulator lives in tensor memory instead (the MMA
  * warp issues tcgen05.mma into it; ws_tmem in ws_plan.h): a channel from
  * the MMA warp to the epilogue warps with no ring, one or two buffers (two
@@ -48,6 +53,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "../plan/ws_explain.h"
@@ -198,6 +204,56 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
       split_across_cluster(plan, r);
   }
   return true;
+}
+
+/* Why a matmul's C tile cannot be published box by box (store-boxes),
+ * or NULL when it can: its ring must be the epilogue tile the compute
+ * warps write from wgmma fragments (an engine accumulating in registers)
+ * for the store warp, alone in its channel, its rows cut into 2 to
+ * WS_MAX_RING_PARTS swizzled TMA boxes. */
+static const char *why_not_parts(const ws_plan *plan, const ws_ring *r) {
+  const ws_channel *c = &plan->channels[r->channel];
+  if (!ws_ring_is_epilogue(plan, r) || wsOperationIsA(r->producer, "load") ||
+      plan->parts[c->to].role != WS_ROLE_STORE)
+    return "it is not the C tile the compute warps hand to the store warp";
+  if (ws_plan_find_role(plan, WS_ROLE_MMA) >= 0)
+    return "the accumulator lives in tensor memory, whose epilogue warps split its columns";
+  for (int i = 0; i < plan->num_rings; i++)
+    if (&plan->rings[i] != r && plan->rings[i].channel == r->channel)
+      return "another tile shares its channel";
+  int boxes = r->swizzle ? ws_ring_boxes(r) : 1;
+  if (boxes < 2)
+    return "its rows fit one TMA box";
+  if (boxes > WS_MAX_RING_PARTS)
+    return "its rows take more than 4 TMA boxes";
+  return NULL;
+}
+
+/* store-boxes (ws.store_boxes on the loop): the C tile's ring holds one
+ * TMA box of it per slot, and the compute warps publish the boxes one at
+ * a time, so that the store warp's TMA store of the first runs while they
+ * still write the others (a one-wave matmul's epilogue is on its critical
+ * path). The channel steps once per box (set_depths). */
+static void split_into_boxes(ws_plan *plan, bool explain, const ws_pass_env *env) {
+  MlirAttribute on = mlirOperationGetAttributeByName(
+      plan->loop, mlirStringRefCreateFromCString("ws.store_boxes"));
+  if (mlirAttributeIsNull(on) || !mlirAttributeIsABool(on) || !mlirBoolAttrGetValue(on))
+    return;
+  for (int i = 0; i < plan->num_rings; i++) {
+    ws_ring *r = &plan->rings[i];
+    if (!ws_ring_is_epilogue(plan, r) || wsOperationIsA(r->producer, "load"))
+      continue;
+    const char *why = why_not_parts(plan, r);
+    if (why) {
+      if (explain)
+        ws_remark(env, mlirOperationGetLocation(r->producer),
+                  "store-boxes: ring %d stays one slot a tile: %s", i, why);
+      continue;
+    }
+    r->parts = ws_ring_boxes(r);
+    r->tile = ws_tile_column_part(r->tile, r->parts);
+    r->slot_bytes = (int)align_up(ws_tile_bytes(r->tile), r->align);
+  }
 }
 
 /* Ping-pong consumers take turns at the ring: a warpgroup waits for its
@@ -415,7 +471,8 @@ static void set_depths(ws_plan *plan, int load_depth, int other_depth, int tmem_
   int per_tile = compute >= 0 && plan->parts[compute].pingpong ? 2 : 1;
   for (int r = 0; r < plan->num_rings; r++)
     if (ws_ring_is_epilogue(plan, &plan->rings[r]))
-      plan->channels[plan->rings[r].channel].depth = per_tile;
+      plan->channels[plan->rings[r].channel].depth =
+          per_tile * (plan->rings[r].parts > 1 ? plan->rings[r].parts : 1);
     else if (ws_ring_is_prologue(plan, &plan->rings[r]))
       plan->channels[plan->rings[r].channel].depth = 1; /* once per block */
   if (plan->tmem.tile.ptr)
@@ -590,6 +647,7 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
   }
   if (!add_order_channel(&plan) || !add_tmem_channel(&plan))
     return false;
+  split_into_boxes(&plan, ws_option_bool(opts, "explain"), env);
   int tmem_budget = (int)ws_option_int(opts, "tmem-budget");
   if (tmem_budget == 0 && target)
     tmem_budget = target->tmem_columns; /* the chip's (0: it has none) */

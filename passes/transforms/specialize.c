@@ -44,6 +44,12 @@
  *   tcgen05.fence before; nvvm.barrier0; scf.if %warp == mma warp {
  *     tcgen05.fence after; ws.tmem_dealloc }
  *
+ * A C tile held in parts (ws_ring.parts: store-boxes) goes through its
+ * channel one part per iteration: the compute partition waits, writes
+ * (ws.write_slot {part = j}), fences and publishes part j before part
+ * j + 1 (publish_parts), and the store warp waits for each part and stores
+ * it at the tile's column plus the part's, a bulk group each (store_parts).
+ *
  * A cluster kernel (ws.cluster) releases its cluster channels' slots with
  * ws.arrive {cluster}, an arrival on the barrier of every CTA, and ends
  * with a cluster barrier, so that no CTA exits while a peer may still
@@ -185,6 +191,24 @@ static void slot_phase(specializer *S, ws_builder *b, MlirValue n, int ch, int s
   *slot = mlirOperationGetResult(op, 0);
   if (phase)
     *phase = mlirOperationGetResult(op, 1);
+}
+
+/* The parts the rings of channel ch hold their tiles in: a C tile
+ * published box by box (ws_ring.parts, its channel's only ring), else 1. */
+static int channel_parts(const ws_plan *plan, int ch) {
+  for (int r = 0; r < plan->num_rings; r++)
+    if (plan->rings[r].channel == ch && plan->rings[r].parts > 1)
+      return plan->rings[r].parts;
+  return 1;
+}
+
+/* The channel iteration of part j of the tile counted n: n * parts + j
+ * (a constant when n is). */
+static MlirValue part_iteration(ws_builder *b, MlirValue n, int parts, int j) {
+  long long k;
+  if (ws_constant_int(n, &k))
+    return c32(b, k * parts + j);
+  return ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", n, c32(b, parts)), c32(b, j));
 }
 
 static void wait_barrier(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot,
@@ -421,14 +445,17 @@ static const char *l2_policy(const specializer *S, MlirOperation load) {
   return NULL;
 }
 
-/* A TMA op on ring r: desc, coordinates through the map, then the slot;
- * a load with an L2 policy says so (l2 = "evict_last" or "evict_first"). */
+/* A TMA op on ring r: desc, coordinates through the map (the innermost
+ * moved by `inner_shift` elements: a part of the tile), then the slot; a
+ * load with an L2 policy says so (l2 = "evict_last" or "evict_first"). */
 static void tma_op(specializer *S, ws_builder *b, const char *name, MlirOperation op,
-                   int num_coords, value_map *m, int ring, MlirValue slot) {
+                   int num_coords, value_map *m, int ring, MlirValue slot, int inner_shift) {
   MlirValue ops[8];
   int n = 0;
   for (; n < 1 + num_coords; n++)
     ops[n] = map_get(m, mlirOperationGetOperand(op, n));
+  if (inner_shift)
+    ops[num_coords] = ws_arith(b, "arith.addi", ops[num_coords], c32(b, inner_shift));
   ops[n++] = slot;
   const char *policy = l2_policy(S, op);
   MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "ring", ring),
@@ -478,12 +505,41 @@ static void release_lagging(specializer *S, ws_builder *b, MlirValue n, int ch, 
  * are. */
 static void release_stored_slots(specializer *S, ws_builder *b, MlirValue n,
                                  const bool *started) {
+  bool any = false;
+  for (int ch = 0; ch < S->plan->num_channels; ch++)
+    any |= started[ch];
+  if (!any)
+    return; /* a tile stored in parts: each part committed and released its own */
   ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
     if (!started[ch])
       continue;
     bulk_wait(b, S->plan->channels[ch].drain, true);
     release_lagging(S, b, n, ch, S->plan->channels[ch].drain, (MlirValue){NULL});
+  }
+}
+
+/* The store warp's side of a C tile held in parts (publish_parts): each
+ * part's slot waited for and stored (its columns: the tile's first column
+ * plus the part's), in a bulk group of its own; in a persistent kernel
+ * the slot stored `drain` parts ago is released once read. */
+static void store_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n,
+                        MlirOperation op, int r) {
+  const ws_ring *ring = &S->plan->rings[r];
+  const ws_channel *c = &S->plan->channels[ring->channel];
+  bool release = !mlirOperationIsNull(ws_plan_tile_loop(S->plan));
+  int num = (int)mlirOperationGetNumOperands(op);
+  int cols = (int)mlirShapedTypeGetDimSize(ring->tile, mlirShapedTypeGetRank(ring->tile) - 1);
+  for (int j = 0; j < ring->parts; j++) {
+    MlirValue it = part_iteration(b, n, ring->parts, j), slot, phase;
+    slot_phase(S, b, it, ring->channel, c->consumer_phase, &slot, &phase);
+    wait_barrier(S, b, ring->channel, true, slot, phase);
+    tma_op(S, b, "ws.tma_store", op, num - 2, m, r, slot, j * cols);
+    ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
+    if (release) {
+      bulk_wait(b, c->drain, true);
+      release_lagging(S, b, it, ring->channel, c->drain, (MlirValue){NULL});
+    }
   }
 }
 
@@ -509,6 +565,10 @@ static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue 
     }
     int ch = S->plan->rings[r].channel;
     const ws_channel *c = &S->plan->channels[ch];
+    if (store && S->plan->rings[r].parts > 1) {
+      store_parts(S, b, m, n, op, r); /* releases its own slots */
+      continue;
+    }
     if (!started[ch]) {
       MlirValue phase;
       slot_phase(S, b, n, ch, store ? c->consumer_phase : c->producer_phase, &slot[ch],
@@ -523,7 +583,7 @@ static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue 
       started[ch] = true;
     }
     tma_op(S, b, store ? "ws.tma_store" : "ws.tma_load", op, store ? num - 2 : num - 1, m,
-           r, slot[ch]);
+           r, slot[ch], 0);
   }
 }
 
@@ -711,6 +771,32 @@ static void read_ring(specializer *S, ws_builder *b, value_map *m, int r, MlirVa
           ws_build_value(&at, "ws.read_slot", 1, &slot, ring->tile, 1, &attr));
 }
 
+/* The compute partition's hand-off of a C tile held in parts (store-boxes):
+ * each part through its own slot, written (ws.write_slot {part = j}: its
+ * columns of the tile), fenced and published before the next is written,
+ * so that the store warp stores the first parts while the rest are
+ * written. */
+static void publish_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n, int ch) {
+  const ws_channel *c = &S->plan->channels[ch];
+  int r = 0;
+  while (S->plan->rings[r].channel != ch)
+    r++;
+  const ws_ring *ring = &S->plan->rings[r];
+  for (int j = 0; j < ring->parts; j++) {
+    MlirValue slot, phase;
+    slot_phase(S, b, part_iteration(b, n, ring->parts, j), ch, c->producer_phase, &slot, &phase);
+    wait_barrier(S, b, ch, false, slot, phase);
+    MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "ring", r), int_attr(S->ctx, "part", j)};
+    ws_builder at = *b;
+    at.loc = mlirOperationGetLocation(ring->producer);
+    MlirValue ops[2] = {map_get(m, mlirOperationGetResult(ring->producer, 0)), slot};
+    ws_build_void(&at, "ws.write_slot", 2, ops, 2, attrs);
+    if (c->publish_fence)
+      fence_async_shared(b);
+    arrive(S, b, ch, true, slot);
+  }
+}
+
 /* False for a channel that moves no tile through shared memory: a turn
  * (consumers to themselves) or a tensor-memory accumulator's hand-off. */
 static bool channel_has_ring(const ws_plan *plan, int ch) {
@@ -734,6 +820,10 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
         (epilogue_only && !ws_channel_is_epilogue(S->plan, ch)) ||
         ws_channel_is_prologue(S->plan, ch) || ws_channel_is_second_pass(S->plan, ch) != second)
       continue;
+    if (!incoming && channel_parts(S->plan, ch) > 1) {
+      publish_parts(S, b, m, n, ch);
+      continue;
+    }
     MlirValue slot, phase;
     slot_phase(S, b, n, ch, incoming ? c->consumer_phase : c->producer_phase, &slot, &phase);
     wait_barrier(S, b, ch, incoming, slot, phase);
@@ -1890,8 +1980,12 @@ static void emit_epilogue_store(specializer *S, ws_builder *b, int part) {
   MlirValue n = c32(b, 0);
   tile_nest t = open_tile_loop(S, b, m, part, 1, &n);
   emit_tma_ops(S, &t.at, m, n, first_epilogue_op(S, &t.at, m, part), part, started);
+  bool whole = false; /* a tile stored whole (parts commit their own groups) */
+  for (int ch = 0; ch < S->plan->num_channels; ch++)
+    whole |= started[ch];
   if (mlirOperationIsNull(t.loop)) {
-    ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
+    if (whole)
+      ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
   } else {
     release_stored_slots(S, &t.at, n, started);
     MlirValue next = ws_arith(&t.at, "arith.addi", n, c32(&t.at, 1));

@@ -697,23 +697,42 @@ static bool check_pipeline(verify_state *st, MlirOperation op, MlirAttribute att
 
 /* ws.split_k = true | false on a persistent matmul's tile loop: split
  * each tile's K range over blocks (split_k.c), or not. */
-static bool check_split_k(verify_state *st, MlirOperation op, MlirAttribute attr) {
-  (void)st;
+/* A bool knob `name` on the loop marked ws.warp_specialize (`belongs`
+ * says which loop that is for the knob); `values` ends the message of a
+ * value that is not a bool. */
+static bool check_marked_loop_bool(MlirOperation op, MlirAttribute attr, const char *name,
+                                   const char *belongs, const char *values) {
   bool marked = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("ws.warp_specialize")));
   if (!ws_op_is(op, "scf.for") || !marked) {
-    ws_emit_op_error(op, "carries ws.split_k; it belongs on the scf.for over tile ids of a "
-                         "persistent matmul, the loop marked ws.warp_specialize");
+    ws_emit_op_error(op, "carries %s; it belongs on %s", name, belongs);
     return false;
   }
   if (!mlirAttributeIsABool(attr)) {
     char buf[128];
-    ws_emit_op_error(op, "ws.split_k = %s; expected true or false (how many blocks share a "
-                         "tile is chosen at run time: clamp(grid / tiles, 1, min(4, K steps / "
-                         "8)))", ws_attr_str(attr, buf, sizeof buf));
+    ws_emit_op_error(op, "%s = %s; expected true or false%s", name,
+                     ws_attr_str(attr, buf, sizeof buf), values);
     return false;
   }
   return true;
+}
+
+static bool check_split_k(verify_state *st, MlirOperation op, MlirAttribute attr) {
+  (void)st;
+  return check_marked_loop_bool(op, attr, "ws.split_k",
+                                "the scf.for over tile ids of a persistent matmul, the loop "
+                                "marked ws.warp_specialize",
+                                " (how many blocks share a tile is chosen at run time: "
+                                "clamp(grid / tiles, 1, min(4, K steps / 8)))");
+}
+
+/* ws.store_boxes = true | false on the loop marked ws.warp_specialize (a
+ * matmul's K loop, or its persistent tile loop): whether its C tile goes
+ * to the store warp one TMA box at a time. */
+static bool check_store_boxes(verify_state *st, MlirOperation op, MlirAttribute attr) {
+  (void)st;
+  return check_marked_loop_bool(op, attr, "ws.store_boxes",
+                                "the scf.for marked ws.warp_specialize", "");
 }
 
 static bool check_num_stages(verify_state *st, MlirOperation op,
@@ -833,6 +852,7 @@ static const attr_rule attr_rules[] = {
     {"ws.warp_specialize", check_warp_specialize, true},
     {"ws.num_stages", check_num_stages, true},
     {"ws.split_k", check_split_k, true},
+    {"ws.store_boxes", check_store_boxes, true},
     {"ws.tile_loop", check_tile_loop, false},
     {"ws.overlap", check_overlap, true},
     {"ws.pipeline", check_pipeline, true},

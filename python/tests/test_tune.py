@@ -95,6 +95,24 @@ def test_l2_keep_is_a_knob():
     assert "option 'l2-keep' takes \"\", a or b, got 'c'" in bad.skipped
 
 
+def test_store_boxes_is_a_knob():
+    base = {"BM": 128, "BN": 256, "BK": 64}
+    tuned = ws.autotune(family(), [base, dict(base, store_boxes=True),
+                                   dict(base, store_boxes="maybe")],
+                        kernel="matmul_tiled", chip="sm_90a")
+    whole, boxes, bad = tuned.candidates()
+    assert whole.skipped is None and boxes.skipped is None
+    # a kernel of its own: its C tile goes to the store warp in four boxes,
+    # each published on a barrier of its own, each stored from its own slot
+    entry = boxes.kernel.module.ptx[boxes.kernel.module.ptx.index(".entry matmul_tiled"):]
+    plain = whole.kernel.module.ptx[whole.kernel.module.ptx.index(".entry matmul_tiled"):]
+    assert entry.count("fence.proxy.async.shared::cta") == 4
+    assert plain.count("fence.proxy.async.shared::cta") == 1
+    assert entry.count("cp.async.bulk.commit_group") == 4
+    assert boxes.kernel.signature.shared_memory_bytes == whole.kernel.signature.shared_memory_bytes + 48
+    assert "option 'store-boxes' takes true or false, got 'maybe'" in bad.skipped
+
+
 def test_every_shipped_matmul_config_is_a_kernel_of_its_own():
     from ws.families import MATMUL_CONFIGS
     tuned = ws.autotune(family(), MATMUL_CONFIGS, chip="sm_90a")

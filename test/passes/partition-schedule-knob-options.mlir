@@ -9,7 +9,10 @@
 // RUN: not ws-opt %S/partition-schedule-pingpong.mlir --ws-pipeline='num-stages=8' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not ws-opt %s --ws-pipeline='overlap=sideways' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not ws-opt %s --ws-pipeline='l2-keep=c' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-L2
-// (l2-keep=, the third knob, is pinned by insert-barriers-matmul-l2.mlir.)
+// RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{store-boxes=true})' | FileCheck %s --check-prefix=BOXES
+// RUN: not ws-opt %s --ws-pipeline='store-boxes=maybe' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-BOXES
+// (l2-keep=, the third knob, is pinned by insert-barriers-matmul-l2.mlir;
+// store-boxes=, the fourth, by insert-barriers-store-boxes.mlir.)
 
 // PLANNER: ws.overlap = "pingpong"
 
@@ -28,6 +31,13 @@
 // BUDGET: partition-schedule-pingpong.mlir:50:14: error: 'scf.for' op shared memory plan needs 328912 bytes but the budget is 232448
 // BAD: option 'overlap' takes "", pingpong or cooperative, got 'sideways'
 // BAD-L2: option 'l2-keep' takes "", a or b, got 'c'
+
+// store-boxes=true: ws.store_boxes = true on the persistent kernel's K
+// loop (moved there from the tile loop with the mark), not on the tile loop.
+// BOXES: role = "store"}], ws.store_boxes = true, ws.warp_specialize}
+// BOXES-NOT: ws.store_boxes
+// BOXES: } {ws.overlap = "pingpong", ws.tile_loop}
+// BAD-BOXES: option 'store-boxes' takes true or false, got 'maybe'
 
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {

@@ -113,3 +113,25 @@ module attributes {gpu.container_module} {
     }
   }
 }
+// -----
+// A ring in parts (store-boxes) whose channel has fewer slots than parts.
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @add(%arg0: !ws.tensor_desc<tensor<32x64xf32>>, %arg1: !ws.tensor_desc<tensor<32x64xf32>>, %arg2: !ws.tensor_desc<tensor<32x64xf32>>, %arg3: i32) kernel attributes {ws.block_threads = 256 : i32, ws.blocks_per_sm = 2 : i32, ws.maxnreg = 128 : i32, ws.num_warps = 4 : i32, ws.smem_bytes = 82016 : i32} {
+      %block_id_x = gpu.block_id  x
+      %0 = arith.index_cast %block_id_x : index to i32
+      %c0_i32 = arith.constant 0 : i32
+      %c32_i32 = arith.constant 32 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %1 = arith.muli %0, %c32_i32 : i32
+      // CHECK: plan-consistency.mlir:[[@LINE+1]]:7: error: 'scf.for' op ws.rings[2]: 4 parts; expected 1 to 4, dividing its channel's depth (a slot per part)
+      scf.for %arg4 = %c0_i32 to %arg3 step %c64_i32  : i32 {
+        %2 = "ws.load"(%arg0, %1, %arg4) {ws.partition = ["load"], ws.ring = {align = 128 : i32, channel = 0 : i32, offset = 0 : i32, slot_bytes = 8192 : i32, swizzle = 0 : i32}} : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+        %3 = "ws.load"(%arg1, %1, %arg4) {ws.partition = ["load"], ws.ring = {align = 128 : i32, channel = 0 : i32, offset = 32768 : i32, slot_bytes = 8192 : i32, swizzle = 0 : i32}} : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+        %4 = arith.addf %2, %3 {ws.partition = ["compute"], ws.ring = {align = 128 : i32, channel = 1 : i32, offset = 65536 : i32, parts = 4 : i32, slot_bytes = 2048 : i32, swizzle = 0 : i32}} : tensor<32x64xf32>
+        "ws.store"(%arg2, %1, %arg4, %4) {ws.partition = ["store"]} : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
+      } {ws.channels = [{consumer_phase = 0 : i32, depth = 4 : i32, drain = 0 : i32, empty = 81952 : i32, empty_arrivals = 128 : i32, expect_tx = 16384 : i32, from = "load", full = 81920 : i32, full_arrivals = 1 : i32, producer_phase = 1 : i32, publish_fence = false, release_fence = true, to = "compute"}, {consumer_phase = 0 : i32, depth = 2 : i32, drain = 1 : i32, empty = 82000 : i32, empty_arrivals = 1 : i32, expect_tx = 0 : i32, from = "compute", full = 81984 : i32, full_arrivals = 128 : i32, producer_phase = 1 : i32, publish_fence = true, release_fence = false, to = "store"}], ws.partitions = [{first_warp = 4 : i32, name = "load", num_warps = 1 : i32, registers = 24 : i32, role = "load"}, {first_warp = 0 : i32, name = "compute", num_warps = 4 : i32, registers = 232 : i32, role = "compute"}, {first_warp = 5 : i32, name = "store", num_warps = 1 : i32, registers = 24 : i32, role = "store"}], ws.warp_specialize}
+      gpu.return
+    }
+  }
+}

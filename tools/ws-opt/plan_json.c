@@ -65,9 +65,12 @@ static void write_rings(FILE *out, WsPlan plan) {
     fprintf(out, "        {\"index\": %d, \"tile\": \"", (int)i);
     mlirTypePrint(r.tile, json_ref, out);
     fprintf(out, "\", \"channel\": %d, \"depth\": %d, \"offset\": %d, \"slot_bytes\": %d, "
-                 "\"bytes\": %d, \"align\": %d, \"swizzle\": %d}%s\n",
+                 "\"bytes\": %d, \"align\": %d, \"swizzle\": %d",
             r.channel, depth, r.offset, r.slot_bytes, depth * r.slot_bytes, r.align,
-            r.swizzle, i + 1 < n ? "," : "");
+            r.swizzle);
+    if (r.parts > 1)
+      fprintf(out, ", \"parts\": %d", r.parts);
+    fprintf(out, "}%s\n", i + 1 < n ? "," : "");
   }
   fputs("      ],\n", out);
 }

@@ -83,7 +83,10 @@ WsPlanPartition wsPlanGetPartition(WsPlan plan, intptr_t index);
 /* Rings: the op that produces the tile (null once the kernel is
  * specialized: its TMA and slot ops name the ring by index), the tile type, its channel, the
  * byte offset in the shared-memory arena, the distance between slots, the
- * alignment and the swizzle span in bytes (0: none). */
+ * alignment and the swizzle span in bytes (0: none), and the parts it
+ * holds the producer's tile in (1; or a C tile handed to the store warp one
+ * TMA box at a time, store-boxes: `tile` is one of `parts` column parts,
+ * a slot holds one part). */
 typedef struct WsPlanRing {
   MlirOperation producer;
   MlirType tile;
@@ -92,6 +95,7 @@ typedef struct WsPlanRing {
   int slot_bytes;
   int align;
   int swizzle;
+  int parts;
 } WsPlanRing;
 intptr_t wsPlanGetNumRings(WsPlan plan);
 WsPlanRing wsPlanGetRing(WsPlan plan, intptr_t index);
