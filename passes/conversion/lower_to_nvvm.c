@@ -939,10 +939,10 @@ static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
   if (f && f->n && ring->parts > 1) {
     if (part < 0 || part >= ring->parts || ws_fragments_shape(&L->frags, f->n).col_groups != 1 ||
         !mlirTypeEqual(ws_tile_column_part(mlirValueGetType(tile), ring->parts), ring->tile)) {
-      ws_emit_op_error(op, "writes part %d of a tile into ring %d, which holds %d parts of "
-                           "a tile; expected a part from 0 to %d of a wgmma fragment that "
-                           "many times as wide as the ring's tile",
-                       part, r, ring->parts, ring->parts - 1);
+      ws_emit_op_error(op, "writes part %d into ring %d, which holds parts 0 to %d of its "
+                           "tile (one TMA box each); the tile written must be a wgmma "
+                           "fragment %d times as wide as the ring's",
+                       part, r, ring->parts - 1, ring->parts);
       return false;
     }
     write_fragment(L, b, ring, mlirOperationGetOperand(op, 1), f, part);

@@ -292,7 +292,12 @@ void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
                     ? "its buffers are in tensor memory, ordered by tcgen05 fences around "
                       "the barrier waits and arrivals instead"
                     : "no generic access of its slots meets an async one");
-    if (ch->drain)
+    if (ch->drain && ws_plan_is_matmul(plan) && ws_channel_is_epilogue(plan, c) &&
+        mlirOperationIsNull(ws_plan_tile_loop(plan)))
+      ws_remark(env, loc, "channel %d: %s stores each of its %d slots as it fills (one C tile "
+                "a block: no slot is filled twice, so none is released) and drains the "
+                "stores before it exits", c, to, ch->depth);
+    else if (ch->drain)
       ws_remark(env, loc, "channel %d: %s keeps %d TMA store%s in flight "
                 "(cp.async.bulk.wait_group.read %d) and releases the slot of the store "
                 "issued %d step%s before; it drains them all before it exits",

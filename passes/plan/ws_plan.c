@@ -583,9 +583,11 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
   for (int r = 0; r < plan->num_rings; r++) {
     const ws_ring *ring = &plan->rings[r];
     if (ring->parts < 0 || ring->parts > WS_MAX_RING_PARTS ||
-        (ring->parts > 1 && plan->channels[ring->channel].depth % ring->parts)) {
+        (ring->parts > 1 && (plan->channels[ring->channel].depth % ring->parts ||
+                             !ring->swizzle || ws_ring_boxes(ring) != 1))) {
       snprintf(why, cap, "ws.rings[%d]: %d parts; expected 1 to %d, dividing its channel's "
-                         "depth (a slot per part)", r, ring->parts, WS_MAX_RING_PARTS);
+                         "depth (a slot per part), each part one swizzled TMA box",
+               r, ring->parts, WS_MAX_RING_PARTS);
       return false;
     }
   }

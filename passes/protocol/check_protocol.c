@@ -51,6 +51,9 @@
  *                on a barrier is for iteration n, in every copy of the loop;
  *                in every interleaving a wait passes on the phase it is for,
  *                never on an older one of the same parity
+ *   parts        a ring held in parts (store-boxes) is written part j of a
+ *                tile in iteration n * parts + j, the part its slot's store
+ *                takes
  *   balance      a slot is accessed only between the wait that takes it for
  *                its iteration and the arrive that hands it on; every phase
  *                some wait needs gets arrivals on every path (scf.if,

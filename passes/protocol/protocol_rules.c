@@ -185,6 +185,13 @@ static bool check_mma_done(ws_agent *A, agent_state *s, int k) {
 static bool check_access(const ws_run *run, agent_state *s, const ws_event *e) {
   int take = e->full, give = !e->full; /* readers take full, give empty */
   char what[64];
+  int parts = e->kind == EV_WRITE ? run->plan->rings[e->ring].parts : 1;
+  if (parts > 1 && e->aux != e->iter % parts)
+    return ws_rule_error(e->op, "parts", "writes part %d of its tile in iteration %lld of "
+                      "ring %d, which holds its tile in %d parts: part %lld goes there "
+                      "(part j of a tile in iteration n * %d + j), the part the store of "
+                      "that slot takes", e->aux, e->iter, e->ring, parts, e->iter % parts,
+                      parts);
   if (s->waits[e->channel][take] <= e->iter)
     return ws_rule_error(e->op, "balance", "%s %s for iteration %lld "
                       "without first waiting on the %s barrier of channel %d for it",

@@ -322,6 +322,8 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
     e->channel = P->plan->rings[e->ring].channel;
     e->full = kind == EV_READ || kind == EV_TMA_STORE || kind == EV_TMEM_COPY;
     e->value = ws_tile_bytes(P->plan->rings[e->ring].tile);
+    if (kind == EV_WRITE) /* the part of a ring held in parts, else -1 */
+      e->aux = P->plan->rings[e->ring].parts > 1 ? ws_int_attr(op, "part", -1) : -1;
     slot_at = kind == EV_TMA_LOAD || kind == EV_TMA_STORE
                   ? mlirOperationGetNumOperands(op) - 1
                   : kind == EV_WRITE;

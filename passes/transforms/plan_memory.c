@@ -206,6 +206,15 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
   return true;
 }
 
+/* How many ws.dot ops the loop's body holds. */
+static int count_dots(MlirOperation loop) {
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    n += wsOperationIsA(op, "dot");
+  return n;
+}
+
 /* Why a matmul's C tile cannot be published box by box (store-boxes),
  * or NULL when it can: its ring must be the epilogue tile the compute
  * warps write from wgmma fragments (an engine accumulating in registers)
@@ -218,9 +227,17 @@ static const char *why_not_parts(const ws_plan *plan, const ws_ring *r) {
     return "it is not the C tile the compute warps hand to the store warp";
   if (ws_plan_find_role(plan, WS_ROLE_MMA) >= 0)
     return "the accumulator lives in tensor memory, whose epilogue warps split its columns";
+  if (count_dots(plan->loop) != 1)
+    return "its loop is not a GEMM's K loop (one ws.dot): attention's output stays whole";
+  int stores = 0;
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(r->producer, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    stores += wsOperationIsA(mlirOpOperandGetOwner(u), "store");
+  if (stores != 1)
+    return "the tile is stored more than once (each store would wait for every box)";
   for (int i = 0; i < plan->num_rings; i++)
     if (&plan->rings[i] != r && plan->rings[i].channel == r->channel)
-      return "another tile shares its channel";
+      return "another tile the compute warps hand to the store warp shares its channel";
   int boxes = r->swizzle ? ws_ring_boxes(r) : 1;
   if (boxes < 2)
     return "its rows fit one TMA box";
@@ -239,6 +256,13 @@ static void split_into_boxes(ws_plan *plan, bool explain, const ws_pass_env *env
       plan->loop, mlirStringRefCreateFromCString("ws.store_boxes"));
   if (mlirAttributeIsNull(on) || !mlirAttributeIsABool(on) || !mlirBoolAttrGetValue(on))
     return;
+  if (!ws_plan_is_matmul(plan)) {
+    if (explain)
+      ws_remark(env, mlirOperationGetLocation(plan->loop),
+                "store-boxes: the loop is not a matmul's; only a matmul's C tile is handed "
+                "to the store warp box by box, so its tiles stay whole");
+    return;
+  }
   for (int i = 0; i < plan->num_rings; i++) {
     ws_ring *r = &plan->rings[i];
     if (!ws_ring_is_epilogue(plan, r) || wsOperationIsA(r->producer, "load"))

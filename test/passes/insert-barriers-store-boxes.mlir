@@ -11,8 +11,9 @@
 // on the marked loop and moves to the K loop; its store warp keeps three
 // boxes' stores in flight and frees each box's slot once it has been read
 // (drain 3). The third kernel's 128x64 C tile is one box, so it stays
-// whole, and --ws-explain says why. Without the attribute or the knob, no
-// ring has parts (NONE).
+// whole, and --ws-explain says why; so does the fourth's, stored twice
+// (each store would wait for every box), and the elementwise loop's.
+// Without the attribute or the knob, no ring has parts (NONE).
 // RUN: ws-opt --ws-pipeline='stage=plan store-boxes=true' %s | FileCheck %s
 // RUN: ws-opt --ws-pipeline='stage=plan store-boxes=true explain=true' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHY
 // RUN: ws-opt %s --emit=ptx -o - | FileCheck %s --check-prefix=PTX
@@ -58,6 +59,8 @@
 
 // WHY: remark: ring 2: tensor<128x64xf16> of 16384 bytes crosses from compute to store (channel 1), one TMA box of the C tile a slot (store-boxes
 // WHY: remark: store-boxes: ring 2 stays one slot a tile: its rows fit one TMA box
+// WHY: remark: store-boxes: ring 2 stays one slot a tile: the tile is stored more than once (each store would wait for every box)
+// WHY: remark: store-boxes: the loop is not a matmul's; only a matmul's C tile is handed to the store warp box by box, so its tiles stay whole
 
 // The tiled kernel's compute warps: part 0's writes, its fence and its
 // arrival on the first full barrier, then part 1 into the next slot (16 KiB
@@ -153,6 +156,44 @@ module attributes {gpu.container_module} {
       } {ws.warp_specialize}
       %out = arith.truncf %acc : tensor<128x64xf32> to tensor<128x64xf16>
       "ws.store"(%c, %m, %n, %out) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32, tensor<128x64xf16>) -> ()
+      gpu.return
+    }
+    gpu.func @two_stores(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<256x64xf16>>,
+                         %c: !ws.tensor_desc<tensor<128x256xf16>>, %c2: !ws.tensor_desc<tensor<128x256xf16>>,
+                         %K: i32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %c128 = arith.constant 128 : i32
+      %c256 = arith.constant 256 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %bxi = arith.index_cast %bx : index to i32
+      %byi = arith.index_cast %by : index to i32
+      %m = arith.muli %bxi, %c128 : i32
+      %n = arith.muli %byi, %c256 : i32
+      %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x256xf32>) : i32 {
+        %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %n, %k) : (!ws.tensor_desc<tensor<256x64xf16>>, i32, i32) -> tensor<256x64xf16>
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<256x64xf16>, tensor<128x256xf32>) -> tensor<128x256xf32>
+        scf.yield %d : tensor<128x256xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+      "ws.store"(%c, %m, %n, %out) : (!ws.tensor_desc<tensor<128x256xf16>>, i32, i32, tensor<128x256xf16>) -> ()
+      "ws.store"(%c2, %m, %n, %out) : (!ws.tensor_desc<tensor<128x256xf16>>, i32, i32, tensor<128x256xf16>) -> ()
+      gpu.return
+    }
+    gpu.func @add(%x: !ws.tensor_desc<tensor<32x64xf32>>, %y: !ws.tensor_desc<tensor<32x64xf32>>,
+                  %z: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      scf.for %k = %c0 to %n step %c64 : i32 {
+        %tx = "ws.load"(%x, %c0, %k) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+        %ty = "ws.load"(%y, %c0, %k) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
+        %tz = arith.addf %tx, %ty : tensor<32x64xf32>
+        "ws.store"(%z, %c0, %k, %tz) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
+      } {ws.warp_specialize}
       gpu.return
     }
   }

@@ -89,7 +89,7 @@ module attributes {gpu.container_module} {
         %c3_i32 = arith.constant 3 : i32
         %14:2 = "ws.slot_phase"(%c3_i32) {depth = 4 : i32, start_phase = 1 : i32} : (i32) -> (i32, i32)
         "ws.wait"(%14#0, %14#1) {barrier = "empty", channel = 1 : i32} : (i32, i32) -> ()
-        // CHECK: lower-to-nvvm-store-boxes-errors.mlir:[[@LINE+1]]:9: error: 'ws.write_slot' op writes part 4 of a tile into ring 2, which holds 4 parts of a tile; expected a part from 0 to 3 of a wgmma fragment that many times as wide as the ring's tile
+        // CHECK: lower-to-nvvm-store-boxes-errors.mlir:[[@LINE+1]]:9: error: 'ws.write_slot' op writes part 4 into ring 2, which holds parts 0 to 3 of its tile (one TMA box each); the tile written must be a wgmma fragment 4 times as wide as the ring's
         "ws.write_slot"(%10, %14#0) {part = 4 : i32, ring = 2 : i32} : (tensor<128x256xf16>, i32) -> ()
         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
         "ws.arrive"(%14#0) {barrier = "full", channel = 1 : i32} : (i32) -> ()

@@ -124,7 +124,7 @@ module attributes {gpu.container_module} {
       %c32_i32 = arith.constant 32 : i32
       %c64_i32 = arith.constant 64 : i32
       %1 = arith.muli %0, %c32_i32 : i32
-      // CHECK: plan-consistency.mlir:[[@LINE+1]]:7: error: 'scf.for' op ws.rings[2]: 4 parts; expected 1 to 4, dividing its channel's depth (a slot per part)
+      // CHECK: plan-consistency.mlir:[[@LINE+1]]:7: error: 'scf.for' op ws.rings[2]: 4 parts; expected 1 to 4, dividing its channel's depth (a slot per part), each part one swizzled TMA box
       scf.for %arg4 = %c0_i32 to %arg3 step %c64_i32  : i32 {
         %2 = "ws.load"(%arg0, %1, %arg4) {ws.partition = ["load"], ws.ring = {align = 128 : i32, channel = 0 : i32, offset = 0 : i32, slot_bytes = 8192 : i32, swizzle = 0 : i32}} : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
         %3 = "ws.load"(%arg1, %1, %arg4) {ws.partition = ["load"], ws.ring = {align = 128 : i32, channel = 0 : i32, offset = 32768 : i32, slot_bytes = 8192 : i32, swizzle = 0 : i32}} : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
