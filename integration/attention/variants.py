@@ -321,6 +321,8 @@ def kernel(d, bm, bn, t, causal, layout, features=()):
 
 
 def main():
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
+        sys.exit("usage: variants.py OUTDIR (writes every attention variant and a manifest there)")
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "manifest"), "w") as manifest:

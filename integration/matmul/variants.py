@@ -327,6 +327,9 @@ def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False, overl
 
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--chip")]
+    if len(args) != 1 or args[0].startswith("-"):
+        sys.exit("usage: variants.py OUTDIR [--chip=sm_100a] (writes every matmul variant of "
+                 "the chip and a manifest there)")
     chip = "sm_100a" if "--chip=sm_100a" in sys.argv[1:] else "sm_90a"
     out = args[0]
     os.makedirs(out, exist_ok=True)

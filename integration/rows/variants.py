@@ -508,6 +508,8 @@ def kernel(kind, t, rows, n, warps):
 
 
 def main():
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
+        sys.exit("usage: variants.py OUTDIR (writes every row-kernel variant and a manifest there)")
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "manifest"), "w") as manifest:
