@@ -343,11 +343,13 @@ void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thre
   snprintf(align, sizeof align, "%d : i64", 2 * eb);
   MlirNamedAttribute align_attr = ws_named_text(b->ctx, "alignment", align);
   int m = ws_shape_m(s), cols = ws_shape_cols(s, s->n);
+  /* the 8-column chunks j written, and the slot's width */
   int first = part_cols ? part * part_cols : 0, width = part_cols ? part_cols : s->n;
+  int end = part_cols ? (first + width) / 8 : cols / 8;
   for (int p = 0; p < s->parts; p++)
     for (int h = 0; h < 2; h++) {
       MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * s->part_rows + 8 * h));
-      for (int j = first / 8; j < (part_cols ? (first + width) / 8 : cols / 8); j++) {
+      for (int j = first / 8; j < end; j++) {
         MlirValue v = ws_build_vector(b, 2, &values[p * cols / 2 + 4 * j + 2 * h]);
         MlirValue col = ws_arith(b, "arith.addi", col0, c32(b, 8 * j - first));
         MlirValue at = ws_byte_ptr(b, tile, ws_slot_offset(b, row, col, m, width, eb, span));

@@ -935,8 +935,8 @@ static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
   const ws_ring *ring = &L->plan.rings[r];
   MlirValue tile = mlirOperationGetOperand(op, 0);
   const ws_fragment *f = L->matmul ? ws_fragment_find(&L->frags, tile) : NULL;
-  int part = int_attr(op, "part");
   if (f && f->n && ring->parts > 1) {
+    int part = int_attr(op, "part");
     if (part < 0 || part >= ring->parts || ws_fragments_shape(&L->frags, f->n).col_groups != 1 ||
         !mlirTypeEqual(ws_tile_column_part(mlirValueGetType(tile), ring->parts), ring->tile)) {
       ws_emit_op_error(op, "writes part %d into ring %d, which holds parts 0 to %d of its "

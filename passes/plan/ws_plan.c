@@ -791,7 +791,7 @@ void ws_plan_write_partitions(const ws_plan *plan) {
 
 /* The ring row's optional clauses (`, split = "multicast"`, `, parts =
  * 4 : i32`), or "". */
-static const char *split_text(const ws_ring *r, char buf[64]) {
+static const char *ring_row_extras(const ws_ring *r, char buf[64]) {
   int n = 0;
   buf[0] = 0;
   if (r->split > 0)
@@ -808,7 +808,7 @@ void ws_plan_write_rings(const ws_plan *plan) {
     snprintf(text, sizeof text,
              "{channel = %d : i32, offset = %d : i32, slot_bytes = %d : i32, "
              "align = %d : i32, swizzle = %d : i32%s}",
-             r->channel, r->offset, r->slot_bytes, r->align, r->swizzle, split_text(r, buf));
+             r->channel, r->offset, r->slot_bytes, r->align, r->swizzle, ring_row_extras(r, buf));
     set_attr_text(r->producer, "ws.ring", text);
   }
 }
@@ -873,7 +873,7 @@ void ws_plan_write_ring_table(const ws_plan *plan) {
     ws_text_appendf(&t, "%s{tile = %s, channel = %d : i32, offset = %d : i32, "
                         "slot_bytes = %d : i32, align = %d : i32, swizzle = %d : i32%s}",
                     i ? ", " : "", ws_type_str(r->tile, type, sizeof type), r->channel,
-                    r->offset, r->slot_bytes, r->align, r->swizzle, split_text(r, buf));
+                    r->offset, r->slot_bytes, r->align, r->swizzle, ring_row_extras(r, buf));
   }
   ws_text_appendf(&t, "]");
   set_attr_text(plan->func, "ws.rings", text);

@@ -215,15 +215,13 @@ static int count_dots(MlirOperation loop) {
   return n;
 }
 
-/* Why a matmul's C tile cannot be published box by box (store-boxes),
- * or NULL when it can: its ring must be the epilogue tile the compute
- * warps write from wgmma fragments (an engine accumulating in registers)
- * for the store warp, alone in its channel, its rows cut into 2 to
- * WS_MAX_RING_PARTS swizzled TMA boxes. */
+/* Why an epilogue tile the compute warps make cannot be published box by
+ * box (store-boxes), or NULL when it can: it must be a GEMM's C tile the
+ * compute warps write from wgmma fragments (an engine accumulating in
+ * registers) for the store warp, stored once, alone in its channel, its
+ * rows cut into 2 to WS_MAX_RING_PARTS swizzled TMA boxes. */
 static const char *why_not_parts(const ws_plan *plan, const ws_ring *r) {
-  const ws_channel *c = &plan->channels[r->channel];
-  if (!ws_ring_is_epilogue(plan, r) || wsOperationIsA(r->producer, "load") ||
-      plan->parts[c->to].role != WS_ROLE_STORE)
+  if (plan->parts[plan->channels[r->channel].to].role != WS_ROLE_STORE)
     return "it is not the C tile the compute warps hand to the store warp";
   if (ws_plan_find_role(plan, WS_ROLE_MMA) >= 0)
     return "the accumulator lives in tensor memory, whose epilogue warps split its columns";

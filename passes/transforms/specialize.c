@@ -193,13 +193,13 @@ static void slot_phase(specializer *S, ws_builder *b, MlirValue n, int ch, int s
     *phase = mlirOperationGetResult(op, 1);
 }
 
-/* The parts the rings of channel ch hold their tiles in: a C tile
- * published box by box (ws_ring.parts, its channel's only ring), else 1. */
-static int channel_parts(const ws_plan *plan, int ch) {
+/* The ring of channel ch that holds its tile in parts (a C tile published
+ * box by box: ws_ring.parts, its channel's only ring), or -1. */
+static int parted_ring(const ws_plan *plan, int ch) {
   for (int r = 0; r < plan->num_rings; r++)
     if (plan->rings[r].channel == ch && plan->rings[r].parts > 1)
-      return plan->rings[r].parts;
-  return 1;
+      return r;
+  return -1;
 }
 
 /* The channel iteration of part j of the tile counted n: n * parts + j
@@ -776,12 +776,10 @@ static void read_ring(specializer *S, ws_builder *b, value_map *m, int r, MlirVa
  * columns of the tile), fenced and published before the next is written,
  * so that the store warp stores the first parts while the rest are
  * written. */
-static void publish_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n, int ch) {
-  const ws_channel *c = &S->plan->channels[ch];
-  int r = 0;
-  while (S->plan->rings[r].channel != ch)
-    r++;
+static void publish_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n, int r) {
   const ws_ring *ring = &S->plan->rings[r];
+  int ch = ring->channel;
+  const ws_channel *c = &S->plan->channels[ch];
   for (int j = 0; j < ring->parts; j++) {
     MlirValue slot, phase;
     slot_phase(S, b, part_iteration(b, n, ring->parts, j), ch, c->producer_phase, &slot, &phase);
@@ -820,8 +818,8 @@ static void transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, i
         (epilogue_only && !ws_channel_is_epilogue(S->plan, ch)) ||
         ws_channel_is_prologue(S->plan, ch) || ws_channel_is_second_pass(S->plan, ch) != second)
       continue;
-    if (!incoming && channel_parts(S->plan, ch) > 1) {
-      publish_parts(S, b, m, n, ch);
+    if (!incoming && parted_ring(S->plan, ch) >= 0) {
+      publish_parts(S, b, m, n, parted_ring(S->plan, ch));
       continue;
     }
     MlirValue slot, phase;
