@@ -343,15 +343,16 @@ def main():
         for set_sched, variants in sets:
             for v in variants:
                 sched = set_sched or v[8]  # a clustered variant names its own
+                plain = sched.replace("_sb", "")  # the schedule without store boxes
                 v = v[:8]
                 persistent = not sched.startswith("tile")
                 with open(os.path.join(out, v[0] + ".mlir"), "w") as f:
                     f.write(render(*v, persistent=persistent,
                                    overlap="cooperative" if sched.startswith("cooperative")
                                    else None,
-                                   chip=chip, cluster=cluster_of(sched.replace("_sb", "")),
-                                   split_k=sched.replace("_sb", "").endswith("_sk"),
-                                   store_boxes="_sb" in sched))
+                                   chip=chip, cluster=cluster_of(plain),
+                                   split_k=plain.endswith("_sk"),
+                                   store_boxes=plain != sched))
                 manifest.write(" ".join(str(x) for x in v + (sched,)) + "\n")
 
 
