@@ -14,10 +14,11 @@ own choices (ws.planner_configs(): ring depths and overlaps) and each L2
 policy. ws.autotune compiles every config (a refused one is
 skipped with its reason), times the survivors on each shape and keeps the
 winner. The winner's time in the tuning is the least of many noisy
-figures, so the table times it again: R interleaved rounds (4 unless
-given) of the winner and cuBLAS (torch.matmul), each first in every other
-round, one process, the same uniform [-1, 1] inputs,
-triton.testing.do_bench (L2 flushed); medians.
+figures, so the table times it again: R rounds (6 unless
+given) of the winner and cuBLAS (torch.matmul), a shape at a time after
+a discarded settling run of each, each side first in every other round,
+one process, the same uniform [-1, 1] inputs, triton.testing.do_bench (L2
+flushed); medians.
 
 Usage:
   matmul_autotune.py [--wide] --compile compile every config into the cache
@@ -93,14 +94,17 @@ def bench(rounds, wide):
                 sum(1 for x in tuned.results[tuned.key(a, b, c, m, n, k)] if x.ms)),
                 flush=True)
         times = {}
-        for r in range(rounds):  # interleaved: every shape once a round
-            for m, n, k, a, b, c, best, ok in inputs:
-                sides = [("ws", lambda: tuned(a, b, c, m, n, k)),
-                         ("cuBLAS", lambda: torch.matmul(a, b.t()))]
-                # each side goes first in every other round: whichever
-                # runs first comes straight after the previous shape's
-                # timings, and 2048^3 (the first shape, 30 us a launch)
-                # timed 8% under its figure in a process of its own
+        for m, n, k, a, b, c, best, ok in inputs:  # a shape at a time
+            sides = [("ws", lambda: tuned(a, b, c, m, n, k)),
+                     ("cuBLAS", lambda: torch.matmul(a, b.t()))]
+            # settle first: the clock a shape starts at is the one the last
+            # shape's kernels left (a 30 us 2048^3 launch after 4096x4096x16384
+            # ones timed 3-8% under its own figure), so each side runs a
+            # discarded do_bench before the rounds; then each side goes
+            # first in every other round
+            for side, fn in sides:
+                do_bench(fn)
+            for r in range(rounds):
                 for side, fn in sides[::-1] if r % 2 else sides:
                     times.setdefault((m, n, k, side), []).append(do_bench(fn))
         print("\n%s: median TFLOP/s over %d rounds" % (dtype, rounds))
@@ -125,7 +129,7 @@ def main(argv):
                         help="the five tiles x the planner's choices x the L2 policies")
     parser.add_argument("--compile", action="store_true",
                         help="compile every config into the cache ($WS_CACHE_DIR) and stop")
-    parser.add_argument("--rounds", type=int, default=4, help="timing rounds (default 4)")
+    parser.add_argument("--rounds", type=int, default=6, help="timing rounds (default 6)")
     args = parser.parse_args(argv)
     return compile_all(args.wide) if args.compile else bench(args.rounds, args.wide)
 
