@@ -124,12 +124,14 @@
  * into arrive on; a read must precede every empty barrier that lets a
  * writer in. Named barriers are per CTA. Three rules more:
  *   init         (also) a cluster barrier publishes the inits when CTAs
- *                touch each other's barriers or slots
+ *                touch each other's barriers or slots; its arrive may be
+ *                relaxed only where nothing but the fenced inits needs
+ *                publishing (no tensor-memory alloc before it)
  *   cluster-sync no cluster barrier but the one after the inits and the
  *                one that ends every thread
- *   cluster-exit every thread of every CTA ends at a cluster barrier, so
- *                no CTA exits while a peer may still arrive on its
- *                barriers or copy into its slots
+ *   cluster-exit every thread of every CTA ends at a cluster barrier whose
+ *                arrive releases, so no CTA exits while a peer may still
+ *                arrive on its barriers or copy into its slots
  * The CTAs run the same program (the rank is known, and the scheduler
  * made the loops' bounds the same in every CTA).
  *

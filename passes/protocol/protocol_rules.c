@@ -789,9 +789,11 @@ static bool touches_peers(const ws_run *run) {
 
 /* A cluster kernel: its peers arrive on and copy into each CTA's barriers
  * and slots, so the inits must be published to the cluster (its barrier,
- * not the block's) before any of that; and every thread ends at a cluster
- * barrier, so that no CTA exits (its shared memory gone) while a peer may
- * still arrive on it or copy into it. */
+ * not the block's) before any of that, by a relaxed arrive only where
+ * nothing but the fenced inits needs publishing; and every thread ends at
+ * a cluster barrier whose arrive releases, so that no CTA exits (its
+ * shared memory gone) while a peer may still arrive on it or copy into
+ * it. */
 static bool check_cluster(const ws_run *run) {
   if (run->ctas < 2 || !touches_peers(run))
     return true;
@@ -801,12 +803,22 @@ static bool check_cluster(const ws_run *run) {
                       "of a cluster arrive on and copy into each other's: a cluster barrier "
                       "(nvvm.cluster.arrive and nvvm.cluster.wait) must, or a peer's remote "
                       "arrival may reach a barrier before its init");
+  if (!mlirOperationIsNull(run->publish_relaxed) && !mlirOperationIsNull(run->tmem_alloc))
+    return ws_rule_error(run->publish_relaxed, "init", "is relaxed: it publishes the barrier inits (the "
+                      "nvvm.fence.mbarrier.init before it orders them) but not the "
+                      "tensor-memory address ws.tmem_alloc writes before it: this arrive must "
+                      "release (nvvm.cluster.arrive)");
   if (run->exit_threads != run->threads)
     return ws_rule_error(mlirOperationIsNull(run->exit_sync) ? run->plan->func : run->exit_sync,
                       "cluster-exit", "%d of the cluster's %d threads end with a cluster "
                       "barrier (nvvm.cluster.arrive and nvvm.cluster.wait as their last "
                       "ops): a CTA may exit while a peer still arrives on its barriers or "
                       "copies into its slots", run->exit_threads, run->threads);
+  if (!mlirOperationIsNull(run->exit_relaxed))
+    return ws_rule_error(run->exit_relaxed, "cluster-exit", "is relaxed: it orders none of "
+                      "the thread's remote arrivals and copies before it, so one may still be "
+                      "in flight when the peer exits; the exit's arrive must release "
+                      "(nvvm.cluster.arrive)");
   return true;
 }
 

@@ -344,6 +344,9 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
   case EV_MMA_DONE:
     i->dst = reg_of(P, operand(op, 0)); /* read by record(), not a slot */
     break;
+  case EV_CLUSTER_ARRIVE: /* aux: relaxed (orders none of the thread's accesses) */
+    e->aux = ws_op_is(op, "nvvm.cluster.arrive.relaxed");
+    break;
   case EV_WGMMA_WAIT:
   case EV_BULK_WAIT:
     e->value = ws_int_attr(op, "group", 0);
@@ -395,6 +398,7 @@ static int event_kind(MlirOperation op, char *name) {
       {"ws.tmem_alloc", EV_TMEM_ALLOC},
       {"ws.tmem_dealloc", EV_TMEM_DEALLOC},
       {"nvvm.cluster.arrive", EV_CLUSTER_ARRIVE},
+      {"nvvm.cluster.arrive.relaxed", EV_CLUSTER_ARRIVE},
       {"nvvm.cluster.wait", EV_CLUSTER_WAIT},
   };
   for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
@@ -1238,8 +1242,11 @@ static int take_prefix(ws_run *run, const ws_event *ev, int n, int tid) {
   if (ev[sync].kind == EV_CLUSTER_WAIT && !arrived)
     return 0;
   for (int k = 0; k < sync; k++) {
-    if (ev[k].kind == EV_CLUSTER_ARRIVE)
+    if (ev[k].kind == EV_CLUSTER_ARRIVE) {
+      if (ev[k].aux)
+        run->publish_relaxed = ev[k].op;
       continue;
+    }
     if (ev[k].kind == EV_INIT_FENCE) {
       run->init_fenced = true;
       continue;
@@ -1297,6 +1304,8 @@ static int take_end(ws_run *run, const ws_event *ev, int start, int n, int tid) 
       return n;
     first--;
     run->exit_sync = ev[sync - 1].op;
+    if (ev[first].aux)
+      run->exit_relaxed = ev[first].op;
     run->exit_threads++;
   }
   if (ev[sync - 1].kind == EV_CLUSTER_WAIT && !run->plan->tmem.tile.ptr)

@@ -120,9 +120,13 @@ typedef struct ws_run {
    * arrive and wait: the inits are visible to the peers before they arrive
    * or copy), and the cluster barrier every thread ends with (exit_sync,
    * reached by exit_threads), so that no CTA exits while a peer may still
-   * write into it. */
+   * write into it. The first's arrive may be relaxed
+   * (nvvm.cluster.arrive.relaxed; publish_relaxed, the op) where the
+   * fence.mbarrier.init before it orders the inits and nothing else needs
+   * publishing; the exit's may not (exit_relaxed: a remote arrival or copy
+   * before it may still be in flight when the peer exits). */
   bool cluster_published;
-  MlirOperation exit_sync;
+  MlirOperation exit_sync, publish_relaxed, exit_relaxed;
   int exit_threads;
   /* Tensor memory (sm_100a): the threads that allocate before cta_sync
    * (fenced: a tcgen05.fence::before_thread_sync after it), and after the

@@ -48,6 +48,24 @@
 // RUN:   | FileCheck %s --check-prefix=EXIT_ARRIVE_ONLY --implicit-check-not=error: --implicit-check-not=Sanitizer
 // EXIT_ARRIVE_ONLY: <stdin>:104:7: error: 'nvvm.cluster.arrive' op breaks the protocol rule 'cluster-sync': is a cluster barrier among the protocol's other ops: a cluster kernel has two, after the barrier inits (both halves) and as every thread's last ops, and no other
 
+// Case RELAXED_PUBLISH, the inits published by a relaxed cluster arrive (what ws-insert-barriers emits): the nvvm.fence.mbarrier.init before it orders them, and nothing else needs publishing. Proved, for both kernels.
+// RUN: sed -e '27s/arrive {aligned}/arrive.relaxed {aligned}/' %S/Inputs/check-protocol-cluster.mlir \
+// RUN:   | ws-opt --pass-pipeline='builtin.module(ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+// RUN: sed -e '45s/arrive {aligned}/arrive.relaxed {aligned}/' %S/Inputs/check-protocol-cluster-persistent.mlir \
+// RUN:   | ws-opt --pass-pipeline='builtin.module(ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PERSISTENT
+
+// Case RELAXED_UNFENCED, the relaxed arrive with the inits' fence gone: nothing orders the inits before a peer's remote arrival.
+// RUN: sed -e '27s/arrive {aligned}/arrive.relaxed {aligned}/' -e '25d' %S/Inputs/check-protocol-cluster.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=RELAXED_UNFENCED --implicit-check-not=error: --implicit-check-not=Sanitizer
+// RELAXED_UNFENCED: <stdin>:27:7: error: 'nvvm.cluster.wait' op breaks the protocol rule 'init': the barrier initializations before it are not made visible with nvvm.fence.mbarrier.init
+
+// Case RELAXED_EXIT, the exit's arrive is relaxed: a thread's remote arrival before it may still be in flight when the peer exits.
+// RUN: sed -e '104s/arrive {aligned}/arrive.relaxed {aligned}/' %S/Inputs/check-protocol-cluster.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=RELAXED_EXIT --implicit-check-not=error: --implicit-check-not=Sanitizer
+// RELAXED_EXIT: <stdin>:104:7: error: 'nvvm.cluster.arrive.relaxed' op breaks the protocol rule 'cluster-exit': is relaxed: it orders none of the thread's remote arrivals and copies before it, so one may still be in flight when the peer exits; the exit's arrive must release (nvvm.cluster.arrive)
+
 // Case EARLY_RELEASE, the release waits for all but two wgmma groups: the slot goes back to both load warps while its wgmma may still read it.
 // RUN: sed -e '41s/aligned 1/aligned 2/' %S/Inputs/check-protocol-cluster.mlir \
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \

@@ -116,6 +116,12 @@
 // RUN:   | FileCheck %s --check-prefix=CTA_PUBLISH --implicit-check-not=error: --implicit-check-not=Sanitizer
 // CTA_PUBLISH: <stdin>:36:7: error: 'nvvm.barrier0' op breaks the protocol rule 'init': publishes the barrier inits to this CTA only, but the CTAs of a cluster arrive on and copy into each other's: a cluster barrier (nvvm.cluster.arrive and nvvm.cluster.wait) must, or a peer's remote arrival may reach a barrier before its init
 
+// Case RELAXED_ALLOC, the inits published by a relaxed cluster arrive, as in a kernel without tensor memory: it does not publish the address tcgen05.alloc writes before it.
+// RUN: sed -e '36s/arrive {aligned}/arrive.relaxed {aligned}/' %S/Inputs/check-protocol-pair.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=RELAXED_ALLOC --implicit-check-not=error: --implicit-check-not=Sanitizer
+// RELAXED_ALLOC: <stdin>:36:7: error: 'nvvm.cluster.arrive.relaxed' op breaks the protocol rule 'init': is relaxed: it publishes the barrier inits (the nvvm.fence.mbarrier.init before it orders them) but not the tensor-memory address ws.tmem_alloc writes before it: this arrive must release (nvvm.cluster.arrive)
+
 // Case NO_EXIT, no cluster barrier at the end: a CTA may exit, its tensor memory freed, while the leader's MMA still writes into it.
 // RUN: sed -e '139,141d' %S/Inputs/check-protocol-pair.mlir \
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \

@@ -4,9 +4,10 @@
 // the pair by multicast (split = "multicast"); its channel's releases reach
 // every CTA (empty_to = "every"), so its empty barrier
 // counts one arrival per consumer warp of both CTAs (8 x 2); the inits are
-// published by a cluster barrier (nvvm.cluster.arrive and wait, not
-// nvvm.barrier0), every release of a K slot goes to both CTAs' barriers
-// (ws.arrive {cluster}), and every thread ends at a cluster barrier.
+// published by a cluster barrier (not nvvm.barrier0) whose arrive is
+// relaxed, the fence.mbarrier.init before it ordering the inits; every
+// release of a K slot goes to both CTAs' barriers (ws.arrive {cluster}),
+// and every thread ends at a cluster barrier whose arrive releases.
 // CHECK-LABEL: gpu.func @matmul
 // CHECK-SAME: ws.channels = [{consumer_phase = 0 : i32, depth = 4 : i32, drain = 0 : i32, empty = {{[0-9]+}} : i32, empty_arrivals = 16 : i32, empty_to = "every", expect_tx = 49152 : i32, from = "load"
 // CHECK-SAME: ws.cluster = array<i32: 2, 1>
@@ -14,7 +15,7 @@
 // CHECK: "ws.init_barrier"() {barrier = "empty", channel = 0 : i32, count = 16 : i32}
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK-NEXT: }
-// CHECK-NEXT: nvvm.cluster.arrive {aligned}
+// CHECK-NEXT: nvvm.cluster.arrive.relaxed {aligned}
 // CHECK-NEXT: nvvm.cluster.wait {aligned}
 // CHECK-NOT: nvvm.barrier0
 // CHECK: "ws.arrive"(%{{.*}}) {barrier = "empty", channel = 0 : i32, cluster}

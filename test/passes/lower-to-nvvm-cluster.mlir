@@ -7,10 +7,12 @@
 // the slot) into both CTAs (multicast_mask 3), completing on each one's
 // full barrier; a release of a K slot is each warp's: after
 // bar.warp.sync, lane 0 arrives on both CTAs' empty barriers
-// through nvvm.mapa (shared::cluster addresses).
+// through nvvm.mapa (shared::cluster addresses). The cluster barrier after
+// the inits arrives relaxed (barrier.cluster.arrive.relaxed), the exit's
+// releases.
 // CHECK: llvm.func @matmul
 // CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
-// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: nvvm.cluster.arrive.relaxed {aligned}
 // CHECK-NEXT: nvvm.cluster.wait {aligned}
 // CHECK: nvvm.bar.warp.sync %c-1_i32 : i32
 // CHECK-NEXT: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
@@ -29,7 +31,7 @@
 // CHECK: nvvm.cluster.arrive {aligned}
 // CHECK-NEXT: nvvm.cluster.wait {aligned}
 // PTX: .reqnctapercluster 2, 1, 1
-// PTX: barrier.cluster.arrive.aligned;
+// PTX: barrier.cluster.arrive.relaxed.aligned;
 // PTX: barrier.cluster.wait.aligned;
 // PTX: mapa.shared::cluster.u64
 // PTX: mbarrier.arrive.shared::cluster.b64 _,
