@@ -88,17 +88,17 @@ static bool parse_value(const ws_pass_def *def, const ws_option_spec *spec,
     out->i = x;
     return true;
   }
-  case WS_OPTION_BOOL:
-    if (strcmp(text, "true") == 0 || strcmp(text, "1") == 0 || n == 0) {
+  case WS_OPTION_BOOL: /* the spellings LLVM's command-line bools take */
+    if (n == 0 || is_choice("true|True|TRUE|1", text, n)) {
       out->b = true;
       return true;
     }
-    if (strcmp(text, "false") == 0 || strcmp(text, "0") == 0) {
+    if (is_choice("false|False|FALSE|0", text, n)) {
       out->b = false;
       return true;
     }
     snprintf(error, WS_ERROR_MAX,
-             "%s: option '%s' takes true or false, got '%s'", def->argument,
+             "%s: option '%s' takes true or false (or 1 or 0), got '%s'", def->argument,
              spec->name, text);
     return false;
   case WS_OPTION_STRING:

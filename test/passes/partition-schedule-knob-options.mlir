@@ -11,6 +11,9 @@
 // RUN: not ws-opt %s --ws-pipeline='l2-keep=c' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-L2
 // RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{store-boxes=true})' | FileCheck %s --check-prefix=BOXES
 // RUN: not ws-opt %s --ws-pipeline='store-boxes=maybe' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-BOXES
+// A bool takes the spellings LLVM's command-line bools take: TRUE, False...
+// RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{store-boxes=TRUE})' | FileCheck %s --check-prefix=BOXES
+// RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{store-boxes=False})' | FileCheck %s --check-prefix=NO-BOXES
 // (l2-keep=, the third knob, is pinned by insert-barriers-matmul-l2.mlir;
 // store-boxes=, the fourth, by insert-barriers-store-boxes.mlir.)
 
@@ -37,7 +40,9 @@
 // BOXES: role = "store"}], ws.store_boxes = true, ws.warp_specialize}
 // BOXES-NOT: ws.store_boxes
 // BOXES: } {ws.overlap = "pingpong", ws.tile_loop}
-// BAD-BOXES: option 'store-boxes' takes true or false, got 'maybe'
+// BAD-BOXES: option 'store-boxes' takes true or false (or 1 or 0), got 'maybe'
+// NO-BOXES: gpu.func
+// NO-BOXES-NOT: ws.store_boxes
 
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
