@@ -125,8 +125,9 @@
  * writer in. Named barriers are per CTA. Three rules more:
  *   init         (also) a cluster barrier publishes the inits when CTAs
  *                touch each other's barriers or slots; its arrive may be
- *                relaxed only where nothing but the fenced inits needs
- *                publishing (no tensor-memory alloc before it)
+ *                relaxed only after its thread's own fence.mbarrier.init
+ *                of them and where nothing else needs publishing (no
+ *                tensor-memory alloc before it, in a kernel of any size)
  *   cluster-sync no cluster barrier but the one after the inits and the
  *                one that ends every thread
  *   cluster-exit every thread of every CTA ends at a cluster barrier whose

@@ -789,8 +789,8 @@ static bool touches_peers(const ws_run *run) {
 
 /* A cluster kernel: its peers arrive on and copy into each CTA's barriers
  * and slots, so the inits must be published to the cluster (its barrier,
- * not the block's) before any of that, by a relaxed arrive only where
- * nothing but the fenced inits needs publishing; and every thread ends at
+ * not the block's) before any of that (a relaxed arrive:
+ * check_relaxed_publish); and every thread ends at
  * a cluster barrier whose arrive releases, so that no CTA exits (its
  * shared memory gone) while a peer may still arrive on it or copy into
  * it. */
@@ -803,11 +803,6 @@ static bool check_cluster(const ws_run *run) {
                       "of a cluster arrive on and copy into each other's: a cluster barrier "
                       "(nvvm.cluster.arrive and nvvm.cluster.wait) must, or a peer's remote "
                       "arrival may reach a barrier before its init");
-  if (!mlirOperationIsNull(run->publish_relaxed) && !mlirOperationIsNull(run->tmem_alloc))
-    return ws_rule_error(run->publish_relaxed, "init", "is relaxed: it publishes the barrier inits (the "
-                      "nvvm.fence.mbarrier.init before it orders them) but not the "
-                      "tensor-memory address ws.tmem_alloc writes before it: this arrive must "
-                      "release (nvvm.cluster.arrive)");
   if (run->exit_threads != run->threads)
     return ws_rule_error(mlirOperationIsNull(run->exit_sync) ? run->plan->func : run->exit_sync,
                       "cluster-exit", "%d of the cluster's %d threads end with a cluster "
@@ -843,10 +838,28 @@ static bool check_init(const ws_run *run) {
   return true;
 }
 
+/* A relaxed cluster arrive after the inits (any cluster size) orders
+ * nothing its thread wrote before it: the inits only through that
+ * thread's own nvvm.fence.mbarrier.init between them and the arrive, and
+ * tensor memory's address, which ws.tmem_alloc writes, not at all. */
+static bool check_relaxed_publish(const ws_run *run) {
+  if (!mlirOperationIsNull(run->relaxed_unfenced))
+    return ws_rule_error(run->relaxed_unfenced, "init", "is relaxed, but this thread's barrier "
+                      "inits before it have no nvvm.fence.mbarrier.init of its own between "
+                      "them and it: nothing orders them before another thread's arrival; "
+                      "fence them first, or release (nvvm.cluster.arrive)");
+  if (!mlirOperationIsNull(run->publish_relaxed) && !mlirOperationIsNull(run->tmem_alloc))
+    return ws_rule_error(run->publish_relaxed, "init", "is relaxed: it publishes the barrier "
+                      "inits (the nvvm.fence.mbarrier.init before it orders them) but not the "
+                      "tensor-memory address ws.tmem_alloc writes before it: this arrive must "
+                      "release (nvvm.cluster.arrive)");
+  return true;
+}
+
 bool ws_check_run_rules(ws_run *run) {
   proxy_use u;
   find_proxy_use(run, &u);
-  if (!check_init(run) || !check_cluster(run))
+  if (!check_init(run) || !check_relaxed_publish(run) || !check_cluster(run))
     return false;
   for (int a = 0; a < run->num_agents; a++)
     if (!check_agent(run, &run->agents[a], &u))

@@ -1241,14 +1241,18 @@ static int take_prefix(ws_run *run, const ws_event *ev, int n, int tid) {
   }
   if (ev[sync].kind == EV_CLUSTER_WAIT && !arrived)
     return 0;
+  bool unfenced = false; /* this thread's inits, no fence of its own after them yet */
   for (int k = 0; k < sync; k++) {
     if (ev[k].kind == EV_CLUSTER_ARRIVE) {
       if (ev[k].aux)
         run->publish_relaxed = ev[k].op;
+      if (ev[k].aux && unfenced && mlirOperationIsNull(run->relaxed_unfenced))
+        run->relaxed_unfenced = ev[k].op;
       continue;
     }
     if (ev[k].kind == EV_INIT_FENCE) {
       run->init_fenced = true;
+      unfenced = false;
       continue;
     }
     if (ev[k].kind == EV_TMEM_ALLOC) {
@@ -1263,6 +1267,7 @@ static int take_prefix(ws_run *run, const ws_event *ev, int n, int tid) {
       continue;
     }
     int c = ev[k].channel, f = ev[k].full;
+    unfenced = true;
     if (mlirOperationIsNull(run->init_op[c][f]))
       run->init_op[c][f] = ev[k].op;
     run->init_count[c][f] = ev[k].value;

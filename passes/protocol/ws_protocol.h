@@ -60,8 +60,10 @@ typedef enum ws_ev_kind {
   EV_TC_FENCE,     /* nvvm.tcgen05.fence: aux = 1 before_thread_sync */
   EV_TMEM_ALLOC,   /* ws.tmem_alloc */
   EV_TMEM_DEALLOC, /* ws.tmem_dealloc */
-  /* clusters: nvvm.cluster.arrive and nvvm.cluster.wait, the barrier of
-   * every thread of every CTA of the cluster */
+  /* clusters: nvvm.cluster.arrive (aux = 1: nvvm.cluster.arrive.relaxed,
+   * which orders none of the thread's accesses before it) and
+   * nvvm.cluster.wait, the barrier of every thread of every CTA of the
+   * cluster */
   EV_CLUSTER_ARRIVE,
   EV_CLUSTER_WAIT,
   WS_NUM_EV_KINDS
@@ -127,6 +129,9 @@ typedef struct ws_run {
    * before it may still be in flight when the peer exits). */
   bool cluster_published;
   MlirOperation exit_sync, publish_relaxed, exit_relaxed;
+  /* a relaxed arrive after inits of its own thread that no
+   * fence.mbarrier.init of that thread orders before it */
+  MlirOperation relaxed_unfenced;
   int exit_threads;
   /* Tensor memory (sm_100a): the threads that allocate before cta_sync
    * (fenced: a tcgen05.fence::before_thread_sync after it), and after the

@@ -49,16 +49,30 @@
 // EXIT_ARRIVE_ONLY: <stdin>:104:7: error: 'nvvm.cluster.arrive' op breaks the protocol rule 'cluster-sync': is a cluster barrier among the protocol's other ops: a cluster kernel has two, after the barrier inits (both halves) and as every thread's last ops, and no other
 
 // Case RELAXED_PUBLISH, the inits published by a relaxed cluster arrive (what ws-insert-barriers emits): the nvvm.fence.mbarrier.init before it orders them, and nothing else needs publishing. Proved, for both kernels.
-// RUN: sed -e '27s/arrive {aligned}/arrive.relaxed {aligned}/' %S/Inputs/check-protocol-cluster.mlir \
-// RUN:   | ws-opt --pass-pipeline='builtin.module(ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
-// RUN: sed -e '45s/arrive {aligned}/arrive.relaxed {aligned}/' %S/Inputs/check-protocol-cluster-persistent.mlir \
-// RUN:   | ws-opt --pass-pipeline='builtin.module(ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PERSISTENT
+// RUN: sed -e '27s/arrive {aligned}/arrive.relaxed {aligned}/' %S/Inputs/check-protocol-cluster.mlir > %t.tiled.mlir
+// RUN: grep -q 'nvvm.cluster.arrive.relaxed' %t.tiled.mlir
+// RUN: ws-opt %t.tiled.mlir --pass-pipeline='builtin.module(ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+// RUN: sed -e '45s/arrive {aligned}/arrive.relaxed {aligned}/' %S/Inputs/check-protocol-cluster-persistent.mlir > %t.persistent.mlir
+// RUN: grep -q 'nvvm.cluster.arrive.relaxed' %t.persistent.mlir
+// RUN: ws-opt %t.persistent.mlir --pass-pipeline='builtin.module(ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PERSISTENT
 
 // Case RELAXED_UNFENCED, the relaxed arrive with the inits' fence gone: nothing orders the inits before a peer's remote arrival.
 // RUN: sed -e '27s/arrive {aligned}/arrive.relaxed {aligned}/' -e '25d' %S/Inputs/check-protocol-cluster.mlir \
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=RELAXED_UNFENCED --implicit-check-not=error: --implicit-check-not=Sanitizer
 // RELAXED_UNFENCED: <stdin>:27:7: error: 'nvvm.cluster.wait' op breaks the protocol rule 'init': the barrier initializations before it are not made visible with nvvm.fence.mbarrier.init
+
+// Case RELAXED_LATE_FENCE, the inits' fence comes after the relaxed arrive: it orders nothing before it.
+// RUN: sed -e '25d' -e '27s/arrive {aligned}/arrive.relaxed {aligned}/' -e '27a\      nvvm.fence.mbarrier.init' %S/Inputs/check-protocol-cluster.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=RELAXED_LATE_FENCE --implicit-check-not=error: --implicit-check-not=Sanitizer
+// RELAXED_LATE_FENCE: <stdin>:26:7: error: 'nvvm.cluster.arrive.relaxed' op breaks the protocol rule 'init': is relaxed, but this thread's barrier inits before it have no nvvm.fence.mbarrier.init of its own between them and it: nothing orders them before another thread's arrival; fence them first, or release (nvvm.cluster.arrive)
+
+// Case RELAXED_OTHER_FENCE, the inits' fence runs in another thread (tid 32) than the inits (tid 0): a fence orders its own thread's inits only.
+// RUN: sed -e '24a\      }' -e '24a\      %k32 = arith.constant 32 : i32' -e '24a\      %at32 = arith.cmpi eq, %4, %k32 : i32' -e '24a\      scf.if %at32 {' -e '27s/arrive {aligned}/arrive.relaxed {aligned}/' %S/Inputs/check-protocol-cluster.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=RELAXED_OTHER_FENCE --implicit-check-not=error: --implicit-check-not=Sanitizer
+// RELAXED_OTHER_FENCE: <stdin>:31:7: error: 'nvvm.cluster.arrive.relaxed' op breaks the protocol rule 'init': is relaxed, but this thread's barrier inits before it have no nvvm.fence.mbarrier.init of its own between them and it
 
 // Case RELAXED_EXIT, the exit's arrive is relaxed: a thread's remote arrival before it may still be in flight when the peer exits.
 // RUN: sed -e '104s/arrive {aligned}/arrive.relaxed {aligned}/' %S/Inputs/check-protocol-cluster.mlir \

@@ -79,6 +79,12 @@
 // RUN:   | FileCheck %s --check-prefix=ACC_REUSED --implicit-check-not=error: --implicit-check-not=Sanitizer
 // ACC_REUSED: <stdin>:132:15: error: 'ws.tc_mma' op breaks the protocol rule 'balance': writes (tcgen05.mma) tensor-memory accumulator buffer 0 for iteration 0 without first waiting on the empty barrier of channel 3 for it
 
+// Case RELAXED_ALLOC, the block-wide barrier after the inits replaced by a cluster barrier (a cluster of one) whose arrive is relaxed: it does not publish the address tcgen05.alloc writes before it.
+// RUN: sed -e '36s/.*/      nvvm.cluster.arrive.relaxed {aligned}/' -e '36a\      nvvm.cluster.wait {aligned}' %S/Inputs/check-protocol-tcgen05.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=RELAXED_ALLOC --implicit-check-not=error: --implicit-check-not=Sanitizer
+// RELAXED_ALLOC: <stdin>:36:7: error: 'nvvm.cluster.arrive.relaxed' op breaks the protocol rule 'init': is relaxed: it publishes the barrier inits (the nvvm.fence.mbarrier.init before it orders them) but not the tensor-memory address ws.tmem_alloc writes before it: this arrive must release (nvvm.cluster.arrive)
+
 // Case EARLY_HANDBACK, persistent: the epilogue hands the buffer back before it reads it.
 // RUN: sed -e '59d' -e '54a "ws.arrive"(%15#0) {barrier = "empty", channel = 3 : i32} : (i32) -> ()' %S/Inputs/check-protocol-tcgen05-persistent.mlir \
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
