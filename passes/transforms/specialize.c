@@ -252,31 +252,22 @@ static void arrive(specializer *S, ws_builder *b, int ch, bool full, MlirValue s
 /* Every thread of the block (nvvm.barrier0), or of every CTA of the
  * cluster: a cluster kernel's barriers are arrived on and written by its
  * peers, so their initialization must be visible to them before any may
- * touch them, and no CTA may exit while a peer might still do so. */
-static void sync_threads(specializer *S, ws_builder *b) {
+ * touch them, and no CTA may exit while a peer might still do so. With
+ * `relaxed` (the barrier after the inits) the cluster arrive is relaxed:
+ * the nvvm.fence.mbarrier.init before it orders the inits (the pattern PTX
+ * gives that fence for; a releasing arrive cost the 2x1 tiled 128x256
+ * kernel 0.1-0.9 us a launch on the H100), and nothing else written before
+ * it is read by another thread after it, except tcgen05.alloc's address:
+ * a kernel with tensor memory keeps the releasing arrive. */
+static void sync_threads(specializer *S, ws_builder *b, bool relaxed) {
   if (ws_plan_cluster_size(S->plan) < 2) {
     ws_build_void(b, "nvvm.barrier0", 0, NULL, 0, NULL);
     return;
   }
   MlirNamedAttribute aligned = ws_named(S->ctx, "aligned", mlirUnitAttrGet(S->ctx));
-  ws_build_void(b, "nvvm.cluster.arrive", 0, NULL, 1, &aligned);
-  ws_build_void(b, "nvvm.cluster.wait", 0, NULL, 1, &aligned);
-}
-
-/* The barrier after the inits. A cluster kernel without tensor memory
- * publishes them to its peers with a relaxed cluster arrive, which the
- * nvvm.fence.mbarrier.init before it orders (the pattern PTX gives that
- * fence for; a releasing arrive cost the 2x1 tiled 128x256 kernel 0.1-0.9
- * us a launch on the H100): nothing else written before it is read by
- * another thread after it. tcgen05.alloc's address is, so a kernel with
- * tensor memory keeps the releasing arrive. */
-static void publish_inits(specializer *S, ws_builder *b) {
-  if (ws_plan_cluster_size(S->plan) < 2 || S->plan->tmem.tile.ptr) {
-    sync_threads(S, b);
-    return;
-  }
-  MlirNamedAttribute aligned = ws_named(S->ctx, "aligned", mlirUnitAttrGet(S->ctx));
-  ws_build_void(b, "nvvm.cluster.arrive.relaxed", 0, NULL, 1, &aligned);
+  ws_build_void(b, relaxed && !S->plan->tmem.tile.ptr ? "nvvm.cluster.arrive.relaxed"
+                                                      : "nvvm.cluster.arrive",
+                0, NULL, 1, &aligned);
   ws_build_void(b, "nvvm.cluster.wait", 0, NULL, 1, &aligned);
 }
 
@@ -518,15 +509,22 @@ static void release_lagging(specializer *S, ws_builder *b, MlirValue n, int ch, 
   arrive(S, &t, ch, false, old);
 }
 
+/* Whether the store partition's pass stored a tile whole on some channel
+ * (`started`), which its bulk group then covers; a tile held in parts
+ * commits and releases each part itself (store_parts). */
+static bool stored_whole(const specializer *S, const bool *started) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++)
+    if (started[ch])
+      return true;
+  return false;
+}
+
 /* The store partition's release: one bulk group per iteration; the slot
  * stored `drain` iterations ago has been read once all but `drain` groups
  * are. */
 static void release_stored_slots(specializer *S, ws_builder *b, MlirValue n,
                                  const bool *started) {
-  bool any = false;
-  for (int ch = 0; ch < S->plan->num_channels; ch++)
-    any |= started[ch];
-  if (!any)
+  if (!stored_whole(S, started))
     return; /* a tile stored in parts: each part committed and released its own */
   ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
@@ -1996,11 +1994,8 @@ static void emit_epilogue_store(specializer *S, ws_builder *b, int part) {
   MlirValue n = c32(b, 0);
   tile_nest t = open_tile_loop(S, b, m, part, 1, &n);
   emit_tma_ops(S, &t.at, m, n, first_epilogue_op(S, &t.at, m, part), part, started);
-  bool whole = false; /* a tile stored whole (parts commit their own groups) */
-  for (int ch = 0; ch < S->plan->num_channels; ch++)
-    whole |= started[ch];
   if (mlirOperationIsNull(t.loop)) {
-    if (whole)
+    if (stored_whole(S, started)) /* parts commit their own groups */
       ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
   } else {
     release_stored_slots(S, &t.at, n, started);
@@ -2139,7 +2134,7 @@ static void alloc_tmem(specializer *S, ws_builder *b, MlirValue warp) {
  * it together. */
 static void dealloc_tmem(specializer *S, ws_builder *b, MlirValue warp) {
   tcgen05_fence(b, true);
-  sync_threads(S, b);
+  sync_threads(S, b, false);
   ws_builder t = in_mma_warp(S, b, warp);
   tcgen05_fence(&t, false);
   ws_build_void(&t, "ws.tmem_dealloc", 0, NULL, 0, NULL);
@@ -2163,7 +2158,7 @@ static void init_barriers(specializer *S, ws_builder *b, MlirValue tid, MlirValu
   ws_build_void(&t, "nvvm.fence.mbarrier.init", 0, NULL, 0, NULL);
   if (S->plan->tmem.tile.ptr)
     alloc_tmem(S, b, warp);
-  publish_inits(S, b);
+  sync_threads(S, b, true);
   if (S->plan->tmem.tile.ptr)
     tcgen05_fence(b, false);
 }
@@ -2255,7 +2250,7 @@ bool ws_specialize(ws_plan *plan) {
   if (plan->tmem.tile.ptr)
     dealloc_tmem(&S, &b, warp);
   else if (ws_plan_cluster_size(plan) > 1) /* no CTA leaves while a peer may write to it */
-    sync_threads(&S, &b);
+    sync_threads(&S, &b, false);
   map_free(&S.map);
   if (S.failed)
     return false;
