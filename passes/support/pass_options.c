@@ -179,8 +179,13 @@ bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text,
                def->argument, spec->name, spec->name);
       return false;
     }
-    if (!parse_value(def, spec, value, value_len, &out->v[index], error))
+    if (!parse_value(def, spec, value, value_len, &out->v[index], error)) {
+      if (memchr(value, ',', value_len)) /* `a=1,b=2`: MLIR's options take spaces */
+        snprintf(error + strlen(error), WS_ERROR_MAX - strlen(error),
+                 " (options are separated by spaces, not commas: '%s=... other=...')",
+                 spec->name);
       return false;
+    }
   }
   return true;
 }

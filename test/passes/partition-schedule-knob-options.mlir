@@ -11,6 +11,8 @@
 // RUN: not ws-opt %s --ws-pipeline='l2-keep=c' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-L2
 // RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{store-boxes=true})' | FileCheck %s --check-prefix=BOXES
 // RUN: not ws-opt %s --ws-pipeline='store-boxes=maybe' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-BOXES
+// Options joined by a comma (as other tools take them) are one bad value; the error says spaces.
+// RUN: not ws-opt %s --ws-pipeline='stage=plan,store-boxes=true' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMMA
 // A bool takes the spellings LLVM's command-line bools take: TRUE, False...
 // RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{store-boxes=TRUE})' | FileCheck %s --check-prefix=BOXES
 // RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{store-boxes=False})' | FileCheck %s --check-prefix=NO-BOXES
@@ -42,6 +44,7 @@
 // BOXES: } {ws.overlap = "pingpong", ws.tile_loop}
 // BAD-BOXES: option 'store-boxes' takes true or false (or 1 or 0), got 'maybe'
 // NO-BOXES: gpu.func
+// COMMA: option 'stage' takes plan, lower or all, got 'plan,store-boxes=true' (options are separated by spaces, not commas: 'stage=... other=...')
 // NO-BOXES-NOT: ws.store_boxes
 
 module attributes {gpu.container_module} {
