@@ -193,6 +193,31 @@ def test_close_candidates_are_timed_again():
     assert log["counts"] == {(128, 128): rounds, (128, 256): rounds, (256, 128): 1}
 
 
+def test_a_member_whose_speed_swings_loses_the_runoff():
+    """A member fastest at first and in every other run-off round (the
+    median of all its figures the best) loses to one steady a hair behind:
+    the run-off ranks by the mean of its own rounds, the selecting figure
+    left out."""
+    configs = [{"BM": 128, "BN": 128, "BK": 64}, {"BM": 128, "BN": 256, "BK": 64}]
+    log = {"counts": {}}
+
+    def bench(launch):
+        launch()
+        bn = log["config"]["BN"]
+        n = log["counts"][bn] = log["counts"].get(bn, 0) + 1
+        if bn == 128:
+            return 1.00
+        return 0.98 if n % 2 else 1.10  # 0.98 first, then 1.10 and 0.98 in turn
+
+    tuned = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a", bench=bench)
+    tuned._launch = lambda kernel, config, args, stream=None: log.update(config=config)
+    best = tuned.tune(*matmul_args(4096, 4096, 4096))
+    assert best.config["BN"] == 128 and best.ms == pytest.approx(1.00)
+    swinging = next(c for c in tuned.results[tuned.key(*matmul_args(4096, 4096, 4096))]
+                    if c.config["BN"] == 256)
+    assert swinging.ms == pytest.approx(1.04)  # (3 x 1.10 + 3 x 0.98) / 6
+
+
 def test_arguments_a_candidate_refuses():
     configs = [{"BM": 128, "BN": 128, "BK": 64}, {"BM": 128, "BN": 256, "BK": 64}]
     tuned = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a",

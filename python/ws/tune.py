@@ -27,11 +27,16 @@ from .template import Template
 
 OVERLAPS = ("", "pingpong", "cooperative")  # "": the planner's choice
 # Candidates within RUNOFF_MARGIN of the fastest first time are timed
-# RUNOFF_ROUNDS times more, interleaved, and ranked by their median: one
-# do_bench figure moves by a percent or two from run to run, as much as
-# close members differ.
+# RUNOFF_ROUNDS times more, interleaved, and ranked by the mean of those
+# rounds: one do_bench figure moves by a percent or two from run to run, as
+# much as close members differ. The first figure is left out of the mean
+# (it is what put a member in the run-off, so it is biased low), and a mean
+# rather than a median makes a member whose speed swings between runs pay
+# for its slow ones (on the H200 a tiled 128x256 member past one wave, its
+# speed set by the order the hardware schedules its blocks in, won a
+# 4-round run-off by its median and then ran 3% behind the persistent one).
 RUNOFF_MARGIN = 0.03
-RUNOFF_ROUNDS = 4
+RUNOFF_ROUNDS = 6
 STAGES = (0, 2, 3, 4, 5, 6, 7, 8)  # 0: the planner's depth
 
 
@@ -225,7 +230,7 @@ class Autotuned:
 
     def tune(self, *args) -> Candidate:
         """Times every candidate on `args` (those within RUNOFF_MARGIN of
-        the fastest again, RUNOFF_ROUNDS times, ranked by their median) and
+        the fastest again, RUNOFF_ROUNDS times, ranked by their mean) and
         keeps the winner for their key, in this process and on disk;
         returns it. The candidates are
         launched on `args` repeatedly: a kernel that reads what it writes
@@ -257,18 +262,18 @@ class Autotuned:
         """The fastest of `ran`: the ones close to the first figures' best
         timed again in interleaved rounds, the order reversed every other
         round (whichever runs first in a round follows what ran before it,
-        which can cost a short kernel several percent), each then at its
-        median."""
+        which can cost a short kernel several percent), each then at the
+        mean of those rounds."""
         first = min(c.ms for c in ran)
         close = [c for c in ran if c.ms <= first * (1 + RUNOFF_MARGIN)]
         if len(close) > 1:
-            times = [[c.ms] for c in close]
+            times = [[] for c in close]
             for r in range(RUNOFF_ROUNDS):
                 pairs = list(zip(close, times))
                 for c, t in pairs[::-1] if r % 2 else pairs:
                     t.append(self._time(c, args))
             for c, t in zip(close, times):
-                c.ms = sorted(t)[len(t) // 2]
+                c.ms = sum(t) / len(t)
         return min(close, key=lambda c: c.ms)
 
     def choose(self, *args) -> Candidate:
