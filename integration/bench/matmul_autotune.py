@@ -18,7 +18,7 @@ figures, so the table times it again: R rounds (6 unless
 given) of the winner and cuBLAS (torch.matmul), a shape at a time after
 a discarded settling run of each, each side first in every other round,
 one process, the same uniform [-1, 1] inputs, triton.testing.do_bench (L2
-flushed); medians.
+flushed); medians, and in how many rounds ws was the faster side.
 
 Usage:
   matmul_autotune.py [--wide] --compile compile every config into the cache
@@ -108,18 +108,23 @@ def bench(rounds, wide):
                 for side, fn in sides[::-1] if r % 2 else sides:
                     times.setdefault((m, n, k, side), []).append(do_bench(fn))
         print("\n%s: median TFLOP/s over %d rounds" % (dtype, rounds))
-        print("| M x N x K | ws autotuned | winner | cuBLAS | ws / cuBLAS |")
-        print("| --- | --- | --- | --- | --- |")
+        print("| M x N x K | ws autotuned | winner | cuBLAS | ws / cuBLAS | rounds ws ahead |")
+        print("| --- | --- | --- | --- | --- | --- |")
         for m, n, k, a, b, c, best, ok in inputs:
             t_ws = median(times[(m, n, k, "ws")])
             t_blas = median(times[(m, n, k, "cuBLAS")])
             ratio = t_blas / t_ws
-            weakest.append((ratio, "%s %dx%dx%d" % (dtype, m, n, k)))
-            print("| %dx%dx%d | %.0f | %s | %.0f | %.3f%s |" % (
+            # how often ws was the faster side within a round: a median
+            # ratio near 1 with ws ahead in half the rounds is a tie
+            ahead = sum(w < b for w, b in zip(times[(m, n, k, "ws")],
+                                              times[(m, n, k, "cuBLAS")]))
+            weakest.append((ratio, "%s %dx%dx%d" % (dtype, m, n, k), ahead))
+            print("| %dx%dx%d | %.0f | %s | %.0f | %.3f%s | %d of %d |" % (
                 m, n, k, tflops(m, n, k, t_ws), best.name, tflops(m, n, k, t_blas),
-                ratio, "" if ok else " WRONG"))
+                ratio, "" if ok else " WRONG", ahead, rounds))
     w = min(weakest)
-    print("\nweakest shape: %s at %.3fx cuBLAS" % (w[1], w[0]))
+    print("\nweakest shape: %s at %.3fx cuBLAS (ws ahead in %d of %d rounds)"
+          % (w[1], w[0], w[2], rounds))
     return 0
 
 
