@@ -23,7 +23,15 @@ ROOT = os.path.dirname(HERE)
 
 
 def project_version():
-    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+    """ws's version, from the checkout this folder lies in: the package
+    installs from a checkout's python/ (a copy of the folder alone has no
+    version and no libraries to take)."""
+    cmake = os.path.join(ROOT, "CMakeLists.txt")
+    if not os.path.isfile(cmake):
+        raise SystemExit("ws: the package installs from the python/ folder of a ws checkout "
+                         "(pip install ./python at the checkout's top); %s is not in one: no %s"
+                         % (HERE, cmake))
+    with open(cmake) as f:
         return re.search(r"project\(ws VERSION (\S+)", f.read()).group(1)
 
 

@@ -127,6 +127,19 @@ static const ws_option_spec *find_option(const ws_pass_def *def,
   return NULL;
 }
 
+/* The pass's option names, comma-separated, for the error that names a
+ * misspelt one: the user sees what was meant without --help. */
+static void list_option_names(const ws_pass_def *def, char *buf, size_t cap) {
+  size_t at = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < def->num_options && at < cap; i++) {
+    int n = snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", def->options[i].name);
+    if (n < 0)
+      break;
+    at += (size_t)n;
+  }
+}
+
 /* Length of a value starting at p: up to the next blank outside quotes. */
 static size_t value_length(const char *p, const char *end) {
   const char *q = p;
@@ -163,9 +176,11 @@ bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text,
     int index = -1;
     const ws_option_spec *spec = find_option(def, key, key_len, &index);
     if (!spec) {
-      snprintf(error, WS_ERROR_MAX, "%s: unknown option '%.*s'%s",
-               def->argument, (int)key_len, key,
-               def->num_options ? "" : " (this pass takes no options)");
+      char names[WS_ERROR_MAX / 2];
+      list_option_names(def, names, sizeof names);
+      snprintf(error, WS_ERROR_MAX, "%s: unknown option '%.*s' (%s%s)", def->argument,
+               (int)key_len, key, def->num_options ? "it takes " : "this pass takes no options",
+               names);
       return false;
     }
     const char *value = p;

@@ -1343,7 +1343,8 @@ static MlirWalkResult keep_operand_in_l2(MlirOperation op, void *keep) {
  * had written it. overlap= applies only to a persistent tile loop (one
  * holding its K loop) of an engine whose accumulator lives in registers;
  * elsewhere there is nothing to choose. */
-static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts) {
+static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts,
+                               const ws_pass_env *env) {
   MlirContext ctx = mlirOperationGetContext(marked);
   int stages = (int)ws_option_int(opts, "num-stages");
   if (stages > 0 && !ws_has_attr(marked, "ws.num_stages"))
@@ -1352,12 +1353,23 @@ static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts
         mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), stages));
   const char *overlap = ws_option_string(opts, "overlap");
   MlirOperation k;
-  if (overlap[0] && !ws_has_attr(marked, "ws.overlap") &&
-      count_ops(ws_loop_body(marked), "scf.for", &k) == 1 &&
-      ws_mma_engine_of(marked)->accumulator != WS_ACC_TENSOR_MEMORY)
+  const char *unused =
+      !overlap[0]                                          ? NULL
+      : ws_has_attr(marked, "ws.overlap")                  ? "the loop sets ws.overlap itself"
+      : count_ops(ws_loop_body(marked), "scf.for", &k) != 1
+          ? "the loop is not a persistent tile loop holding a K loop (overlap picks how a "
+            "persistent matmul's consumer warpgroups take its tiles; a tiled kernel's block "
+            "computes one tile)"
+      : ws_mma_engine_of(marked)->accumulator == WS_ACC_TENSOR_MEMORY
+          ? "its accumulators live in tensor memory, where the MMA warp overlaps tiles itself"
+          : NULL;
+  if (overlap[0] && !unused)
     mlirOperationSetDiscardableAttributeByName(
         marked, mlirStringRefCreateFromCString("ws.overlap"),
         mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(overlap)));
+  else if (unused && ws_option_bool(opts, "explain"))
+    ws_remark(env, mlirOperationGetLocation(marked), "overlap=%s: not applied here: %s",
+              overlap, unused);
   const char *keep = ws_option_string(opts, "l2-keep");
   if (keep[0])
     mlirOperationWalk(marked, keep_operand_in_l2, (void *)keep, MlirWalkPreOrder);
@@ -1380,7 +1392,7 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts,
   if (ws_has_attr(loop, "ws.partitions"))
     return true; /* already scheduled */
   MlirOperation marked = loop;
-  apply_knob_options(marked, opts);
+  apply_knob_options(marked, opts, env);
   guard_step(marked);
   loop = unnest_tile_loop(marked);
   if (mlirOperationIsNull(loop))

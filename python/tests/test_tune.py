@@ -47,6 +47,9 @@ def test_render_errors_are_located():
         ws.Template("${X}").render({"X": "a\nb"})
     with pytest.raises(ws.TemplateError, match="division by zero"):
         ws.Template("${X // 0}").render({"X": 1})
+    # a value of the wrong type, compared: located, not a bare TypeError
+    with pytest.raises(ws.TemplateError, match=r"fam.mlir:1:4: field \$\{8 if BM >= 128 else 4\}"):
+        ws.Template("// ${8 if BM >= 128 else 4}", filename="fam.mlir").render({"BM": "128"})
 
 
 def test_rendered_kernel_compiles_with_lines_of_the_template():
@@ -126,6 +129,17 @@ def test_bad_configs_are_refused_at_once():
         ws.autotune(family(), [])
     with pytest.raises(ValueError, match="the family has kernels matmul, matmul_tiled"):
         ws.autotune(family(), [{"BM": 128, "BN": 128, "BK": 64}], chip="sm_90a").candidates()
+    # a misspelt field (or option) is neither: ws saw it as an option and
+    # refused it; the error names the template's fields and the options
+    for key in ("BX", "num_stage"):
+        with pytest.raises(ws.TemplateError) as e:
+            ws.autotune(family(), [{"BM": 128, "BN": 128, "BK": 64, key: 4}],
+                        kernel="matmul", chip="sm_90a").candidates()
+        assert str(e.value) == (
+            "%s: config key '%s' is neither a field of the template (BK, BM, BN, DTYPE) nor a "
+            "ws-pipeline option (it takes chip, format, stage, smem-budget, max-blocks-per-sm, "
+            "cuda-path, explain, check-protocol, num-stages, overlap, l2-keep, store-boxes)"
+            % (FAMILY, key))
 
 
 def matmul_args(m, n, k):

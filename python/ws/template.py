@@ -17,7 +17,7 @@ import os
 import re
 from typing import Dict, Optional
 
-from .compiler import _read_source, compile as _compile
+from .compiler import CompileError, _read_source, compile as _compile
 
 _FIELD = re.compile(r"\$\{([^{}\n]*)\}")
 _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
@@ -120,7 +120,7 @@ class Template:
                                   % match.group(1))
             try:
                 value = _evaluate(parsed, values)
-            except ValueError as e:
+            except (ValueError, TypeError) as e:  # TypeError: a value of the wrong type
                 raise self._error(line, column, "field ${%s}: %s" % (match.group(1), e))
             text = str(value)
             if "\n" in text or "${" in text:
@@ -142,7 +142,25 @@ class Template:
         """Compiles one member: the config's fields rendered, its other keys
         and `options` passed to ws.compile (pipeline options, chip...)."""
         fields, rest = self.split(config or {})
-        return _compile(self.render(fields), filename=self.filename, **dict(rest, **options))
+        try:
+            return _compile(self.render(fields), filename=self.filename, **dict(rest, **options))
+        except CompileError as e:
+            raise self._unknown_key(rest, e) or e
+
+    def _unknown_key(self, rest: Dict[str, object], error: CompileError):
+        """A TemplateError for a config key that is neither a field nor a
+        pipeline option (a misspelt field, mostly: ws saw it as an option
+        and refused it), naming both lists; None for any other error."""
+        for key in rest:
+            unknown = "unknown option '%s'" % key.replace("_", "-")
+            said = next((str(d) for d in error.diagnostics if unknown in str(d)), None)
+            if said:
+                takes = said[said.index(unknown) + len(unknown):].strip()
+                return TemplateError("%s: config key %r is neither a field of the template "
+                                     "(%s) nor a ws-pipeline option %s"
+                                     % (self.filename, key, ", ".join(sorted(self.fields))
+                                        or "it has none", takes))
+        return None
 
     def __repr__(self):
         return "<ws.Template %s: %s>" % (os.path.basename(self.filename),

@@ -8,6 +8,8 @@
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{num-stages=3 overlap=pingpong})' | FileCheck %s --check-prefix=SOURCE
 // RUN: not ws-opt %S/partition-schedule-pingpong.mlir --ws-pipeline='num-stages=8' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not ws-opt %s --ws-pipeline='overlap=sideways' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// Where overlap= is left alone, explain says why.
+// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{overlap=pingpong explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNUSED
 // RUN: not ws-opt %s --ws-pipeline='l2-keep=c' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-L2
 // RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule{store-boxes=true})' | FileCheck %s --check-prefix=BOXES
 // RUN: not ws-opt %s --ws-pipeline='store-boxes=maybe' --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-BOXES
@@ -20,6 +22,9 @@
 // store-boxes=, the fourth, by insert-barriers-store-boxes.mlir.)
 
 // PLANNER: ws.overlap = "pingpong"
+
+// UNUSED: knob-options.mlir:{{[0-9]+}}:14: remark: overlap=pingpong: not applied here: the loop is not a persistent tile loop holding a K loop (overlap picks how a persistent matmul's consumer warpgroups take its tiles; a tiled kernel's block computes one tile)
+// UNUSED: knob-options.mlir:{{[0-9]+}}:7: remark: overlap=pingpong: not applied here: the loop is not a persistent tile loop
 
 // KNOBS: ws.channels = [{depth = 3 : i32{{.*}}ws.num_stages = 3 : i32
 // KNOBS: ws.overlap = "cooperative"
