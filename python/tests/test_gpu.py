@@ -62,6 +62,12 @@ def test_a_refused_argument_launches_nothing(add):
         add[2](a, a.bfloat16(), c, 64)
     torch.cuda.synchronize()
     assert bool((c == -7.0).all())
+    # a tensor in host memory: the kernel could only fault on its address
+    with pytest.raises(ValueError, match="arg1: must be on the current GPU, cuda:0 "
+                                         "\\(got a tensor on cpu\\)"):
+        add[2](a, a.cpu(), c, 64)
+    torch.cuda.synchronize()
+    assert bool((c == -7.0).all())
 
 
 def test_k_zero_and_a_stream(add):

@@ -48,6 +48,26 @@ def test_good_arguments_pass(add):
     add.check(torch.zeros(100, 64), torch.zeros(100, 64), torch.zeros(100, 64), 64)
 
 
+def test_a_tensor_off_the_current_gpu_is_refused_at_launch(add):
+    """check() applies the rules a CPU test can (CPU tensors pass it); a
+    launch also refuses a tensor in host memory or on another GPU, which
+    the kernel could only fault on (the refusal launch() raises, without
+    the GPU this needs)."""
+    from ws.launch import _device_refusal
+    on = [good() for _ in range(3)]
+    for t, d in zip(on, (torch.device("cuda", 0),) * 3):
+        t.device = d
+    assert _device_refusal(add.signature, (*on, 64), 0) is None
+    assert _device_refusal(add.signature, (good(), good(), good(), 64), 0) is None  # no device
+    cpu = (on[0], torch.zeros(100, 64), on[2], 64)
+    assert _device_refusal(add.signature, cpu, 0) == \
+        "arg1: must be on the current GPU, cuda:0 (got a tensor on cpu)"
+    other = good()
+    other.device = torch.device("cuda", 1)
+    assert _device_refusal(add.signature, (on[0], on[1], other, 64), 0) == \
+        "arg2: must be on the current GPU, cuda:0 (got a tensor on cuda:1)"
+
+
 def test_element_type(add):
     assert refusal(add, good(dtype=torch.bfloat16), good(), good(), 1) == \
         "add: arg0: element type must be f32 (got bf16)"

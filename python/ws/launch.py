@@ -197,6 +197,9 @@ class Kernel:
         key = (loaded.device, grid) + tuple(_arg_key(a) for a in args)
         handle = self._launches.get(key)
         if handle is None:
+            refusal = _device_refusal(self.signature, args, loaded.device)
+            if refusal:
+                raise self._refuse(refusal)
             resident = self.resident_grid() if self.signature.workspace_per_block else 0
             handle = self._prepare(args, grid, loaded.encode, loaded.scratch, resident)
             if len(self._launches) >= _LAUNCHES_KEPT:
@@ -217,6 +220,22 @@ class Kernel:
 # an aligned address standing in for a split-K workspace in check(), which
 # encodes nothing and reads no memory
 _WORKSPACE_STANDIN = 256
+
+
+def _device_refusal(sig, args, device):
+    """Why a tensor argument cannot be launched on: one in host memory,
+    or on another GPU than the current one `device` (the kernel would read
+    an address the GPU cannot, and fault), or None. A tensor-like value
+    with no `device` is taken at its word."""
+    for a, value in zip(sig.args, args):
+        where = getattr(value, "device", None)
+        if a.kind == "scalar" or where is None:
+            continue
+        kind, index = getattr(where, "type", str(where)), getattr(where, "index", None)
+        if kind != "cuda" or (index is not None and index != device):
+            return ("arg%d: must be on the current GPU, cuda:%d (got a tensor on %s)"
+                    % (a.index, device, where))
+    return None
 
 
 def _grid3(grid):
