@@ -71,10 +71,10 @@ def test_clear_and_the_command(add_source, private_cache):
     assert cache.clear() == 2
     assert not ws.compile(add_source).cached
     pkg = os.path.dirname(os.path.dirname(ws.__file__))
-    out = subprocess.run([sys.executable, "-m", "ws.cache", "clear"], check=True,
+    run = subprocess.run([sys.executable, "-m", "ws", "cache", "clear"], check=True,
                          capture_output=True, text=True, cwd=pkg,
-                         env=dict(os.environ, PYTHONPATH=pkg)).stdout
-    assert "removed 1 cached module" in out
+                         env=dict(os.environ, PYTHONPATH=pkg))
+    assert "removed 1 cached module" in run.stdout and not run.stderr  # no runpy warning
     assert not ws.compile(add_source).cached
 
 

@@ -120,6 +120,8 @@ def test_every_shipped_matmul_config_is_a_kernel_of_its_own():
     from ws.families import MATMUL_CONFIGS
     tuned = ws.autotune(family(), MATMUL_CONFIGS, chip="sm_90a")
     assert [c.skipped for c in tuned.candidates()] == [None] * len(MATMUL_CONFIGS)
+    assert tuned.candidates()[0].describe() == "{BK=64, BM=128, BN=256, kernel=matmul}: " \
+        "compiled, not timed"
 
 
 def test_bad_configs_are_refused_at_once():

@@ -2,6 +2,8 @@
 them without MLIR (ws.load reads them back; it needs libws-launch.so only).
 python -m ws families: every member of the shipped families the PyTorch
 ops run, compiled into the cache (ws.families.compile_all).
+python -m ws cache clear|dir: empties the module cache (and the
+autotuner's winners), or prints where it is.
 
     python -m ws compile [--chip C] [--linker L] [-o OUT | --out-dir DIR]
                          [OPTION=VALUE...] FILE.mlir...
@@ -73,9 +75,13 @@ def main(argv=None) -> int:
     if argv == ["families"]:
         from .families import main as families_main
         return families_main()
+    if argv[:1] == ["cache"]:
+        from .cache import _main as cache_main
+        return cache_main(argv[1:])
     if argv[:1] != ["compile"]:
         print("usage: python -m ws compile [-h] [--chip C] [--linker L] [-o OUT | --out-dir DIR] "
-              "[OPTION=VALUE...] FILE.mlir...\n       python -m ws families", file=sys.stderr)
+              "[OPTION=VALUE...] FILE.mlir...\n       python -m ws families\n"
+              "       python -m ws cache clear|dir", file=sys.stderr)
         return 2
     return compile_files(_parser().parse_intermixed_args(argv[1:]))
 

@@ -10,7 +10,7 @@ when nvJitLink made one, its cubin; or a refusal's diagnostics (a compile
 refused once is refused again without compiling). The autotuner's winners
 are JSON records in its ``autotune`` folder (load_record, store_record). A warm ``ws.compile`` reads two files
 (three with a cubin). ``ws.cache.clear()`` or
-``python -m ws.cache clear`` empties it.
+``python -m ws cache clear`` empties it.
 """
 
 import hashlib
@@ -133,7 +133,7 @@ def clear() -> int:
 
 
 def _main(argv) -> int:
-    usage = "usage: python -m ws.cache clear|dir"
+    usage = "usage: python -m ws cache clear|dir"
     if argv == ["clear"]:
         print("ws: removed %d cached module(s) from %s" % (clear(), directory()))
         return 0

@@ -74,7 +74,8 @@ class Candidate:
 
     def describe(self) -> str:
         what = ("%.4f ms" % self.ms) if self.ms is not None else ("skipped: " + self.skipped
-                                                                  if self.skipped else "")
+                                                                  if self.skipped else
+                                                                  "compiled, not timed")
         return "%s: %s" % (self.name, what)
 
 
