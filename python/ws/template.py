@@ -145,7 +145,10 @@ class Template:
         try:
             return _compile(self.render(fields), filename=self.filename, **dict(rest, **options))
         except CompileError as e:
-            raise self._unknown_key(rest, e) or e
+            unknown = self._unknown_key(rest, e)
+            if unknown is None:
+                raise
+        raise unknown from None  # the TemplateError says all the CompileError did
 
     def _unknown_key(self, rest: Dict[str, object], error: CompileError):
         """A TemplateError for a config key that is neither a field nor a
