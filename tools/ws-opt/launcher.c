@@ -220,45 +220,6 @@ static void write_header(FILE *f, const char *name, const WsKernelInfo *ks, int 
   fprintf(f, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
 }
 
-/* Where a launch's memory lives: the driver's pointer attributes of each
- * tensor's base (and a split-K workspace), which must be the current
- * GPU's memory or managed memory. TMA and the kernel's loads would fault
- * on pageable host memory, and pinned host memory or another GPU's is not
- * what the kernel was proved for. Written into every launcher after the
- * shared rules (the C API's copy of them takes no driver calls of its
- * own: the Python runtime checks where torch's tensors live instead). */
-static void write_residency_check(FILE *f) {
-  fprintf(f,
-      "/* Refuses argument `arg` at `base` unless it is the current GPU's memory or\n"
-      " * managed memory (a kernel reading host memory or another GPU's faults). */\n"
-      "static CUresult ws_check_resident(char *error, int arg, CUdeviceptr base) {\n"
-      "  CUdevice device;\n"
-      "  CUresult r = cuCtxGetDevice(&device);\n"
-      "  if (r != CUDA_SUCCESS)\n    return r;\n"
-      "  unsigned int type = 0, managed = 0;\n  int ordinal = -1;\n"
-      "  CUpointer_attribute what[3] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,\n"
-      "                                 CU_POINTER_ATTRIBUTE_IS_MANAGED,\n"
-      "                                 CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};\n"
-      "  void *data[3] = {&type, &managed, &ordinal};\n"
-      "  if ((r = cuPointerGetAttributes(3, what, data, base)) != CUDA_SUCCESS)\n    return r;\n"
-      "  if (managed || (type == CU_MEMORYTYPE_DEVICE && ordinal == (int)device))\n"
-      "    return CUDA_SUCCESS;\n"
-      "  if (type == CU_MEMORYTYPE_DEVICE)\n"
-      "    return refuse(error, \"arg%%d: must be in the current GPU's memory, device %%d \"\n"
-      "                  \"(its base is on device %%d)\", arg, (int)device, ordinal);\n"
-      "  return refuse(error, \"arg%%d: must be in the current GPU's memory, device %%d (its base \"\n"
-      "                \"0x%%llx is %%s)\", arg, (int)device, (unsigned long long)base,\n"
-      "                type == CU_MEMORYTYPE_HOST ? \"host memory\"\n"
-      "                                           : \"no memory CUDA allocated: pageable host memory?\");\n"
-      "}\n\n"
-      "/* ws_check_resident for a tensor with an element (one without is never read). */\n"
-      "static CUresult ws_check_tensor_resident(char *error, int arg, const ws_tensor *t) {\n"
-      "  for (int d = 0; d < t->rank && d < 5; d++)\n"
-      "    if (t->sizes[d] == 0)\n      return CUDA_SUCCESS;\n"
-      "  return ws_check_resident(error, arg, t->base);\n"
-      "}\n\n");
-}
-
 /* The rules and parameter building every launch shares with the C API
  * (capi/lib/launch_rules.h, embedded at build time), after the names of
  * the element types it words its refusals with. */
@@ -272,7 +233,6 @@ static void write_rules(FILE *f) {
       "}\n\n", (int)WsDtypeCount);
   fwrite(ws_launch_rules_text, 1, ws_launch_rules_text_len, f);
   fputc('\n', f);
-  write_residency_check(f);
 }
 
 static const char *swizzle_name(int bytes) {
@@ -351,20 +311,17 @@ static void write_launch(FILE *f, const char *name, const WsKernelInfo *k) {
     fprintf(f, "  values[%d].%s = arg%d;\n", i,
             a->kind == WsArgScalar ? value_field[a->scalar] : "tensor", i);
   }
-  fprintf(f, "  ws_arg_slot slots[%d];\n  void *params[%d];\n  int num_params = 0;\n"
-             "  r = ws_prepare(m->error, %s_%s_rules, %d, values, "
-             "cuTensorMapEncodeTiled,\n"
+  /* where each tensor lives, asked of the driver (ws_residency) */
+  fprintf(f, "  ws_residency where = {cuPointerGetAttributes, 0};\n"
+             "  if ((r = cuCtxGetDevice(&where.device)) != CUDA_SUCCESS)\n    return r;\n"
+             "  ws_arg_slot slots[%d];\n  void *params[%d];\n  int num_params = 0;\n"
+             "  r = ws_prepare(m->error, %s_%s_rules, %d, values, cuTensorMapEncodeTiled, &where,\n"
              "                 m->scratch, slots, params, &num_params);\n"
              "  if (r != CUDA_SUCCESS)\n    return r;\n",
           k->num_args, count_params(k), name, k->name, k->num_args);
-  /* where the memory lives, once the rules have taken every argument */
-  for (int i = 0; i < k->num_args; i++)
-    if (k->args[i].kind != WsArgScalar)
-      fprintf(f, "  if ((r = ws_check_tensor_resident(m->error, %d, arg%d)) != CUDA_SUCCESS)\n"
-                 "    return r;\n", i, i);
   if (k->workspace_per_block)
-    fprintf(f, "  if ((r = ws_check_resident(m->error, %d, (CUdeviceptr)arg%d)) != CUDA_SUCCESS)\n"
-               "    return r;\n", k->num_args - 1, k->num_args - 1);
+    fprintf(f, "  if ((r = check_resident(m->error, %d, (CUdeviceptr)arg%d, &where)) != "
+               "CUDA_SUCCESS)\n    return r;\n", k->num_args - 1, k->num_args - 1);
   if (k->cluster_x * k->cluster_y == 1) {
     fprintf(f, "  return cuLaunchKernel(m->%s, grid_x, grid_y, grid_z, %d, 1, 1, %d, "
                "stream, params, NULL);\n}\n\n", k->name, k->block_threads,
