@@ -268,7 +268,7 @@ class Autotuned:
         first = min(c.ms for c in ran)
         close = [c for c in ran if c.ms <= first * (1 + RUNOFF_MARGIN)]
         if len(close) > 1:
-            times = [[] for c in close]
+            times = [[] for _ in close]
             for r in range(RUNOFF_ROUNDS):
                 pairs = list(zip(close, times))
                 for c, t in pairs[::-1] if r % 2 else pairs:
