@@ -119,7 +119,7 @@ MlirLogicalResult wsLaunchPrepare(WsLaunch handle, const WsLaunchArg *args, void
    * contract, which the driver's own entry point lookups follow. */
   ws_encode_tiled_fn encode_fn;
   memcpy(&encode_fn, &encode_tiled, sizeof encode_fn);
-  CUresult r = ws_prepare(l->error, l->rules, l->kernel.num_args, values, encode_fn,
+  CUresult r = ws_prepare(l->error, l->rules, l->kernel.num_args, values, encode_fn, NULL,
                           (CUdeviceptr)scratch, l->slots, l->params, &l->num_params);
   return r == CUDA_SUCCESS ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

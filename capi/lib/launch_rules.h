@@ -24,6 +24,15 @@ typedef CUresult (*ws_encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuin
                                        CUtensorMapInterleave, CUtensorMapSwizzle,
                                        CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 
+/* Where a launch's memory must live: cuPointerGetAttributes (a launcher
+ * passes the driver's own) and the current context's device. The C API
+ * passes none (NULL): the Python runtime checks where torch's tensors live
+ * itself, and its library links no driver. */
+typedef struct ws_residency {
+  CUresult (*attributes)(unsigned, CUpointer_attribute *, void **, CUdeviceptr);
+  CUdevice device;
+} ws_residency;
+
 /* The kinds and scalar types, numbered as ws-c/Compile.h numbers them. */
 enum { WS_ARG_SCALAR = 0, WS_ARG_DESCRIPTOR = 1, WS_ARG_ARRAY = 2 };
 enum { WS_SCALAR_I32 = 1, WS_SCALAR_I64 = 2, WS_SCALAR_F32 = 3, WS_SCALAR_F64 = 4 };
@@ -71,6 +80,41 @@ static CUresult refuse(char *error, const char *format, ...) {
   return CUDA_ERROR_INVALID_VALUE;
 }
 
+/* Whether tensor `t` of rank `rank` has an element: one without is never
+ * read or written, so neither its strides nor its base are looked at. */
+static int has_element(const ws_tensor *t, int rank) {
+  for (int d = 0; d < rank; d++)
+    if (t->sizes[d] == 0)
+      return 0;
+  return 1;
+}
+
+/* Refuses argument `arg` at `base` unless it is the current GPU's memory
+ * or managed memory, by the driver's pointer attributes: a kernel reading
+ * pageable host memory faults, and pinned host memory or another GPU's is
+ * not what it was proved for. No check without `where` (the C API). */
+static CUresult check_resident(char *error, int arg, CUdeviceptr base, const ws_residency *where) {
+  if (!where)
+    return CUDA_SUCCESS;
+  unsigned int type = 0, managed = 0;
+  int ordinal = -1;
+  CUpointer_attribute what[3] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                 CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+  void *data[3] = {&type, &managed, &ordinal};
+  CUresult r = where->attributes(3, what, data, base);
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (managed || (type == CU_MEMORYTYPE_DEVICE && ordinal == (int)where->device))
+    return CUDA_SUCCESS;
+  if (type == CU_MEMORYTYPE_DEVICE)
+    return refuse(error, "arg%d: must be in the current GPU's memory, device %d (its base is "
+                  "on device %d)", arg, (int)where->device, ordinal);
+  return refuse(error, "arg%d: must be in the current GPU's memory, device %d (its base 0x%llx "
+                "is %s)", arg, (int)where->device, (unsigned long long)base,
+                type == CU_MEMORYTYPE_HOST ? "host memory"
+                                           : "no memory CUDA allocated: pageable host memory?");
+}
+
 /* Checks tensor `t` (argument `arg`) against the kernel's element type
  * and rank and against what TMA accepts; gives each dimension's stride in
  * bytes, outermost first. A dimension of size 1 is never stepped: its
@@ -89,13 +133,11 @@ static CUresult check_tensor(char *error, int arg, const ws_tensor *t, int dtype
   if ((int)t->dtype != dtype)
     return refuse(error, "arg%d: element type must be %s (got %s)", arg,
                   dtype_name(dtype), dtype_name((int)t->dtype));
-  *empty = 0;
-  for (int d = 0; d < rank; d++) {
+  for (int d = 0; d < rank; d++)
     if (t->sizes[d] > (1ull << 32))
       return refuse(error, "arg%d: each size must be at most 2^32 (got %llu in "
                     "dimension %d)", arg, (unsigned long long)t->sizes[d], d);
-    *empty |= t->sizes[d] == 0;
-  }
+  *empty = !has_element(t, rank);
   if (*empty)
     return CUDA_SUCCESS;
   if (t->base % align)
@@ -164,9 +206,7 @@ static void store_view(int64_t view[12], const ws_tensor *t,
                        const cuuint64_t byte_strides[5], int elem_bytes, int rank) {
   uint64_t inner = t->sizes[rank - 1];
   uint64_t per_granule = 16 / (uint64_t)elem_bytes;
-  int empty = 0;
-  for (int d = 0; d < rank; d++)
-    empty |= t->sizes[d] == 0;
+  int empty = !has_element(t, rank);
   view[0] = (int64_t)t->base;
   view[1] = inner % per_granule ? (int64_t)(inner / per_granule * per_granule) : INT64_MAX;
   for (int d = 0; d < 5; d++) {
@@ -249,12 +289,14 @@ static inline CUresult ws_check_split_k(char *error, int arg, uint64_t workspace
 /* Checks every argument of a launch and points `params` at its kernel
  * parameters, in the kernel's order: a descriptor's map (then its store
  * view), an array's base and count, a scalar. First the divisors the
- * proofs assumed, then each argument in turn. Returns CUDA_SUCCESS, or
+ * proofs assumed, then each argument in turn, a tensor with an element
+ * last for where it lives (`where`; NULL: not checked). Returns CUDA_SUCCESS, or
  * CUDA_ERROR_INVALID_VALUE with `error` saying which argument broke which
  * rule (or the encoder's own refusal). */
 static CUresult ws_prepare(char *error, const ws_arg_rule *rules, int n, const ws_value *values,
-                           ws_encode_tiled_fn encode_tiled, CUdeviceptr scratch,
-                           ws_arg_slot *slots, void **params, int *num_params) {
+                           ws_encode_tiled_fn encode_tiled, const ws_residency *where,
+                           CUdeviceptr scratch, ws_arg_slot *slots, void **params,
+                           int *num_params) {
   for (int i = 0; i < n; i++) {
     const ws_arg_rule *rule = &rules[i];
     if (rule->kind != WS_ARG_SCALAR || rule->divisor <= 1)
@@ -280,6 +322,9 @@ static CUresult ws_prepare(char *error, const ws_arg_rule *rules, int n, const w
     } else {
       r = prepare_descriptor(error, i, rule, slot, encode_tiled, scratch, params, &p);
     }
+    if (r == CUDA_SUCCESS && rule->kind != WS_ARG_SCALAR &&
+        has_element(slot->value.tensor, rule->kind == WS_ARG_ARRAY ? 1 : rule->rank))
+      r = check_resident(error, i, slot->value.tensor->base, where);
     if (r != CUDA_SUCCESS)
       return r;
   }

@@ -302,7 +302,7 @@ static void write_launch(FILE *f, const char *name, const WsKernelInfo *k) {
   fprintf(f, "CUresult %s_%s_launch(%s_module *m, CUstream stream,\n"
              "    unsigned grid_x, unsigned grid_y, unsigned grid_z", name, k->name, name);
   write_params(f, k);
-  fprintf(f, ") {\n  m->error[0] = '\\0';\n");
+  fprintf(f, ") {\n  m->error[0] = '\\0';\n  CUresult r;\n");
   if (k->workspace_per_block)
     write_workspace_checks(f, name, k);
   fprintf(f, "  ws_value values[%d];\n", k->num_args);
@@ -311,12 +311,17 @@ static void write_launch(FILE *f, const char *name, const WsKernelInfo *k) {
     fprintf(f, "  values[%d].%s = arg%d;\n", i,
             a->kind == WsArgScalar ? value_field[a->scalar] : "tensor", i);
   }
-  fprintf(f, "  ws_arg_slot slots[%d];\n  void *params[%d];\n  int num_params = 0;\n"
-             "  CUresult r = ws_prepare(m->error, %s_%s_rules, %d, values, "
-             "cuTensorMapEncodeTiled,\n"
-             "                          m->scratch, slots, params, &num_params);\n"
+  /* where each tensor lives, asked of the driver (ws_residency) */
+  fprintf(f, "  ws_residency where = {cuPointerGetAttributes, 0};\n"
+             "  if ((r = cuCtxGetDevice(&where.device)) != CUDA_SUCCESS)\n    return r;\n"
+             "  ws_arg_slot slots[%d];\n  void *params[%d];\n  int num_params = 0;\n"
+             "  r = ws_prepare(m->error, %s_%s_rules, %d, values, cuTensorMapEncodeTiled, &where,\n"
+             "                 m->scratch, slots, params, &num_params);\n"
              "  if (r != CUDA_SUCCESS)\n    return r;\n",
           k->num_args, count_params(k), name, k->name, k->num_args);
+  if (k->workspace_per_block)
+    fprintf(f, "  if ((r = check_resident(m->error, %d, (CUdeviceptr)arg%d, &where)) != "
+               "CUDA_SUCCESS)\n    return r;\n", k->num_args - 1, k->num_args - 1);
   if (k->cluster_x * k->cluster_y == 1) {
     fprintf(f, "  return cuLaunchKernel(m->%s, grid_x, grid_y, grid_z, %d, 1, 1, %d, "
                "stream, params, NULL);\n}\n\n", k->name, k->block_threads,

@@ -77,6 +77,18 @@ int main(void) {
   one.strides[1] = 5;
   launch(&m, "one element", one, one, one);
 
+  /* Memory the kernel could only fault on, or was not proved for. */
+  t = good;
+  t.base = STAND_IN_HOST + 0x1000;
+  launch(&m, "pageable host memory", good, t, good);
+  t.base = STAND_IN_PINNED + 0x1000;
+  launch(&m, "pinned host memory", good, good, t);
+  t.base = STAND_IN_OTHER_GPU + 0x1000;
+  launch(&m, "another GPU's memory", t, good, good);
+  /* a tensor with no element is never read: its base is not looked at */
+  empty.base = STAND_IN_HOST;
+  launch(&m, "no columns in host memory", good, empty, good);
+
   launch(&m, "stride of 777", matrix(2, 777, 777), good, good);
   t = good;
   t.strides[1] = 2;

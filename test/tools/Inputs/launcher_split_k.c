@@ -41,7 +41,8 @@ int main(void) {
   ws_tensor a = matrix(256, 8192), b = matrix(8192, 8192), c = matrix(256, 8192);
   printf("bytes for 132 blocks: %zu\n", split_pmm_128x256x64_w8_sk_workspace_bytes(132));
   struct { unsigned grid; int64_t workspace; } runs[] = {
-      {132, 0x200000}, {132, 0}, {132, 0x200008}, {133, 0x200000}};
+      {132, 0x200000}, {132, 0}, {132, 0x200008}, {133, 0x200000},
+      {132, (int64_t)STAND_IN_HOST}};
   for (unsigned i = 0; i < sizeof runs / sizeof runs[0]; i++) {
     printf("grid %u, workspace 0x%llx:\n", runs[i].grid, (unsigned long long)runs[i].workspace);
     CUresult r = split_pmm_128x256x64_w8_sk_launch(&m, NULL, runs[i].grid, 1, 1, &a, &b, &c,

@@ -59,6 +59,29 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuui
 }
 #endif
 
+/* Where memory lives, as the launchers' residency check asks: addresses
+ * from STAND_IN_HOST up are pageable host memory (no attribute set, as
+ * the driver answers for memory it did not allocate), from
+ * STAND_IN_PINNED up pinned host memory, from STAND_IN_OTHER_GPU up
+ * device 1's memory, below that device 0's. */
+#define STAND_IN_OTHER_GPU 0x500000000000ull
+#define STAND_IN_PINNED 0x600000000000ull
+#define STAND_IN_HOST 0x700000000000ull
+CUresult cuPointerGetAttributes(unsigned n, CUpointer_attribute *what, void **data,
+                                CUdeviceptr p) {
+  for (unsigned i = 0; i < n; i++) {
+    if (what[i] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
+      *(unsigned *)data[i] = p >= STAND_IN_HOST     ? 0
+                             : p >= STAND_IN_PINNED ? CU_MEMORYTYPE_HOST
+                                                    : CU_MEMORYTYPE_DEVICE;
+    else if (what[i] == CU_POINTER_ATTRIBUTE_IS_MANAGED)
+      *(unsigned *)data[i] = 0;
+    else if (what[i] == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
+      *(int *)data[i] = p >= STAND_IN_HOST ? -1 : p >= STAND_IN_OTHER_GPU ? 1 : 0;
+  }
+  return CUDA_SUCCESS;
+}
+
 /* The device the grid functions (NAME_KERNEL_persistent_grid) size for:
  * an H100's 132 SMs. */
 CUresult cuCtxGetDevice(CUdevice *d) { *d = 0; return CUDA_SUCCESS; }
