@@ -175,6 +175,54 @@ static CUresult launch(MODULE_T *m, CUdeviceptr *in, CUdeviceptr out,
 #endif
 }
 
+/* The launcher's residency rule against the real driver: an input in
+ * pageable or pinned host memory, or the output in pinned memory, is
+ * refused naming the argument and where its memory is; managed memory is
+ * taken. Returns the number of cases that went otherwise. */
+static int check_residency(MODULE_T *m, CUdeviceptr *in, CUdeviceptr out, elem_t *pageable,
+                           size_t bytes, uint64_t rows, uint64_t cols) {
+  void *pinned = NULL;
+  check(cuMemAllocHost(&pinned, bytes), "pinned alloc");
+  struct {
+    const char *what;
+    int input; /* the argument replaced: an input's index, or -1 for the output */
+    CUdeviceptr base;
+    const char *refusal;
+  } cases[] = {
+      {"pageable input", 0, (CUdeviceptr)pageable, "arg0: must be in the current GPU's memory, "
+                                                   "device 0 (its base 0x"},
+      {"pinned input", 1, (CUdeviceptr)pinned, "is host memory)"},
+      {"pinned output", -1, (CUdeviceptr)pinned, "host memory)"},
+  };
+  int bad = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    CUdeviceptr args[3] = {in[0], in[1], in[2]}, o = out;
+    if (cases[i].input >= 0)
+      args[cases[i].input] = cases[i].base;
+    else
+      o = cases[i].base;
+    CUresult r = launch(m, args, o, rows, cols);
+    int ok = r == CUDA_ERROR_INVALID_VALUE && strstr(m->error, cases[i].refusal) &&
+             (cases[i].input < 0 || strstr(m->error, cases[i].input ? "arg1:" : "arg0:"));
+    printf("%s residency, %s: %s (%s)\n", ok ? "PASS" : "FAIL", cases[i].what,
+           ok ? "refused" : "not refused as expected", m->error);
+    bad += !ok;
+  }
+  check(cuMemFreeHost(pinned), "pinned free");
+  /* managed memory is the GPU's to read: taken, and the sum is exact */
+  CUdeviceptr managed;
+  check(cuMemAllocManaged(&managed, bytes, CU_MEM_ATTACH_GLOBAL), "managed alloc");
+  check(cuMemcpy(managed, in[0], bytes), "managed copy");
+  CUdeviceptr args[3] = {managed, in[1], in[2]};
+  CUresult r = launch(m, args, out, rows, cols);
+  printf("%s residency, managed input: %s%s\n", r == CUDA_SUCCESS ? "PASS" : "FAIL",
+         r == CUDA_SUCCESS ? "launched" : "refused: ", r == CUDA_SUCCESS ? "" : m->error);
+  bad += r != CUDA_SUCCESS;
+  check(cuCtxSynchronize(), "managed launch");
+  check(cuMemFree(managed), "managed free");
+  return bad;
+}
+
 static int compare(const elem_t *host_in[3], const elem_t *out, size_t n, uint64_t cols) {
   size_t bad = 0;
   for (size_t i = 0; i < n; i++) {
@@ -192,11 +240,12 @@ static int compare(const elem_t *host_in[3], const elem_t *out, size_t n, uint64
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s ROWS COLS [--bench ITERS]\n", argv[0]);
+    fprintf(stderr, "usage: %s ROWS COLS [--bench ITERS | --where]\n", argv[0]);
     return 2;
   }
   uint64_t rows = strtoull(argv[1], NULL, 10), cols = strtoull(argv[2], NULL, 10);
   int bench = argc > 4 && strcmp(argv[3], "--bench") == 0 ? atoi(argv[4]) : 0;
+  int where = argc > 3 && strcmp(argv[3], "--where") == 0;
   size_t n = rows * cols, bytes = n * sizeof(elem_t);
   CUdevice dev;
   CUcontext ctx;
@@ -245,9 +294,10 @@ int main(int argc, char **argv) {
     printf("BENCH %s %llux%llu median %.4f ms %.3f TB/s\n", STR(KERN),
            (unsigned long long)rows, (unsigned long long)cols, ms, moved / (ms * 1e-3) / 1e12);
   }
+  int refusals_bad = where ? check_residency(&m, in, out, host_in[0], bytes, rows, cols) : 0;
   elem_t *host_out = malloc(bytes);
   check(cuMemcpyDtoH(host_out, out, bytes), "copy out");
-  int bad = compare((const elem_t **)host_in, host_out, n, cols);
+  int bad = compare((const elem_t **)host_in, host_out, n, cols) + refusals_bad;
   printf("%s %s %llux%llu: %s (%d mismatches)\n", bad ? "FAIL" : "PASS", STR(KERN),
          (unsigned long long)rows, (unsigned long long)cols, bad ? "wrong" : "exact", bad);
   return bad ? 1 : 0;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the integration suite on a GPU: builds the harness for every variant
 # compiled by compile_variants.sh into DIR, runs each at ragged and large
-# sizes against the CPU reference (bit-exact), then racecheck and synccheck
-# on the add kernel. Without a GPU it says "skipped: no GPU".
+# sizes against the CPU reference (bit-exact), the launcher's refusal of
+# host memory, then racecheck and synccheck on the add kernel. Without a
+# GPU it says "skipped: no GPU".
 #   Usage: run_gpu.sh DIR [NAME-REGEX]   (the regex picks variants)
 set -u
 dir="$1"
@@ -31,6 +32,11 @@ while read -r name op dtype rows cols stages warps inputs; do
     if timeout 60 "$dir/bin/$name" $size; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
   done
 done < "$dir/manifest"
+# the launcher's residency rule against the real driver: host memory
+# refused by name, managed memory taken
+if [ -x "$dir/bin/add_f32" ]; then
+  if timeout 60 "$dir/bin/add_f32" 1000 2000 --where; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+fi
 for tool in racecheck synccheck; do
   log="$dir/sanitizer-$tool.log"
   "$cuda/bin/compute-sanitizer" --tool "$tool" --error-exitcode 9 "$dir/bin/add_f32" 1000 2000 >"$log" 2>&1
