@@ -137,12 +137,19 @@ def _count_resident(kernel, loaded):
     return int(clusters) * cx * cy
 
 
+try:  # torch's current stream as a raw handle, without a Stream object
+    from torch._C import _cuda_getCurrentRawStream as _current_stream
+except ImportError:
+    def _current_stream(device):
+        return torch.cuda.current_stream(device).cuda_stream
+
+
 def launch(kernel, loaded, grid, params, stream):
     """cuLaunchKernel (cuLaunchKernelEx for a cluster) with the prepared
     parameter array `params` (an address) on `stream` (an int handle, a
     torch stream, or None for torch's current one)."""
     if stream is None:
-        stream = torch.cuda.current_stream(loaded.device).cuda_stream
+        stream = _current_stream(loaded.device)
     elif hasattr(stream, "cuda_stream"):
         stream = stream.cuda_stream
     s = kernel.signature

@@ -170,8 +170,7 @@ class Kernel:
         """The grid that fills the current device once: its SMs times the
         blocks per SM the plan leaves room for (a cluster kernel: the
         clusters the device runs at once times their blocks)."""
-        from . import _driver
-        return _driver.resident_grid(self)
+        return _cuda().resident_grid(self)
 
     def __getitem__(self, grid):
         return lambda *args, stream=None: self.launch(grid, *args, stream=stream)
@@ -184,34 +183,51 @@ class Kernel:
         kernel's resident grid) on `stream` (default: torch's current). A
         split-K kernel's last argument, its workspace, may be left out: the
         kernel then uses one of its own (zeroed once, per device)."""
+        # the path a repeated launch takes is kept short (the call overhead
+        # is a measure: integration/bench/python_overhead.py): the prepared
+        # launch is looked up by the arguments' own key, and only a new key
+        # normalizes the grid, checks and prepares
         if grid is None and not self.signature.persistent:
             raise ValueError("%s: a grid is needed (the kernel is not persistent)" % self.name)
-        from . import _driver
-        if grid is None:
-            grid = self.resident_grid()
-        grid = _grid3(grid)
+        driver = _cuda()
+        loaded = driver.load(self)
         if self._takes_workspace(args):
-            import torch
-            args = args + (self._workspace(torch.cuda.current_device()),)
-        loaded = _driver.load(self)
-        key = (loaded.device, grid) + tuple(_arg_key(a) for a in args)
-        handle = self._launches.get(key)
-        if handle is None:
-            refusal = _device_refusal(self.signature, args, loaded.device)
-            if refusal:
-                raise self._refuse(refusal)
-            resident = self.resident_grid() if self.signature.workspace_per_block else 0
-            handle = self._prepare(args, grid, loaded.encode, loaded.scratch, resident)
-            if len(self._launches) >= _LAUNCHES_KEPT:
-                old = next(iter(self._launches))
-                _capi.launch_lib().wsLaunchDestroy(self._launches.pop(old))
-            self._launches[key] = handle
-        _driver.launch(self, loaded, grid, _capi.launch_lib().wsLaunchGetParams(handle), stream)
+            args = args + (self._workspace(loaded.device),)
+        key = [loaded.device, tuple(grid) if isinstance(grid, list) else grid]
+        for value in args:
+            if hasattr(value, "data_ptr"):
+                shape, strides = value.shape, value.stride()
+                if not isinstance(shape, tuple) or not isinstance(strides, tuple):
+                    shape, strides = tuple(shape), tuple(strides)
+                key += (value.data_ptr(), shape, strides, value.dtype)
+            else:  # as text: -0.0 == 0.0, but a launch must pass the one it was given
+                key += (type(value), repr(value))
+        key = tuple(key)
+        prepared = self._launches.get(key)
+        if prepared is None:
+            prepared = self._prepare_launch(key, grid, args, loaded)
+        driver.launch(self, loaded, prepared[1], prepared[2], stream)
+
+    def _prepare_launch(self, key, grid, args, loaded):
+        """Checks and encodes a launch with a new key, and keeps it (the
+        oldest of _LAUNCHES_KEPT goes): (handle, grid, parameters)."""
+        grid = _grid3(self.resident_grid() if grid is None else grid)
+        refusal = _device_refusal(self.signature, args, loaded.device)
+        if refusal:
+            raise self._refuse(refusal)
+        resident = self.resident_grid() if self.signature.workspace_per_block else 0
+        handle = self._prepare(args, grid, loaded.encode, loaded.scratch, resident)
+        lib = _capi.launch_lib()
+        if len(self._launches) >= _LAUNCHES_KEPT:
+            old = next(iter(self._launches))
+            lib.wsLaunchDestroy(self._launches.pop(old)[0])
+        prepared = self._launches[key] = (handle, grid, lib.wsLaunchGetParams(handle))
+        return prepared
 
     def __del__(self):
         try:
             lib = _capi.launch_lib()
-            for handle in self._launches.values():
+            for handle, _, _ in self._launches.values():
                 lib.wsLaunchDestroy(handle)
         except Exception:
             pass
@@ -247,10 +263,14 @@ def _grid3(grid):
     return grid + (1,) * (3 - len(grid))
 
 
-def _arg_key(value):
-    """What a prepared launch depends on: a tensor's address, shape,
-    strides and dtype, or a scalar's value (as text: -0.0 == 0.0, but a
-    launch must pass the one it was given)."""
-    if hasattr(value, "data_ptr"):
-        return (value.data_ptr(), tuple(value.shape), tuple(value.stride()), value.dtype)
-    return (type(value), repr(value))
+_driver = None
+
+
+def _cuda():
+    """The CUDA side of a launch (ws._driver), imported at the first
+    launch: compiling and checking need no CUDA Python bindings."""
+    global _driver
+    if _driver is None:
+        from . import _driver as driver
+        _driver = driver
+    return _driver
