@@ -132,6 +132,14 @@ static uint16_t small_value(unsigned r) {
  * 1/8 to 1), so the tensor cores see as many toggling bits as with the
  * normal random inputs cuBLAS and Triton are timed on. */
 static uint16_t dense_value(unsigned r) {
+  /* the LCG's low bits repeat with short periods: mix them first, so that
+   * every mantissa bit is random (operands with fewer toggling bits draw
+   * less power, and a power-bound kernel then runs at a higher clock) */
+  r ^= r >> 16;
+  r *= 0x7feb352du;
+  r ^= r >> 15;
+  r *= 0x846ca68bu;
+  r ^= r >> 16;
 #ifdef BF16
   return (uint16_t)(((r >> 16) & 1) << 15 | (124 + (r >> 8) % 3) << 7 | (r & 127));
 #else
