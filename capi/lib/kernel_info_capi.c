@@ -116,9 +116,11 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       a->kind = WsArgScalar;
       a->divisor = mlirTypeIsAInteger(t) ? wsPlanGetArgumentDivisibility(plan, i) : 1;
     } else {
-      char message[128];
+      char message[256];
       snprintf(message, sizeof message, "kernel argument %d has a type a launch cannot "
-                                        "pass", (int)i);
+                                        "pass: a scalar is i32, i64, index, f32 or f64 "
+                                        "(pass an f32 or i32 and convert it in the kernel)",
+               (int)i);
       refuse_kernel(c, func, message);
       return;
     }

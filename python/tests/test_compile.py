@@ -52,6 +52,12 @@ def test_an_index_argument_is_passed_as_i64(add_source):
     assert ws.compile(src).add.signature.args[3].scalar == "i64"
 
 
+def test_a_scalar_a_launch_cannot_pass_names_the_ones_it_can(add_source):
+    src = add_source.replace("%ynumel: i32) kernel", "%ynumel: i32, %s: f16) kernel")
+    with pytest.raises(ws.CompileError, match="a scalar is i32, i64, index, f32 or f64"):
+        ws.compile(src)
+
+
 def test_a_syntax_error_is_located_in_the_named_file():
     with pytest.raises(ws.CompileError) as e:
         ws.compile("func.func @f() {\n  return %nope : i32\n}\n", filename="user.mlir")
@@ -166,3 +172,19 @@ def test_python_m_ws_compile_writes_modules(tmp_path, add_source):
     assert (out / "add.wsmod").exists() and not (out / "bad.wsmod").exists()
     assert main(["compile", "-o", str(tmp_path / "x.wsmod"), str(good), str(bad)]) == 2
     assert main([]) == 2
+
+
+def test_python_m_ws_compile_says_what_it_wrote_and_refuses_a_template(tmp_path, add_source,
+                                                                        capsys):
+    from ws.__main__ import main
+    good = tmp_path / "add.mlir"
+    good.write_text(add_source)
+    assert main(["compile", str(good)]) == 0
+    assert capsys.readouterr().out == "%s: add\n" % (tmp_path / "add.wsmod")
+    family = tmp_path / "family.mlir"
+    family.write_text(add_source.replace("32x64xf32", "${BR}x64xf32"))
+    assert main(["compile", str(family)]) == 1
+    assert "a ws.Template (it has ${...} fields)" in capsys.readouterr().err
+    assert not (tmp_path / "family.wsmod").exists()
+    assert main(["--help"]) == 0
+    assert "python -m ws compile" in capsys.readouterr().out

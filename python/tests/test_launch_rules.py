@@ -143,6 +143,18 @@ def test_an_index_argument_takes_an_int64(add_source):
     kernel.check(good(), good(), good(), 2 ** 40)
 
 
+def test_without_the_cuda_bindings_a_launch_still_names_a_bad_argument(add):
+    try:
+        import cuda.bindings.driver  # noqa: F401
+        pytest.skip("the CUDA Python bindings are installed: a launch reaches the driver")
+    except ImportError:
+        pass
+    with pytest.raises(ValueError, match="arg0: element type must be f32"):
+        add[1](good(dtype=torch.float16), good(), good(), 1)
+    with pytest.raises(ImportError, match="a launch needs the CUDA Python bindings"):
+        add[1](good(), good(), good(), 1)
+
+
 def test_grids(add):
     with pytest.raises(ValueError, match="a grid is 1 to 3 positive sizes"):
         add.check(good(), good(), good(), 1, grid=(0,))

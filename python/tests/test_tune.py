@@ -142,6 +142,16 @@ def test_bad_configs_are_refused_at_once():
             "ws-pipeline option (it takes chip, format, stage, smem-budget, max-blocks-per-sm, "
             "cuda-path, explain, check-protocol, num-stages, overlap, l2-keep, store-boxes)"
             % (FAMILY, key))
+    # a misspelt field whose real name then has no value says where it went
+    with pytest.raises(ws.TemplateError,
+                       match=r"field \$\{BK\}: BK has no value .*; the config's 'BKK', not a "
+                             r"field of the template \(its fields: BK, BM, BN, DTYPE\), would go "
+                             r"to the pipeline as an option"):
+        ws.autotune(family(), [{"BM": 128, "BN": 128, "BKK": 64, "kernel": "matmul"}])
+    # no configs: the planner's choices over the defaults, which must cover every field
+    with pytest.raises(ws.TemplateError, match="no configs given, .* BK, BM, BN have no "
+                                               "default; give configs"):
+        ws.autotune(family())
 
 
 def matmul_args(m, n, k):

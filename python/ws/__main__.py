@@ -9,10 +9,12 @@ autotuner's winners), or prints where it is.
                          [OPTION=VALUE...] FILE.mlir...
 
 Each FILE.mlir becomes FILE.wsmod beside it (or in DIR; OUT names the
-output of a single FILE). OPTION=VALUE pairs are ws-pipeline options, as
-ws.compile's keyword arguments (num_stages=4, smem_budget=...). A refused
-kernel prints ws's located errors, as ws-opt does; the status is 1 when
-any file was refused, 2 for a usage error.
+output of a single FILE), and a line names each file written and its
+kernels. OPTION=VALUE pairs are ws-pipeline options, as ws.compile's
+keyword arguments (num_stages=4, smem_budget=...). A refused kernel prints
+ws's located errors, as ws-opt does, and so does a ws.Template's source
+(its ${...} fields need values: compile its members from Python); the
+status is 1 when any file was refused, 2 for a usage error.
 """
 
 import argparse
@@ -57,6 +59,12 @@ def compile_files(args) -> int:
         os.makedirs(args.out_dir, exist_ok=True)
     refused = 0
     for path in files:
+        if _is_template(path):
+            print("%s: a ws.Template (it has ${...} fields), not a kernel: compile a member "
+                  "with ws.Template(path).compile(config), whose .save(path) writes its "
+                  ".wsmod" % path, file=sys.stderr)
+            refused += 1
+            continue
         try:
             module = compile(path, chip=args.chip, linker=args.linker, **options)
         except CompileError as e:
@@ -66,8 +74,19 @@ def compile_files(args) -> int:
         except (OSError, ValueError) as e:
             print("python -m ws compile: %s" % e, file=sys.stderr)
             return 2
-        module.save(_output(path, args))
+        out = _output(path, args)
+        module.save(out)
+        print("%s: %s" % (out, ", ".join(module.kernels) or "no kernel"))
     return 1 if refused else 0
+
+
+def _is_template(path) -> bool:
+    """Whether the file holds ${...} fields (MLIR has no "${")."""
+    try:
+        with open(path) as f:
+            return "${" in f.read()
+    except OSError:
+        return False  # compile() says why
 
 
 def main(argv=None) -> int:
@@ -79,10 +98,13 @@ def main(argv=None) -> int:
         from .cache import _main as cache_main
         return cache_main(argv[1:])
     if argv[:1] != ["compile"]:
-        print("usage: python -m ws compile [-h] [--chip C] [--linker L] [-o OUT | --out-dir DIR] "
+        asked = argv[:1] in (["-h"], ["--help"])
+        print(__doc__ if asked else
+              "usage: python -m ws compile [-h] [--chip C] [--linker L] [-o OUT | --out-dir DIR] "
               "[OPTION=VALUE...] FILE.mlir...\n       python -m ws families\n"
-              "       python -m ws cache clear|dir", file=sys.stderr)
-        return 2
+              "       python -m ws cache clear|dir\n       python -m ws --help",
+              file=sys.stdout if asked else sys.stderr)
+        return 0 if asked else 2
     return compile_files(_parser().parse_intermixed_args(argv[1:]))
 
 

@@ -189,7 +189,12 @@ class Kernel:
         # normalizes the grid, checks and prepares
         if grid is None and not self.signature.persistent:
             raise ValueError("%s: a grid is needed (the kernel is not persistent)" % self.name)
-        driver = _cuda()
+        try:
+            driver = _cuda()
+        except ImportError:
+            # no CUDA Python bindings: the arguments' own errors still come first
+            self.check(*args, grid=(1, 1, 1) if grid is None else grid)
+            raise
         loaded = driver.load(self)
         if self._takes_workspace(args):
             args = args + (self._workspace(loaded.device),)

@@ -107,11 +107,13 @@ class Template:
     def _error(self, line: int, column: int, why: str) -> TemplateError:
         return TemplateError("%s:%d:%d: %s" % (self.filename, line, column, why))
 
-    def render(self, config: Optional[Dict[str, object]] = None) -> str:
+    def render(self, config: Optional[Dict[str, object]] = None, *,
+               unused: Optional[Dict[str, object]] = None) -> str:
         """The kernel text with every field replaced by its value, from
         `config` over the template's defaults. Config keys that are not
         fields are left for the caller (ws.autotune passes them to the
-        pipeline as options)."""
+        pipeline as options); given as `unused`, a field with no value
+        names them (a misspelt field, mostly)."""
         values = dict(self.defaults, **(config or {}))
         out, last = [], 0
         for match, parsed, line, column in self._fields:
@@ -121,7 +123,13 @@ class Template:
             try:
                 value = _evaluate(parsed, values)
             except (ValueError, TypeError) as e:  # TypeError: a value of the wrong type
-                raise self._error(line, column, "field ${%s}: %s" % (match.group(1), e))
+                why = str(e)
+                others = sorted(k for k in (unused or {}) if k != "kernel")
+                if others and "has no value" in why:
+                    why += ("; the config's %s, not a field of the template (its fields: %s), "
+                            "would go to the pipeline as an option" % (
+                                ", ".join(repr(k) for k in others), ", ".join(sorted(self.fields))))
+                raise self._error(line, column, "field ${%s}: %s" % (match.group(1), why))
             text = str(value)
             if "\n" in text or "${" in text:
                 raise self._error(line, column, "field ${%s}: its value %r holds a newline "
@@ -142,8 +150,9 @@ class Template:
         """Compiles one member: the config's fields rendered, its other keys
         and `options` passed to ws.compile (pipeline options, chip...)."""
         fields, rest = self.split(config or {})
+        text = self.render(fields, unused=rest)
         try:
-            return _compile(self.render(fields), filename=self.filename, **dict(rest, **options))
+            return _compile(text, filename=self.filename, **dict(rest, **options))
         except CompileError as e:
             unknown = self._unknown_key(rest, e)
             if unknown is None:

@@ -23,7 +23,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from . import cache
 from .compiler import CompileError, build_id, version
-from .template import Template
+from .template import Template, TemplateError
 
 OVERLAPS = ("", "pingpong", "cooperative")  # "": the planner's choice
 # Candidates within RUNOFF_MARGIN of the fastest first time are timed
@@ -319,13 +319,22 @@ def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
     """
     if not isinstance(template, Template):
         template = Template(template)
+    if configs is None:
+        missing = sorted(template.fields - set(template.defaults))
+        if missing:
+            raise TemplateError("ws.autotune: no configs given, so it tunes the planner's "
+                                "choices (ws.planner_configs()) over the template's "
+                                "defaults, and %s %s no default; give configs, or "
+                                "Template(..., defaults={...})"
+                                % (", ".join(missing), "has" if len(missing) == 1 else "have"))
     configs = planner_configs() if configs is None else list(configs)
     if not configs:
         raise ValueError("ws.autotune: configs is empty")
     for c in configs:
         if not isinstance(c, dict):
             raise TypeError("ws.autotune: each config is a dict (got %r)" % (c,))
-        template.render(template.split(c)[0])  # a TemplateError now, not at the call
+        fields, rest = template.split(c)
+        template.render(fields, unused=rest)  # a TemplateError now, not at the call
     return Autotuned(template, configs, kernel, key or default_key, grid, compile_options,
                      bench or _bench)
 
