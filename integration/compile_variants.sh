@@ -18,11 +18,13 @@ while read -r name op dtype rows cols stages warps inputs; do
   count=$((count + 1))
 done < "$out/manifest"
 echo "compiled $count variants to PTX and launchers; PTX checks $([ $fail = 0 ] && echo passed || echo FAILED)"
-# The generated launchers and the GPU harness must compile (no GPU needed).
+# The generated launchers must compile, and the GPU harness must check
+# against each launcher's header (-fsyntax-only: run_gpu.sh builds it on the
+# GPU machine; no GPU needed here).
 while read -r name op dtype rows cols stages warps inputs; do
-  if gcc -std=c11 -O2 -Wall -Werror -ffp-contract=off -DMOD="$name" -DKERN="$name" \
+  if gcc -std=c11 -O2 -Wall -Werror -ffp-contract=off -fsyntax-only -DMOD="$name" -DKERN="$name" \
        -DNUM_IN="$inputs" -DOP_"${op^^}" -DELEM_"${dtype^^}" -DROWS="$rows" -DCOLS="$cols" \
-       -I"$out" -I"$cuda/include" -c "$here/elementwise_test.c" -o "$out/$name.test.o" &&
+       -I"$out" -I"$cuda/include" "$here/elementwise_test.c" &&
      launcher_compiles "$name"; then
     built=$((built + 1))
   else
