@@ -46,6 +46,7 @@ static const flag bool_flags[] = {
     {"--mlir-print-ir-after-all", offsetof(cli_options, print_after_all)},
     {"--mlir-timing", offsetof(cli_options, timing)},
     {"--mlir-print-op-generic", offsetof(cli_options, generic)},
+    {"--keep-ptx", offsetof(cli_options, keep_ptx)},
     {"--help", offsetof(cli_options, help)},
     {"-h", offsetof(cli_options, help)},
     {"--version", offsetof(cli_options, version)},
@@ -114,6 +115,9 @@ int cli_parse(int argc, char **argv, cli_options *out) {
   if (out->emit != EMIT_NONE && out->pipeline)
     return usage_error("%s", "--emit runs the ws pipeline; combine it with "
                              "--ws-pipeline=<options>, not --pass-pipeline");
+  if (out->keep_ptx && out->emit != EMIT_LAUNCHER)
+    return usage_error("%s", "--keep-ptx keeps the PTX of --emit=launcher; with another "
+                             "kind, use --emit=ptx");
   if (out->emit == EMIT_LAUNCHER && strcmp(out->output, "-") == 0)
     return usage_error("%s", "--emit=launcher writes NAME.h and NAME.c: give "
                              "-o <dir>/NAME");
@@ -170,6 +174,10 @@ void cli_print_help(FILE *f) {
         "                              embedded cubin and typed launch functions),\n"
         "                              or plan (JSON: partitions, rings, channels,\n"
         "                              barriers, registers, shared-memory map)\n"
+        "  --keep-ptx                  with --emit=launcher, also write NAME.ptx:\n"
+        "                              the PTX its cubin is assembled from, in the\n"
+        "                              same run (ptxas from the toolkit, as the\n"
+        "                              cubin of --emit=cubin)\n"
         "  --ws-explain                every ws pass remarks on each decision it\n"
         "                              makes (ws-pipeline{explain=true})\n"
         "  --split-input-file          split the input at '// -----' lines and\n"

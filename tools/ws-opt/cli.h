@@ -21,6 +21,7 @@ typedef struct cli_options {
   bool generic;
   bool help, version;
   bool explain;            /* --ws-explain */
+  bool keep_ptx;           /* --keep-ptx: --emit=launcher also writes NAME.ptx */
   char ws_options[1024];   /* --ws-pipeline options with explain=true added */
 } cli_options;
 

@@ -9,6 +9,7 @@
 
 #include "launcher.h"
 #include "plan_json.h"
+#include "ptxas.h"
 #include "llvm-c/BitReader.h"
 #include "llvm-c/Core.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -31,6 +32,7 @@ bool emit_parse(const char *text, emit_kind *out) {
 
 typedef struct objects {
   MlirStringRef items[16];
+  MlirAttribute targets[16]; /* each object's #nvvm.target */
   int n;
 } objects;
 
@@ -43,8 +45,10 @@ static MlirWalkResult collect_object(MlirOperation op, void *user_data) {
   if (!mlirAttributeIsNull(list) && mlirAttributeIsAArray(list) && o->n < 16 &&
       mlirArrayAttrGetNumElements(list) > 0) {
     MlirAttribute obj = mlirArrayAttrGetElement(list, 0);
-    if (mlirAttributeIsAGPUObjectAttr(obj))
+    if (mlirAttributeIsAGPUObjectAttr(obj)) {
+      o->targets[o->n] = mlirGPUObjectAttrGetTarget(obj);
       o->items[o->n++] = mlirGPUObjectAttrGetObject(obj);
+    }
   }
   return MlirWalkResultAdvance;
 }
@@ -111,8 +115,31 @@ static void explain_nothing_planned(MlirModule module, const char *consequence) 
   mlirEmitError(mlirOperationGetLocation(loop), message);
 }
 
+/* base.ptx, the object's PTX, and its cubin from ptxas (ptxas.h): one run
+ * of the flow for both. */
+static bool keep_ptx_and_assemble(const objects *o, const char *ws_options, const char *base,
+                                  unsigned char **cubin, size_t *len) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s.ptx", base);
+  FILE *f = fopen(path, "w");
+  bool ok = f && fwrite(o->items[0].data, 1, o->items[0].length, f) == o->items[0].length;
+  if (f)
+    ok = fclose(f) == 0 && ok;
+  if (!ok) {
+    fprintf(stderr, "ws-opt: error: cannot write '%s'\n", path);
+    remove(path);
+    return false;
+  }
+  char root[1024];
+  if (ptxas_assemble(o->targets[0], ptxas_cuda_root(ws_options, root, sizeof root),
+                     o->items[0].data, o->items[0].length, cubin, len))
+    return true;
+  remove(path); /* a failed run leaves no output */
+  return false;
+}
+
 static bool emit_launcher(MlirModule module, const char *ws_options, run_pipeline_fn run,
-                          void *driver, const char *base) {
+                          void *driver, const char *base, bool keep_ptx) {
   char text[1024];
   WsKernelInfo *kernels = NULL;
   pipeline(text, sizeof text, ws_options, "stage=plan");
@@ -122,23 +149,31 @@ static bool emit_launcher(MlirModule module, const char *ws_options, run_pipelin
   bool ok = n > 0;
   if (n == 0)
     explain_nothing_planned(module, "there is nothing to launch");
-  pipeline(text, sizeof text, ws_options, "stage=lower format=bin");
+  pipeline(text, sizeof text, ws_options, keep_ptx ? "stage=lower format=isa"
+                                                   : "stage=lower format=bin");
   ok = ok && run(driver, module, text);
   objects o = ok ? find_objects(module) : (objects){.n = 0};
   if (ok && o.n != 1) {
     fprintf(stderr, "ws-opt: error: --emit=launcher takes one gpu.module, found %d\n", o.n);
     ok = false;
   }
-  ok = ok && launcher_write(base, kernels, (int)n, (const unsigned char *)o.items[0].data,
-                            o.items[0].length);
+  unsigned char *assembled = NULL;
+  size_t len = 0;
+  if (ok && keep_ptx)
+    ok = keep_ptx_and_assemble(&o, ws_options, base, &assembled, &len);
+  ok = ok && launcher_write(base, kernels, (int)n,
+                            keep_ptx ? assembled : (const unsigned char *)o.items[0].data,
+                            keep_ptx ? len : o.items[0].length);
+  free(assembled);
   wsKernelInfoFree(kernels);
   return ok;
 }
 
 bool emit_run(emit_kind kind, MlirModule module, const char *ws_options,
-              run_pipeline_fn run, void *driver, FILE *out, const char *output_base) {
+              run_pipeline_fn run, void *driver, FILE *out, const char *output_base,
+              bool keep_ptx) {
   if (kind == EMIT_LAUNCHER)
-    return emit_launcher(module, ws_options, run, driver, output_base);
+    return emit_launcher(module, ws_options, run, driver, output_base, keep_ptx);
   char text[1024];
   if (kind == EMIT_PLAN) {
     pipeline(text, sizeof text, ws_options, "stage=plan");

@@ -25,9 +25,11 @@ typedef bool (*run_pipeline_fn)(void *driver, MlirModule module, const char *tex
 
 /* Runs the ws pipeline (with `ws_options`, the user's --ws-pipeline text)
  * up to what `kind` needs and writes it: to `out` for text kinds and
- * cubin, to `output_base`.h/.c for the launcher. */
+ * cubin, to `output_base`.h/.c for the launcher (and, with `keep_ptx`,
+ * `output_base`.ptx: the PTX the launcher's cubin is assembled from, in
+ * the same run). */
 bool emit_run(emit_kind kind, MlirModule module, const char *ws_options,
               run_pipeline_fn run, void *driver, FILE *out,
-              const char *output_base);
+              const char *output_base, bool keep_ptx);
 
 #endif
