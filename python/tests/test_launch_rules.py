@@ -84,13 +84,18 @@ def test_rank(add):
 
 
 def test_alignment_strides_and_sizes(add):
-    assert refusal(add, good(base=0x10004), good(), good(), 1) == \
-        "add: arg0: base must be 16-byte aligned (got 0x10004)"
-    assert refusal(add, good(strides=(64, 2)), good(), good(), 1) == \
-        "add: arg0: the innermost stride must be 1 element (got 2)"
+    # the rule in the C launcher's words, then what a PyTorch caller can do
+    assert refusal(add, good(base=0x10004), good(), good(), 1) == (
+        "add: arg0: base must be 16-byte aligned (got 0x10004); a view that starts inside "
+        "a 16-byte granule: slice at a multiple of 16 bytes, or pass x.contiguous()")
+    assert refusal(add, good(strides=(64, 2)), good(), good(), 1) == (
+        "add: arg0: the innermost stride must be 1 element (got 2); pass a tensor whose "
+        "last dimension is dense (x.contiguous() copies a transposed or strided view)")
     assert refusal(add, good(strides=(65, 1)), good(), good(), 1) == (
         "add: arg0: each outer stride of a dimension larger than 1 must be a nonzero "
-        "multiple of 16 bytes below 2^40 bytes (got 65 elements of 4 bytes in dimension 0)")
+        "multiple of 16 bytes below 2^40 bytes (got 65 elements of 4 bytes in dimension 0); "
+        "TMA steps rows in 16-byte units: allocate rows padded to a multiple of 16 bytes "
+        "and pass a view of the columns you need (torch.empty(rows, pitch)[:, :cols])")
     assert refusal(add, good(rows=2 ** 32 + 1), good(), good(), 1) == \
         "add: arg0: each size must be at most 2^32 (got 4294967297 in dimension 0)"
 

@@ -133,7 +133,7 @@ class Kernel:
         if not lib.wsLaunchPrepare(handle, launch_args, encode, scratch, grid3, resident).value:
             message = lib.wsLaunchGetError(handle).decode()
             lib.wsLaunchDestroy(handle)
-            raise self._refuse(message)
+            raise self._refuse(message + _remedy(message))
         return handle
 
     def _takes_workspace(self, args):
@@ -266,6 +266,25 @@ def _grid3(grid):
     if not 1 <= len(grid) <= 3 or any(g < 1 for g in grid):
         raise ValueError("ws: a grid is 1 to 3 positive sizes (got %r)" % (grid,))
     return grid + (1,) * (3 - len(grid))
+
+
+# what a PyTorch caller can do about a layout rule TMA sets, after the
+# rule's own words (the C launcher's messages stop at the rule)
+_REMEDIES = (
+    ("the innermost stride must be 1 element",
+     "; pass a tensor whose last dimension is dense (x.contiguous() copies a "
+     "transposed or strided view)"),
+    ("each outer stride",
+     "; TMA steps rows in 16-byte units: allocate rows padded to a multiple of 16 "
+     "bytes and pass a view of the columns you need (torch.empty(rows, pitch)[:, :cols])"),
+    ("base must be 16-byte aligned",
+     "; a view that starts inside a 16-byte granule: slice at a multiple of 16 "
+     "bytes, or pass x.contiguous()"),
+)
+
+
+def _remedy(message):
+    return next((fix for rule, fix in _REMEDIES if rule in message), "")
 
 
 _driver = None
