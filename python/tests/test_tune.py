@@ -159,6 +159,16 @@ def matmul_args(m, n, k):
             Fake((m, n), dtype=torch.float16), m, n, k)
 
 
+def test_a_kernel_that_needs_a_grid_is_refused_before_any_timing():
+    timed = []
+    tuned = ws.autotune(family(), [{"BM": 128, "BN": 128, "BK": 64}], kernel="matmul_tiled",
+                        chip="sm_90a", bench=lambda launch: timed.append(1) or 1.0)
+    with pytest.raises(ValueError, match=r"kernel matmul_tiled \(\{BK=64, BM=128, BN=128\}\) "
+                                         r"is not persistent; give grid="):
+        tuned.tune(*matmul_args(256, 512, 512))
+    assert timed == []
+
+
 def test_tune_keeps_the_fastest_per_key_on_disk():
     configs = [{"BM": 128, "BN": 128, "BK": 64}, {"BM": 128, "BN": 256, "BK": 64},
                {"BM": 128, "BN": 256, "BK": 64, "num_stages": 8}]

@@ -237,6 +237,12 @@ class Autotuned:
         launched on `args` repeatedly: a kernel that reads what it writes
         must be tuned on copies."""
         key = self.key(*args)
+        if self.grid is None:  # before any timing: a launch would raise it anyway
+            for c in self.candidates():
+                if c.kernel is not None and not c.kernel.signature.persistent:
+                    raise ValueError("ws.autotune: kernel %s (%s) is not persistent; give "
+                                     "grid=, a function of (config, *args) returning the grid"
+                                     % (c.kernel.name, config_text(c.config)))
         timed = []
         for c in self.candidates():
             c = dataclasses.replace(c)
