@@ -88,6 +88,23 @@ static const ws_pass_def *configure(MlirStringRef argument,
   return def;
 }
 
+bool wsPassGetOptionValue(MlirStringRef argument, MlirStringRef options, MlirStringRef name,
+                          char *buf, size_t cap, const WsDiagnostics *diag) {
+  ws_pass_options opts;
+  const ws_pass_def *def = configure(argument, options, &opts, diag);
+  char key[WS_OPTION_TEXT_MAX];
+  snprintf(key, sizeof key, "%.*s", (int)name.length, name.data);
+  if (def && ws_option_text(&opts, key, buf, cap))
+    return true;
+  if (def) {
+    char error[WS_ERROR_MAX];
+    snprintf(error, sizeof error, "%s has no option '%s' (or its value is longer than %zu "
+             "bytes)", def->argument, key, cap ? cap - 1 : 0);
+    report(diag, error);
+  }
+  return false;
+}
+
 MlirPass wsCreatePass(MlirStringRef argument, MlirStringRef options,
                       const WsDiagnostics *diag) {
   ws_pass_options opts;

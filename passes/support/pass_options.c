@@ -232,6 +232,25 @@ const char *ws_option_string(const ws_pass_options *opts, const char *name) {
   return option_value(opts, name, WS_OPTION_STRING)->s;
 }
 
+/* An option's value as its text form ("4", "true", "sm_90a"), with
+ * `prefix` before it; snprintf's count. */
+static int format_value(char *buf, size_t cap, const char *prefix, const ws_option_spec *spec,
+                        const ws_option_value *v) {
+  if (spec->kind == WS_OPTION_INT)
+    return snprintf(buf, cap, "%s%lld", prefix, v->i);
+  return snprintf(buf, cap, "%s%s", prefix,
+                  spec->kind == WS_OPTION_BOOL ? (v->b ? "true" : "false") : v->s);
+}
+
+bool ws_option_text(const ws_pass_options *opts, const char *name, char *buf, size_t cap) {
+  int index = -1;
+  const ws_option_spec *spec = find_option(opts->def, name, strlen(name), &index);
+  if (!spec)
+    return false;
+  int n = format_value(buf, cap, "", spec, &opts->v[index]);
+  return n >= 0 && (size_t)n < cap;
+}
+
 const char *ws_forward_options(const ws_pass_options *from, const ws_pass_def *to, char *buf,
                                size_t cap) {
   size_t len = 0;
@@ -242,15 +261,9 @@ const char *ws_forward_options(const ws_pass_options *from, const ws_pass_def *t
     const ws_option_spec *have = find_option(from->def, spec->name, strlen(spec->name), &index);
     if (!have || have->kind != spec->kind)
       continue;
-    const ws_option_value *v = &from->v[index];
-    const char *sep = len ? " " : "";
-    if (spec->kind == WS_OPTION_INT)
-      len += (size_t)snprintf(buf + len, cap - len, "%s%s=%lld", sep, spec->name, v->i);
-    else if (spec->kind == WS_OPTION_BOOL)
-      len += (size_t)snprintf(buf + len, cap - len, "%s%s=%s", sep, spec->name,
-                              v->b ? "true" : "false");
-    else
-      len += (size_t)snprintf(buf + len, cap - len, "%s%s=%s", sep, spec->name, v->s);
+    char prefix[WS_OPTION_TEXT_MAX + 2];
+    snprintf(prefix, sizeof prefix, "%s%s=", len ? " " : "", spec->name);
+    len += (size_t)format_value(buf + len, cap - len, prefix, spec, &from->v[index]);
   }
   return buf;
 }

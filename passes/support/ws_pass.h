@@ -53,6 +53,10 @@ long long ws_option_int(const ws_pass_options *opts, const char *name);
 bool ws_option_bool(const ws_pass_options *opts, const char *name);
 const char *ws_option_string(const ws_pass_options *opts, const char *name);
 
+/* Option `name`'s value as text ("4", "true", "sm_90a") into buf (cap
+ * bytes); false when opts's pass has no such option or it does not fit. */
+bool ws_option_text(const ws_pass_options *opts, const char *name, char *buf, size_t cap);
+
 /* "k=v k=v": every option of `to` that `from`'s pass also has, with
  * from's value, into buf; how a pipeline configures its passes. */
 const char *ws_forward_options(const ws_pass_options *from, const ws_pass_def *to, char *buf,

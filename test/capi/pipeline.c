@@ -237,6 +237,29 @@ int main(void) {
   // CHECK: ws-verify,ws-tile-order,ws-split-k,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-check-protocol,ws-lower-to-nvvm,gpu.module(convert-scf-to-cf
   // CHECK-SAME: gpu-module-to-binary
   mlirPassManagerDestroy(pm);
+
+  /* An option's value as a configured pipeline sees it: given, defaulted,
+   * and the refusals (an option the pass lacks, a bad options text). */
+  const char *asks[][2] = {{"cuda-path=/opt/cuda num-stages=4", "cuda-path"},
+                           {"cuda-path=/opt/cuda num-stages=4", "num-stages"},
+                           {"", "check-protocol"},
+                           {"", "no-such-option"},
+                           {"num-stages=99", "num-stages"}};
+  for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++) {
+    char value[64];
+    printf("option %s of '%s': ", asks[i][1], asks[i][0]);
+    if (wsPassGetOptionValue(mlirStringRefCreateFromCString("ws-pipeline"),
+                             mlirStringRefCreateFromCString(asks[i][0]),
+                             mlirStringRefCreateFromCString(asks[i][1]), value, sizeof value,
+                             &diag))
+      printf("%s", value);
+    fputc('\n', stdout);
+  }
+  // CHECK: option cuda-path of 'cuda-path=/opt/cuda num-stages=4': /opt/cuda
+  // CHECK-NEXT: option num-stages of 'cuda-path=/opt/cuda num-stages=4': 4
+  // CHECK-NEXT: option check-protocol of '': true
+  // CHECK-NEXT: option no-such-option of '': ws-pipeline has no option 'no-such-option' (or its value is longer than 63 bytes)
+  // CHECK-NEXT: option num-stages of 'num-stages=99': ws-pipeline: option 'num-stages' takes an integer from 0 to 8
   mlirContextDestroy(ctx);
   return 0;
 }

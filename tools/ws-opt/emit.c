@@ -16,6 +16,7 @@
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/Dialect/GPU.h"
 #include "ws-c/Compile.h"
+#include "ws-c/Passes.h"
 
 bool emit_parse(const char *text, emit_kind *out) {
   static const struct { const char *name; emit_kind kind; } kinds[] = {
@@ -115,6 +116,11 @@ static void explain_nothing_planned(MlirModule module, const char *consequence) 
   mlirEmitError(mlirOperationGetLocation(loop), message);
 }
 
+static void print_error(MlirStringRef message, void *user_data) {
+  (void)user_data;
+  fprintf(stderr, "ws-opt: error: %.*s\n", (int)message.length, message.data);
+}
+
 /* base.ptx, the object's PTX, and its cubin from ptxas (ptxas.h): one run
  * of the flow for both. */
 static bool keep_ptx_and_assemble(const objects *o, const char *ws_options, const char *base,
@@ -130,9 +136,13 @@ static bool keep_ptx_and_assemble(const objects *o, const char *ws_options, cons
     remove(path);
     return false;
   }
-  char root[1024];
-  if (ptxas_assemble(o->targets[0], ptxas_cuda_root(ws_options, root, sizeof root),
-                     o->items[0].data, o->items[0].length, cubin, len))
+  char root[1024]; /* the toolkit the pipeline's own format=bin would use */
+  WsDiagnostics diag = {print_error, NULL, NULL};
+  if (wsPassGetOptionValue(mlirStringRefCreateFromCString("ws-pipeline"),
+                           mlirStringRefCreateFromCString(ws_options ? ws_options : ""),
+                           mlirStringRefCreateFromCString("cuda-path"), root, sizeof root,
+                           &diag) &&
+      ptxas_assemble(o->targets[0], root, o->items[0].data, o->items[0].length, cubin, len))
     return true;
   remove(path); /* a failed run leaves no output */
   return false;

@@ -11,10 +11,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef WS_DEFAULT_CUDA_ROOT
-#define WS_DEFAULT_CUDA_ROOT "/usr/local/cuda"
-#endif
-
 extern char **environ;
 
 typedef struct text_buf {
@@ -43,18 +39,6 @@ static bool target_field(const char *text, const char *key, char *out, size_t ca
   memcpy(out, at, n);
   out[n] = '\0';
   return true;
-}
-
-const char *ptxas_cuda_root(const char *ws_options, char *buf, size_t cap) {
-  const char *at = ws_options ? strstr(ws_options, "cuda-path=") : NULL;
-  if (!at) {
-    snprintf(buf, cap, "%s", WS_DEFAULT_CUDA_ROOT);
-    return buf;
-  }
-  at += strlen("cuda-path=");
-  size_t n = strcspn(at, " \t");
-  snprintf(buf, cap, "%.*s", (int)(n < cap ? n : cap - 1), at);
-  return buf;
 }
 
 /* Writes len bytes to a new temporary file named into path (a mkstemp

@@ -17,8 +17,4 @@
 bool ptxas_assemble(MlirAttribute target, const char *cuda_root, const char *ptx, size_t len,
                     unsigned char **cubin, size_t *cubin_len);
 
-/* The cuda-path=... value of a --ws-pipeline options text, into buf
- * (cap bytes); the default toolkit root when the text names none. */
-const char *ptxas_cuda_root(const char *ws_options, char *buf, size_t cap);
-
 #endif

@@ -52,6 +52,16 @@ intptr_t wsPassGetNumOptions(intptr_t index);
 void wsPassGetOption(intptr_t index, intptr_t option, MlirStringRef *name,
                      MlirStringRef *default_value, MlirStringRef *help);
 
+/* The value of option `name` of the ws pass or pipeline `argument` as
+ * `options` (its "key=value" text, may be empty) configure it: the given
+ * one, else the default; written as text into buf (cap bytes). A tool that
+ * works beside a pipeline asks it this rather than parsing the text itself
+ * (ws-opt reads ws-pipeline's cuda-path to run the toolkit's ptxas). On an
+ * unknown pass or option, or a bad options text, reports through
+ * diagnostics->on_error and returns false. */
+bool wsPassGetOptionValue(MlirStringRef argument, MlirStringRef options, MlirStringRef name,
+                          char *buf, size_t cap, const WsDiagnostics *diagnostics);
+
 /* Returns true when pass `index` is a pipeline (it adds several passes). */
 bool wsPassIsPipeline(intptr_t index);
 
