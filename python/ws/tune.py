@@ -219,11 +219,17 @@ class Autotuned:
         other on grid(config over the defaults, *args)."""
         if kernel.signature.persistent:
             return kernel(*args, stream=stream)
-        if self.grid is None:
-            raise ValueError("ws.autotune: kernel %s is not persistent; give grid=, a function "
-                             "of (config, *args) returning the grid" % kernel.name)
+        self._require_grid(kernel, config)
         grid = self.grid(dict(self.template.defaults, **config), *args)
         return kernel.launch(grid, *args, stream=stream)
+
+    def _require_grid(self, kernel, config) -> None:
+        """Refuses a member that is not persistent when the family has no
+        grid= to launch it on."""
+        if self.grid is None:
+            raise ValueError("ws.autotune: kernel %s (%s) is not persistent; give grid=, a "
+                             "function of (config, *args) returning the grid"
+                             % (kernel.name, config_text(config)))
 
     def _time(self, c: Candidate, args) -> float:
         """One figure of member `c` on `args` (the bench's, in ms)."""
@@ -237,12 +243,9 @@ class Autotuned:
         launched on `args` repeatedly: a kernel that reads what it writes
         must be tuned on copies."""
         key = self.key(*args)
-        if self.grid is None:  # before any timing: a launch would raise it anyway
-            for c in self.candidates():
-                if c.kernel is not None and not c.kernel.signature.persistent:
-                    raise ValueError("ws.autotune: kernel %s (%s) is not persistent; give "
-                                     "grid=, a function of (config, *args) returning the grid"
-                                     % (c.kernel.name, config_text(c.config)))
+        for c in self.candidates():  # before any timing: the first launch would refuse
+            if c.kernel is not None and not c.kernel.signature.persistent:
+                self._require_grid(c.kernel, c.config)
         timed = []
         for c in self.candidates():
             c = dataclasses.replace(c)
