@@ -161,6 +161,11 @@ static size_t value_length(const char *p, const char *end) {
 bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text,
                            ws_pass_options *out, char error[WS_ERROR_MAX]) {
   out->def = def;
+  if (def->num_options > WS_MAX_OPTIONS) { /* a pass table past ws_pass_options' room */
+    snprintf(error, WS_ERROR_MAX, "%s: has %d options; ws_pass.h's WS_MAX_OPTIONS is %d",
+             def->argument, def->num_options, WS_MAX_OPTIONS);
+    return false;
+  }
   for (int i = 0; i < def->num_options; i++)
     set_default(&def->options[i], &out->v[i]);
   const char *p = text.data, *end = text.data + text.length;

@@ -13,7 +13,7 @@
 #include "mlir-c/Pass.h"
 #include "ws-c/Passes.h"
 
-enum { WS_MAX_OPTIONS = 12, WS_OPTION_TEXT_MAX = 128, WS_ERROR_MAX = 512 };
+enum { WS_MAX_OPTIONS = 16, WS_OPTION_TEXT_MAX = 128, WS_ERROR_MAX = 512 };
 
 typedef enum ws_option_kind {
   WS_OPTION_INT,
