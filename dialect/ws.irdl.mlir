@@ -235,6 +235,41 @@ irdl.dialect @ws {
     irdl.results(sum: %t)
   }
 
+  // %tile, %k_begin, %k_end, %k_start = ws.stream_k_unit %unit, %dp_tiles,
+  // %tiles, %k_steps, %grid: stream-K's work (ws-split-k writes it first
+  // in a tile loop marked ws.split_k = "stream", which runs %unit from the
+  // block's id in steps of %grid). Units below %dp_tiles are whole tiles,
+  // run round-robin (%tile = %unit, K steps 0 to %k_steps). The tiles after
+  // them are shared out by K step: block b runs the b-th of %grid equal
+  // runs of their K steps, as three more units (j = 0, 1, 2), each the part
+  // of one tile its run covers, last tile first: K steps %k_begin to %k_end
+  // of %tile, from %k_start on (wrapping to %k_begin), so that every block
+  // reads the same K steps at the same time. A unit the run does not reach
+  // is empty: all three are 0. All i32. The protocol proof takes the trip
+  // count %k_end - %k_begin from the run it checks, not from this
+  // arithmetic (check_protocol.c).
+  irdl.operation @stream_k_unit {
+    %i = irdl.is i32
+    irdl.operands(unit: %i, dp_tiles: %i, tiles: %i, k_steps: %i, grid: %i)
+    irdl.results(tile: %i, k_begin: %i, k_end: %i, k_start: %i)
+  }
+
+  // %sum = ws.stream_k_sum %acc, %workspace, %k_begin, %k_end, %k_steps:
+  // stream-K's exchange of partial sums, after the K loop of a unit of
+  // ws.stream_k_unit. A unit that starts its tile and stops inside it
+  // (%k_begin = 0 < %k_end < %k_steps: its block's first shared unit)
+  // publishes %acc in its block's slot of the workspace; a unit that starts
+  // inside its tile and ends it (0 < %k_begin < %k_end = %k_steps: its
+  // block's last), the tile's owner, waits for the previous block's slot
+  // and returns %acc plus it. Every other unit returns %acc.
+  irdl.operation @stream_k_sum {
+    %t = irdl.base "!builtin.tensor"
+    %w = irdl.is i64
+    %i = irdl.is i32
+    irdl.operands(acc: %t, workspace: %w, k_begin: %i, k_end: %i, k_steps: %i)
+    irdl.results(sum: %t)
+  }
+
   // ---- sm_100a: tensor memory and tcgen05 (the plan's ws.tmem) ----------
 
   // ws.tmem_alloc: the whole calling warp allocates the kernel's tensor

@@ -57,6 +57,10 @@ static const ws_option_spec pipeline_options[] = {
      "a matmul's C tile goes to the store warp one TMA box at a time, each stored as it "
      "comes (ws-partition-schedule writes ws.store_boxes = true where the source sets "
      "none)", NULL, 0, 0},
+    {"split-k", WS_OPTION_STRING, "",
+     "a persistent matmul's tile loop without ws.split_k is split as ws.split_k = true "
+     "(split-K) or \"stream\" (stream-K) would split it (ws-split-k; empty: whole)",
+     "|true|stream", 0, 0},
 };
 
 /* Adds the pass `def`, configured with the pipeline's options it shares
@@ -124,6 +128,6 @@ const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
     .summary = "The whole ws flow, from tile-level kernel to cubin",
     .options = pipeline_options,
-    .num_options = 12,
+    .num_options = 13,
     .build = build_pipeline,
 };

@@ -6,8 +6,8 @@ The family is python/ws/kernels/matmul.mlir (C = A @ B^T with ${BM},
 ${BN}, ${BK} and ${DTYPE} fields, as a persistent kernel and a tiled one)
 over the configs torch.ops.ws.matmul tunes (ws.families.MATMUL_CONFIGS:
 both kernels at three tile shapes with the planner's choices, a
-cooperative persistent 128x128 and a 6-slot cooperative tiled 128x128,
-each with the three L2 policies, the tiled ones also with their C tile
+cooperative persistent 128x128, a 6-slot cooperative tiled 128x128 and a
+stream-K persistent 128x256, each with the three L2 policies, the tiled ones also with their C tile
 stored box by box, store_boxes);
 with --wide, both kernels at five tile shapes, each with the planner's
 own choices (ws.planner_configs(): ring depths and overlaps) and each L2

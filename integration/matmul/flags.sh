@@ -11,6 +11,6 @@ harness_defines() {
   [ "$5" = residual ] && flags="$flags -DALPHA -DRESIDUAL"
   [ "$6" = kn ] && flags="$flags -DKN"
   case "$7" in tile*) ;; *) flags="$flags -DPERSISTENT" ;; esac
-  case "$7" in *_sk) flags="$flags -DSPLIT_K" ;; esac
+  case "$7" in *_sk|*_st) flags="$flags -DSPLIT_K" ;; esac
   echo "$flags"
 }

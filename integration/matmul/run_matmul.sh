@@ -51,18 +51,32 @@ while read -r name bm bn bk warps dtype epilogue layout sched; do
       "$dir/$name.test" $shape || fail=1
     done
   fi
+  if [ "${sched%_st}" != "$sched" ]; then
+    # stream-K: at least as many tiles as blocks, so the last two waves'
+    # K steps are shared out (ragged M, N and K; 1, 2 and 16 K steps a
+    # tile; as many tiles as blocks and twice as many; one tile for a
+    # block's whole run), checked in full; then the benchmark's long shape
+    for shape in "1000 1024 1000 --grid 20" "1100 900 300 --grid 7" "640 768 4096 --grid 9" \
+                 "256 512 8192 --grid 2" "300 260 100 --grid 3" "300 260 64 --grid 5" \
+                 "1000 520 64 --grid 13" "1024 1024 128 --grid 8" "512 512 200 --grid 16" \
+                 "4096 4096 16384"; do
+      "$dir/$name.test" $shape || fail=1
+    done
+  fi
 done < "$dir/manifest"
 # compute-sanitizer on one 8-warp configuration (two consumer warpgroups),
 # tiled and persistent (a grid of 3 blocks over 15 or 30 tiles): cooperative
 # (128x256), and ping-pong with and without a residual loaded in the
 # epilogue (128x128); split-K (ping-pong, 2 splits over a grid of 12, the
-# owners adding the others' sums); the C tile stored box by box (store
-# boxes), tiled and persistent. A kernel DIR does not hold is skipped
+# owners adding the others' sums); stream-K (ping-pong, 30 tiles of 8 K
+# steps on 4 blocks: 24 whole, the last 6 tiles' steps shared); the C
+# tile stored box by box (store boxes), tiled and persistent. A kernel DIR does not hold is skipped
 # (a DIR with part of the set).
 if command -v compute-sanitizer >/dev/null; then
   runs=("mm_128x256x64_w8 256 512 256" "pmm_128x256x64_w8 640 768 256 --grid 3"
         "pmm_128x128x64_w8_residual 640 768 256 --grid 3" "pmm_128x128x64_w8 640 768 256 --grid 3"
         "pmm_128x128x64_w8_sk_bias_relu 300 260 2000 --grid 12"
+        "pmm_128x128x64_w8_st_bias_relu 640 768 512 --grid 4"
         "mm_128x256x64_w8_sb 256 512 256" "pmm_128x256x64_w8_sb 640 768 256 --grid 3")
   [ "$chip" = sm_100a ] &&
     runs=("bw_128x256x64_w8 256 512 256" "pbw_128x256x64_w8 640 768 256 --grid 3"

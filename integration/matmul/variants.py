@@ -120,6 +120,12 @@ SPLIT_K = [
     ("pmm_128x128x64_w8_coop_sk_residual", 128, 128, 64, 8, "bf16", "residual", "kn",
      "cooperative_sk"),
 ]
+# stream-K (ws.split_k = "stream" on the tile loop): persistent kernels
+# whose last two waves' K steps are shared out evenly over the blocks when
+# there are at least as many tiles as blocks; same fields, "persistent_st",
+# or "cooperative_st" with the overlap forced
+STREAM_K = [(v[0].replace("_sk", "_st"),) + v[1:8] + (v[8].replace("_sk", "_st"),)
+            for v in SPLIT_K]
 # the C tile handed to the store warp box by box (ws.store_boxes = true on
 # the marked loop: each TMA box of it stored as soon as it is written);
 # same fields, "_sb" in the schedule
@@ -313,7 +319,8 @@ def render(name, bm, bn, bk, warps, t, epilogue, layout, persistent=False, overl
     ]
     if persistent:
         forced = f'ws.overlap = "{overlap}", ' if overlap else ""
-        split = ", ws.split_k = true" if split_k else ""
+        split = {False: "", True: ", ws.split_k = true",
+                 "stream": ', ws.split_k = "stream"'}[split_k]
         boxes = ", ws.store_boxes = true" if store_boxes else ""
         lines.append("      } {" + forced + "ws.warp_specialize" + split + boxes + "}")
     lines += [
@@ -336,7 +343,8 @@ def main():
     sets = ((("tile", BLACKWELL), ("persistent", BLACKWELL_PERSISTENT), (None, BLACKWELL_PAIRS))
             if chip == "sm_100a"
             else (("tile", VARIANTS), ("persistent", PERSISTENT), ("cooperative", COOPERATIVE),
-                  (None, CLUSTERED), (None, SPLIT_K), (None, STORE_BOXES)))
+                  (None, CLUSTERED), (None, SPLIT_K), (None, STREAM_K),
+                  (None, STORE_BOXES)))
     with open(os.path.join(out, "chip"), "w") as f:
         f.write(chip + "\n")
     with open(os.path.join(out, "manifest"), "w") as manifest:
@@ -351,7 +359,8 @@ def main():
                                    overlap="cooperative" if sched.startswith("cooperative")
                                    else None,
                                    chip=chip, cluster=cluster_of(plain),
-                                   split_k=plain.endswith("_sk"),
+                                   split_k="stream" if plain.endswith("_st")
+                                   else plain.endswith("_sk"),
                                    store_boxes=plain != sched))
                 manifest.write(" ".join(str(x) for x in v + (sched,)) + "\n")
 

@@ -131,33 +131,121 @@ static MlirValue add_contributions(ws_builder *b, const ws_split_k_site *s, Mlir
   return mlirOperationGetResult(loop, 0);
 }
 
-void ws_emit_split_k_sum(ws_builder *b, const ws_split_k_site *s, const MlirValue *acc,
-                         MlirValue *sum) {
-  MlirValue one = ws_const_i32(b, 1);
-  MlirValue last = ws_arith(b, "arith.subi", s->splits, one);
-  MlirValue split = ws_arith(b, "arith.remui", s->unit, s->splits);
-  MlirValue tile = ws_arith(b, "arith.divui", s->unit, s->splits);
-  MlirValue first = ws_arith(b, "arith.muli", tile, last); /* the tile's first slot */
-  /* a contributor: splits before the last */
-  ws_builder c = inside_if(b, ws_cmpi(b, "ult", split, last));
-  publish(&c, s, ws_arith(&c, "arith.addi", first, split), acc);
-  /* the owner of a split tile: the last split, when there are others */
-  MlirValue owner = ws_arith(b, "arith.andi", ws_cmpi(b, "eq", split, last),
-                             ws_cmpi(b, "ugt", last, ws_const_i32(b, 0)));
+/* A contributor's half of the exchange at b: when `contributes`, its
+ * values go to slot `slot`. */
+static void publish_if(ws_builder *b, const ws_split_k_site *s, MlirValue contributes,
+                       MlirValue slot, const MlirValue *acc) {
+  ws_builder c = inside_if(b, contributes);
+  publish(&c, s, slot, acc);
+}
+
+/* An owner's half: when `owns`, it waits for slots first .. first + n - 1
+ * and sum is acc plus them, in slot order; else sum is acc. */
+static void sum_if_owner(ws_builder *b, const ws_split_k_site *s, MlirValue owns,
+                         MlirValue first, MlirValue n, const MlirValue *acc, MlirValue *sum) {
   ws_fragment f = {.count = s->count};
   for (int i = 0; i < s->count; i++)
     f.values[i] = acc[i];
   MlirValue mine = ws_fragment_pack(b, &f);
   MlirType type = mlirValueGetType(mine);
   MlirBlock then_block, else_block;
-  MlirOperation pick = ws_build_if_values(b, owner, 1, &type, &then_block, &else_block);
+  MlirOperation pick = ws_build_if_values(b, owns, 1, &type, &then_block, &else_block);
   ws_builder t = ws_builder_at_end(then_block, b->loc);
-  wait_for_contributors(&t, s, first, last);
+  wait_for_contributors(&t, s, first, n);
   warpgroup_barrier(&t, s);
-  MlirValue total = add_contributions(&t, s, first, last, mine);
+  MlirValue total = add_contributions(&t, s, first, n, mine);
   ws_build_terminator(then_block, b->loc, "scf.yield", 1, &total);
   ws_build_terminator(else_block, b->loc, "scf.yield", 1, &mine);
   ws_fragment_unpack(b, mlirOperationGetResult(pick, 0), &f);
   for (int i = 0; i < s->count; i++)
     sum[i] = f.values[i];
+}
+
+void ws_emit_split_k_sum(ws_builder *b, const ws_split_k_site *s, MlirValue unit,
+                         MlirValue splits, const MlirValue *acc, MlirValue *sum) {
+  MlirValue one = ws_const_i32(b, 1);
+  MlirValue last = ws_arith(b, "arith.subi", splits, one);
+  MlirValue split = ws_arith(b, "arith.remui", unit, splits);
+  MlirValue tile = ws_arith(b, "arith.divui", unit, splits);
+  MlirValue first = ws_arith(b, "arith.muli", tile, last); /* the tile's first slot */
+  /* a contributor: splits before the last */
+  publish_if(b, s, ws_cmpi(b, "ult", split, last), ws_arith(b, "arith.addi", first, split), acc);
+  /* the owner of a split tile: the last split, when there are others */
+  MlirValue owner = ws_arith(b, "arith.andi", ws_cmpi(b, "eq", split, last),
+                             ws_cmpi(b, "ugt", last, ws_const_i32(b, 0)));
+  sum_if_owner(b, s, owner, first, last, acc, sum);
+}
+
+void ws_emit_stream_k_sum(ws_builder *b, const ws_split_k_site *s, MlirValue k_begin,
+                          MlirValue k_end, MlirValue k_steps, const MlirValue *acc,
+                          MlirValue *sum) {
+  MlirValue zero = ws_const_i32(b, 0), one = ws_const_i32(b, 1);
+  MlirValue block = ws_build_value(b, "nvvm.read.ptx.sreg.ctaid.x", 0, NULL,
+                                   mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
+  /* a unit that starts its tile and stops inside it publishes in its
+   * block's slot */
+  publish_if(b, s, ws_arith(b, "arith.andi", ws_cmpi(b, "eq", k_begin, zero),
+                            ws_arith(b, "arith.andi", ws_cmpi(b, "ugt", k_end, zero),
+                                     ws_cmpi(b, "ult", k_end, k_steps))),
+             block, acc);
+  /* one that starts inside its tile and ends it adds the previous block's */
+  MlirValue owns = ws_arith(b, "arith.andi", ws_cmpi(b, "ugt", k_begin, zero),
+                            ws_cmpi(b, "ult", k_begin, k_end));
+  sum_if_owner(b, s, owns, ws_arith(b, "arith.subi", block, one), one, acc, sum);
+}
+
+static MlirValue select_value(ws_builder *b, MlirValue cond, MlirValue yes, MlirValue no) {
+  MlirValue ops[3] = {cond, yes, no};
+  return ws_build_value(b, "arith.select", 3, ops, mlirValueGetType(yes), 0, NULL);
+}
+
+static MlirValue clamp64(ws_builder *b, MlirValue v, MlirValue lo, MlirValue hi) {
+  return ws_arith(b, "arith.minsi", ws_arith(b, "arith.maxsi", v, lo), hi);
+}
+
+static MlirValue trunc32(ws_builder *b, MlirValue v) {
+  return ws_build_value(b, "arith.trunci", 1, &v, mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
+}
+
+void ws_emit_stream_k_unit(ws_builder *b, const MlirValue in[5], MlirValue out[4]) {
+  MlirType i64 = i64_of(b);
+  MlirValue unit = in[0], whole = in[1], tiles = in[2], k_steps = in[3], grid = in[4];
+  /* past the whole tiles: unit j (0, 1, 2) of block `block`'s run */
+  MlirValue v = ws_arith(b, "arith.subi", unit, whole);
+  MlirValue j = to_i64(b, ws_arith(b, "arith.divui", v, grid));
+  MlirValue block = to_i64(b, ws_arith(b, "arith.remui", v, grid));
+  MlirValue g = to_i64(b, grid), S = to_i64(b, k_steps), one = ws_const_int(b, 1, i64);
+  MlirValue left = to_i64(b, ws_arith(b, "arith.subi", tiles, whole));
+  MlirValue shared = ws_arith(b, "arith.muli", left, S);
+  /* the block's K steps among the shared ones: [g0, g1) */
+  MlirValue g0 = ws_arith(b, "arith.divui", ws_arith(b, "arith.muli", block, shared), g);
+  MlirValue g1 = ws_arith(b, "arith.divui",
+                          ws_arith(b, "arith.muli", ws_arith(b, "arith.addi", block, one), shared),
+                          g);
+  /* its tiles last first: unit j is tile (g1 - 1) / S - j */
+  MlirValue s1 = ws_arith(b, "arith.maxui", S, one), zero = ws_const_int(b, 0, i64);
+  MlirValue t = ws_arith(b, "arith.subi",
+                         ws_arith(b, "arith.divui", ws_arith(b, "arith.subi", g1, one), s1), j);
+  MlirValue start = ws_arith(b, "arith.muli", t, s1);
+  MlirValue kb = clamp64(b, ws_arith(b, "arith.subi", g0, start), zero, S);
+  MlirValue ke = clamp64(b, ws_arith(b, "arith.subi", g1, start), zero, S);
+  MlirValue empty = ws_arith(b, "arith.ori", ws_cmpi(b, "sge", kb, ke),
+                             ws_cmpi(b, "ule", g1, g0));
+  /* a whole tile starts where the run's first unit (the head of its last
+   * tile, g1 % S steps) left off; a part runs in order */
+  MlirValue head = ws_arith(b, "arith.remui", g1, s1);
+  MlirValue is_tile = ws_arith(b, "arith.andi", ws_cmpi(b, "eq", kb, zero),
+                               ws_cmpi(b, "eq", ke, S));
+  MlirValue ks = ws_arith(b, "arith.addi", kb, select_value(b, is_tile, head, zero));
+  MlirValue z32 = ws_const_i32(b, 0);
+  MlirValue last = ws_arith(b, "arith.subi", tiles, ws_const_i32(b, 1));
+  MlirValue tile = ws_arith(b, "arith.minui", ws_arith(b, "arith.addi", whole, trunc32(b, t)),
+                            last);
+  MlirValue part[3] = {trunc32(b, kb), trunc32(b, ke), trunc32(b, ks)};
+  /* a whole tile of the first ones: itself, all its K steps */
+  MlirValue is_whole = ws_cmpi(b, "ult", unit, whole);
+  out[0] = select_value(b, is_whole, unit, tile);
+  out[1] = select_value(b, is_whole, z32, select_value(b, empty, z32, part[0]));
+  out[2] = select_value(b, is_whole, k_steps, select_value(b, empty, z32, part[1]));
+  out[3] = select_value(b, is_whole, z32, select_value(b, empty, z32, part[2]));
 }

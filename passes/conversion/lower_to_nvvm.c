@@ -893,11 +893,12 @@ static bool lower_mma_done(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
-/* ws.split_k_sum: the consumers' accumulator plus the other splits' (the
- * tile's owner) or as it is (ws_lower_split_k.h). Each consumer warpgroup
- * meets at named barrier 2 + its index: barrier 0 is the block's and 1 the
- * consumers' epilogue barrier. */
-static bool lower_split_k_sum(lowering *L, ws_builder *b, MlirOperation op) {
+/* ws.split_k_sum and ws.stream_k_sum: the consumers' accumulator plus
+ * the other blocks' partial sums (the tile's owner) or as it is
+ * (ws_lower_split_k.h). Each consumer warpgroup meets at named barrier 2
+ * + its index: barrier 0 is the block's and 1 the consumers' epilogue
+ * barrier. */
+static bool lower_k_sum(lowering *L, ws_builder *b, MlirOperation op) {
   const ws_fragment *in = ws_fragment_find(&L->frags, mlirOperationGetOperand(op, 0));
   ws_fragment *out = ws_fragment_new(&L->frags, mlirOperationGetResult(op, 0));
   if (!in || !out || in->count != out->count || in->count % 4 || !in->n) {
@@ -914,8 +915,6 @@ static bool lower_split_k_sum(lowering *L, ws_builder *b, MlirOperation op) {
   }
   ws_split_k_site s = {
       .workspace = mlirOperationGetOperand(op, 1),
-      .unit = mlirOperationGetOperand(op, 2),
-      .splits = mlirOperationGetOperand(op, 3),
       .holder = mma_thread(L, b),
       .barrier = ws_arith(b, "arith.addi", ws_arith(b, "arith.divui", L->tiles.tid, c32(b, 128)),
                           c32(b, 2)),
@@ -923,7 +922,23 @@ static bool lower_split_k_sum(lowering *L, ws_builder *b, MlirOperation op) {
       .count = in->count,
       .slot_bytes = slot_bytes,
   };
-  ws_emit_split_k_sum(b, &s, in->values, out->values);
+  MlirValue x = mlirOperationGetOperand(op, 2), y = mlirOperationGetOperand(op, 3);
+  if (wsOperationIsA(op, "stream_k_sum"))
+    ws_emit_stream_k_sum(b, &s, x, y, mlirOperationGetOperand(op, 4), in->values, out->values);
+  else
+    ws_emit_split_k_sum(b, &s, x, y, in->values, out->values);
+  return true;
+}
+
+/* ws.stream_k_unit: its arithmetic, in every partition that computes it. */
+static bool lower_stream_k_unit(lowering *L, ws_builder *b, MlirOperation op) {
+  (void)L;
+  MlirValue in[5], out[4];
+  for (int i = 0; i < 5; i++)
+    in[i] = mlirOperationGetOperand(op, i);
+  ws_emit_stream_k_unit(b, in, out);
+  for (int i = 0; i < 4; i++)
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i), out[i]);
   return true;
 }
 
@@ -1156,7 +1171,9 @@ static const struct {
     {"write_slot", lower_write_slot},
     {"mma", lower_mma},
     {"mma_done", lower_mma_done},
-    {"split_k_sum", lower_split_k_sum},
+    {"split_k_sum", lower_k_sum},
+    {"stream_k_sum", lower_k_sum},
+    {"stream_k_unit", lower_stream_k_unit},
     {"broadcast", lower_row_op},
     {"reduce", lower_row_op},
     {"store", lower_row_vector_access},

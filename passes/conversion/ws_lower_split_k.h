@@ -2,8 +2,8 @@
  * (ws.split_k_sum, passes/transforms/split_k.c) between blocks through the
  * workspace. Internal.
  *
- * The workspace holds one slot per contributing unit: slot tile *
- * (splits - 1) + split, each `slot_bytes` long (ws-split-k's
+ * The workspace holds one slot per contributing unit (split-K: slot tile
+ * * (splits - 1) + split; stream-K: the block's index), each `slot_bytes` long (ws-split-k's
  * ws.workspace_per_block, which the launcher sizes the workspace by): the
  * tile's f32 values in
  * the consumers' fragment order (16 bytes of each thread in turn: value
@@ -22,7 +22,6 @@
 
 typedef struct ws_split_k_site {
   MlirValue workspace;    /* i64: the workspace's address */
-  MlirValue unit, splits; /* i32: the unit (tile * splits + split), the splits */
   MlirValue holder;       /* i32: this thread among the tile's holders */
   MlirValue barrier;      /* i32: its warpgroup's named barrier */
   int holders;            /* threads holding the tile, 128 per warpgroup */
@@ -30,9 +29,23 @@ typedef struct ws_split_k_site {
   long long slot_bytes;   /* a slot's stride: the kernel's ws.workspace_per_block */
 } ws_split_k_site;
 
-/* Builds the exchange at b: sum[i] is acc[i] plus the other splits'
- * value i for the tile's owner, acc[i] for every other unit. */
-void ws_emit_split_k_sum(ws_builder *b, const ws_split_k_site *s, const MlirValue *acc,
-                         MlirValue *sum);
+/* Builds split-K's exchange at b (ws.split_k_sum of unit `unit`, tile
+ * unit / splits, split unit % splits): sum[i] is acc[i] plus the other
+ * splits' value i for the tile's owner, acc[i] for every other unit. */
+void ws_emit_split_k_sum(ws_builder *b, const ws_split_k_site *s, MlirValue unit,
+                         MlirValue splits, const MlirValue *acc, MlirValue *sum);
+
+/* Builds stream-K's exchange at b (ws.stream_k_sum of a unit running K
+ * steps k_begin to k_end of a tile of k_steps): the slot is the block's
+ * (one unit of a block starts a tile and stops inside it: its first), and
+ * a tile's owner, the unit that ends it, adds the previous block's. */
+void ws_emit_stream_k_sum(ws_builder *b, const ws_split_k_site *s, MlirValue k_begin,
+                          MlirValue k_end, MlirValue k_steps, const MlirValue *acc,
+                          MlirValue *sum);
+
+/* ws.stream_k_unit's arithmetic (dialect/ws.irdl.mlir says what it
+ * gives): in = unit, whole tiles, tiles, K steps, grid; out = tile, first,
+ * end and starting K step. The shared K steps are counted in i64. */
+void ws_emit_stream_k_unit(ws_builder *b, const MlirValue in[5], MlirValue out[4]);
 
 #endif

@@ -188,6 +188,43 @@ static bool prove_run(const ws_run *run, const ws_pass_options *opts, proof_cost
   return ok;
 }
 
+/* Stream-K's runs (ws.stream_k_unit), besides the equal ones: a block
+ * runs n whole tiles of S K steps, then three units covering L of the K
+ * steps shared out (S <= L <= 2S, as split_k.c's schedule gives every
+ * block from one wave up): a steps of its first tile (its last a), b of
+ * the next and c of the one after (b = min(S, L - a), c = L - a - b; an
+ * empty unit runs 0 steps). Every such sequence for S up to SHARED_MOST
+ * and n up to WHOLE_BEFORE: units of unequal counts next to each other,
+ * odd and even, empty ones between, after a whole tile or not. Longer
+ * units are the equal runs' (K trip counts to 2P + 2): every count a
+ * partition keeps goes on from unit to unit in its loops' iter_args, so
+ * a unit's length only moves where the next one starts in the rings.
+ * That last step is an argument, not a run (docs/design/stream-k.md). */
+enum { WHOLE_BEFORE = 1, SHARED_MOST = 3 };
+
+static bool prove_stream_k(ws_program *program, const ws_pass_options *opts, long long most,
+                           ws_run *run, proof_cost *cost, long long *count,
+                           long long *longest) {
+  long long seq[WHOLE_BEFORE + 3];
+  for (long long S = 1; S <= most && S <= SHARED_MOST; S++)
+    for (long long n = 0; n <= WHOLE_BEFORE; n++)
+      for (long long L = S; L <= 2 * S; L++)
+        for (long long a = 1; a <= S; a++) {
+          for (long long i = 0; i < n; i++)
+            seq[i] = S;
+          long long b = L - a < S ? L - a : S;
+          seq[n] = a, seq[n + 1] = b, seq[n + 2] = L - a - b;
+          bool ok = ws_protocol_run_sequence(program, seq, (int)n + 3, run) &&
+                    ws_check_run_rules(run) && prove_run(run, opts, cost);
+          ws_run_free(run);
+          if (!ok)
+            return false;
+          ++*count;
+          *longest = S;
+        }
+  return true;
+}
+
 /* Proves one kernel; false after a located error. */
 static bool check_kernel(MlirOperation func, const ws_pass_options *opts,
                          const ws_pass_env *env) {
@@ -216,18 +253,24 @@ static bool check_kernel(MlirOperation func, const ws_pass_options *opts,
            prove_run(run, opts, &cost);
       ws_run_free(run);
     }
+  long long seqs = 0, seq_most = 0;
+  if (ok && nested && ws_protocol_is_stream_k(program))
+    ok = prove_stream_k(program, opts, trips, run, &cost, &seqs, &seq_most);
   free(run);
   ws_protocol_free(program);
   if (!ok || !ws_option_bool(opts, "explain"))
     return ok;
-  char counts[160];
+  char counts[256];
   int n = nested ? snprintf(counts, sizeof counts, "tile counts 0 to %lld, K trip counts 0 to %lld",
                             tiles, trips)
                  : snprintf(counts, sizeof counts, "trip counts 0 to %lld", trips);
   if (ws_plan_cluster_size(&plan) > 1 && n > 0 && (size_t)n < sizeof counts)
-    snprintf(counts + n, sizeof counts - (size_t)n, ", the %d CTAs of a %dx%d cluster together",
-             ws_plan_cluster_size(&plan), plan.cluster[0], plan.cluster[1]);
-  if (cost.explored == (tiles + 1) * (trips + 1))
+    n += snprintf(counts + n, sizeof counts - (size_t)n, ", the %d CTAs of a %dx%d cluster together",
+                  ws_plan_cluster_size(&plan), plan.cluster[0], plan.cluster[1]);
+  if (seqs && n > 0 && (size_t)n < sizeof counts)
+    snprintf(counts + n, sizeof counts - (size_t)n, ", %lld stream-K runs (units of unequal K "
+             "steps, tiles of 1 to %lld)", seqs, seq_most);
+  if (cost.explored == (tiles + 1) * (trips + 1) + seqs)
     ws_remark(env, mlirOperationGetLocation(func),
               "protocol proved: %d channel(s), %d ring(s), %s, "
               "%ld states explored (every interleaving, state by state); no deadlock, "

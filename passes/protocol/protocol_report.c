@@ -55,7 +55,13 @@ bool ws_rule_error(MlirOperation op, const char *rule, const char *fmt, ...) {
 
 
 const char *ws_trips_text(const ws_run *run, char *buf, int cap) {
-  if (run->tiles < 0)
+  if (run->seq_len > 0) { /* a stream-K run */
+    int at = snprintf(buf, (size_t)cap, "units of");
+    for (int i = 0; i < run->seq_len && at > 0 && at < cap; i++)
+      at += snprintf(buf + at, (size_t)(cap - at), "%s %lld", i ? "," : "", run->seq[i]);
+    if (at > 0 && at < cap)
+      snprintf(buf + at, (size_t)(cap - at), " K steps");
+  } else if (run->tiles < 0)
     snprintf(buf, (size_t)cap, "%lld iteration%s", run->trips, run->trips == 1 ? "" : "s");
   else
     snprintf(buf, (size_t)cap, "%lld tile%s of %lld iteration%s", run->tiles,

@@ -35,7 +35,8 @@ enum { MAX_CARRIED = 64 };
 
 enum code {
   C_CONST, C_BIN, C_CMP, C_SELECT, C_CAST, C_TID, C_ELECT, C_RANK, C_UNKNOWN,
-  C_SLOT_PHASE, C_IF, C_JUMP, C_FOR, C_LOOP_END, C_YIELD, C_EVENT, C_MMA_ID, C_RETURN
+  C_SLOT_PHASE, C_IF, C_JUMP, C_FOR, C_LOOP_END, C_YIELD, C_EVENT, C_MMA_ID, C_RETURN,
+  C_STREAM_K
 };
 
 enum bin { B_ADD, B_SUB, B_MUL, B_DIVU, B_DIVS, B_REMU, B_REMS, B_AND, B_OR,
@@ -94,6 +95,12 @@ struct ws_program {
   struct loop_level { MlirValue lb, ub, step; bool have_bounds; } level[2];
   unsigned char *pinned; /* registers a run pinned: no op overwrites them */
   int levels, open_level;
+  /* A stream-K kernel (ws.stream_k_unit): each tile iteration runs the K
+   * steps the run gives it, seq[i] (a sequence run) or trips[1]; the K
+   * loops' bounds are computed from them, not pinned. */
+  bool stream_k;
+  const long long *seq;
+  long long seq_len;
   unsigned stepped_per_k; /* channels with events inside a level-1 loop */
   bool failed;
   int period;
@@ -569,13 +576,14 @@ static bool compile_for(ws_program *P, MlirOperation op) {
 
 /* A ws op on tiles alone (ws.broadcast, ws.iota, ws.reduce): no slot, no
  * barrier, so no protocol; its results are unknown values. So is
- * ws.split_k_sum: its exchange with other blocks goes through global
+ * ws.split_k_sum (and ws.stream_k_sum): its exchange with other blocks goes through global
  * memory, not the kernel's barriers (split_k.c says why it cannot wait in
  * a cycle); and a row kernel's ws.load and ws.store of a row vector, which
  * the compute warps move to and from global memory themselves
  * (ws_row_kernel.h). */
 static bool computes_tiles(MlirOperation op) {
-  if (wsOperationIsA(op, "split_k_sum") || ws_store_is_row_vector(op) ||
+  if (wsOperationIsA(op, "split_k_sum") || wsOperationIsA(op, "stream_k_sum") ||
+      ws_store_is_row_vector(op) ||
       ws_load_is_row_vector(op))
     return true;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
@@ -709,6 +717,15 @@ static bool compile_op(ws_program *P, MlirOperation op) {
     i->sub = ws_int_attr(op, "start_phase", 0);
     if (i->imm < 1)
       return fail(P, op, "its depth is not positive");
+    return true;
+  }
+  if (wsOperationIsA(op, "stream_k_unit")) { /* its K steps: the run's, per tile */
+    insn *i = emit(P, C_STREAM_K, op);
+    i->dst = reg_of(P, result(op, 0));
+    i->a = reg_of(P, result(op, 1));
+    i->b = reg_of(P, result(op, 2));
+    i->c = reg_of(P, result(op, 3));
+    P->stream_k = true;
     return true;
   }
   if (wsOperationIsInDialect(op) && !computes_tiles(op))
@@ -911,7 +928,7 @@ static void forget(ws_program *P, int r) {
  * lb 0 and step 1 where free, ub = lb + trips x step. */
 static void pin_level_bounds(ws_program *P) {
   memset(P->pinned, 0, (size_t)P->nregs + 1);
-  for (int l = 0; l < P->levels; l++) {
+  for (int l = 0; l < (P->stream_k ? 1 : P->levels); l++) {
     const struct loop_level *L = &P->level[l];
     MlirValue v[3] = {L->lb, L->ub, L->step};
     long long c[3] = {0, 0, 1};
@@ -1150,7 +1167,10 @@ static bool run_thread(ws_program *P, int tid) {
       pc = i->target;
       break;
     case C_FOR: {
-      bool counted = i->protocol || i->sub; /* i->sub: bounds of a level */
+      /* i->sub: bounds of a level; in a stream-K kernel, a loop over a
+       * unit's K steps (the ping-pong consumers' count of them) */
+      bool counted = i->protocol || i->sub ||
+                     (P->stream_k && P->known[i->a] && P->known[i->b] && P->known[i->c]);
       long long trips = counted ? trip_count(P, i) : 0;
       if (trips < 0 || trips > MAX_TRIPS || P->depth == 16) {
         fail(P, i->op, "its trip count is not a small positive step count");
@@ -1194,6 +1214,20 @@ static bool run_thread(ws_program *P, int tid) {
       record(P, i);
       pc++;
       break;
+    case C_STREAM_K: { /* tile iteration t runs the run's K steps for it */
+      long long t = 0;
+      for (int d = P->depth; d-- > 0;)
+        if (P->code[P->stack[d].pc].imm == 0 && P->code[P->stack[d].pc].protocol) {
+          t = P->stack[d].i;
+          break;
+        }
+      set(P, i->dst, t);
+      set(P, i->a, 0);
+      set(P, i->b, P->seq ? (t < P->seq_len ? P->seq[t] : 0) : P->trips[1]);
+      set(P, i->c, 0);
+      pc++;
+      break;
+    }
     case C_MMA_ID: /* the ws.mma's event, just recorded */
       set(P, i->dst, P->scratch_n - 1);
       pc++;
@@ -1364,6 +1398,23 @@ static bool add_to_agent(ws_run *run, const ws_event *ev, int n, int tid, int ct
   A->cta = cta;
   A->part = partition_of_warp(run->plan, warp);
   return true;
+}
+
+bool ws_protocol_is_stream_k(const ws_program *P) { return P->stream_k; }
+
+bool ws_protocol_run_sequence(ws_program *P, const long long *seq, int tiles, ws_run *run) {
+  long long most = 0;
+  if (tiles > WS_MAX_SEQUENCE)
+    tiles = WS_MAX_SEQUENCE;
+  for (int i = 0; i < tiles; i++)
+    most = seq[i] > most ? seq[i] : most;
+  P->seq = seq;
+  P->seq_len = tiles;
+  bool ok = ws_protocol_run(P, most, tiles, run);
+  P->seq = NULL;
+  memcpy(run->seq, seq, (size_t)tiles * sizeof *seq);
+  run->seq_len = tiles;
+  return ok;
 }
 
 bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *run) {

@@ -103,13 +103,17 @@ typedef struct ws_thread_regs {
   int count, value, increase;
 } ws_thread_regs;
 
-enum { WS_MAX_AGENTS = 32, WS_MAX_THREADS = 1024 * WS_MAX_CLUSTER };
+enum { WS_MAX_AGENTS = 32, WS_MAX_THREADS = 1024 * WS_MAX_CLUSTER, WS_MAX_SEQUENCE = 8 };
 
 /* One run: the kernel's events for one trip count. */
 typedef struct ws_run {
   const ws_plan *plan;
   long long trips; /* iterations of every runtime-bounded (K) loop */
   long long tiles; /* of every tile loop of a persistent kernel; else -1 */
+  /* a stream-K run (ws_protocol_run_sequence): tile iteration i runs
+   * seq[i] K steps (seq_len > 0), trips is the most of them */
+  long long seq[WS_MAX_SEQUENCE];
+  int seq_len;
   ws_agent agents[WS_MAX_AGENTS];
   int num_agents;
   /* ws.init_barrier per channel and barrier (0 empty, 1 full); the
@@ -173,6 +177,13 @@ int ws_protocol_k_period(const ws_program *p);
  * fills `run`. False after a located error. Free with ws_run_free. */
 bool ws_protocol_run(ws_program *p, long long trips, long long tiles, ws_run *run);
 void ws_run_free(ws_run *run);
+
+/* A stream-K kernel (ws.stream_k_unit in its tile loops): its tile
+ * iterations may each run K steps of their own. ws_protocol_run gives
+ * every one `trips`; ws_protocol_run_sequence gives iteration i seq[i],
+ * over `tiles` (at most WS_MAX_SEQUENCE) iterations. */
+bool ws_protocol_is_stream_k(const ws_program *p);
+bool ws_protocol_run_sequence(ws_program *p, const long long *seq, int tiles, ws_run *run);
 
 /* The rules of protocol_rules.c, each false after a located error. */
 bool ws_check_memory_map(const ws_plan *plan);

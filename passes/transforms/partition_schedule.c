@@ -93,6 +93,8 @@ static bool is_scalar_math(MlirOperation op) {
   if ((ws_op_is(op, "memref.load") || ws_op_is(op, "memref.dim")) &&
       wsTypeIsAKernelArray(mlirValueGetType(mlirOperationGetOperand(op, 0))))
     return true; /* a read of a kernel array: any partition may repeat it */
+  if (wsOperationIsA(op, "stream_k_unit"))
+    return true; /* stream-K's unit: scalars every partition computes alike */
   return name_starts(op, "arith.") && mlirOperationGetNumRegions(op) == 0 &&
          !touches_tiles(op);
 }
@@ -686,6 +688,7 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
       index_of[WS_ROLE_STORE] = 1u << p;
     } else if (!wsOperationIsA(op, "store") && !wsOperationIsA(op, "load") &&
                !wsOperationIsA(op, "broadcast") && !wsOperationIsA(op, "split_k_sum") &&
+               !wsOperationIsA(op, "stream_k_sum") &&
                !is_elementwise(op, &shape) &&
                !ws_op_is(op, "tensor.splat") && !is_scalar_math(op)) {
       ws_emit_op_error(op, "cannot be in the epilogue of a warp-specialized "
@@ -822,13 +825,16 @@ static bool schedule_row_epilogue(ws_plan *plan, unsigned *index_of) {
   return ok;
 }
 
-/* True when a result of `op` is an operand of the K loop itself: its
- * accumulator's init, which the consumers carry. */
-static bool inits_k_loop(const ws_plan *plan, MlirOperation op) {
+/* True when a result of `op` is an operand of the K loop itself: one of
+ * its bounds (`bounds`: a stream-K unit's K steps, which every partition
+ * running the loop computes), or else its accumulator's init, which the
+ * consumers carry. */
+static bool feeds_k_loop(const ws_plan *plan, MlirOperation op, bool bounds) {
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
     for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
          !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
-      if (mlirOperationEqual(mlirOpOperandGetOwner(u), plan->loop))
+      if (mlirOperationEqual(mlirOpOperandGetOwner(u), plan->loop) &&
+          (mlirOpOperandGetOperandNumber(u) < 3) == bounds)
         return true;
   return false;
 }
@@ -845,7 +851,8 @@ static bool schedule_prologue(ws_plan *plan, MlirOperation tile, const unsigned 
   unsigned all = (1u << plan->num_parts) - 1;
   for (size_t i = ops.len; i-- > 0;) {
     unsigned m = users_mask(plan, ops.items[i], all) |
-                 (inits_k_loop(plan, ops.items[i]) ? index_of[WS_ROLE_COMPUTE] : 0);
+                 (feeds_k_loop(plan, ops.items[i], false) ? index_of[WS_ROLE_COMPUTE] : 0) |
+                 (feeds_k_loop(plan, ops.items[i], true) ? all : 0);
     ws_set_op_partitions(plan, ops.items[i], m ? m : all);
   }
   ws_op_list_free(&ops);
@@ -1125,6 +1132,25 @@ static bool defined_outside(MlirValue v, MlirOperation loop) {
   return true;
 }
 
+/* v is scalar arith, inside the tile loop, on values from before it and
+ * the tile's ws.stream_k_unit (the K steps of a stream-K unit, which the
+ * protocol proof takes from the runs it checks); at most `depth` ops deep. */
+static bool from_stream_k_unit(MlirValue v, MlirOperation tile, int depth) {
+  if (defined_outside(v, tile))
+    return true;
+  if (!mlirValueIsAOpResult(v) || depth == 0)
+    return false;
+  MlirOperation op = mlirOpResultGetOwner(v);
+  if (wsOperationIsA(op, "stream_k_unit"))
+    return mlirOperationEqual(mlirOperationGetParentOperation(op), tile);
+  if (!name_starts(op, "arith.") || mlirOperationGetNumRegions(op) != 0)
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (!from_stream_k_unit(mlirOperationGetOperand(op, i), tile, depth - 1))
+      return false;
+  return true;
+}
+
 /* The ws.dot ops of K loop k that do not accumulate into its carried
  * value: each result is a product the consumers hold next to it. */
 static int fresh_products(MlirOperation k) {
@@ -1268,10 +1294,11 @@ static MlirOperation unnest_tile_loop(MlirOperation tile) {
     return (MlirOperation){NULL};
   }
   for (int i = 0; i < 3; i++)
-    if (!defined_outside(mlirOperationGetOperand(k, i), tile)) {
+    if (!defined_outside(mlirOperationGetOperand(k, i), tile) &&
+        !from_stream_k_unit(mlirOperationGetOperand(k, i), tile, 8)) {
       ws_emit_op_error(k, "has its %s computed inside the tile loop; every tile runs "
-                          "the same K steps, so compute the K loop's bounds before "
-                          "the tile loop",
+                          "the same K steps (only ws.split_k = \"stream\" varies "
+                          "them), so compute the K loop's bounds before the tile loop",
                        (const char *[]){"lower bound", "upper bound", "step"}[i]);
       return (MlirOperation){NULL};
     }

@@ -319,7 +319,8 @@ static MlirBlock copy_loop(specializer *S, ws_builder *b, value_map *m, MlirOper
   inits[0] = start;
   for (int i = 0; i < carried; i++)
     inits[1 + i] = map_get(m, mlirOperationGetOperand(loop, 3 + i));
-  *copy = ws_build_for(b, mlirOperationGetOperand(loop, 0), mlirOperationGetOperand(loop, 1),
+  *copy = ws_build_for(b, map_get(m, mlirOperationGetOperand(loop, 0)),
+                       map_get(m, mlirOperationGetOperand(loop, 1)),
                        step, 1 + carried, inits, &body);
   map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
   for (int i = 0; i < carried; i++)
@@ -1138,8 +1139,8 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
   for (int i = 0; i < carried; i++)
     inits[1 + i] = map_get(m, mlirOperationGetOperand(loop, 3 + i));
   MlirBlock body;
-  MlirOperation copy = ws_build_for(at, mlirOperationGetOperand(loop, 0),
-                                    mlirOperationGetOperand(loop, 1),
+  MlirOperation copy = ws_build_for(at, map_get(m, mlirOperationGetOperand(loop, 0)),
+                                    map_get(m, mlirOperationGetOperand(loop, 1)),
                                     mlirOperationGetOperand(loop, 2), 1 + carried, inits, &body);
   map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
   for (int i = 0; i < carried; i++)
@@ -1369,12 +1370,12 @@ static MlirValue emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m
     init[nv++] = map_get(m, mlirOperationGetOperand(loop, 3 + i));
   for (int i = 0; i < np; i++)
     init[nv++] = prod_b[i];
-  init[nv++] = mlirOperationGetOperand(loop, 0);
+  init[nv++] = map_get(m, mlirOperationGetOperand(loop, 0));
   init[nv++] = ws_const_int(at, 0, mlirIntegerTypeGet(S->ctx, 1));
   MlirBlock body;
-  MlirOperation copy = ws_build_for(at, mlirOperationGetOperand(loop, 0),
-                                    mlirOperationGetOperand(loop, 1), S->pair_step, nv, init,
-                                    &body);
+  MlirOperation copy = ws_build_for(at, map_get(m, mlirOperationGetOperand(loop, 0)),
+                                    map_get(m, mlirOperationGetOperand(loop, 1)), S->pair_step,
+                                    nv, init, &body);
   ws_builder b = ws_builder_at_end(body, at->loc);
   MlirValue k = mlirBlockGetArgument(body, 0), n = mlirBlockGetArgument(body, 1);
   MlirValue accs[WS_LAG_MAX_VALUES];
@@ -1423,7 +1424,7 @@ static MlirValue emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m
   for (int i = 0; i < np; i++)
     next[nv++] = prod_b[i];
   next[nv++] = k1;
-  next[nv++] = ws_cmpi(&b, "slt", k1, mlirOperationGetOperand(loop, 1));
+  next[nv++] = ws_cmpi(&b, "slt", k1, map_get(m, mlirOperationGetOperand(loop, 1)));
   ws_build_terminator(body, b.loc, "scf.yield", nv, next);
   /* after the loop: the last odd step's math, if it was real */
   MlirValue count = mlirOperationGetResult(copy, 0);
@@ -1700,7 +1701,8 @@ static MlirValue emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map
                            "second run", PIPE_MAX_DOTS, WS_LAG_MAX_VALUES - 1);
     return (MlirValue){NULL};
   }
-  MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1);
+  MlirValue lb = map_get(m, mlirOperationGetOperand(loop, 0));
+  MlirValue ub = map_get(m, mlirOperationGetOperand(loop, 1));
   MlirValue step = mlirOperationGetOperand(loop, 2);
   /* scf.if lb < ub -> (count, the loop's results) */
   MlirType types[WS_LAG_MAX_VALUES + 1];
@@ -1824,19 +1826,33 @@ static void prologue_channels(specializer *S, ws_builder *b, int part, bool rele
 }
 
 /* Ping-pong: the K steps of one tile, counted by a loop over the K loop's
- * bounds (a warpgroup skipping the other's tile advances its K count by
- * as many steps as that tile takes from the ring). */
-static MlirValue count_k_steps(specializer *S, ws_builder *b) {
+ * bounds as `m` maps them (a warpgroup skipping the other's tile advances
+ * its K count by as many steps as that tile takes from the ring). */
+static MlirValue count_k_steps(specializer *S, ws_builder *b, const value_map *m) {
   MlirOperation loop = S->plan->loop;
   MlirValue zero = c32(b, 0);
   MlirBlock body;
-  MlirOperation count = ws_build_for(b, mlirOperationGetOperand(loop, 0),
-                                     mlirOperationGetOperand(loop, 1),
+  MlirOperation count = ws_build_for(b, map_get(m, mlirOperationGetOperand(loop, 0)),
+                                     map_get(m, mlirOperationGetOperand(loop, 1)),
                                      mlirOperationGetOperand(loop, 2), 1, &zero, &body);
   ws_builder in = ws_builder_at_end(body, b->loc);
   MlirValue next = ws_arith(&in, "arith.addi", mlirBlockGetArgument(body, 1), c32(&in, 1));
   ws_build_terminator(body, b->loc, "scf.yield", 1, &next);
   return mlirOperationGetResult(count, 0);
+}
+
+/* True when the K loop's bounds are computed in the tile loop (stream-K's
+ * units, ws.stream_k_unit): each tile then runs K steps of its own. */
+static bool k_steps_vary(const specializer *S) {
+  MlirOperation tile = ws_plan_tile_loop(S->plan);
+  for (int i = 0; i < 2 && !mlirOperationIsNull(tile); i++) {
+    MlirValue v = mlirOperationGetOperand(S->plan->loop, i);
+    MlirOperation def = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v) : (MlirOperation){NULL};
+    for (; !mlirOperationIsNull(def); def = mlirOperationGetParentOperation(def))
+      if (mlirOperationEqual(def, tile))
+        return true;
+  }
+  return false;
 }
 
 /* The ping-pong consumers' turn channel (from the partition to itself). */
@@ -1911,11 +1927,14 @@ static void emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
   }
   value_map *m = fresh_map(S);
   bool pingpong = S->plan->parts[part].pingpong;
-  MlirValue k_steps = pingpong ? count_k_steps(S, outer) : (MlirValue){NULL};
+  bool per_tile = pingpong && k_steps_vary(S);
+  MlirValue k_steps = pingpong && !per_tile ? count_k_steps(S, outer, m) : (MlirValue){NULL};
   MlirValue warpgroup = pingpong ? own_warpgroup(S, outer) : (MlirValue){NULL};
   MlirValue counts[2] = {c32(outer, 0), c32(outer, 0)}; /* K steps, tiles */
   prologue_channels(S, outer, part, false);
   tile_nest t = open_tile_loop(S, outer, m, part, 2, counts);
+  if (per_tile) /* both warpgroups count every unit's own steps */
+    k_steps = count_k_steps(S, &t.at, m);
   bool persistent = !mlirOperationIsNull(t.loop);
   MlirValue base = persistent ? counts[0] : (MlirValue){NULL};
   ws_builder mine = t.at;

@@ -27,8 +27,20 @@
  * every block runs in increasing order: with all blocks of the grid
  * resident at once (the launcher refuses a grid past the persistent one)
  * no wait can be circular. ws.split_k_sum is lowered by
- * conversion/lower_split_k.c. */
+ * conversion/lower_split_k.c.
+ *
+ * ws.split_k = "stream" (or the option split-k=stream) is stream-K, for
+ * shapes of at least one wave of tiles: the loop runs `whole` tiles
+ * round-robin (all but the last two waves' worth), then three units per
+ * block over the last tiles' K steps, shared out in equal runs
+ * (ws.stream_k_unit gives each unit's tile, K steps and starting step;
+ * the K loop runs that many steps from there, wrapping); after it
+ * ws.stream_k_sum, and a unit that ends its tile stores C. A block runs
+ * its parts last tile first: the first publishes the start of a tile,
+ * the last (the owner of the tile it ends) waits for the previous block's
+ * first, which no wait precedes, so no wait can be circular either. */
 #include <stdio.h>
+#include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -162,37 +174,103 @@ static long long workspace_per_block(MlirValue acc) {
   return mlirShapedTypeGetDimSize(t, 0) * mlirShapedTypeGetDimSize(t, 1) * 4 + 128;
 }
 
-static bool split_tile_loop(MlirOperation tile, const ws_pass_env *env, bool explain) {
-  MlirOperation func = ws_enclosing_kernel(tile), k = only_loop(tile), at;
-  const char *why = refusal(tile, k, func, &at);
+/* What both forms start from: the K loop, its f32 accumulator, the
+ * kernel's new workspace argument, the tile loop's tiles and grid, the K
+ * step and the K steps (computed before the tile loop, at `pre`). */
+typedef struct split_site {
+  MlirOperation k;
+  MlirValue acc, workspace, tiles, grid, bk, k_steps;
+  ws_builder pre;
+} split_site;
+
+/* Fills `s` for a tile loop that may be split; false after a located
+ * error. */
+static bool prepare_split(MlirOperation tile, const char *mode, split_site *s) {
+  MlirOperation func = ws_enclosing_kernel(tile), at;
+  s->k = only_loop(tile);
+  const char *why = refusal(tile, s->k, func, &at);
   if (why) {
-    ws_emit_op_error(at, "%s ws.split_k, but it %s",
+    ws_emit_op_error(at, "%s ws.split_k = %s, but it %s",
                      mlirOperationEqual(at, tile) ? "asks for" : "is the K loop of a tile loop marked",
-                     why);
+                     mode, why);
     return false;
   }
-  MlirLocation loc = mlirOperationGetLocation(tile);
-  MlirValue acc = mlirOperationGetResult(k, 0);
-  if (!mlirTypeIsARankedTensor(mlirValueGetType(acc)) ||
-      mlirShapedTypeGetRank(mlirValueGetType(acc)) != 2 ||
-      mlirShapedTypeGetElementType(mlirValueGetType(acc)).ptr !=
-          mlirF32TypeGet(mlirOperationGetContext(tile)).ptr) {
-    ws_emit_op_error(k, "carries no 2-d f32 accumulator, which ws.split_k sums across blocks");
+  s->acc = mlirOperationGetResult(s->k, 0);
+  MlirType t = mlirValueGetType(s->acc);
+  if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != 2 ||
+      mlirShapedTypeGetElementType(t).ptr != mlirF32TypeGet(mlirOperationGetContext(tile)).ptr) {
+    ws_emit_op_error(s->k, "carries no 2-d f32 accumulator, which ws.split_k sums across blocks");
     return false;
   }
-  MlirValue workspace = add_workspace_argument(func, loc);
-  if (mlirValueIsNull(workspace)) {
+  s->workspace = add_workspace_argument(func, mlirOperationGetLocation(tile));
+  if (mlirValueIsNull(s->workspace)) {
     ws_emit_op_error(func, "has too many arguments for a workspace");
     return false;
   }
+  s->pre = ws_builder_before(tile);
+  s->tiles = mlirOperationGetOperand(tile, 1);
+  s->grid = mlirOperationGetOperand(tile, 2);
+  s->bk = mlirOperationGetOperand(s->k, 2);
+  s->k_steps = ws_ceil_div(&s->pre, mlirOperationGetOperand(s->k, 1), s->bk);
+  return true;
+}
+
+/* What both forms do last: only a tile's owner stores (`owner`), the
+ * workspace's size per block goes on the kernel, the mark goes, and with
+ * explain the remark `what` says how, the workspace's size after it. */
+static void finish_split(MlirOperation tile, MlirOperation k, MlirValue acc, MlirValue owner,
+                         const ws_pass_env *env, bool explain, const char *what) {
+  store_only_owner(k, owner);
+  long long per_block = workspace_per_block(acc);
+  ws_set_int_attr(ws_enclosing_kernel(tile), "ws.workspace_per_block", per_block);
+  mlirOperationRemoveAttributeByName(tile, mlirStringRefCreateFromCString("ws.split_k"));
+  if (explain)
+    ws_remark(env, mlirOperationGetLocation(tile), "%s (the workspace: %lld bytes per block of "
+              "the grid, a new i64 argument)", what, per_block);
+}
+
+/* The K loop's %k becomes its own plus `first` (a split's first K); for
+ * a stream-K unit (`rotate` not null) starting `rotate` elements in and
+ * wrapping at `span` (the unit's K elements), so that a whole tile can
+ * start where the other blocks are. */
+static void shift_k(MlirOperation k, MlirValue first, MlirValue rotate, MlirValue span) {
+  MlirBlock kbody = ws_loop_body(k);
+  MlirValue kk = mlirBlockGetArgument(kbody, 0), at = kk;
+  ws_builder in = ws_builder_before(mlirBlockGetFirstOperation(kbody));
+  if (!mlirValueIsNull(rotate)) {
+    MlirValue ops[3] = {(MlirValue){NULL}, (MlirValue){NULL}, (MlirValue){NULL}};
+    at = ws_arith(&in, "arith.addi", kk, rotate);
+    ops[2] = at;
+    ops[1] = ws_arith(&in, "arith.subi", at, span);
+    ops[0] = ws_cmpi(&in, "uge", at, span);
+    at = ws_build_value(&in, "arith.select", 3, ops, mlirValueGetType(kk), 0, NULL);
+  }
+  MlirValue k_abs = ws_arith(&in, "arith.addi", at, first);
+  /* the first op built reads %k; every other use goes to k_abs */
+  replace_uses_except(kk, k_abs, mlirBlockGetFirstOperation(kbody));
+}
+
+/* The op `name` (the exchange of partial sums, ops[0] the accumulator)
+ * right after the K loop, in place of the accumulator everywhere after
+ * it; *post builds after it. */
+static void sum_after(MlirOperation k, const char *name, int n, const MlirValue *ops,
+                      ws_builder *post) {
+  *post = ws_builder_before(mlirOperationGetNextInBlock(k));
+  MlirValue sum = ws_build_value(post, name, n, ops, mlirValueGetType(ops[0]), 0, NULL);
+  replace_uses_except(ops[0], sum, defining_op(sum));
+}
+
+static bool split_tile_loop(MlirOperation tile, const ws_pass_env *env, bool explain) {
+  split_site in;
+  if (!prepare_split(tile, "true", &in))
+    return false;
+  MlirOperation k = in.k;
+  MlirValue acc = in.acc;
   /* before the tile loop: the splits and their span */
-  ws_builder pre = ws_builder_before(tile);
-  MlirValue tiles = mlirOperationGetOperand(tile, 1), grid = mlirOperationGetOperand(tile, 2);
-  MlirValue bk = mlirOperationGetOperand(k, 2);
-  MlirValue k_steps = ws_ceil_div(&pre, mlirOperationGetOperand(k, 1), bk);
-  MlirValue splits = count_splits(&pre, tiles, grid, k_steps);
-  MlirValue span = ws_arith(&pre, "arith.muli", ws_ceil_div(&pre, k_steps, splits), bk);
-  mlirOperationSetOperand(tile, 1, ws_arith(&pre, "arith.muli", tiles, splits));
+  MlirValue splits = count_splits(&in.pre, in.tiles, in.grid, in.k_steps);
+  MlirValue steps = ws_ceil_div(&in.pre, in.k_steps, splits);
+  MlirValue span = ws_arith(&in.pre, "arith.muli", steps, in.bk);
+  mlirOperationSetOperand(tile, 1, ws_arith(&in.pre, "arith.muli", in.tiles, splits));
   mlirOperationSetOperand(k, 1, span);
   /* the unit's tile and split, first in the tile loop's body */
   MlirBlock body = ws_loop_body(tile);
@@ -201,29 +279,83 @@ static bool split_tile_loop(MlirOperation tile, const ws_pass_env *env, bool exp
   MlirValue t = ws_arith(&head, "arith.divui", unit, splits);
   replace_uses_except(unit, t, defining_op(t));
   MlirValue split = ws_arith(&head, "arith.remui", unit, splits);
-  MlirValue k_lo = ws_arith(&head, "arith.muli", split, span);
-  /* the K loop's %k is the split's offset plus its own */
-  MlirBlock kbody = ws_loop_body(k);
-  MlirValue kk = mlirBlockGetArgument(kbody, 0);
-  ws_builder kin = ws_builder_before(mlirBlockGetFirstOperation(kbody));
-  MlirValue k_abs = ws_arith(&kin, "arith.addi", kk, k_lo);
-  replace_uses_except(kk, k_abs, defining_op(k_abs));
+  shift_k(k, ws_arith(&head, "arith.muli", split, span), (MlirValue){NULL}, (MlirValue){NULL});
   /* after the K loop: the sum over the splits, and the owner's store */
-  ws_builder post = ws_builder_before(mlirOperationGetNextInBlock(k));
-  MlirValue ops[4] = {acc, workspace, unit, splits};
-  MlirValue sum = ws_build_value(&post, "ws.split_k_sum", 4, ops, mlirValueGetType(acc), 0, NULL);
-  replace_uses_except(acc, sum, defining_op(sum));
+  ws_builder post;
+  MlirValue ops[4] = {acc, in.workspace, unit, splits};
+  sum_after(k, "ws.split_k_sum", 4, ops, &post);
   MlirValue last = ws_arith(&post, "arith.subi", splits, ws_const_i32(&post, 1));
-  store_only_owner(k, ws_cmpi(&post, "eq", split, last));
-  long long per_block = workspace_per_block(acc);
-  ws_set_int_attr(func, "ws.workspace_per_block", per_block);
-  mlirOperationRemoveAttributeByName(tile, mlirStringRefCreateFromCString("ws.split_k"));
-  if (explain)
-    ws_remark(env, loc, "split-K: each tile's K range is split over up to %d blocks when the "
-              "grid has more blocks than tiles (splits = grid / tiles, each of at least %d K "
-              "steps); a tile's last split adds the others' f32 partial sums in a fixed "
-              "order from the workspace (%lld bytes per block of the grid, a new i64 "
-              "argument) and alone stores C", MAX_SPLITS, MIN_STEPS, per_block);
+  char what[320];
+  snprintf(what, sizeof what, "split-K: each tile's K range is split over up to %d blocks when "
+           "the grid has more blocks than tiles (splits = grid / tiles, each of at least %d K "
+           "steps); a tile's last split adds the others' f32 partial sums in a fixed order "
+           "from the workspace and alone stores C", MAX_SPLITS, MIN_STEPS);
+  finish_split(tile, k, acc, ws_cmpi(&post, "eq", split, last), env, explain, what);
+  return true;
+}
+
+static MlirValue select_i32(ws_builder *b, MlirValue cond, MlirValue yes, MlirValue no) {
+  MlirValue ops[3] = {cond, yes, no};
+  return ws_build_value(b, "arith.select", 3, ops, mlirValueGetType(yes), 0, NULL);
+}
+
+/* Stream-K's whole tiles, run round-robin before the K steps are shared
+ * out: all but the last two waves' worth. Only from one wave up (tiles >=
+ * grid) and with K steps to share; else every tile is whole, as without
+ * ws.split_k. *units is the tile loop's new bound: the whole tiles and
+ * three units per block after them, or the tiles. */
+static MlirValue count_whole_tiles(ws_builder *b, MlirValue tiles, MlirValue grid,
+                                   MlirValue k_steps, MlirValue *units) {
+  MlirValue zero = ws_const_i32(b, 0);
+  MlirValue waves = ws_ceil_div(b, tiles, grid);
+  MlirValue two_waves = ws_arith(b, "arith.muli", grid, ws_const_i32(b, 2));
+  MlirValue dp = select_i32(b, ws_cmpi(b, "uge", tiles, two_waves),
+                            ws_arith(b, "arith.muli",
+                                     ws_arith(b, "arith.subi", waves, ws_const_i32(b, 2)), grid),
+                            zero);
+  MlirValue stream = ws_arith(b, "arith.andi", ws_cmpi(b, "ugt", k_steps, zero),
+                              ws_cmpi(b, "uge", tiles, grid));
+  MlirValue three = ws_arith(b, "arith.muli", grid, ws_const_i32(b, 3));
+  *units = select_i32(b, stream, ws_arith(b, "arith.addi", dp, three), tiles);
+  return select_i32(b, stream, dp, tiles);
+}
+
+/* ws.split_k = "stream": the tile loop runs stream-K's units (the
+ * ws.stream_k_unit op says which), each K loop over its unit's K steps,
+ * then ws.stream_k_sum; a unit stores C when it ends its tile. */
+static bool stream_tile_loop(MlirOperation tile, const ws_pass_env *env, bool explain) {
+  split_site in;
+  if (!prepare_split(tile, "\"stream\"", &in))
+    return false;
+  MlirOperation k = in.k;
+  MlirValue acc = in.acc, tiles = in.tiles, grid = in.grid, bk = in.bk, k_steps = in.k_steps;
+  MlirValue units, whole = count_whole_tiles(&in.pre, tiles, grid, k_steps, &units);
+  mlirOperationSetOperand(tile, 1, units);
+  /* the unit's tile and K steps, first in the tile loop's body */
+  MlirBlock body = ws_loop_body(tile);
+  MlirValue unit = mlirBlockGetArgument(body, 0);
+  ws_builder head = ws_builder_before(mlirBlockGetFirstOperation(body));
+  MlirValue ops[5] = {unit, whole, tiles, k_steps, grid};
+  MlirType i32 = mlirValueGetType(unit), types[4] = {i32, i32, i32, i32};
+  MlirOperation u = ws_build(&head, "ws.stream_k_unit", 5, ops, 4, types, 0, NULL, 0);
+  MlirValue t = mlirOperationGetResult(u, 0), kb = mlirOperationGetResult(u, 1);
+  MlirValue ke = mlirOperationGetResult(u, 2), ks = mlirOperationGetResult(u, 3);
+  replace_uses_except(unit, t, u);
+  MlirValue span = ws_arith(&head, "arith.muli", ws_arith(&head, "arith.subi", ke, kb), bk);
+  mlirOperationSetOperand(k, 1, span);
+  shift_k(k, ws_arith(&head, "arith.muli", kb, bk),
+          ws_arith(&head, "arith.muli", ws_arith(&head, "arith.subi", ks, kb), bk), span);
+  /* after the K loop: the owner's sum, and the store of a tile's end */
+  ws_builder post;
+  MlirValue sum_ops[5] = {acc, in.workspace, kb, ke, k_steps};
+  sum_after(k, "ws.stream_k_sum", 5, sum_ops, &post);
+  finish_split(tile, k, acc, ws_cmpi(&post, "eq", ke, k_steps), env, explain,
+               "stream-K: with at least as many tiles as blocks, all but the last two waves' "
+               "tiles run whole, round-robin; the last ones' K steps are shared out in equal "
+               "runs, one per block, each at most three units (parts of tiles, run last tile "
+               "first and in step with the other blocks' K); a tile split over two blocks is "
+               "finished by the one holding its end, which adds the other's f32 partial sum "
+               "from the workspace. With fewer tiles than blocks every tile runs whole");
   return true;
 }
 
@@ -248,10 +380,19 @@ static bool run_split_k(MlirOperation root, const ws_pass_options *opts, const w
   if (!ws_verify_root(root, ""))
     return false;
   bool explain = ws_option_bool(opts, "explain");
+  const char *knob = ws_option_string(opts, "split-k");
   split_loops found = {{0}, {0}};
   mlirOperationWalk(root, push_split_loop, &found, MlirWalkPreOrder);
   ws_op_list loops = found.asked;
   bool ok = true;
+  if (knob[0]) { /* split-k=: the unmarked tile loops as if marked */
+    for (long i = 0; i < found.whole.len; i++) {
+      MlirOperation loop = found.whole.items[i];
+      ok &= strcmp(knob, "stream") == 0 ? stream_tile_loop(loop, env, explain)
+                                        : split_tile_loop(loop, env, explain);
+    }
+    found.whole.len = 0;
+  }
   for (long i = 0; explain && i < found.whole.len; i++)
     ws_remark(env, mlirOperationGetLocation(found.whole.items[i]),
               "split-K: off (ws.split_k = true on this tile loop splits each tile's K range "
@@ -261,7 +402,9 @@ static bool run_split_k(MlirOperation root, const ws_pass_options *opts, const w
   for (long i = 0; i < loops.len; i++) {
     MlirOperation loop = loops.items[i];
     MlirAttribute a = mlirOperationGetAttributeByName(loop, mlirStringRefCreateFromCString("ws.split_k"));
-    if (mlirBoolAttrGetValue(a))
+    if (mlirAttributeIsAString(a))
+      ok &= stream_tile_loop(loop, env, explain);
+    else if (mlirBoolAttrGetValue(a))
       ok &= split_tile_loop(loop, env, explain);
     else
       mlirOperationRemoveAttributeByName(loop, mlirStringRefCreateFromCString("ws.split_k"));
@@ -273,6 +416,10 @@ static bool run_split_k(MlirOperation root, const ws_pass_options *opts, const w
 static const ws_option_spec split_k_options[] = {
     {"explain", WS_OPTION_BOOL, "false", "remark how each split tile loop was split", NULL, 0,
      0},
+    {"split-k", WS_OPTION_STRING, "",
+     "split a persistent matmul's tile loop that has no ws.split_k as ws.split_k = true or "
+     "\"stream\" would (a knob an autotuner turns; empty: leave it whole)",
+     "|true|stream", 0, 0},
 };
 
 const ws_pass_def ws_split_k_pass_def = {
@@ -280,6 +427,6 @@ const ws_pass_def ws_split_k_pass_def = {
     .summary = "Split the K range of a persistent matmul's tiles over blocks "
                "(ws.split_k = true on its tile loop)",
     .options = split_k_options,
-    .num_options = 1,
+    .num_options = 2,
     .run = run_split_k,
 };

@@ -695,8 +695,9 @@ static bool check_pipeline(verify_state *st, MlirOperation op, MlirAttribute att
   return true;
 }
 
-/* ws.split_k = true | false on a persistent matmul's tile loop: split
- * each tile's K range over blocks (split_k.c), or not. */
+/* ws.split_k = true | "stream" | false on a persistent matmul's tile
+ * loop: split each tile's K range over blocks, share the last tiles' K
+ * steps out stream-K's way (split_k.c), or neither. */
 /* A bool knob `name` on the loop marked ws.warp_specialize (`belongs`
  * says which loop that is for the knob); `values` ends the message of a
  * value that is not a bool. */
@@ -719,11 +720,22 @@ static bool check_marked_loop_bool(MlirOperation op, MlirAttribute attr, const c
 
 static bool check_split_k(verify_state *st, MlirOperation op, MlirAttribute attr) {
   (void)st;
+  if (mlirAttributeIsAString(attr)) {
+    MlirStringRef v = mlirStringAttrGetValue(attr);
+    if (v.length == 6 && memcmp(v.data, "stream", 6) == 0)
+      return check_marked_loop_bool(op, mlirBoolAttrGet(mlirAttributeGetContext(attr), 1),
+                                    "ws.split_k", "the scf.for over tile ids of a persistent "
+                                    "matmul, the loop marked ws.warp_specialize", "");
+    ws_emit_op_error(op, "ws.split_k = \"%.*s\"; the one string it takes is \"stream\" "
+                         "(stream-K), else true or false", (int)v.length, v.data);
+    return false;
+  }
   return check_marked_loop_bool(op, attr, "ws.split_k",
                                 "the scf.for over tile ids of a persistent matmul, the loop "
                                 "marked ws.warp_specialize",
-                                " (how many blocks share a tile is chosen at run time: "
-                                "clamp(grid / tiles, 1, min(4, K steps / 8)))");
+                                ", or \"stream\" (how many blocks share a tile is chosen "
+                                "at run time: clamp(grid / tiles, 1, min(4, K steps / 8)); "
+                                "\"stream\" shares the last two waves' K steps out evenly)");
 }
 
 /* ws.store_boxes = true | false on the loop marked ws.warp_specialize (a

@@ -92,6 +92,30 @@ def test_the_persistent_matmul_on_its_resident_grid():
         assert (c.float() - want).abs().max().item() < 2e-2
 
 
+def test_stream_k_on_two_streams():
+    """The family's stream-K member (split_k="stream"): exact at a shape
+    just past one wave and at a ragged one, launched on two streams at
+    once, each with a workspace of its own that the runtime supplies."""
+    family = ws.Template(ws.kernel_source("matmul.mlir"), defaults={"DTYPE": "f16"})
+    kernel = family.compile({"BM": 128, "BN": 256, "BK": 64, "split_k": "stream"},
+                            chip="sm_90a").matmul
+    assert kernel.signature.workspace_per_block > 0
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    runs = []
+    for (m, n, k), stream in zip([(2176, 2048, 1000), (1100, 900, 3000)], streams):
+        a = torch.empty(m, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+        b = torch.empty(n, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+        torch.cuda.synchronize()
+        for _ in range(3):  # a second launch reuses the stream's workspace
+            kernel(a, b, c, m, n, k, stream=stream)
+        runs.append((a, b, c))
+    torch.cuda.synchronize()
+    assert len(kernel._workspaces) == 2
+    for a, b, c in runs:
+        assert torch.allclose(c.float(), (a.float() @ b.float().t()), rtol=1e-2, atol=5e-2)
+
+
 # the two members of the matmul family whose ranks swap between the shapes
 # (integration/bench/matmul_autotune.py on the H100: 128x256 tiles win at
 # 4096^3, 128x128 tiles with a deep cooperative ring at 256x8192x8192)

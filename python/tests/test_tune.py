@@ -140,7 +140,8 @@ def test_bad_configs_are_refused_at_once():
         assert str(e.value) == (
             "%s: config key '%s' is neither a field of the template (BK, BM, BN, DTYPE) nor a "
             "ws-pipeline option (it takes chip, format, stage, smem-budget, max-blocks-per-sm, "
-            "cuda-path, explain, check-protocol, num-stages, overlap, l2-keep, store-boxes)"
+            "cuda-path, explain, check-protocol, num-stages, overlap, l2-keep, store-boxes, "
+            "split-k)"
             % (FAMILY, key))
     # a misspelt field whose real name then has no value says where it went
     with pytest.raises(ws.TemplateError,

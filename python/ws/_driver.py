@@ -144,6 +144,14 @@ except ImportError:
         return torch.cuda.current_stream(device).cuda_stream
 
 
+def raw_stream(stream, device):
+    """`stream` (an int handle, a torch stream, or None for torch's current
+    one on `device`) as an int handle."""
+    if stream is None:
+        return _current_stream(device)
+    return stream.cuda_stream if hasattr(stream, "cuda_stream") else stream
+
+
 def launch(kernel, loaded, grid, params, stream):
     """cuLaunchKernel (cuLaunchKernelEx for a cluster) with the prepared
     parameter array `params` (an address) on `stream` (an int handle, a

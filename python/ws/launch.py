@@ -36,7 +36,7 @@ class Kernel:
         self.name = signature.name
         self._info = None
         self._launches = {}
-        self._workspaces = {}  # a split-K kernel's workspace, per device
+        self._workspaces = {}  # a split-K kernel's workspace, per device and stream
 
     def __repr__(self):
         s = self.signature
@@ -142,18 +142,18 @@ class Kernel:
         sig = self.signature
         return bool(sig.workspace_per_block) and len(args) == len(sig.args) - 1
 
-    def _workspace(self, device):
-        """The workspace a split-K launch gets when its caller passes none:
-        zeroed bytes for the resident grid, made once per device. Each
-        launch leaves every flag zero again, so launches in order on one
-        stream share it; launches at once on two streams need one each
-        (passed as the last argument)."""
-        ws = self._workspaces.get(device)
+    def _workspace(self, device, stream):
+        """The workspace a split-K (or stream-K) launch gets when its caller
+        passes none: zeroed bytes for the resident grid, made once per
+        device and stream. Each launch leaves every flag zero again, so
+        launches in order on one stream share it; launches on two streams,
+        which may run at once, get one each."""
+        ws = self._workspaces.get((device, stream))
         if ws is None:
             import torch
             ws = torch.zeros(self.resident_grid() * self.signature.workspace_per_block,
                              dtype=torch.uint8, device="cuda:%d" % device)
-            self._workspaces[device] = ws
+            self._workspaces[(device, stream)] = ws
         return ws.data_ptr()
 
     def check(self, *args, grid=(1, 1, 1)):
@@ -182,7 +182,8 @@ class Kernel:
         """Launches on `grid` (an int or up to three; None: a persistent
         kernel's resident grid) on `stream` (default: torch's current). A
         split-K kernel's last argument, its workspace, may be left out: the
-        kernel then uses one of its own (zeroed once, per device)."""
+        kernel then uses one of its own (zeroed once, per device and
+        stream)."""
         # the path a repeated launch takes is kept short (the call overhead
         # is a measure: integration/bench/python_overhead.py): the prepared
         # launch is looked up by the arguments' own key, and only a new key
@@ -197,7 +198,8 @@ class Kernel:
             raise
         loaded = driver.load(self)
         if self._takes_workspace(args):
-            args = args + (self._workspace(loaded.device),)
+            stream = driver.raw_stream(stream, loaded.device)
+            args = args + (self._workspace(loaded.device, stream),)
         key = [loaded.device, tuple(grid) if isinstance(grid, list) else grid]
         for value in args:
             if hasattr(value, "data_ptr"):

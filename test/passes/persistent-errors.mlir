@@ -68,7 +68,7 @@ module attributes {gpu.container_module} {
       scf.for %t = %c0 to %n step %c1 : i32 {
         %m = arith.muli %t, %c64 : i32
         %kt = arith.addi %m, %c64 : i32
-        // CHECK: persistent-errors.mlir:[[@LINE+1]]:16: error: 'scf.for' op has its upper bound computed inside the tile loop; every tile runs the same K steps, so compute the K loop's bounds before the tile loop
+        // CHECK: persistent-errors.mlir:[[@LINE+1]]:16: error: 'scf.for' op has its upper bound computed inside the tile loop; every tile runs the same K steps (only ws.split_k = "stream" varies them), so compute the K loop's bounds before the tile loop
         %acc = scf.for %k = %c0 to %kt step %c64 iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
           %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
           %tb = "ws.load"(%b, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>

@@ -9,7 +9,7 @@
 // the same number of K steps; ws.split_k_sum after the K loop; only the
 // tile's last split stores C.
 
-// CHECK: remark: split-K: each tile's K range is split over up to 4 blocks when the grid has more blocks than tiles (splits = grid / tiles, each of at least 8 K steps); a tile's last split adds the others' f32 partial sums in a fixed order from the workspace (65664 bytes per block of the grid, a new i64 argument) and alone stores C
+// CHECK: remark: split-K: each tile's K range is split over up to 4 blocks when the grid has more blocks than tiles (splits = grid / tiles, each of at least 8 K steps); a tile's last split adds the others' f32 partial sums in a fixed order from the workspace and alone stores C (the workspace: 65664 bytes per block of the grid, a new i64 argument)
 // The workspace is the kernel's new last argument; its size per block is
 // an attribute the launcher reads.
 // CHECK: gpu.func @split(%{{.*}}, %{{.*}}, %{{.*}}, %[[M:.*]]: i32, %[[N:.*]]: i32, %[[K:.*]]: i32, %[[W:.*]]: i64) kernel attributes {ws.num_warps = 8 : i32, ws.workspace_per_block = 65664 : i32}
