@@ -153,6 +153,9 @@ class Kernel:
             import torch
             ws = torch.zeros(self.resident_grid() * self.signature.workspace_per_block,
                              dtype=torch.uint8, device="cuda:%d" % device)
+            # the zeros are written on torch's current stream; a launch on
+            # another must not start before they are there
+            torch.cuda.current_stream(device).synchronize()
             self._workspaces[(device, stream)] = ws
         return ws.data_ptr()
 
