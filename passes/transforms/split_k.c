@@ -350,12 +350,13 @@ static bool stream_tile_loop(MlirOperation tile, const ws_pass_env *env, bool ex
   MlirValue sum_ops[5] = {acc, in.workspace, kb, ke, k_steps};
   sum_after(k, "ws.stream_k_sum", 5, sum_ops, &post);
   finish_split(tile, k, acc, ws_cmpi(&post, "eq", ke, k_steps), env, explain,
-               "stream-K: with at least as many tiles as blocks, all but the last two waves' "
-               "tiles run whole, round-robin; the last ones' K steps are shared out in equal "
-               "runs, one per block, each at most three units (parts of tiles, run last tile "
-               "first and in step with the other blocks' K); a tile split over two blocks is "
-               "finished by the one holding its end, which adds the other's f32 partial sum "
-               "from the workspace. With fewer tiles than blocks every tile runs whole");
+               "stream-K: with T tiles on G blocks (T >= G), the first (ceil(T / G) - 2) x G "
+               "tiles run whole, round-robin (none when T < 2G); the other tiles' K steps are "
+               "shared out in G equal runs, one per block, each at most three units (parts of "
+               "tiles, run last tile first and in step with the other blocks' K); a tile split "
+               "over two blocks is finished by the one holding its end, which adds the other's "
+               "f32 partial sum from the workspace. With T < G, or no K step, every tile runs "
+               "whole");
   return true;
 }
 

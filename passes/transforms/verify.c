@@ -698,6 +698,8 @@ static bool check_pipeline(verify_state *st, MlirOperation op, MlirAttribute att
 /* ws.split_k = true | "stream" | false on a persistent matmul's tile
  * loop: split each tile's K range over blocks, share the last tiles' K
  * steps out stream-K's way (split_k.c), or neither. */
+static MlirWalkResult find_marked_loop(MlirOperation op, void *found);
+
 /* A bool knob `name` on the loop marked ws.warp_specialize (`belongs`
  * says which loop that is for the knob); `values` ends the message of a
  * value that is not a bool. */
@@ -706,7 +708,13 @@ static bool check_marked_loop_bool(MlirOperation op, MlirAttribute attr, const c
   bool marked = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("ws.warp_specialize")));
   if (!ws_op_is(op, "scf.for") || !marked) {
-    ws_emit_op_error(op, "carries %s; it belongs on %s", name, belongs);
+    bool inner = false; /* a loop inside this one is marked */
+    if (ws_op_is(op, "scf.for"))
+      mlirOperationWalk(op, find_marked_loop, &inner, MlirWalkPreOrder);
+    ws_emit_op_error(op, "carries %s; it belongs on %s%s", name, belongs,
+                     !inner ? ""
+                         : " (ws.warp_specialize is on the loop inside this one: a persistent "
+                           "matmul marks its tile loop, this one, and not its K loop)");
     return false;
   }
   if (!mlirAttributeIsABool(attr)) {
@@ -973,8 +981,8 @@ static void check_kernel_context(verify_state *st, MlirOperation func) {
 
 /* ---- the walk ------------------------------------------------------------ */
 
-/* Whether gpu.func `func` is a ws kernel: one that takes a descriptor or
- * marks a loop ws.warp_specialize. */
+/* Walk callback: *(bool *)found once an op marked ws.warp_specialize is
+ * met. */
 static MlirWalkResult find_marked_loop(MlirOperation op, void *found) {
   if (ws_has_attr(op, "ws.warp_specialize")) {
     *(bool *)found = true;
@@ -983,6 +991,8 @@ static MlirWalkResult find_marked_loop(MlirOperation op, void *found) {
   return MlirWalkResultAdvance;
 }
 
+/* Whether gpu.func `func` is a ws kernel: one that takes a descriptor or
+ * marks a loop ws.warp_specialize. */
 static bool is_ws_kernel(MlirOperation func) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   for (intptr_t i = 0; !mlirBlockIsNull(entry) && i < mlirBlockGetNumArguments(entry); i++)

@@ -11,7 +11,7 @@
 // starting where the other blocks are in K; ws.stream_k_sum after it; a
 // unit that ends its tile stores C.
 
-// CHECK: remark: stream-K: with at least as many tiles as blocks, all but the last two waves' tiles run whole, round-robin; the last ones' K steps are shared out in equal runs, one per block, each at most three units (parts of tiles, run last tile first and in step with the other blocks' K); a tile split over two blocks is finished by the one holding its end, which adds the other's f32 partial sum from the workspace. With fewer tiles than blocks every tile runs whole (the workspace: 65664 bytes per block of the grid, a new i64 argument)
+// CHECK: remark: stream-K: with T tiles on G blocks (T >= G), the first (ceil(T / G) - 2) x G tiles run whole, round-robin (none when T < 2G); the other tiles' K steps are shared out in G equal runs, one per block, each at most three units (parts of tiles, run last tile first and in step with the other blocks' K); a tile split over two blocks is finished by the one holding its end, which adds the other's f32 partial sum from the workspace. With T < G, or no K step, every tile runs whole (the workspace: 65664 bytes per block of the grid, a new i64 argument)
 // CHECK: gpu.func @stream(%{{.*}}, %{{.*}}, %{{.*}}, %[[M:.*]]: i32, %[[N:.*]]: i32, %[[K:.*]]: i32, %[[W:.*]]: i64) kernel attributes {ws.num_warps = 8 : i32, ws.workspace_per_block = 65664 : i32}
 // CHECK: %[[TILES:.*]] = arith.muli
 // CHECK: %[[BLOCK:.*]] = arith.index_cast %block_id_x

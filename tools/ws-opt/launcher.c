@@ -174,11 +174,12 @@ static void write_header(FILE *f, const char *name, const WsKernelInfo *ks, int 
               ks[k].name, ks[k].cluster_x * ks[k].cluster_y, ks[k].cluster_x * ks[k].cluster_y,
               name, ks[k].name, name);
     else if (ks[k].persistent && ks[k].workspace_per_block)
-      fprintf(f, "/* %s is persistent, with split-K: each block loops over units (a\n"
-                 " * tile's K range split over up to 4 blocks when the grid has more\n"
-                 " * blocks than tiles) from its block index in steps of the grid. A\n"
-                 " * tile's last split waits for the others, so every block of the grid\n"
-                 " * must be resident at once: grid_x may not pass this grid, the one\n"
+      fprintf(f, "/* %s is persistent, with split-K or stream-K (ws.split_k): each\n"
+                 " * block loops over units (whole tiles, or parts of a tile's K range\n"
+                 " * that several blocks share) from its block index in steps of the\n"
+                 " * grid. The block that finishes a shared tile waits for the others'\n"
+                 " * partial sums, so every block of the grid must be resident at\n"
+                 " * once: grid_x may not pass this grid, the one\n"
                  " * that fills the current context's device once (its SMs x %d\n"
                  " * block(s) per SM; 0 and a message in m->error when the device\n"
                  " * cannot be queried), and grid_y and grid_z are 1. */\n"
