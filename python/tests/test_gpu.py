@@ -51,19 +51,20 @@ def test_add_is_exact_and_stays_inside(add, rows, cols):
 
 def test_a_row_stride_tma_cannot_take_is_refused(add):
     a = torch.rand(100, 777, device="cuda")  # rows of 3108 bytes
-    with pytest.raises(ValueError, match="arg0: each outer stride .* multiple of 16 bytes"):
+    with pytest.raises(ValueError,
+                       match="arg0 \\(%a\\): each outer stride .* multiple of 16 bytes"):
         add[4](a, a, a, 777)
 
 
 def test_a_refused_argument_launches_nothing(add):
     a = torch.rand(64, 64, device="cuda")
     c = torch.full((64, 64), -7.0, device="cuda")
-    with pytest.raises(ValueError, match="arg1: element type must be f32 \\(got bf16\\)"):
+    with pytest.raises(ValueError, match="arg1 \\(%b\\): element type must be f32 \\(got bf16\\)"):
         add[2](a, a.bfloat16(), c, 64)
     torch.cuda.synchronize()
     assert bool((c == -7.0).all())
     # a tensor in host memory: the kernel could only fault on its address
-    with pytest.raises(ValueError, match="arg1: must be on the current GPU, cuda:0 "
+    with pytest.raises(ValueError, match="arg1 \\(%b\\): must be on the current GPU, cuda:0 "
                                          "\\(got a tensor on cpu\\)"):
         add[2](a, a.cpu(), c, 64)
     torch.cuda.synchronize()

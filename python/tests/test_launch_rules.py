@@ -2,6 +2,8 @@
 the C API's rules, the ones each generated launcher carries, in the same
 words, naming the kernel and the argument."""
 
+import re
+
 import pytest
 import torch
 
@@ -70,34 +72,34 @@ def test_a_tensor_off_the_current_gpu_is_refused_at_launch(add):
 
 def test_element_type(add):
     assert refusal(add, good(dtype=torch.bfloat16), good(), good(), 1) == \
-        "add: arg0: element type must be f32 (got bf16)"
+        "add: arg0 (%a): element type must be f32 (got bf16)"
     assert refusal(add, good(), good(), good(dtype=torch.float16), 1) == \
-        "add: arg2: element type must be f32 (got f16)"
+        "add: arg2 (%c): element type must be f32 (got f16)"
     assert refusal(add, good(), good(dtype=torch.float64), good(), 1) == \
-        "add: arg1: element type must be f32 (got float64)"
+        "add: arg1 (%b): element type must be f32 (got float64)"
 
 
 def test_rank(add):
     assert refusal(add, Fake((2, 100, 64)), good(), good(), 1) == \
-        "add: arg0: rank must be 2, the kernel's box rank (got 3)"
+        "add: arg0 (%a): rank must be 2, the kernel's box rank (got 3)"
     assert "rank must be 2" in refusal(add, Fake((1,) * 6), good(), good(), 1)
 
 
 def test_alignment_strides_and_sizes(add):
     # the rule in the C launcher's words, then what a PyTorch caller can do
     assert refusal(add, good(base=0x10004), good(), good(), 1) == (
-        "add: arg0: base must be 16-byte aligned (got 0x10004); a view that starts inside "
+        "add: arg0 (%a): base must be 16-byte aligned (got 0x10004); a view that starts inside "
         "a 16-byte granule: slice at a multiple of 16 bytes, or pass x.contiguous()")
     assert refusal(add, good(strides=(64, 2)), good(), good(), 1) == (
-        "add: arg0: the innermost stride must be 1 element (got 2); pass a tensor whose "
+        "add: arg0 (%a): the innermost stride must be 1 element (got 2); pass a tensor whose "
         "last dimension is dense (x.contiguous() copies a transposed or strided view)")
     assert refusal(add, good(strides=(65, 1)), good(), good(), 1) == (
-        "add: arg0: each outer stride of a dimension larger than 1 must be a nonzero "
+        "add: arg0 (%a): each outer stride of a dimension larger than 1 must be a nonzero "
         "multiple of 16 bytes below 2^40 bytes (got 65 elements of 4 bytes in dimension 0); "
         "TMA steps rows in 16-byte units: allocate rows padded to a multiple of 16 bytes "
         "and pass a view of the columns you need (torch.empty(rows, pitch)[:, :cols])")
     assert refusal(add, good(rows=2 ** 32 + 1), good(), good(), 1) == \
-        "add: arg0: each size must be at most 2^32 (got 4294967297 in dimension 0)"
+        "add: arg0 (%a): each size must be at most 2^32 (got 4294967297 in dimension 0)"
 
 
 def test_a_dimension_of_size_one_needs_no_stride_rule(add):
@@ -114,13 +116,13 @@ def test_a_tensor_with_no_element_is_taken(add):
 def test_argument_kinds_and_count(add):
     with pytest.raises(TypeError, match="add takes 4 arguments \\(3 given\\)"):
         add.check(good(), good(), good())
-    assert refusal(add, good(), 3, good(), 1) == "add: arg1: must be a tensor of f32 (got int)"
+    assert refusal(add, good(), 3, good(), 1) == "add: arg1 (%b): must be a tensor of f32 (got int)"
     assert refusal(add, good(), good(), good(), good()) == \
-        "add: arg3: must be a i32 scalar (got a tensor)"
+        "add: arg3 (%ynumel): must be a i32 scalar (got a tensor)"
     assert refusal(add, good(), good(), good(), 2 ** 31) == \
-        "add: arg3: must fit in i32 (got 2147483648)"
+        "add: arg3 (%ynumel): must fit in i32 (got 2147483648)"
     assert refusal(add, good(), good(), good(), 1.5) == \
-        "add: arg3: must be an integer, i32 (got 1.5)"
+        "add: arg3 (%ynumel): must be an integer, i32 (got 1.5)"
 
 
 def test_a_float_scalar_that_is_not_a_number(add_source):
@@ -128,7 +130,7 @@ def test_a_float_scalar_that_is_not_a_number(add_source):
     kernel = ws.compile(src).add
     kernel.check(good(), good(), good(), 64, 0.5)
     assert refusal(kernel, good(), good(), good(), 64, "a") == \
-        "add: arg4: must be a number, f32 (got 'a')"
+        "add: arg4 (%alpha): must be a number, f32 (got 'a')"
 
 
 def test_divisibility(add_source):
@@ -137,7 +139,7 @@ def test_divisibility(add_source):
     assert kernel.signature.args[3].divisor == 64
     kernel.check(good(), good(), good(), 128)
     assert refusal(kernel, good(), good(), good(), 100) == \
-        "add: arg3: must be a multiple of its ws.divisibility, 64 (got 100)"
+        "add: arg3 (%ynumel): must be a multiple of its ws.divisibility, 64 (got 100)"
 
 
 def test_an_index_argument_takes_an_int64(add_source):
@@ -154,7 +156,7 @@ def test_without_the_cuda_bindings_a_launch_still_names_a_bad_argument(add):
         pytest.skip("the CUDA Python bindings are installed: a launch reaches the driver")
     except ImportError:
         pass
-    with pytest.raises(ValueError, match="arg0: element type must be f32"):
+    with pytest.raises(ValueError, match="arg0 \\(%a\\): element type must be f32"):
         add[1](good(dtype=torch.float16), good(), good(), 1)
     with pytest.raises(ImportError, match="a launch needs the CUDA Python bindings"):
         add[1](good(), good(), good(), 1)
@@ -187,3 +189,19 @@ def test_a_split_k_workspace_may_be_left_out(split_k):
         split_k, a, b, c, 256, 256, 512, 8)
     with pytest.raises(TypeError, match="takes 7 arguments"):
         split_k.check(a, b, c, 256, 256)
+
+
+def test_arguments_carry_their_source_names(add, add_source):
+    """The parsed IR keeps no argument names; the compile reads them from
+    the source's gpu.func lines (a comment naming gpu.func does not count),
+    and split-K's workspace, which ws adds, is "workspace"."""
+    assert [a.name for a in add.signature.args] == ["a", "b", "c", "ynumel"]
+    src = "// a gpu.func here is prose\n" + re.sub(r"%c\b", "%out_tile", add_source)
+    assert [a.name for a in ws.compile(src).add.signature.args] == ["a", "b", "out_tile", "ynumel"]
+    family = ws.Template(ws.kernel_source("matmul.mlir"), defaults={"DTYPE": "f16"})
+    split = family.compile({"BM": 128, "BN": 128, "BK": 64, "split_k": "stream"},
+                           chip="sm_90a").matmul
+    assert [a.name for a in split.signature.args] == ["a", "b", "c", "M", "N", "K", "workspace"]
+    with pytest.raises(ValueError, match=r"^matmul: arg6 \(%workspace\): "):
+        split.check(Fake((256, 64), dtype=torch.float16), Fake((128, 64), dtype=torch.float16),
+                    Fake((256, 128), dtype=torch.float16), 256, 128, 64, 1.5)

@@ -264,7 +264,7 @@ def test_arguments_a_candidate_refuses():
     with pytest.raises(ValueError) as e:
         tuned.tune(*bad)
     assert "no candidate runs these arguments" in str(e.value)
-    assert "refuses the arguments: matmul: arg0: element type must be f16 (got bf16)" \
+    assert "refuses the arguments: matmul: arg0 (%a): element type must be f16 (got bf16)" \
         in str(e.value)
 
 

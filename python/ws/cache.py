@@ -2,8 +2,8 @@
 
 Where: ``$WS_CACHE_DIR``, else ``~/.cache/ws``. An entry is keyed by the
 SHA-256 of the source text, the pipeline options (sorted), the chip, the
-linker, ws's version and its build identity (ws.compiler.build_id(): a
-hash of the compiler's sources, so a rebuilt ws with other code misses
+linker, the record's format, ws's version and its build identity
+(ws.compiler.build_id(): a hash of the compiler's sources, so a rebuilt ws with other code misses
 rather than reading the old one's modules; not the file name: a diagnostic read back names
 the file of the compile that asked), and holds the module's data as JSON, its PTX and,
 when nvJitLink made one, its cubin; or a refusal's diagnostics (a compile

@@ -71,6 +71,7 @@ class Arg:
     swizzle: int = 0
     view: bool = False
     direct: bool = False
+    name: Optional[str] = None  # the source's name (%a: "a"); "workspace" for split-K's
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,17 +101,70 @@ class Signature:
         return cls(**dict(data, cluster=tuple(data["cluster"]), args=args))
 
 
-def _signature(info: _capi.KernelInfo, dtypes: Dict[int, str]) -> Signature:
+# what a cached module's record holds: 2 added each argument's source name
+_RECORD_FORMAT = "2"
+_CLOSE = {"(": ")", "<": ">", "{": "}", "[": "]"}
+
+
+def _arg_names(text: str) -> Dict[str, List[str]]:
+    """Each gpu.func's argument names in the source (``%a: ...`` gives
+    "a"), which the parsed IR does not keep; a name the scan cannot read
+    is None. The runtime's refusals name arguments by them."""
+    names = {}
+    at = text.find("gpu.func")
+    while at >= 0:
+        head = text.find("(", at)
+        symbol = text[at + len("gpu.func"):head].strip()
+        if head < 0:
+            break
+        if not symbol.startswith("@") or not symbol[1:].replace("_", "a").isalnum():
+            at = text.find("gpu.func", at + len("gpu.func"))  # not a definition (a comment)
+            continue
+        pieces, depth, start, i = [], [], head + 1, head + 1
+        while i < len(text):
+            c = text[i]
+            if c == "-" and text.startswith("->", i):
+                i += 2
+                continue
+            if c in _CLOSE:
+                depth.append(_CLOSE[c])
+            elif depth and c == depth[-1]:
+                depth.pop()
+            elif not depth and c in ",)":
+                pieces.append(text[start:i])
+                start = i + 1
+                if c == ")":
+                    break
+            i += 1
+        found = []
+        for piece in pieces:
+            piece = piece.strip()
+            name = piece[1:piece.find(":")].strip() if piece.startswith("%") and ":" in piece \
+                else None
+            found.append(name if name and name.replace("_", "a").isalnum() else None)
+        names[symbol[1:]] = [] if found == [None] and not pieces[0].strip() else found
+        at = text.find("gpu.func", i)
+    return names
+
+
+def _signature(info: _capi.KernelInfo, dtypes: Dict[int, str],
+               names: Optional[List[str]] = None) -> Signature:
+    names = list(names or [])
+    if info.workspace_per_block and len(names) == info.num_args - 1:
+        names.append("workspace")  # ws-split-k's, after the source's
+    if len(names) != info.num_args:
+        names = [None] * info.num_args
     args = []
     for i in range(info.num_args):
         a = info.args[i]
         kind = _capi.ARG_KINDS[a.kind]
         if kind == "scalar":
-            args.append(Arg(i, kind, scalar=_capi.SCALAR_TYPES[a.scalar], divisor=a.divisor))
+            args.append(Arg(i, kind, scalar=_capi.SCALAR_TYPES[a.scalar], divisor=a.divisor,
+                            name=names[i]))
         else:
             args.append(Arg(i, kind, dtype=dtypes[a.dtype], rank=a.rank,
                             box=tuple(a.box[:a.rank]) if kind == "descriptor" else (),
-                            swizzle=a.swizzle, view=a.view, direct=a.direct))
+                            swizzle=a.swizzle, view=a.view, direct=a.direct, name=names[i]))
     return Signature(info.name.decode(), info.block_threads, info.shared_memory_bytes,
                      info.blocks_per_sm, info.persistent, (info.cluster_x, info.cluster_y),
                      info.pair, info.workspace_per_block, tuple(args))
@@ -208,9 +262,11 @@ def _compile_uncached(text: str, filename: str, options: str):
         if not lib.wsCompiledSucceeded(handle):
             raise CompileError(diagnostics)
         ptx = lib.wsCompiledGetPTX(handle).text()
-        dtypes = dtype_names()
-        signatures = [_signature(lib.wsCompiledGetKernel(handle, i).contents, dtypes)
-                      for i in range(lib.wsCompiledGetNumKernels(handle))]
+        dtypes, names = dtype_names(), _arg_names(text)
+        signatures = []
+        for i in range(lib.wsCompiledGetNumKernels(handle)):
+            info = lib.wsCompiledGetKernel(handle, i).contents
+            signatures.append(_signature(info, dtypes, names.get(info.name.decode())))
     finally:
         lib.wsCompiledDestroy(handle)
     return ptx, signatures, diagnostics
@@ -266,7 +322,7 @@ def compile(source, *, chip: Optional[str] = None, explain: bool = False,
                          % (", ".join(LINKERS), linker))
     text, name = _read_source(source, filename)
     opts = _option_text(chip, explain, options)
-    k = cache.key(text, opts, version(), build_id(), linker)
+    k = cache.key(text, opts, version(), build_id(), linker, _RECORD_FORMAT)
     if use_cache:
         hit = cache.load(k)
         if hit is not None:

@@ -72,6 +72,14 @@ class Kernel:
         return self._info
 
     def _refuse(self, message):
+        """The refusal `message` ("argN: ..."), with the argument's source
+        name after its number where the signature has it."""
+        if message.startswith("arg"):
+            number = message[3:message.find(":")] if ":" in message else ""
+            args = self.signature.args
+            if number.isdigit() and int(number) < len(args) and args[int(number)].name:
+                message = "arg%s (%%%s)%s" % (number, args[int(number)].name,
+                                              message[message.find(":"):])
         return ValueError("%s: %s" % (self.name, message))
 
     def _fill(self, args, out, numbers):
