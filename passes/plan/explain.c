@@ -61,8 +61,29 @@ static const char *placement_reason(MlirOperation op) {
   return "scalar arithmetic is copied into each partition that uses its result";
 }
 
+/* The last placement remarked: ops a pass wrote at one source location
+ * (stream-K's K offset, five scalar ops at the first ws.load) say it once. */
+typedef struct placement {
+  MlirLocation loc;
+  unsigned mask;
+  const char *reason;
+} placement;
+
+static void remark_placement(const ws_plan *plan, const ws_pass_env *env, MlirOperation op,
+                             const char *where, placement *last) {
+  char names[128];
+  unsigned mask = ws_op_partitions(plan, op);
+  placement now = {loc_of(op), mask, placement_reason(op)};
+  if (last->reason && mlirLocationEqual(last->loc, now.loc) && last->mask == mask &&
+      strcmp(last->reason, now.reason) == 0)
+    return;
+  *last = now;
+  ws_remark(env, now.loc, "partition%s %s%s: %s", (mask & (mask - 1)) ? "s" : "",
+            part_names(plan, mask, names, sizeof names), where, now.reason);
+}
+
 void ws_explain_schedule(const ws_plan *plan, const ws_pass_env *env) {
-  char text[512], names[128];
+  char text[512];
   ws_text t;
   ws_text_init(&t, text, sizeof text);
   for (int p = 0; p < plan->num_parts; p++)
@@ -82,22 +103,15 @@ void ws_explain_schedule(const ws_plan *plan, const ws_pass_env *env) {
               "consumers to themselves passes the turn",
               plan->parts[compute].num_warps / 4);
   MlirBlock body = ws_loop_body(plan->loop);
+  placement last = {{NULL}, 0, NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (ws_op_is(op, "scf.yield"))
-      continue;
-    unsigned mask = ws_op_partitions(plan, op);
-    ws_remark(env, loc_of(op), "partition%s %s: %s", (mask & (mask - 1)) ? "s" : "",
-              part_names(plan, mask, names, sizeof names), placement_reason(op));
-  }
+       op = mlirOperationGetNextInBlock(op))
+    if (!ws_op_is(op, "scf.yield"))
+      remark_placement(plan, env, op, "", &last);
   for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop);
        !mlirOperationIsNull(op) && ws_op_partitions(plan, op);
-       op = mlirOperationGetNextInBlock(op)) {
-    unsigned mask = ws_op_partitions(plan, op);
-    ws_remark(env, loc_of(op), "partition%s %s (epilogue): %s",
-              (mask & (mask - 1)) ? "s" : "", part_names(plan, mask, names, sizeof names),
-              placement_reason(op));
-  }
+       op = mlirOperationGetNextInBlock(op))
+    remark_placement(plan, env, op, " (epilogue)", &last);
 }
 
 /* Why a ring has its swizzle. */

@@ -3,6 +3,7 @@
 // RUN: ws-opt %s --emit=ptx -o - | FileCheck %s --check-prefix=PTX
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-split-k,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF
 // RUN: ws-opt %S/../../integration/matmul_persistent.mlir --pass-pipeline='builtin.module(ws-split-k{split-k=stream explain=true})' 2>&1 | FileCheck %s --check-prefix=KNOB
+// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-split-k,ws-partition-schedule{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONCE
 // RUN: not ws-opt %S/Inputs/check-protocol-stream-k-miscount.mlir --pass-pipeline='builtin.module(ws-check-protocol)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISCOUNT
 // ws-split-k on a persistent matmul's tile loop marked ws.split_k =
 // "stream": stream-K. The tile loop runs over units: the first tiles
@@ -74,6 +75,12 @@
 
 // The proof runs units of unequal K steps besides the equal runs.
 // PROOF: remark: protocol proved: {{.*}}, 40 stream-K runs (units of unequal K steps, tiles of 1 to 3)
+
+// The five scalar ops of a unit's K offset stand at the first ws.load:
+// their placement is remarked once.
+// ONCE: split-k-stream.mlir:[[LOAD:[0-9]+]]:17: remark: partition load: scalar arithmetic is copied into each partition that uses its result
+// ONCE-NOT: split-k-stream.mlir:[[LOAD]]:17: remark: partition load: scalar arithmetic
+// ONCE: split-k-stream.mlir:[[LOAD]]:17: remark: partition load: a TMA load
 
 // split-k=stream: a tile loop without ws.split_k, split as "stream" would.
 // KNOB: matmul_persistent.mlir:46:7: remark: stream-K:
