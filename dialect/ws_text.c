@@ -122,6 +122,16 @@ MlirOperation ws_enclosing_op(MlirOperation op, const char *name) {
   return (MlirOperation){NULL};
 }
 
+bool ws_defined_within(MlirValue v, MlirOperation op) {
+  MlirOperation at = mlirValueIsAOpResult(v)
+                         ? mlirOperationGetParentOperation(mlirOpResultGetOwner(v))
+                         : mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+  for (; !mlirOperationIsNull(at); at = mlirOperationGetParentOperation(at))
+    if (mlirOperationEqual(at, op))
+      return true;
+  return false;
+}
+
 bool ws_ref_eq(MlirStringRef ref, const char *s) {
   size_t n = strlen(s);
   return ref.length == n && memcmp(ref.data, s, n) == 0;

@@ -194,11 +194,6 @@ void ws_emit_stream_k_sum(ws_builder *b, const ws_split_k_site *s, MlirValue k_b
   sum_if_owner(b, s, owns, ws_arith(b, "arith.subi", block, one), one, acc, sum);
 }
 
-static MlirValue select_value(ws_builder *b, MlirValue cond, MlirValue yes, MlirValue no) {
-  MlirValue ops[3] = {cond, yes, no};
-  return ws_build_value(b, "arith.select", 3, ops, mlirValueGetType(yes), 0, NULL);
-}
-
 static MlirValue clamp64(ws_builder *b, MlirValue v, MlirValue lo, MlirValue hi) {
   return ws_arith(b, "arith.minsi", ws_arith(b, "arith.maxsi", v, lo), hi);
 }
@@ -236,7 +231,7 @@ void ws_emit_stream_k_unit(ws_builder *b, const MlirValue in[5], MlirValue out[4
   MlirValue head = ws_arith(b, "arith.remui", g1, s1);
   MlirValue is_tile = ws_arith(b, "arith.andi", ws_cmpi(b, "eq", kb, zero),
                                ws_cmpi(b, "eq", ke, S));
-  MlirValue ks = ws_arith(b, "arith.addi", kb, select_value(b, is_tile, head, zero));
+  MlirValue ks = ws_arith(b, "arith.addi", kb, ws_select(b, is_tile, head, zero));
   MlirValue z32 = ws_const_i32(b, 0);
   MlirValue last = ws_arith(b, "arith.subi", tiles, ws_const_i32(b, 1));
   MlirValue tile = ws_arith(b, "arith.minui", ws_arith(b, "arith.addi", whole, trunc32(b, t)),
@@ -244,8 +239,8 @@ void ws_emit_stream_k_unit(ws_builder *b, const MlirValue in[5], MlirValue out[4
   MlirValue part[3] = {trunc32(b, kb), trunc32(b, ke), trunc32(b, ks)};
   /* a whole tile of the first ones: itself, all its K steps */
   MlirValue is_whole = ws_cmpi(b, "ult", unit, whole);
-  out[0] = select_value(b, is_whole, unit, tile);
-  out[1] = select_value(b, is_whole, z32, select_value(b, empty, z32, part[0]));
-  out[2] = select_value(b, is_whole, k_steps, select_value(b, empty, z32, part[1]));
-  out[3] = select_value(b, is_whole, z32, select_value(b, empty, z32, part[2]));
+  out[0] = ws_select(b, is_whole, unit, tile);
+  out[1] = ws_select(b, is_whole, z32, ws_select(b, empty, z32, part[0]));
+  out[2] = ws_select(b, is_whole, k_steps, ws_select(b, empty, z32, part[1]));
+  out[3] = ws_select(b, is_whole, z32, ws_select(b, empty, z32, part[2]));
 }

@@ -203,8 +203,7 @@ static bool prove_run(const ws_run *run, const ws_pass_options *opts, proof_cost
 enum { WHOLE_BEFORE = 1, SHARED_MOST = 3 };
 
 static bool prove_stream_k(ws_program *program, const ws_pass_options *opts, long long most,
-                           ws_run *run, proof_cost *cost, long long *count,
-                           long long *longest) {
+                           ws_run *run, proof_cost *cost, long long *count) {
   long long seq[WHOLE_BEFORE + 3];
   for (long long S = 1; S <= most && S <= SHARED_MOST; S++)
     for (long long n = 0; n <= WHOLE_BEFORE; n++)
@@ -220,7 +219,6 @@ static bool prove_stream_k(ws_program *program, const ws_pass_options *opts, lon
           if (!ok)
             return false;
           ++*count;
-          *longest = S;
         }
   return true;
 }
@@ -253,9 +251,9 @@ static bool check_kernel(MlirOperation func, const ws_pass_options *opts,
            prove_run(run, opts, &cost);
       ws_run_free(run);
     }
-  long long seqs = 0, seq_most = 0;
+  long long seqs = 0;
   if (ok && nested && ws_protocol_is_stream_k(program))
-    ok = prove_stream_k(program, opts, trips, run, &cost, &seqs, &seq_most);
+    ok = prove_stream_k(program, opts, trips, run, &cost, &seqs);
   free(run);
   ws_protocol_free(program);
   if (!ok || !ws_option_bool(opts, "explain"))
@@ -269,7 +267,7 @@ static bool check_kernel(MlirOperation func, const ws_pass_options *opts,
                   ws_plan_cluster_size(&plan), plan.cluster[0], plan.cluster[1]);
   if (seqs && n > 0 && (size_t)n < sizeof counts)
     snprintf(counts + n, sizeof counts - (size_t)n, ", %lld stream-K runs (units of unequal K "
-             "steps, tiles of 1 to %lld)", seqs, seq_most);
+             "steps, tiles of 1 to %lld)", seqs, trips < SHARED_MOST ? trips : SHARED_MOST);
   if (cost.explored == (tiles + 1) * (trips + 1) + seqs)
     ws_remark(env, mlirOperationGetLocation(func),
               "protocol proved: %d channel(s), %d ring(s), %s, "

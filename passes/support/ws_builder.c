@@ -124,6 +124,11 @@ MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs,
                         1, &pred);
 }
 
+MlirValue ws_select(ws_builder *b, MlirValue cond, MlirValue yes, MlirValue no) {
+  MlirValue ops[3] = {cond, yes, no};
+  return ws_build_value(b, "arith.select", 3, ops, mlirValueGetType(yes), 0, NULL);
+}
+
 /* GEP with one index: constant (folded into rawConstantIndices) or dynamic
  * (marked there by INT32_MIN, the LLVM dialect's convention). */
 static MlirValue byte_gep(ws_builder *b, MlirValue base, MlirValue dynamic,

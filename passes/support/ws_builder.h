@@ -57,6 +57,8 @@ MlirValue ws_ceil_div(ws_builder *b, MlirValue x, MlirValue d);
 /* arith.cmpi with a predicate name: eq ne slt sle sgt sge ult ule ugt uge. */
 MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs,
                   MlirValue rhs);
+/* arith.select cond, yes, no (of yes's type). */
+MlirValue ws_select(ws_builder *b, MlirValue cond, MlirValue yes, MlirValue no);
 /* llvm.getelementptr base[offset] with an i8 element (a byte offset). */
 MlirValue ws_byte_ptr(ws_builder *b, MlirValue base, MlirValue offset);
 MlirValue ws_byte_ptr_const(ws_builder *b, MlirValue base, int32_t offset);

@@ -1121,22 +1121,12 @@ static void set_unit_attr(MlirOperation op, const char *name, bool on) {
     mlirOperationRemoveDiscardableAttributeByName(op, ref);
 }
 
-/* Defined outside `loop` (a kernel argument, or an op before it). */
-static bool defined_outside(MlirValue v, MlirOperation loop) {
-  MlirOperation owner = mlirValueIsAOpResult(v)
-                            ? mlirOpResultGetOwner(v)
-                            : mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
-  for (; !mlirOperationIsNull(owner); owner = mlirOperationGetParentOperation(owner))
-    if (mlirOperationEqual(owner, loop))
-      return false;
-  return true;
-}
-
-/* v is scalar arith, inside the tile loop, on values from before it and
- * the tile's ws.stream_k_unit (the K steps of a stream-K unit, which the
- * protocol proof takes from the runs it checks); at most `depth` ops deep. */
-static bool from_stream_k_unit(MlirValue v, MlirOperation tile, int depth) {
-  if (defined_outside(v, tile))
+/* v is the same for every tile: defined before the tile loop; or scalar
+ * arith in it on such values and the tile's ws.stream_k_unit (the K steps
+ * of a stream-K unit, which the protocol proof takes from the runs it
+ * checks), at most `depth` ops deep. */
+static bool fixed_or_from_unit(MlirValue v, MlirOperation tile, int depth) {
+  if (!ws_defined_within(v, tile))
     return true;
   if (!mlirValueIsAOpResult(v) || depth == 0)
     return false;
@@ -1146,7 +1136,7 @@ static bool from_stream_k_unit(MlirValue v, MlirOperation tile, int depth) {
   if (!name_starts(op, "arith.") || mlirOperationGetNumRegions(op) != 0)
     return false;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
-    if (!from_stream_k_unit(mlirOperationGetOperand(op, i), tile, depth - 1))
+    if (!fixed_or_from_unit(mlirOperationGetOperand(op, i), tile, depth - 1))
       return false;
   return true;
 }
@@ -1294,8 +1284,7 @@ static MlirOperation unnest_tile_loop(MlirOperation tile) {
     return (MlirOperation){NULL};
   }
   for (int i = 0; i < 3; i++)
-    if (!defined_outside(mlirOperationGetOperand(k, i), tile) &&
-        !from_stream_k_unit(mlirOperationGetOperand(k, i), tile, 8)) {
+    if (!fixed_or_from_unit(mlirOperationGetOperand(k, i), tile, 8)) {
       ws_emit_op_error(k, "has its %s computed inside the tile loop; every tile runs "
                           "the same K steps (only ws.split_k = \"stream\" varies "
                           "them), so compute the K loop's bounds before the tile loop",
@@ -1338,9 +1327,7 @@ static void guard_step(MlirOperation loop) {
     return;
   ws_builder b = ws_builder_before(loop);
   MlirValue zero = ws_const_int(&b, 0, mlirValueGetType(step));
-  MlirValue ops[3] = {ws_cmpi(&b, "sgt", step, zero), ub, lb};
-  mlirOperationSetOperand(loop, 1,
-                          ws_build_value(&b, "arith.select", 3, ops, mlirValueGetType(ub), 0, NULL));
+  mlirOperationSetOperand(loop, 1, ws_select(&b, ws_cmpi(&b, "sgt", step, zero), ub, lb));
 }
 
 /* Sets the L2 policy of the load an operand comes from, unless it has

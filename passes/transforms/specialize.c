@@ -1845,14 +1845,9 @@ static MlirValue count_k_steps(specializer *S, ws_builder *b, const value_map *m
  * units, ws.stream_k_unit): each tile then runs K steps of its own. */
 static bool k_steps_vary(const specializer *S) {
   MlirOperation tile = ws_plan_tile_loop(S->plan);
-  for (int i = 0; i < 2 && !mlirOperationIsNull(tile); i++) {
-    MlirValue v = mlirOperationGetOperand(S->plan->loop, i);
-    MlirOperation def = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v) : (MlirOperation){NULL};
-    for (; !mlirOperationIsNull(def); def = mlirOperationGetParentOperation(def))
-      if (mlirOperationEqual(def, tile))
-        return true;
-  }
-  return false;
+  return !mlirOperationIsNull(tile) &&
+         (ws_defined_within(mlirOperationGetOperand(S->plan->loop, 0), tile) ||
+          ws_defined_within(mlirOperationGetOperand(S->plan->loop, 1), tile));
 }
 
 /* The ping-pong consumers' turn channel (from the partition to itself). */

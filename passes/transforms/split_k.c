@@ -103,10 +103,7 @@ static const char *refusal(MlirOperation tile, MlirOperation k, MlirOperation fu
       !ws_constant_int(mlirOperationGetOperand(k, 2), &v) || v <= 0)
     return "does not run from 0 in a constant step (the splits divide its steps); run it "
            "from 0 in steps of the K tile and add any offset to the ws.load coordinates";
-  MlirValue ub = mlirOperationGetOperand(k, 1);
-  MlirOperation def = defining_op(ub);
-  if (!mlirOperationIsNull(def) && !mlirOperationIsNull(ws_enclosing_op(def, "scf.for")) &&
-      mlirOperationEqual(ws_enclosing_op(def, "scf.for"), tile))
+  if (ws_defined_within(mlirOperationGetOperand(k, 1), tile))
     return "has its upper bound computed inside the tile loop (every tile splits the same "
            "K); compute it before the tile loop";
   *at = tile;
@@ -160,9 +157,8 @@ static void store_only_owner(MlirOperation k, MlirValue owner) {
       continue;
     intptr_t inner = mlirOperationGetNumOperands(op) - 2; /* desc, coords..., value */
     ws_builder b = ws_builder_before(op);
-    MlirValue ops[3] = {owner, mlirOperationGetOperand(op, inner), ws_const_i32(&b, OFF_TENSOR)};
-    mlirOperationSetOperand(op, inner, ws_build_value(&b, "arith.select", 3, ops,
-                                                      mlirValueGetType(ops[1]), 0, NULL));
+    mlirOperationSetOperand(op, inner, ws_select(&b, owner, mlirOperationGetOperand(op, inner),
+                                                 ws_const_i32(&b, OFF_TENSOR)));
   }
 }
 
@@ -238,12 +234,9 @@ static void shift_k(MlirOperation k, MlirValue first, MlirValue rotate, MlirValu
   MlirValue kk = mlirBlockGetArgument(kbody, 0), at = kk;
   ws_builder in = ws_builder_before(mlirBlockGetFirstOperation(kbody));
   if (!mlirValueIsNull(rotate)) {
-    MlirValue ops[3] = {(MlirValue){NULL}, (MlirValue){NULL}, (MlirValue){NULL}};
     at = ws_arith(&in, "arith.addi", kk, rotate);
-    ops[2] = at;
-    ops[1] = ws_arith(&in, "arith.subi", at, span);
-    ops[0] = ws_cmpi(&in, "uge", at, span);
-    at = ws_build_value(&in, "arith.select", 3, ops, mlirValueGetType(kk), 0, NULL);
+    MlirValue back = ws_arith(&in, "arith.subi", at, span);
+    at = ws_select(&in, ws_cmpi(&in, "uge", at, span), back, at);
   }
   MlirValue k_abs = ws_arith(&in, "arith.addi", at, first);
   /* the first op built reads %k; every other use goes to k_abs */
@@ -294,11 +287,6 @@ static bool split_tile_loop(MlirOperation tile, const ws_pass_env *env, bool exp
   return true;
 }
 
-static MlirValue select_i32(ws_builder *b, MlirValue cond, MlirValue yes, MlirValue no) {
-  MlirValue ops[3] = {cond, yes, no};
-  return ws_build_value(b, "arith.select", 3, ops, mlirValueGetType(yes), 0, NULL);
-}
-
 /* Stream-K's whole tiles, run round-robin before the K steps are shared
  * out: all but the last two waves' worth. Only from one wave up (tiles >=
  * grid) and with K steps to share; else every tile is whole, as without
@@ -309,15 +297,15 @@ static MlirValue count_whole_tiles(ws_builder *b, MlirValue tiles, MlirValue gri
   MlirValue zero = ws_const_i32(b, 0);
   MlirValue waves = ws_ceil_div(b, tiles, grid);
   MlirValue two_waves = ws_arith(b, "arith.muli", grid, ws_const_i32(b, 2));
-  MlirValue dp = select_i32(b, ws_cmpi(b, "uge", tiles, two_waves),
-                            ws_arith(b, "arith.muli",
-                                     ws_arith(b, "arith.subi", waves, ws_const_i32(b, 2)), grid),
-                            zero);
+  MlirValue dp = ws_select(b, ws_cmpi(b, "uge", tiles, two_waves),
+                           ws_arith(b, "arith.muli",
+                                    ws_arith(b, "arith.subi", waves, ws_const_i32(b, 2)), grid),
+                           zero);
   MlirValue stream = ws_arith(b, "arith.andi", ws_cmpi(b, "ugt", k_steps, zero),
                               ws_cmpi(b, "uge", tiles, grid));
   MlirValue three = ws_arith(b, "arith.muli", grid, ws_const_i32(b, 3));
-  *units = select_i32(b, stream, ws_arith(b, "arith.addi", dp, three), tiles);
-  return select_i32(b, stream, dp, tiles);
+  *units = ws_select(b, stream, ws_arith(b, "arith.addi", dp, three), tiles);
+  return ws_select(b, stream, dp, tiles);
 }
 
 /* ws.split_k = "stream": the tile loop runs stream-K's units (the

@@ -695,9 +695,6 @@ static bool check_pipeline(verify_state *st, MlirOperation op, MlirAttribute att
   return true;
 }
 
-/* ws.split_k = true | "stream" | false on a persistent matmul's tile
- * loop: split each tile's K range over blocks, share the last tiles' K
- * steps out stream-K's way (split_k.c), or neither. */
 static MlirWalkResult find_marked_loop(MlirOperation op, void *found);
 
 /* A bool knob `name` on the loop marked ws.warp_specialize (`belongs`
@@ -726,6 +723,9 @@ static bool check_marked_loop_bool(MlirOperation op, MlirAttribute attr, const c
   return true;
 }
 
+/* ws.split_k = true | "stream" | false on a persistent matmul's tile
+ * loop: split each tile's K range over blocks, share the last tiles' K
+ * steps out stream-K's way (split_k.c), or neither. */
 static bool check_split_k(verify_state *st, MlirOperation op, MlirAttribute attr) {
   (void)st;
   if (mlirAttributeIsAString(attr)) {

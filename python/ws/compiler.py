@@ -117,7 +117,7 @@ def _arg_names(text: str) -> Dict[str, List[str]]:
         symbol = text[at + len("gpu.func"):head].strip()
         if head < 0:
             break
-        if not symbol.startswith("@") or not symbol[1:].replace("_", "a").isalnum():
+        if not symbol.startswith("@") or not symbol[1:].isidentifier():
             at = text.find("gpu.func", at + len("gpu.func"))  # not a definition (a comment)
             continue
         pieces, depth, start, i = [], [], head + 1, head + 1
@@ -137,12 +137,10 @@ def _arg_names(text: str) -> Dict[str, List[str]]:
                     break
             i += 1
         found = []
-        for piece in pieces:
-            piece = piece.strip()
-            name = piece[1:piece.find(":")].strip() if piece.startswith("%") and ":" in piece \
-                else None
-            found.append(name if name and name.replace("_", "a").isalnum() else None)
-        names[symbol[1:]] = [] if found == [None] and not pieces[0].strip() else found
+        for piece in ([] if [p.strip() for p in pieces] == [""] else pieces):  # () takes none
+            name = piece.strip()[1:].partition(":")[0].strip()
+            found.append(name if piece.strip().startswith("%") and name.isidentifier() else None)
+        names[symbol[1:]] = found
         at = text.find("gpu.func", i)
     return names
 

@@ -8,6 +8,7 @@ current device and stream.
 """
 
 import ctypes
+import re
 
 from . import _capi
 
@@ -74,12 +75,11 @@ class Kernel:
     def _refuse(self, message):
         """The refusal `message` ("argN: ..."), with the argument's source
         name after its number where the signature has it."""
-        if message.startswith("arg"):
-            number = message[3:message.find(":")] if ":" in message else ""
-            args = self.signature.args
-            if number.isdigit() and int(number) < len(args) and args[int(number)].name:
-                message = "arg%s (%%%s)%s" % (number, args[int(number)].name,
-                                              message[message.find(":"):])
+        numbered = re.match(r"arg(\d+):", message)
+        args = self.signature.args
+        if numbered and int(numbered.group(1)) < len(args) and args[int(numbered.group(1))].name:
+            message = "arg%s (%%%s)%s" % (numbered.group(1), args[int(numbered.group(1))].name,
+                                          message[numbered.end() - 1:])
         return ValueError("%s: %s" % (self.name, message))
 
     def _fill(self, args, out, numbers):
