@@ -300,6 +300,15 @@ static void bulk_wait(ws_builder *b, int pending, bool read) {
 
 /* ---- the loop copies ------------------------------------------------------- */
 
+/* A builder like `b` whose ops take `loop`'s location: a loop's copy is
+ * where remarks about what it carries point (a persistent kernel's
+ * accumulator at its K loop, not the tile loop around it). */
+static ws_builder at_loop_of(const ws_builder *b, MlirOperation loop) {
+  ws_builder copy = *b;
+  copy.loc = mlirOperationGetLocation(loop);
+  return copy;
+}
+
 /* A copy of `loop` (the plan's, or a row kernel's second pass) by `step`,
  * counting its iterations from `start`; *copy is the new loop. With
  * `carry` (an elementwise loop's compute partition) the copy also carries
@@ -319,7 +328,8 @@ static MlirBlock copy_loop(specializer *S, ws_builder *b, value_map *m, MlirOper
   inits[0] = start;
   for (int i = 0; i < carried; i++)
     inits[1 + i] = map_get(m, mlirOperationGetOperand(loop, 3 + i));
-  *copy = ws_build_for(b, map_get(m, mlirOperationGetOperand(loop, 0)),
+  ws_builder here = at_loop_of(b, loop);
+  *copy = ws_build_for(&here, map_get(m, mlirOperationGetOperand(loop, 0)),
                        map_get(m, mlirOperationGetOperand(loop, 1)),
                        step, 1 + carried, inits, &body);
   map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
@@ -1139,7 +1149,8 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
   for (int i = 0; i < carried; i++)
     inits[1 + i] = map_get(m, mlirOperationGetOperand(loop, 3 + i));
   MlirBlock body;
-  MlirOperation copy = ws_build_for(at, map_get(m, mlirOperationGetOperand(loop, 0)),
+  ws_builder here = at_loop_of(at, loop);
+  MlirOperation copy = ws_build_for(&here, map_get(m, mlirOperationGetOperand(loop, 0)),
                                     map_get(m, mlirOperationGetOperand(loop, 1)),
                                     mlirOperationGetOperand(loop, 2), 1 + carried, inits, &body);
   map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
@@ -1373,7 +1384,8 @@ static MlirValue emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m
   init[nv++] = map_get(m, mlirOperationGetOperand(loop, 0));
   init[nv++] = ws_const_int(at, 0, mlirIntegerTypeGet(S->ctx, 1));
   MlirBlock body;
-  MlirOperation copy = ws_build_for(at, map_get(m, mlirOperationGetOperand(loop, 0)),
+  ws_builder here = at_loop_of(at, loop);
+  MlirOperation copy = ws_build_for(&here, map_get(m, mlirOperationGetOperand(loop, 0)),
                                     map_get(m, mlirOperationGetOperand(loop, 1)), S->pair_step,
                                     nv, init, &body);
   ws_builder b = ws_builder_at_end(body, at->loc);

@@ -56,3 +56,37 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A persistent kernel: the accumulator lives in the K loop, so the remark
+// points there (its line and the tile's), not at the tile loop around it.
+// CHECK: lower-to-nvvm-register-remark.mlir:[[@LINE+16]]:16: remark: registers: the consumer warpgroups' tiles need 128 per thread where most are live, here: 1 tile(s), tensor<128x256xf32> at [[@LINE+16]]:16 (128)
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @persistent(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<256x64xf16>>,
+                         %c: !ws.tensor_desc<tensor<128x256xf16>>, %T: i32, %K: i32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %c128 = arith.constant 128 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+      %bx = gpu.block_id x
+      %gx = gpu.grid_dim x
+      %first = arith.index_cast %bx : index to i32
+      %grid = arith.index_cast %gx : index to i32
+      scf.for %t = %first to %T step %grid : i32 {
+        %m = arith.muli %t, %c128 : i32
+        %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x256xf32>) : i32 {
+          %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<256x64xf16>>, i32, i32) -> tensor<256x64xf16>
+          %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<256x64xf16>, tensor<128x256xf32>) -> tensor<128x256xf32>
+          scf.yield %d : tensor<128x256xf32>
+        }
+        %out = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+        "ws.store"(%c, %m, %c0, %out) : (!ws.tensor_desc<tensor<128x256xf16>>, i32, i32, tensor<128x256xf16>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}

@@ -3,7 +3,7 @@
 
 // A tile loop that every block runs whole: its units would not be spread over
 // the grid in order.
-// CHECK: split-k-errors.mlir:[[@LINE+15]]:7: error: 'scf.for' op asks for ws.split_k = true, but it does not run from gpu.block_id x in steps of gpu.grid_dim x, the form whose blocks take their units in order, which the split's waits rely on
+// CHECK: split-k-errors.mlir:[[@LINE+15]]:7: error: 'scf.for' op asks for ws.split_k = true, but it does not start at gpu.block_id x; it must run from gpu.block_id x in steps of gpu.grid_dim x, the form whose blocks take their units in order, which the split's waits rely on
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @k(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,
@@ -33,6 +33,41 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A tile loop from the block id in steps of 1: its blocks' units overlap.
+// CHECK: split-k-errors.mlir:[[@LINE+15]]:7: error: 'scf.for' op asks for ws.split_k = true, but it does not step by gpu.grid_dim x; it must run from gpu.block_id x in steps of gpu.grid_dim x
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @k(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,
+                %c: !ws.tensor_desc<tensor<128x128xf16>>, %T: i32, %K: i32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %c128 = arith.constant 128 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %bx = gpu.block_id x
+      %gx = gpu.grid_dim x
+      %first = arith.index_cast %bx : index to i32
+      %grid = arith.index_cast %gx : index to i32
+      scf.for %t = %first to %T step %c1 : i32 {
+        %m = arith.muli %t, %c128 : i32
+        %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+          %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+          %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+          scf.yield %d : tensor<128x128xf32>
+        }
+        %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+        "ws.store"(%c, %m, %c0, %out) : (!ws.tensor_desc<tensor<128x128xf16>>, i32, i32, tensor<128x128xf16>) -> ()
+      } {ws.warp_specialize, ws.split_k = true}
+      gpu.return
+    }
+  }
+}
+
 
 // -----
 
