@@ -189,7 +189,7 @@ static int check_residency(MODULE_T *m, CUdeviceptr *in, CUdeviceptr out, elem_t
     CUdeviceptr base;
     const char *refusal;
   } cases[] = {
-      {"pageable input", 0, (CUdeviceptr)pageable, "arg0: must be in the current GPU's memory, "
+      {"pageable input", 0, (CUdeviceptr)pageable, "): must be in the current GPU's memory, "
                                                    "device 0 (its base 0x"},
       {"pinned input", 1, (CUdeviceptr)pinned, "is host memory)"},
       {"pinned output", -1, (CUdeviceptr)pinned, "host memory)"},
@@ -203,7 +203,7 @@ static int check_residency(MODULE_T *m, CUdeviceptr *in, CUdeviceptr out, elem_t
       o = cases[i].base;
     CUresult r = launch(m, args, o, rows, cols);
     int ok = r == CUDA_ERROR_INVALID_VALUE && strstr(m->error, cases[i].refusal) &&
-             (cases[i].input < 0 || strstr(m->error, cases[i].input ? "arg1:" : "arg0:"));
+             (cases[i].input < 0 || strstr(m->error, cases[i].input ? "arg1 (%" : "arg0 (%"));
     printf("%s residency, %s: %s (%s)\n", ok ? "PASS" : "FAIL", cases[i].what,
            ok ? "refused" : "not refused as expected", m->error);
     bad += !ok;

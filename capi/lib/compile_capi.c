@@ -267,7 +267,7 @@ static bool compile_module(compiled *c, MlirContext ctx, MlirStringRef source,
     return false;
   bool ok = run_pipeline(c, ctx, module, options, "stage=plan");
   if (ok) {
-    c->num_kernels = wsCollectKernelInfo(mlirModuleGetOperation(module), &c->kernels);
+    c->num_kernels = wsCollectKernelInfo(mlirModuleGetOperation(module), source, &c->kernels);
     ok = c->num_kernels > 0;
     if (c->num_kernels == 0)
       explain_nothing_planned(c, module);

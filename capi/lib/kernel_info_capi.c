@@ -3,6 +3,7 @@
  * (read through ws-c/Plan.h). */
 #include "ws-c/Compile.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "ws-c/Plan.h"
 
 typedef struct collector {
+  MlirStringRef source;
   WsKernelInfo *out;
   intptr_t n, cap;
   bool failed;
@@ -34,6 +36,46 @@ static WsScalarType scalar_type(MlirType t) {
   if (mlirTypeIsAF64(t))
     return WsScalarF64;
   return WsScalarNone;
+}
+
+/* Whether MLIR allows `c` in an SSA name after its % (a suffix-id). */
+static bool is_name_char(char c) {
+  return isalnum((unsigned char)c) || c == '$' || c == '.' || c == '_' || c == '-';
+}
+
+/* The `%name` at 1-based `line` and `column` of `source`, into out[cap]
+ * without the %; "" when something else is there or the name is longer
+ * than cap - 1. */
+static void name_at(MlirStringRef source, int line, int column, char *out, size_t cap) {
+  size_t at = 0;
+  for (int l = 1; l < line && at < source.length; at++)
+    if (source.data[at] == '\n')
+      l++;
+  at += (size_t)(column > 0 ? column - 1 : 0);
+  out[0] = '\0';
+  if (at >= source.length || source.data[at] != '%')
+    return;
+  size_t n = 0;
+  while (at + 1 + n < source.length && is_name_char(source.data[at + 1 + n]))
+    n++;
+  if (n > 0 && n < cap)
+    snprintf(out, cap, "%.*s", (int)n, source.data + at + 1);
+}
+
+/* Argument `arg`'s name: a NameLoc's (an argument a pass added, such as
+ * split-K's workspace), else the `%name` its location points at in the
+ * source (a parsed argument's location is its name's). */
+static void argument_name(MlirStringRef source, MlirValue arg, char *out, size_t cap) {
+  MlirLocation loc = mlirValueGetLocation(arg);
+  out[0] = '\0';
+  if (mlirLocationIsAName(loc)) {
+    MlirStringRef n = mlirIdentifierStr(mlirLocationNameGetName(loc));
+    if (n.length < cap)
+      snprintf(out, cap, "%.*s", (int)n.length, n.data);
+  } else if (source.length && mlirLocationIsAFileLineColRange(loc)) {
+    name_at(source, mlirLocationFileLineColRangeGetStartLine(loc),
+            mlirLocationFileLineColRangeGetStartColumn(loc), out, cap);
+  }
 }
 
 /* A located error on the kernel; describing stops. */
@@ -91,6 +133,7 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
     MlirType t = mlirValueGetType(arg);
     WsKernelArg *a = &info->args[info->num_args++];
+    argument_name(c->source, arg, a->name, sizeof a->name);
     if (wsTypeIsATensorDesc(t)) {
       MlirType box = wsTensorDescTypeGetBox(t);
       MlirType e = mlirShapedTypeGetElementType(box);
@@ -140,8 +183,9 @@ static MlirWalkResult visit(MlirOperation op, void *user_data) {
   return c->failed ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
 }
 
-intptr_t wsCollectKernelInfo(MlirOperation module, WsKernelInfo **kernels) {
-  collector c = {NULL, 0, 0, false};
+intptr_t wsCollectKernelInfo(MlirOperation module, MlirStringRef source,
+                             WsKernelInfo **kernels) {
+  collector c = {source, NULL, 0, 0, false};
   mlirOperationWalk(module, visit, &c, MlirWalkPreOrder);
   if (c.failed) {
     free(c.out);

@@ -51,10 +51,12 @@ static CUtensorMapSwizzle swizzle_of(int bytes) {
   }
 }
 
-/* The row of the rule table ws-opt --emit=launcher writes for `a`. */
+/* The row of the rule table ws-opt --emit=launcher writes for `a` (its
+ * name points into `a`, which must live as long as the row). */
 static ws_arg_rule rule_of(const WsKernelArg *a) {
   ws_arg_rule r;
   memset(&r, 0, sizeof r);
+  r.name = a->name;
   r.kind = (int)a->kind;
   r.scalar = (int)a->scalar;
   r.divisor = a->kind == WsArgScalar ? a->divisor : 1;
@@ -85,7 +87,7 @@ WsLaunch wsLaunchCreate(const WsKernelInfo *kernel) {
   memset(l, 0, sizeof *l);
   l->kernel = *kernel;
   for (int i = 0; i < kernel->num_args; i++)
-    l->rules[i] = rule_of(&kernel->args[i]);
+    l->rules[i] = rule_of(&l->kernel.args[i]);
   return (WsLaunch){l};
 }
 
@@ -101,8 +103,10 @@ MlirLogicalResult wsLaunchPrepare(WsLaunch handle, const WsLaunchArg *args, void
   l->num_params = 0;
   int last = l->kernel.num_args - 1;
   if (l->kernel.workspace_per_block &&
-      ws_check_split_k(l->error, last, (uint64_t)args[last].scalar.i64, "workspace_bytes", grid,
-                       resident_grid, "the resident grid") != CUDA_SUCCESS)
+      name_refusal(l->error,
+                   ws_check_split_k(l->error, last, (uint64_t)args[last].scalar.i64,
+                                    "workspace_bytes", grid, resident_grid, "the resident grid"),
+                   last, l->rules[last].name) != CUDA_SUCCESS)
     return mlirLogicalResultFailure();
   ws_value values[WS_MAX_KERNEL_ARGS];
   for (int i = 0; i < l->kernel.num_args; i++) {

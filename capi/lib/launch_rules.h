@@ -51,6 +51,7 @@ typedef struct ws_arg_rule {
   CUtensorMapSwizzle swizzle;
   int view;   /* the kernel takes a store view after the map */
   int direct; /* checked, but no TMA copy goes through it: no map */
+  const char *name; /* its name in the source ("a" for %a), or NULL */
 } ws_arg_rule;
 
 /* One argument as the caller gives it: a tensor, or a scalar's value. */
@@ -78,6 +79,20 @@ static CUresult refuse(char *error, const char *format, ...) {
   vsnprintf(error, 256, format, ap);
   va_end(ap);
   return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Adds argument `arg`'s source name to a refusal `r` that names it by
+ * number ("arg1: ..." becomes "arg1 (%b): ..."), the words the Python
+ * runtime uses too; returns `r`. */
+static CUresult name_refusal(char *error, CUresult r, int arg, const char *name) {
+  char head[16], rest[256];
+  int n = snprintf(head, sizeof head, "arg%d:", arg);
+  if (r == CUDA_SUCCESS || !name || !name[0] || strncmp(error, head, (size_t)n) != 0)
+    return r;
+  snprintf(rest, sizeof rest, "%s", error + n);
+  if (snprintf(error, 256, "arg%d (%%%s):%s", arg, name, rest) >= 256)
+    error[255] = '\0'; /* cut, as every refusal is, at 255 characters */
+  return r;
 }
 
 /* Whether tensor `t` of rank `rank` has an element: one without is never
@@ -291,8 +306,8 @@ static inline CUresult ws_check_split_k(char *error, int arg, uint64_t workspace
  * view), an array's base and count, a scalar. First the divisors the
  * proofs assumed, then each argument in turn, a tensor with an element
  * last for where it lives (`where`; NULL: not checked). Returns CUDA_SUCCESS, or
- * CUDA_ERROR_INVALID_VALUE with `error` saying which argument broke which
- * rule (or the encoder's own refusal). */
+ * CUDA_ERROR_INVALID_VALUE with `error` saying which argument (by number
+ * and source name) broke which rule (or the encoder's own refusal). */
 static CUresult ws_prepare(char *error, const ws_arg_rule *rules, int n, const ws_value *values,
                            ws_encode_tiled_fn encode_tiled, const ws_residency *where,
                            CUdeviceptr scratch, ws_arg_slot *slots, void **params,
@@ -303,8 +318,10 @@ static CUresult ws_prepare(char *error, const ws_arg_rule *rules, int n, const w
       continue;
     long long v = rule->scalar == WS_SCALAR_I32 ? values[i].i32 : (long long)values[i].i64;
     if (v % rule->divisor != 0)
-      return refuse(error, "arg%d: must be a multiple of its ws.divisibility, %lld (got %lld)",
-                    i, rule->divisor, v);
+      return name_refusal(error,
+                          refuse(error, "arg%d: must be a multiple of its ws.divisibility, "
+                                        "%lld (got %lld)", i, rule->divisor, v),
+                          i, rule->name);
   }
   int p = 0;
   for (int i = 0; i < n; i++) {
@@ -326,7 +343,7 @@ static CUresult ws_prepare(char *error, const ws_arg_rule *rules, int n, const w
         has_element(slot->value.tensor, rule->kind == WS_ARG_ARRAY ? 1 : rule->rank))
       r = check_resident(error, i, slot->value.tensor->base, where);
     if (r != CUDA_SUCCESS)
-      return r;
+      return name_refusal(error, r, i, rule->name);
   }
   *num_params = p;
   return CUDA_SUCCESS;

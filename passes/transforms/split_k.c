@@ -135,11 +135,13 @@ static void replace_uses_except(MlirValue of, MlirValue with, MlirOperation keep
   mlirValueReplaceAllUsesExcept(of, with, 1, &keep);
 }
 
-/* The kernel's new last argument: the workspace's address, an i64. */
+/* The kernel's new last argument: the workspace's address, an i64, named
+ * "workspace" by its location (a launch's refusals name it so). */
 static MlirValue add_workspace_argument(MlirOperation func, MlirLocation loc) {
   MlirContext ctx = mlirOperationGetContext(func);
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  MlirValue arg = mlirBlockAddArgument(entry, mlirIntegerTypeGet(ctx, 64), loc);
+  MlirLocation named = mlirLocationNameGet(ctx, mlirStringRefCreateFromCString("workspace"), loc);
+  MlirValue arg = mlirBlockAddArgument(entry, mlirIntegerTypeGet(ctx, 64), named);
   intptr_t n = mlirBlockGetNumArguments(entry);
   MlirType inputs[64];
   if (n > 64)

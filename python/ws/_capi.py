@@ -14,6 +14,7 @@ import os
 
 MAX_KERNEL_ARGS = 32
 MAX_KERNEL_NAME = 128
+MAX_ARG_NAME = 32
 
 
 class StringRef(ctypes.Structure):
@@ -39,6 +40,7 @@ class KernelArg(ctypes.Structure):
         ("swizzle", ctypes.c_int),
         ("view", ctypes.c_bool),
         ("direct", ctypes.c_bool),
+        ("name", ctypes.c_char * MAX_ARG_NAME),
     ]
 
 

@@ -103,55 +103,10 @@ class Signature:
 
 # what a cached module's record holds: 2 added each argument's source name
 _RECORD_FORMAT = "2"
-_CLOSE = {"(": ")", "<": ">", "{": "}", "[": "]"}
 
 
-def _arg_names(text: str) -> Dict[str, List[str]]:
-    """Each gpu.func's argument names in the source (``%a: ...`` gives
-    "a"), which the parsed IR does not keep; a name the scan cannot read
-    is None. The runtime's refusals name arguments by them."""
-    names = {}
-    at = text.find("gpu.func")
-    while at >= 0:
-        head = text.find("(", at)
-        symbol = text[at + len("gpu.func"):head].strip()
-        if head < 0:
-            break
-        if not symbol.startswith("@") or not symbol[1:].isidentifier():
-            at = text.find("gpu.func", at + len("gpu.func"))  # not a definition (a comment)
-            continue
-        pieces, depth, start, i = [], [], head + 1, head + 1
-        while i < len(text):
-            c = text[i]
-            if c == "-" and text.startswith("->", i):
-                i += 2
-                continue
-            if c in _CLOSE:
-                depth.append(_CLOSE[c])
-            elif depth and c == depth[-1]:
-                depth.pop()
-            elif not depth and c in ",)":
-                pieces.append(text[start:i])
-                start = i + 1
-                if c == ")":
-                    break
-            i += 1
-        found = []
-        for piece in ([] if [p.strip() for p in pieces] == [""] else pieces):  # () takes none
-            name = piece.strip()[1:].partition(":")[0].strip()
-            found.append(name if piece.strip().startswith("%") and name.isidentifier() else None)
-        names[symbol[1:]] = found
-        at = text.find("gpu.func", i)
-    return names
-
-
-def _signature(info: _capi.KernelInfo, dtypes: Dict[int, str],
-               names: Optional[List[str]] = None) -> Signature:
-    names = list(names or [])
-    if info.workspace_per_block and len(names) == info.num_args - 1:
-        names.append("workspace")  # ws-split-k's, after the source's
-    if len(names) != info.num_args:
-        names = [None] * info.num_args
+def _signature(info: _capi.KernelInfo, dtypes: Dict[int, str]) -> Signature:
+    names = [info.args[i].name.decode() or None for i in range(info.num_args)]
     args = []
     for i in range(info.num_args):
         a = info.args[i]
@@ -260,11 +215,11 @@ def _compile_uncached(text: str, filename: str, options: str):
         if not lib.wsCompiledSucceeded(handle):
             raise CompileError(diagnostics)
         ptx = lib.wsCompiledGetPTX(handle).text()
-        dtypes, names = dtype_names(), _arg_names(text)
+        dtypes = dtype_names()
         signatures = []
         for i in range(lib.wsCompiledGetNumKernels(handle)):
             info = lib.wsCompiledGetKernel(handle, i).contents
-            signatures.append(_signature(info, dtypes, names.get(info.name.decode())))
+            signatures.append(_signature(info, dtypes))
     finally:
         lib.wsCompiledDestroy(handle)
     return ptx, signatures, diagnostics

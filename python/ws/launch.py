@@ -69,6 +69,7 @@ class Kernel:
                 for d, b in enumerate(a.box):
                     c.box[d] = b
                 c.swizzle, c.view, c.direct = a.swizzle, a.view, a.direct
+                c.name = (a.name or "").encode()
             self._info = (info, numbers)
         return self._info
 

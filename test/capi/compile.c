@@ -30,7 +30,7 @@ static void compile_and_print(const char *label, const char *source, const char 
            info->persistent, info->num_args);
     for (int i = 0; i < info->num_args; i++) {
       const WsKernelArg *a = &info->args[i];
-      printf("  arg%d %s", i, kinds[a->kind]);
+      printf("  arg%d %%%s %s", i, a->name, kinds[a->kind]);
       if (a->kind == WsArgDescriptor)
         printf(" %s box=%lldx%lld swizzle=%d view=%d", wsDtypeGetName(a->dtype),
                (long long)a->box[0], (long long)a->box[1], a->swizzle, a->view);
@@ -60,10 +60,10 @@ int main(int argc, char **argv) {
   // CHECK-NEXT: succeeded=1
   // CHECK-NEXT: ptx: .entry add
   // CHECK-NEXT: kernel add threads=256 smem=82016 blocks_per_sm=2 persistent=0 args=4
-  // CHECK-NEXT:   arg0 descriptor f32 box=32x64 swizzle=0 view=0
-  // CHECK-NEXT:   arg1 descriptor f32 box=32x64 swizzle=0 view=0
-  // CHECK-NEXT:   arg2 descriptor f32 box=32x64 swizzle=0 view=1
-  // CHECK-NEXT:   arg3 scalar scalar=1 divisor=1
+  // CHECK-NEXT:   arg0 %a descriptor f32 box=32x64 swizzle=0 view=0
+  // CHECK-NEXT:   arg1 %b descriptor f32 box=32x64 swizzle=0 view=0
+  // CHECK-NEXT:   arg2 %c descriptor f32 box=32x64 swizzle=0 view=1
+  // CHECK-NEXT:   arg3 %ynumel scalar scalar=1 divisor=1
   // CHECK-NEXT: kernel 1: none
   // CHECK-NOT: diag
   compile_and_print("add", add, "chip=sm_90a");

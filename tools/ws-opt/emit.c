@@ -148,14 +148,14 @@ static bool keep_ptx_and_assemble(const objects *o, const char *ws_options, cons
   return false;
 }
 
-static bool emit_launcher(MlirModule module, const char *ws_options, run_pipeline_fn run,
-                          void *driver, const char *base, bool keep_ptx) {
+static bool emit_launcher(MlirModule module, MlirStringRef source, const char *ws_options,
+                          run_pipeline_fn run, void *driver, const char *base, bool keep_ptx) {
   char text[1024];
   WsKernelInfo *kernels = NULL;
   pipeline(text, sizeof text, ws_options, "stage=plan");
   if (!run(driver, module, text))
     return false;
-  intptr_t n = wsCollectKernelInfo(mlirModuleGetOperation(module), &kernels);
+  intptr_t n = wsCollectKernelInfo(mlirModuleGetOperation(module), source, &kernels);
   bool ok = n > 0;
   if (n == 0)
     explain_nothing_planned(module, "there is nothing to launch");
@@ -179,11 +179,11 @@ static bool emit_launcher(MlirModule module, const char *ws_options, run_pipelin
   return ok;
 }
 
-bool emit_run(emit_kind kind, MlirModule module, const char *ws_options,
+bool emit_run(emit_kind kind, MlirModule module, MlirStringRef source, const char *ws_options,
               run_pipeline_fn run, void *driver, FILE *out, const char *output_base,
               bool keep_ptx) {
   if (kind == EMIT_LAUNCHER)
-    return emit_launcher(module, ws_options, run, driver, output_base, keep_ptx);
+    return emit_launcher(module, source, ws_options, run, driver, output_base, keep_ptx);
   char text[1024];
   if (kind == EMIT_PLAN) {
     pipeline(text, sizeof text, ws_options, "stage=plan");

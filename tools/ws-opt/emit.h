@@ -27,8 +27,9 @@ typedef bool (*run_pipeline_fn)(void *driver, MlirModule module, const char *tex
  * up to what `kind` needs and writes it: to `out` for text kinds and
  * cubin, to `output_base`.h/.c for the launcher (and, with `keep_ptx`,
  * `output_base`.ptx: the PTX the launcher's cubin is assembled from, in
- * the same run). */
-bool emit_run(emit_kind kind, MlirModule module, const char *ws_options,
+ * the same run). `source` is the text `module` was parsed from: the
+ * launcher names each argument by its `%name` there. */
+bool emit_run(emit_kind kind, MlirModule module, MlirStringRef source, const char *ws_options,
               run_pipeline_fn run, void *driver, FILE *out,
               const char *output_base, bool keep_ptx);
 

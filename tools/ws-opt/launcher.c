@@ -58,24 +58,28 @@ static bool has_array(const WsKernelInfo *k) {
   return false;
 }
 
-/* The parameters, each descriptor's with the element type and rank its
- * ws_tensor must have, each integer's with its ws.divisibility. */
+/* The parameters, each named in a comment by its source name, each
+ * descriptor's with the element type and rank its ws_tensor must have,
+ * each integer's with its ws.divisibility. */
 static void write_params(FILE *f, const WsKernelInfo *k) {
   for (int i = 0; i < k->num_args; i++) {
     const WsKernelArg *a = &k->args[i];
-    char upper[32];
-    if (a->kind != WsArgScalar) {
-      fprintf(f, ",\n    const ws_tensor *arg%d /* WS_DTYPE_%s, rank %d%s */", i,
-              dtype_suffix(a->dtype, upper, sizeof upper), a->rank,
-              a->kind == WsArgArray ? ", an array read element by element" : "");
-    } else if (k->workspace_per_block && i == k->num_args - 1) {
-      fprintf(f, ",\n    %s arg%d /* the split-K workspace's address (a CUdeviceptr) */",
-              c_type(a->scalar), i);
-    } else if (a->divisor > 1) {
-      fprintf(f, ",\n    %s arg%d /* a multiple of %lld */", c_type(a->scalar), i, (long long)a->divisor);
-    } else {
+    char upper[32], what[160] = "";
+    if (a->kind != WsArgScalar)
+      snprintf(what, sizeof what, "WS_DTYPE_%s, rank %d%s",
+               dtype_suffix(a->dtype, upper, sizeof upper), a->rank,
+               a->kind == WsArgArray ? ", an array read element by element" : "");
+    else if (k->workspace_per_block && i == k->num_args - 1)
+      snprintf(what, sizeof what, "the split-K workspace's address (a CUdeviceptr)");
+    else if (a->divisor > 1)
+      snprintf(what, sizeof what, "a multiple of %lld", (long long)a->divisor);
+    if (a->kind != WsArgScalar)
+      fprintf(f, ",\n    const ws_tensor *arg%d", i);
+    else
       fprintf(f, ",\n    %s arg%d", c_type(a->scalar), i);
-    }
+    if (a->name[0] || what[0])
+      fprintf(f, " /* %s%s%s%s */", a->name[0] ? "%" : "", a->name, a->name[0] && what[0] ? ": " : "",
+              what);
   }
 }
 
@@ -248,13 +252,24 @@ static const char *swizzle_name(int bytes) {
 /* A split-K launch: the shared rule (ws_check_split_k) over the resident
  * grid the module counts (an owner waits for units of other blocks). */
 static void write_workspace_checks(FILE *f, const char *name, const WsKernelInfo *k) {
+  int last = k->num_args - 1;
   fprintf(f, "  unsigned resident = %s_%s_persistent_grid(m);\n"
              "  if (resident == 0)\n    return CUDA_ERROR_INVALID_VALUE; /* m->error says why */\n"
              "  const unsigned grid[3] = {grid_x, grid_y, grid_z};\n"
              "  CUresult checked = ws_check_split_k(m->error, %d, arg%d, "
              "\"%s_%s_workspace_bytes\", grid,\n      resident, \"%s_%s_persistent_grid\");\n"
-             "  if (checked != CUDA_SUCCESS)\n    return checked;\n",
-          name, k->name, k->num_args - 1, k->num_args - 1, name, k->name, name, k->name);
+             "  if (name_refusal(m->error, checked, %d, %s_%s_rules[%d].name) != CUDA_SUCCESS)\n"
+             "    return checked;\n",
+          name, k->name, last, last, name, k->name, name, k->name, last, name, k->name, last);
+}
+
+/* A rule row's source name (refusals name the argument by it) and its
+ * end. The name holds only the characters of an MLIR SSA name, none of
+ * which a C string escapes. */
+static void write_rule_name(FILE *f, const WsKernelArg *a) {
+  if (a->name[0])
+    fprintf(f, ", .name = \"%s\"", a->name);
+  fprintf(f, "},\n");
 }
 
 /* The kernel's rule table: one row per argument, read by ws_prepare. */
@@ -266,8 +281,9 @@ static void write_rule_table(FILE *f, const char *name, const WsKernelInfo *k) {
     const WsKernelArg *a = &k->args[i];
     char upper[32];
     if (a->kind == WsArgScalar) {
-      fprintf(f, "    /* arg%d */ {.kind = WS_ARG_SCALAR, .scalar = %s, .divisor = %lld},\n", i,
+      fprintf(f, "    /* arg%d */ {.kind = WS_ARG_SCALAR, .scalar = %s, .divisor = %lld", i,
               scalars[a->scalar], (long long)a->divisor);
+      write_rule_name(f, a);
       continue;
     }
     fprintf(f, "    /* arg%d */ {.kind = %s, .dtype = WS_DTYPE_%s, .elem_bytes = %d, .rank = %d",
@@ -284,7 +300,7 @@ static void write_rule_table(FILE *f, const char *name, const WsKernelInfo *k) {
       if (a->direct)
         fprintf(f, ", .direct = 1");
     }
-    fprintf(f, "},\n");
+    write_rule_name(f, a);
   }
   fprintf(f, "};\n\n");
 }
@@ -321,8 +337,10 @@ static void write_launch(FILE *f, const char *name, const WsKernelInfo *k) {
              "  if (r != CUDA_SUCCESS)\n    return r;\n",
           k->num_args, count_params(k), name, k->name, k->num_args);
   if (k->workspace_per_block)
-    fprintf(f, "  if ((r = check_resident(m->error, %d, (CUdeviceptr)arg%d, &where)) != "
-               "CUDA_SUCCESS)\n    return r;\n", k->num_args - 1, k->num_args - 1);
+    fprintf(f, "  r = check_resident(m->error, %d, (CUdeviceptr)arg%d, &where);\n"
+               "  if (name_refusal(m->error, r, %d, %s_%s_rules[%d].name) != CUDA_SUCCESS)\n"
+               "    return r;\n", k->num_args - 1, k->num_args - 1, k->num_args - 1, name,
+            k->name, k->num_args - 1);
   if (k->cluster_x * k->cluster_y == 1) {
     fprintf(f, "  return cuLaunchKernel(m->%s, grid_x, grid_y, grid_z, %d, 1, 1, %d, "
                "stream, params, NULL);\n}\n\n", k->name, k->block_threads,

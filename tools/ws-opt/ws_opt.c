@@ -116,7 +116,8 @@ static bool process(driver *d, const char *text, size_t len,
   char pipeline[8192];
   bool ok = d->opts.emit == EMIT_NONE
                 ? run_text(d, module, pipeline_text(d, pipeline, sizeof pipeline))
-                : emit_run(d->opts.emit, module, d->opts.ws_pipeline, run_text, d,
+                : emit_run(d->opts.emit, module, mlirStringRefCreate(text, len),
+                           d->opts.ws_pipeline, run_text, d,
                            d->out, d->opts.output, d->opts.keep_ptx);
   bool print = d->opts.emit == EMIT_NONE || d->opts.emit == EMIT_MLIR;
   if (ok && print) {

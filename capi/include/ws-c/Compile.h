@@ -27,8 +27,10 @@ extern "C" {
 #endif
 
 /* The most arguments a kernel may take, and the longest kernel name
- * (with its NUL). A kernel past either is refused with a located error. */
-enum { WS_MAX_KERNEL_ARGS = 32, WS_MAX_KERNEL_NAME = 128 };
+ * (with its NUL). A kernel past either is refused with a located error.
+ * An argument's source name longer than WS_MAX_ARG_NAME - 1 is not kept
+ * (the argument is named by its number alone). */
+enum { WS_MAX_KERNEL_ARGS = 32, WS_MAX_KERNEL_NAME = 128, WS_MAX_ARG_NAME = 32 };
 
 /* How an argument reaches the kernel. */
 typedef enum WsArgKind {
@@ -62,6 +64,10 @@ typedef struct WsKernelArg {
   bool direct;         /* descriptors: no TMA copy goes through it (the
                           kernel reads or writes it element by element), so
                           it is checked but its map is never encoded */
+  char name[WS_MAX_ARG_NAME]; /* its name in the source without the %
+                          ("a" for %a; "workspace" for the split-K
+                          workspace ws-split-k adds), or "" where not known;
+                          launch refusals name the argument by it */
 } WsKernelArg;
 
 /* One planned kernel: the launch shape ws-insert-barriers fixed (see
@@ -84,11 +90,15 @@ typedef struct WsKernelInfo {
 } WsKernelInfo;
 
 /* Describes every kernel of `module` that ws-insert-barriers planned (run
- * the pipeline with stage=plan first). Sets *kernels to an array the caller
- * frees with wsKernelInfoFree and returns its length (0: no planned
- * kernel), or returns -1 after emitting a located error on the kernel
- * that cannot be described. */
-intptr_t wsCollectKernelInfo(MlirOperation module, WsKernelInfo **kernels);
+ * the pipeline with stage=plan first). `source` is the text the module was
+ * parsed from, whose `%name` at each argument's location names it (MLIR
+ * keeps no SSA names); an empty ref leaves the names "" but for arguments
+ * a pass named (a NameLoc). Sets *kernels to an array the caller frees
+ * with wsKernelInfoFree and returns its length (0: no planned kernel), or
+ * returns -1 after emitting a located error on the kernel that cannot be
+ * described. */
+intptr_t wsCollectKernelInfo(MlirOperation module, MlirStringRef source,
+                             WsKernelInfo **kernels);
 
 /* Frees what wsCollectKernelInfo returned (NULL is ignored). */
 void wsKernelInfoFree(WsKernelInfo *kernels);
