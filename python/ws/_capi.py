@@ -14,7 +14,7 @@ import os
 
 MAX_KERNEL_ARGS = 32
 MAX_KERNEL_NAME = 128
-MAX_ARG_NAME = 32
+MAX_ARG_NAME = 64
 
 
 class StringRef(ctypes.Structure):

@@ -30,7 +30,7 @@ extern "C" {
  * (with its NUL). A kernel past either is refused with a located error.
  * An argument's source name longer than WS_MAX_ARG_NAME - 1 is not kept
  * (the argument is named by its number alone). */
-enum { WS_MAX_KERNEL_ARGS = 32, WS_MAX_KERNEL_NAME = 128, WS_MAX_ARG_NAME = 32 };
+enum { WS_MAX_KERNEL_ARGS = 32, WS_MAX_KERNEL_NAME = 128, WS_MAX_ARG_NAME = 64 };
 
 /* How an argument reaches the kernel. */
 typedef enum WsArgKind {
