@@ -200,18 +200,46 @@ MlirOperation wsFindMarkedLoop(MlirOperation root) {
   return loop;
 }
 
-/* Why the plan left no kernel: no loop is marked, or the scheduler left
- * the first marked loop alone (its remark, recorded before, says why). */
-static void explain_nothing_planned(compiled *c, MlirModule module) {
-  MlirOperation loop = wsFindMarkedLoop(mlirModuleGetOperation(module));
-  if (mlirOperationIsNull(loop)) {
-    fail_unlocated(c, "no loop is marked ws.warp_specialize, so no kernel was "
-                      "warp-specialized; there is nothing to compile");
+/* The gpu.func kernels a walk finds, each told that it has no marked loop. */
+typedef struct unmarked {
+  const char *consequence;
+  int kernels;
+} unmarked;
+
+static MlirWalkResult report_unmarked(MlirOperation op, void *user_data) {
+  unmarked *u = user_data;
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length != 8 || memcmp(name.data, "gpu.func", 8) != 0 ||
+      mlirAttributeIsNull(
+          mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("gpu.kernel"))))
+    return MlirWalkResultAdvance;
+  char message[320];
+  snprintf(message, sizeof message, "no loop is marked ws.warp_specialize in this kernel, so "
+                                    "it was not warp-specialized and %s; mark the loop that "
+                                    "loads and stores its tiles: } {ws.warp_specialize}",
+           u->consequence);
+  mlirEmitError(mlirOperationGetLocation(op), message);
+  u->kernels++;
+  return MlirWalkResultSkip;
+}
+
+void wsExplainNothingPlanned(MlirOperation root, const char *consequence) {
+  char message[320];
+  MlirOperation loop = wsFindMarkedLoop(root);
+  if (!mlirOperationIsNull(loop)) {
+    snprintf(message, sizeof message, "loop marked ws.warp_specialize was not "
+                                      "warp-specialized (the remark before this says why); %s",
+             consequence);
+    mlirEmitError(mlirOperationGetLocation(loop), message);
     return;
   }
-  mlirEmitError(mlirOperationGetLocation(loop),
-                "loop marked ws.warp_specialize was not warp-specialized (the remark "
-                "before this says why); there is nothing to compile");
+  unmarked u = {consequence, 0};
+  mlirOperationWalk(root, report_unmarked, &u, MlirWalkPreOrder);
+  if (u.kernels == 0) {
+    snprintf(message, sizeof message, "no loop is marked ws.warp_specialize and no gpu.func "
+                                      "is a kernel; %s", consequence);
+    mlirEmitError(mlirOperationGetLocation(root), message);
+  }
 }
 
 static MlirWalkResult collect_binary(MlirOperation op, void *user_data) {
@@ -270,7 +298,7 @@ static bool compile_module(compiled *c, MlirContext ctx, MlirStringRef source,
     c->num_kernels = wsCollectKernelInfo(mlirModuleGetOperation(module), source, &c->kernels);
     ok = c->num_kernels > 0;
     if (c->num_kernels == 0)
-      explain_nothing_planned(c, module);
+      wsExplainNothingPlanned(mlirModuleGetOperation(module), "there is nothing to compile");
     if (c->num_kernels < 0)
       c->num_kernels = 0;
   }

@@ -143,8 +143,12 @@ static CUresult check_tensor(char *error, int arg, const ws_tensor *t, int dtype
   if (!t)
     return refuse(error, "arg%d: the ws_tensor pointer is NULL", arg);
   if (t->rank != rank)
-    return refuse(error, "arg%d: rank must be %d, the kernel's box rank (got %d)",
-                  arg, rank, t->rank);
+    return refuse(error, "arg%d: rank must be %d, the kernel's box rank (got %d)%s",
+                  arg, rank, t->rank,
+                  t->rank >= 0 && t->rank < rank
+                      ? "; view a tensor of fewer dimensions with leading sizes of 1 (a 1-D "
+                        "N as 1 x N), whose strides are not checked"
+                      : "");
   if ((int)t->dtype != dtype)
     return refuse(error, "arg%d: element type must be %s (got %s)", arg,
                   dtype_name(dtype), dtype_name((int)t->dtype));

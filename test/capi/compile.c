@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
   compile_and_print("syntax", "func.func @f() {\n  return %nope : i32\n}\n", "");
 
   // CHECK-LABEL: nothing marked:
-  // CHECK: diag 0 :0:0 no loop is marked ws.warp_specialize
+  // CHECK: diag 0 user.mlir:1:1 no loop is marked ws.warp_specialize and no gpu.func is a kernel; there is nothing to compile
   compile_and_print("nothing marked", "module {\n}\n", "");
 
   // CHECK-LABEL: reserved option:

@@ -7,8 +7,8 @@
 // CHECK: .entry add_index(
 // CHECK: .param .u64 add_index_param_4
 // CHECK: setmaxnreg
-// LAUNCHER: const ws_tensor *arg2 /* %c: WS_DTYPE_F32, rank 2 */,
-// LAUNCHER-NEXT: int64_t arg3 /* %ynumel */);
+// LAUNCHER: const ws_tensor *c /* arg2: WS_DTYPE_F32, rank 2, TMA box 32x64 */,
+// LAUNCHER-NEXT: int64_t ynumel /* arg3 */);
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @add_index(%a: !ws.tensor_desc<tensor<32x64xf32>>, %b: !ws.tensor_desc<tensor<32x64xf32>>,

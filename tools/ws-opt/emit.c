@@ -3,6 +3,7 @@
  * printed as text) or wrapped in a C launcher. */
 #include "emit.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,22 +101,6 @@ static bool write_objects(MlirModule module, emit_kind kind, FILE *out) {
   return true;
 }
 
-/* Why the pipeline left nothing to emit: no loop is marked, or the first
- * marked loop left is one the scheduler did not take (it remarked why). */
-static void explain_nothing_planned(MlirModule module, const char *consequence) {
-  MlirOperation loop = wsFindMarkedLoop(mlirModuleGetOperation(module));
-  if (mlirOperationIsNull(loop)) {
-    fprintf(stderr, "ws-opt: error: no loop is marked ws.warp_specialize, so no kernel was "
-                    "warp-specialized; %s\n", consequence);
-    return;
-  }
-  char message[256];
-  snprintf(message, sizeof message, "loop marked ws.warp_specialize was not "
-                                    "warp-specialized (the remark above says why); %s",
-           consequence);
-  mlirEmitError(mlirOperationGetLocation(loop), message);
-}
-
 static void print_error(MlirStringRef message, void *user_data) {
   (void)user_data;
   fprintf(stderr, "ws-opt: error: %.*s\n", (int)message.length, message.data);
@@ -132,7 +117,7 @@ static bool keep_ptx_and_assemble(const objects *o, const char *ws_options, cons
   if (f)
     ok = fclose(f) == 0 && ok;
   if (!ok) {
-    fprintf(stderr, "ws-opt: error: cannot write '%s'\n", path);
+    fprintf(stderr, "ws-opt: error: cannot write '%s': %s\n", path, strerror(errno));
     remove(path);
     return false;
   }
@@ -158,7 +143,7 @@ static bool emit_launcher(MlirModule module, MlirStringRef source, const char *w
   intptr_t n = wsCollectKernelInfo(mlirModuleGetOperation(module), source, &kernels);
   bool ok = n > 0;
   if (n == 0)
-    explain_nothing_planned(module, "there is nothing to launch");
+    wsExplainNothingPlanned(mlirModuleGetOperation(module), "there is nothing to launch");
   pipeline(text, sizeof text, ws_options, keep_ptx ? "stage=lower format=isa"
                                                    : "stage=lower format=bin");
   ok = ok && run(driver, module, text);
@@ -191,7 +176,7 @@ bool emit_run(emit_kind kind, MlirModule module, MlirStringRef source, const cha
       return false;
     if (plan_json_write(module, out))
       return true;
-    explain_nothing_planned(module, "there is no plan to write");
+    wsExplainNothingPlanned(mlirModuleGetOperation(module), "there is no plan to write");
     return false;
   }
   static const char *const formats[] = {"", "format=none", "format=llvm",

@@ -5,9 +5,11 @@
 #include "launcher.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "param_names.h"
 #include "ws-c/Dialect.h"
 
 /* capi/lib/launch_rules.h's text (tools/ws-opt/CMakeLists.txt embeds it). */
@@ -58,28 +60,33 @@ static bool has_array(const WsKernelInfo *k) {
   return false;
 }
 
-/* The parameters, each named in a comment by its source name, each
- * descriptor's with the element type and rank its ws_tensor must have,
- * each integer's with its ws.divisibility. */
+/* The parameters, named by the kernel's arguments where C allows
+ * (param_names.h), each commented with the position refusals name it by
+ * (and its source name where the parameter could not take it), each
+ * descriptor's with the element type, rank and TMA box of the ws_tensor
+ * it takes, each integer's with its ws.divisibility. */
 static void write_params(FILE *f, const WsKernelInfo *k) {
   for (int i = 0; i < k->num_args; i++) {
     const WsKernelArg *a = &k->args[i];
-    char upper[32], what[160] = "";
+    char upper[32], what[192] = "", param[WS_MAX_ARG_NAME + 8], box[64] = "";
+    launcher_param_name(k, i, param, sizeof param);
+    for (int d = 0; a->kind == WsArgDescriptor && d < a->rank; d++)
+      snprintf(box + strlen(box), sizeof box - strlen(box), "%s%lld", d ? "x" : ", TMA box ",
+               (long long)a->box[d]);
     if (a->kind != WsArgScalar)
-      snprintf(what, sizeof what, "WS_DTYPE_%s, rank %d%s",
-               dtype_suffix(a->dtype, upper, sizeof upper), a->rank,
+      snprintf(what, sizeof what, ": WS_DTYPE_%s, rank %d%s%s",
+               dtype_suffix(a->dtype, upper, sizeof upper), a->rank, box,
                a->kind == WsArgArray ? ", an array read element by element" : "");
     else if (k->workspace_per_block && i == k->num_args - 1)
-      snprintf(what, sizeof what, "the split-K workspace's address (a CUdeviceptr)");
+      snprintf(what, sizeof what, ": the split-K workspace's address (a CUdeviceptr)");
     else if (a->divisor > 1)
-      snprintf(what, sizeof what, "a multiple of %lld", (long long)a->divisor);
+      snprintf(what, sizeof what, ": a multiple of %lld", (long long)a->divisor);
     if (a->kind != WsArgScalar)
-      fprintf(f, ",\n    const ws_tensor *arg%d", i);
+      fprintf(f, ",\n    const ws_tensor *%s", param);
     else
-      fprintf(f, ",\n    %s arg%d", c_type(a->scalar), i);
-    if (a->name[0] || what[0])
-      fprintf(f, " /* %s%s%s%s */", a->name[0] ? "%" : "", a->name, a->name[0] && what[0] ? ": " : "",
-              what);
+      fprintf(f, ",\n    %s %s", c_type(a->scalar), param);
+    bool renamed = strcmp(param, a->name) != 0 && a->name[0];
+    fprintf(f, " /* arg%d%s%s%s */", i, renamed ? " %" : "", renamed ? a->name : "", what);
   }
 }
 
@@ -253,14 +260,17 @@ static const char *swizzle_name(int bytes) {
  * grid the module counts (an owner waits for units of other blocks). */
 static void write_workspace_checks(FILE *f, const char *name, const WsKernelInfo *k) {
   int last = k->num_args - 1;
+  char workspace[WS_MAX_ARG_NAME + 8];
+  launcher_param_name(k, last, workspace, sizeof workspace);
   fprintf(f, "  unsigned resident = %s_%s_persistent_grid(m);\n"
              "  if (resident == 0)\n    return CUDA_ERROR_INVALID_VALUE; /* m->error says why */\n"
              "  const unsigned grid[3] = {grid_x, grid_y, grid_z};\n"
-             "  CUresult checked = ws_check_split_k(m->error, %d, arg%d, "
+             "  CUresult checked = ws_check_split_k(m->error, %d, %s, "
              "\"%s_%s_workspace_bytes\", grid,\n      resident, \"%s_%s_persistent_grid\");\n"
              "  if (name_refusal(m->error, checked, %d, %s_%s_rules[%d].name) != CUDA_SUCCESS)\n"
              "    return checked;\n",
-          name, k->name, last, last, name, k->name, name, k->name, last, name, k->name, last);
+          name, k->name, last, workspace, name, k->name, name, k->name, last, name, k->name,
+          last);
 }
 
 /* A rule row's source name (refusals name the argument by it) and its
@@ -325,21 +335,28 @@ static void write_launch(FILE *f, const char *name, const WsKernelInfo *k) {
   fprintf(f, "  ws_value values[%d];\n", k->num_args);
   for (int i = 0; i < k->num_args; i++) {
     const WsKernelArg *a = &k->args[i];
-    fprintf(f, "  values[%d].%s = arg%d;\n", i,
-            a->kind == WsArgScalar ? value_field[a->scalar] : "tensor", i);
+    char param[WS_MAX_ARG_NAME + 8];
+    launcher_param_name(k, i, param, sizeof param);
+    fprintf(f, "  values[%d].%s = %s;\n", i,
+            a->kind == WsArgScalar ? value_field[a->scalar] : "tensor", param);
   }
   /* where each tensor lives, asked of the driver (ws_residency) */
   fprintf(f, "  ws_residency where = {cuPointerGetAttributes, 0};\n"
-             "  if ((r = cuCtxGetDevice(&where.device)) != CUDA_SUCCESS)\n    return r;\n"
+             "  if ((r = cuCtxGetDevice(&where.device)) != CUDA_SUCCESS) {\n"
+             "    snprintf(m->error, sizeof m->error, \"no current CUDA context to launch in "
+             "(cuCtxGetDevice: CUresult %%d); make one current, e.g. with cuCtxSetCurrent\", "
+             "(int)r);\n    return r;\n  }\n"
              "  ws_arg_slot slots[%d];\n  void *params[%d];\n  int num_params = 0;\n"
              "  r = ws_prepare(m->error, %s_%s_rules, %d, values, cuTensorMapEncodeTiled, &where,\n"
              "                 m->scratch, slots, params, &num_params);\n"
              "  if (r != CUDA_SUCCESS)\n    return r;\n",
           k->num_args, count_params(k), name, k->name, k->num_args);
+  char workspace[WS_MAX_ARG_NAME + 8];
+  launcher_param_name(k, k->num_args - 1, workspace, sizeof workspace);
   if (k->workspace_per_block)
-    fprintf(f, "  r = check_resident(m->error, %d, (CUdeviceptr)arg%d, &where);\n"
+    fprintf(f, "  r = check_resident(m->error, %d, (CUdeviceptr)%s, &where);\n"
                "  if (name_refusal(m->error, r, %d, %s_%s_rules[%d].name) != CUDA_SUCCESS)\n"
-               "    return r;\n", k->num_args - 1, k->num_args - 1, k->num_args - 1, name,
+               "    return r;\n", k->num_args - 1, workspace, k->num_args - 1, name,
             k->name, k->num_args - 1);
   if (k->cluster_x * k->cluster_y == 1) {
     fprintf(f, "  return cuLaunchKernel(m->%s, grid_x, grid_y, grid_z, %d, 1, 1, %d, "
@@ -442,8 +459,8 @@ static FILE *open_with_suffix(const char *base, const char *suffix) {
   char path[4096];
   snprintf(path, sizeof path, "%s%s", base, suffix);
   FILE *f = fopen(path, "w");
-  if (!f)
-    fprintf(stderr, "ws-opt: error: cannot write '%s'\n", path);
+  if (!f) /* the reason, e.g. "No such file or directory": ws-opt makes no folder */
+    fprintf(stderr, "ws-opt: error: cannot write '%s': %s\n", path, strerror(errno));
   return f;
 }
 

@@ -1,6 +1,7 @@
 /* ws_opt.c: ws-opt's main: set up a context with every upstream dialect and
  * pass plus the ws dialect, then parse, transform and print each input. */
 #define _POSIX_C_SOURCE 200809L /* lstat */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,8 +198,8 @@ int main(int argc, char **argv) {
       to_stdout = true; /* the launcher writes its own two files */
     d.out = to_stdout ? stdout : fopen(d.opts.output, "w");
     if (!d.out) {
-      fprintf(stderr, "ws-opt: error: cannot open output file '%s'\n",
-              d.opts.output);
+      fprintf(stderr, "ws-opt: error: cannot open output file '%s': %s\n",
+              d.opts.output, strerror(errno));
     } else {
       d.printer = (diagnostic_printer){&src, 0};
       MlirDiagnosticHandlerID h = diagnostics_attach(d.ctx, &d.printer);

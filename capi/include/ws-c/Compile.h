@@ -133,6 +133,14 @@ MlirContext wsCreateContext(void);
  * scheduler did not take (its remark says why). */
 MlirOperation wsFindMarkedLoop(MlirOperation root);
 
+/* Emits located errors saying why ws-pipeline{stage=plan} left no kernel
+ * of `root` planned, each ending with `consequence` ("there is nothing to
+ * launch"): at every gpu.func kernel when no loop is marked (mark the loop
+ * that loads and stores its tiles), else at the first marked loop, which
+ * the scheduler left (its remark says why). A root with no kernel gets one
+ * error at its own location. */
+void wsExplainNothingPlanned(MlirOperation root, const char *consequence);
+
 /* The result of wsCompile: an opaque handle the caller frees with
  * wsCompiledDestroy. Every string it gives lives as long as the handle. */
 typedef struct WsCompiled {
