@@ -1392,6 +1392,15 @@ static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts
         marked, mlirStringRefCreateFromCString("ws.store_boxes"), mlirBoolAttrGet(ctx, 1));
 }
 
+/* Whether `op` lies inside `outer`. */
+static bool nested_in(MlirOperation op, MlirOperation outer) {
+  for (MlirOperation at = mlirOperationGetParentOperation(op); !mlirOperationIsNull(at);
+       at = mlirOperationGetParentOperation(at))
+    if (mlirOperationEqual(at, outer))
+      return true;
+  return false;
+}
+
 /* One marked loop per kernel (the partitions own the whole block); the
  * first one in a kernel is scheduled, any later one is an error. */
 static bool schedule(MlirOperation loop, const ws_pass_options *opts,
@@ -1399,12 +1408,22 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts,
   MlirOperation func = ws_enclosing_kernel(loop);
   MlirOperation first;
   if (ws_marked_loops(func, &first, 1) == 1 && !mlirOperationEqual(first, loop)) {
-    ws_emit_op_error(loop, "is a second ws.warp_specialize loop in one "
-                           "kernel; mark one loop per kernel");
+    if (!nested_in(loop, first)) /* a loop inside the first: reported there */
+      ws_emit_op_error(loop, "is a second ws.warp_specialize loop in one "
+                             "kernel; mark one loop per kernel");
     return false;
   }
   if (ws_has_attr(loop, "ws.partitions"))
     return true; /* already scheduled */
+  MlirOperation inner[2];
+  if (ws_marked_loops(loop, inner, 2) == 2) { /* the walk counts the loop itself first */
+    char at[64];
+    ws_emit_op_error(inner[1], "carries ws.warp_specialize inside the loop marked at %s; mark "
+                               "one loop: a persistent kernel's loop over tiles, or else its "
+                               "K loop",
+                     ws_loc_str(mlirOperationGetLocation(loop), at, sizeof at));
+    return false;
+  }
   MlirOperation marked = loop;
   apply_knob_options(marked, opts, env);
   guard_step(marked);

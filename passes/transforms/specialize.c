@@ -2241,9 +2241,18 @@ static bool check_placement(const ws_plan *plan) {
   MlirOperation tile = ws_plan_tile_loop(plan);
   MlirOperation top = mlirOperationIsNull(tile) ? plan->loop : tile;
   MlirBlock block = mlirOperationGetBlock(top);
-  if (!mlirOperationEqual(mlirBlockGetParentOperation(block), plan->func)) {
-    ws_emit_op_error(top, "must be at the top level of its kernel to be "
-                          "specialized");
+  MlirOperation parent = mlirBlockGetParentOperation(block);
+  if (!mlirOperationEqual(parent, plan->func)) {
+    char at[64];
+    if (ws_op_is(parent, "scf.for") && mlirOperationEqual(mlirOperationGetParentOperation(parent),
+                                                          plan->func))
+      ws_emit_op_error(top, "must be at the top level of its kernel to be specialized; in a "
+                            "persistent kernel, mark the loop over tiles around it (at %s) "
+                            "instead",
+                       ws_loc_str(mlirOperationGetLocation(parent), at, sizeof at));
+    else
+      ws_emit_op_error(top, "must be at the top level of its kernel to be "
+                            "specialized");
     return false;
   }
   MlirOperation next = mlirOperationGetNextInBlock(top);

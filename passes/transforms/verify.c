@@ -299,15 +299,21 @@ static bool check_inner_coordinate(MlirOperation op, intptr_t index) {
   long long have = ws_known_divisor(coord);
   if (have % need == 0)
     return true;
-  char origin[320], ebuf[64];
+  char origin[320], ebuf[64], remedy[160];
+  bool tiled = mlirValueIsAOpResult(coord) &&
+               ws_op_is(mlirOpResultGetOwner(coord), "ws.tile_coords");
+  if (tiled) /* its columns step by the tile's width */
+    snprintf(remedy, sizeof remedy, "make the tile's width (its tile attribute's last "
+                                    "entry) a multiple of %lld", need);
+  else
+    snprintf(remedy, sizeof remedy, "offset and step it by multiples of %lld, or mark the "
+                                    "kernel argument it comes from {ws.divisibility = %lld : "
+                                    "i32}", need, need);
   ws_emit_op_error(op, "innermost coordinate (operand %d) must be a multiple "
                        "of %lld elements (16 bytes of %s) for TMA, but it is "
-                       "only proven a multiple of %lld; it is %s. Offset and "
-                       "step it by multiples of %lld, or mark the kernel "
-                       "argument it comes from {ws.divisibility = %lld : i32}",
+                       "only proven a multiple of %lld; it is %s: %s",
                    (int)index, need, ws_type_str(elem, ebuf, sizeof ebuf),
-                   have, ws_value_origin(coord, origin, sizeof origin), need,
-                   need);
+                   have, ws_value_origin(coord, origin, sizeof origin), remedy);
   return false;
 }
 

@@ -237,3 +237,85 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// The K loop of a persistent kernel marked instead of its loop over tiles.
+// CHECK: persistent-errors.mlir:[[@LINE+24]]:14: error: 'scf.for' op must be at the top level of its kernel to be specialized; in a persistent kernel, mark the loop over tiles around it (at [[@LINE+22]]:7) instead
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @pmm_128x256x64_w8(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<256x64xf16>>, %c: !ws.tensor_desc<tensor<128x256xf16>>, %M: i32, %N: i32, %K: i32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 64 : i32
+      %cbm = arith.constant 128 : i32
+      %cbn = arith.constant 256 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+      %c1 = arith.constant 1 : i32
+      %mp = arith.addi %M, %cbm : i32
+      %mp1 = arith.subi %mp, %c1 : i32
+      %tiles_m = arith.divui %mp1, %cbm : i32
+      %np = arith.addi %N, %cbn : i32
+      %np1 = arith.subi %np, %c1 : i32
+      %tiles_n = arith.divui %np1, %cbn : i32
+      %num_tiles = arith.muli %tiles_m, %tiles_n : i32
+      %bx = gpu.block_id x
+      %gx = gpu.grid_dim x
+      %first = arith.index_cast %bx : index to i32
+      %grid = arith.index_cast %gx : index to i32
+      scf.for %t = %first to %num_tiles step %grid : i32 {
+        %m, %n = "ws.tile_coords"(%t, %M, %N) {tile = array<i32: 128, 256>} : (i32, i32, i32) -> (i32, i32)
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x256xf32>) : i32 {
+        %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %n, %k) : (!ws.tensor_desc<tensor<256x64xf16>>, i32, i32) -> tensor<256x64xf16>
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<256x64xf16>, tensor<128x256xf32>) -> tensor<128x256xf32>
+        scf.yield %d : tensor<128x256xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+      "ws.store"(%c, %m, %n, %out) : (!ws.tensor_desc<tensor<128x256xf16>>, i32, i32, tensor<128x256xf16>) -> ()
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Both loops marked.
+// CHECK: persistent-errors.mlir:[[@LINE+24]]:14: error: 'scf.for' op carries ws.warp_specialize inside the loop marked at [[@LINE+22]]:7; mark one loop: a persistent kernel's loop over tiles, or else its K loop
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @pmm_128x256x64_w8(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<256x64xf16>>, %c: !ws.tensor_desc<tensor<128x256xf16>>, %M: i32, %N: i32, %K: i32) kernel
+        attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 64 : i32
+      %cbm = arith.constant 128 : i32
+      %cbn = arith.constant 256 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+      %c1 = arith.constant 1 : i32
+      %mp = arith.addi %M, %cbm : i32
+      %mp1 = arith.subi %mp, %c1 : i32
+      %tiles_m = arith.divui %mp1, %cbm : i32
+      %np = arith.addi %N, %cbn : i32
+      %np1 = arith.subi %np, %c1 : i32
+      %tiles_n = arith.divui %np1, %cbn : i32
+      %num_tiles = arith.muli %tiles_m, %tiles_n : i32
+      %bx = gpu.block_id x
+      %gx = gpu.grid_dim x
+      %first = arith.index_cast %bx : index to i32
+      %grid = arith.index_cast %gx : index to i32
+      scf.for %t = %first to %num_tiles step %grid : i32 {
+        %m, %n = "ws.tile_coords"(%t, %M, %N) {tile = array<i32: 128, 256>} : (i32, i32, i32) -> (i32, i32)
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x256xf32>) : i32 {
+        %ta = "ws.load"(%a, %m, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %tb = "ws.load"(%b, %n, %k) : (!ws.tensor_desc<tensor<256x64xf16>>, i32, i32) -> tensor<256x64xf16>
+        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<256x64xf16>, tensor<128x256xf32>) -> tensor<128x256xf32>
+        scf.yield %d : tensor<128x256xf32>
+      } {ws.warp_specialize}
+      %out = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+      "ws.store"(%c, %m, %n, %out) : (!ws.tensor_desc<tensor<128x256xf16>>, i32, i32, tensor<128x256xf16>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
