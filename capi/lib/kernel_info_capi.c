@@ -78,6 +78,23 @@ static void argument_name(MlirStringRef source, MlirValue arg, char *out, size_t
   }
 }
 
+/* A split-K kernel whose source declares an argument named workspace
+ * itself: ws-split-k adds the workspace (the last argument), so the
+ * source's own would be a second one a caller fills by mistake. Returns
+ * false after a located error at that argument. */
+static bool own_workspace_refused(collector *c, MlirOperation func, const WsKernelInfo *info) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (int i = 0; i + 1 < info->num_args; i++)
+    if (strcmp(info->args[i].name, "workspace") == 0) {
+      mlirEmitError(mlirValueGetLocation(mlirBlockGetArgument(entry, i)),
+                    "kernel argument %workspace: ws.split_k adds the split-K workspace "
+                    "argument itself (the kernel's last); remove this one");
+      c->failed = true;
+      return false;
+    }
+  return true;
+}
+
 /* A located error on the kernel; describing stops. */
 static void refuse_kernel(collector *c, MlirOperation func, const char *message) {
   mlirEmitError(mlirOperationGetLocation(func), message);
@@ -168,6 +185,8 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       return;
     }
   }
+  if (info->workspace_per_block && !own_workspace_refused(c, func, info))
+    return;
   c->n++;
 }
 
