@@ -106,8 +106,14 @@ static void record_diagnostic(compiled *c, MlirDiagnostic diag) {
     free(t.data);
     t.data = NULL;
   }
-  record(c, mlirDiagnosticGetSeverity(diag), mlirDiagnosticGetLocation(diag),
-         t.data ? t.data : strdup(""));
+  char suggestion[128], tail[160];
+  MlirLocation loc = mlirDiagnosticGetLocation(diag);
+  if (t.data && wsSuggestOperation(mlirLocationGetContext(loc), mlirStringRefCreate(t.data, t.len),
+                                   suggestion, sizeof suggestion)) {
+    snprintf(tail, sizeof tail, "; did you mean '%s'?", suggestion);
+    text_append(mlirStringRefCreateFromCString(tail), &t);
+  }
+  record(c, mlirDiagnosticGetSeverity(diag), loc, t.data ? t.data : strdup(""));
   for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(diag); i++)
     record_diagnostic(c, mlirDiagnosticGetNote(diag, i));
 }

@@ -67,6 +67,12 @@ def test_a_syntax_error_is_located_in_the_named_file():
     assert str(e.value).startswith("user.mlir:2:10: error: use of undeclared SSA value")
 
 
+def test_a_mistyped_op_gets_the_name_an_edit_away(add_source):
+    with pytest.raises(ws.CompileError) as e:
+        ws.compile(add_source.replace('"ws.load"(%a', '"ws.laod"(%a'), filename="typo.mlir")
+    assert "did you mean 'ws.load'?" in str(e.value)
+
+
 def test_a_path_names_its_diagnostics(tmp_path):
     bad = tmp_path / "bad.mlir"
     bad.write_text("module {\n  %x = \n}\n")

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mlir-c/IR.h"
+#include "text_buffer.h"
 #include "ws-c/Compile.h"
 
 typedef struct file_position {
@@ -70,8 +71,15 @@ static bool print_header(const diagnostic_printer *p, MlirLocation loc,
 static void print_one(diagnostic_printer *p, MlirDiagnostic diag) {
   file_position pos;
   const char *sev = severity_word(mlirDiagnosticGetSeverity(diag));
-  bool located = print_header(p, mlirDiagnosticGetLocation(diag), sev, &pos);
+  MlirLocation loc = mlirDiagnosticGetLocation(diag);
+  bool located = print_header(p, loc, sev, &pos);
   mlirDiagnosticPrint(diag, write_to_stderr, NULL);
+  text_buffer m = {.len = 0};
+  char suggestion[128];
+  mlirDiagnosticPrint(diag, text_buffer_append, &m);
+  if (wsSuggestOperation(mlirLocationGetContext(loc), mlirStringRefCreate(m.data, m.len),
+                         suggestion, sizeof suggestion))
+    fprintf(stderr, "; did you mean '%s'?", suggestion);
   fputc('\n', stderr);
   if (located && is_source_file(p, pos.file))
     quote_source(p, &pos);

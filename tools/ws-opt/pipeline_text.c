@@ -63,12 +63,7 @@ static bool read_options(reader *r, MlirStringRef *options) {
 /* Error text arrives in pieces (MLIR prints a whole diagnostic through the
  * callback); the pieces are joined and reduced to the message itself. */
 static void collect_message(MlirStringRef piece, void *user_data) {
-  pipeline_sink *m = user_data;
-  size_t room = sizeof m->message - 1 - m->len;
-  size_t n = piece.length < room ? piece.length : room;
-  memcpy(m->message + m->len, piece.data, n);
-  m->len += n;
-  m->message[m->len] = '\0';
+  text_buffer_append(piece, &((pipeline_sink *)user_data)->message);
 }
 
 static void forward_remark(MlirLocation loc, MlirStringRef message,
@@ -79,8 +74,8 @@ static void forward_remark(MlirLocation loc, MlirStringRef message,
 }
 
 static void fail_with_message(reader *r, const char *fallback) {
-  const char *msg = strstr(r->sink->message, "error: ");
-  msg = msg ? msg + strlen("error: ") : r->sink->message;
+  const char *msg = strstr(r->sink->message.data, "error: ");
+  msg = msg ? msg + strlen("error: ") : r->sink->message.data;
   char line[1024];
   snprintf(line, sizeof line, "%.*s", (int)strcspn(msg, "\n"), msg);
   fail(r, line[0] ? line : fallback);
@@ -90,8 +85,8 @@ static void fail_with_message(reader *r, const char *fallback) {
  * registry (which then parses the options). */
 static void add_pass(reader *r, MlirOpPassManager pm, MlirStringRef name,
                      MlirStringRef options, bool has_options) {
-  r->sink->len = 0;
-  r->sink->message[0] = '\0';
+  r->sink->message.data[0] = '\0';
+  r->sink->message.len = 0;
   if (wsLookupPass(name) >= 0) {
     WsDiagnostics diag = {collect_message, forward_remark, r->sink};
     if (mlirLogicalResultIsFailure(wsAddPassByName(pm, name, options, &diag)))

@@ -10,13 +10,13 @@
 #include <stdbool.h>
 
 #include "mlir-c/Pass.h"
+#include "text_buffer.h"
 #include "ws-c/Passes.h"
 
 /* Where the passes of a pipeline report. It must outlive the pass manager:
  * ws passes keep a pointer to it for their remarks. */
 typedef struct pipeline_sink {
-  char message[1024]; /* the text of the last error while adding a pass */
-  size_t len;
+  text_buffer message; /* the text of the last error while adding a pass */
   WsRemarkCallback on_remark; /* remarks of ws passes while they run */
   void *remark_data;
 } pipeline_sink;

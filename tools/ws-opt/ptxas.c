@@ -1,6 +1,7 @@
 /* ptxas.c: PTX to cubin through the toolkit's ptxas (see ptxas.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "ptxas.h"
+#include "text_buffer.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -12,19 +13,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-typedef struct text_buf {
-  char data[512];
-  size_t len;
-} text_buf;
-
-static void append_text(MlirStringRef s, void *user_data) {
-  text_buf *b = user_data;
-  size_t n = s.length < sizeof b->data - 1 - b->len ? s.length : sizeof b->data - 1 - b->len;
-  memcpy(b->data + b->len, s.data, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
 
 /* The value after `key` ("chip = \"", "O = ") in the target's text, up to
  * a quote, comma or '>' (into out, cap bytes); false when absent. */
@@ -92,9 +80,9 @@ static int run_tool(char *const argv[], const char *log_path) {
 
 bool ptxas_assemble(MlirAttribute target, const char *cuda_root, const char *ptx, size_t len,
                     unsigned char **cubin, size_t *cubin_len) {
-  text_buf t = {.len = 0};
+  text_buffer t = {.len = 0};
   t.data[0] = '\0';
-  mlirAttributePrint(target, append_text, &t);
+  mlirAttributePrint(target, text_buffer_append, &t);
   char chip[32], level[8] = "2"; /* NVVM's default O */
   if (!target_field(t.data, "chip = \"", chip, sizeof chip)) {
     fprintf(stderr, "ws-opt: error: no chip in the kernel's target %s\n", t.data);

@@ -133,6 +133,15 @@ MlirContext wsCreateContext(void);
  * scheduler did not take (its remark says why). */
 MlirOperation wsFindMarkedLoop(MlirOperation root);
 
+/* A "did you mean": when `message` is MLIR's error for an unknown
+ * operation ("unregistered operation 'ws.laod' ...", "custom op
+ * 'arith.mulff' is unknown"), writes into out[cap] the operation
+ * registered in `ctx` one edit from it (a letter dropped, two swapped, one
+ * changed or one added after the dialect's dot) and returns true; false
+ * when the message is another or no name is that close. ws-opt and
+ * wsCompile add it to the error. */
+bool wsSuggestOperation(MlirContext ctx, MlirStringRef message, char *out, size_t cap);
+
 /* Emits located errors saying why ws-pipeline{stage=plan} left no kernel
  * of `root` planned, each ending with `consequence` ("there is nothing to
  * launch"): at every gpu.func kernel when no loop is marked (mark the loop
