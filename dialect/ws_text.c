@@ -122,14 +122,19 @@ MlirOperation ws_enclosing_op(MlirOperation op, const char *name) {
   return (MlirOperation){NULL};
 }
 
-bool ws_defined_within(MlirValue v, MlirOperation op) {
-  MlirOperation at = mlirValueIsAOpResult(v)
-                         ? mlirOperationGetParentOperation(mlirOpResultGetOwner(v))
-                         : mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
-  for (; !mlirOperationIsNull(at); at = mlirOperationGetParentOperation(at))
-    if (mlirOperationEqual(at, op))
+bool ws_op_within(MlirOperation op, MlirOperation outer) {
+  for (MlirOperation at = mlirOperationGetParentOperation(op); !mlirOperationIsNull(at);
+       at = mlirOperationGetParentOperation(at))
+    if (mlirOperationEqual(at, outer))
       return true;
   return false;
+}
+
+bool ws_defined_within(MlirValue v, MlirOperation op) {
+  if (mlirValueIsAOpResult(v))
+    return ws_op_within(mlirOpResultGetOwner(v), op);
+  MlirOperation owner = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+  return mlirOperationEqual(owner, op) || ws_op_within(owner, op);
 }
 
 bool ws_ref_eq(MlirStringRef ref, const char *s) {

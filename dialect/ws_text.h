@@ -57,6 +57,9 @@ int ws_gpu_dimension(MlirOperation op);
 /* The nearest ancestor of `op` named `name`, or a null op. */
 MlirOperation ws_enclosing_op(MlirOperation op, const char *name);
 
+/* True when `op` lies inside `outer`'s regions, at any depth. */
+bool ws_op_within(MlirOperation op, MlirOperation outer);
+
 /* True when `v` is defined inside `op`'s regions: the result of an op
  * nested in it, or an argument of one of its blocks (a loop's iv). */
 bool ws_defined_within(MlirValue v, MlirOperation op);

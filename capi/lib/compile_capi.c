@@ -14,6 +14,7 @@
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
 #include "ws-c/Passes.h"
+#include "../../dialect/ws_text.h"
 #include "../../passes/plan/ws_plan.h"
 
 typedef struct diagnostic {
@@ -214,10 +215,7 @@ typedef struct unmarked {
 
 static MlirWalkResult report_unmarked(MlirOperation op, void *user_data) {
   unmarked *u = user_data;
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length != 8 || memcmp(name.data, "gpu.func", 8) != 0 ||
-      mlirAttributeIsNull(
-          mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("gpu.kernel"))))
+  if (!ws_op_is(op, "gpu.func") || !ws_has_attr(op, "gpu.kernel"))
     return MlirWalkResultAdvance;
   char message[320];
   snprintf(message, sizeof message, "no loop is marked ws.warp_specialize in this kernel, so "

@@ -38,38 +38,38 @@ static bool one_edit_away(MlirContext ctx, const char *name, char *out, size_t c
   static const char letters[] = "abcdefghijklmnopqrstuvwxyz_.0123456789";
   const char *dot = strchr(name, '.');
   size_t from = dot ? (size_t)(dot - name) + 1 : 0, n = strlen(name);
-  char try[MAX_NAME + 2];
+  char candidate[MAX_NAME + 2];
   if (n >= MAX_NAME)
     return false;
   for (size_t i = from; i < n; i++) { /* dropped */
-    snprintf(try, sizeof try, "%.*s%s", (int)i, name, name + i + 1);
-    if (registered(ctx, try))
+    snprintf(candidate, sizeof candidate, "%.*s%s", (int)i, name, name + i + 1);
+    if (registered(ctx, candidate))
       goto found;
   }
   for (size_t i = from; i + 1 < n; i++) { /* swapped */
-    snprintf(try, sizeof try, "%s", name);
-    char c = try[i];
-    try[i] = try[i + 1];
-    try[i + 1] = c;
-    if (registered(ctx, try))
+    snprintf(candidate, sizeof candidate, "%s", name);
+    char c = candidate[i];
+    candidate[i] = candidate[i + 1];
+    candidate[i + 1] = c;
+    if (registered(ctx, candidate))
       goto found;
   }
   for (size_t i = from; i < n; i++) /* changed */
     for (const char *l = letters; *l; l++) {
-      snprintf(try, sizeof try, "%s", name);
-      try[i] = *l;
-      if (*l != name[i] && registered(ctx, try))
+      snprintf(candidate, sizeof candidate, "%s", name);
+      candidate[i] = *l;
+      if (*l != name[i] && registered(ctx, candidate))
         goto found;
     }
   for (size_t i = from; i <= n; i++) /* added */
     for (const char *l = letters; *l; l++) {
-      snprintf(try, sizeof try, "%.*s%c%s", (int)i, name, *l, name + i);
-      if (registered(ctx, try))
+      snprintf(candidate, sizeof candidate, "%.*s%c%s", (int)i, name, *l, name + i);
+      if (registered(ctx, candidate))
         goto found;
     }
   return false;
 found:
-  snprintf(out, cap, "%s", try);
+  snprintf(out, cap, "%s", candidate);
   return true;
 }
 

@@ -1392,15 +1392,6 @@ static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts
         marked, mlirStringRefCreateFromCString("ws.store_boxes"), mlirBoolAttrGet(ctx, 1));
 }
 
-/* Whether `op` lies inside `outer`. */
-static bool nested_in(MlirOperation op, MlirOperation outer) {
-  for (MlirOperation at = mlirOperationGetParentOperation(op); !mlirOperationIsNull(at);
-       at = mlirOperationGetParentOperation(at))
-    if (mlirOperationEqual(at, outer))
-      return true;
-  return false;
-}
-
 /* One marked loop per kernel (the partitions own the whole block); the
  * first one in a kernel is scheduled, any later one is an error. */
 static bool schedule(MlirOperation loop, const ws_pass_options *opts,
@@ -1408,7 +1399,7 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts,
   MlirOperation func = ws_enclosing_kernel(loop);
   MlirOperation first;
   if (ws_marked_loops(func, &first, 1) == 1 && !mlirOperationEqual(first, loop)) {
-    if (!nested_in(loop, first)) /* a loop inside the first: reported there */
+    if (!ws_op_within(loop, first)) /* a loop inside the first: reported there */
       ws_emit_op_error(loop, "is a second ws.warp_specialize loop in one "
                              "kernel; mark one loop per kernel");
     return false;

@@ -65,11 +65,11 @@ static bool has_array(const WsKernelInfo *k) {
  * (and its source name where the parameter could not take it), each
  * descriptor's with the element type, rank and TMA box of the ws_tensor
  * it takes, each integer's with its ws.divisibility. */
-static void write_params(FILE *f, const WsKernelInfo *k) {
+static void write_params(FILE *f, const WsKernelInfo *k, const launcher_params *p) {
   for (int i = 0; i < k->num_args; i++) {
     const WsKernelArg *a = &k->args[i];
-    char upper[32], what[192] = "", param[WS_MAX_ARG_NAME + 8], box[64] = "";
-    launcher_param_name(k, i, param, sizeof param);
+    const char *param = p->name[i];
+    char upper[32], what[192] = "", box[64] = "";
     for (int d = 0; a->kind == WsArgDescriptor && d < a->rank; d++)
       snprintf(box + strlen(box), sizeof box - strlen(box), "%s%lld", d ? "x" : ", TMA box ",
                (long long)a->box[d]);
@@ -172,7 +172,9 @@ static void write_header(FILE *f, const char *name, const WsKernelInfo *ks, int 
                "CUresult %s_%s_launch(%s_module *m, CUstream stream,\n"
                "    unsigned grid_x, unsigned grid_y, unsigned grid_z",
             name, ks[k].name, name);
-    write_params(f, &ks[k]);
+    launcher_params params;
+    launcher_params_name(&ks[k], &params);
+    write_params(f, &ks[k], &params);
     fprintf(f, ");\n\n");
     if (ks[k].persistent && ks[k].cluster_x * ks[k].cluster_y > 1)
       fprintf(f, "/* %s is persistent over its clusters' tiles: each cluster loops over\n"
@@ -258,10 +260,9 @@ static const char *swizzle_name(int bytes) {
 
 /* A split-K launch: the shared rule (ws_check_split_k) over the resident
  * grid the module counts (an owner waits for units of other blocks). */
-static void write_workspace_checks(FILE *f, const char *name, const WsKernelInfo *k) {
+static void write_workspace_checks(FILE *f, const char *name, const WsKernelInfo *k,
+                                   const char *workspace) {
   int last = k->num_args - 1;
-  char workspace[WS_MAX_ARG_NAME + 8];
-  launcher_param_name(k, last, workspace, sizeof workspace);
   fprintf(f, "  unsigned resident = %s_%s_persistent_grid(m);\n"
              "  if (resident == 0)\n    return CUDA_ERROR_INVALID_VALUE; /* m->error says why */\n"
              "  const unsigned grid[3] = {grid_x, grid_y, grid_z};\n"
@@ -328,17 +329,18 @@ static void write_launch(FILE *f, const char *name, const WsKernelInfo *k) {
   write_rule_table(f, name, k);
   fprintf(f, "CUresult %s_%s_launch(%s_module *m, CUstream stream,\n"
              "    unsigned grid_x, unsigned grid_y, unsigned grid_z", name, k->name, name);
-  write_params(f, k);
+  launcher_params params;
+  launcher_params_name(k, &params);
+  write_params(f, k, &params);
   fprintf(f, ") {\n  m->error[0] = '\\0';\n  CUresult r;\n");
-  if (k->workspace_per_block)
-    write_workspace_checks(f, name, k);
+  const char *workspace = k->workspace_per_block ? params.name[k->num_args - 1] : NULL;
+  if (workspace)
+    write_workspace_checks(f, name, k, workspace);
   fprintf(f, "  ws_value values[%d];\n", k->num_args);
   for (int i = 0; i < k->num_args; i++) {
     const WsKernelArg *a = &k->args[i];
-    char param[WS_MAX_ARG_NAME + 8];
-    launcher_param_name(k, i, param, sizeof param);
     fprintf(f, "  values[%d].%s = %s;\n", i,
-            a->kind == WsArgScalar ? value_field[a->scalar] : "tensor", param);
+            a->kind == WsArgScalar ? value_field[a->scalar] : "tensor", params.name[i]);
   }
   /* where each tensor lives, asked of the driver (ws_residency) */
   fprintf(f, "  ws_residency where = {cuPointerGetAttributes, 0};\n"
@@ -351,9 +353,7 @@ static void write_launch(FILE *f, const char *name, const WsKernelInfo *k) {
              "                 m->scratch, slots, params, &num_params);\n"
              "  if (r != CUDA_SUCCESS)\n    return r;\n",
           k->num_args, count_params(k), name, k->name, k->num_args);
-  char workspace[WS_MAX_ARG_NAME + 8];
-  launcher_param_name(k, k->num_args - 1, workspace, sizeof workspace);
-  if (k->workspace_per_block)
+  if (workspace)
     fprintf(f, "  r = check_resident(m->error, %d, (CUdeviceptr)%s, &where);\n"
                "  if (name_refusal(m->error, r, %d, %s_%s_rules[%d].name) != CUDA_SUCCESS)\n"
                "    return r;\n", k->num_args - 1, workspace, k->num_args - 1, name,

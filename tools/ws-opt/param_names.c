@@ -68,13 +68,15 @@ static bool usable(const char *s) {
   return true;
 }
 
-void launcher_param_name(const WsKernelInfo *k, int i, char *out, size_t cap) {
-  const char *name = k->args[i].name;
-  bool ok = usable(name);
-  for (int j = 0; ok && j < k->num_args; j++) /* MLIR refuses duplicates; be sure */
-    ok = j == i || strcmp(k->args[j].name, name) != 0;
-  if (ok)
-    snprintf(out, cap, "%s", name);
-  else
-    snprintf(out, cap, "arg%d", i);
+void launcher_params_name(const WsKernelInfo *k, launcher_params *out) {
+  for (int i = 0; i < k->num_args && i < WS_MAX_KERNEL_ARGS; i++) {
+    const char *name = k->args[i].name;
+    bool ok = usable(name);
+    for (int j = 0; ok && j < k->num_args; j++) /* MLIR refuses duplicates; be sure */
+      ok = j == i || strcmp(k->args[j].name, name) != 0;
+    if (ok)
+      snprintf(out->name[i], sizeof out->name[i], "%s", name);
+    else
+      snprintf(out->name[i], sizeof out->name[i], "arg%d", i);
+  }
 }

@@ -6,11 +6,16 @@
 
 #include "ws-c/Compile.h"
 
-/* The name argument `i` of kernel `k` takes as a parameter of its launch
- * function, into out[cap]: its source name ("x" for %x) where that is a C
- * identifier nothing in the launcher or the headers it includes uses
+/* The C parameter names of kernel `k`'s launch function, one per
+ * argument. */
+typedef struct launcher_params {
+  char name[WS_MAX_KERNEL_ARGS][WS_MAX_ARG_NAME + 8];
+} launcher_params;
+
+/* Names each argument of `k`: its source name ("x" for %x) where that is
+ * a C identifier nothing in the launcher or the headers it includes uses
  * (not a keyword, a name the function declares, a CUDA or ws name, a
  * reserved or "argN" spelling), else "argN". */
-void launcher_param_name(const WsKernelInfo *k, int i, char *out, size_t cap);
+void launcher_params_name(const WsKernelInfo *k, launcher_params *out);
 
 #endif
