@@ -37,25 +37,56 @@ bool wsLocationGetFilePosition(MlirLocation loc, MlirStringRef *file, int *line,
   return resolve(loc, file, line, column, 0);
 }
 
-/* A scan, not a parse: strings and line comments are skipped so that a
- * bracket inside them does not count. */
+/* A scan of source text, not a parse: code_next hands out the characters
+ * outside strings and line comments, each with its line and column
+ * (1-based), so that a bracket or a "${" inside them does not count. */
+typedef struct {
+  const char *text;
+  size_t len, i;
+  int line, column;
+} code_cursor;
+
+static code_cursor code_start(MlirStringRef source) {
+  return (code_cursor){source.data, source.length, 0, 1, 1};
+}
+
+/* The next code character into *ch and its position into *line and
+ * *column; false at the end of the text. */
+static bool code_next(code_cursor *cur, char *ch, int *line, int *column) {
+  while (cur->i < cur->len) {
+    char c = cur->text[cur->i];
+    *line = cur->line;
+    *column = cur->column;
+    cur->i++;
+    cur->column++;
+    if (c == '\n') {
+      cur->line++;
+      cur->column = 1;
+    } else if (c == '"') { /* a string: to its closing quote, past escapes */
+      while (cur->i < cur->len && cur->text[cur->i] != '"' && cur->text[cur->i] != '\n') {
+        if (cur->text[cur->i] == '\\' && cur->i + 1 < cur->len)
+          cur->i++, cur->column++;
+        cur->i++, cur->column++;
+      }
+      if (cur->i < cur->len && cur->text[cur->i] == '"')
+        cur->i++, cur->column++;
+    } else if (c == '/' && cur->i < cur->len && cur->text[cur->i] == '/') { /* a comment */
+      while (cur->i < cur->len && cur->text[cur->i] != '\n')
+        cur->i++, cur->column++;
+    } else {
+      *ch = c;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool wsSourceNestingWithin(MlirStringRef source, int limit, int *line, int *column) {
-  const char *text = source.data;
-  size_t len = source.length;
-  int depth = 0, l = 1, c = 1;
-  for (size_t i = 0; i < len; i++, c++) {
-    char ch = text[i];
-    if (ch == '\n') {
-      l++;
-      c = 0;
-    } else if (ch == '"') { /* a string: to its closing quote, past escapes */
-      for (i++, c++; i < len && text[i] != '"' && text[i] != '\n'; i++, c++)
-        if (text[i] == '\\' && i + 1 < len)
-          i++, c++;
-    } else if (ch == '/' && i + 1 < len && text[i + 1] == '/') { /* a comment */
-      while (i + 1 < len && text[i + 1] != '\n')
-        i++;
-    } else if (ch == '{' || ch == '[' || ch == '(') {
+  code_cursor cur = code_start(source);
+  int depth = 0, l, c;
+  char ch;
+  while (code_next(&cur, &ch, &l, &c)) {
+    if (ch == '{' || ch == '[' || ch == '(') {
       if (++depth > limit) {
         *line = l;
         *column = c;
@@ -66,4 +97,17 @@ bool wsSourceNestingWithin(MlirStringRef source, int limit, int *line, int *colu
     }
   }
   return true;
+}
+
+bool wsSourceFindTemplateField(MlirStringRef source, int *line, int *column) {
+  code_cursor cur = code_start(source);
+  int l, c;
+  char ch;
+  while (code_next(&cur, &ch, &l, &c))
+    if (ch == '$' && cur.i < cur.len && cur.text[cur.i] == '{') {
+      *line = l;
+      *column = c;
+      return true;
+    }
+  return false;
 }

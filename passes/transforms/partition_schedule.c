@@ -1361,10 +1361,15 @@ static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts
                                const ws_pass_env *env) {
   MlirContext ctx = mlirOperationGetContext(marked);
   int stages = (int)ws_option_int(opts, "num-stages");
+  int own_stages = ws_int_attr(marked, "ws.num_stages", 0);
   if (stages > 0 && !ws_has_attr(marked, "ws.num_stages"))
     mlirOperationSetDiscardableAttributeByName(
         marked, mlirStringRefCreateFromCString("ws.num_stages"),
         mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), stages));
+  else if (stages > 0 && own_stages != stages && ws_option_bool(opts, "explain"))
+    ws_remark(env, mlirOperationGetLocation(marked),
+              "num-stages=%d: not applied here: the loop sets ws.num_stages = %d itself",
+              stages, own_stages);
   const char *overlap = ws_option_string(opts, "overlap");
   MlirOperation k;
   const char *unused =

@@ -599,13 +599,24 @@ static int choose_depths(ws_plan *plan, int stages, int budget, char *why, size_
   return lay_out(plan, false);
 }
 
-static void report_over_budget(const ws_plan *plan, int bytes, int budget) {
-  char text[2048], loc[256];
+/* Says where the budget came from and what would fit it: fewer stages
+ * where the source asks for a depth, else smaller tiles (the planner
+ * already tried depth 1 or 2). */
+static void report_over_budget(const ws_plan *plan, int bytes, int budget, int stages,
+                               const ws_target *target, bool from_option) {
+  char text[2048], loc[256], origin[64];
+  if (from_option || !target)
+    snprintf(origin, sizeof origin, "smem-budget=%d", budget);
+  else
+    snprintf(origin, sizeof origin, "the most %s gives a block", target->chip);
   ws_text t;
   ws_text_init(&t, text, sizeof text);
-  ws_text_appendf(&t, "shared memory plan needs %d bytes but the budget is %d "
-                      "bytes (227 KiB per block on sm_90a and sm_100a, or smem-budget=):",
-                  bytes, budget);
+  ws_text_appendf(&t, "shared memory plan needs %d bytes but the budget is %d bytes (%s); ",
+                  bytes, budget, origin);
+  if (stages > 1)
+    ws_text_appendf(&t, "lower ws.num_stages (%d) or load smaller tiles:", stages);
+  else
+    ws_text_appendf(&t, "load smaller tiles (the rings are already at their least depth):");
   for (int i = 0; i < plan->num_rings; i++) {
     const ws_ring *r = &plan->rings[i];
     const ws_channel *c = &plan->channels[r->channel];
@@ -651,6 +662,13 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
                       const ws_pass_env *env) {
   const ws_target *target = ws_target_of(loop);
   int budget = (int)ws_option_int(opts, "smem-budget");
+  bool from_option = budget != 0;
+  if (target && budget > target->smem_per_block) {
+    ws_emit_op_error(loop, "smem-budget=%d is more shared memory than %s gives a block "
+                           "(%d bytes): a kernel planned for it could not launch",
+                     budget, target->chip, target->smem_per_block);
+    return false;
+  }
   if (budget == 0 && target)
     budget = target->smem_per_block; /* the chip's */
   ws_plan plan;
@@ -686,7 +704,7 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
   int bytes = choose_depths(&plan, stages, budget, why, sizeof why,
                             plan.tmem.tile.ptr ? tmem_depth(&plan, tmem_budget) : 0);
   if (bytes > budget) {
-    report_over_budget(&plan, bytes, budget);
+    report_over_budget(&plan, bytes, budget, stages, target, from_option);
     return false;
   }
   if (plan.tmem.tile.ptr) {

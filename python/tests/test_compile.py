@@ -101,23 +101,48 @@ def test_explain_keeps_located_remarks(add_source):
     assert len(mod.remarks) > 5
     assert all(r.file == "add.mlir" and r.line > 0 for r in mod.remarks)
     assert any("partition" in r.message for r in mod.remarks)
+    # the module is proved once (the plan stage), not again before lowering
+    assert sum(r.message.startswith("protocol proved") for r in mod.remarks) == 1
     assert not ws.compile(add_source).remarks
 
 
 def test_pipeline_options_reach_the_passes(add_source):
-    with pytest.raises(ws.CompileError, match="budget"):
+    with pytest.raises(ws.CompileError, match=r"budget is 4096 bytes \(smem-budget=4096\)"):
         ws.compile(add_source, smem_budget=4096)
+    # a budget past the chip's would plan a kernel that cannot launch
+    with pytest.raises(ws.CompileError, match="smem-budget=300000 is more shared memory than "
+                                              "sm_90a gives a block"):
+        ws.compile(add_source, smem_budget=300000)
+
+
+def test_a_template_source_is_refused_at_its_first_field():
+    with pytest.raises(ws.CompileError) as e:
+        ws.compile(os.path.join(ROOT, "python", "ws", "kernels", "matmul.mlir"))
+    (d,) = [d for d in e.value.diagnostics if d.severity == "error"]
+    assert (d.file.endswith("matmul.mlir"), d.line, d.column) == (True, 18, 49)
+    assert "this is a ws.Template's source" in d.message
 
 
 def test_an_unknown_option_or_a_reserved_one_is_refused(add_source):
-    with pytest.raises(ws.CompileError, match="no_such_option|no-such-option"):
+    # Python's spelling, the closest option, and before anything compiles
+    with pytest.raises(TypeError, match=r"unknown option 'num_stage'; did you mean "
+                                        r"'num_stages'\? \(the options: smem_budget, "):
+        ws.compile(add_source, num_stage=3)
+    with pytest.raises(TypeError, match="unknown option 'no_such_option' "):
         ws.compile(add_source, no_such_option=1)
-    with pytest.raises(ws.CompileError, match="option 'stage' is set by the compile itself"):
+    with pytest.raises(TypeError, match="unknown option 'stage': the compile sets it itself"):
         ws.compile(add_source, stage="plan")
     with pytest.raises(ValueError, match="cannot be passed"):
         ws.compile(add_source, cuda_path="/a b")
     with pytest.raises(ValueError, match="linker must be one of"):
         ws.compile(add_source, linker="ptxas")
+    # a value an option does not take: ValueError, in Python's spelling
+    with pytest.raises(ValueError, match="""ws.compile: option 'chip' takes "", sm_90a or """
+                                         """sm_100a, got 'sm_80'"""):
+        ws.compile(add_source, chip="sm_80")
+    with pytest.raises(ValueError, match="option 'num_stages' takes an integer from 0 to 8, "
+                                         "got '99'"):
+        ws.compile(add_source, num_stages=99)
 
 
 def test_a_chip_the_kernel_does_not_target_is_refused(add_source):
@@ -150,10 +175,13 @@ def test_a_saved_module_loads_without_compiling(tmp_path, add_source):
     back = ws.load(tmp_path / "add.wsmod")
     assert back.ptx == mod.ptx and back.add.signature == mod.add.signature
     assert back.remarks == mod.remarks
+    # not a module: JSON of another kind, the kernel's source, or binary
     (tmp_path / "bad.wsmod").write_text("{}")
-    import pytest
-    with pytest.raises(ValueError, match="not a module Module.save wrote"):
-        ws.load(tmp_path / "bad.wsmod")
+    (tmp_path / "list.wsmod").write_text("[1]")
+    (tmp_path / "elf.wsmod").write_bytes(b"\x7fELF\xff\xfe")
+    for bad in ("bad.wsmod", "list.wsmod", "elf.wsmod", kernel_path("add.mlir")):
+        with pytest.raises(ValueError, match=r"not a module Module.save wrote \(a .wsmod\)"):
+            ws.load(tmp_path / bad)
 
 
 def test_a_library_that_cannot_load_is_a_ws_error(tmp_path, monkeypatch):
@@ -177,6 +205,9 @@ def test_python_m_ws_compile_writes_modules(tmp_path, add_source):
     assert main(["compile", str(good), str(bad), "--out-dir", str(out), "num_stages=3"]) == 1
     assert (out / "add.wsmod").exists() and not (out / "bad.wsmod").exists()
     assert main(["compile", "-o", str(tmp_path / "x.wsmod"), str(good), str(bad)]) == 2
+    # an option or a chip it does not take is a usage error, as for ws-opt
+    assert main(["compile", "num_stage=3", str(good)]) == 2
+    assert main(["compile", "--chip", "sm_80", str(good)]) == 2
     assert main([]) == 2
 
 

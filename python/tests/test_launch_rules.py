@@ -76,7 +76,7 @@ def test_element_type(add):
     assert refusal(add, good(), good(), good(dtype=torch.float16), 1) == \
         "add: arg2 (%c): element type must be f32 (got f16)"
     assert refusal(add, good(), good(dtype=torch.float64), good(), 1) == \
-        "add: arg1 (%b): element type must be f32 (got float64)"
+        "add: arg1 (%b): element type must be f32 (got f64)"
 
 
 def test_rank(add):
@@ -118,7 +118,7 @@ def test_argument_kinds_and_count(add):
         add.check(good(), good(), good())
     assert refusal(add, good(), 3, good(), 1) == "add: arg1 (%b): must be a tensor of f32 (got int)"
     assert refusal(add, good(), good(), good(), good()) == \
-        "add: arg3 (%ynumel): must be a i32 scalar (got a tensor)"
+        "add: arg3 (%ynumel): must be an i32 scalar (got a tensor)"
     assert refusal(add, good(), good(), good(), 2 ** 31) == \
         "add: arg3 (%ynumel): must fit in i32 (got 2147483648)"
     assert refusal(add, good(), good(), good(), 1.5) == \
@@ -158,13 +158,22 @@ def test_without_the_cuda_bindings_a_launch_still_names_a_bad_argument(add):
         pass
     with pytest.raises(ValueError, match="arg0 \\(%a\\): element type must be f32"):
         add[1](good(dtype=torch.float16), good(), good(), 1)
+    # a tensor in host memory is refused before the missing bindings
+    with pytest.raises(ValueError, match=r"arg1 \(%b\): must be on a GPU \(got a tensor on cpu\)"):
+        add[1](good(), torch.zeros(100, 64), good(), 1)
     with pytest.raises(ImportError, match="a launch needs the CUDA Python bindings"):
         add[1](good(), good(), good(), 1)
 
 
 def test_grids(add):
-    with pytest.raises(ValueError, match="a grid is 1 to 3 positive sizes"):
+    with pytest.raises(ValueError, match="a grid is 1 to 3 positive integers"):
         add.check(good(), good(), good(), 1, grid=(0,))
+    # a float is not truncated, a string not split into digits
+    for grid in ("12", 2.5, (2.5,), (1, 2, 3, 4), ()):
+        with pytest.raises(ValueError, match=re.escape("positive integers (got %r)" % (grid,))):
+            add.check(good(), good(), good(), 1, grid=grid)
+    import numpy
+    add.check(good(), good(), good(), 1, grid=(numpy.int64(2), torch.tensor(3).item()))
     with pytest.raises(ValueError, match="a grid is needed"):
         add.launch(None, good(), good(), good(), 1)
 

@@ -95,7 +95,7 @@ def test_l2_keep_is_a_knob():
     for c in (keep_a, keep_b):  # a kernel of its own: A's and B's loads carry a policy
         assert c.skipped is None and c.kernel.module.ptx.count("L2::cache_hint") == 4
     assert keep_a.kernel.module.ptx != keep_b.kernel.module.ptx
-    assert "option 'l2-keep' takes \"\", a or b, got 'c'" in bad.skipped
+    assert "option 'l2_keep' takes \"\", a or b, got 'c'" in bad.skipped
 
 
 def test_store_boxes_is_a_knob():
@@ -113,7 +113,7 @@ def test_store_boxes_is_a_knob():
     assert plain.count("fence.proxy.async.shared::cta") == 1
     assert entry.count("cp.async.bulk.commit_group") == 4
     assert boxes.kernel.signature.shared_memory_bytes == whole.kernel.signature.shared_memory_bytes + 48
-    assert "option 'store-boxes' takes true or false (or 1 or 0), got 'maybe'" in bad.skipped
+    assert "option 'store_boxes' takes true or false (or 1 or 0), got 'maybe'" in bad.skipped
 
 
 def test_every_shipped_matmul_config_is_a_kernel_of_its_own():
@@ -133,16 +133,16 @@ def test_bad_configs_are_refused_at_once():
         ws.autotune(family(), [{"BM": 128, "BN": 128, "BK": 64}], chip="sm_90a").candidates()
     # a misspelt field (or option) is neither: ws saw it as an option and
     # refused it; the error names the template's fields and the options
-    for key in ("BX", "num_stage"):
+    # the closest of the fields and the options is named
+    for key, close in (("BKK", "BK"), ("num_stage", "num_stages")):
         with pytest.raises(ws.TemplateError) as e:
             ws.autotune(family(), [{"BM": 128, "BN": 128, "BK": 64, key: 4}],
                         kernel="matmul", chip="sm_90a").candidates()
         assert str(e.value) == (
             "%s: config key '%s' is neither a field of the template (BK, BM, BN, DTYPE) nor a "
-            "ws-pipeline option (it takes chip, format, stage, smem-budget, max-blocks-per-sm, "
-            "cuda-path, explain, check-protocol, num-stages, overlap, l2-keep, store-boxes, "
-            "split-k)"
-            % (FAMILY, key))
+            "ws-pipeline option; did you mean '%s'? (the options: smem_budget, "
+            "max_blocks_per_sm, cuda_path, check_protocol, num_stages, overlap, l2_keep, "
+            "store_boxes, split_k)" % (FAMILY, key, close))
     # a misspelt field whose real name then has no value says where it went
     with pytest.raises(ws.TemplateError,
                        match=r"field \$\{BK\}: BK has no value .*; the config's 'BKK', not a "

@@ -71,7 +71,7 @@ def compile_files(args) -> int:
             print(e, file=sys.stderr)
             refused += 1
             continue
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, TypeError) as e:  # a path, an option or its value
             print("python -m ws compile: %s" % e, file=sys.stderr)
             return 2
         out = _output(path, args)

@@ -11,6 +11,7 @@ the headers field by field.
 
 import ctypes
 import os
+from typing import Optional
 
 MAX_KERNEL_ARGS = 32
 MAX_KERNEL_NAME = 128
@@ -27,6 +28,16 @@ class StringRef(ctypes.Structure):
 
     def text(self) -> str:
         return ctypes.string_at(self.data, self.length).decode() if self.length else ""
+
+
+_ERROR_CALLBACK = ctypes.CFUNCTYPE(None, StringRef, ctypes.c_void_p)
+
+
+class Diagnostics(ctypes.Structure):
+    """WsDiagnostics: where a pass's configuration errors go (remarks are
+    not asked for here)."""
+    _fields_ = [("on_error", _ERROR_CALLBACK), ("on_remark", ctypes.c_void_p),
+                ("user_data", ctypes.c_void_p)]
 
 
 class KernelArg(ctypes.Structure):
@@ -153,6 +164,16 @@ def _declare(lib):
     lib.wsCompiledGetNumDiagnostics.argtypes = [c.c_void_p]
     lib.wsCompiledGetDiagnostic.restype = CompileDiagnostic
     lib.wsCompiledGetDiagnostic.argtypes = [c.c_void_p, c.c_ssize_t]
+    lib.wsPassGetOptionValue.restype = c.c_bool
+    lib.wsPassGetOptionValue.argtypes = [StringRef, StringRef, StringRef, c.c_char_p,
+                                         c.c_size_t, c.POINTER(Diagnostics)]
+    lib.wsLookupPass.restype = c.c_ssize_t
+    lib.wsLookupPass.argtypes = [StringRef]
+    lib.wsPassGetNumOptions.restype = c.c_ssize_t
+    lib.wsPassGetNumOptions.argtypes = [c.c_ssize_t]
+    lib.wsPassGetOption.restype = None
+    lib.wsPassGetOption.argtypes = [c.c_ssize_t, c.c_ssize_t, c.POINTER(StringRef),
+                                    c.POINTER(StringRef), c.POINTER(StringRef)]
     return lib
 
 
@@ -185,6 +206,39 @@ def _load(name, declare, why):
 def lib():
     """libws-c.so, the whole C API (loaded at the first call)."""
     return _load("libws-c.so", _declare, "the compiler")
+
+
+def pass_option_names(argument: str):
+    """The option names of the ws pass or pipeline `argument` ("ws-pipeline"),
+    as the C API lists them."""
+    c = lib()
+    text = argument.encode()
+    index = c.wsLookupPass(StringRef.of(text))
+    names = []
+    for i in range(c.wsPassGetNumOptions(index) if index >= 0 else 0):
+        name = StringRef()
+        c.wsPassGetOption(index, i, ctypes.byref(name), None, None)
+        names.append(name.text())
+    return names
+
+
+def option_error(argument: str, options: str) -> Optional[str]:
+    """What is wrong with `options` ("key=value ...") for the ws pass or
+    pipeline `argument`, as its parser says it (an unknown option, a value
+    out of range or not among its choices), or None."""
+    said = []
+
+    def on_error(message, _):
+        said.append(message.text())
+
+    callback = _ERROR_CALLBACK(on_error)  # kept alive for the call
+    diagnostics = Diagnostics(callback, None, None)
+    pass_name, text = argument.encode(), options.encode()
+    buf = ctypes.create_string_buffer(8)
+    ok = lib().wsPassGetOptionValue(StringRef.of(pass_name), StringRef.of(text),
+                                    StringRef.of(b"chip"), buf, len(buf),
+                                    ctypes.byref(diagnostics))
+    return None if ok else "; ".join(said) or "bad options %r" % options
 
 
 def launch_lib():

@@ -7,8 +7,11 @@ load). Results are cached on disk (ws.cache).
 
 import base64
 import dataclasses
+import difflib
+import functools
 import json
 import os
+import re
 from typing import Dict, List, Optional, Tuple, Union
 
 from . import _capi, _nvjitlink, cache
@@ -121,6 +124,56 @@ def _signature(info: _capi.KernelInfo, dtypes: Dict[int, str]) -> Signature:
     return Signature(info.name.decode(), info.block_threads, info.shared_memory_bytes,
                      info.blocks_per_sm, info.persistent, (info.cluster_x, info.cluster_y),
                      info.pair, info.workspace_per_block, tuple(args))
+
+
+# ws-pipeline options a compile sets itself (chip and explain are
+# ws.compile's own arguments)
+_RESERVED_OPTIONS = ("stage", "format", "chip", "explain")
+
+
+@functools.lru_cache(maxsize=None)
+def _pipeline_option_names() -> Tuple[str, ...]:
+    return tuple(_capi.pass_option_names("ws-pipeline"))
+
+
+def option_names() -> List[str]:
+    """The ws-pipeline options ws.compile takes as keyword arguments, in
+    Python's spelling (num_stages, smem_budget...)."""
+    return [n.replace("-", "_") for n in _pipeline_option_names()
+            if n not in _RESERVED_OPTIONS]
+
+
+def unknown_option(key: str, others=()) -> Optional[str]:
+    """None when `key` is a pipeline option; else what to say after its
+    name: the closest of the options (and of `others`, a template's
+    fields) and the options' list. None too where the compiler is not
+    installed (a cache-only machine), which cannot check."""
+    try:
+        names = option_names()
+    except ImportError:
+        return None
+    if key in names or key.replace("-", "_") in names:
+        return None
+    if key in _RESERVED_OPTIONS:
+        return ": the compile sets it itself"
+    close = difflib.get_close_matches(key, names + list(others), 1, cutoff=0.5)
+    return "%s (the options: %s)" % ("; did you mean %r?" % close[0] if close else "",
+                                     ", ".join(names))
+
+
+def _option_value_error(opts: str) -> Optional[str]:
+    """A value the pipeline does not take (a chip ws does not target, a
+    depth out of range), in Python's spelling, or None; None too where the
+    compiler is not installed (the cache may still hold the module)."""
+    try:
+        problem = _capi.option_error("ws-pipeline", opts)
+    except ImportError:
+        return None
+    if problem is None:
+        return None
+    problem = problem.replace("ws-pipeline: ", "", 1)
+    return re.sub(r"option '([a-z0-9-]+)'", lambda m: "option '%s'" % m.group(1).replace("-", "_"),
+                  problem)
 
 
 def _option_text(chip: Optional[str], explain: bool, options: dict) -> str:
@@ -273,8 +326,15 @@ def compile(source, *, chip: Optional[str] = None, explain: bool = False,
     if linker not in LINKERS:
         raise ValueError("ws.compile: linker must be one of %s (got %r)"
                          % (", ".join(LINKERS), linker))
+    for key in options:
+        unknown = unknown_option(key)
+        if unknown:
+            raise TypeError("ws.compile: unknown option %r%s" % (key, unknown))
     text, name = _read_source(source, filename)
     opts = _option_text(chip, explain, options)
+    problem = _option_value_error(opts)
+    if problem:
+        raise ValueError("ws.compile: " + problem)
     k = cache.key(text, opts, version(), build_id(), linker, _RECORD_FORMAT)
     if use_cache:
         hit = cache.load(k)
@@ -303,10 +363,15 @@ def compile(source, *, chip: Optional[str] = None, explain: bool = False,
 
 def load(path) -> Module:
     """A module Module.save wrote: compiled elsewhere, run here."""
-    with open(path) as f:
-        data = json.load(f)
-    if data.get("format") != "ws-module" or data.get("version") != 1:
-        raise ValueError("ws.load: %s is not a module Module.save wrote" % path)
+    not_a_module = "ws.load: %s is not a module Module.save wrote (a .wsmod)" % path
+    try:
+        with open(path, "rb") as f:
+            data = json.loads(f.read().decode())
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError(not_a_module) from None
+    if not isinstance(data, dict) or data.get("format") != "ws-module" or \
+            data.get("version") != 1:
+        raise ValueError(not_a_module)
     cubin = base64.b64decode(data["cubin"]) if data["cubin"] else None
     return Module(data["ptx"], cubin, [Signature.from_json(s) for s in data["kernels"]],
                   [Diagnostic(**d) for d in data["diagnostics"]], data["options"], cached=False)

@@ -8,6 +8,7 @@ current device and stream.
 """
 
 import ctypes
+import operator
 import re
 
 from . import _capi
@@ -94,7 +95,7 @@ class Kernel:
         for a, value, slot in zip(sig.args, args, out):
             if a.kind == "scalar":
                 if hasattr(value, "data_ptr"):
-                    raise self._refuse("arg%d: must be a %s scalar (got a tensor)"
+                    raise self._refuse("arg%d: must be an %s scalar (got a tensor)"
                                        % (a.index, a.scalar))
                 if a.scalar in _INT_RANGES:
                     if not isinstance(value, int):
@@ -123,7 +124,7 @@ class Kernel:
             number = _dtype_number(value.dtype, numbers)
             if number == 0:
                 raise self._refuse("arg%d: element type must be %s (got %s)"
-                                   % (a.index, a.dtype, str(value.dtype).replace("torch.", "")))
+                                   % (a.index, a.dtype, _dtype_name(value.dtype)))
             t = slot.tensor
             t.base, t.rank, t.dtype = value.data_ptr(), len(shape), number
             for d, (n, st) in enumerate(zip(shape, strides)):
@@ -205,8 +206,12 @@ class Kernel:
         try:
             driver = _cuda()
         except ImportError:
-            # no CUDA Python bindings: the arguments' own errors still come first
+            # no CUDA Python bindings: the arguments' own errors still come
+            # first, a tensor in host memory among them
             self.check(*args, grid=(1, 1, 1) if grid is None else grid)
+            refusal = _device_refusal(self.signature, args, None)
+            if refusal:
+                raise self._refuse(refusal) from None
             raise
         loaded = driver.load(self)
         if self._takes_workspace(args):
@@ -260,25 +265,49 @@ _WORKSPACE_STANDIN = 256
 def _device_refusal(sig, args, device):
     """Why a tensor argument cannot be launched on: one in host memory,
     or on another GPU than the current one `device` (the kernel would read
-    an address the GPU cannot, and fault), or None. A tensor-like value
-    with no `device` is taken at its word."""
+    an address the GPU cannot, and fault), or None. With `device` None
+    (no GPU to ask which is current), only host memory is refused. A
+    tensor-like value with no `device` is taken at its word."""
     for a, value in zip(sig.args, args):
         where = getattr(value, "device", None)
         if a.kind == "scalar" or where is None:
             continue
         kind, index = getattr(where, "type", str(where)), getattr(where, "index", None)
-        if kind != "cuda" or (index is not None and index != device):
+        if device is None and kind != "cuda":
+            return "arg%d: must be on a GPU (got a tensor on %s)" % (a.index, where)
+        if device is not None and (kind != "cuda" or (index is not None and index != device)):
             return ("arg%d: must be on the current GPU, cuda:%d (got a tensor on %s)"
                     % (a.index, device, where))
     return None
 
 
+# torch's names of the element types ws has no kernel type for, as MLIR
+# spells them (as ws's own: f16, bf16...), so that a refusal uses one
+# spelling
+_MLIR_NAMES = {"float64": "f64", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+               "uint8": "ui8", "uint16": "ui16", "uint32": "ui32", "uint64": "ui64",
+               "bool": "i1", "complex64": "complex<f32>", "complex128": "complex<f64>"}
+
+
+def _dtype_name(dtype):
+    name = str(dtype).replace("torch.", "")
+    return _MLIR_NAMES.get(name, name)
+
+
 def _grid3(grid):
-    if isinstance(grid, int):
-        grid = (grid,)
-    grid = tuple(int(g) for g in grid)
+    """(x, y, z) from an integer or a tuple or list of one to three (numpy's
+    and torch's integers too); a float or a string is refused, not
+    truncated or split into digits."""
+    given = grid
+    try:
+        if isinstance(grid, (str, bytes)):
+            raise TypeError
+        grid = (operator.index(grid),) if not isinstance(grid, (tuple, list)) else \
+            tuple(operator.index(g) for g in grid)
+    except TypeError:
+        grid = ()
     if not 1 <= len(grid) <= 3 or any(g < 1 for g in grid):
-        raise ValueError("ws: a grid is 1 to 3 positive sizes (got %r)" % (grid,))
+        raise ValueError("ws: a grid is 1 to 3 positive integers (got %r)" % (given,))
     return grid + (1,) * (3 - len(grid))
 
 

@@ -17,7 +17,7 @@ import os
 import re
 from typing import Dict, Optional
 
-from .compiler import CompileError, _read_source, compile as _compile
+from .compiler import _read_source, compile as _compile, unknown_option
 
 _FIELD = re.compile(r"\$\{([^{}\n]*)\}")
 _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
@@ -151,28 +151,14 @@ class Template:
         and `options` passed to ws.compile (pipeline options, chip...)."""
         fields, rest = self.split(config or {})
         text = self.render(fields, unused=rest)
-        try:
-            return _compile(text, filename=self.filename, **dict(rest, **options))
-        except CompileError as e:
-            unknown = self._unknown_key(rest, e)
-            if unknown is None:
-                raise
-        raise unknown from None  # the TemplateError says all the CompileError did
-
-    def _unknown_key(self, rest: Dict[str, object], error: CompileError):
-        """A TemplateError for a config key that is neither a field nor a
-        pipeline option (a misspelt field, mostly: ws saw it as an option
-        and refused it), naming both lists; None for any other error."""
         for key in rest:
-            unknown = "unknown option '%s'" % key.replace("_", "-")
-            said = next((str(d) for d in error.diagnostics if unknown in str(d)), None)
-            if said:
-                takes = said[said.index(unknown) + len(unknown):].strip()
-                return TemplateError("%s: config key %r is neither a field of the template "
-                                     "(%s) nor a ws-pipeline option %s"
-                                     % (self.filename, key, ", ".join(sorted(self.fields))
-                                        or "it has none", takes))
-        return None
+            unknown = unknown_option(key, others=self.fields)
+            if unknown:
+                raise TemplateError("%s: config key %r is neither a field of the template (%s) "
+                                    "nor a ws-pipeline option%s"
+                                    % (self.filename, key,
+                                       ", ".join(sorted(self.fields)) or "it has none", unknown))
+        return _compile(text, filename=self.filename, **dict(rest, **options))
 
     def __repr__(self):
         return "<ws.Template %s: %s>" % (os.path.basename(self.filename),

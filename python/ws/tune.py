@@ -172,6 +172,10 @@ class Autotuned:
             except CompileError as e:
                 errors = [d for d in e.diagnostics if d.severity == "error"]
                 c.skipped = str(errors[0] if errors else e)
+            except TemplateError:
+                raise  # a config the family cannot take at all: at once
+            except ValueError as e:  # an option's value the pipeline does not take
+                c.skipped = str(e)
             else:
                 kernel = self._kernel_of(module, config.get("kernel", self.kernel_name))
                 code = (_entry_text(module.ptx, kernel.name),

@@ -112,6 +112,19 @@ int main(int argc, char **argv) {
   // CHECK-LABEL: deep:
   // CHECK: diag 0 user.mlir:1:520 the input nests brackets more than 512 deep
   compile_and_print("deep", deep, "");
+
+  /* A template's source is refused at its first field, not parsed: a "${"
+   * in a comment or a string is no field. */
+  // CHECK-LABEL: template:
+  // CHECK: succeeded=0
+  // CHECK: diag 0 user.mlir:2:28 '${' begins a template field: this is a ws.Template's source
+  compile_and_print("template", "// ${A} \"${B}\"\nmodule { func.func @f() -> ${T} }", "");
+  int line = 0, column = 0;
+  bool found = wsSourceFindTemplateField(
+      mlirStringRefCreateFromCString("// ${A}\nmodule attributes {ws.s = \"${B}\"} {}"), &line,
+      &column);
+  // CHECK: field in a comment or a string: 0
+  printf("field in a comment or a string: %d\n", found);
   free(add);
   return 0;
 }

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mlir-c/Support.h"
 #include "ws-c/Passes.h"
@@ -13,6 +15,14 @@
 #ifndef WS_VERSION
 #define WS_VERSION "0.0.0"
 #endif
+
+/* A launcher's -o is a prefix: "out/" or an existing folder would give
+ * the hidden files out/.h and out/.c. */
+static bool names_directory(const char *path) {
+  size_t n = strlen(path);
+  struct stat st;
+  return (n && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+}
 
 /* Matches "--name=value" or "--name value"; advances *i over the value. */
 static bool take_value(int argc, char **argv, int *i, const char *name,
@@ -121,6 +131,13 @@ int cli_parse(int argc, char **argv, cli_options *out) {
   if (out->emit == EMIT_LAUNCHER && strcmp(out->output, "-") == 0)
     return usage_error("%s", "--emit=launcher writes NAME.h and NAME.c: give "
                              "-o <dir>/NAME");
+  if (out->emit == EMIT_LAUNCHER && names_directory(out->output))
+    return usage_error("-o '%s' is a directory; --emit=launcher writes NAME.h and NAME.c "
+                       "there: give -o <dir>/NAME", out->output);
+  if ((out->emit == EMIT_CUBIN || out->emit == EMIT_LLVM) && strcmp(out->output, "-") == 0 &&
+      isatty(STDOUT_FILENO))
+    return usage_error("--emit=%s writes binary, not text: give -o FILE or redirect the "
+                       "output", out->emit == EMIT_CUBIN ? "cubin" : "llvm");
   if (out->pipeline && out->ws_pipeline)
     return usage_error("%s", "--pass-pipeline and --ws-pipeline cannot be "
                              "combined; put ws-pipeline into the pipeline");

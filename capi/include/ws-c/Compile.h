@@ -122,6 +122,16 @@ enum { WS_MAX_SOURCE_NESTING = 512 };
 bool wsSourceNestingWithin(MlirStringRef text, int limit, int *line,
                            int *column);
 
+/* Whether `text` holds a template field ("${NAME}", what a ws.Template's
+ * source has and MLIR never does) outside strings and comments; if so,
+ * its line and column (1-based). wsCompile and ws-opt refuse such a text
+ * at the field, saying to render the template first, where MLIR's parser
+ * would only say "unexpected character". */
+bool wsSourceFindTemplateField(MlirStringRef text, int *line, int *column);
+#define WS_TEMPLATE_FIELD_ERROR                                                          \
+  "'${' begins a template field: this is a ws.Template's source, not a kernel; "         \
+  "render a member first (in Python, ws.Template(path).compile(config))"
+
 /* A context as ws-opt and wsCompile make one: every upstream dialect, the
  * LLVM translations gpu-module-to-binary needs, and one thread (so that
  * diagnostics come in a stable order). The ws dialect is loaded with
