@@ -174,7 +174,7 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       a->dtype = wsElementTypeGetDtype(mlirShapedTypeGetElementType(t));
     } else if ((a->scalar = scalar_type(t)) != WsScalarNone) {
       a->kind = WsArgScalar;
-      a->divisor = mlirTypeIsAInteger(t) ? wsPlanGetArgumentDivisibility(plan, i) : 1;
+      a->divisor = mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t) ? wsPlanGetArgumentDivisibility(plan, i) : 1;
     } else {
       char message[256];
       snprintf(message, sizeof message, "kernel argument %d has a type a launch cannot "

@@ -148,6 +148,13 @@ def test_an_index_argument_takes_an_int64(add_source):
         "      %pid = gpu.block_id x")
     kernel = ws.compile(src).add
     kernel.check(good(), good(), good(), 2 ** 40)
+    # its ws.divisibility, which the alignment proof trusts, is checked at
+    # the launch as an i32's is
+    kernel = ws.compile(src.replace("%n: index)", "%n: index {ws.divisibility = 64 : i32})")).add
+    assert kernel.signature.args[3].divisor == 64
+    kernel.check(good(), good(), good(), 2 ** 40)
+    assert refusal(kernel, good(), good(), good(), 100) == \
+        "add: arg3 (%n): must be a multiple of its ws.divisibility, 64 (got 100)"
 
 
 def test_without_the_cuda_bindings_a_launch_still_names_a_bad_argument(add):

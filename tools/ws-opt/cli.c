@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,6 +23,11 @@ static bool names_directory(const char *path) {
   size_t n = strlen(path);
   struct stat st;
   return (n && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+/* The kinds that write code: stage=plan would leave them none to write. */
+static bool emits_code(emit_kind kind) {
+  return kind == EMIT_LLVM || kind == EMIT_PTX || kind == EMIT_CUBIN;
 }
 
 /* Matches "--name=value" or "--name value"; advances *i over the value. */
@@ -137,7 +143,21 @@ int cli_parse(int argc, char **argv, cli_options *out) {
   if ((out->emit == EMIT_CUBIN || out->emit == EMIT_LLVM) && strcmp(out->output, "-") == 0 &&
       isatty(STDOUT_FILENO))
     return usage_error("--emit=%s writes binary, not text: give -o FILE or redirect the "
-                       "output", out->emit == EMIT_CUBIN ? "cubin" : "llvm");
+                       "output", emit_name(out->emit));
+  if (emits_code(out->emit) && out->ws_pipeline) {
+    char stage[16];
+    if (wsPassGetOptionValue(mlirStringRefCreateFromCString("ws-pipeline"),
+                             mlirStringRefCreateFromCString(out->ws_pipeline),
+                             mlirStringRefCreateFromCString("stage"), stage, sizeof stage,
+                             NULL) &&
+        strcmp(stage, "plan") == 0) {
+      char why[192];
+      snprintf(why, sizeof why, "--emit=%s needs code, and stage=plan stops before any: "
+               "leave it out of --ws-pipeline (--emit=mlir or --emit=plan shows the plan)",
+               emit_name(out->emit));
+      return usage_error("%s", why);
+    }
+  }
   if (out->pipeline && out->ws_pipeline)
     return usage_error("%s", "--pass-pipeline and --ws-pipeline cannot be "
                              "combined; put ws-pipeline into the pipeline");

@@ -19,17 +19,28 @@
 #include "ws-c/Compile.h"
 #include "ws-c/Passes.h"
 
+static const struct {
+  const char *name;
+  emit_kind kind;
+} kinds[] = {
+    {"mlir", EMIT_MLIR},         {"llvm", EMIT_LLVM},     {"ptx", EMIT_PTX},
+    {"cubin", EMIT_CUBIN},       {"launcher", EMIT_LAUNCHER}, {"plan", EMIT_PLAN},
+};
+
 bool emit_parse(const char *text, emit_kind *out) {
-  static const struct { const char *name; emit_kind kind; } kinds[] = {
-      {"mlir", EMIT_MLIR}, {"llvm", EMIT_LLVM}, {"ptx", EMIT_PTX},
-      {"cubin", EMIT_CUBIN}, {"launcher", EMIT_LAUNCHER}, {"plan", EMIT_PLAN},
-  };
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if (strcmp(text, kinds[i].name) == 0) {
       *out = kinds[i].kind;
       return true;
     }
   return false;
+}
+
+const char *emit_name(emit_kind kind) {
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (kinds[i].kind == kind)
+      return kinds[i].name;
+  return "none";
 }
 
 typedef struct objects {

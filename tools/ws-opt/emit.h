@@ -20,6 +20,9 @@ typedef enum emit_kind {
 /* Parses the value of --emit; false when unknown. */
 bool emit_parse(const char *text, emit_kind *out);
 
+/* The --emit value that names `kind` ("ptx"), for messages. */
+const char *emit_name(emit_kind kind);
+
 /* Runs a pipeline text on the module; shared with the plain path. */
 typedef bool (*run_pipeline_fn)(void *driver, MlirModule module, const char *text);
 
