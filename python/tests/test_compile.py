@@ -115,6 +115,13 @@ def test_pipeline_options_reach_the_passes(add_source):
         ws.compile(add_source, smem_budget=300000)
 
 
+def test_an_operation_mlir_prints_into_an_error_is_left_out():
+    with pytest.raises(ws.CompileError) as e:
+        ws.compile(os.path.join(ROOT, "test", "tools", "Inputs", "no-terminator.mlir"))
+    assert [(d.severity, d.line, d.column, d.message) for d in e.value.diagnostics] == \
+        [("error", 6, 7, "block with no terminator")]
+
+
 def test_a_template_source_is_refused_at_its_first_field():
     with pytest.raises(ws.CompileError) as e:
         ws.compile(os.path.join(ROOT, "python", "ws", "kernels", "matmul.mlir"))

@@ -72,11 +72,17 @@ static void print_one(diagnostic_printer *p, MlirDiagnostic diag) {
   file_position pos;
   const char *sev = severity_word(mlirDiagnosticGetSeverity(diag));
   MlirLocation loc = mlirDiagnosticGetLocation(diag);
-  bool located = print_header(p, loc, sev, &pos);
-  mlirDiagnosticPrint(diag, write_to_stderr, NULL);
   text_buffer m = {.len = 0};
   char suggestion[128];
   mlirDiagnosticPrint(diag, text_buffer_append, &m);
+  size_t shown = wsDiagnosticShownLength(mlirStringRefCreate(m.data, m.len));
+  if (shown == 0 && mlirDiagnosticGetNumNotes(diag) == 0)
+    return; /* a note that only repeats the operation */
+  bool located = print_header(p, loc, sev, &pos);
+  if (shown < m.len) /* cut within the first part, which m holds */
+    fwrite(m.data, 1, shown, stderr);
+  else /* all of it, however long: m keeps only its first part */
+    mlirDiagnosticPrint(diag, write_to_stderr, NULL);
   if (wsSuggestOperation(mlirLocationGetContext(loc), mlirStringRefCreate(m.data, m.len),
                          suggestion, sizeof suggestion))
     fprintf(stderr, "; did you mean '%s'?", suggestion);

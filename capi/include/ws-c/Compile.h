@@ -132,6 +132,14 @@ bool wsSourceFindTemplateField(MlirStringRef text, int *line, int *column);
   "'${' begins a template field: this is a ws.Template's source, not a kernel; "         \
   "render a member first (in Python, ws.Template(path).compile(config))"
 
+/* How much of a diagnostic's `message` to show: the whole of it, less an
+ * operation MLIR printed into it in the generic form ("block with no
+ * terminator, has \"scf.for\"(...) ..." shows as "block with no
+ * terminator"); 0 for the note "see current operation: ..." that only
+ * repeats the operation. The error's location already says where. ws-opt
+ * and wsCompile show this much. */
+size_t wsDiagnosticShownLength(MlirStringRef message);
+
 /* A context as ws-opt and wsCompile make one: every upstream dialect, the
  * LLVM translations gpu-module-to-binary needs, and one thread (so that
  * diagnostics come in a stable order). The ws dialect is loaded with
