@@ -33,6 +33,9 @@ static const ws_option_spec pipeline_options[] = {
      "plan|lower|all", 0, 0},
     {"smem-budget", WS_OPTION_INT, "0",
      "shared memory per block in bytes (ws-plan-memory; 0: the chip's)", NULL, 0, 1 << 30},
+    {"tmem-budget", WS_OPTION_INT, "0",
+     "tensor-memory columns per block for a matmul's accumulator (ws-plan-memory; 0: "
+     "the chip's)", NULL, 0, 512},
     {"max-blocks-per-sm", WS_OPTION_INT, "2",
      "blocks per SM the register cap leaves room for (ws-insert-barriers)", NULL,
      1, 8},
@@ -128,6 +131,6 @@ const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
     .summary = "The whole ws flow, from tile-level kernel to cubin",
     .options = pipeline_options,
-    .num_options = 13,
+    .num_options = 14,
     .build = build_pipeline,
 };

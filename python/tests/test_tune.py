@@ -141,7 +141,7 @@ def test_bad_configs_are_refused_at_once():
         assert str(e.value) == (
             "%s: config key '%s' is neither a field of the template (BK, BM, BN, DTYPE) nor a "
             "ws-pipeline option; did you mean '%s'? (the options: smem_budget, "
-            "max_blocks_per_sm, cuda_path, check_protocol, num_stages, overlap, l2_keep, "
+            "tmem_budget, max_blocks_per_sm, cuda_path, check_protocol, num_stages, overlap, l2_keep, "
             "store_boxes, split_k)" % (FAMILY, key, close))
     # a misspelt field whose real name then has no value says where it went
     with pytest.raises(ws.TemplateError,

@@ -2,6 +2,8 @@
 // RUN: sed 's/sm_90a/sm_100a/' %ws_src/integration/matmul_persistent.mlir | ws-opt --pass-pipeline='builtin.module(ws-verify, ws-partition-schedule, ws-plan-memory{explain=true})' 2>&1 | FileCheck %s --check-prefix=PERSISTENT
 // RUN: sed 's/sm_90a/sm_100a/' %ws_src/integration/matmul_persistent.mlir | ws-opt --pass-pipeline='builtin.module(ws-verify, ws-partition-schedule, ws-plan-memory{tmem-budget=256 explain=true})' 2>&1 | FileCheck %s --check-prefix=ONE
 // RUN: sed 's/sm_90a/sm_100a/' %ws_src/integration/matmul.mlir | not ws-opt --pass-pipeline='builtin.module(ws-verify, ws-partition-schedule, ws-plan-memory{tmem-budget=128})' 2>&1 | FileCheck %s --check-prefix=OVER
+// The pipeline (and Python's tmem_budget=) passes it on:
+// RUN: sed 's/sm_90a/sm_100a/' %ws_src/integration/matmul.mlir | not ws-opt --ws-pipeline='tmem-budget=128 stage=plan' 2>&1 | FileCheck %s --check-prefix=OVER
 // RUN: sed 's/sm_90a/sm_100a/' %ws_src/integration/matmul_persistent.mlir | ws-opt "--ws-pipeline=stage=plan" --emit=plan -o - | FileCheck %s --check-prefix=JSON
 // ws-plan-memory gives an sm_100a matmul's accumulator tensor memory: one
 // f32 column per column of N in all 128 lanes, in a channel of its own from
