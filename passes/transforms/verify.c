@@ -124,11 +124,16 @@ static bool check_box(MlirLocation loc, MlirType desc, bool direct) {
       return false;
     }
   }
-  int64_t inner = mlirShapedTypeGetDimSize(box, rank - 1) * bytes;
+  int64_t extent = mlirShapedTypeGetDimSize(box, rank - 1), inner = extent * bytes;
   if (inner % TMA_INNER_ALIGN_BYTES != 0 && !direct) {
+    /* the fix, in the user's units: elements of the box's type */
+    int64_t step = TMA_INNER_ALIGN_BYTES / bytes;
     ws_emit_error_at(loc, "descriptor %s: the innermost box dimension spans "
-                          "%lld bytes; TMA needs a multiple of %d bytes",
-                     dbuf, (long long)inner, TMA_INNER_ALIGN_BYTES);
+                          "%lld bytes; TMA needs a multiple of %d bytes: make it a "
+                          "multiple of %lld %s elements (%lld instead of %lld)",
+                     dbuf, (long long)inner, TMA_INNER_ALIGN_BYTES, (long long)step,
+                     ws_type_str(elem, ebuf, sizeof ebuf),
+                     (long long)((extent + step - 1) / step * step), (long long)extent);
     return false;
   }
   return true;

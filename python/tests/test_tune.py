@@ -61,6 +61,21 @@ def test_rendered_kernel_compiles_with_lines_of_the_template():
         family().compile({"BM": 64, "BN": 256, "BK": 64}, chip="sm_90a")
     d = [d for d in e.value.diagnostics if d.severity == "error"][0]
     assert (d.file, d.line) == (FAMILY, 45) and "wgmma needs 64 or 128" in d.message
+    # columns are the template's: an error inside a field's value points at
+    # the field and names it, one after a field moves back by what its value
+    # changed (line 18: tensor<${BM}x${BK}x${DTYPE}> at column 49)
+    with pytest.raises(ws.CompileError) as e:
+        family().compile({"BM": 128, "BN": 128, "BK": 64, "DTYPE": "half"}, chip="sm_90a")
+    d = [d for d in e.value.diagnostics if d.severity == "error"][0]
+    assert (d.line, d.column) == (18, 61)
+    assert d.message == "expected non-function type (in ${DTYPE}, rendered as 'half')"
+    template = ws.Template("module {\n  func.func @f(%a: ${T}, %b: i33x) { return }\n}\n",
+                           filename="t.mlir")
+    for value in ("i32", "tensor<4x4xf32>"):  # the same place whatever T's length
+        with pytest.raises(ws.CompileError) as e:
+            template.compile({"T": value})
+        assert [(d.line, d.column, d.message) for d in e.value.diagnostics] == \
+            [(2, 29, "expected non-function type")]
 
 
 def test_planner_configs():

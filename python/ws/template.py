@@ -13,11 +13,12 @@ is the line in the template.
 """
 
 import ast
+import dataclasses
 import os
 import re
 from typing import Dict, Optional
 
-from .compiler import _read_source, compile as _compile, unknown_option
+from .compiler import CompileError, _read_source, compile as _compile, unknown_option
 
 _FIELD = re.compile(r"\$\{([^{}\n]*)\}")
 _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
@@ -114,8 +115,14 @@ class Template:
         fields are left for the caller (ws.autotune passes them to the
         pipeline as options); given as `unused`, a field with no value
         names them (a misspelt field, mostly)."""
+        return self._render(config, unused)[0]
+
+    def _render(self, config, unused):
+        """(the kernel text, each field's span: (line, its column in the
+        template, its end there, its column in the text, its end there,
+        the field, its value))."""
         values = dict(self.defaults, **(config or {}))
-        out, last = [], 0
+        out, last, spans, shift, shift_line = [], 0, [], 0, 0
         for match, parsed, line, column in self._fields:
             if parsed is None:
                 raise self._error(line, column, "field ${%s} is not an expression"
@@ -137,8 +144,30 @@ class Template:
             out.append(self.text[last:match.start()])
             out.append(text)
             last = match.end()
+            if line != shift_line:  # values hold no newline: only columns move
+                shift, shift_line = 0, line
+            width = match.end() - match.start()
+            spans.append((line, column, column + width, column + shift,
+                          column + shift + len(text), match.group(0), text))
+            shift += len(text) - width
         out.append(self.text[last:])
-        return "".join(out)
+        return "".join(out), spans
+
+    def _in_template(self, d, spans):
+        """Diagnostic `d` of a rendered member, at its place in the
+        template: columns after a field move back by what the field's value
+        changed, and one inside a value points at its field and names it."""
+        if d.file != self.filename or not d.line:
+            return d
+        column, message = d.column, d.message
+        for line, start, end, r_start, r_end, field, value in spans:
+            if line != d.line or d.column < r_start:
+                continue
+            if d.column < r_end:
+                column, message = start, "%s (in %s, rendered as %r)" % (message, field, value)
+                break
+            column = d.column - (r_end - end)
+        return dataclasses.replace(d, column=column, message=message)
 
     def split(self, config: Dict[str, object]):
         """(the template's part of `config`, the rest): the rest are
@@ -150,7 +179,7 @@ class Template:
         """Compiles one member: the config's fields rendered, its other keys
         and `options` passed to ws.compile (pipeline options, chip...)."""
         fields, rest = self.split(config or {})
-        text = self.render(fields, unused=rest)
+        text, spans = self._render(fields, rest)
         for key in rest:
             unknown = unknown_option(key, others=self.fields)
             if unknown:
@@ -158,7 +187,12 @@ class Template:
                                     "nor a ws-pipeline option%s"
                                     % (self.filename, key,
                                        ", ".join(sorted(self.fields)) or "it has none", unknown))
-        return _compile(text, filename=self.filename, **dict(rest, **options))
+        try:
+            module = _compile(text, filename=self.filename, **dict(rest, **options))
+        except CompileError as e:
+            raise CompileError([self._in_template(d, spans) for d in e.diagnostics]) from None
+        module.diagnostics = [self._in_template(d, spans) for d in module.diagnostics]
+        return module
 
     def __repr__(self):
         return "<ws.Template %s: %s>" % (os.path.basename(self.filename),
