@@ -111,7 +111,8 @@ static void record_diagnostic(compiled *c, MlirDiagnostic diag) {
     t.len = wsDiagnosticShownLength(mlirStringRefCreate(t.data, t.len));
     t.data[t.len] = '\0';
   }
-  if (t.data && t.len == 0 && mlirDiagnosticGetNumNotes(diag) == 0) {
+  if (t.data && t.len == 0 && mlirDiagnosticGetSeverity(diag) == MlirDiagnosticNote &&
+      mlirDiagnosticGetNumNotes(diag) == 0) {
     free(t.data); /* a note that only repeats the operation */
     return;
   }

@@ -215,6 +215,7 @@ def test_python_m_ws_compile_writes_modules(tmp_path, add_source):
     # an option or a chip it does not take is a usage error, as for ws-opt
     assert main(["compile", "num_stage=3", str(good)]) == 2
     assert main(["compile", "--chip", "sm_80", str(good)]) == 2
+    assert main(["compile", "chip=sm_90a", str(good)]) == 2  # --chip is the way
     assert main([]) == 2
 
 

@@ -181,6 +181,8 @@ def test_grids(add):
             add.check(good(), good(), good(), 1, grid=grid)
     import numpy
     add.check(good(), good(), good(), 1, grid=(numpy.int64(2), torch.tensor(3).item()))
+    add.check(good(), good(), good(), 1, grid=numpy.array([2, 3]))
+    add.check(good(), good(), good(), 1, grid=range(1, 3))
     with pytest.raises(ValueError, match="a grid is needed"):
         add.launch(None, good(), good(), good(), 1)
 

@@ -69,6 +69,10 @@ def test_rendered_kernel_compiles_with_lines_of_the_template():
     d = [d for d in e.value.diagnostics if d.severity == "error"][0]
     assert (d.line, d.column) == (18, 61)
     assert d.message == "expected non-function type (in ${DTYPE}, rendered as 'half')"
+    # ws.compile's own keywords in a config go to it, as options do
+    chip = family().compile({"BM": 128, "BN": 128, "BK": 64, "chip": "sm_90a",
+                             "use_cache": False})
+    assert chip.chip == "sm_90a" and not chip.cached
     template = ws.Template("module {\n  func.func @f(%a: ${T}, %b: i33x) { return }\n}\n",
                            filename="t.mlir")
     for value in ("i32", "tensor<4x4xf32>"):  # the same place whatever T's length

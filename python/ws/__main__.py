@@ -51,6 +51,11 @@ def compile_files(args) -> int:
     # as text: ws.compile passes each value on as written
     options = dict(f.split("=", 1) for f in args.files if "=" in f)
     files = [f for f in args.files if "=" not in f]
+    own = sorted(set(options) & {"chip", "linker", "explain", "filename", "use_cache"})
+    if own:
+        print("python -m ws compile: %s=... is not a pipeline option (give --chip or --linker; "
+              "the others have no use here)" % own[0], file=sys.stderr)
+        return 2
     if args.output and len(files) != 1:
         print("python -m ws compile: -o takes a single input (got %d)" % len(files),
               file=sys.stderr)

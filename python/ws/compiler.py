@@ -129,6 +129,8 @@ def _signature(info: _capi.KernelInfo, dtypes: Dict[int, str]) -> Signature:
 # ws-pipeline options a compile sets itself (chip and explain are
 # ws.compile's own arguments)
 _RESERVED_OPTIONS = ("stage", "format", "chip", "explain")
+# ws.compile's own keyword arguments, which a family's config may carry too
+COMPILE_KEYWORDS = ("chip", "explain", "filename", "linker", "use_cache")
 
 
 @functools.lru_cache(maxsize=None)
@@ -152,7 +154,7 @@ def unknown_option(key: str, others=()) -> Optional[str]:
         names = option_names()
     except ImportError:
         return None
-    if key in names or key.replace("-", "_") in names:
+    if key in names or key.replace("-", "_") in names or key in COMPILE_KEYWORDS:
         return None
     if key in _RESERVED_OPTIONS:
         return ": the compile sets it itself"

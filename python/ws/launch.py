@@ -295,15 +295,15 @@ def _dtype_name(dtype):
 
 
 def _grid3(grid):
-    """(x, y, z) from an integer or a tuple or list of one to three (numpy's
-    and torch's integers too); a float or a string is refused, not
-    truncated or split into digits."""
+    """(x, y, z) from an integer or a sequence of one to three (a tuple, a
+    list, a range, a numpy array; numpy's and torch's integers too); a
+    float or a string is refused, not truncated or split into digits."""
     given = grid
     try:
         if isinstance(grid, (str, bytes)):
             raise TypeError
-        grid = (operator.index(grid),) if not isinstance(grid, (tuple, list)) else \
-            tuple(operator.index(g) for g in grid)
+        grid = tuple(operator.index(g) for g in grid) if hasattr(grid, "__iter__") else \
+            (operator.index(grid),)
     except TypeError:
         grid = ()
     if not 1 <= len(grid) <= 3 or any(g < 1 for g in grid):

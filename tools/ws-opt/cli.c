@@ -17,12 +17,12 @@
 #define WS_VERSION "0.0.0"
 #endif
 
-/* A launcher's -o is a prefix: "out/" or an existing folder would give
- * the hidden files out/.h and out/.c. */
+/* A launcher's -o is a prefix: "", "out/" or an existing folder would
+ * give the hidden files .h and .c (out/.h, out/.c). */
 static bool names_directory(const char *path) {
   size_t n = strlen(path);
   struct stat st;
-  return (n && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+  return n == 0 || path[n - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
 /* The kinds that write code: stage=plan would leave them none to write. */
@@ -138,10 +138,9 @@ int cli_parse(int argc, char **argv, cli_options *out) {
     return usage_error("%s", "--emit=launcher writes NAME.h and NAME.c: give "
                              "-o <dir>/NAME");
   if (out->emit == EMIT_LAUNCHER && names_directory(out->output))
-    return usage_error("-o '%s' is a directory; --emit=launcher writes NAME.h and NAME.c "
-                       "there: give -o <dir>/NAME", out->output);
-  if ((out->emit == EMIT_CUBIN || out->emit == EMIT_LLVM) && strcmp(out->output, "-") == 0 &&
-      isatty(STDOUT_FILENO))
+    return usage_error("-o '%s' gives no NAME (it is empty or a folder): --emit=launcher "
+                       "writes NAME.h and NAME.c: give -o <dir>/NAME", out->output);
+  if (out->emit == EMIT_CUBIN && strcmp(out->output, "-") == 0 && isatty(STDOUT_FILENO))
     return usage_error("--emit=%s writes binary, not text: give -o FILE or redirect the "
                        "output", emit_name(out->emit));
   if (emits_code(out->emit) && out->ws_pipeline) {

@@ -76,7 +76,8 @@ static void print_one(diagnostic_printer *p, MlirDiagnostic diag) {
   char suggestion[128];
   mlirDiagnosticPrint(diag, text_buffer_append, &m);
   size_t shown = wsDiagnosticShownLength(mlirStringRefCreate(m.data, m.len));
-  if (shown == 0 && mlirDiagnosticGetNumNotes(diag) == 0)
+  if (shown == 0 && mlirDiagnosticGetSeverity(diag) == MlirDiagnosticNote &&
+      mlirDiagnosticGetNumNotes(diag) == 0)
     return; /* a note that only repeats the operation */
   bool located = print_header(p, loc, sev, &pos);
   if (shown < m.len) /* cut within the first part, which m holds */
