@@ -293,22 +293,8 @@ static bool take_ptx(compiled *c, MlirModule module) {
 /* Parse, plan (and read each kernel's launch data), then lower to PTX. */
 static bool compile_module(compiled *c, MlirContext ctx, MlirStringRef source,
                            MlirStringRef options) {
-  int line = 0, column = 0;
-  if (!wsSourceNestingWithin(source, WS_MAX_SOURCE_NESTING, &line, &column)) {
-    char message[128];
-    snprintf(message, sizeof message, "the input nests brackets more than %d deep; "
-                                      "ws refuses it", WS_MAX_SOURCE_NESTING);
-    mlirEmitError(mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("-"),
-                                             (unsigned)line, (unsigned)column),
-                  message);
+  if (!wsSourceCheckBeforeParse(ctx, source))
     return false;
-  }
-  if (wsSourceFindTemplateField(source, &line, &column)) {
-    mlirEmitError(mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("-"),
-                                             (unsigned)line, (unsigned)column),
-                  WS_TEMPLATE_FIELD_ERROR);
-    return false;
-  }
   MlirModule module = mlirModuleCreateParse(ctx, source);
   if (mlirModuleIsNull(module))
     return false;
@@ -321,9 +307,7 @@ static bool compile_module(compiled *c, MlirContext ctx, MlirStringRef source,
     if (c->num_kernels < 0)
       c->num_kernels = 0;
   }
-  /* the plan stage proved this very module: not again */
-  ok = ok && run_pipeline(c, ctx, module, options,
-                          "stage=lower format=isa check-protocol=false");
+  ok = ok && run_pipeline(c, ctx, module, options, WS_LOWER_PLANNED " format=isa");
   ok = ok && take_ptx(c, module);
   mlirModuleDestroy(module);
   return ok;

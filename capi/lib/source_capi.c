@@ -1,7 +1,10 @@
-/* source_capi.c: wsLocationGetFilePosition and wsSourceNestingWithin
+/* source_capi.c: wsLocationGetFilePosition, wsSourceNestingWithin and
+ * wsSourceCheckBeforeParse
  * (ws-c/Compile.h): what ws-opt's diagnostics and wsCompile both need to
  * know of a source text and of a location in it. */
 #include "ws-c/Compile.h"
+
+#include <stdio.h>
 
 static bool resolve(MlirLocation loc, MlirStringRef *file, int *line, int *column,
                     int depth) {
@@ -99,7 +102,8 @@ bool wsSourceNestingWithin(MlirStringRef source, int limit, int *line, int *colu
   return true;
 }
 
-bool wsSourceFindTemplateField(MlirStringRef source, int *line, int *column) {
+/* The first template field ("${") outside strings and comments. */
+static bool find_template_field(MlirStringRef source, int *line, int *column) {
   code_cursor cur = code_start(source);
   int l, c;
   char ch;
@@ -109,5 +113,24 @@ bool wsSourceFindTemplateField(MlirStringRef source, int *line, int *column) {
       *column = c;
       return true;
     }
+  return false;
+}
+
+bool wsSourceCheckBeforeParse(MlirContext ctx, MlirStringRef text) {
+  int line = 0, column = 0;
+  char message[192];
+  if (!wsSourceNestingWithin(text, WS_MAX_SOURCE_NESTING, &line, &column))
+    /* MLIR's parser recurses per level and would overflow the stack */
+    snprintf(message, sizeof message,
+             "the input nests brackets more than %d deep; ws refuses it", WS_MAX_SOURCE_NESTING);
+  else if (find_template_field(text, &line, &column))
+    snprintf(message, sizeof message,
+             "'${' begins a template field: this is a ws.Template's source, not a kernel; "
+             "render a member first (in Python, ws.Template(path).compile(config))");
+  else
+    return true;
+  mlirEmitError(mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("-"),
+                                           (unsigned)line, (unsigned)column),
+                message);
   return false;
 }

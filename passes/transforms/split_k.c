@@ -94,14 +94,14 @@ static const char *refusal(MlirOperation tile, MlirOperation k, MlirOperation fu
   if (mlirOperationIsNull(k) || mlirOperationGetNumResults(k) != 1)
     return "is not a persistent matmul's tile loop (a loop over tile ids holding one K loop "
            "that carries a ws.dot accumulator); put ws.split_k on that tile loop";
+#define TILE_LOOP_FORM                                                                   \
+  "; it must run from gpu.block_id x in steps of gpu.grid_dim x, the form whose blocks "  \
+  "take their units in order, which the split's waits rely on"
   if (!is_gpu_x(mlirOperationGetOperand(tile, 0), "gpu.block_id"))
-    return "does not start at gpu.block_id x; it must run from gpu.block_id x in steps of "
-           "gpu.grid_dim x, the form whose blocks take their units in order, which the "
-           "split's waits rely on";
+    return "does not start at gpu.block_id x" TILE_LOOP_FORM;
   if (!is_gpu_x(mlirOperationGetOperand(tile, 2), "gpu.grid_dim"))
-    return "does not step by gpu.grid_dim x; it must run from gpu.block_id x in steps of "
-           "gpu.grid_dim x, the form whose blocks take their units in order, which the "
-           "split's waits rely on";
+    return "does not step by gpu.grid_dim x" TILE_LOOP_FORM;
+#undef TILE_LOOP_FORM
   *at = k;
   if (!ws_constant_int(mlirOperationGetOperand(k, 0), &v) || v != 0 ||
       !ws_constant_int(mlirOperationGetOperand(k, 2), &v) || v <= 0)

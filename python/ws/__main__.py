@@ -21,7 +21,7 @@ import argparse
 import os
 import sys
 
-from .compiler import LINKERS, CompileError, compile
+from .compiler import COMPILE_KEYWORDS, LINKERS, CompileError, compile
 
 
 def _parser():
@@ -51,7 +51,7 @@ def compile_files(args) -> int:
     # as text: ws.compile passes each value on as written
     options = dict(f.split("=", 1) for f in args.files if "=" in f)
     files = [f for f in args.files if "=" not in f]
-    own = sorted(set(options) & {"chip", "linker", "explain", "filename", "use_cache"})
+    own = sorted(set(options) & set(COMPILE_KEYWORDS))
     if own:
         print("python -m ws compile: %s=... is not a pipeline option (give --chip or --linker; "
               "the others have no use here)" % own[0], file=sys.stderr)

@@ -234,6 +234,7 @@ def option_error(argument: str, options: str) -> Optional[str]:
     callback = _ERROR_CALLBACK(on_error)  # kept alive for the call
     diagnostics = Diagnostics(callback, None, None)
     pass_name, text = argument.encode(), options.encode()
+    # asking for any option's value parses, and so checks, the whole text
     buf = ctypes.create_string_buffer(8)
     ok = lib().wsPassGetOptionValue(StringRef.of(pass_name), StringRef.of(text),
                                     StringRef.of(b"chip"), buf, len(buf),

@@ -273,11 +273,10 @@ def _device_refusal(sig, args, device):
         if a.kind == "scalar" or where is None:
             continue
         kind, index = getattr(where, "type", str(where)), getattr(where, "index", None)
-        if device is None and kind != "cuda":
-            return "arg%d: must be on a GPU (got a tensor on %s)" % (a.index, where)
-        if device is not None and (kind != "cuda" or (index is not None and index != device)):
-            return ("arg%d: must be on the current GPU, cuda:%d (got a tensor on %s)"
-                    % (a.index, device, where))
+        other_gpu = device is not None and index is not None and index != device
+        if kind != "cuda" or other_gpu:
+            place = "a GPU" if device is None else "the current GPU, cuda:%d" % device
+            return "arg%d: must be on %s (got a tensor on %s)" % (a.index, place, where)
     return None
 
 

@@ -155,10 +155,8 @@ static bool emit_launcher(MlirModule module, MlirStringRef source, const char *w
   bool ok = n > 0;
   if (n == 0)
     wsExplainNothingPlanned(mlirModuleGetOperation(module), "there is nothing to launch");
-  /* the plan stage proved this very module: not again */
   pipeline(text, sizeof text, ws_options,
-           keep_ptx ? "stage=lower format=isa check-protocol=false"
-                    : "stage=lower format=bin check-protocol=false");
+           keep_ptx ? WS_LOWER_PLANNED " format=isa" : WS_LOWER_PLANNED " format=bin");
   ok = ok && run(driver, module, text);
   objects o = ok ? find_objects(module) : (objects){.n = 0};
   if (ok && o.n != 1) {

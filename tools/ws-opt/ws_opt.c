@@ -98,24 +98,8 @@ static void remove_partial_output(const char *path) {
  * chunk). Returns true on success. Errors are printed by the handler. */
 static bool process(driver *d, const char *text, size_t len,
                     bool separator) {
-  int line, col;
-  if (!wsSourceNestingWithin(mlirStringRefCreate(text, len), WS_MAX_SOURCE_NESTING, &line, &col)) {
-    /* MLIR's parser recurses per level and would overflow the stack */
-    MlirLocation at = mlirLocationFileLineColGet(d->ctx, mlirStringRefCreateFromCString("-"),
-                                                 (unsigned)line, (unsigned)col);
-    char message[128];
-    snprintf(message, sizeof message, "the input nests brackets more than %d deep; "
-                                      "ws-opt refuses it", WS_MAX_SOURCE_NESTING);
-    mlirEmitError(at, message);
+  if (!wsSourceCheckBeforeParse(d->ctx, mlirStringRefCreate(text, len)))
     return false;
-  }
-  if (wsSourceFindTemplateField(mlirStringRefCreate(text, len), &line, &col)) {
-    /* "-", as MLIR names the parsed buffer: the printer quotes the line */
-    mlirEmitError(mlirLocationFileLineColGet(d->ctx, mlirStringRefCreateFromCString("-"),
-                                             (unsigned)line, (unsigned)col),
-                  WS_TEMPLATE_FIELD_ERROR);
-    return false;
-  }
   MlirModule module =
       mlirModuleCreateParse(d->ctx, mlirStringRefCreate(text, len));
   if (mlirModuleIsNull(module))

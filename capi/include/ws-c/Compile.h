@@ -122,15 +122,19 @@ enum { WS_MAX_SOURCE_NESTING = 512 };
 bool wsSourceNestingWithin(MlirStringRef text, int limit, int *line,
                            int *column);
 
-/* Whether `text` holds a template field ("${NAME}", what a ws.Template's
- * source has and MLIR never does) outside strings and comments; if so,
- * its line and column (1-based). wsCompile and ws-opt refuse such a text
- * at the field, saying to render the template first, where MLIR's parser
- * would only say "unexpected character". */
-bool wsSourceFindTemplateField(MlirStringRef text, int *line, int *column);
-#define WS_TEMPLATE_FIELD_ERROR                                                          \
-  "'${' begins a template field: this is a ws.Template's source, not a kernel; "         \
-  "render a member first (in Python, ws.Template(path).compile(config))"
+/* ws-pipeline's options for lowering a module that stage=plan has just
+ * planned and proved in the same process (wsCompile, ws-opt
+ * --emit=launcher): the proof, which opens stage=lower for a plan fed back
+ * from outside, is not run again. Followed by a format= option. */
+#define WS_LOWER_PLANNED "stage=lower check-protocol=false"
+
+/* What ws-opt and wsCompile check of a text before MLIR parses it: that
+ * it nests no deeper than WS_MAX_SOURCE_NESTING, and that it holds no
+ * template field ("${NAME}" outside strings and comments: a ws.Template's
+ * source, which MLIR's parser would only call an "unexpected character").
+ * Returns false after a located error in `ctx` at the place, in the
+ * buffer MLIR names "-" (the text being parsed). */
+bool wsSourceCheckBeforeParse(MlirContext ctx, MlirStringRef text);
 
 /* How much of a diagnostic's `message` to show: the whole of it, less an
  * operation MLIR printed into it in the generic form ("block with no
