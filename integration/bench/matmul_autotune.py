@@ -11,7 +11,9 @@ stream-K persistent 128x256, each with the three L2 policies, the tiled ones als
 stored box by box, store_boxes);
 with --wide, both kernels at five tile shapes, each with the planner's
 own choices (ws.planner_configs(): ring depths and overlaps) and each L2
-policy. ws.autotune compiles every config (a refused one is
+policy. The persistent members run on their balanced grid (tiles=
+ws.families.tile_count: the fewest blocks that take the tiles in as many
+rounds as one block per SM does). ws.autotune compiles every config (a refused one is
 skipped with its reason), times the survivors on each shape and keeps the
 winner. The winner's time in the tuning is the least of many noisy
 figures, so the table times it again: R rounds (6 unless
@@ -34,7 +36,7 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import ws  # noqa: E402
-from ws.families import L2_POLICIES, MATMUL_CONFIGS, tile_grid  # noqa: E402
+from ws.families import L2_POLICIES, MATMUL_CONFIGS, tile_count, tile_grid  # noqa: E402
 
 TILES = [(128, 256, 64), (256, 128, 64), (128, 128, 64), (128, 192, 64), (128, 128, 128)]
 DTYPES = ("f16", "bf16")
@@ -49,7 +51,7 @@ def family(dtype, wide):
         for knobs in ws.planner_configs() for l2 in L2_POLICIES]
     return ws.autotune(ws.Template(ws.kernel_source("matmul.mlir"), defaults={"DTYPE": dtype}),
                        configs,
-                       grid=tile_grid, chip="sm_90a")
+                       grid=tile_grid, tiles=tile_count, chip="sm_90a")
 
 
 def compile_all(wide):

@@ -86,11 +86,18 @@ def test_the_persistent_matmul_on_its_resident_grid():
         a = torch.rand(m, k, device="cuda", dtype=torch.float16) - 0.5
         b = torch.rand(n, k, device="cuda", dtype=torch.float16) - 0.5
         bias = torch.rand(1, n, device="cuda", dtype=torch.float16) - 0.5
-        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-        kernel(a, b, c, bias, m, n, k)
-        torch.cuda.synchronize()
         want = torch.relu(a.float() @ b.float().t() + bias.float())
-        assert (c.float() - want).abs().max().item() < 2e-2
+        # the resident grid, and the balanced one (the same rounds of tiles
+        # on fewer blocks, as ws.autotune's tiles= launches it)
+        tiles = -(-m // 128) * -(-n // 256)  # its 128 x 256 tiles
+        for grid in (None, kernel.balanced_grid(tiles)):
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+            kernel.launch(grid, a, b, c, bias, m, n, k)
+            torch.cuda.synchronize()
+            assert (c.float() - want).abs().max().item() < 2e-2
+    resident = kernel.resident_grid()
+    assert kernel.balanced_grid(4 * resident - 16) == resident - 4
+    assert kernel.balanced_grid(resident + 1) == resident // 2 + 1
 
 
 def test_stream_k_on_two_streams():
@@ -127,8 +134,8 @@ SWAPPING = [{"kernel": "matmul", "BM": 128, "BN": 256, "BK": 64},
 
 def test_the_autotuned_matmul_picks_per_shape():
     family = ws.Template(ws.kernel_source("matmul.mlir"), defaults={"DTYPE": "f16"})
-    from ws.families import tile_grid
-    tuned = ws.autotune(family, SWAPPING, grid=tile_grid, chip="sm_90a")
+    from ws.families import tile_count, tile_grid
+    tuned = ws.autotune(family, SWAPPING, grid=tile_grid, tiles=tile_count, chip="sm_90a")
     winners = {}
     for m, n, k in [(256, 8192, 8192), (4096, 4096, 4096)]:
         a = torch.empty(m, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)

@@ -287,6 +287,50 @@ def test_arguments_a_candidate_refuses():
         in str(e.value)
 
 
+def test_balanced_blocks():
+    from ws.launch import balanced_blocks
+    # 512 tiles on 132 SMs: 4 rounds either way, 128 blocks of 4 instead
+    # of 116 of 4 and 16 of 3
+    assert balanced_blocks(512, 132) == 128
+    assert balanced_blocks(2048, 132) == 128  # 16 rounds
+    assert balanced_blocks(133, 132) == 67    # 2 rounds: 66 blocks of 2 and 1 of 1
+    assert balanced_blocks(132, 132) == 132 and balanced_blocks(100, 132) == 100
+    assert balanced_blocks(1, 132) == 1
+    assert balanced_blocks(0, 132) == 1 and balanced_blocks(0, 132, cluster=2) == 2
+    # whole clusters, never past the resident grid
+    assert balanced_blocks(133, 132, cluster=2) == 68
+    assert balanced_blocks(101, 132, cluster=4) == 104
+    assert balanced_blocks(265, 132, cluster=2) == 90  # 3 rounds: ceil(265 / 3) = 89, then 90
+    for tiles in range(1, 600):
+        for resident, cluster in ((132, 1), (132, 2), (66, 1), (7, 1)):
+            blocks = balanced_blocks(tiles, resident, cluster)
+            assert blocks <= resident and blocks % cluster == 0
+            # the busiest block runs as many tiles as on the resident grid
+            assert -(-tiles // blocks) == -(-tiles // resident)
+
+
+def test_a_persistent_member_runs_on_its_balanced_grid():
+    """With tiles=, the tuner launches a persistent member on
+    Kernel.balanced_grid(tiles); without, on the resident grid (grid None);
+    a split-K member always on the resident one."""
+    configs = [{"BM": 128, "BN": 256, "BK": 64},
+               {"BM": 128, "BN": 256, "BK": 64, "split_k": "stream"}]
+    launches = []
+
+    def counting(config, a, b, c, m, n, k):
+        return -(-m // config["BM"]) * -(-n // config["BN"])
+    for tiles in (None, counting):
+        tuned = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a", tiles=tiles)
+        for cand in tuned.candidates():
+            kernel = cand.kernel
+            kernel.resident_grid = lambda: 132  # no GPU: the H200's SMs
+            kernel.launch = lambda grid, *args, stream=None, k=kernel: launches.append(
+                (tiles is not None, bool(k.signature.workspace_per_block), grid))
+            tuned._launch(kernel, cand.config, matmul_args(4096, 4096, 4096))
+    assert launches == [(False, False, None), (False, True, None),
+                        (True, False, 128), (True, True, 132)]
+
+
 def test_default_key():
     key = ws.tune.default_key(torch.zeros(2, 3, dtype=torch.float16), 7, 1.5, None)
     assert key == (((2, 3), "torch.float16"), 7, "float", "NoneType")

@@ -5,15 +5,19 @@ traces through their fake (shape-only) functions and calls as they are:
     c = torch.ops.ws.matmul(a, b)               # a @ b.T, autotuned per shape
     o = torch.ops.ws.attention(q, k, v, True)   # causal flash attention
 
-Importing this module registers them (torch.library.custom_op, PyTorch 2.4
-or later). The kernels are the families in ws/kernels, compiled on first
-use (or read from the cache: a machine without MLIR needs them compiled
-elsewhere, see docs/python.md).
+Importing this module registers them (a torch.library.Library with each op's
+schema, its kernel, its fake function and its autograd formula; PyTorch 2.4
+or later), not torch.library.custom_op, whose Python wrappers cost more host
+time a call (integration/RESULTS.md: attention's host time from call to
+launch on the H200), which bounds a short kernel. The kernels are the
+families in ws/kernels, compiled on first use (or read from the cache: a
+machine without MLIR needs them compiled elsewhere, see docs/python.md).
 
 torch.ops.ws.matmul(a, b): a (M x K) and b (N x K), both f16 or both bf16 on
 one CUDA device; returns a @ b.T (M x N, same dtype), f32 accumulation. The
 matmul family (matmul.mlir) is tuned over ws.families.MATMUL_CONFIGS per
-(M, N, K, dtype) with ws.autotune, the winners kept on disk. TMA reads rows
+(M, N, K, dtype) with ws.autotune, the winners kept on disk; its persistent
+members run on their balanced grid (Kernel.balanced_grid). TMA reads rows
 of 16-byte multiples, so a K that is not a multiple of 8 is padded with
 zeros (a copy of both operands). It has a backward, built from the op
 itself: dA = dC @ B and dB = dC^T @ A, each a ws.matmul.
@@ -34,12 +38,19 @@ from torch import Tensor
 from .families import ATTENTION_BLOCK, ATTENTION_HEAD_DIMS, attention_kernel, matmul_family
 
 try:
-    from torch.library import custom_op
+    from torch.library import custom_op, register_autograd, register_fake  # noqa: F401
 except ImportError as e:  # torch before 2.4
     raise ImportError("ws.torch_ops needs torch.library.custom_op (PyTorch 2.4 or later; "
                       "this is %s)" % torch.__version__) from e
 
 DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16"}
+LOG2E = math.log2(math.e)
+
+# the ops live as long as this library: the module keeps it
+_LIB = torch.library.Library("ws", "DEF")
+_LIB.define("matmul(Tensor a, Tensor b) -> Tensor")
+_LIB.define("attention(Tensor q, Tensor k, Tensor v, bool causal=False, float? scale=None) "
+            "-> Tensor")
 
 
 def _dtype_of(op, *tensors):
@@ -52,7 +63,6 @@ def _dtype_of(op, *tensors):
     return DTYPES[dtype]
 
 
-@custom_op("ws::matmul", mutates_args=())
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """a @ b.T with ws's autotuned matmul family (see the module)."""
     dtype = _dtype_of("matmul", a, b)
@@ -73,7 +83,6 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     return c if pitch == n else c[:, :n].contiguous()
 
 
-@matmul.register_fake
 def _matmul_fake(a, b):
     return a.new_empty((a.shape[0], b.shape[0]))
 
@@ -88,37 +97,32 @@ def _matmul_backward(ctx, grad):
     a, b = ctx.saved_tensors
     grad_a = grad_b = None
     if ctx.needs_input_grad[0]:
-        grad_a = matmul(grad, b.t())
+        grad_a = torch.ops.ws.matmul(grad, b.t())
     if ctx.needs_input_grad[1]:
-        grad_b = matmul(grad.t(), a.t())
+        grad_b = torch.ops.ws.matmul(grad.t(), a.t())
     return grad_a, grad_b
 
 
-matmul.register_autograd(_matmul_backward, setup_context=_matmul_setup)
-
-
-@custom_op("ws::attention", mutates_args=())
 def attention(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
               scale: Optional[float] = None) -> Tensor:
     """Flash-attention forward with ws's kernel (see the module)."""
     dtype = _dtype_of("attention", q, k, v)
-    if q.dim() != 4 or k.shape != q.shape or v.shape != q.shape:
+    shape = q.shape
+    if len(shape) != 4 or k.shape != shape or v.shape != shape:
         raise ValueError("ws.attention: q, k and v are B x H x S x D, all one shape (got %s, "
                          "%s, %s)" % (tuple(q.shape), tuple(k.shape), tuple(v.shape)))
-    batch, heads, seq, dim = q.shape
+    batch, heads, seq, dim = shape
     if dim not in ATTENTION_HEAD_DIMS:
         raise ValueError("ws.attention: the head dimension must be one of %s (got %d)"
                          % (", ".join(map(str, ATTENTION_HEAD_DIMS)), dim))
-    o = torch.empty(batch, heads, seq, dim, dtype=q.dtype, device=q.device)
-    if o.numel():
+    o = q.new_empty(shape)
+    if batch and heads and seq:
         scale = 1.0 / math.sqrt(dim) if scale is None else scale
-        kernel = attention_kernel(dim, dtype, causal)
-        kernel[(-(-seq // ATTENTION_BLOCK), heads, batch)](q, k, v, o, seq,
-                                                            scale * math.log2(math.e))
+        attention_kernel(dim, dtype, causal).launch(
+            (-(-seq // ATTENTION_BLOCK), heads, batch), q, k, v, o, seq, scale * LOG2E)
     return o
 
 
-@attention.register_fake
 def _attention_fake(q, k, v, causal=False, scale=None):
     return q.new_empty(q.shape)
 
@@ -129,4 +133,12 @@ def _attention_backward(ctx, grad):
                               "need no gradient)")
 
 
-attention.register_autograd(_attention_backward, setup_context=lambda ctx, inputs, output: None)
+# each op's kernel for every device (the op refuses one that is not CUDA
+# itself, with its own words), its fake function and its autograd formula
+for _name, _kernel, _fake, _backward, _setup in (
+        ("matmul", matmul, _matmul_fake, _matmul_backward, _matmul_setup),
+        ("attention", attention, _attention_fake, _attention_backward,
+         lambda ctx, inputs, output: None)):
+    _LIB.impl(_name, _kernel, "CompositeExplicitAutograd")
+    register_fake("ws::" + _name, _fake, lib=_LIB)
+    register_autograd("ws::" + _name, _backward, setup_context=_setup, lib=_LIB)

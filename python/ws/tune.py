@@ -129,12 +129,14 @@ class Autotuned:
 
     def __init__(self, template: Template, configs: Sequence[Dict[str, object]],
                  kernel: Optional[str], key: Callable, grid: Optional[Callable],
-                 compile_options: Dict[str, object], bench: Callable):
+                 compile_options: Dict[str, object], bench: Callable,
+                 tiles: Optional[Callable] = None):
         self.template = template
         self.configs = [dict(c) for c in configs]
         self.kernel_name = kernel
         self.key = key
         self.grid = grid
+        self.tiles = tiles
         self.compile_options = compile_options
         self.bench = bench
         self._candidates = None
@@ -195,8 +197,8 @@ class Autotuned:
     # -- the winners on disk -------------------------------------------------
     def _record_name(self) -> str:
         """The family's record of winners (ws.cache): keyed by its text,
-        defaults, configs, options, kernel, ws's version and build, and the
-        GPU."""
+        defaults, configs, options, kernel, the grid its persistent members
+        run on, ws's version and build, and the GPU."""
         if self._record is None:
             import torch
             name = torch.cuda.get_device_name() if torch.cuda.is_available() else "no-gpu"
@@ -204,7 +206,8 @@ class Autotuned:
                 self.template.text, json.dumps(self.template.defaults, sort_keys=True),
                 json.dumps(self.configs, sort_keys=True),
                 json.dumps(self.compile_options, sort_keys=True, default=str),
-                str(self.kernel_name), version(), build_id(), name)
+                str(self.kernel_name), "balanced" if self.tiles else "resident",
+                version(), build_id(), name)
         return self._record
 
     def _load_winners(self) -> Dict[str, dict]:
@@ -219,10 +222,14 @@ class Autotuned:
 
     # -- tuning and launching --------------------------------------------------
     def _launch(self, kernel, config, args, stream=None):
-        """Launches one member: a persistent kernel on its resident grid, any
+        """Launches one member: a persistent kernel on its balanced grid
+        when the family counts its tiles (else its resident grid), any
         other on grid(config over the defaults, *args)."""
         if kernel.signature.persistent:
-            return kernel(*args, stream=stream)
+            if self.tiles is None:
+                return kernel(*args, stream=stream)
+            tiles = self.tiles(dict(self.template.defaults, **config), *args)
+            return kernel.launch(kernel.balanced_grid(tiles), *args, stream=stream)
         self._require_grid(kernel, config)
         grid = self.grid(dict(self.template.defaults, **config), *args)
         return kernel.launch(grid, *args, stream=stream)
@@ -313,7 +320,7 @@ class Autotuned:
 def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
              kernel: Optional[str] = None, key: Optional[Callable] = None,
              grid: Optional[Callable] = None, bench: Optional[Callable] = None,
-             **compile_options) -> Autotuned:
+             tiles: Optional[Callable] = None, **compile_options) -> Autotuned:
     """A kernel family tuned per key of its arguments.
 
     `template` is a ws.Template (or a source ws.Template reads). Each
@@ -325,8 +332,11 @@ def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
     defaults. `kernel` names the kernel when the module has several; `key`
     maps the call's arguments to what the choice depends on (default: each
     tensor's shape and dtype and each integer); `grid` maps (config, *args)
-    to the grid of a kernel that is not persistent (a persistent one runs
-    on its resident grid). `bench` times a no-argument launch in ms
+    to the grid of a kernel that is not persistent; a persistent one runs
+    on its resident grid, or, when `tiles` maps (config, *args) to the
+    number of tiles its tile loop runs, on Kernel.balanced_grid(tiles):
+    the fewest blocks that keep the busiest block's tile count, every
+    block then running the same number of tiles. `bench` times a no-argument launch in ms
     (default: the benchmarks' triton.testing.do_bench). Other keyword arguments go to ws.compile (chip,
     smem_budget...).
     """
@@ -349,5 +359,5 @@ def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
         fields, rest = template.split(c)
         template.render(fields, unused=rest)  # a TemplateError now, not at the call
     return Autotuned(template, configs, kernel, key or default_key, grid, compile_options,
-                     bench or _bench)
+                     bench or _bench, tiles)
 
