@@ -150,7 +150,7 @@ def test_the_autotuned_matmul_picks_per_shape():
 
 def torch_ops():
     if not hasattr(torch.library, "custom_op"):
-        pytest.skip("skipped: torch.library.custom_op needs PyTorch 2.4")
+        pytest.skip("skipped: ws.torch_ops needs PyTorch 2.4")
     import ws.torch_ops
     return ws.torch_ops
 

@@ -297,16 +297,21 @@ def test_balanced_blocks():
     assert balanced_blocks(132, 132) == 132 and balanced_blocks(100, 132) == 100
     assert balanced_blocks(1, 132) == 1
     assert balanced_blocks(0, 132) == 1 and balanced_blocks(0, 132, cluster=2) == 2
-    # whole clusters, never past the resident grid
-    assert balanced_blocks(133, 132, cluster=2) == 68
-    assert balanced_blocks(101, 132, cluster=4) == 104
-    assert balanced_blocks(265, 132, cluster=2) == 90  # 3 rounds: ceil(265 / 3) = 89, then 90
+    # a cluster kernel's loop runs over clusters: its rounds are counted
+    # in clusters (66 of 2 on 132 SMs), its grid whole clusters
+    assert balanced_blocks(50, 132, cluster=2) == 100   # 1 round: 50 clusters
+    assert balanced_blocks(133, 132, cluster=2) == 90   # 3 rounds: 45 clusters
+    assert balanced_blocks(264, 132, cluster=2) == 132  # 4 rounds of 66
+    assert balanced_blocks(100, 132, cluster=4) == 100  # 33 resident: 4 rounds of 25
     for tiles in range(1, 600):
-        for resident, cluster in ((132, 1), (132, 2), (66, 1), (7, 1)):
+        for resident, cluster in ((132, 1), (132, 2), (132, 4), (66, 1), (7, 1)):
             blocks = balanced_blocks(tiles, resident, cluster)
             assert blocks <= resident and blocks % cluster == 0
-            # the busiest block runs as many tiles as on the resident grid
-            assert -(-tiles // blocks) == -(-tiles // resident)
+            # the busiest block (or cluster) runs as many iterations as on
+            # the resident grid, and no fewer blocks would
+            units, resident_units = blocks // cluster, resident // cluster
+            assert -(-tiles // units) == -(-tiles // resident_units)
+            assert units == 1 or -(-tiles // (units - 1)) > -(-tiles // resident_units)
 
 
 def test_a_persistent_member_runs_on_its_balanced_grid():
@@ -344,5 +349,5 @@ def test_torch_ops_need_a_recent_torch():
                                    torch.empty(5, 8, device="meta", dtype=torch.float16))
         assert fake.shape == (3, 5)
     else:
-        with pytest.raises(ImportError, match="needs torch.library.custom_op"):
+        with pytest.raises(ImportError, match="needs torch.library.register_fake"):
             import ws.torch_ops  # noqa: F401

@@ -28,18 +28,21 @@ def _dtype_number(dtype, numbers):
 
 
 def balanced_blocks(tiles: int, resident: int, cluster: int = 1) -> int:
-    """The fewest blocks, at most `resident`, that run `tiles` tiles
-    round-robin in as many rounds as `resident` blocks do: ceil(tiles /
-    rounds), rounded up to whole clusters of `cluster` blocks. On the H200
-    (integration/RESULTS.md), the persistent matmul at 3.9 and 15.5 waves
-    ran 1.000-1.026x as fast on these blocks as on the resident grid in
-    15 of 16 cases (0.998x in one): its blocks stay in step, a round of
-    tiles at a time, and no SM idles through the last round."""
-    if tiles <= 0 or resident <= 0:  # no tile to run: one cluster does
-        return max(cluster, 1)
-    rounds = -(-tiles // resident)
-    blocks = -(-tiles // rounds)
-    return min(resident, -(-blocks // cluster) * cluster)
+    """The fewest blocks, at most `resident`, whose tile loop runs its
+    `tiles` iterations round-robin in as many rounds as `resident` blocks
+    do. A cluster kernel's loop steps over clusters (from gpu.cluster_id
+    in steps of gpu.cluster_dim), so with clusters of `cluster` blocks the
+    rounds are counted in clusters and the grid is whole clusters. On the
+    H200 (integration/RESULTS.md), the persistent matmul at 3.9 and 15.5
+    waves ran 1.000-1.026x as fast on these blocks as on the resident grid
+    in 15 of 16 cases (0.998x in one): no SM idles through the last round
+    but the few the division leaves, and the blocks stay in step."""
+    cluster = max(cluster, 1)
+    units = resident // cluster  # the clusters (or blocks) resident at once
+    if tiles <= 0 or units <= 0:  # no tile to run: one cluster does
+        return cluster
+    rounds = -(-tiles // units)
+    return -(-tiles // rounds) * cluster
 
 
 class Kernel:
@@ -203,12 +206,13 @@ class Kernel:
 
     def balanced_grid(self, tiles: int) -> int:
         """The grid for a persistent kernel whose tile loop runs `tiles`
-        tiles: the fewest blocks, at most the resident grid, that leave
-        the busiest block as many tiles as the resident grid would, so
-        that every block runs the same number of tiles, give or take one
-        in the last round (512 tiles on 132 SMs: 128 blocks of 4, not
-        116 blocks of 4 and 16 of 3). A split-K kernel, which spreads its
-        work over the whole grid, keeps the resident one."""
+        iterations in all (a cluster kernel's: over clusters): the fewest
+        blocks, at most the resident grid, that leave the busiest block
+        (or cluster) as many iterations as the resident grid would, so
+        that they all run the same number, give or take one (512 tiles on
+        132 SMs: 128 blocks of 4, not 116 blocks of 4 and 16 of 3). A
+        split-K kernel, which spreads its work over the whole grid, keeps
+        the resident one."""
         resident = self.resident_grid()
         if self.signature.workspace_per_block:
             return resident

@@ -37,20 +37,26 @@ from torch import Tensor
 
 from .families import ATTENTION_BLOCK, ATTENTION_HEAD_DIMS, attention_kernel, matmul_family
 
-try:
+try:  # custom_op came with register_fake's and register_autograd's lib=: the version check
     from torch.library import custom_op, register_autograd, register_fake  # noqa: F401
 except ImportError as e:  # torch before 2.4
-    raise ImportError("ws.torch_ops needs torch.library.custom_op (PyTorch 2.4 or later; "
-                      "this is %s)" % torch.__version__) from e
+    raise ImportError("ws.torch_ops needs torch.library.register_fake and register_autograd "
+                      "(torch.library.custom_op's PyTorch, 2.4 or later; this is %s)"
+                      % torch.__version__) from e
 
 DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16"}
 LOG2E = math.log2(math.e)
 
-# the ops live as long as this library: the module keeps it
+# the ops live as long as this library: the module keeps it. Their tags
+# are custom_op's: Inductor keeps the strides the caller gave (attention
+# takes views whose strides TMA can read; another layout could be refused),
+# and they are safe for torch.compile to trace.
+_TAGS = tuple(getattr(torch.Tag, t) for t in ("needs_fixed_stride_order", "pt2_compliant_tag")
+              if hasattr(torch.Tag, t))
 _LIB = torch.library.Library("ws", "DEF")
-_LIB.define("matmul(Tensor a, Tensor b) -> Tensor")
+_LIB.define("matmul(Tensor a, Tensor b) -> Tensor", tags=_TAGS)
 _LIB.define("attention(Tensor q, Tensor k, Tensor v, bool causal=False, float? scale=None) "
-            "-> Tensor")
+            "-> Tensor", tags=_TAGS)
 
 
 def _dtype_of(op, *tensors):
