@@ -58,6 +58,7 @@ class Kernel:
         self._info = None
         self._launches = {}
         self._workspaces = {}  # a split-K kernel's workspace, per device and stream
+        self._balanced = {}  # (tiles, resident grid) -> balanced_grid's blocks
 
     def __repr__(self):
         s = self.signature
@@ -216,7 +217,13 @@ class Kernel:
         resident = self.resident_grid()
         if self.signature.workspace_per_block:
             return resident
-        return balanced_blocks(tiles, resident, self.signature.cluster[0] * self.signature.cluster[1])
+        blocks = self._balanced.get((tiles, resident))
+        if blocks is None:  # every launch asks: kept per tile count and resident grid
+            if len(self._balanced) >= _LAUNCHES_KEPT:
+                self._balanced.clear()
+            blocks = self._balanced[(tiles, resident)] = balanced_blocks(
+                tiles, resident, self.signature.cluster[0] * self.signature.cluster[1])
+        return blocks
 
     def __getitem__(self, grid):
         return lambda *args, stream=None: self.launch(grid, *args, stream=stream)

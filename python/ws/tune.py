@@ -144,6 +144,7 @@ class Autotuned:
         self._chosen = {}  # key -> the winning Candidate, once known here
         self._winners = None  # repr(key) -> the winner's entry on disk
         self._record = None  # the name of that record (ws.cache)
+        self._full = {}  # id(config) -> (config, the config over the defaults)
 
     # -- compiling ---------------------------------------------------------
     def _kernel_of(self, module, name):
@@ -228,11 +229,18 @@ class Autotuned:
         if kernel.signature.persistent:
             if self.tiles is None:
                 return kernel(*args, stream=stream)
-            tiles = self.tiles(dict(self.template.defaults, **config), *args)
+            tiles = self.tiles(self._full_config(config), *args)
             return kernel.launch(kernel.balanced_grid(tiles), *args, stream=stream)
         self._require_grid(kernel, config)
-        grid = self.grid(dict(self.template.defaults, **config), *args)
-        return kernel.launch(grid, *args, stream=stream)
+        return kernel.launch(self.grid(self._full_config(config), *args), *args, stream=stream)
+
+    def _full_config(self, config):
+        """The config over the family's defaults, as grid= and tiles= get
+        it: made once per config (every launch asks)."""
+        full = self._full.get(id(config))
+        if full is None or full[0] is not config:
+            full = self._full[id(config)] = (config, dict(self.template.defaults, **config))
+        return full[1]
 
     def _require_grid(self, kernel, config) -> None:
         """Refuses a member that is not persistent when the family has no
