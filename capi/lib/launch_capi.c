@@ -138,6 +138,10 @@ int wsLaunchGetNumParams(WsLaunch handle) {
   return l ? l->num_params : 0;
 }
 
+unsigned wsLaunchBalancedGrid(uint64_t iterations, unsigned resident, unsigned cluster) {
+  return ws_balanced_grid(iterations, resident, cluster);
+}
+
 const char *wsLaunchGetError(WsLaunch handle) {
   launch *l = handle.ptr;
   return l ? l->error : "";

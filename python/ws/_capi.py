@@ -142,6 +142,8 @@ def _declare_launch(lib):
     lib.wsLaunchGetParams.argtypes = [c.c_void_p]
     lib.wsLaunchGetError.restype = c.c_char_p
     lib.wsLaunchGetError.argtypes = [c.c_void_p]
+    lib.wsLaunchBalancedGrid.restype = c.c_uint
+    lib.wsLaunchBalancedGrid.argtypes = [c.c_uint64, c.c_uint, c.c_uint]
     return lib
 
 

@@ -32,17 +32,13 @@ def balanced_blocks(tiles: int, resident: int, cluster: int = 1) -> int:
     `tiles` iterations round-robin in as many rounds as `resident` blocks
     do. A cluster kernel's loop steps over clusters (from gpu.cluster_id
     in steps of gpu.cluster_dim), so with clusters of `cluster` blocks the
-    rounds are counted in clusters and the grid is whole clusters. On the
-    H200 (integration/RESULTS.md), the persistent matmul at 3.9 and 15.5
-    waves ran 1.000-1.026x as fast on these blocks as on the resident grid
-    in 15 of 16 cases (0.998x in one): no SM idles through the last round
-    but the few the division leaves, and the blocks stay in step."""
-    cluster = max(cluster, 1)
-    units = resident // cluster  # the clusters (or blocks) resident at once
-    if tiles <= 0 or units <= 0:  # no tile to run: one cluster does
-        return cluster
-    rounds = -(-tiles // units)
-    return -(-tiles // rounds) * cluster
+    rounds are counted in clusters and the grid is whole clusters. The C
+    API's wsLaunchBalancedGrid, the formula the generated launchers'
+    NAME_KERNEL_balanced_grid use. On the H200 (integration/RESULTS.md),
+    the persistent matmul at 3.9 and 15.5 waves ran 1.000-1.026x as fast
+    on these blocks as on the resident grid in 15 of 16 cases (0.998x in
+    one)."""
+    return _capi.launch_lib().wsLaunchBalancedGrid(max(int(tiles), 0), resident, cluster)
 
 
 class Kernel:

@@ -117,6 +117,23 @@ static void write_tensor_type(FILE *f) {
              "} ws_tensor;\n#endif\n\n");
 }
 
+/* A persistent kernel's balanced grid (not a split-K one's: its K split
+ * counts on every block of the resident grid). */
+static void write_balanced_grid_declaration(FILE *f, const char *name, const WsKernelInfo *k) {
+  bool cluster = k->cluster_x * k->cluster_y > 1;
+  fprintf(f, "/* The grid for %s when its tile loop runs `tiles` iterations in all\n"
+             " * (%s): the fewest blocks, at most\n"
+             " * %s_%s_persistent_grid's, that take them in as many rounds, %s\n"
+             " * then running the same number give or take one. 512 tiles on 132\n"
+             " * SMs make 128 blocks of 4, where the persistent grid runs 116 of 4\n"
+             " * and 16 of 3. 0 (and a message in m->error) when the device cannot\n"
+             " * be queried. */\n"
+             "unsigned %s_%s_balanced_grid(%s_module *m, unsigned long long tiles);\n\n",
+          k->name, cluster ? "its loop steps over clusters: count theirs; the grid is whole\n"
+                             " * clusters" : "one per tile it computes",
+          name, k->name, cluster ? "each cluster" : "each block", name, k->name, name);
+}
+
 /* The end of a launch comment's sentence on what the kernel writes: its
  * tensors, and a split-K kernel's workspace. */
 static void write_outside(FILE *f, const char *name, const WsKernelInfo *k) {
@@ -230,8 +247,19 @@ static void write_header(FILE *f, const char *name, const WsKernelInfo *ks, int 
                  "unsigned %s_%s_persistent_grid(%s_module *m);\n\n",
               ks[k].name, how, name, ks[k].name, name);
     }
+    if (ks[k].persistent && !ks[k].workspace_per_block)
+      write_balanced_grid_declaration(f, name, &ks[k]);
   }
   fprintf(f, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
+}
+
+/* Its definition: the shared formula (launch_rules.h) over the resident
+ * grid. */
+static void write_balanced_grid(FILE *f, const char *name, const WsKernelInfo *k) {
+  fprintf(f, "unsigned %s_%s_balanced_grid(%s_module *m, unsigned long long tiles) {\n"
+             "  unsigned resident = %s_%s_persistent_grid(m);\n"
+             "  return resident ? ws_balanced_grid(tiles, resident, %du) : 0;\n}\n\n",
+          name, k->name, name, name, k->name, k->cluster_x * k->cluster_y);
 }
 
 /* The rules and parameter building every launch shares with the C API
@@ -448,6 +476,8 @@ static void write_source(FILE *f, const char *file, const char *name, const WsKe
   for (int k = 0; k < n; k++) {
     write_launch(f, name, &ks[k]);
     write_persistent_grid(f, name, &ks[k]);
+    if (ks[k].persistent && !ks[k].workspace_per_block)
+      write_balanced_grid(f, name, &ks[k]);
     if (ks[k].workspace_per_block)
       fprintf(f, "size_t %s_%s_workspace_bytes(unsigned grid_x) {\n"
                  "  return (size_t)grid_x * %lldu;\n}\n\n",

@@ -97,6 +97,18 @@ int wsLaunchGetNumParams(WsLaunch launch);
 /* Why the last prepare failed ("" after a success). */
 const char *wsLaunchGetError(WsLaunch launch);
 
+/* The balanced grid of a persistent kernel whose tile loop runs
+ * `iterations` in all (a cluster kernel's loop: over its clusters), given
+ * `resident` (its persistent grid: the blocks the device holds at once,
+ * whole clusters) and the cluster's blocks (1: none): the fewest blocks,
+ * whole clusters, at most `resident`, that take the iterations in as many
+ * rounds as the resident grid does, each block (or cluster) then running
+ * the same number, give or take one. 512 tiles on 132 SMs: 128 blocks of
+ * 4, where the resident grid runs 116 of 4 and 16 of 3. No iteration: one
+ * cluster. The generated launchers' NAME_KERNEL_balanced_grid computes the
+ * same. A split-K kernel keeps its resident grid. */
+unsigned wsLaunchBalancedGrid(uint64_t iterations, unsigned resident, unsigned cluster);
+
 #ifdef __cplusplus
 }
 #endif

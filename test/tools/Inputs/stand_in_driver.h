@@ -57,6 +57,39 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuui
   }
   return CUDA_SUCCESS;
 }
+#elif defined(STAND_IN_SILENT_ENCODE)
+/* An encoder that encodes nothing and says nothing: for a test of what
+ * comes after the encoding. */
+CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank,
+                                void *base, const cuuint64_t *dims, const cuuint64_t *strides,
+                                const cuuint32_t *box, const cuuint32_t *unit,
+                                CUtensorMapInterleave il, CUtensorMapSwizzle sw,
+                                CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
+  (void)map; (void)type; (void)rank; (void)base; (void)dims; (void)strides; (void)box;
+  (void)unit; (void)il; (void)sw; (void)l2; (void)oob;
+  return CUDA_SUCCESS;
+}
+#endif
+
+#ifdef STAND_IN_SILENT_LAUNCH
+/* Launches that do nothing, and a device that runs 66 clusters of two at
+ * once (an H100's 132 SMs in pairs): for a test of the grid functions. */
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
+                        void **extra) {
+  (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem; (void)s;
+  (void)params; (void)extra;
+  return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **extra) {
+  (void)c; (void)f; (void)params; (void)extra;
+  return CUDA_SUCCESS;
+}
+CUresult cuOccupancyMaxActiveClusters(int *clusters, CUfunction f, const CUlaunchConfig *c) {
+  (void)f; (void)c;
+  *clusters = 66;
+  return CUDA_SUCCESS;
+}
 #endif
 
 /* Where memory lives, as the launchers' residency check asks: addresses
