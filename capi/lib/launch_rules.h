@@ -305,15 +305,11 @@ static inline CUresult ws_check_split_k(char *error, int arg, uint64_t workspace
   return CUDA_SUCCESS;
 }
 
-/* The balanced grid of a persistent kernel whose tile loop runs
- * `iterations` in all, on a device that holds `resident` blocks of it at
- * once in clusters of `cluster`: the fewest blocks, whole clusters, at most
- * `resident`, that take the iterations round-robin in as many rounds as
- * the resident grid does (a cluster kernel's loop steps over clusters, so
- * its rounds are counted in clusters). 512 tiles on 132 SMs make 128
- * blocks of 4, where the resident grid runs 116 of 4 and 16 of 3: every
- * block then runs the same number, give or take one. No iteration: one
- * cluster. Inline: only persistent launchers call it. */
+/* wsLaunchBalancedGrid (ws-c/Launch.h): the fewest blocks, whole
+ * clusters, at most `resident`, that run a tile loop's `iterations` in as
+ * many rounds as `resident` blocks do, the rounds counted in clusters (a
+ * cluster kernel's loop steps over clusters). Inline: only persistent
+ * launchers call it. */
 static inline unsigned ws_balanced_grid(uint64_t iterations, unsigned resident,
                                         unsigned cluster) {
   if (cluster == 0)

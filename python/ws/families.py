@@ -50,7 +50,8 @@ def tile_grid(config, a, b, c, m, n, k):
 def tile_count(config, a, b, c, m, n, k):
     """The C tiles matmul.mlir's persistent @matmul runs: its tile loop's
     bound, for ws.autotune's tiles= (the balanced grid)."""
-    return -(-m // config["BM"]) * -(-n // config["BN"])
+    x, y, _ = tile_grid(config, a, b, c, m, n, k)
+    return x * y
 
 
 @functools.lru_cache(maxsize=None)

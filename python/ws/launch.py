@@ -8,6 +8,7 @@ current device and stream.
 """
 
 import ctypes
+import functools
 import operator
 import re
 
@@ -27,17 +28,12 @@ def _dtype_number(dtype, numbers):
     return numbers.get(name, 0)
 
 
+@functools.lru_cache(maxsize=256)  # every launch of a tuned persistent member asks
 def balanced_blocks(tiles: int, resident: int, cluster: int = 1) -> int:
-    """The fewest blocks, at most `resident`, whose tile loop runs its
-    `tiles` iterations round-robin in as many rounds as `resident` blocks
-    do. A cluster kernel's loop steps over clusters (from gpu.cluster_id
-    in steps of gpu.cluster_dim), so with clusters of `cluster` blocks the
-    rounds are counted in clusters and the grid is whole clusters. The C
-    API's wsLaunchBalancedGrid, the formula the generated launchers'
-    NAME_KERNEL_balanced_grid use. On the H200 (integration/RESULTS.md),
-    the persistent matmul at 3.9 and 15.5 waves ran 1.000-1.026x as fast
-    on these blocks as on the resident grid in 15 of 16 cases (0.998x in
-    one)."""
+    """The C API's wsLaunchBalancedGrid (ws-c/Launch.h), the formula the
+    generated launchers' NAME_KERNEL_balanced_grid use: the fewest blocks,
+    whole clusters, at most `resident`, that run `tiles` iterations of a
+    tile loop in as many rounds as `resident` blocks do."""
     return _capi.launch_lib().wsLaunchBalancedGrid(max(int(tiles), 0), resident, cluster)
 
 
@@ -54,7 +50,6 @@ class Kernel:
         self._info = None
         self._launches = {}
         self._workspaces = {}  # a split-K kernel's workspace, per device and stream
-        self._balanced = {}  # (tiles, resident grid) -> balanced_grid's blocks
 
     def __repr__(self):
         s = self.signature
@@ -213,13 +208,8 @@ class Kernel:
         resident = self.resident_grid()
         if self.signature.workspace_per_block:
             return resident
-        blocks = self._balanced.get((tiles, resident))
-        if blocks is None:  # every launch asks: kept per tile count and resident grid
-            if len(self._balanced) >= _LAUNCHES_KEPT:
-                self._balanced.clear()
-            blocks = self._balanced[(tiles, resident)] = balanced_blocks(
-                tiles, resident, self.signature.cluster[0] * self.signature.cluster[1])
-        return blocks
+        cx, cy = self.signature.cluster
+        return balanced_blocks(tiles, resident, cx * cy)
 
     def __getitem__(self, grid):
         return lambda *args, stream=None: self.launch(grid, *args, stream=stream)

@@ -37,12 +37,11 @@ from torch import Tensor
 
 from .families import ATTENTION_BLOCK, ATTENTION_HEAD_DIMS, attention_kernel, matmul_family
 
-try:  # custom_op came with register_fake's and register_autograd's lib=: the version check
-    from torch.library import custom_op, register_autograd, register_fake  # noqa: F401
+try:
+    from torch.library import register_autograd, register_fake
 except ImportError as e:  # torch before 2.4
     raise ImportError("ws.torch_ops needs torch.library.register_fake and register_autograd "
-                      "(torch.library.custom_op's PyTorch, 2.4 or later; this is %s)"
-                      % torch.__version__) from e
+                      "(PyTorch 2.4 or later; this is %s)" % torch.__version__) from e
 
 DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16"}
 LOG2E = math.log2(math.e)

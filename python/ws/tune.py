@@ -343,10 +343,10 @@ def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
     to the grid of a kernel that is not persistent; a persistent one runs
     on its resident grid, or, when `tiles` maps (config, *args) to the
     number of tiles its tile loop runs, on Kernel.balanced_grid(tiles):
-    the fewest blocks that keep the busiest block's tile count, the
-    blocks then running the same number of tiles, give or take one. `bench` times a no-argument launch in ms
-    (default: the benchmarks' triton.testing.do_bench). Other keyword arguments go to ws.compile (chip,
-    smem_budget...).
+    the fewest blocks that keep the busiest block's tile count. `bench`
+    times a no-argument launch in ms (default: the benchmarks'
+    triton.testing.do_bench). Other keyword arguments go to ws.compile
+    (chip, smem_budget...).
     """
     if not isinstance(template, Template):
         template = Template(template)

@@ -117,8 +117,13 @@ static void write_tensor_type(FILE *f) {
              "} ws_tensor;\n#endif\n\n");
 }
 
-/* A persistent kernel's balanced grid (not a split-K one's: its K split
- * counts on every block of the resident grid). */
+/* Whether the kernel's launcher has a balanced grid: a persistent one's,
+ * not a split-K one's (its K split counts on every block of the resident
+ * grid). */
+static bool has_balanced_grid(const WsKernelInfo *k) {
+  return k->persistent && !k->workspace_per_block;
+}
+
 static void write_balanced_grid_declaration(FILE *f, const char *name, const WsKernelInfo *k) {
   bool cluster = k->cluster_x * k->cluster_y > 1;
   fprintf(f, "/* The grid for %s when its tile loop runs `tiles` iterations in all\n"
@@ -247,7 +252,7 @@ static void write_header(FILE *f, const char *name, const WsKernelInfo *ks, int 
                  "unsigned %s_%s_persistent_grid(%s_module *m);\n\n",
               ks[k].name, how, name, ks[k].name, name);
     }
-    if (ks[k].persistent && !ks[k].workspace_per_block)
+    if (has_balanced_grid(&ks[k]))
       write_balanced_grid_declaration(f, name, &ks[k]);
   }
   fprintf(f, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
@@ -476,7 +481,7 @@ static void write_source(FILE *f, const char *file, const char *name, const WsKe
   for (int k = 0; k < n; k++) {
     write_launch(f, name, &ks[k]);
     write_persistent_grid(f, name, &ks[k]);
-    if (ks[k].persistent && !ks[k].workspace_per_block)
+    if (has_balanced_grid(&ks[k]))
       write_balanced_grid(f, name, &ks[k]);
     if (ks[k].workspace_per_block)
       fprintf(f, "size_t %s_%s_workspace_bytes(unsigned grid_x) {\n"
