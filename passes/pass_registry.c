@@ -5,6 +5,7 @@
 #include "support/ws_pass.h"
 
 static const ws_pass_def *const all_passes[] = {
+    &ws_select_kernel_pass_def,
     &ws_verify_pass_def,
     &ws_tile_order_pass_def,
     &ws_split_k_pass_def,

@@ -1,5 +1,6 @@
 /* pipeline.c: ws-pipeline, the whole ws flow as one pipeline element:
  *
+ *   select: ws-select-kernel{kernel} when kernel= names one (both halves)
  *   plan:   ws-verify{chip}, ws-partition-schedule, ws-plan-memory,
  *           ws-insert-barriers, ws-check-protocol (check-protocol=false
  *           leaves it out; stage=lower runs it first, on a plan fed back)
@@ -64,6 +65,9 @@ static const ws_option_spec pipeline_options[] = {
      "a persistent matmul's tile loop without ws.split_k is split as ws.split_k = true "
      "(split-K) or \"stream\" (stream-K) would split it (ws-split-k; empty: whole)",
      "|true|stream", 0, 0},
+    {"kernel", WS_OPTION_STRING, "",
+     "compile only this kernel of the module (ws-select-kernel erases the others first: "
+     "an autotuner's member; empty: every kernel)", NULL, 0, 0},
 };
 
 /* Adds the pass `def`, configured with the pipeline's options it shares
@@ -93,6 +97,9 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
                            const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
   const char *stage = ws_option_string(opts, "stage");
   bool plan = strcmp(stage, "lower") != 0, lower = strcmp(stage, "plan") != 0;
+  if (ws_option_string(opts, "kernel")[0] &&
+      !add(pm, &ws_select_kernel_pass_def, opts, diag, error))
+    return false;
   if (plan && (!add(pm, &ws_verify_pass_def, opts, diag, error) ||
                !add(pm, &ws_tile_order_pass_def, opts, diag, error) ||
                !add(pm, &ws_split_k_pass_def, opts, diag, error) ||
@@ -131,6 +138,6 @@ const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
     .summary = "The whole ws flow, from tile-level kernel to cubin",
     .options = pipeline_options,
-    .num_options = 14,
+    .num_options = 15,
     .build = build_pipeline,
 };

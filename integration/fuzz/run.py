@@ -414,6 +414,17 @@ def epilogue_operands(cuda, rng, spec, m, n):
     return [], lambda p: p
 
 
+def balanced_grid(lib, name, module, tiles):
+    """NAME_KERNEL_balanced_grid(&module, tiles) of a persistent launcher
+    (not split-K): the fewest blocks, at most the resident grid, that run
+    the tiles in as many rounds."""
+    fn = lib["%s_%s_balanced_grid" % (name, name)]
+    fn.restype, fn.argtypes = ctypes.c_uint, [ctypes.c_void_p, ctypes.c_uint64]
+    blocks = fn(module, tiles)
+    assert blocks >= 1, (name, tiles, module.raw[16:16 + 256].split(b"\0")[0].decode())
+    return blocks
+
+
 def run_matmul(cuda, lib, module, spec, rng, shapes):
     """C = A @ B (B given N x K or K x N) through the epilogue (ReLU, alpha,
     a bias row or column, a residual with alpha and beta), rounded to the
@@ -458,6 +469,8 @@ def run_matmul(cuda, lib, module, spec, rng, shapes):
                                 rng.randint(1, tiles[0] * tiles[1] + 2)] +
                                [min(132, tiles[0] * tiles[1] * rng.randint(2, 5))] * 2 * split_k),
                     1, 1]
+            if not split_k and shape_index == 0:  # the launcher's own balanced grid
+                grid[0] = balanced_grid(lib, name, module, tiles[0] * tiles[1])
             sizes = [m, n, k]
         else:
             grid = [tiles[0] + extra, tiles[1] + extra, 1]

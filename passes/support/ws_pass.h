@@ -110,6 +110,7 @@ bool ws_add_configured_pass(MlirOpPassManager pm, const ws_pass_def *def,
                             char error[WS_ERROR_MAX]);
 
 /* The pass definitions (one per file in passes/). */
+extern const ws_pass_def ws_select_kernel_pass_def;
 extern const ws_pass_def ws_verify_pass_def;
 extern const ws_pass_def ws_tile_order_pass_def;
 extern const ws_pass_def ws_split_k_pass_def;

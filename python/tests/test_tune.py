@@ -105,14 +105,34 @@ def test_candidates_skip_refusals_and_repeats():
     assert c[4].kernel.name == "matmul_tiled"
 
 
+def test_a_member_compiles_its_kernel_alone():
+    """A config names its kernel, and only that kernel is compiled: an
+    overlap the persistent kernel refuses does not skip the tiled member
+    (which has no overlap to take), and the member's module holds its
+    kernel alone, with the same code as in the whole module."""
+    config = {"BM": 128, "BN": 256, "BK": 64, "overlap": "pingpong"}
+    tuned = ws.autotune(family(), [dict(config, kernel="matmul_tiled"),
+                                   dict(config, kernel="matmul")], chip="sm_90a")
+    tiled, persistent = tuned.candidates()
+    assert tiled.skipped is None and sorted(tiled.kernel.module.kernels) == ["matmul_tiled"]
+    assert 'asks for ws.overlap = "pingpong"' in persistent.skipped
+    whole = family().compile({"BM": 128, "BN": 256, "BK": 64}, chip="sm_90a")
+    assert sorted(whole.kernels) == ["matmul", "matmul_tiled"]
+    assert tiled.kernel.signature == whole.kernels["matmul_tiled"].signature
+    with pytest.raises(ValueError, match=r"the family has no kernel 'mm' \(it has matmul, "
+                                         r"matmul_tiled\)"):
+        ws.autotune(family(), [dict(config, kernel="mm")], chip="sm_90a").candidates()
+
+
 def test_l2_keep_is_a_knob():
     base = {"BM": 128, "BN": 128, "BK": 64}
     tuned = ws.autotune(family(), [base, dict(base, l2_keep="a"), dict(base, l2_keep="b"),
                                    dict(base, l2_keep="c")], kernel="matmul", chip="sm_90a")
     plain, keep_a, keep_b, bad = tuned.candidates()
     assert "L2::cache_hint" not in plain.kernel.module.ptx
-    for c in (keep_a, keep_b):  # a kernel of its own: A's and B's loads carry a policy
-        assert c.skipped is None and c.kernel.module.ptx.count("L2::cache_hint") == 4
+    for c in (keep_a, keep_b):  # a kernel of its own (alone in its module): A's and B's
+        # loads carry a policy
+        assert c.skipped is None and c.kernel.module.ptx.count("L2::cache_hint") == 2
     assert keep_a.kernel.module.ptx != keep_b.kernel.module.ptx
     assert "option 'l2_keep' takes \"\", a or b, got 'c'" in bad.skipped
 
@@ -161,7 +181,7 @@ def test_bad_configs_are_refused_at_once():
             "%s: config key '%s' is neither a field of the template (BK, BM, BN, DTYPE) nor a "
             "ws-pipeline option; did you mean '%s'? (the options: smem_budget, "
             "tmem_budget, max_blocks_per_sm, cuda_path, check_protocol, num_stages, overlap, l2_keep, "
-            "store_boxes, split_k)" % (FAMILY, key, close))
+            "store_boxes, split_k, kernel)" % (FAMILY, key, close))
     # a misspelt field whose real name then has no value says where it went
     with pytest.raises(ws.TemplateError,
                        match=r"field \$\{BK\}: BK has no value .*; the config's 'BKK', not a "

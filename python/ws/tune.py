@@ -1,8 +1,9 @@
 """ws.autotune: pick a kernel family's fastest member for the caller's
 arguments, keeping only members ws proves.
 
-Each config is compiled as its own kernel, so the shared-memory budget
-check and the protocol proof run per candidate; a member ws refuses, or
+Each config is compiled as its own kernel (the module's other kernels
+left out: ws-select-kernel), so the shared-memory budget check and the
+protocol proof run per candidate; a member ws refuses, or
 whose launch rules refuse the arguments, is skipped with its reason. The
 survivors are timed on the caller's own arguments with the benchmarks'
 method (triton.testing.do_bench: the L2 flushed before each run, the
@@ -19,6 +20,7 @@ launches it without timing again.
 import dataclasses
 import itertools
 import json
+import re
 from typing import Callable, Dict, List, Optional, Sequence
 
 from . import cache
@@ -38,6 +40,9 @@ OVERLAPS = ("", "pingpong", "cooperative")  # "": the planner's choice
 RUNOFF_MARGIN = 0.03
 RUNOFF_ROUNDS = 6
 STAGES = (0, 2, 3, 4, 5, 6, 7, 8)  # 0: the planner's depth
+# ws-select-kernel's error for a kernel= the module does not have: a config
+# naming a kernel the family lacks is the caller's mistake, raised at once
+_NO_SUCH_KERNEL = r"to select with kernel=\S+ \(its kernels: (.*)\)$"
 
 
 def planner_configs() -> List[Dict[str, object]]:
@@ -154,10 +159,7 @@ class Autotuned:
                 raise ValueError("ws.autotune: the family has kernels %s; name one with kernel= "
                                  "or a config's \"kernel\" key" % ", ".join(names))
             return module.kernels[names[0]]
-        if name not in module.kernels:
-            raise ValueError("ws.autotune: the family has no kernel %r (it has %s)"
-                             % (name, ", ".join(names)))
-        return module.kernels[name]
+        return module.kernels[name]  # compiled with kernel=name: ws refuses a name it lacks
 
     def candidates(self) -> List[Candidate]:
         """Every config compiled: a kernel, or the reason it was skipped
@@ -169,18 +171,24 @@ class Autotuned:
         out, seen = [], {}
         for config in self.configs:
             c = Candidate(config)
-            try:
-                module = self.template.compile(
-                    {k: v for k, v in config.items() if k != "kernel"}, **self.compile_options)
+            name = config.get("kernel", self.kernel_name)
+            fields = {k: v for k, v in config.items() if k != "kernel"}
+            try:  # the member's kernel alone (ws-select-kernel), when it is named
+                module = self.template.compile(fields, **dict(self.compile_options, **(
+                    {"kernel": name} if name else {})))
             except CompileError as e:
                 errors = [d for d in e.diagnostics if d.severity == "error"]
+                has = errors and re.search(_NO_SUCH_KERNEL, errors[0].message)
+                if has:
+                    raise ValueError("ws.autotune: the family has no kernel %r (it has %s)"
+                                     % (name, has.group(1).replace("@", ""))) from None
                 c.skipped = str(errors[0] if errors else e)
             except TemplateError:
                 raise  # a config the family cannot take at all: at once
             except ValueError as e:  # an option's value the pipeline does not take
                 c.skipped = str(e)
             else:
-                kernel = self._kernel_of(module, config.get("kernel", self.kernel_name))
+                kernel = self._kernel_of(module, name)
                 code = (_entry_text(module.ptx, kernel.name),
                         json.dumps(kernel.signature.to_json(), sort_keys=True))
                 if code in seen:
