@@ -37,8 +37,11 @@ OVERLAPS = ("", "pingpong", "cooperative")  # "": the planner's choice
 # for its slow ones (on the H200 a tiled 128x256 member past one wave, its
 # speed set by the order the hardware schedules its blocks in, won a
 # 4-round run-off by its median and then ran 3% behind the persistent one).
+# Ten rounds, not six: a 6-round run-off on the H200 chose that tiled
+# member at bf16 1024x8192x8192 once in five runs, where the persistent one
+# won the other four by 2-5%.
 RUNOFF_MARGIN = 0.03
-RUNOFF_ROUNDS = 6
+RUNOFF_ROUNDS = 10
 STAGES = (0, 2, 3, 4, 5, 6, 7, 8)  # 0: the planner's depth
 # ws-select-kernel's error for a kernel= the module does not have: a config
 # naming a kernel the family lacks is the caller's mistake, raised at once
