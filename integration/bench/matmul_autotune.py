@@ -20,7 +20,11 @@ figures, so the table times it again: R rounds (6 unless
 given) of the winner and cuBLAS (torch.matmul), a shape at a time after
 a discarded settling run of each, each side first in every other round,
 one process, the same uniform [-1, 1] inputs, triton.testing.do_bench (L2
-flushed); medians, and in how many rounds ws was the faster side.
+flushed); medians, and in how many rounds ws was the faster side. The
+table's ratio is cuBLAS's median over ws's; "paired" is the median of the
+rounds' own ratios (each round times both sides back to back, so a drift
+of the clock over the rounds, which moves both, cancels), with a 95%
+interval of their mean (Student's t). The weakest shape is given by both.
 
 Usage:
   matmul_autotune.py [--wide] --compile compile every config into the cache
@@ -76,7 +80,7 @@ def bench(rounds, wide):
     from triton.testing import do_bench
     from matmul_bench import SHAPES, close, median, tflops  # the benchmark's shapes and figures
     torch.manual_seed(0)
-    weakest = []
+    weakest, weakest_paired = [], []
     for dtype in DTYPES:
         tdt = {"f16": torch.float16, "bf16": torch.bfloat16}[dtype]
         tuned = family(dtype, wide)
@@ -110,8 +114,9 @@ def bench(rounds, wide):
                 for side, fn in sides[::-1] if r % 2 else sides:
                     times.setdefault((m, n, k, side), []).append(do_bench(fn))
         print("\n%s: median TFLOP/s over %d rounds" % (dtype, rounds))
-        print("| M x N x K | ws autotuned | winner | cuBLAS | ws / cuBLAS | rounds ws ahead |")
-        print("| --- | --- | --- | --- | --- | --- |")
+        print("| M x N x K | ws autotuned | winner | cuBLAS | ws / cuBLAS | paired (95% interval) "
+              "| rounds ws ahead |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
         for m, n, k, a, b, c, best, ok in inputs:
             t_ws = median(times[(m, n, k, "ws")])
             t_blas = median(times[(m, n, k, "cuBLAS")])
@@ -120,14 +125,34 @@ def bench(rounds, wide):
             # ratio near 1 with ws ahead in half the rounds is a tie
             ahead = sum(w < b for w, b in zip(times[(m, n, k, "ws")],
                                               times[(m, n, k, "cuBLAS")]))
-            weakest.append((ratio, "%s %dx%dx%d" % (dtype, m, n, k), ahead))
-            print("| %dx%dx%d | %.0f | %s | %.0f | %.3f%s | %d of %d |" % (
+            paired = [b / w for w, b in zip(times[(m, n, k, "ws")], times[(m, n, k, "cuBLAS")])]
+            low, high = interval(paired)
+            name = "%s %dx%dx%d" % (dtype, m, n, k)
+            weakest.append((ratio, name, ahead))
+            weakest_paired.append((median(paired), name, low, high))
+            print("| %dx%dx%d | %.0f | %s | %.0f | %.3f%s | %.3f (%.3f-%.3f) | %d of %d |" % (
                 m, n, k, tflops(m, n, k, t_ws), best.name, tflops(m, n, k, t_blas),
-                ratio, "" if ok else " WRONG", ahead, rounds))
+                ratio, "" if ok else " WRONG", median(paired), low, high, ahead, rounds))
     w = min(weakest)
     print("\nweakest shape: %s at %.3fx cuBLAS (ws ahead in %d of %d rounds)"
           % (w[1], w[0], w[2], rounds))
+    w = min(weakest_paired)
+    print("weakest shape, paired: %s at %.3fx cuBLAS (95%% interval of the mean %.3f-%.3f)"
+          % (w[1], w[0], w[2], w[3]))
     return 0
+
+
+def interval(xs):
+    """The 95% interval of the mean of xs (Student's t; the rounds are few)."""
+    import statistics
+    if len(xs) < 2:
+        return xs[0], xs[0]
+    t = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 7: 2.45, 8: 2.36, 9: 2.31, 10: 2.26,
+         12: 2.20, 16: 2.13, 20: 2.09, 30: 2.05}
+    q = t.get(len(xs)) or t[min(t, key=lambda n: abs(n - len(xs)))]
+    half = q * statistics.stdev(xs) / len(xs) ** 0.5
+    mean = statistics.mean(xs)
+    return mean - half, mean + half
 
 
 def main(argv):

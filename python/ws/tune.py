@@ -7,7 +7,7 @@ protocol proof run per candidate; a member ws refuses, or
 whose launch rules refuse the arguments, is skipped with its reason. The
 survivors are timed on the caller's own arguments with the benchmarks'
 method (triton.testing.do_bench: the L2 flushed before each run, the
-median of CUDA-event timings), and the winner for the
+mean of CUDA-event timings), and the winner for the
 arguments' key is kept on disk beside the module cache, so a later process
 launches it without timing again.
 
@@ -119,8 +119,8 @@ def default_key(*args) -> tuple:
 
 def _bench(fn) -> float:
     """Milliseconds per call with the benchmarks' method:
-    triton.testing.do_bench, which flushes L2 before each run and keeps the
-    median of CUDA-event timings."""
+    triton.testing.do_bench, which flushes L2 before each run and gives the
+    mean of CUDA-event timings (its return_mode="mean", Triton 3.6)."""
     try:
         from triton.testing import do_bench
     except ImportError as e:
