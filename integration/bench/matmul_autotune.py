@@ -23,8 +23,9 @@ one process, the same uniform [-1, 1] inputs, triton.testing.do_bench (L2
 flushed); medians, and in how many rounds ws was the faster side. The
 table's ratio is cuBLAS's median over ws's; "paired" is the median of the
 rounds' own ratios (each round times both sides back to back, so a drift
-of the clock over the rounds, which moves both, cancels), with a 95%
-interval of their mean (Student's t). The weakest shape is given by both.
+of the clock over the rounds, which moves both, cancels), then their mean
+with its 95% interval (Student's t). The weakest shape is given by both
+the table's ratio and the paired median.
 
 Usage:
   matmul_autotune.py [--wide] --compile compile every config into the cache
@@ -35,6 +36,7 @@ Usage:
 """
 import argparse
 import os
+import statistics
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -114,8 +116,8 @@ def bench(rounds, wide):
                 for side, fn in sides[::-1] if r % 2 else sides:
                     times.setdefault((m, n, k, side), []).append(do_bench(fn))
         print("\n%s: median TFLOP/s over %d rounds" % (dtype, rounds))
-        print("| M x N x K | ws autotuned | winner | cuBLAS | ws / cuBLAS | paired (95% interval) "
-              "| rounds ws ahead |")
+        print("| M x N x K | ws autotuned | winner | cuBLAS | ws / cuBLAS | paired: median; mean "
+              "(95% interval) | rounds ws ahead |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
         for m, n, k, a, b, c, best, ok in inputs:
             t_ws = median(times[(m, n, k, "ws")])
@@ -126,33 +128,38 @@ def bench(rounds, wide):
             ahead = sum(w < b for w, b in zip(times[(m, n, k, "ws")],
                                               times[(m, n, k, "cuBLAS")]))
             paired = [b / w for w, b in zip(times[(m, n, k, "ws")], times[(m, n, k, "cuBLAS")])]
-            low, high = interval(paired)
+            mean, low, high = interval(paired)
             name = "%s %dx%dx%d" % (dtype, m, n, k)
             weakest.append((ratio, name, ahead))
-            weakest_paired.append((median(paired), name, low, high))
-            print("| %dx%dx%d | %.0f | %s | %.0f | %.3f%s | %.3f (%.3f-%.3f) | %d of %d |" % (
+            weakest_paired.append((median(paired), name, mean, low, high))
+            print("| %dx%dx%d | %.0f | %s | %.0f | %.3f%s | %.3f; %.3f (%.3f-%.3f) | %d of %d |" % (
                 m, n, k, tflops(m, n, k, t_ws), best.name, tflops(m, n, k, t_blas),
-                ratio, "" if ok else " WRONG", median(paired), low, high, ahead, rounds))
+                ratio, "" if ok else " WRONG", median(paired), mean, low, high, ahead, rounds))
     w = min(weakest)
     print("\nweakest shape: %s at %.3fx cuBLAS (ws ahead in %d of %d rounds)"
           % (w[1], w[0], w[2], rounds))
     w = min(weakest_paired)
-    print("weakest shape, paired: %s at %.3fx cuBLAS (95%% interval of the mean %.3f-%.3f)"
-          % (w[1], w[0], w[2], w[3]))
+    print("weakest shape, paired: %s at %.3fx cuBLAS (mean %.3f, 95%% interval %.3f-%.3f)"
+          % (w[1], w[0], w[2], w[3], w[4]))
     return 0
 
 
+# Student's t at 97.5% by degrees of freedom (1-30; 1.96 past them)
+T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
 def interval(xs):
-    """The 95% interval of the mean of xs (Student's t; the rounds are few)."""
-    import statistics
-    if len(xs) < 2:
-        return xs[0], xs[0]
-    t = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 7: 2.45, 8: 2.36, 9: 2.31, 10: 2.26,
-         12: 2.20, 16: 2.13, 20: 2.09, 30: 2.05}
-    q = t.get(len(xs)) or t[min(t, key=lambda n: abs(n - len(xs)))]
-    half = q * statistics.stdev(xs) / len(xs) ** 0.5
+    """The mean of xs and its 95% interval (Student's t: the rounds are
+    few; they are not quite independent either, so the interval is if
+    anything too narrow). One round has none: NaN."""
     mean = statistics.mean(xs)
-    return mean - half, mean + half
+    if len(xs) < 2:
+        return mean, float("nan"), float("nan")
+    q = T_975[len(xs) - 2] if len(xs) - 1 <= len(T_975) else 1.96
+    half = q * statistics.stdev(xs) / len(xs) ** 0.5
+    return mean, mean - half, mean + half
 
 
 def main(argv):

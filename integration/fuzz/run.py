@@ -320,7 +320,7 @@ def run_one(directory, name, shapes):
             # The launcher refuses a base TMA cannot take, naming the argument.
             args[-1].base += out.eb
             r = launch(module, None, *grid, *[ctypes.byref(a) for a in args], *scalars)
-            message = module.raw[16:16 + 256].split(b"\0")[0].decode()
+            message = module_error(module)
             args[-1].base -= out.eb
             if r != 1 or "16-byte aligned" not in message:
                 print("LAUNCH-ERROR %s: a misaligned base gave CUresult %d, message %r" % (name, r, message))
@@ -328,8 +328,7 @@ def run_one(directory, name, shapes):
         r = launch(module, None, *grid, *[ctypes.byref(a) for a in args], *scalars)
         what = "%s shape %d sizes %s grid %s n %d" % (name, shape_index, sizes, grid, n)
         if r != 0:
-            print("LAUNCH-ERROR %s: CUresult %d: %s" % (what, r, module.raw[16:16 + 256]
-                                                        .split(b"\0")[0].decode()))
+            print("LAUNCH-ERROR %s: CUresult %d: %s" % (what, r, module_error(module)))
             return 4
         cuda.wait()
         bad_guard = 0
@@ -414,15 +413,22 @@ def epilogue_operands(cuda, rng, spec, m, n):
     return [], lambda p: p
 
 
-def balanced_grid(lib, name, module, tiles):
-    """NAME_KERNEL_balanced_grid(&module, tiles) of a persistent launcher
-    (not split-K): the fewest blocks, at most the resident grid, that run
-    the tiles in as many rounds."""
+def module_error(module):
+    """The message a generated launcher left in its module struct."""
+    return module.raw[16:16 + 256].split(b"\0")[0].decode()
+
+
+def balanced_grid(lib, spec, module, tiles):
+    """NAME_KERNEL_balanced_grid(&module, iterations) of a persistent
+    launcher (not split-K): the fewest blocks, at most the resident grid,
+    that run its tile loop in as many rounds; 0 when the launcher fails.
+    A cluster kernel's loop steps over clusters, each taking a cluster's
+    worth of tiles (a pair of M tiles in 2 x 1), so it counts those."""
+    name = spec["name"]
+    cx, cy = spec.get("cluster") or (1, 1)
     fn = lib["%s_%s_balanced_grid" % (name, name)]
     fn.restype, fn.argtypes = ctypes.c_uint, [ctypes.c_void_p, ctypes.c_uint64]
-    blocks = fn(module, tiles)
-    assert blocks >= 1, (name, tiles, module.raw[16:16 + 256].split(b"\0")[0].decode())
-    return blocks
+    return fn(module, -(-tiles[0] // cx) * -(-tiles[1] // cy))
 
 
 def run_matmul(cuda, lib, module, spec, rng, shapes):
@@ -430,7 +436,8 @@ def run_matmul(cuda, lib, module, spec, rng, shapes):
     a bias row or column, a residual with alpha and beta), rounded to the
     output type: bit-exact against numpy; guards, padding and every input
     byte unchanged. A persistent kernel runs on a grid from 1 block to 2
-    more than its tiles."""
+    more than its tiles, its first shape on its launcher's balanced grid
+    (not split-K)."""
     name, t = spec["name"], spec["dtype"]
     ta, tb = spec.get("a_type", t), spec.get("b_type", t)  # FP8 operands, C of type t
     persistent, epi = spec.get("persistent", False), spec["epilogue"]
@@ -470,7 +477,10 @@ def run_matmul(cuda, lib, module, spec, rng, shapes):
                                [min(132, tiles[0] * tiles[1] * rng.randint(2, 5))] * 2 * split_k),
                     1, 1]
             if not split_k and shape_index == 0:  # the launcher's own balanced grid
-                grid[0] = balanced_grid(lib, name, module, tiles[0] * tiles[1])
+                grid[0] = balanced_grid(lib, spec, module, tiles)
+                if not grid[0]:
+                    print("LAUNCH-ERROR %s: no balanced grid: %s" % (name, module_error(module)))
+                    return 4
             sizes = [m, n, k]
         else:
             grid = [tiles[0] + extra, tiles[1] + extra, 1]
@@ -487,8 +497,7 @@ def run_matmul(cuda, lib, module, spec, rng, shapes):
         r = launch(module, None, *grid, *[ctypes.byref(x) for x in args], *sizes, *values,
                    *workspace)
         if r != 0:
-            print("LAUNCH-ERROR %s: CUresult %d: %s" % (what, r, module.raw[16:16 + 256]
-                                                        .split(b"\0")[0].decode()))
+            print("LAUNCH-ERROR %s: CUresult %d: %s" % (what, r, module_error(module)))
             return 4
         cuda.wait()
         bad_guard = sum(int((cuda.get(x.dev, x.nbytes) != x.host).sum()) for x in [a, b] + extras)

@@ -45,7 +45,7 @@ RUNOFF_ROUNDS = 10
 STAGES = (0, 2, 3, 4, 5, 6, 7, 8)  # 0: the planner's depth
 # ws-select-kernel's error for a kernel= the module does not have: a config
 # naming a kernel the family lacks is the caller's mistake, raised at once
-_NO_SUCH_KERNEL = r"to select with kernel=\S+ \(its kernels: (.*)\)$"
+_NO_SUCH_KERNEL = r"has no kernel @\S+? .*\(its kernels: (.*)\)$"
 
 
 def planner_configs() -> List[Dict[str, object]]:
@@ -168,13 +168,14 @@ class Autotuned:
         """Every config compiled: a kernel, or the reason it was skipped
         (ws's first error, with its location, or the member whose code it
         repeats). A config whose fields cannot be rendered is the caller's
-        mistake and raises TemplateError."""
+        mistake and raises TemplateError; one naming a kernel the family
+        lacks raises ValueError."""
         if self._candidates is not None:
             return self._candidates
         out, seen = [], {}
         for config in self.configs:
             c = Candidate(config)
-            name = config.get("kernel", self.kernel_name)
+            name = (config.get("kernel", self.kernel_name) or "").lstrip("@") or None
             fields = {k: v for k, v in config.items() if k != "kernel"}
             try:  # the member's kernel alone (ws-select-kernel), when it is named
                 module = self.template.compile(fields, **dict(self.compile_options, **(
