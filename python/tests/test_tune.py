@@ -120,8 +120,12 @@ def test_a_member_compiles_its_kernel_alone():
     assert sorted(whole.kernels) == ["matmul", "matmul_tiled"]
     assert tiled.kernel.signature == whole.kernels["matmul_tiled"].signature
     with pytest.raises(ValueError, match=r"the family has no kernel 'mm' \(it has matmul, "
-                                         r"matmul_tiled\)"):
+                                         r"matmul_tiled; config \{BK=64, BM=128, BN=256, "
+                                         r"kernel=mm, overlap=pingpong\}\)"):
         ws.autotune(family(), [dict(config, kernel="mm")], chip="sm_90a").candidates()
+    with pytest.raises(ValueError, match=r"no kernel 'matmull' \(it has matmul, matmul_tiled; "
+                                         r"did you mean 'matmul'\?; config"):
+        ws.autotune(family(), [dict(config, kernel="matmull")], chip="sm_90a").candidates()
     # MLIR's spelling names it too
     named = ws.autotune(family(), [dict(config, kernel="@matmul_tiled")], chip="sm_90a")
     assert named.candidates()[0].kernel.name == "matmul_tiled"

@@ -18,6 +18,7 @@ launches it without timing again.
 """
 
 import dataclasses
+import difflib
 import itertools
 import json
 import re
@@ -184,8 +185,12 @@ class Autotuned:
                 errors = [d for d in e.diagnostics if d.severity == "error"]
                 has = errors and re.search(_NO_SUCH_KERNEL, errors[0].message)
                 if has:
-                    raise ValueError("ws.autotune: the family has no kernel %r (it has %s)"
-                                     % (name, has.group(1).replace("@", ""))) from None
+                    kernels = has.group(1).replace("@", "").split(", ")
+                    close = difflib.get_close_matches(name, kernels, 1)
+                    raise ValueError("ws.autotune: the family has no kernel %r (it has %s%s; "
+                                     "config %s)" % (name, ", ".join(kernels),
+                                                     "; did you mean %r?" % close[0] if close
+                                                     else "", config_text(config))) from None
                 c.skipped = str(errors[0] if errors else e)
             except TemplateError:
                 raise  # a config the family cannot take at all: at once
