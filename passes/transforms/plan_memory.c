@@ -694,7 +694,8 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
   plan.row_scratch_bytes = row_scratch_bytes(&plan);
   int stages = ws_int_attr(loop, "ws.num_stages", 0);
   if (stages == 1 && ws_plan_is_matmul(&plan)) {
-    ws_emit_op_error(loop, "has ws.num_stages = 1, but a matmul loop needs at least 2 "
+    ws_emit_op_error(loop, "has ws.num_stages = 1 (the source's, or num-stages=1 where it "
+                           "sets none), but a matmul loop needs at least 2 "
                            "stages: the consumers free a step's slot only after the "
                            "next step's wait, so the load warp fills one slot while "
                            "the tensor cores may still read the other");

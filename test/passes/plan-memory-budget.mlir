@@ -15,7 +15,7 @@
 // A matmul loop never gets one stage: its consumers free a step's slot only
 // after the next step's wait, so one slot would deadlock; ws.num_stages = 1
 // on it is refused:
-// STAGES1: .mlir:19:14: error: 'scf.for' op has ws.num_stages = 1, but a matmul loop needs at least 2 stages
+// STAGES1: .mlir:19:14: error: 'scf.for' op has ws.num_stages = 1 (the source's, or num-stages=1 where it sets none), but a matmul loop needs at least 2 stages
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @big(%a: !ws.tensor_desc<tensor<128x128xf32>>, %b: !ws.tensor_desc<tensor<128x128xf32>>,
