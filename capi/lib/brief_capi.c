@@ -1,4 +1,5 @@
-/* brief_capi.c: wsDiagnosticShownLength (ws-c/Compile.h). MLIR's verifier
+/* brief_capi.c: wsDiagnosticShownLength and wsDiagnosticHidden
+ * (ws-c/Compile.h). MLIR's verifier
  * appends the failing operation to some errors ("block with no
  * terminator, has <the op>") and adds a note "see current operation:
  * <the op>", both in the generic form, for a loop or a kernel dozens of
@@ -38,4 +39,9 @@ size_t wsDiagnosticShownLength(MlirStringRef message) {
   if (keep >= 5 && memcmp(message.data + keep - 5, ", has", 5) == 0)
     keep -= 5;
   return keep;
+}
+
+bool wsDiagnosticHidden(MlirDiagnostic diag, MlirStringRef message) {
+  return mlirDiagnosticGetSeverity(diag) == MlirDiagnosticNote &&
+         mlirDiagnosticGetNumNotes(diag) == 0 && wsDiagnosticShownLength(message) == 0;
 }

@@ -107,14 +107,13 @@ static void record_diagnostic(compiled *c, MlirDiagnostic diag) {
     free(t.data);
     t.data = NULL;
   }
+  if (t.data && wsDiagnosticHidden(diag, mlirStringRefCreate(t.data, t.len))) {
+    free(t.data); /* a note that only repeats the operation */
+    return;
+  }
   if (t.data) { /* without an operation MLIR printed into it */
     t.len = wsDiagnosticShownLength(mlirStringRefCreate(t.data, t.len));
     t.data[t.len] = '\0';
-  }
-  if (t.data && t.len == 0 && mlirDiagnosticGetSeverity(diag) == MlirDiagnosticNote &&
-      mlirDiagnosticGetNumNotes(diag) == 0) {
-    free(t.data); /* a note that only repeats the operation */
-    return;
   }
   char suggestion[128], tail[160];
   MlirLocation loc = mlirDiagnosticGetLocation(diag);

@@ -128,13 +128,13 @@ def bench(rounds, wide):
             ahead = sum(w < b for w, b in zip(times[(m, n, k, "ws")],
                                               times[(m, n, k, "cuBLAS")]))
             paired = [b / w for w, b in zip(times[(m, n, k, "ws")], times[(m, n, k, "cuBLAS")])]
-            mean, low, high = interval(paired)
+            mid, (mean, low, high) = median(paired), interval(paired)
             name = "%s %dx%dx%d" % (dtype, m, n, k)
             weakest.append((ratio, name, ahead))
-            weakest_paired.append((median(paired), name, mean, low, high))
+            weakest_paired.append((mid, name, mean, low, high))
             print("| %dx%dx%d | %.0f | %s | %.0f | %.3f%s | %.3f; %.3f (%.3f-%.3f) | %d of %d |" % (
                 m, n, k, tflops(m, n, k, t_ws), best.name, tflops(m, n, k, t_blas),
-                ratio, "" if ok else " WRONG", median(paired), mean, low, high, ahead, rounds))
+                ratio, "" if ok else " WRONG", mid, mean, low, high, ahead, rounds))
     w = min(weakest)
     print("\nweakest shape: %s at %.3fx cuBLAS (ws ahead in %d of %d rounds)"
           % (w[1], w[0], w[2], rounds))

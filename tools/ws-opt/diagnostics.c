@@ -75,10 +75,9 @@ static void print_one(diagnostic_printer *p, MlirDiagnostic diag) {
   text_buffer m = {.len = 0};
   char suggestion[128];
   mlirDiagnosticPrint(diag, text_buffer_append, &m);
-  size_t shown = wsDiagnosticShownLength(mlirStringRefCreate(m.data, m.len));
-  if (shown == 0 && mlirDiagnosticGetSeverity(diag) == MlirDiagnosticNote &&
-      mlirDiagnosticGetNumNotes(diag) == 0)
+  if (wsDiagnosticHidden(diag, mlirStringRefCreate(m.data, m.len)))
     return; /* a note that only repeats the operation */
+  size_t shown = wsDiagnosticShownLength(mlirStringRefCreate(m.data, m.len));
   bool located = print_header(p, loc, sev, &pos);
   if (shown < m.len) /* cut within the first part, which m holds */
     fwrite(m.data, 1, shown, stderr);

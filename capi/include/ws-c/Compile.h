@@ -144,6 +144,11 @@ bool wsSourceCheckBeforeParse(MlirContext ctx, MlirStringRef text);
  * and wsCompile show this much. */
 size_t wsDiagnosticShownLength(MlirStringRef message);
 
+/* Whether ws-opt and wsCompile leave `diag` out: a note of which nothing
+ * is shown (wsDiagnosticShownLength of its `message`, the text MLIR
+ * prints for it, is 0) and that has no notes of its own. */
+bool wsDiagnosticHidden(MlirDiagnostic diag, MlirStringRef message);
+
 /* A context as ws-opt and wsCompile make one: every upstream dialect, the
  * LLVM translations gpu-module-to-binary needs, and one thread (so that
  * diagnostics come in a stable order). The ws dialect is loaded with
