@@ -137,7 +137,6 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
 const ws_pass_def ws_pipeline_def = {
     .argument = "ws-pipeline",
     .summary = "The whole ws flow, from tile-level kernel to cubin",
-    .options = pipeline_options,
-    .num_options = 15,
+    WS_PASS_OPTIONS(pipeline_options),
     .build = build_pipeline,
 };

@@ -1446,8 +1446,7 @@ const ws_pass_def ws_lower_to_nvvm_pass_def = {
     .argument = "ws-lower-to-nvvm",
     .summary = "Rewrite each op of a specialized kernel (ws.wait, ws.tma_load, "
                "tiles...) into nvvm/llvm/scf/arith ops: an llvm.func kernel",
-    .options = lower_options,
-    .num_options = 1,
+    WS_PASS_OPTIONS(lower_options),
     .run = run_lower,
     .dependent_dialects = lowered_dialects,
     .num_dependent_dialects = 2,

@@ -337,7 +337,6 @@ const ws_pass_def ws_check_protocol_pass_def = {
                "deadlock or race (balance, counts, phases, expect-tx, proxy "
                "fences, wgmma and bulk waits, registers, and every interleaving "
                "of its partitions), or fail at the op that breaks a rule",
-    .options = check_protocol_options,
-    .num_options = 5,
+    WS_PASS_OPTIONS(check_protocol_options),
     .run = run_check_protocol,
 };

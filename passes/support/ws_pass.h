@@ -40,6 +40,12 @@ typedef struct ws_option_value {
 
 typedef struct ws_pass_def ws_pass_def;
 
+/* A ws_pass_def's options and their count, taken from the spec array
+ * itself: `WS_PASS_OPTIONS(my_options),` in the def (a count written by
+ * hand goes stale when an option is added). */
+#define WS_PASS_OPTIONS(specs)                                                           \
+  .options = (specs), .num_options = (int)(sizeof(specs) / sizeof((specs)[0]))
+
 /* A pass's option values, in the order of its def's specs; read them by
  * name (ws_option_int and the others), not by position. */
 typedef struct ws_pass_options {

@@ -236,8 +236,7 @@ const ws_pass_def ws_insert_barriers_pass_def = {
                "setmaxnreg budget of every warpgroup, then replace the loop "
                "by one branch per partition with the protocol as ops "
                "(ws.wait, ws.arrive, ws.tma_load, ws.read_slot...)",
-    .options = insert_barriers_options,
-    .num_options = 2,
+    WS_PASS_OPTIONS(insert_barriers_options),
     .dependent_dialects = protocol_dialects,
     .num_dependent_dialects = 3,
     .run = run_insert_barriers,

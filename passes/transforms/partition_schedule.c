@@ -1459,7 +1459,6 @@ const ws_pass_def ws_partition_schedule_pass_def = {
     .argument = "ws-partition-schedule",
     .summary = "Assign the ops of each ws.warp_specialize loop to load, "
                "compute and store partitions",
-    .options = schedule_options,
-    .num_options = 5,
+    WS_PASS_OPTIONS(schedule_options),
     .run = run_schedule,
 };

@@ -750,7 +750,6 @@ const ws_pass_def ws_plan_memory_pass_def = {
     .summary = "Give every tile that crosses partitions a multi-buffered "
                "shared-memory ring (and a matmul's accumulator on sm_100a its "
                "tensor-memory buffers) and check the budgets",
-    .options = plan_memory_options,
-    .num_options = 3,
+    WS_PASS_OPTIONS(plan_memory_options),
     .run = run_plan_memory,
 };

@@ -166,7 +166,6 @@ static const ws_option_spec select_kernel_options[] = {
 const ws_pass_def ws_select_kernel_pass_def = {
     .argument = "ws-select-kernel",
     .summary = "Keep one kernel of the module (an autotuner's member) and erase the others",
-    .options = select_kernel_options,
-    .num_options = 2,
+    WS_PASS_OPTIONS(select_kernel_options),
     .run = run_select_kernel,
 };

@@ -422,7 +422,6 @@ const ws_pass_def ws_split_k_pass_def = {
     .summary = "Split the K range of a persistent matmul's tiles over blocks "
                "(ws.split_k = true on its tile loop), or share its last tiles' K steps "
                "out evenly (ws.split_k = \"stream\": stream-K)",
-    .options = split_k_options,
-    .num_options = 2,
+    WS_PASS_OPTIONS(split_k_options),
     .run = run_split_k,
 };

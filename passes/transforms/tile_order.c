@@ -141,7 +141,6 @@ static const ws_option_spec tile_order_options[] = {
 const ws_pass_def ws_tile_order_pass_def = {
     .argument = "ws-tile-order",
     .summary = "Pick the order of a matmul's output tiles and expand ws.tile_coords",
-    .options = tile_order_options,
-    .num_options = 1,
+    WS_PASS_OPTIONS(tile_order_options),
     .run = run_tile_order,
 };

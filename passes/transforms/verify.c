@@ -1091,7 +1091,6 @@ const ws_pass_def ws_verify_pass_def = {
     .argument = "ws-verify",
     .summary = "Check ws ops, types and attributes against the rules IRDL "
                "cannot express",
-    .options = verify_options,
-    .num_options = 1,
+    WS_PASS_OPTIONS(verify_options),
     .run = run_verify,
 };
