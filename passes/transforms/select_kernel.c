@@ -12,8 +12,6 @@
  * kernel goes too (it would be lowered for nothing). A NAME the module
  * lacks, or a host gpu.launch_func of a kernel it would erase, is a
  * located error. An empty NAME (the default) keeps every kernel. */
-#include <string.h>
-
 #include "mlir-c/BuiltinAttributes.h"
 #include "../../dialect/ws_text.h"
 #include "../plan/ws_plan.h"
@@ -62,10 +60,8 @@ static void list_kernels(const ws_op_list *kernels, char *buf, size_t cap) {
   for (long i = 0; i < kernels->len; i++) {
     MlirStringRef name = symbol_name(kernels->items[i]);
     bool seen = false;
-    for (long j = 0; j < i && !seen; j++) {
-      MlirStringRef other = symbol_name(kernels->items[j]);
-      seen = other.length == name.length && memcmp(other.data, name.data, name.length) == 0;
-    }
+    for (long j = 0; j < i && !seen; j++)
+      seen = mlirStringRefEqual(symbol_name(kernels->items[j]), name);
     if (!seen)
       ws_text_appendf(&t, "%s@%.*s", t.len ? ", " : "", (int)name.length, name.data);
   }
