@@ -12,8 +12,8 @@ MlirStringRef wsDialectGetIRDLSource(void) {
 }
 
 bool wsContextIsDialectLoaded(MlirContext ctx) {
-  MlirDialect d = mlirContextGetOrLoadDialect(
-      ctx, mlirStringRefCreateFromCString(WS_DIALECT_NAMESPACE));
+  MlirDialect d =
+      mlirContextGetOrLoadDialect(ctx, mlirStringRefCreateFromCString(WS_DIALECT_NAMESPACE));
   return !mlirDialectIsNull(d);
 }
 

@@ -11,8 +11,7 @@
 bool wsOperationIsInDialect(MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   size_t n = sizeof WS_DIALECT_NAMESPACE; /* "ws" plus the dot */
-  return name.length > n &&
-         memcmp(name.data, WS_DIALECT_NAMESPACE ".", n) == 0;
+  return name.length > n && memcmp(name.data, WS_DIALECT_NAMESPACE ".", n) == 0;
 }
 
 bool wsOperationIsA(MlirOperation op, const char *name) {
@@ -33,9 +32,8 @@ bool wsTensorDescIsStored(MlirValue desc) {
 
 /* Collects desc, coords and an optional trailing value into one operand
  * array; coordinates are at most rank 5, so a small array is enough. */
-static MlirOperation create_access(const char *name, MlirLocation loc,
-                                   MlirValue desc, intptr_t num_coords,
-                                   const MlirValue *coords, MlirValue value,
+static MlirOperation create_access(const char *name, MlirLocation loc, MlirValue desc,
+                                   intptr_t num_coords, const MlirValue *coords, MlirValue value,
                                    MlirType result) {
   enum { max_operands = 8 };
   if (num_coords < 0 || num_coords > max_operands - 2)
@@ -47,45 +45,40 @@ static MlirOperation create_access(const char *name, MlirLocation loc,
     operands[n++] = coords[i];
   if (!mlirValueIsNull(value))
     operands[n++] = value;
-  MlirOperationState state =
-      mlirOperationStateGet(mlirStringRefCreateFromCString(name), loc);
+  MlirOperationState state = mlirOperationStateGet(mlirStringRefCreateFromCString(name), loc);
   mlirOperationStateAddOperands(&state, n, operands);
   if (!mlirTypeIsNull(result))
     mlirOperationStateAddResults(&state, 1, &result);
   return mlirOperationCreate(&state);
 }
 
-MlirOperation wsLoadOpCreate(MlirLocation loc, MlirValue desc,
-                             intptr_t num_coords, const MlirValue *coords) {
+MlirOperation wsLoadOpCreate(MlirLocation loc, MlirValue desc, intptr_t num_coords,
+                             const MlirValue *coords) {
   MlirType box = wsTensorDescTypeGetBox(mlirValueGetType(desc));
   if (mlirTypeIsNull(box))
     return (MlirOperation){NULL};
-  return create_access("ws.load", loc, desc, num_coords, coords,
-                       (MlirValue){NULL}, box);
+  return create_access("ws.load", loc, desc, num_coords, coords, (MlirValue){NULL}, box);
 }
 
-MlirOperation wsStoreOpCreate(MlirLocation loc, MlirValue desc,
-                              intptr_t num_coords, const MlirValue *coords,
-                              MlirValue value) {
+MlirOperation wsStoreOpCreate(MlirLocation loc, MlirValue desc, intptr_t num_coords,
+                              const MlirValue *coords, MlirValue value) {
   if (!wsTypeIsATensorDesc(mlirValueGetType(desc)) || mlirValueIsNull(value))
     return (MlirOperation){NULL};
-  return create_access("ws.store", loc, desc, num_coords, coords, value,
-                       (MlirType){NULL});
+  return create_access("ws.store", loc, desc, num_coords, coords, value, (MlirType){NULL});
 }
 
-MlirOperation wsDotOpCreate(MlirLocation loc, MlirValue a, MlirValue b,
-                            MlirValue acc, bool transpose_b) {
-  MlirOperationState state =
-      mlirOperationStateGet(mlirStringRefCreateFromCString("ws.dot"), loc);
+MlirOperation wsDotOpCreate(MlirLocation loc, MlirValue a, MlirValue b, MlirValue acc,
+                            bool transpose_b) {
+  MlirOperationState state = mlirOperationStateGet(mlirStringRefCreateFromCString("ws.dot"), loc);
   MlirValue operands[3] = {a, b, acc};
   MlirType result = mlirValueGetType(acc);
   mlirOperationStateAddOperands(&state, 3, operands);
   mlirOperationStateAddResults(&state, 1, &result);
   if (transpose_b) {
     MlirContext ctx = mlirLocationGetContext(loc);
-    MlirNamedAttribute attr = mlirNamedAttributeGet(
-        mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("transpose_b")),
-        mlirUnitAttrGet(ctx));
+    MlirNamedAttribute attr =
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("transpose_b")),
+                              mlirUnitAttrGet(ctx));
     mlirOperationStateAddAttributes(&state, 1, &attr);
   }
   return mlirOperationCreate(&state);

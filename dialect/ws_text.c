@@ -95,7 +95,8 @@ bool ws_op_is(MlirOperation op, const char *name) {
 }
 
 int ws_gpu_dimension(MlirOperation op) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("dimension"));
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("dimension"));
   char text[64];
   if (mlirAttributeIsNull(a))
     return -1;
@@ -115,8 +116,8 @@ bool ws_constant_int(MlirValue v, long long *value) {
 }
 
 MlirOperation ws_enclosing_op(MlirOperation op, const char *name) {
-  for (MlirOperation p = mlirOperationGetParentOperation(op);
-       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+  for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p);
+       p = mlirOperationGetParentOperation(p))
     if (ws_op_is(p, name))
       return p;
   return (MlirOperation){NULL};
@@ -143,8 +144,7 @@ bool ws_ref_eq(MlirStringRef ref, const char *s) {
 }
 
 /* Formats into a bounded buffer; shared by the two error entry points. */
-static void emit_vformat(MlirLocation loc, const char *prefix, const char *fmt,
-                         va_list ap) {
+static void emit_vformat(MlirLocation loc, const char *prefix, const char *fmt, va_list ap) {
   char msg[2048];
   size_t used = (size_t)snprintf(msg, sizeof msg, "%s", prefix);
   if (used >= sizeof msg)
@@ -162,8 +162,7 @@ void ws_emit_error_at(MlirLocation loc, const char *fmt, ...) {
 
 void ws_emit_op_error(MlirOperation op, const char *fmt, ...) {
   char name[128], prefix[160];
-  snprintf(prefix, sizeof prefix, "'%s' op ",
-           ws_op_name(op, name, sizeof name));
+  snprintf(prefix, sizeof prefix, "'%s' op ", ws_op_name(op, name, sizeof name));
   va_list ap;
   va_start(ap, fmt);
   emit_vformat(mlirOperationGetLocation(op), prefix, fmt, ap);

@@ -24,8 +24,7 @@ void ws_text_init(ws_text *t, char *buf, size_t cap);
 void ws_text_append_ref(MlirStringRef s, void *text);
 
 /* Appends printf-formatted text. */
-void ws_text_appendf(ws_text *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void ws_text_appendf(ws_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Prints `type` into buf; returns buf. */
 const char *ws_type_str(MlirType type, char *buf, size_t cap);
@@ -67,14 +66,11 @@ bool ws_defined_within(MlirValue v, MlirOperation op);
 /* True when the MlirStringRef equals the C string. */
 bool ws_ref_eq(MlirStringRef ref, const char *s);
 
-
 /* Emits an error at `loc` through the context's diagnostic engine. */
-void ws_emit_error_at(MlirLocation loc, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void ws_emit_error_at(MlirLocation loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Emits "'NAME' op MESSAGE" at the location of `op`, the form MLIR's own
  * verifiers use, so ws errors read like upstream ones. */
-void ws_emit_op_error(MlirOperation op, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void ws_emit_op_error(MlirOperation op, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* WS_TEXT_H */

@@ -81,10 +81,7 @@ WsDtype wsElementTypeGetDtype(MlirType t) {
   return WsDtypeNone;
 }
 
-
-int wsElementTypeByteWidth(MlirType t) {
-  return wsDtypeGetByteWidth(wsElementTypeGetDtype(t));
-}
+int wsElementTypeByteWidth(MlirType t) { return wsDtypeGetByteWidth(wsElementTypeGetDtype(t)); }
 
 bool wsTypeIsAKernelArray(MlirType type) {
   if (mlirTypeIsNull(type) || !mlirTypeIsAMemRef(type) || mlirShapedTypeGetRank(type) != 1 ||

@@ -61,7 +61,7 @@ static elem_t from_float(float f) {
     return (elem_t)(sign | (uint32_t)q);
   }
   int e;
-  float m = frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+  float m = frexpf(a, &e);             /* a = m * 2^e, m in [0.5, 1) */
   float q = nearbyintf(ldexpf(m, 11)); /* 11 significant bits */
   if (q >= 2048.0f) {
     q /= 2;
@@ -155,13 +155,13 @@ static void wait_or_die(CUevent done) {
 }
 
 static ws_tensor matrix(CUdeviceptr p, uint64_t rows, uint64_t cols) {
-  ws_tensor t = {.base = p, .rank = 2, .dtype = ELEM_DTYPE, .sizes = {rows, cols},
-                 .strides = {cols, 1}};
+  ws_tensor t = {
+      .base = p, .rank = 2, .dtype = ELEM_DTYPE, .sizes = {rows, cols}, .strides = {cols, 1}};
   return t;
 }
 
-static CUresult launch(MODULE_T *m, CUdeviceptr *in, CUdeviceptr out,
-                       uint64_t rows, uint64_t cols) {
+static CUresult launch(MODULE_T *m, CUdeviceptr *in, CUdeviceptr out, uint64_t rows,
+                       uint64_t cols) {
   ws_tensor a = matrix(in[0], rows, cols), b = matrix(in[1], rows, cols);
   ws_tensor o = matrix(out, rows, cols);
   unsigned grid = (unsigned)((rows + ROWS - 1) / ROWS);
@@ -189,8 +189,9 @@ static int check_residency(MODULE_T *m, CUdeviceptr *in, CUdeviceptr out, elem_t
     CUdeviceptr base;
     const char *refusal;
   } cases[] = {
-      {"pageable input", 0, (CUdeviceptr)pageable, "): must be in the current GPU's memory, "
-                                                   "device 0 (its base 0x"},
+      {"pageable input", 0, (CUdeviceptr)pageable,
+       "): must be in the current GPU's memory, "
+       "device 0 (its base 0x"},
       {"pinned input", 1, (CUdeviceptr)pinned, "is host memory)"},
       {"pinned output", -1, (CUdeviceptr)pinned, "host memory)"},
   };
@@ -227,8 +228,8 @@ static int compare(const elem_t *host_in[3], const elem_t *out, size_t n, uint64
   size_t bad = 0;
   for (size_t i = 0; i < n; i++) {
     float c = NUM_IN == 3 ? to_float(host_in[2][i]) : 0.0f;
-    elem_t want = from_float(reference(to_float(host_in[0][i]), to_float(host_in[1][i]), c,
-                                       i / cols, i % cols));
+    elem_t want = from_float(
+        reference(to_float(host_in[0][i]), to_float(host_in[1][i]), c, i / cols, i % cols));
     if (memcmp(&want, &out[i], sizeof want) != 0) {
       if (bad < 5)
         fprintf(stderr, "  mismatch at %zu: got %g want %g\n", i, to_float(out[i]), to_float(want));
@@ -291,8 +292,8 @@ int main(int argc, char **argv) {
       }
     float ms = best_ms[iters / 2];
     double moved = (double)(NUM_IN + 1) * (double)bytes;
-    printf("BENCH %s %llux%llu median %.4f ms %.3f TB/s\n", STR(KERN),
-           (unsigned long long)rows, (unsigned long long)cols, ms, moved / (ms * 1e-3) / 1e12);
+    printf("BENCH %s %llux%llu median %.4f ms %.3f TB/s\n", STR(KERN), (unsigned long long)rows,
+           (unsigned long long)cols, ms, moved / (ms * 1e-3) / 1e12);
   }
   int refusals_bad = where ? check_residency(&m, in, out, host_in[0], bytes, rows, cols) : 0;
   elem_t *host_out = malloc(bytes);

@@ -30,44 +30,48 @@ static const ws_option_spec pipeline_options[] = {
      "what gpu-module-to-binary makes: bin (cubin), isa (PTX), llvm "
      "(bitcode), none (stop before it)",
      "bin|isa|llvm|none", 0, 0},
-    {"stage", WS_OPTION_STRING, "all", "which half to run: plan, lower, all",
-     "plan|lower|all", 0, 0},
+    {"stage", WS_OPTION_STRING, "all", "which half to run: plan, lower, all", "plan|lower|all", 0,
+     0},
     {"smem-budget", WS_OPTION_INT, "0",
      "shared memory per block in bytes (ws-plan-memory; 0: the chip's)", NULL, 0, 1 << 30},
     {"tmem-budget", WS_OPTION_INT, "0",
      "tensor-memory columns per block for a matmul's accumulator (ws-plan-memory; 0: "
-     "the chip's)", NULL, 0, 512},
+     "the chip's)",
+     NULL, 0, 512},
     {"max-blocks-per-sm", WS_OPTION_INT, "2",
-     "blocks per SM the register cap leaves room for (ws-insert-barriers)", NULL,
-     1, 8},
+     "blocks per SM the register cap leaves room for (ws-insert-barriers)", NULL, 1, 8},
     {"cuda-path", WS_OPTION_STRING, WS_DEFAULT_CUDA_ROOT,
      "CUDA toolkit root: ptxas and libdevice for gpu-module-to-binary", NULL, 0, 0},
     {"explain", WS_OPTION_BOOL, "false",
      "every ws pass remarks on each decision it makes (ws-opt --ws-explain)", NULL, 0, 0},
     {"check-protocol", WS_OPTION_BOOL, "true",
-     "prove each kernel's protocol with ws-check-protocol after ws-insert-barriers",
-     NULL, 0, 0},
+     "prove each kernel's protocol with ws-check-protocol after ws-insert-barriers", NULL, 0, 0},
     {"num-stages", WS_OPTION_INT, "0",
      "ring depth where the source sets none (ws-partition-schedule writes it as "
-     "ws.num_stages; 0: the planner's)", NULL, 0, 8},
+     "ws.num_stages; 0: the planner's)",
+     NULL, 0, 8},
     {"overlap", WS_OPTION_STRING, "",
      "a persistent matmul's overlap where the source sets none (ws-partition-schedule "
-     "writes it as ws.overlap; empty: the planner's)", "|pingpong|cooperative", 0, 0},
+     "writes it as ws.overlap; empty: the planner's)",
+     "|pingpong|cooperative", 0, 0},
     {"l2-keep", WS_OPTION_STRING, "",
      "the ws.dot operand kept in L2 where the loads set no l2 policy: a or b "
      "(ws-partition-schedule writes l2 = \"evict_last\" on its loads, \"evict_first\" "
-     "on the other's; empty: none)", "|a|b", 0, 0},
+     "on the other's; empty: none)",
+     "|a|b", 0, 0},
     {"store-boxes", WS_OPTION_BOOL, "false",
      "a matmul's C tile goes to the store warp one TMA box at a time, each stored as it "
      "comes (ws-partition-schedule writes ws.store_boxes = true where the source sets "
-     "none)", NULL, 0, 0},
+     "none)",
+     NULL, 0, 0},
     {"split-k", WS_OPTION_STRING, "",
      "a persistent matmul's tile loop without ws.split_k is split as ws.split_k = true "
      "(split-K) or \"stream\" (stream-K) would split it (ws-split-k; empty: whole)",
      "|true|stream", 0, 0},
     {"kernel", WS_OPTION_STRING, "",
      "compile only this kernel of the module (ws-select-kernel erases the others first: "
-     "an autotuner's member; empty: every kernel)", NULL, 0, 0},
+     "an autotuner's member; empty: every kernel)",
+     NULL, 0, 0},
 };
 
 /* Adds the pass `def`, configured with the pipeline's options it shares
@@ -86,8 +90,7 @@ static void note_upstream_error(MlirStringRef message, void *error) {
   snprintf(e + used, WS_ERROR_MAX - used, "%.*s", (int)message.length, message.data);
 }
 
-static bool add_upstream(MlirOpPassManager pm, const char *text,
-                         char error[WS_ERROR_MAX]) {
+static bool add_upstream(MlirOpPassManager pm, const char *text, char error[WS_ERROR_MAX]) {
   error[0] = '\0';
   return mlirLogicalResultIsSuccess(mlirOpPassManagerAddPipeline(
       pm, mlirStringRefCreateFromCString(text), note_upstream_error, error));
@@ -115,9 +118,10 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
   if (!lower)
     return true;
   if (!add(pm, &ws_lower_to_nvvm_pass_def, opts, diag, error) ||
-      !add_upstream(pm, "gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, "
-                        "convert-nvvm-to-llvm, canonicalize, cse, "
-                        "reconcile-unrealized-casts)",
+      !add_upstream(pm,
+                    "gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, "
+                    "convert-nvvm-to-llvm, canonicalize, cse, "
+                    "reconcile-unrealized-casts)",
                     error))
     return false;
   const char *format = ws_option_string(opts, "format");
@@ -125,8 +129,10 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
     return true;
   const char *cuda = ws_option_string(opts, "cuda-path");
   if (strpbrk(cuda, " \t{}\"'") || !cuda[0]) {
-    snprintf(error, WS_ERROR_MAX, "ws-pipeline: cuda-path '%s' must be a non-empty "
-             "path without spaces, quotes or braces", cuda);
+    snprintf(error, WS_ERROR_MAX,
+             "ws-pipeline: cuda-path '%s' must be a non-empty "
+             "path without spaces, quotes or braces",
+             cuda);
     return false;
   }
   char text[2 * WS_OPTION_TEXT_MAX + 96];

@@ -66,8 +66,7 @@ static char *copy_ref(MlirStringRef s) { return strndup(s.data ? s.data : "", s.
 
 /* Keeps one diagnostic; the buffer MLIR parsed ("-") is reported under the
  * caller's file name. Takes ownership of `message`. */
-static void record(compiled *c, MlirDiagnosticSeverity severity, MlirLocation loc,
-                   char *message) {
+static void record(compiled *c, MlirDiagnosticSeverity severity, MlirLocation loc, char *message) {
   if (!message || c->out_of_memory) {
     free(message);
     c->out_of_memory = true;
@@ -86,8 +85,8 @@ static void record(compiled *c, MlirDiagnosticSeverity severity, MlirLocation lo
   }
   diagnostic d = {severity, NULL, 0, 0, message};
   MlirStringRef file = {NULL, 0};
-  bool located = !mlirLocationIsNull(loc) &&
-                 wsLocationGetFilePosition(loc, &file, &d.line, &d.column);
+  bool located =
+      !mlirLocationIsNull(loc) && wsLocationGetFilePosition(loc, &file, &d.line, &d.column);
   if (located && file.length == 1 && file.data[0] == '-')
     d.file = strdup(c->filename);
   else
@@ -159,8 +158,10 @@ static bool options_leave_stage_alone(compiled *c, MlirStringRef options) {
       if (i - start == strlen(reserved[r]) &&
           memcmp(options.data + start, reserved[r], i - start) == 0) {
         char message[160];
-        snprintf(message, sizeof message, "option '%s' is set by the compile itself "
-                                          "(it stops at PTX); leave it out", reserved[r]);
+        snprintf(message, sizeof message,
+                 "option '%s' is set by the compile itself "
+                 "(it stops at PTX); leave it out",
+                 reserved[r]);
         fail_unlocated(c, message);
         return false;
       }
@@ -184,8 +185,8 @@ MlirContext wsCreateContext(void) {
 }
 
 /* Runs ws-pipeline{options extra} over the module. */
-static bool run_pipeline(compiled *c, MlirContext ctx, MlirModule module,
-                         MlirStringRef options, const char *extra) {
+static bool run_pipeline(compiled *c, MlirContext ctx, MlirModule module, MlirStringRef options,
+                         const char *extra) {
   size_t len = options.length + strlen(extra) + 2;
   char *all = malloc(len);
   if (!all) {
@@ -193,16 +194,15 @@ static bool run_pipeline(compiled *c, MlirContext ctx, MlirModule module,
     return false;
   }
   snprintf(all, len, "%.*s %s", (int)options.length, options.data ? options.data : "", extra);
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(
-      ctx, mlirStringRefCreateFromCString("builtin.module"));
+  MlirPassManager pm =
+      mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
   WsDiagnostics report = {on_pass_error, on_remark, c};
-  bool ok = mlirLogicalResultIsSuccess(wsAddPipeline(
-      mlirPassManagerGetAsOpPassManager(pm), mlirStringRefCreateFromCString(all), &report));
+  bool ok = mlirLogicalResultIsSuccess(wsAddPipeline(mlirPassManagerGetAsOpPassManager(pm),
+                                                     mlirStringRefCreateFromCString(all), &report));
   free(all);
   if (ok) {
     mlirPassManagerEnableVerifier(pm, true);
-    ok = mlirLogicalResultIsSuccess(
-        mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
+    ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
   }
   mlirPassManagerDestroy(pm);
   return ok;
@@ -226,9 +226,10 @@ static MlirWalkResult report_unmarked(MlirOperation op, void *user_data) {
   if (!ws_op_is(op, "gpu.func") || !ws_has_attr(op, "gpu.kernel"))
     return MlirWalkResultAdvance;
   char message[320];
-  snprintf(message, sizeof message, "no loop is marked ws.warp_specialize in this kernel, so "
-                                    "it was not warp-specialized and %s; mark the loop that "
-                                    "loads and stores its tiles: } {ws.warp_specialize}",
+  snprintf(message, sizeof message,
+           "no loop is marked ws.warp_specialize in this kernel, so "
+           "it was not warp-specialized and %s; mark the loop that "
+           "loads and stores its tiles: } {ws.warp_specialize}",
            u->consequence);
   mlirEmitError(mlirOperationGetLocation(op), message);
   u->kernels++;
@@ -239,8 +240,9 @@ void wsExplainNothingPlanned(MlirOperation root, const char *consequence) {
   char message[320];
   MlirOperation loop = wsFindMarkedLoop(root);
   if (!mlirOperationIsNull(loop)) {
-    snprintf(message, sizeof message, "loop marked ws.warp_specialize was not "
-                                      "warp-specialized (the remark before this says why); %s",
+    snprintf(message, sizeof message,
+             "loop marked ws.warp_specialize was not "
+             "warp-specialized (the remark before this says why); %s",
              consequence);
     mlirEmitError(mlirOperationGetLocation(loop), message);
     return;
@@ -248,8 +250,10 @@ void wsExplainNothingPlanned(MlirOperation root, const char *consequence) {
   unmarked u = {consequence, 0};
   mlirOperationWalk(root, report_unmarked, &u, MlirWalkPreOrder);
   if (u.kernels == 0) {
-    snprintf(message, sizeof message, "no loop is marked ws.warp_specialize and no gpu.func "
-                                      "is a kernel; %s", consequence);
+    snprintf(message, sizeof message,
+             "no loop is marked ws.warp_specialize and no gpu.func "
+             "is a kernel; %s",
+             consequence);
     mlirEmitError(mlirOperationGetLocation(root), message);
   }
 }
@@ -266,15 +270,14 @@ static MlirWalkResult collect_binary(MlirOperation op, void *user_data) {
 /* Keeps the PTX of the module's one gpu.binary. */
 static bool take_ptx(compiled *c, MlirModule module) {
   MlirOperation binaries[2] = {{NULL}, {NULL}};
-  mlirOperationWalk(mlirModuleGetOperation(module), collect_binary, binaries,
-                    MlirWalkPreOrder);
+  mlirOperationWalk(mlirModuleGetOperation(module), collect_binary, binaries, MlirWalkPreOrder);
   if (!binaries[0].ptr || binaries[1].ptr) {
     fail_unlocated(c, binaries[0].ptr ? "a compile takes one gpu.module; the source has several"
                                       : "the module has no gpu.module to compile");
     return false;
   }
-  MlirAttribute objects = mlirOperationGetAttributeByName(
-      binaries[0], mlirStringRefCreateFromCString("objects"));
+  MlirAttribute objects =
+      mlirOperationGetAttributeByName(binaries[0], mlirStringRefCreateFromCString("objects"));
   if (mlirAttributeIsNull(objects) || !mlirAttributeIsAArray(objects) ||
       mlirArrayAttrGetNumElements(objects) != 1 ||
       !mlirAttributeIsAGPUObjectAttr(mlirArrayAttrGetElement(objects, 0))) {
@@ -326,8 +329,7 @@ WsCompiled wsCompile(MlirStringRef source, MlirStringRef filename, MlirStringRef
     return (WsCompiled){c};
   pthread_once(&passes_registered, register_passes);
   MlirContext ctx = wsCreateContext();
-  MlirDiagnosticHandlerID handler =
-      mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, c, NULL);
+  MlirDiagnosticHandlerID handler = mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, c, NULL);
   if (mlirLogicalResultIsFailure(wsContextLoadDialect(ctx)))
     fail_unlocated(c, "cannot load the ws dialect");
   else
@@ -364,8 +366,7 @@ bool wsCompiledSucceeded(WsCompiled compiled_handle) {
 
 MlirStringRef wsCompiledGetPTX(WsCompiled compiled_handle) {
   compiled *c = compiled_handle.ptr;
-  return c && c->succeeded ? mlirStringRefCreate(c->ptx, c->ptx_len)
-                           : mlirStringRefCreate("", 0);
+  return c && c->succeeded ? mlirStringRefCreate(c->ptx, c->ptx_len) : mlirStringRefCreate("", 0);
 }
 
 intptr_t wsCompiledGetNumKernels(WsCompiled compiled_handle) {
@@ -375,8 +376,7 @@ intptr_t wsCompiledGetNumKernels(WsCompiled compiled_handle) {
 
 const WsKernelInfo *wsCompiledGetKernel(WsCompiled compiled_handle, intptr_t index) {
   compiled *c = compiled_handle.ptr;
-  return c && c->succeeded && index >= 0 && index < c->num_kernels ? &c->kernels[index]
-                                                                    : NULL;
+  return c && c->succeeded && index >= 0 && index < c->num_kernels ? &c->kernels[index] : NULL;
 }
 
 intptr_t wsCompiledGetNumDiagnostics(WsCompiled compiled_handle) {

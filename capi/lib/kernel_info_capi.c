@@ -114,7 +114,8 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
   }
   WsKernelInfo *info = &c->out[c->n];
   memset(info, 0, sizeof *info);
-  MlirAttribute name = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name"));
+  MlirAttribute name =
+      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name"));
   MlirStringRef n = mlirStringAttrGetValue(name);
   if (n.length >= sizeof info->name) {
     char message[96];
@@ -134,10 +135,9 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
   info->pair = k.pair;
   MlirAttribute ws_bytes = mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("ws.workspace_per_block"));
-  info->workspace_per_block =
-      !mlirAttributeIsNull(ws_bytes) && mlirAttributeIsAInteger(ws_bytes)
-          ? mlirIntegerAttrGetValueInt(ws_bytes)
-          : 0;
+  info->workspace_per_block = !mlirAttributeIsNull(ws_bytes) && mlirAttributeIsAInteger(ws_bytes)
+                                  ? mlirIntegerAttrGetValueInt(ws_bytes)
+                                  : 0;
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
     if (i == WS_MAX_KERNEL_ARGS) {
@@ -174,12 +174,14 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       a->dtype = wsElementTypeGetDtype(mlirShapedTypeGetElementType(t));
     } else if ((a->scalar = scalar_type(t)) != WsScalarNone) {
       a->kind = WsArgScalar;
-      a->divisor = mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t) ? wsPlanGetArgumentDivisibility(plan, i) : 1;
+      a->divisor =
+          mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t) ? wsPlanGetArgumentDivisibility(plan, i) : 1;
     } else {
       char message[256];
-      snprintf(message, sizeof message, "kernel argument %d has a type a launch cannot "
-                                        "pass: a scalar is i32, i64, index, f32 or f64 "
-                                        "(pass an f32 or i32 and convert it in the kernel)",
+      snprintf(message, sizeof message,
+               "kernel argument %d has a type a launch cannot "
+               "pass: a scalar is i32, i64, index, f32 or f64 "
+               "(pass an f32 or i32 and convert it in the kernel)",
                (int)i);
       refuse_kernel(c, func, message);
       return;
@@ -202,8 +204,7 @@ static MlirWalkResult visit(MlirOperation op, void *user_data) {
   return c->failed ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
 }
 
-intptr_t wsCollectKernelInfo(MlirOperation module, MlirStringRef source,
-                             WsKernelInfo **kernels) {
+intptr_t wsCollectKernelInfo(MlirOperation module, MlirStringRef source, WsKernelInfo **kernels) {
   collector c = {source, NULL, 0, 0, false};
   mlirOperationWalk(module, visit, &c, MlirWalkPreOrder);
   if (c.failed) {

@@ -9,8 +9,8 @@
 typedef WsTensor ws_tensor;
 
 static const char *dtype_name(int dtype) {
-  const char *name = dtype == 0 ? "none (ws_tensor.dtype is not set)"
-                                : wsDtypeGetName((WsDtype)dtype);
+  const char *name =
+      dtype == 0 ? "none (ws_tensor.dtype is not set)" : wsDtypeGetName((WsDtype)dtype);
   return name ? name : "not a ws_dtype";
 }
 
@@ -28,10 +28,16 @@ typedef struct launch {
 /* CUDA's enumerator for the name ws-c/Dialect.h gives a dtype's TMA type:
  * the names are the enumerators' own, so cuda.h is the one table. */
 static CUtensorMapDataType map_type(WsDtype dtype) {
-#define WS_MAP_TYPE(t) {#t, t}
-  static const struct { const char *name; CUtensorMapDataType type; } types[] = {
-      WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_UINT8),   WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_INT32),
-      WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_FLOAT16), WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_FLOAT32),
+#define WS_MAP_TYPE(t)                                                                             \
+  {                                                                                                \
+    #t, t                                                                                          \
+  }
+  static const struct {
+    const char *name;
+    CUtensorMapDataType type;
+  } types[] = {
+      WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_UINT8),    WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_INT32),
+      WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_FLOAT16),  WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_FLOAT32),
       WS_MAP_TYPE(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16),
   };
 #undef WS_MAP_TYPE
@@ -44,10 +50,14 @@ static CUtensorMapDataType map_type(WsDtype dtype) {
 
 static CUtensorMapSwizzle swizzle_of(int bytes) {
   switch (bytes) {
-  case 32: return CU_TENSOR_MAP_SWIZZLE_32B;
-  case 64: return CU_TENSOR_MAP_SWIZZLE_64B;
-  case 128: return CU_TENSOR_MAP_SWIZZLE_128B;
-  default: return CU_TENSOR_MAP_SWIZZLE_NONE;
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
   }
 }
 
@@ -112,11 +122,21 @@ MlirLogicalResult wsLaunchPrepare(WsLaunch handle, const WsLaunchArg *args, void
   for (int i = 0; i < l->kernel.num_args; i++) {
     const WsLaunchArg *a = &args[i];
     switch (l->rules[i].kind == WS_ARG_SCALAR ? l->rules[i].scalar : 0) {
-    case WS_SCALAR_I32: values[i].i32 = a->scalar.i32; break;
-    case WS_SCALAR_I64: values[i].i64 = a->scalar.i64; break;
-    case WS_SCALAR_F32: values[i].f32 = a->scalar.f32; break;
-    case WS_SCALAR_F64: values[i].f64 = a->scalar.f64; break;
-    default: values[i].tensor = &a->tensor; break;
+    case WS_SCALAR_I32:
+      values[i].i32 = a->scalar.i32;
+      break;
+    case WS_SCALAR_I64:
+      values[i].i64 = a->scalar.i64;
+      break;
+    case WS_SCALAR_F32:
+      values[i].f32 = a->scalar.f32;
+      break;
+    case WS_SCALAR_F64:
+      values[i].f64 = a->scalar.f64;
+      break;
+    default:
+      values[i].tensor = &a->tensor;
+      break;
     }
   }
   /* A function pointer from the caller's object pointer: POSIX's dlsym

@@ -19,10 +19,10 @@
 /* cuTensorMapEncodeTiled's type: a launcher passes the driver's own, the C
  * API the address its caller got from the driver. */
 typedef CUresult (*ws_encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
-                                       const cuuint64_t *, const cuuint64_t *,
-                                       const cuuint32_t *, const cuuint32_t *,
-                                       CUtensorMapInterleave, CUtensorMapSwizzle,
-                                       CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+                                       const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                                       const cuuint32_t *, CUtensorMapInterleave,
+                                       CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                       CUtensorMapFloatOOBfill);
 
 /* Where a launch's memory must live: cuPointerGetAttributes (a launcher
  * passes the driver's own) and the current context's device. The C API
@@ -49,8 +49,8 @@ typedef struct ws_arg_rule {
   CUtensorMapDataType map_type;
   cuuint32_t box[5]; /* outermost first */
   CUtensorMapSwizzle swizzle;
-  int view;   /* the kernel takes a store view after the map */
-  int direct; /* checked, but no TMA copy goes through it: no map */
+  int view;         /* the kernel takes a store view after the map */
+  int direct;       /* checked, but no TMA copy goes through it: no map */
   const char *name; /* its name in the source ("a" for %a), or NULL */
 } ws_arg_rule;
 
@@ -122,10 +122,14 @@ static CUresult check_resident(char *error, int arg, CUdeviceptr base, const ws_
   if (managed || (type == CU_MEMORYTYPE_DEVICE && ordinal == (int)where->device))
     return CUDA_SUCCESS;
   if (type == CU_MEMORYTYPE_DEVICE)
-    return refuse(error, "arg%d: must be in the current GPU's memory, device %d (its base is "
-                  "on device %d)", arg, (int)where->device, ordinal);
-  return refuse(error, "arg%d: must be in the current GPU's memory, device %d (its base 0x%llx "
-                "is %s)", arg, (int)where->device, (unsigned long long)base,
+    return refuse(error,
+                  "arg%d: must be in the current GPU's memory, device %d (its base is "
+                  "on device %d)",
+                  arg, (int)where->device, ordinal);
+  return refuse(error,
+                "arg%d: must be in the current GPU's memory, device %d (its base 0x%llx "
+                "is %s)",
+                arg, (int)where->device, (unsigned long long)base,
                 type == CU_MEMORYTYPE_HOST ? "host memory"
                                            : "no memory CUDA allocated: pageable host memory?");
 }
@@ -137,34 +141,35 @@ static CUresult check_resident(char *error, int arg, CUdeviceptr base, const ws_
  * to 16 bytes). A tensor with no element gets no stride rule (see encode).
  * The base must be `align`-byte aligned: TMA's 16, or an element's for a
  * tensor only stored element by element. */
-static CUresult check_tensor(char *error, int arg, const ws_tensor *t, int dtype,
-                             int elem_bytes, int rank, cuuint64_t byte_strides[5],
-                             int *empty, int align) {
+static CUresult check_tensor(char *error, int arg, const ws_tensor *t, int dtype, int elem_bytes,
+                             int rank, cuuint64_t byte_strides[5], int *empty, int align) {
   if (!t)
     return refuse(error, "arg%d: the ws_tensor pointer is NULL", arg);
   if (t->rank != rank)
-    return refuse(error, "arg%d: rank must be %d, the kernel's box rank (got %d)%s",
-                  arg, rank, t->rank,
+    return refuse(error, "arg%d: rank must be %d, the kernel's box rank (got %d)%s", arg, rank,
+                  t->rank,
                   t->rank >= 0 && t->rank < rank
                       ? "; view a tensor of fewer dimensions with leading sizes of 1 (a 1-D "
                         "N as 1 x N), whose strides are not checked"
                       : "");
   if ((int)t->dtype != dtype)
-    return refuse(error, "arg%d: element type must be %s (got %s)", arg,
-                  dtype_name(dtype), dtype_name((int)t->dtype));
+    return refuse(error, "arg%d: element type must be %s (got %s)", arg, dtype_name(dtype),
+                  dtype_name((int)t->dtype));
   for (int d = 0; d < rank; d++)
     if (t->sizes[d] > (1ull << 32))
-      return refuse(error, "arg%d: each size must be at most 2^32 (got %llu in "
-                    "dimension %d)", arg, (unsigned long long)t->sizes[d], d);
+      return refuse(error,
+                    "arg%d: each size must be at most 2^32 (got %llu in "
+                    "dimension %d)",
+                    arg, (unsigned long long)t->sizes[d], d);
   *empty = !has_element(t, rank);
   if (*empty)
     return CUDA_SUCCESS;
   if (t->base % align)
-    return refuse(error, "arg%d: base must be %d-byte aligned (got 0x%llx)", arg,
-                  align, (unsigned long long)t->base);
+    return refuse(error, "arg%d: base must be %d-byte aligned (got 0x%llx)", arg, align,
+                  (unsigned long long)t->base);
   if (t->sizes[rank - 1] != 1 && t->strides[rank - 1] != 1)
-    return refuse(error, "arg%d: the innermost stride must be 1 element (got %llu)",
-                  arg, (unsigned long long)t->strides[rank - 1]);
+    return refuse(error, "arg%d: the innermost stride must be 1 element (got %llu)", arg,
+                  (unsigned long long)t->strides[rank - 1]);
   byte_strides[rank - 1] = (cuuint64_t)elem_bytes;
   for (int d = rank - 2; d >= 0; d--) {
     if (t->sizes[d] == 1) {
@@ -175,10 +180,11 @@ static CUresult check_tensor(char *error, int arg, const ws_tensor *t, int dtype
     }
     unsigned long long bytes = t->strides[d] * (unsigned long long)elem_bytes;
     if (bytes % 16 || bytes == 0 || bytes >= (1ull << 40) || t->strides[d] >= (1ull << 40))
-      return refuse(error, "arg%d: each outer stride of a dimension larger than 1 "
+      return refuse(error,
+                    "arg%d: each outer stride of a dimension larger than 1 "
                     "must be a nonzero multiple of 16 bytes below 2^40 bytes (got %llu "
-                    "elements of %d bytes in dimension %d)", arg,
-                    (unsigned long long)t->strides[d], elem_bytes, d);
+                    "elements of %d bytes in dimension %d)",
+                    arg, (unsigned long long)t->strides[d], elem_bytes, d);
     byte_strides[d] = bytes;
   }
   return CUDA_SUCCESS;
@@ -195,8 +201,8 @@ static CUresult encode(char *error, int arg, CUtensorMap *map, const ws_tensor *
   cuuint64_t dims[5] = {0}, strides[5] = {0};
   cuuint32_t box[5] = {0}, unit[5] = {0};
   int empty = 0, rank = rule->rank;
-  CUresult r = check_tensor(error, arg, t, rule->dtype, rule->elem_bytes, rank, byte_strides,
-                            &empty, 16);
+  CUresult r =
+      check_tensor(error, arg, t, rule->dtype, rule->elem_bytes, rank, byte_strides, &empty, 16);
   if (r != CUDA_SUCCESS || !encode_tiled)
     return r;
   for (int d = 0; d < rank; d++) {
@@ -208,11 +214,11 @@ static CUresult encode(char *error, int arg, CUtensorMap *map, const ws_tensor *
   }
   void *base = (void *)(empty ? scratch : t->base);
   r = encode_tiled(map, rule->map_type, (cuuint32_t)rank, base, dims, strides, box, unit,
-                   CU_TENSOR_MAP_INTERLEAVE_NONE, rule->swizzle,
-                   CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                   CU_TENSOR_MAP_INTERLEAVE_NONE, rule->swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
-    snprintf(error, 256, "arg%d: cuTensorMapEncodeTiled refused the tensor (CUresult %d)",
-             arg, (int)r);
+    snprintf(error, 256, "arg%d: cuTensorMapEncodeTiled refused the tensor (CUresult %d)", arg,
+             (int)r);
   return r;
 }
 
@@ -221,8 +227,8 @@ static CUresult encode(char *error, int arg, CUtensorMap *map, const ws_tensor *
  * (the last whole 16-byte granule of a row ends there; no limit when
  * rows end on a granule), sizes and byte strides, outermost first. A
  * tensor with no element has sizes of 0: nothing is stored to it. */
-static void store_view(int64_t view[12], const ws_tensor *t,
-                       const cuuint64_t byte_strides[5], int elem_bytes, int rank) {
+static void store_view(int64_t view[12], const ws_tensor *t, const cuuint64_t byte_strides[5],
+                       int elem_bytes, int rank) {
   uint64_t inner = t->sizes[rank - 1];
   uint64_t per_granule = 16 / (uint64_t)elem_bytes;
   int empty = !has_element(t, rank);
@@ -238,40 +244,39 @@ static void store_view(int64_t view[12], const ws_tensor *t,
  * contiguous and aligned to its element; gives its base and count. The
  * kernel reads it element by element, zero past the end, so an empty one
  * needs no base. */
-static CUresult check_array(char *error, int arg, const ws_tensor *t, int dtype,
-                            int elem_bytes, CUdeviceptr *base, uint64_t *count) {
+static CUresult check_array(char *error, int arg, const ws_tensor *t, int dtype, int elem_bytes,
+                            CUdeviceptr *base, uint64_t *count) {
   if (!t)
     return refuse(error, "arg%d: the ws_tensor pointer is NULL", arg);
   if (t->rank != 1)
-    return refuse(error, "arg%d: rank must be 1, the kernel's array (got %d)", arg,
-                  t->rank);
+    return refuse(error, "arg%d: rank must be 1, the kernel's array (got %d)", arg, t->rank);
   if ((int)t->dtype != dtype)
-    return refuse(error, "arg%d: element type must be %s (got %s)", arg,
-                  dtype_name(dtype), dtype_name((int)t->dtype));
+    return refuse(error, "arg%d: element type must be %s (got %s)", arg, dtype_name(dtype),
+                  dtype_name((int)t->dtype));
   *count = t->sizes[0];
   *base = *count ? t->base : 0;
   if (*count > 1 && t->strides[0] != 1)
-    return refuse(error, "arg%d: an array's stride must be 1 element (got %llu)",
-                  arg, (unsigned long long)t->strides[0]);
+    return refuse(error, "arg%d: an array's stride must be 1 element (got %llu)", arg,
+                  (unsigned long long)t->strides[0]);
   if (*count && t->base % (CUdeviceptr)elem_bytes)
-    return refuse(error, "arg%d: base must be %d-byte aligned (got 0x%llx)", arg,
-                  elem_bytes, (unsigned long long)t->base);
+    return refuse(error, "arg%d: base must be %d-byte aligned (got 0x%llx)", arg, elem_bytes,
+                  (unsigned long long)t->base);
   return CUDA_SUCCESS;
 }
 
 /* A descriptor argument: checked and encoded (or, accessed directly, only
  * checked), then its map and store view as parameters. */
-static CUresult prepare_descriptor(char *error, int arg, const ws_arg_rule *rule,
-                                   ws_arg_slot *slot, ws_encode_tiled_fn encode_tiled,
-                                   CUdeviceptr scratch, void **params, int *p) {
+static CUresult prepare_descriptor(char *error, int arg, const ws_arg_rule *rule, ws_arg_slot *slot,
+                                   ws_encode_tiled_fn encode_tiled, CUdeviceptr scratch,
+                                   void **params, int *p) {
   const ws_tensor *t = slot->value.tensor;
   cuuint64_t strides[5];
   CUresult r;
   memset(&slot->map, 0, sizeof slot->map);
   if (rule->direct) {
     int empty;
-    r = check_tensor(error, arg, t, rule->dtype, rule->elem_bytes, rule->rank, strides,
-                     &empty, rule->elem_bytes);
+    r = check_tensor(error, arg, t, rule->dtype, rule->elem_bytes, rule->rank, strides, &empty,
+                     rule->elem_bytes);
   } else {
     r = encode(error, arg, &slot->map, t, rule, encode_tiled,
                scratch + (rule->view ? WS_SCRATCH_STORE_OFFSET : 0), strides);
@@ -296,11 +301,14 @@ static inline CUresult ws_check_split_k(char *error, int arg, uint64_t workspace
                                         const char *bytes_of, const unsigned grid[3],
                                         unsigned resident, const char *resident_of) {
   if (workspace == 0 || workspace % 16 != 0)
-    return refuse(error, "arg%d: the split-K workspace must be a 16-byte aligned address of "
-                         "%s(grid_x) bytes, zeroed before the first launch", arg, bytes_of);
+    return refuse(error,
+                  "arg%d: the split-K workspace must be a 16-byte aligned address of "
+                  "%s(grid_x) bytes, zeroed before the first launch",
+                  arg, bytes_of);
   if (resident && (grid[1] != 1 || grid[2] != 1 || grid[0] > resident))
-    return refuse(error, "split-K waits across blocks, so every block must be resident at "
-                         "once: grid_x at most %u (%s), grid_y and grid_z 1 (got %u x %u x %u)",
+    return refuse(error,
+                  "split-K waits across blocks, so every block must be resident at "
+                  "once: grid_x at most %u (%s), grid_y and grid_z 1 (got %u x %u x %u)",
                   resident, resident_of, grid[0], grid[1], grid[2]);
   return CUDA_SUCCESS;
 }
@@ -310,8 +318,7 @@ static inline CUresult ws_check_split_k(char *error, int arg, uint64_t workspace
  * many rounds as `resident` blocks do, the rounds counted in clusters (a
  * cluster kernel's loop steps over clusters). Inline: only persistent
  * launchers call it. */
-static inline unsigned ws_balanced_grid(uint64_t iterations, unsigned resident,
-                                        unsigned cluster) {
+static inline unsigned ws_balanced_grid(uint64_t iterations, unsigned resident, unsigned cluster) {
   if (cluster == 0)
     cluster = 1;
   uint64_t units = resident / cluster; /* the clusters (or blocks) resident at once */
@@ -339,8 +346,10 @@ static CUresult ws_prepare(char *error, const ws_arg_rule *rules, int n, const w
     long long v = rule->scalar == WS_SCALAR_I32 ? values[i].i32 : (long long)values[i].i64;
     if (v % rule->divisor != 0)
       return name_refusal(error,
-                          refuse(error, "arg%d: must be a multiple of its ws.divisibility, "
-                                        "%lld (got %lld)", i, rule->divisor, v),
+                          refuse(error,
+                                 "arg%d: must be a multiple of its ws.divisibility, "
+                                 "%lld (got %lld)",
+                                 i, rule->divisor, v),
                           i, rule->name);
   }
   int p = 0;
@@ -352,8 +361,8 @@ static CUresult ws_prepare(char *error, const ws_arg_rule *rules, int n, const w
     if (rule->kind == WS_ARG_SCALAR) {
       params[p++] = &slot->value;
     } else if (rule->kind == WS_ARG_ARRAY) {
-      r = check_array(error, i, slot->value.tensor, rule->dtype, rule->elem_bytes,
-                      &slot->array, &slot->count);
+      r = check_array(error, i, slot->value.tensor, rule->dtype, rule->elem_bytes, &slot->array,
+                      &slot->count);
       params[p++] = &slot->array;
       params[p++] = &slot->count;
     } else {

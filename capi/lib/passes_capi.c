@@ -6,9 +6,7 @@
 
 #include "../../passes/support/ws_pass.h"
 
-static MlirStringRef ref(const char *s) {
-  return mlirStringRefCreateFromCString(s ? s : "");
-}
+static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s ? s : ""); }
 
 intptr_t wsGetNumPasses(void) { return ws_pass_def_count(); }
 
@@ -31,8 +29,7 @@ void wsPassGetOption(intptr_t index, intptr_t option, MlirStringRef *name,
                      MlirStringRef *default_value, MlirStringRef *help) {
   const ws_pass_def *def = ws_pass_def_at((int)index);
   const ws_option_spec *spec =
-      def && option >= 0 && option < def->num_options ? &def->options[option]
-                                                      : NULL;
+      def && option >= 0 && option < def->num_options ? &def->options[option] : NULL;
   if (name)
     *name = ref(spec ? spec->name : NULL);
   if (default_value)
@@ -59,13 +56,11 @@ static void report(const WsDiagnostics *diag, const char *message) {
     diag->on_error(mlirStringRefCreateFromCString(message), diag->user_data);
 }
 
-static const ws_pass_def *find_or_report(MlirStringRef argument,
-                                         const WsDiagnostics *diag) {
+static const ws_pass_def *find_or_report(MlirStringRef argument, const WsDiagnostics *diag) {
   const ws_pass_def *def = ws_find_pass_def(argument);
   if (!def) {
     char error[WS_ERROR_MAX];
-    snprintf(error, sizeof error, "'%.*s' is not a ws pass",
-             (int)argument.length, argument.data);
+    snprintf(error, sizeof error, "'%.*s' is not a ws pass", (int)argument.length, argument.data);
     report(diag, error);
   }
   return def;
@@ -73,10 +68,8 @@ static const ws_pass_def *find_or_report(MlirStringRef argument,
 
 /* Finds and configures a definition; the shared first step of every entry
  * point that takes a name and an option string. */
-static const ws_pass_def *configure(MlirStringRef argument,
-                                    MlirStringRef options,
-                                    ws_pass_options *opts,
-                                    const WsDiagnostics *diag) {
+static const ws_pass_def *configure(MlirStringRef argument, MlirStringRef options,
+                                    ws_pass_options *opts, const WsDiagnostics *diag) {
   char error[WS_ERROR_MAX];
   const ws_pass_def *def = find_or_report(argument, diag);
   if (!def)
@@ -98,24 +91,23 @@ bool wsPassGetOptionValue(MlirStringRef argument, MlirStringRef options, MlirStr
     return true;
   if (def) {
     char error[WS_ERROR_MAX];
-    snprintf(error, sizeof error, "%s has no option '%s' (or its value is longer than %zu "
-             "bytes)", def->argument, key, cap ? cap - 1 : 0);
+    snprintf(error, sizeof error,
+             "%s has no option '%s' (or its value is longer than %zu "
+             "bytes)",
+             def->argument, key, cap ? cap - 1 : 0);
     report(diag, error);
   }
   return false;
 }
 
-MlirPass wsCreatePass(MlirStringRef argument, MlirStringRef options,
-                      const WsDiagnostics *diag) {
+MlirPass wsCreatePass(MlirStringRef argument, MlirStringRef options, const WsDiagnostics *diag) {
   ws_pass_options opts;
-  const ws_pass_def *def =
-      configure(argument, options, &opts, diag);
+  const ws_pass_def *def = configure(argument, options, &opts, diag);
   if (!def)
     return (MlirPass){NULL};
   if (!def->run) {
     char error[WS_ERROR_MAX];
-    snprintf(error, sizeof error,
-             "'%s' is a pipeline; add it with wsAddPassByName", def->argument);
+    snprintf(error, sizeof error, "'%s' is a pipeline; add it with wsAddPassByName", def->argument);
     report(diag, error);
     return (MlirPass){NULL};
   }
@@ -123,8 +115,7 @@ MlirPass wsCreatePass(MlirStringRef argument, MlirStringRef options,
 }
 
 MlirLogicalResult wsAddPassByName(MlirOpPassManager pm, MlirStringRef argument,
-                                  MlirStringRef options,
-                                  const WsDiagnostics *diag) {
+                                  MlirStringRef options, const WsDiagnostics *diag) {
   char error[WS_ERROR_MAX];
   const ws_pass_def *def = find_or_report(argument, diag);
   if (!def)
@@ -136,8 +127,7 @@ MlirLogicalResult wsAddPassByName(MlirOpPassManager pm, MlirStringRef argument,
   return mlirLogicalResultSuccess();
 }
 
-MlirPass wsCreateVerifyPass(MlirStringRef options,
-                            const WsDiagnostics *diag) {
+MlirPass wsCreateVerifyPass(MlirStringRef options, const WsDiagnostics *diag) {
   return wsCreatePass(ref(ws_verify_pass_def.argument), options, diag);
 }
 

@@ -41,17 +41,17 @@ void wsPlanDestroy(WsPlan plan) { free(unwrap(plan)); }
 
 WsPlanKernel wsPlanGetKernel(WsPlan plan) {
   const ws_plan *p = &unwrap(plan)->plan;
-  return (WsPlanKernel){p->block_threads, p->smem_bytes, p->maxnreg, p->blocks_per_sm,
-                        p->persistent, p->cluster[0], p->cluster[1], ws_plan_is_pair(p),
-                        p->row_scratch, p->row_scratch_bytes};
+  return (WsPlanKernel){p->block_threads, p->smem_bytes,       p->maxnreg,    p->blocks_per_sm,
+                        p->persistent,    p->cluster[0],       p->cluster[1], ws_plan_is_pair(p),
+                        p->row_scratch,   p->row_scratch_bytes};
 }
 
 intptr_t wsPlanGetNumPartitions(WsPlan plan) { return unwrap(plan)->plan.num_parts; }
 
 WsPlanPartition wsPlanGetPartition(WsPlan plan, intptr_t index) {
   const ws_partition *part = &unwrap(plan)->plan.parts[index];
-  return (WsPlanPartition){part->name, ws_role_names[part->role], part->num_warps,
-                           part->registers, part->first_warp};
+  return (WsPlanPartition){part->name, ws_role_names[part->role], part->num_warps, part->registers,
+                           part->first_warp};
 }
 
 intptr_t wsPlanGetNumRings(WsPlan plan) { return unwrap(plan)->plan.num_rings; }
@@ -73,11 +73,18 @@ WsPlanChannel wsPlanGetChannel(WsPlan plan, intptr_t index) {
   const plan_handle *h = unwrap(plan);
   const ws_channel *c = &h->plan.channels[index];
   return (WsPlanChannel){
-      .from = c->from, .to = c->to, .depth = c->depth,
-      .full = c->full, .empty = c->empty, .full_arrivals = c->full_arrivals,
-      .empty_arrivals = c->empty_arrivals, .expect_tx = c->expect_tx,
-      .producer_phase = c->producer_phase, .consumer_phase = c->consumer_phase,
-      .release_fence = c->release_fence, .publish_fence = c->publish_fence,
+      .from = c->from,
+      .to = c->to,
+      .depth = c->depth,
+      .full = c->full,
+      .empty = c->empty,
+      .full_arrivals = c->full_arrivals,
+      .empty_arrivals = c->empty_arrivals,
+      .expect_tx = c->expect_tx,
+      .producer_phase = c->producer_phase,
+      .consumer_phase = c->consumer_phase,
+      .release_fence = c->release_fence,
+      .publish_fence = c->publish_fence,
       .drain = c->drain,
   };
 }

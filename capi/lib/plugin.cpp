@@ -36,15 +36,14 @@ static void registerWsPasses() {
     MlirStringRef arg = wsPassGetArgument(i);
     MlirStringRef summary = wsPassGetSummary(i);
     mlir::registerPassPipeline(
-        llvm::StringRef(arg.data, arg.length),
-        llvm::StringRef(summary.data, summary.length),
+        llvm::StringRef(arg.data, arg.length), llvm::StringRef(summary.data, summary.length),
         [arg](mlir::OpPassManager &pm, llvm::StringRef options,
-              llvm::function_ref<llvm::LogicalResult(const llvm::Twine &)>
-                  errorHandler) -> llvm::LogicalResult {
+              llvm::function_ref<llvm::LogicalResult(const llvm::Twine &)> errorHandler)
+            -> llvm::LogicalResult {
           std::string message;
           WsDiagnostics diag = {appendMessage, emitRemark, &message};
-          if (mlirLogicalResultIsFailure(wsAddPassByName(
-                  wrap(&pm), arg, {options.data(), options.size()}, &diag)))
+          if (mlirLogicalResultIsFailure(
+                  wsAddPassByName(wrap(&pm), arg, {options.data(), options.size()}, &diag)))
             return errorHandler(message);
           return llvm::success();
         },
@@ -59,12 +58,10 @@ static void registerWsDialect(mlir::DialectRegistry *registry) {
   });
 }
 
-extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo
-mlirGetDialectPluginInfo() {
+extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "ws", WS_VERSION, registerWsDialect};
 }
 
-extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
-mlirGetPassPluginInfo() {
+extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "ws", WS_VERSION, registerWsPasses};
 }

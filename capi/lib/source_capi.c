@@ -6,8 +6,7 @@
 
 #include <stdio.h>
 
-static bool resolve(MlirLocation loc, MlirStringRef *file, int *line, int *column,
-                    int depth) {
+static bool resolve(MlirLocation loc, MlirStringRef *file, int *line, int *column, int depth) {
   if (depth > 16 || mlirLocationIsNull(loc))
     return false;
   if (mlirLocationIsAFileLineColRange(loc)) {
@@ -35,8 +34,7 @@ static bool resolve(MlirLocation loc, MlirStringRef *file, int *line, int *colum
 
 /* Names and call sites point at what they wrap; the depth bound keeps a
  * pathological chain of wrappers from recursing without end. */
-bool wsLocationGetFilePosition(MlirLocation loc, MlirStringRef *file, int *line,
-                               int *column) {
+bool wsLocationGetFilePosition(MlirLocation loc, MlirStringRef *file, int *line, int *column) {
   return resolve(loc, file, line, column, 0);
 }
 
@@ -121,16 +119,16 @@ bool wsSourceCheckBeforeParse(MlirContext ctx, MlirStringRef text) {
   char message[192];
   if (!wsSourceNestingWithin(text, WS_MAX_SOURCE_NESTING, &line, &column))
     /* MLIR's parser recurses per level and would overflow the stack */
-    snprintf(message, sizeof message,
-             "the input nests brackets more than %d deep; ws refuses it", WS_MAX_SOURCE_NESTING);
+    snprintf(message, sizeof message, "the input nests brackets more than %d deep; ws refuses it",
+             WS_MAX_SOURCE_NESTING);
   else if (find_template_field(text, &line, &column))
     snprintf(message, sizeof message,
              "'${' begins a template field: this is a ws.Template's source, not a kernel; "
              "render a member first (in Python, ws.Template(path).compile(config))");
   else
     return true;
-  mlirEmitError(mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("-"),
-                                           (unsigned)line, (unsigned)column),
+  mlirEmitError(mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("-"), (unsigned)line,
+                                           (unsigned)column),
                 message);
   return false;
 }

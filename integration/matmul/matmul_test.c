@@ -86,8 +86,11 @@ static const float alpha_value = -0.71875f;
 
 /* A ws_tensor of rank 2: rows x cols with rows `ld` elements apart. */
 static ws_tensor matrix(CUdeviceptr base, ws_dtype dtype, long rows, long cols, long ld) {
-  ws_tensor t = {.base = base, .rank = 2, .dtype = dtype,
-                 .sizes = {(uint64_t)rows, (uint64_t)cols}, .strides = {(uint64_t)ld, 1}};
+  ws_tensor t = {.base = base,
+                 .rank = 2,
+                 .dtype = dtype,
+                 .sizes = {(uint64_t)rows, (uint64_t)cols},
+                 .strides = {(uint64_t)ld, 1}};
   return t;
 }
 
@@ -99,7 +102,7 @@ static float half_to_float(uint16_t h) {
   return f;
 #else
   uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 31, man = h & 1023;
-  float f = exp == 0 ? ldexpf((float)man, -24)
+  float f = exp == 0    ? ldexpf((float)man, -24)
             : exp == 31 ? (man ? NAN : INFINITY)
                         : ldexpf((float)(man | 1024), (int)exp - 25);
   uint32_t bits;
@@ -304,8 +307,7 @@ int main(int argc, char **argv) {
   for (unsigned blk = 0; blk < gx; blk++)
     for (size_t g = 0; g < 32; g++)
       unsettled += w[(blk * per_block + per_block - 128) / 4 + g] != 0;
-  check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS WORKSPACE_ARG),
-        "launch");
+  check(LAUNCH(&mod, s, gx, gy, 1, &ta, &tb, &tc, EPILOGUE_TENSORS K_ARGS WORKSPACE_ARG), "launch");
   finish(s);
   check(cuMemcpyDtoH(again, dc, c_elems * 2), "copy back");
   for (size_t e = 0; e < c_elems; e++)
@@ -362,8 +364,9 @@ int main(int argc, char **argv) {
     snprintf(how, sizeof how, " (grid %u)", gx);
 #endif
   printf("%s %s %ldx%ldx%ld%s: %ld of %ld checked elements wrong, %ld bytes outside C "
-         "changed", bad || outside || unsettled ? "FAIL" : "PASS", STR(MOD), M, N, K, how, bad,
-         checked, 2 * outside);
+         "changed",
+         bad || outside || unsettled ? "FAIL" : "PASS", STR(MOD), M, N, K, how, bad, checked,
+         2 * outside);
 #ifdef SPLIT_K
   printf(", %ld workspace flags set or elements changed on a second launch", unsettled);
 #endif

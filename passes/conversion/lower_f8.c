@@ -23,9 +23,7 @@ static MlirType vector_of(int n, MlirType element) {
   return mlirVectorTypeGet(1, shape, element);
 }
 
-static int lanes(MlirValue v) {
-  return (int)mlirShapedTypeGetDimSize(mlirValueGetType(v), 0);
-}
+static int lanes(MlirValue v) { return (int)mlirShapedTypeGetDimSize(mlirValueGetType(v), 0); }
 
 static MlirValue shuffle(ws_builder *b, MlirValue x, MlirValue y, int first, int count) {
   char mask[128];
@@ -36,8 +34,7 @@ static MlirValue shuffle(ws_builder *b, MlirValue x, MlirValue y, int first, int
   MlirNamedAttribute attr = ws_named_text(b->ctx, "mask", mask);
   MlirValue ops[2] = {x, y};
   MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(x));
-  return ws_build_value(b, "llvm.shufflevector", 2, ops, vector_of(count, element), 1,
-                        &attr);
+  return ws_build_value(b, "llvm.shufflevector", 2, ops, vector_of(count, element), 1, &attr);
 }
 
 /* Joins equal-length pieces, in order, into one vector. */
@@ -66,8 +63,7 @@ static MlirValue widen_pair(ws_builder *b, MlirValue pair, MlirType f8) {
                                  ws_named_text(b->ctx, "relu", "false")};
   MlirValue half = ws_build_value(b, "nvvm.convert.f8x2.to.f16x2", 1, &pair,
                                   vector_of(2, mlirF16TypeGet(b->ctx)), 2, attrs);
-  return ws_build_value(b, "arith.extf", 1, &half, vector_of(2, mlirF32TypeGet(b->ctx)), 0,
-                        NULL);
+  return ws_build_value(b, "arith.extf", 1, &half, vector_of(2, mlirF32TypeGet(b->ctx)), 0, NULL);
 }
 
 /* Elements 2k and 2k+1 of a vector<V x f32> to two f8 bytes, in order: the

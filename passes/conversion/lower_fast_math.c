@@ -13,8 +13,8 @@
 /* True when the op's fastmath flags (#arith.fastmath<...>) allow
  * approximate functions: afn, or fast, which includes it. */
 static bool allows_approximation(MlirOperation op) {
-  MlirAttribute flags = mlirOperationGetInherentAttributeByName(
-      op, mlirStringRefCreateFromCString("fastmath"));
+  MlirAttribute flags =
+      mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("fastmath"));
   if (mlirAttributeIsNull(flags))
     return false;
   char text[128];

@@ -96,8 +96,8 @@ void ws_fragment_unpack(ws_builder *b, MlirValue agg, ws_fragment *f) {
 }
 
 MlirValue ws_splat_scalar(ws_builder *b, MlirValue tile, MlirOperation where) {
-  MlirOperation def = mlirValueIsAOpResult(tile) ? mlirOpResultGetOwner(tile)
-                                                 : (MlirOperation){NULL};
+  MlirOperation def =
+      mlirValueIsAOpResult(tile) ? mlirOpResultGetOwner(tile) : (MlirOperation){NULL};
   if (mlirOperationIsNull(def) || !ws_is_splat_tile(def)) {
     ws_emit_op_error(mlirOperationIsNull(def) ? where : def,
                      "is a tile the consumer warpgroups cannot rebuild; only "
@@ -106,8 +106,8 @@ MlirValue ws_splat_scalar(ws_builder *b, MlirValue tile, MlirOperation where) {
   }
   if (ws_op_is(def, "tensor.splat"))
     return mlirOperationGetOperand(def, 0);
-  MlirAttribute value = mlirOperationGetInherentAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
+  MlirAttribute value =
+      mlirOperationGetInherentAttributeByName(def, mlirStringRefCreateFromCString("value"));
   MlirNamedAttribute attr = ws_named(b->ctx, "value", mlirDenseElementsAttrGetSplatValue(value));
   return ws_build_value(b, "arith.constant", 0, NULL, ws_tile_element(tile), 1, &attr);
 }
@@ -218,9 +218,10 @@ bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) 
   ws_fragment *out = ws_fragment_new(F, result);
   if (!out) {
     char t[96];
-    ws_emit_op_error(op, "makes a %s tile, which is neither M x N nor 1 x M of the "
-                         "consumers' %d rows", ws_type_str(mlirValueGetType(result), t, sizeof t),
-                     ws_shape_m(&F->layout));
+    ws_emit_op_error(op,
+                     "makes a %s tile, which is neither M x N nor 1 x M of the "
+                     "consumers' %d rows",
+                     ws_type_str(mlirValueGetType(result), t, sizeof t), ws_shape_m(&F->layout));
     return false;
   }
   MlirType from_type = n ? mlirValueGetType(mlirOperationGetOperand(op, 0)) : (MlirType){NULL};
@@ -233,8 +234,8 @@ bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op) 
   for (int v = 0; v < out->count; v++) {
     MlirOperation copy = ws_clone_before(b, op);
     for (intptr_t k = 0; k < n; k++)
-      mlirOperationSetOperand(copy, k, in_index[k] >= 0 ? F->items[in_index[k]].values[v]
-                                                        : splat[k]);
+      mlirOperationSetOperand(copy, k,
+                              in_index[k] >= 0 ? F->items[in_index[k]].values[v] : splat[k]);
     mlirValueSetType(mlirOperationGetResult(copy, 0), ws_tile_element(result));
     out->values[v] = mlirOperationGetResult(copy, 0);
   }
@@ -329,8 +330,7 @@ bool ws_fragments_iota(ws_fragments *F, ws_builder *b, MlirOperation op, MlirVal
       for (int h = 0; h < 2; h++)
         for (int e = 0; e < 2; e++)
           out->values[p * cols / 2 + 4 * j + 2 * h + e] =
-              axis == 0 ? ws_arith(b, "arith.addi", row0,
-                                   ws_const_i32(b, s.part_rows * p + 8 * h))
+              axis == 0 ? ws_arith(b, "arith.addi", row0, ws_const_i32(b, s.part_rows * p + 8 * h))
                         : ws_arith(b, "arith.addi", col0, ws_const_i32(b, 8 * j + e));
   return true;
 }
@@ -345,9 +345,9 @@ MlirValue ws_fragment_struct(ws_fragments *F, ws_builder *b, MlirValue tile, Mli
   if (ws_is_zero_splat(tile))
     return ws_build_value(b, "llvm.mlir.zero", 0, NULL, type, 0, NULL);
   MlirValue s = ws_splat_scalar(b, tile, where);
-  return mlirValueIsNull(s) ? s
-                            : pack_values(b, type, &s, (int)mlirLLVMStructTypeGetNumElementTypes(type),
-                                          true);
+  return mlirValueIsNull(s)
+             ? s
+             : pack_values(b, type, &s, (int)mlirLLVMStructTypeGetNumElementTypes(type), true);
 }
 
 /* A tile value that crosses a region's edge (an scf.for's or scf.if's
@@ -359,9 +359,10 @@ static bool carry_as_struct(ws_fragments *F, MlirOperation op, MlirValue v, Mlir
   int n, count;
   if (!fragment_shape(F, tile, &n, &count)) {
     char buf[96];
-    ws_emit_op_error(op, "carries a %s tile, which is neither M x N nor 1 x M of the "
-                         "consumers' %d rows", ws_type_str(tile, buf, sizeof buf),
-                     ws_shape_m(&F->layout));
+    ws_emit_op_error(op,
+                     "carries a %s tile, which is neither M x N nor 1 x M of the "
+                     "consumers' %d rows",
+                     ws_type_str(tile, buf, sizeof buf), ws_shape_m(&F->layout));
     return false;
   }
   MlirType e = mlirShapedTypeGetElementType(tile);

@@ -37,8 +37,9 @@ static MlirValue guarded_load(ws_builder *b, MlirValue array, MlirValue index, M
   ws_build_terminator(yes, b->loc, "scf.yield", 1, &value);
   ws_builder out = ws_builder_at_end(no, b->loc);
   MlirNamedAttribute zero_attr =
-      ws_named(b->ctx, "value", mlirTypeIsAF32(type) ? mlirFloatAttrDoubleGet(b->ctx, type, 0.0)
-                                                     : mlirIntegerAttrGet(type, 0));
+      ws_named(b->ctx, "value",
+               mlirTypeIsAF32(type) ? mlirFloatAttrDoubleGet(b->ctx, type, 0.0)
+                                    : mlirIntegerAttrGet(type, 0));
   MlirValue zero = ws_build_value(&out, "arith.constant", 0, NULL, type, 1, &zero_attr);
   ws_build_terminator(no, b->loc, "scf.yield", 1, &zero);
   return mlirOperationGetResult(branch, 0);

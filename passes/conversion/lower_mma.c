@@ -45,20 +45,19 @@ static MlirValue regroup(ws_builder *b, MlirValue from, int first, int count, Ml
  * span of N (k rows of span bytes), the stride one 8-row atom of K. */
 static MlirValue descriptor(ws_builder *b, int span, int leading, MlirValue addr) {
   int mode = span == 128 ? 1 : span == 64 ? 2 : 3;
-  uint64_t fixed = ((uint64_t)(leading >> 4) << 16) | ((uint64_t)(8 * span >> 4) << 32) |
-                   ((uint64_t)mode << 62);
-  MlirValue wide = ws_build_value(b, "arith.extui", 1, &addr,
-                                  mlirIntegerTypeGet(b->ctx, 64), 0, NULL);
-  MlirValue start = ws_arith(b, "arith.andi", ws_arith(b, "arith.shrui", wide, c64(b, 4)),
-                             c64(b, 0x3FFF));
+  uint64_t fixed =
+      ((uint64_t)(leading >> 4) << 16) | ((uint64_t)(8 * span >> 4) << 32) | ((uint64_t)mode << 62);
+  MlirValue wide =
+      ws_build_value(b, "arith.extui", 1, &addr, mlirIntegerTypeGet(b->ctx, 64), 0, NULL);
+  MlirValue start =
+      ws_arith(b, "arith.andi", ws_arith(b, "arith.shrui", wide, c64(b, 4)), c64(b, 0x3FFF));
   return ws_arith(b, "arith.ori", start, c64(b, (int64_t)fixed));
 }
 
 static MlirValue wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue acc, MlirValue da,
                        MlirValue db, bool zero_acc) {
   char shape[64], type_a[48], type_b[48];
-  snprintf(shape, sizeof shape, "#nvvm.shape<m = %d, n = %d, k = %d>", MMA_M, s->n,
-           s->form->k);
+  snprintf(shape, sizeof shape, "#nvvm.shape<m = %d, n = %d, k = %d>", MMA_M, s->n, s->form->k);
   snprintf(type_a, sizeof type_a, "#nvvm.wgmma_type<%s>", s->form->nvvm_a);
   snprintf(type_b, sizeof type_b, "#nvvm.wgmma_type<%s>", s->form->nvvm_b);
   MlirNamedAttribute attrs[9] = {
@@ -66,14 +65,14 @@ static MlirValue wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue acc, Mlir
       ws_named_text(b->ctx, "typeA", type_a),
       ws_named_text(b->ctx, "typeB", type_b),
       ws_named_text(b->ctx, "typeD", "#nvvm.wgmma_type<f32>"),
-      ws_named_text(b->ctx, "scaleD", zero_acc ? "#nvvm.wgmma_scale_out<zero>"
-                                               : "#nvvm.wgmma_scale_out<one>"),
+      ws_named_text(b->ctx, "scaleD",
+                    zero_acc ? "#nvvm.wgmma_scale_out<zero>" : "#nvvm.wgmma_scale_out<one>"),
       ws_named_text(b->ctx, "scaleA", "#nvvm.wgmma_scale_in<one>"),
       ws_named_text(b->ctx, "scaleB", "#nvvm.wgmma_scale_in<one>"),
       /* row A: K-major; col B: K-major, row B: N-major (transposed) */
       ws_named_text(b->ctx, "layoutA", "#nvvm.mma_layout<row>"),
-      ws_named_text(b->ctx, "layoutB", s->b_n_major ? "#nvvm.mma_layout<row>"
-                                                    : "#nvvm.mma_layout<col>"),
+      ws_named_text(b->ctx, "layoutB",
+                    s->b_n_major ? "#nvvm.mma_layout<row>" : "#nvvm.mma_layout<col>"),
   };
   MlirValue ops[3] = {acc, da, db};
   return ws_build_value(b, "nvvm.wgmma.mma_async", 3, ops, mlirValueGetType(acc), 9, attrs);
@@ -100,8 +99,8 @@ static MlirValue join_parts(ws_builder *b, const ws_mma_shape *s, const MlirValu
   return all;
 }
 
-MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgroup,
-                        MlirValue a_addr, MlirValue b_addr, MlirValue acc, bool zero_acc) {
+MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgroup, MlirValue a_addr,
+                        MlirValue b_addr, MlirValue acc, bool zero_acc) {
   int eb = wsElementTypeByteWidth(s->element);
   int k_step = s->form->k, step_bytes = k_step * eb, m = s->rows * s->warpgroups;
   /* within a box, row r of A lies at r x span */
@@ -148,9 +147,9 @@ static MlirValue join_pairs(ws_builder *b, MlirValue first, MlirValue second) {
   int64_t four = 4;
   MlirNamedAttribute mask = ws_named_text(b->ctx, "mask", "array<i32: 0, 1, 2, 3>");
   MlirValue ops[2] = {first, second};
-  MlirValue bytes = ws_build_value(b, "llvm.shufflevector", 2, ops,
-                                   mlirVectorTypeGet(1, &four, mlirIntegerTypeGet(b->ctx, 8)),
-                                   1, &mask);
+  MlirValue bytes =
+      ws_build_value(b, "llvm.shufflevector", 2, ops,
+                     mlirVectorTypeGet(1, &four, mlirIntegerTypeGet(b->ctx, 8)), 1, &mask);
   return ws_build_value(b, "llvm.bitcast", 1, &bytes, mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
 }
 
@@ -185,8 +184,8 @@ static f8_quad f8_quad_sources(ws_builder *b) {
  * lanes 2 (c % 2) and 2 (c % 2) + 1, in the first group for c < 2 and the
  * second otherwise: two shuffles and one prmt. */
 static MlirValue f8_register(ws_builder *b, const f8_quad *q, MlirValue word) {
-  MlirValue ops[3] = {ws_shuffle(b, "idx", word, q->first),
-                      ws_shuffle(b, "idx", word, q->second), q->selector};
+  MlirValue ops[3] = {ws_shuffle(b, "idx", word, q->first), ws_shuffle(b, "idx", word, q->second),
+                      q->selector};
   MlirNamedAttribute attrs[2] = {
       ws_named_text(b->ctx, "mode", "#nvvm.permute_mode<default>"),
       ws_named_text(b->ctx, "operandSegmentSizes", "array<i32: 1, 1, 1>"),
@@ -228,8 +227,9 @@ static MlirValue wgmma_rs(ws_builder *b, const ws_mma_shape *s, MlirValue d, con
   ws_text_init(&t, text, sizeof text);
   ws_text_init(&c, cons, sizeof cons);
   bool f8 = ws_is_f8(s->element);
-  ws_text_appendf(&t, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n"
-                      "wgmma.mma_async.sync.aligned.m%dn%dk%d.f32.%s.%s {",
+  ws_text_appendf(&t,
+                  "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n"
+                  "wgmma.mma_async.sync.aligned.m%dn%dk%d.f32.%s.%s {",
                   2 * count + 5, MMA_M, s->n, s->form->k, s->form->nvvm_a, s->form->nvvm_b);
   for (int i = 0; i < count; i++) {
     ws_text_appendf(&t, "%s$%d", i ? ", " : "", i);
@@ -267,8 +267,8 @@ MlirValue ws_pin_register(ws_builder *b, MlirValue v) {
  * that precedes it; without the pins LLVM is free to sink A's packing (and
  * the accumulator's rescale) past the fence, and ptxas then injects a
  * warpgroup.arrive before each wgmma, serializing them. */
-static MlirValue fence_wgmma_registers(ws_builder *b, MlirValue *regs, int num_regs,
-                                       MlirValue acc, int acc_count) {
+static MlirValue fence_wgmma_registers(ws_builder *b, MlirValue *regs, int num_regs, MlirValue acc,
+                                       int acc_count) {
   for (int i = 0; i < num_regs; i++)
     regs[i] = ws_pin_register(b, regs[i]);
   MlirType f32 = mlirF32TypeGet(b->ctx);
@@ -315,27 +315,26 @@ MlirValue ws_emit_wgmma_rs(ws_builder *b, const ws_mma_shape *s, const MlirValue
   return join_parts(b, s, parts, mlirValueGetType(acc));
 }
 
-void ws_fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
-                        MlirValue *row0, MlirValue *col0) {
+void ws_fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread, MlirValue *row0,
+                        MlirValue *col0) {
   MlirValue wg = ws_arith(b, "arith.divui", thread, c32(b, WARPGROUP_THREADS));
   MlirValue t = ws_arith(b, "arith.remui", thread, c32(b, WARPGROUP_THREADS));
   MlirValue warp = ws_arith(b, "arith.divui", t, c32(b, 32));
   MlirValue lane = ws_arith(b, "arith.remui", t, c32(b, 32));
   bool split = s->col_groups > 1; /* the warpgroups share rows, not columns */
-  *row0 = ws_arith(
-      b, "arith.addi",
-      ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", wg, c32(b, split ? 0 : s->rows)),
-               ws_arith(b, "arith.muli", warp, c32(b, s->warp_rows))),
-      ws_arith(b, "arith.divui", lane, c32(b, 4)));
-  *col0 = ws_arith(b, "arith.addi",
-                   ws_arith(b, "arith.muli", wg, c32(b, split ? ws_shape_cols(s, s->n) : 0)),
-                   ws_arith(b, "arith.muli", ws_arith(b, "arith.remui", lane, c32(b, 4)),
-                            c32(b, 2)));
+  *row0 =
+      ws_arith(b, "arith.addi",
+               ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", wg, c32(b, split ? 0 : s->rows)),
+                        ws_arith(b, "arith.muli", warp, c32(b, s->warp_rows))),
+               ws_arith(b, "arith.divui", lane, c32(b, 4)));
+  *col0 = ws_arith(
+      b, "arith.addi", ws_arith(b, "arith.muli", wg, c32(b, split ? ws_shape_cols(s, s->n) : 0)),
+      ws_arith(b, "arith.muli", ws_arith(b, "arith.remui", lane, c32(b, 4)), c32(b, 2)));
 }
 
-void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
-                            MlirValue tile, const MlirValue *values, MlirType element_type,
-                            int span, int part, int part_cols) {
+void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread, MlirValue tile,
+                            const MlirValue *values, MlirType element_type, int span, int part,
+                            int part_cols) {
   int eb = wsElementTypeByteWidth(element_type);
   MlirValue row0, col0;
   ws_fragment_origin(b, s, thread, &row0, &col0);
@@ -371,9 +370,9 @@ static MlirValue pair_element(ws_builder *b, MlirValue pair, MlirType element_ty
   return ws_build_value(b, "llvm.extractelement", 2, ops, scalar, 0, NULL);
 }
 
-void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
-                           MlirValue tile, MlirType element_type, int span,
-                           ws_fragment_source source, MlirValue *values) {
+void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue thread, MlirValue tile,
+                           MlirType element_type, int span, ws_fragment_source source,
+                           MlirValue *values) {
   int eb = wsElementTypeByteWidth(element_type);
   MlirValue row0, col0;
   ws_fragment_origin(b, s, thread, &row0, &col0);
@@ -386,8 +385,8 @@ void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue threa
       MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * s->part_rows + 8 * h));
       int at = p * cols / 2 + 2 * h;
       if (source == WS_FRAGMENT_FROM_COLUMN_VECTOR) { /* one value per row */
-        MlirValue v = ws_load_at(b, tile, ws_arith(b, "arith.muli", row, c32(b, eb)),
-                              in_memory, eb);
+        MlirValue v =
+            ws_load_at(b, tile, ws_arith(b, "arith.muli", row, c32(b, eb)), in_memory, eb);
         if (ws_is_f8(element_type)) { /* the byte as a pair, widened */
           MlirValue ops[3] = {ws_build_value(b, "llvm.mlir.undef", 0, NULL, pair, 0, NULL), v,
                               c32(b, 0)};

@@ -22,8 +22,8 @@ static MlirValue to_i64(ws_builder *b, MlirValue v32) {
 
 /* The address of slot `slot` (i32) of the workspace, an i64. */
 static MlirValue slot_address(ws_builder *b, const ws_split_k_site *s, MlirValue slot) {
-  MlirValue off = ws_arith(b, "arith.muli", to_i64(b, slot),
-                           ws_const_int(b, s->slot_bytes, i64_of(b)));
+  MlirValue off =
+      ws_arith(b, "arith.muli", to_i64(b, slot), ws_const_int(b, s->slot_bytes, i64_of(b)));
   return ws_arith(b, "arith.addi", s->workspace, off);
 }
 
@@ -37,8 +37,9 @@ static MlirValue thread_address(ws_builder *b, const ws_split_k_site *s, MlirVal
 static MlirValue flag_address(ws_builder *b, const ws_split_k_site *s, MlirValue base) {
   MlirValue group = ws_arith(b, "arith.divui", s->holder, ws_const_i32(b, 128));
   long long tile_bytes = (long long)s->count * s->holders * 4;
-  MlirValue off = ws_arith(b, "arith.addi", ws_const_int(b, tile_bytes, i64_of(b)),
-                           ws_arith(b, "arith.muli", to_i64(b, group), ws_const_int(b, 4, i64_of(b))));
+  MlirValue off =
+      ws_arith(b, "arith.addi", ws_const_int(b, tile_bytes, i64_of(b)),
+               ws_arith(b, "arith.muli", to_i64(b, group), ws_const_int(b, 4, i64_of(b))));
   return ws_arith(b, "arith.addi", base, off);
 }
 
@@ -73,12 +74,13 @@ static void publish(ws_builder *b, const ws_split_k_site *s, MlirValue slot, con
     MlirValue ops[5] = {quad_address(b, s, at, q), acc[4 * q], acc[4 * q + 1], acc[4 * q + 2],
                         acc[4 * q + 3]};
     ws_build_inline_asm(b, "st.global.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f", 5, ops,
-        (MlirType){NULL});
+                        (MlirType){NULL});
   }
   warpgroup_barrier(b, s);
   ws_builder first = inside_if(b, first_of_warpgroup(b, s));
   MlirValue flag = flag_address(&first, s, base);
-  ws_build_inline_asm(&first, "st.release.gpu.global.u32 [$0], 1;", "l", 1, &flag, (MlirType){NULL});
+  ws_build_inline_asm(&first, "st.release.gpu.global.u32 [$0], 1;", "l", 1, &flag,
+                      (MlirType){NULL});
 }
 
 /* One thread of the owner's warpgroup waits for each contributor's flag
@@ -92,7 +94,8 @@ static void wait_for_contributors(ws_builder *b, const ws_split_k_site *s, MlirV
   ws_builder in = ws_builder_before(mlirBlockGetTerminator(body));
   MlirValue slot = ws_arith(&in, "arith.addi", first, mlirBlockGetArgument(body, 0));
   MlirValue flag = flag_address(&in, s, slot_address(&in, s, slot));
-  ws_build_inline_asm(&in,
+  ws_build_inline_asm(
+      &in,
       "{\n\t.reg .pred ready;\n\t.reg .b32 v;\n"
       "SPLIT_K_WAIT:\n\tld.acquire.gpu.global.u32 v, [$0];\n\tsetp.ne.u32 ready, v, 0;\n"
       "\t@!ready nanosleep.u32 64;\n\t@!ready bra SPLIT_K_WAIT;\n"
@@ -116,7 +119,8 @@ static MlirValue add_contributions(ws_builder *b, const ws_split_k_site *s, Mlir
   for (int q = 0; q < s->count / 4; q++) {
     MlirValue addr = quad_address(&in, s, at, q);
     MlirValue v = mlirOperationGetResult(
-        ws_build_inline_asm(&in, "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l", 1, &addr, quad),
+        ws_build_inline_asm(&in, "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l", 1,
+                            &addr, quad),
         0);
     for (int e = 0; e < 4; e++) {
       char pos[32];
@@ -141,8 +145,8 @@ static void publish_if(ws_builder *b, const ws_split_k_site *s, MlirValue contri
 
 /* An owner's half: when `owns`, it waits for slots first .. first + n - 1
  * and sum is acc plus them, in slot order; else sum is acc. */
-static void sum_if_owner(ws_builder *b, const ws_split_k_site *s, MlirValue owns,
-                         MlirValue first, MlirValue n, const MlirValue *acc, MlirValue *sum) {
+static void sum_if_owner(ws_builder *b, const ws_split_k_site *s, MlirValue owns, MlirValue first,
+                         MlirValue n, const MlirValue *acc, MlirValue *sum) {
   ws_fragment f = {.count = s->count};
   for (int i = 0; i < s->count; i++)
     f.values[i] = acc[i];
@@ -161,8 +165,8 @@ static void sum_if_owner(ws_builder *b, const ws_split_k_site *s, MlirValue owns
     sum[i] = f.values[i];
 }
 
-void ws_emit_split_k_sum(ws_builder *b, const ws_split_k_site *s, MlirValue unit,
-                         MlirValue splits, const MlirValue *acc, MlirValue *sum) {
+void ws_emit_split_k_sum(ws_builder *b, const ws_split_k_site *s, MlirValue unit, MlirValue splits,
+                         const MlirValue *acc, MlirValue *sum) {
   MlirValue one = ws_const_i32(b, 1);
   MlirValue last = ws_arith(b, "arith.subi", splits, one);
   MlirValue split = ws_arith(b, "arith.remui", unit, splits);
@@ -184,9 +188,10 @@ void ws_emit_stream_k_sum(ws_builder *b, const ws_split_k_site *s, MlirValue k_b
                                    mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
   /* a unit that starts its tile and stops inside it publishes in its
    * block's slot */
-  publish_if(b, s, ws_arith(b, "arith.andi", ws_cmpi(b, "eq", k_begin, zero),
-                            ws_arith(b, "arith.andi", ws_cmpi(b, "ugt", k_end, zero),
-                                     ws_cmpi(b, "ult", k_end, k_steps))),
+  publish_if(b, s,
+             ws_arith(b, "arith.andi", ws_cmpi(b, "eq", k_begin, zero),
+                      ws_arith(b, "arith.andi", ws_cmpi(b, "ugt", k_end, zero),
+                               ws_cmpi(b, "ult", k_end, k_steps))),
              block, acc);
   /* one that starts inside its tile and ends it adds the previous block's */
   MlirValue owns = ws_arith(b, "arith.andi", ws_cmpi(b, "ugt", k_begin, zero),
@@ -214,9 +219,9 @@ void ws_emit_stream_k_unit(ws_builder *b, const MlirValue in[5], MlirValue out[4
   MlirValue shared = ws_arith(b, "arith.muli", left, S);
   /* the block's K steps among the shared ones: [g0, g1) */
   MlirValue g0 = ws_arith(b, "arith.divui", ws_arith(b, "arith.muli", block, shared), g);
-  MlirValue g1 = ws_arith(b, "arith.divui",
-                          ws_arith(b, "arith.muli", ws_arith(b, "arith.addi", block, one), shared),
-                          g);
+  MlirValue g1 =
+      ws_arith(b, "arith.divui",
+               ws_arith(b, "arith.muli", ws_arith(b, "arith.addi", block, one), shared), g);
   /* its tiles last first: unit j is tile (g1 - 1) / S - j */
   MlirValue s1 = ws_arith(b, "arith.maxui", S, one), zero = ws_const_int(b, 0, i64);
   MlirValue t = ws_arith(b, "arith.subi",
@@ -224,18 +229,17 @@ void ws_emit_stream_k_unit(ws_builder *b, const MlirValue in[5], MlirValue out[4
   MlirValue start = ws_arith(b, "arith.muli", t, s1);
   MlirValue kb = clamp64(b, ws_arith(b, "arith.subi", g0, start), zero, S);
   MlirValue ke = clamp64(b, ws_arith(b, "arith.subi", g1, start), zero, S);
-  MlirValue empty = ws_arith(b, "arith.ori", ws_cmpi(b, "sge", kb, ke),
-                             ws_cmpi(b, "ule", g1, g0));
+  MlirValue empty = ws_arith(b, "arith.ori", ws_cmpi(b, "sge", kb, ke), ws_cmpi(b, "ule", g1, g0));
   /* a whole tile starts where the run's first unit (the head of its last
    * tile, g1 % S steps) left off; a part runs in order */
   MlirValue head = ws_arith(b, "arith.remui", g1, s1);
-  MlirValue is_tile = ws_arith(b, "arith.andi", ws_cmpi(b, "eq", kb, zero),
-                               ws_cmpi(b, "eq", ke, S));
+  MlirValue is_tile =
+      ws_arith(b, "arith.andi", ws_cmpi(b, "eq", kb, zero), ws_cmpi(b, "eq", ke, S));
   MlirValue ks = ws_arith(b, "arith.addi", kb, ws_select(b, is_tile, head, zero));
   MlirValue z32 = ws_const_i32(b, 0);
   MlirValue last = ws_arith(b, "arith.subi", tiles, ws_const_i32(b, 1));
-  MlirValue tile = ws_arith(b, "arith.minui", ws_arith(b, "arith.addi", whole, trunc32(b, t)),
-                            last);
+  MlirValue tile =
+      ws_arith(b, "arith.minui", ws_arith(b, "arith.addi", whole, trunc32(b, t)), last);
   MlirValue part[3] = {trunc32(b, kb), trunc32(b, ke), trunc32(b, ks)};
   /* a whole tile of the first ones: itself, all its K steps */
   MlirValue is_whole = ws_cmpi(b, "ult", unit, whole);

@@ -11,9 +11,7 @@
 
 static MlirType i64_type(ws_builder *b) { return mlirIntegerTypeGet(b->ctx, 64); }
 
-static MlirValue const64(ws_builder *b, int64_t v) {
-  return ws_const_int(b, v, i64_type(b));
-}
+static MlirValue const64(ws_builder *b, int64_t v) { return ws_const_int(b, v, i64_type(b)); }
 
 static MlirValue widen(ws_builder *b, MlirValue v32) {
   return ws_build_value(b, "arith.extsi", 1, &v32, i64_type(b), 0, NULL);
@@ -29,21 +27,21 @@ static MlirValue view_word(ws_builder *b, MlirValue view, int index) {
 MlirValue ws_slot_offset(ws_builder *b, MlirValue row, MlirValue col, int rows, int cols,
                          int elem_bytes, int span) {
   if (!span)
-    return ws_arith(b, "arith.muli",
-                    ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", row, ws_const_i32(b, cols)),
-                             col),
-                    ws_const_i32(b, elem_bytes));
+    return ws_arith(
+        b, "arith.muli",
+        ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", row, ws_const_i32(b, cols)), col),
+        ws_const_i32(b, elem_bytes));
   int box_cols = span / elem_bytes;
   MlirValue box = ws_arith(b, "arith.divui", col, ws_const_i32(b, box_cols));
   MlirValue within = ws_arith(b, "arith.remui", col, ws_const_i32(b, box_cols));
-  MlirValue o = ws_arith(
-      b, "arith.addi",
-      ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", box, ws_const_i32(b, rows * span)),
-               ws_arith(b, "arith.muli", row, ws_const_i32(b, span))),
-      ws_arith(b, "arith.muli", within, ws_const_i32(b, elem_bytes)));
-  MlirValue piece_bits = ws_arith(b, "arith.andi",
-                                  ws_arith(b, "arith.shrui", o, ws_const_i32(b, 3)),
-                                  ws_const_i32(b, (span / 16 - 1) << 4));
+  MlirValue o = ws_arith(b, "arith.addi",
+                         ws_arith(b, "arith.addi",
+                                  ws_arith(b, "arith.muli", box, ws_const_i32(b, rows * span)),
+                                  ws_arith(b, "arith.muli", row, ws_const_i32(b, span))),
+                         ws_arith(b, "arith.muli", within, ws_const_i32(b, elem_bytes)));
+  MlirValue piece_bits =
+      ws_arith(b, "arith.andi", ws_arith(b, "arith.shrui", o, ws_const_i32(b, 3)),
+               ws_const_i32(b, (span / 16 - 1) << 4));
   return ws_arith(b, "arith.xori", o, piece_bits);
 }
 
@@ -56,8 +54,7 @@ static void emit_tma_store(ws_builder *b, const ws_store_site *s) {
   char seg[64];
   snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 0, 0>", s->rank);
   MlirNamedAttribute attrs[1] = {ws_named_text(b->ctx, "operandSegmentSizes", seg)};
-  ws_build_void(b, "nvvm.cp.async.bulk.tensor.global.shared.cta", 2 + s->rank, ops, 1,
-                attrs);
+  ws_build_void(b, "nvvm.cp.async.bulk.tensor.global.shared.cta", 2 + s->rank, ops, 1, attrs);
 }
 
 /* An scf.for over [lb, ub) with step 1; returns a builder in its body and
@@ -106,19 +103,19 @@ static void copy_row(ws_builder *b, const element_copy *c, MlirValue row) {
   ws_builder in = mlirValueIsNull(ok) ? *b : open_if(b, ok);
   MlirValue col;
   ws_builder body = open_for(&in, c->lo, c->hi, &col);
-  MlirValue col32 = ws_build_value(&body, "arith.trunci", 1, &col,
-                                   mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
-  MlirValue from = ws_byte_ptr(&body, s->src,
-                               ws_slot_offset(&body, row, col32, c->rows, (int)s->box[inner],
-                                              s->elem_bytes, s->swizzle));
+  MlirValue col32 =
+      ws_build_value(&body, "arith.trunci", 1, &col, mlirIntegerTypeGet(b->ctx, 32), 0, NULL);
+  MlirValue from = ws_byte_ptr(
+      &body, s->src,
+      ws_slot_offset(&body, row, col32, c->rows, (int)s->box[inner], s->elem_bytes, s->swizzle));
   MlirType word = mlirIntegerTypeGet(b->ctx, (unsigned)s->elem_bytes * 8);
   MlirValue v = ws_build_value(&body, "llvm.load", 1, &from, word, 0, NULL);
   MlirValue column = ws_arith(&body, "arith.addi", c->coords[inner], col);
-  MlirValue at = ws_arith(&body, "arith.addi", c->base,
-                          ws_arith(&body, "arith.addi", offset,
-                                   ws_arith(&body, "arith.muli", column, c->elem_bytes)));
-  MlirValue to = ws_build_value(&body, "llvm.inttoptr", 1, &at,
-                                ws_type(b->ctx, "!llvm.ptr<1>"), 0, NULL);
+  MlirValue at = ws_arith(
+      &body, "arith.addi", c->base,
+      ws_arith(&body, "arith.addi", offset, ws_arith(&body, "arith.muli", column, c->elem_bytes)));
+  MlirValue to =
+      ws_build_value(&body, "llvm.inttoptr", 1, &at, ws_type(b->ctx, "!llvm.ptr<1>"), 0, NULL);
   MlirValue ops[2] = {v, to};
   ws_build_void(&body, "llvm.store", 2, ops, 0, NULL);
 }
@@ -151,14 +148,14 @@ static void emit_element_store(ws_builder *b, const ws_store_site *s) {
 
 void ws_emit_exact_store(ws_builder *b, const ws_store_site *s) {
   MlirValue limit = view_word(b, s->view, 1);
-  MlirValue end = ws_arith(b, "arith.addi", widen(b, s->coords[s->rank - 1]),
-                           const64(b, s->box[s->rank - 1]));
+  MlirValue end =
+      ws_arith(b, "arith.addi", widen(b, s->coords[s->rank - 1]), const64(b, s->box[s->rank - 1]));
   MlirValue element_path = ws_cmpi(b, "sgt", end, limit);
   /* A TMA store with a negative coordinate dies with an illegal instruction
    * on the H100 (a load clips it); such a tile takes the element path. */
   for (int d = 0; d < s->rank; d++)
-    element_path = ws_arith(b, "arith.ori", element_path,
-                            ws_cmpi(b, "slt", s->coords[d], ws_const_i32(b, 0)));
+    element_path =
+        ws_arith(b, "arith.ori", element_path, ws_cmpi(b, "slt", s->coords[d], ws_const_i32(b, 0)));
   MlirBlock edge, interior;
   ws_build_if(b, element_path, &edge, &interior);
   ws_builder e = ws_builder_before(mlirBlockGetTerminator(edge));

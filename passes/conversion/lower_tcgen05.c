@@ -34,9 +34,8 @@ ws_mma_shape ws_tcgen05_layout(MlirContext ctx, int warpgroups, int n) {
  * B major-ness in 15 and 16 (0: K-major, 1: MN-major), N >> 3 in 17-22,
  * M >> 4 in 24-28. */
 uint32_t ws_tcgen05_idesc(const ws_mma_form *form, int n, bool b_n_major, int ctas) {
-  return (1u << 4) | (form->code_a << 7) | (form->code_b << 10) |
-         ((uint32_t)b_n_major << 16) | ((uint32_t)(n >> 3) << 17) |
-         ((uint32_t)(TC_M * ctas >> 4) << 24);
+  return (1u << 4) | (form->code_a << 7) | (form->code_b << 10) | ((uint32_t)b_n_major << 16) |
+         ((uint32_t)(n >> 3) << 17) | ((uint32_t)(TC_M * ctas >> 4) << 24);
 }
 
 /* kind::mxf8f6f4's descriptor differs (PTX ISA, same section): no D format
@@ -60,22 +59,26 @@ uint32_t ws_tcgen05_scaled_idesc(const ws_mma_form *form, int n, bool b_n_major,
  * 16 bytes: 0). */
 static MlirValue smem_descriptor(ws_builder *b, MlirValue addr, int span, int leading) {
   MlirType i8 = mlirIntegerTypeGet(b->ctx, 8), i1 = mlirIntegerTypeGet(b->ctx, 1);
-  MlirValue start = ws_arith(b, "arith.andi", ws_arith(b, "arith.shrui", addr, c32(b, 4)),
-                             c32(b, 0x3FFF));
+  MlirValue start =
+      ws_arith(b, "arith.andi", ws_arith(b, "arith.shrui", addr, c32(b, 4)), c32(b, 0x3FFF));
   MlirValue ops[6] = {start,
                       c32(b, leading >> 4),
                       c32(b, 8 * span >> 4),
                       ws_const_int(b, 0, i8),
                       ws_const_int(b, 0, i1),
-                      ws_const_int(b, span == 128 ? 2 : span == 64 ? 4 : span == 32 ? 6 : 0, i8)};
-  return ws_build_value(b, "nvvm.tcgen05.mma_smem_desc", 6, ops,
-                        mlirIntegerTypeGet(b->ctx, 64), 0, NULL);
+                      ws_const_int(b,
+                                   span == 128  ? 2
+                                   : span == 64 ? 4
+                                   : span == 32 ? 6
+                                                : 0,
+                                   i8)};
+  return ws_build_value(b, "nvvm.tcgen05.mma_smem_desc", 6, ops, mlirIntegerTypeGet(b->ctx, 64), 0,
+                        NULL);
 }
 
 void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span,
-                         int b_span, bool b_n_major, int ctas, MlirValue a_addr,
-                         MlirValue b_addr, MlirValue d, MlirValue accumulate,
-                         const MlirValue *scales) {
+                         int b_span, bool b_n_major, int ctas, MlirValue a_addr, MlirValue b_addr,
+                         MlirValue d, MlirValue accumulate, const MlirValue *scales) {
   int eb = wsDtypeGetByteWidth(form->a), step_bytes = form->k * eb;
   MlirValue yes = ws_const_int(b, 1, mlirIntegerTypeGet(b->ctx, 1));
   char kind[64];
@@ -94,8 +97,8 @@ void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, i
     MlirValue a_at = ws_arith(b, "arith.addi", a_addr,
                               c32(b, ws_mma_k_step_offset(kk, step_bytes, a_span, TC_M)));
     /* an N-major B advances by the step's rows of K */
-    int b_off = b_n_major ? kk * form->k * b_span
-                          : ws_mma_k_step_offset(kk, step_bytes, b_span, n / ctas);
+    int b_off =
+        b_n_major ? kk * form->k * b_span : ws_mma_k_step_offset(kk, step_bytes, b_span, n / ctas);
     MlirValue b_at = ws_arith(b, "arith.addi", b_addr, c32(b, b_off));
     MlirValue ops[7] = {d,
                         smem_descriptor(b, a_at, a_span, 16),
@@ -124,13 +127,13 @@ void ws_emit_tcgen05_scale_copy(ws_builder *b, int ctas, MlirValue addr, MlirVal
 void ws_emit_tmem_load(ws_builder *b, const ws_mma_shape *s, MlirValue base, MlirValue thread,
                        MlirValue filled, MlirValue *values) {
   MlirType i32 = mlirIntegerTypeGet(b->ctx, 32), f32 = mlirF32TypeGet(b->ctx);
-  MlirValue warp = ws_arith(b, "arith.remui", ws_arith(b, "arith.divui", thread, c32(b, 32)),
-                            c32(b, 4));
+  MlirValue warp =
+      ws_arith(b, "arith.remui", ws_arith(b, "arith.divui", thread, c32(b, 32)), c32(b, 4));
   MlirValue wg = ws_arith(b, "arith.divui", thread, c32(b, WARPGROUP_THREADS));
   int cols = ws_shape_cols(s, s->n), regs = cols / 2; /* 4 per 8 columns, per part */
   MlirValue column = ws_arith(b, "arith.muli", wg, c32(b, cols));
-  MlirValue addr0 = ws_arith(b, "arith.addi",
-                             ws_build_value(b, "llvm.ptrtoint", 1, &base, i32, 0, NULL), column);
+  MlirValue addr0 =
+      ws_arith(b, "arith.addi", ws_build_value(b, "llvm.ptrtoint", 1, &base, i32, 0, NULL), column);
   MlirNamedAttribute shape =
       ws_named_text(b->ctx, "shape", "#nvvm.tcgen05_ldst_shape<shape_16x256b>");
   /* Each part in loads of a power of two of 8-column chunks (.x1 to .x32,

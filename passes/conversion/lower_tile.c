@@ -90,13 +90,14 @@ static MlirValue boxed_chunk_offset(ws_tiles *T, ws_builder *b, const ws_ring *r
   MlirValue c = ws_arith(b, "arith.remui", e, ws_const_i32(b, cols));
   MlirValue box = ws_arith(b, "arith.divui", c, ws_const_i32(b, w));
   MlirValue within = ws_arith(b, "arith.remui", c, ws_const_i32(b, w));
-  MlirValue row = ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", box, ws_const_i32(b, rows)), r);
-  MlirValue at = ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", row, ws_const_i32(b, w)), within);
+  MlirValue row =
+      ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", box, ws_const_i32(b, rows)), r);
+  MlirValue at =
+      ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", row, ws_const_i32(b, w)), within);
   return ws_arith(b, "arith.muli", at, ws_const_i32(b, elem_bytes));
 }
 
-static MlirValue chunk_ptr(ws_tiles *T, ws_builder *b, const ws_ring *ring,
-                           MlirValue slot, int j) {
+static MlirValue chunk_ptr(ws_tiles *T, ws_builder *b, const ws_ring *ring, MlirValue slot, int j) {
   int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
   MlirValue base = ws_smem_slot_ptr(b, T->smem, ring->offset, slot, ring->slot_bytes);
   int rows = ws_tile_bytes(ring->tile) / eb /
@@ -105,22 +106,21 @@ static MlirValue chunk_ptr(ws_tiles *T, ws_builder *b, const ws_ring *ring,
                          ? boxed_chunk_offset(T, b, ring, j, eb, rows)
                          : chunk_offset(T, b, j, eb);
   if (chunk_may_be_past(T, j)) /* read chunk 0 instead: in the slot, unused */
-    offset = ws_build_value(b, "arith.select", 3,
-                            (MlirValue[]){T->last_valid, offset, ws_const_i32(b, 0)}, T->i32, 0, NULL);
+    offset =
+        ws_build_value(b, "arith.select", 3,
+                       (MlirValue[]){T->last_valid, offset, ws_const_i32(b, 0)}, T->i32, 0, NULL);
   return ws_byte_ptr(b, base, offset);
 }
 
-static MlirValue load_chunk(ws_tiles *T, ws_builder *b, const ws_ring *ring,
-                            MlirValue ptr) {
+static MlirValue load_chunk(ws_tiles *T, ws_builder *b, const ws_ring *ring, MlirValue ptr) {
   MlirNamedAttribute align = alignment_attr(T, ring);
-  MlirValue v = ws_build_value(b, "llvm.load", 1, &ptr, slot_chunk_type(T, ring->tile),
-                               1, &align);
+  MlirValue v = ws_build_value(b, "llvm.load", 1, &ptr, slot_chunk_type(T, ring->tile), 1, &align);
   MlirType e = mlirShapedTypeGetElementType(ring->tile);
   return ws_is_f8(e) ? ws_f8_widen(b, v, e) : v;
 }
 
-static void store_chunk(ws_tiles *T, ws_builder *b, const ws_ring *ring, MlirValue ptr,
-                        MlirValue v, int j) {
+static void store_chunk(ws_tiles *T, ws_builder *b, const ws_ring *ring, MlirValue ptr, MlirValue v,
+                        int j) {
   MlirType e = mlirShapedTypeGetElementType(ring->tile);
   ws_builder at = *b;
   if (chunk_may_be_past(T, j)) {
@@ -179,14 +179,14 @@ static ws_tile_regs *materialize_splat(ws_tiles *T, ws_builder *b, MlirValue til
     if (mlirValueIsNull(v))
       return NULL;
   } else {
-    MlirAttribute value = mlirOperationGetInherentAttributeByName(
-        def, mlirStringRefCreateFromCString("value"));
+    MlirAttribute value =
+        mlirOperationGetInherentAttributeByName(def, mlirStringRefCreateFromCString("value"));
     MlirAttribute element = mlirDenseElementsAttrGetSplatValue(value);
     if (ws_is_f8(mlirShapedTypeGetElementType(mlirValueGetType(tile))))
       element = mlirFloatAttrDoubleGet(T->ctx, mlirF32TypeGet(T->ctx),
                                        mlirFloatAttrGetValueDouble(element));
-    MlirNamedAttribute attr = ws_named(
-        T->ctx, "value", row ? element : mlirDenseElementsAttrSplatGet(vt, element));
+    MlirNamedAttribute attr =
+        ws_named(T->ctx, "value", row ? element : mlirDenseElementsAttrSplatGet(vt, element));
     v = ws_build_value(b, "arith.constant", 0, NULL, vt, 1, &attr);
   }
   ws_tile_regs *t = ws_tiles_new(T, tile);
@@ -195,15 +195,12 @@ static ws_tile_regs *materialize_splat(ws_tiles *T, ws_builder *b, MlirValue til
   return t;
 }
 
-MlirType ws_tile_element(MlirValue v) {
-  return mlirShapedTypeGetElementType(mlirValueGetType(v));
-}
+MlirType ws_tile_element(MlirValue v) { return mlirShapedTypeGetElementType(mlirValueGetType(v)); }
 
 /* extf/truncf with an f8 side: the f8 side is f32 in registers, so the op
  * becomes a plain f32 conversion (exact) and, into f8, a rounding. Returns
  * the result chunk, or a null value when `op` is no such conversion. */
-static MlirValue convert_f8_chunk(ws_tiles *T, ws_builder *b, MlirOperation op,
-                                  MlirValue chunk) {
+static MlirValue convert_f8_chunk(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue chunk) {
   MlirType from = ws_tile_element(mlirOperationGetOperand(op, 0));
   MlirType to = ws_tile_element(mlirOperationGetResult(op, 0));
   bool ext = ws_op_is(op, "arith.extf"), trunc = ws_op_is(op, "arith.truncf");
@@ -277,8 +274,7 @@ bool ws_tiles_vectorize(ws_tiles *T, ws_builder *b, MlirOperation op) {
     MlirOperation copy = ws_clone_before(b, op);
     for (intptr_t k = 0; k < n; k++)
       mlirOperationSetOperand(copy, k, in[k]->chunks[j]);
-    mlirValueSetType(mlirOperationGetResult(copy, 0),
-                     chunk_type(T, mlirValueGetType(result)));
+    mlirValueSetType(mlirOperationGetResult(copy, 0), chunk_type(T, mlirValueGetType(result)));
     out->chunks[j] = mlirOperationGetResult(copy, 0);
     if (ws_is_f8(rt))
       out->chunks[j] = ws_f8_round(b, out->chunks[j], rt);
@@ -305,7 +301,7 @@ bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t 
     if (eb == 0)
       eb = 4; /* i1 masks and other internal element types */
     if (ws_tiles_is_row_vector(T, t))
-      continue; /* one scalar per chunk, in the tile's layout */
+      continue;                         /* one scalar per chunk, in the tile's layout */
     if (ws_tiles_is_col_vector(T, t)) { /* the columns of the tile's chunks */
       widest = eb > widest ? eb : widest;
       continue;
@@ -314,8 +310,9 @@ bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t 
     for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
       n *= mlirShapedTypeGetDimSize(t, d);
     if (numel && n != numel) {
-      ws_emit_op_error(op, "tile of %ld elements differs from the other compute "
-                           "tiles (%ld); compute tiles must all have one size",
+      ws_emit_op_error(op,
+                       "tile of %ld elements differs from the other compute "
+                       "tiles (%ld); compute tiles must all have one size",
                        n, numel);
       return false;
     }
@@ -333,8 +330,9 @@ bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t 
   T->total = (int)(numel / T->vec);
   T->chunks = (T->total + T->threads - 1) / T->threads;
   if (T->chunks > WS_MAX_CHUNKS) {
-    ws_emit_op_error(first, "compute tiles of %ld elements need %d chunks per "
-                            "thread; at most %d are supported",
+    ws_emit_op_error(first,
+                     "compute tiles of %ld elements need %d chunks per "
+                     "thread; at most %d are supported",
                      numel, T->chunks, WS_MAX_CHUNKS);
     return false;
   }
@@ -347,15 +345,16 @@ ws_tile_regs *ws_tiles_operand(ws_tiles *T, ws_builder *b, MlirValue tile) {
 }
 
 /* ws.read_slot of ring r: this thread's chunks of the slot into registers. */
-bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring,
-                        int r) {
+bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring, int r) {
   if (!mlirTypeEqual(ring->tile, mlirValueGetType(mlirOperationGetResult(op, 0)))) {
     ws_emit_op_error(op, "reads a tile of another type than ring %d holds", r);
     return false;
   }
   if (ring->swizzle) {
-    ws_emit_op_error(op, "reads ring %d, which is swizzled for wgmma; registers read "
-                         "row-major rings only", r);
+    ws_emit_op_error(op,
+                     "reads ring %d, which is swizzled for wgmma; registers read "
+                     "row-major rings only",
+                     r);
     return false;
   }
   ws_tile_regs *t = ws_tiles_new(T, mlirOperationGetResult(op, 0));
@@ -364,9 +363,10 @@ bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_r
     int eb = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile));
     MlirValue base = ws_smem_slot_ptr(b, T->smem, ring->offset, slot, ring->slot_bytes);
     for (int j = 0; j < T->chunks; j++)
-      t->chunks[j] = j >= T->row_q ? t->chunks[j % T->row_q]
-                                   : load_chunk(T, b, ring,
-                                                ws_byte_ptr(b, base, ws_tiles_col_offset(T, b, j, eb)));
+      t->chunks[j] =
+          j >= T->row_q
+              ? t->chunks[j % T->row_q]
+              : load_chunk(T, b, ring, ws_byte_ptr(b, base, ws_tiles_col_offset(T, b, j, eb)));
     return true;
   }
   for (int j = 0; j < T->chunks; j++)
@@ -375,8 +375,7 @@ bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_r
 }
 
 /* ws.write_slot of ring r from a tile in registers: this thread's chunks. */
-bool ws_tiles_write_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring,
-                         int r) {
+bool ws_tiles_write_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring, int r) {
   MlirValue tile = mlirOperationGetOperand(op, 0);
   if (ws_tiles_is_row_vector(T, mlirValueGetType(tile)) ||
       ws_tiles_is_col_vector(T, mlirValueGetType(tile))) {
@@ -387,8 +386,10 @@ bool ws_tiles_write_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_
     return false;
   }
   if (ring->swizzle) {
-    ws_emit_op_error(op, "writes ring %d, which is swizzled, from a tile that is not "
-                         "a wgmma fragment; only fragments are written swizzled", r);
+    ws_emit_op_error(op,
+                     "writes ring %d, which is swizzled, from a tile that is not "
+                     "a wgmma fragment; only fragments are written swizzled",
+                     r);
     return false;
   }
   ws_tile_regs *t = ws_tiles_find(T, tile);
@@ -410,7 +411,8 @@ bool ws_tiles_write_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_
  * tile (when the chunks do not divide evenly among the threads). */
 void ws_tiles_entry(ws_tiles *T, ws_builder *b) {
   if (T->chunks && chunk_may_be_past(T, T->chunks - 1)) {
-    MlirValue last = ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, (T->chunks - 1) * T->threads));
+    MlirValue last =
+        ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, (T->chunks - 1) * T->threads));
     T->last_valid = ws_cmpi(b, "ult", last, ws_const_i32(b, T->total));
   }
 }
@@ -428,14 +430,14 @@ static int registers_of_tile(MlirValue tile, const void *ctx) {
       ws_int_attr(mlirOpResultGetOwner(tile), "axis", 0) == 1)
     return 0; /* the spread row's own chunks, counted where that row lives */
   if (ws_tiles_is_row_vector(T, mlirValueGetType(tile)))
-    return T->chunks / T->row_q; /* a scalar per row this thread holds */
+    return T->chunks / T->row_q;                         /* a scalar per row this thread holds */
   if (ws_tiles_is_col_vector(T, mlirValueGetType(tile))) /* row_q chunks */
     return (T->row_q * T->vec * wsElementTypeByteWidth(ws_tile_element(tile)) + 3) / 4;
   return tile_registers(ctx, ws_tile_element(tile));
 }
 
-void ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size_t n,
-                               int registers, const ws_pass_env *env) {
+void ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size_t n, int registers,
+                               const ws_pass_env *env) {
   ws_register_pressure p = {.registers_of = registers_of_tile,
                             .ctx = T,
                             .who = "the compute partition's tiles",
@@ -447,8 +449,10 @@ bool ws_tiles_iota(ws_tiles *T, ws_builder *b, MlirOperation op) {
   MlirValue result = mlirOperationGetResult(op, 0);
   MlirType type = mlirValueGetType(result);
   if (ws_tiles_is_row_vector(T, type) || ws_tiles_is_col_vector(T, type)) {
-    ws_emit_op_error(op, "makes a 1 x N row in a row kernel; ws.iota makes tiles "
-                         "of the rows (%d x %d)", T->rows, T->cols);
+    ws_emit_op_error(op,
+                     "makes a 1 x N row in a row kernel; ws.iota makes tiles "
+                     "of the rows (%d x %d)",
+                     T->rows, T->cols);
     return false;
   }
   int axis = ws_int_attr(op, "axis", 0);
@@ -472,10 +476,9 @@ bool ws_tiles_iota(ws_tiles *T, ws_builder *b, MlirOperation op) {
   ws_tile_regs *out = ws_tiles_new(T, result);
   for (int j = 0; j < T->chunks; j++) {
     /* the chunk's first element: (j * threads + tid) * vec */
-    MlirValue first = ws_arith(
-        b, "arith.muli",
-        ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, j * T->threads)),
-        ws_const_i32(b, T->vec));
+    MlirValue first = ws_arith(b, "arith.muli",
+                               ws_arith(b, "arith.addi", T->tid, ws_const_i32(b, j * T->threads)),
+                               ws_const_i32(b, T->vec));
     MlirValue at = ws_arith(b, "arith.addi", ws_tiles_splat(T, b, first, vt), lanes);
     out->chunks[j] = ws_arith(b, axis ? "arith.remui" : "arith.divui", at, row_len);
   }

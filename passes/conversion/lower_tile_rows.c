@@ -25,8 +25,8 @@ enum { WARP = 32, ROW_BARRIER = 1 };
 
 bool ws_tiles_is_row_vector(const ws_tiles *T, MlirType type) {
   return T->rows && mlirTypeIsARankedTensor(type) && mlirShapedTypeGetRank(type) == 2 &&
-         mlirShapedTypeGetDimSize(type, 0) == 1 &&
-         mlirShapedTypeGetDimSize(type, 1) == T->rows && !(T->rows == 1 && T->cols == 1);
+         mlirShapedTypeGetDimSize(type, 0) == 1 && mlirShapedTypeGetDimSize(type, 1) == T->rows &&
+         !(T->rows == 1 && T->cols == 1);
 }
 
 /* Whether v holds a row vector: one of its type, or a loop's carried one,
@@ -71,10 +71,11 @@ void ws_tiles_find_rows(ws_tiles *T, const MlirOperation *ops, size_t n) {
 static bool check_square(const ws_tiles *T, const MlirOperation *ops, size_t n) {
   for (size_t i = 0; i < n && T->rows == T->cols && T->rows > 1; i++)
     if (wsOperationIsA(ops[i], "broadcast") && ws_int_attr(ops[i], "axis", 0) == 1) {
-      ws_emit_op_error(ops[i], "spreads a 1 x %d row over the rows of a square %d x %d "
-                               "tile; a row kernel tells its row vectors (1 x rows) from "
-                               "its rows of values per column (1 x columns) by their "
-                               "length, so give the tile more or fewer rows than columns",
+      ws_emit_op_error(ops[i],
+                       "spreads a 1 x %d row over the rows of a square %d x %d "
+                       "tile; a row kernel tells its row vectors (1 x rows) from "
+                       "its rows of values per column (1 x columns) by their "
+                       "length, so give the tile more or fewer rows than columns",
                        T->cols, T->rows, T->cols);
       return false;
     }
@@ -93,11 +94,12 @@ bool ws_tiles_check_rows(ws_tiles *T, const MlirOperation *ops, size_t n, int sc
   T->cpr = T->cols / T->vec;
   bool fits = T->cpr < T->threads ? T->threads % T->cpr == 0 : T->cpr % T->threads == 0;
   if (!fits || T->total % T->threads) {
-    ws_emit_op_error(first, "works on rows of %d elements, %d chunks of %d over the compute "
-                            "warps' %d threads, which the chunks cannot follow: a row's "
-                            "chunks must divide the threads or be a multiple of them, and "
-                            "the tile's %d chunks a multiple of the threads; use a power of "
-                            "two for the row length and the rows",
+    ws_emit_op_error(first,
+                     "works on rows of %d elements, %d chunks of %d over the compute "
+                     "warps' %d threads, which the chunks cannot follow: a row's "
+                     "chunks must divide the threads or be a multiple of them, and "
+                     "the tile's %d chunks a multiple of the threads; use a power of "
+                     "two for the row length and the rows",
                      T->cols, T->cpr, T->vec, T->threads, T->total);
     return false;
   }
@@ -110,8 +112,9 @@ bool ws_tiles_check_rows(ws_tiles *T, const MlirOperation *ops, size_t n, int sc
   int warps = T->threads / WARP;
   long long need = ws_row_scratch_need(T->rows, warps);
   if (T->cross_reduces && scratch_bytes < need) {
-    ws_emit_op_error(first, "reduces rows that span warps, which needs %d bytes of row "
-                            "scratch; the plan reserves %d (run ws-plan-memory)",
+    ws_emit_op_error(first,
+                     "reduces rows that span warps, which needs %d bytes of row "
+                     "scratch; the plan reserves %d (run ws-plan-memory)",
                      (int)need, scratch_bytes);
     return false;
   }
@@ -180,8 +183,9 @@ bool ws_tiles_reduce(ws_tiles *T, ws_builder *b, MlirOperation op) {
   }
   if (!in || !T->rows || mlirShapedTypeGetDimSize(mlirValueGetType(tile), 0) != T->rows ||
       mlirShapedTypeGetDimSize(mlirValueGetType(tile), 1) != T->cols) {
-    ws_emit_op_error(op, "reduces a tile of another shape than the loop's first reduced "
-                         "tile (%d x %d); a row kernel's reductions share one tile shape",
+    ws_emit_op_error(op,
+                     "reduces a tile of another shape than the loop's first reduced "
+                     "tile (%d x %d); a row kernel's reductions share one tile shape",
                      T->rows, T->cols);
     return false;
   }
@@ -218,8 +222,10 @@ static bool broadcast_cols(ws_tiles *T, ws_builder *b, MlirOperation op) {
   ws_tile_regs *in = ws_tiles_operand(T, b, v);
   if (!in || mlirShapedTypeGetDimSize(vt, 1) != T->cols ||
       mlirShapedTypeGetDimSize(rt, 0) != T->rows || mlirShapedTypeGetDimSize(rt, 1) != T->cols) {
-    ws_emit_op_error(op, "spreads a row over a tile of another shape than the row "
-                         "kernel's %d x %d tile", T->rows, T->cols);
+    ws_emit_op_error(op,
+                     "spreads a row over a tile of another shape than the row "
+                     "kernel's %d x %d tile",
+                     T->rows, T->cols);
     return false;
   }
   int in_index = (int)(in - T->tiles);
@@ -242,10 +248,12 @@ bool ws_tiles_broadcast(ws_tiles *T, ws_builder *b, MlirOperation op) {
   MlirValue v = mlirOperationGetOperand(op, 0), result = mlirOperationGetResult(op, 0);
   ws_tile_regs *in = ws_tiles_operand(T, b, v);
   MlirType rt = mlirValueGetType(result);
-  if (!in || !holds_row_vector(T, v) ||
-      mlirShapedTypeGetDimSize(rt, 0) != T->rows || mlirShapedTypeGetDimSize(rt, 1) != T->cols) {
-    ws_emit_op_error(op, "spreads a tile that is not a row vector of the loop's reduced "
-                         "tile (1 x %d, spread to %d x %d)", T->rows, T->rows, T->cols);
+  if (!in || !holds_row_vector(T, v) || mlirShapedTypeGetDimSize(rt, 0) != T->rows ||
+      mlirShapedTypeGetDimSize(rt, 1) != T->cols) {
+    ws_emit_op_error(op,
+                     "spreads a tile that is not a row vector of the loop's reduced "
+                     "tile (1 x %d, spread to %d x %d)",
+                     T->rows, T->rows, T->cols);
     return false;
   }
   int in_index = (int)(in - T->tiles);
@@ -303,8 +311,9 @@ bool ws_tiles_store_rows(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue
   MlirValue v = mlirOperationGetOperand(op, n - 1);
   ws_tile_regs *in = holds_row_vector(T, v) ? ws_tiles_operand(T, b, v) : NULL;
   if (!in || rank < 1 || rank > 5) {
-    ws_emit_op_error(op, "stores a tile that is not a row vector of the loop's %d x %d "
-                         "tile; the compute warps store only row vectors themselves",
+    ws_emit_op_error(op,
+                     "stores a tile that is not a row vector of the loop's %d x %d "
+                     "tile; the compute warps store only row vectors themselves",
                      T->rows, T->cols);
     return false;
   }
@@ -313,8 +322,8 @@ bool ws_tiles_store_rows(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue
   MlirValue first = ws_cmpi(b, "eq", lead, ws_const_i32(b, 0));
   for (int j = 0; j < T->chunks; j += T->row_q) {
     MlirValue row = row_of_chunk(T, b, j);
-    MlirValue mine = ws_arith(b, "arith.andi", first,
-                              ws_cmpi(b, "ult", row, ws_const_i32(b, T->rows)));
+    MlirValue mine =
+        ws_arith(b, "arith.andi", first, ws_cmpi(b, "ult", row, ws_const_i32(b, T->rows)));
     MlirBlock then_block;
     ws_build_if(b, mine, &then_block, NULL);
     ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
@@ -331,8 +340,9 @@ bool ws_tiles_load_rows(ws_tiles *T, ws_builder *b, MlirOperation op, MlirValue 
   MlirType e = ws_tile_element(result);
   if (!ws_tiles_is_row_vector(T, mlirValueGetType(result)) || rank < 1 || rank > 5 ||
       !(mlirTypeIsAF32(e) || mlirTypeIsAInteger(e))) {
-    ws_emit_op_error(op, "loads a tile that is not an f32 or integer row vector of the "
-                         "loop's %d x %d tile; the compute warps load only those themselves",
+    ws_emit_op_error(op,
+                     "loads a tile that is not an f32 or integer row vector of the "
+                     "loop's %d x %d tile; the compute warps load only those themselves",
                      T->rows, T->cols);
     return false;
   }
@@ -368,8 +378,8 @@ static MlirValue pack_rows(ws_tiles *T, ws_builder *b, const ws_tile_regs *in, M
 static void unpack_rows(ws_tiles *T, ws_builder *b, MlirValue agg, MlirType element) {
   ws_tile_regs *out = ws_tiles_new(T, agg);
   for (int j = 0; j < T->chunks; j++)
-    out->chunks[j] = j % T->row_q ? out->chunks[j - 1]
-                                  : ws_extract_value(b, agg, j / T->row_q, element);
+    out->chunks[j] =
+        j % T->row_q ? out->chunks[j - 1] : ws_extract_value(b, agg, j / T->row_q, element);
 }
 
 bool ws_tiles_carried_loop(ws_tiles *T, MlirOperation loop) {
@@ -384,8 +394,10 @@ bool ws_tiles_carried_loop(ws_tiles *T, MlirOperation loop) {
       continue;
     char buf[96];
     if (!ws_tiles_is_row_vector(T, t)) {
-      ws_emit_op_error(loop, "carries a %s tile, which is not a 1 x %d row vector of the row "
-                             "kernel's tile", ws_type_str(t, buf, sizeof buf), T->rows);
+      ws_emit_op_error(loop,
+                       "carries a %s tile, which is not a 1 x %d row vector of the row "
+                       "kernel's tile",
+                       ws_type_str(t, buf, sizeof buf), T->rows);
       return false;
     }
     ws_tile_regs *init = ws_tiles_operand(T, &before, mlirOperationGetOperand(loop, 3 + i));

@@ -69,7 +69,7 @@ typedef struct lowering {
   MlirValue descs[MAX_ARGS], views[MAX_ARGS]; /* stored descriptors' views */
   int num_views;
   MlirValue warpgroup; /* tid / 128, read from lane 0: see emit_entry */
-  int compute; /* index of the compute partition, or -1 */
+  int compute;         /* index of the compute partition, or -1 */
   MlirType i32, ptr_shared, ptr_cluster;
   /* the arena's base and the thread index (tiles.smem, tiles.tid), the
    * compute partition's tiles (ws_lower_tile.h) */
@@ -90,14 +90,15 @@ static MlirValue c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
 static int table_index(MlirOperation op, const char *key, int limit, const char *table) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(key));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a)) {
-    ws_emit_op_error(op, "needs an integer '%s' attribute (an index into the "
-                         "kernel's %s)", key, table);
+    ws_emit_op_error(op,
+                     "needs an integer '%s' attribute (an index into the "
+                     "kernel's %s)",
+                     key, table);
     return -1;
   }
   int64_t v = mlirIntegerAttrGetValueInt(a);
   if (v < 0 || v >= limit) {
-    ws_emit_op_error(op, "names %s %lld; the kernel's %s has %d", key, (long long)v,
-                     table, limit);
+    ws_emit_op_error(op, "names %s %lld; the kernel's %s has %d", key, (long long)v, table, limit);
     return -1;
   }
   return (int)v;
@@ -124,21 +125,17 @@ static int barrier_kind(MlirOperation op) {
   return -1;
 }
 
-static int int_attr(MlirOperation op, const char *key) {
-  return ws_int_attr(op, key, -1);
-}
+static int int_attr(MlirOperation op, const char *key) { return ws_int_attr(op, key, -1); }
 
 /* ---- protocol ops ------------------------------------------------------ */
 
 /* Address of smem[base + slot * stride]. */
-static MlirValue slot_ptr(lowering *L, ws_builder *b, int base, MlirValue slot,
-                          int stride) {
+static MlirValue slot_ptr(lowering *L, ws_builder *b, int base, MlirValue slot, int stride) {
   return ws_smem_slot_ptr(b, L->tiles.smem, base, slot, stride);
 }
 
 /* The barrier `op` names, at its slot operand 0. */
-static MlirValue barrier_ptr(lowering *L, ws_builder *b, MlirOperation op, int ch,
-                             bool full) {
+static MlirValue barrier_ptr(lowering *L, ws_builder *b, MlirOperation op, int ch, bool full) {
   const ws_channel *c = &L->plan.channels[ch];
   return slot_ptr(L, b, full ? c->full : c->empty, mlirOperationGetOperand(op, 0), 8);
 }
@@ -195,8 +192,7 @@ static MlirNamedAttribute tc_group(lowering *L) {
 
 /* The multicast mask of every CTA of the cluster (i16, a bit per rank). */
 static MlirValue every_cta_mask(lowering *L, ws_builder *b) {
-  return ws_const_int(b, (1 << ws_plan_cluster_size(&L->plan)) - 1,
-                      mlirIntegerTypeGet(L->ctx, 16));
+  return ws_const_int(b, (1 << ws_plan_cluster_size(&L->plan)) - 1, mlirIntegerTypeGet(L->ctx, 16));
 }
 
 /* ws.arrive {cluster}: each warp's arrival on the barrier at the same
@@ -283,8 +279,8 @@ static MlirValue ring_slot_ptr(lowering *L, ws_builder *b, int r, MlirValue slot
 /* Box j (an i32) of a ring's slot: its shared address and its coordinates
  * (outermost first, as ws ops list them), the inner one advanced by j
  * boxes. */
-static MlirValue box_at(lowering *L, ws_builder *b, MlirOperation op, int r, int rank,
-                        MlirValue j, MlirValue *coords) {
+static MlirValue box_at(lowering *L, ws_builder *b, MlirOperation op, int r, int rank, MlirValue j,
+                        MlirValue *coords) {
   const ws_ring *ring = &L->plan.rings[r];
   for (int d = 0; d < rank; d++)
     coords[d] = mlirOperationGetOperand(op, 1 + d);
@@ -307,11 +303,10 @@ static MlirValue split_part(lowering *L, ws_builder *b, const ws_ring *ring, int
   int rows = (int)mlirShapedTypeGetDimSize(ring->tile, 0) / size;
   int row_bytes = ws_tile_bytes(ring->tile) / ws_ring_boxes(ring) /
                   (int)mlirShapedTypeGetDimSize(ring->tile, 0);
-  MlirValue me = ws_build_value(b, "nvvm.read.ptx.sreg.cluster.ctarank", 0, NULL, L->i32, 0,
-                                NULL);
+  MlirValue me = ws_build_value(b, "nvvm.read.ptx.sreg.cluster.ctarank", 0, NULL, L->i32, 0, NULL);
   int outer = rank - (int)mlirShapedTypeGetRank(ring->tile); /* the tile's rows */
-  coords[outer] = ws_arith(b, "arith.addi", coords[outer],
-                           ws_arith(b, "arith.muli", me, c32(b, rows)));
+  coords[outer] =
+      ws_arith(b, "arith.addi", coords[outer], ws_arith(b, "arith.muli", me, c32(b, rows)));
   if (ring->split != WS_SPLIT_MULTICAST)
     return (MlirValue){NULL};
   *dst = ws_byte_ptr(b, *dst, ws_arith(b, "arith.muli", me, c32(b, rows * row_bytes)));
@@ -327,8 +322,8 @@ static MlirValue copy_barrier(lowering *L, ws_builder *b, const ws_channel *c, M
     return full;
   MlirValue ops[2] = {full, c32(b, 0)};
   MlirValue leader = ws_build_value(b, "nvvm.mapa", 2, ops, L->ptr_cluster, 0, NULL);
-  MlirValue bits = ws_build_value(b, "llvm.ptrtoint", 1, &leader, mlirIntegerTypeGet(L->ctx, 64),
-                                  0, NULL);
+  MlirValue bits =
+      ws_build_value(b, "llvm.ptrtoint", 1, &leader, mlirIntegerTypeGet(L->ctx, 64), 0, NULL);
   return ws_build_value(b, "llvm.inttoptr", 1, &bits, L->ptr_shared, 0, NULL);
 }
 
@@ -339,9 +334,9 @@ static MlirValue l2_cache_hint(ws_builder *b, MlirOperation op) {
   ws_l2_policy p = ws_l2_policy_of(op);
   if (p != WS_L2_FIRST && p != WS_L2_LAST)
     return (MlirValue){NULL};
-  return ws_const_int(b, p == WS_L2_LAST ? (int64_t)0x14F0000000000000LL
-                                         : (int64_t)0x12F0000000000000LL,
-                      mlirIntegerTypeGet(b->ctx, 64));
+  return ws_const_int(
+      b, p == WS_L2_LAST ? (int64_t)0x14F0000000000000LL : (int64_t)0x12F0000000000000LL,
+      mlirIntegerTypeGet(b->ctx, 64));
 }
 
 /* One TMA load per box, all completing on the slot's full barrier (a
@@ -374,8 +369,8 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
     ops[2 + rank] = full;
     ops[3 + rank] = mask;
     ops[3 + rank + multicast] = policy;
-    ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global",
-                  3 + rank + multicast + hint, ops, c->full_to == WS_REACH_LEADER ? 2 : 1, attrs);
+    ws_build_void(b, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank + multicast + hint,
+                  ops, c->full_to == WS_REACH_LEADER ? 2 : 1, attrs);
   }
   return true;
 }
@@ -387,8 +382,9 @@ static MlirValue store_view_of(lowering *L, MlirOperation op) {
   for (int v = 0; v < L->num_views; v++)
     if (mlirValueEqual(L->descs[v], desc))
       return L->views[v];
-  ws_emit_op_error(op, "%s through a descriptor that is not a kernel argument; pass "
-                       "descriptors as gpu.func arguments",
+  ws_emit_op_error(op,
+                   "%s through a descriptor that is not a kernel argument; pass "
+                   "descriptors as gpu.func arguments",
                    wsOperationIsA(op, "load") ? "loads" : "stores");
   return (MlirValue){NULL};
 }
@@ -442,8 +438,8 @@ static MlirType register_a_tile(lowering *L, MlirOperation op) {
     return (MlirType){NULL};
   int64_t shape[2] = {mlirShapedTypeGetDimSize(mlirValueGetType(mlirOperationGetResult(op, 0)), 0),
                       f->n};
-  MlirType element = mlirTypeIsNull(f->f8) ? mlirLLVMStructTypeGetElementType(t, 0)
-                                            : f->f8; /* carried as f32 */
+  MlirType element =
+      mlirTypeIsNull(f->f8) ? mlirLLVMStructTypeGetElementType(t, 0) : f->f8; /* carried as f32 */
   return mlirRankedTensorTypeGet(2, shape, element, mlirAttributeGetNull());
 }
 
@@ -464,7 +460,7 @@ static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
   const ws_ring *b = &L->plan.rings[rb];
   MlirType acc = mlirValueGetType(mlirOperationGetResult(op, 0));
   ws_mma_shape s = {
-      .warpgroups = L->compute < 0                     ? 0
+      .warpgroups = L->compute < 0                       ? 0
                     : L->plan.parts[L->compute].pingpong ? 1 /* each holds the whole tile */
                                                          : L->plan.parts[L->compute].num_warps / 4,
       .n = (int)mlirShapedTypeGetDimSize(acc, 1),
@@ -499,8 +495,7 @@ static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
                          "64 or 128 rows of M per consumer warpgroup");
     return false;
   }
-  if (L->matmul && (s.warpgroups != L->frags.layout.warpgroups ||
-                    s.rows != L->frags.layout.rows)) {
+  if (L->matmul && (s.warpgroups != L->frags.layout.warpgroups || s.rows != L->frags.layout.rows)) {
     ws_emit_op_error(op, "has another row layout than the kernel's other ws.mma");
     return false;
   }
@@ -522,8 +517,8 @@ static MlirValue mma_thread(lowering *L, ws_builder *b) {
 
 /* The shared-window address of a ring's slot, as wgmma descriptors take it. */
 static MlirValue slot_address(lowering *L, ws_builder *b, int r, MlirValue slot) {
-  return ws_build_value(b, "llvm.ptrtoint", 1, (MlirValue[]){ring_slot_ptr(L, b, r, slot)},
-                        L->i32, 0, NULL);
+  return ws_build_value(b, "llvm.ptrtoint", 1, (MlirValue[]){ring_slot_ptr(L, b, r, slot)}, L->i32,
+                        0, NULL);
 }
 
 /* The accumulator a ws.mma starts from, as a struct: carried (already a
@@ -587,7 +582,6 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
 }
 
 /* ---- a matmul on sm_100a ------------------------------------------------ */
-
 
 /* The tensor-memory address of accumulator buffer `buffer` (an i32): the
  * allocation's address, which ws.tmem_alloc left in shared memory, plus
@@ -653,11 +647,11 @@ static bool lower_tc_mma(lowering *L, ws_builder *b, MlirOperation op) {
   int k = (int)mlirShapedTypeGetDimSize(a->tile, 1);
   MlirType ta = mlirShapedTypeGetElementType(a->tile), tb = mlirShapedTypeGetElementType(bt->tile);
   const ws_mma_engine *engine = ws_mma_engine_of(op);
-  const ws_mma_form *form = tm->num_scales ? ws_mma_find_scaled_form(engine, ta, tb)
-                                           : ws_mma_find_form(engine, ta, tb);
+  const ws_mma_form *form =
+      tm->num_scales ? ws_mma_find_scaled_form(engine, ta, tb) : ws_mma_find_form(engine, ta, tb);
   if (!form || mlirShapedTypeGetDimSize(a->tile, 0) != 128 ||
-      mlirShapedTypeGetDimSize(bt->tile, n_major ? 0 : 1) != k || n != tm->columns ||
-      !a->swizzle || !bt->swizzle || k % form->k) {
+      mlirShapedTypeGetDimSize(bt->tile, n_major ? 0 : 1) != k || n != tm->columns || !a->swizzle ||
+      !bt->swizzle || k % form->k) {
     ws_emit_op_error(op, "does not match its rings and ws.tmem: tcgen05.mma here takes A "
                          "128 x K and B N x K (or K x N without transpose_b), both swizzled, "
                          "of a form of the engine, into an accumulator of N columns");
@@ -686,7 +680,8 @@ static bool lower_tmem_copy(lowering *L, ws_builder *b, MlirOperation op) {
     ws_emit_op_error(op, "copies ring %d, which is not an unswizzled scale ring of ws.tmem", r);
     return false;
   }
-  ws_emit_tcgen05_scale_copy(b, ws_plan_mma_ctas(&L->plan), slot_address(L, b, r, mlirOperationGetOperand(op, 0)),
+  ws_emit_tcgen05_scale_copy(b, ws_plan_mma_ctas(&L->plan),
+                             slot_address(L, b, r, mlirOperationGetOperand(op, 0)),
                              tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[atom]));
   return true;
 }
@@ -714,8 +709,7 @@ static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, Mlir
   ws_mma_shape s = ws_fragments_shape(&L->frags, f->n);
   int part_cols = ring->parts > 1 ? (int)mlirShapedTypeGetDimSize(ring->tile, 1) : 0;
   ws_emit_fragment_store(b, &s, mma_thread(L, b), tile, f->values,
-                         mlirShapedTypeGetElementType(ring->tile), ring->swizzle, part,
-                         part_cols);
+                         mlirShapedTypeGetElementType(ring->tile), ring->swizzle, part, part_cols);
 }
 
 /* The only user of `v` when it is a ws.broadcast, else a null op. */
@@ -747,9 +741,11 @@ static bool read_row_vector(lowering *L, ws_builder *b, MlirOperation op, const 
   ws_fragment *f = ws_fragment_new(&L->frags, tile);
   MlirType e = mlirShapedTypeGetElementType(ring->tile);
   if (!f || f->n || ws_is_f8(e)) {
-    ws_emit_op_error(op, "reads a 1 x %lld tile the consumers compute with; that takes a "
-                         "1 x %d row vector (one value per row of the ws.dot) of f32, f16 or "
-                         "bf16", (long long)mlirShapedTypeGetDimSize(ring->tile, 1),
+    ws_emit_op_error(op,
+                     "reads a 1 x %lld tile the consumers compute with; that takes a "
+                     "1 x %d row vector (one value per row of the ws.dot) of f32, f16 or "
+                     "bf16",
+                     (long long)mlirShapedTypeGetDimSize(ring->tile, 1),
                      ws_shape_m(&L->frags.layout));
     return false;
   }
@@ -785,13 +781,13 @@ static bool read_elements(lowering *L, ws_builder *b, MlirOperation op, const ws
     MlirValue idx[2];
     for (int d = 0; d < 2; d++) {
       MlirOperation def = mlirOpResultGetOwner(mlirOperationGetOperand(extract, 1 + d));
-      MlirAttribute v = mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
+      MlirAttribute v =
+          mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
       idx[d] = c32(b, mlirIntegerAttrGetValueInt(v));
     }
-    MlirValue offset = ws_slot_offset(b, idx[0], idx[1],
-                                      (int)mlirShapedTypeGetDimSize(ring->tile, 0),
-                                      (int)mlirShapedTypeGetDimSize(ring->tile, 1), eb,
-                                      ring->swizzle);
+    MlirValue offset =
+        ws_slot_offset(b, idx[0], idx[1], (int)mlirShapedTypeGetDimSize(ring->tile, 0),
+                       (int)mlirShapedTypeGetDimSize(ring->tile, 1), eb, ring->swizzle);
     MlirValue value = ws_load_at(b, slot, offset, e, eb);
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(extract, 0), value);
   }
@@ -820,12 +816,15 @@ static bool read_fragment(lowering *L, ws_builder *b, MlirOperation op, const ws
                                            : WS_FRAGMENT_FROM_COLUMN_VECTOR;
   MlirValue into = source == WS_FRAGMENT_FROM_TILE ? tile : mlirOperationGetResult(bcast, 0);
   ws_fragment *f = ws_fragment_new(&L->frags, into);
-  bool fits = f && f->n && (source == WS_FRAGMENT_FROM_TILE ? rows == m && cols == f->n
-                            : source == WS_FRAGMENT_FROM_ROW_VECTOR ? cols == f->n
-                                                                    : cols == m);
+  bool fits = f && f->n &&
+              (source == WS_FRAGMENT_FROM_TILE         ? rows == m && cols == f->n
+               : source == WS_FRAGMENT_FROM_ROW_VECTOR ? cols == f->n
+                                                       : cols == m);
   if (!fits) {
-    ws_emit_op_error(op, "reads a tile that is neither %d rows by the consumers' fragment "
-                         "columns nor a 1 x K row a ws.broadcast spreads over one", m);
+    ws_emit_op_error(op,
+                     "reads a tile that is neither %d rows by the consumers' fragment "
+                     "columns nor a 1 x K row a ws.broadcast spreads over one",
+                     m);
     return false;
   }
   MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);
@@ -869,8 +868,9 @@ static bool lower_row_op(lowering *L, ws_builder *b, MlirOperation op) {
 static bool lower_row_vector_access(lowering *L, ws_builder *b, MlirOperation op) {
   bool load = wsOperationIsA(op, "load");
   if (L->matmul) {
-    ws_emit_op_error(op, "is a ws.%s the %s warp does not issue, in a matmul; only a row "
-                         "kernel's compute warps move tiles themselves (row vectors)",
+    ws_emit_op_error(op,
+                     "is a ws.%s the %s warp does not issue, in a matmul; only a row "
+                     "kernel's compute warps move tiles themselves (row vectors)",
                      load ? "load" : "store", load ? "load" : "store");
     return false;
   }
@@ -908,8 +908,9 @@ static bool lower_k_sum(lowering *L, ws_builder *b, MlirOperation op) {
   int holders = L->frags.layout.warpgroups * 128;
   long long slot_bytes = ws_int_attr(L->old_func, "ws.workspace_per_block", 0);
   if (slot_bytes < (long long)in->count * holders * 4 + 4 * L->frags.layout.warpgroups) {
-    ws_emit_op_error(op, "needs the kernel's ws.workspace_per_block (set by ws-split-k) to "
-                         "hold its %d x %d f32 values and a flag per warpgroup; it is %lld",
+    ws_emit_op_error(op,
+                     "needs the kernel's ws.workspace_per_block (set by ws-split-k) to "
+                     "hold its %d x %d f32 values and a flag per warpgroup; it is %lld",
                      in->count, holders, slot_bytes);
     return false;
   }
@@ -954,9 +955,10 @@ static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
     int part = int_attr(op, "part");
     if (part < 0 || part >= ring->parts || ws_fragments_shape(&L->frags, f->n).col_groups != 1 ||
         !mlirTypeEqual(ws_tile_column_part(mlirValueGetType(tile), ring->parts), ring->tile)) {
-      ws_emit_op_error(op, "writes part %d into ring %d, which holds parts 0 to %d of its "
-                           "tile (one TMA box each); the tile written must be a wgmma "
-                           "fragment %d times as wide as the ring's",
+      ws_emit_op_error(op,
+                       "writes part %d into ring %d, which holds parts 0 to %d of its "
+                       "tile (one TMA box each); the tile written must be a wgmma "
+                       "fragment %d times as wide as the ring's",
                        part, r, ring->parts - 1, ring->parts);
       return false;
     }
@@ -1001,8 +1003,8 @@ static bool llvm_arg_type(MlirType t, char *buf, size_t cap) {
     snprintf(buf, cap, "i64");
     return true;
   }
-  if (mlirTypeIsAInteger(t) || mlirTypeIsAF32(t) || mlirTypeIsAF16(t) ||
-      mlirTypeIsABF16(t) || mlirTypeIsAF64(t)) {
+  if (mlirTypeIsAInteger(t) || mlirTypeIsAF32(t) || mlirTypeIsAF16(t) || mlirTypeIsABF16(t) ||
+      mlirTypeIsAF64(t)) {
     ws_type_str(t, buf, cap);
     return true;
   }
@@ -1043,10 +1045,12 @@ static bool create_function(lowering *L) {
     MlirType t = mlirValueGetType(arg);
     if (!llvm_arg_type(t, ty, sizeof ty)) {
       char tb[64];
-      ws_emit_error_at(mlirValueGetLocation(arg), "kernel argument of type %s "
+      ws_emit_error_at(mlirValueGetLocation(arg),
+                       "kernel argument of type %s "
                        "cannot be passed to the lowered kernel; use i32, i64, index, "
                        "a float type, or memref<?xi32> or memref<?xf32> (an array read "
-                       "with memref.load)", ws_type_str(t, tb, sizeof tb));
+                       "with memref.load)",
+                       ws_type_str(t, tb, sizeof tb));
       return false;
     }
     bool desc = wsTypeIsATensorDesc(t);
@@ -1054,11 +1058,13 @@ static bool create_function(lowering *L) {
     ws_text_appendf(&attrs_t, "%s%s", i ? ", " : "",
                     desc ? "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, "
                            "nvvm.grid_constant}"
-                         : wsTypeIsAKernelArray(t) ? WS_KERNEL_ARRAY_PARAM_ATTRS : "{}");
+                    : wsTypeIsAKernelArray(t) ? WS_KERNEL_ARRAY_PARAM_ATTRS
+                                              : "{}");
     if (desc && ws_desc_has_view(arg)) { /* its store view follows it */
       ws_text_appendf(&sig_t, ", ptr");
-      ws_text_appendf(&attrs_t, ", {llvm.align = 8 : i64, llvm.byval = "
-                                "!llvm.array<%d x i64>, nvvm.grid_constant}",
+      ws_text_appendf(&attrs_t,
+                      ", {llvm.align = 8 : i64, llvm.byval = "
+                      "!llvm.array<%d x i64>, nvvm.grid_constant}",
                       WS_STORE_VIEW_WORDS);
     }
   }
@@ -1085,8 +1091,8 @@ static bool create_function(lowering *L) {
           mlirBlockInsertArgument(entry, ++i, ptr, mlirValueGetLocation(arg));
     }
   }
-  MlirAttribute name = mlirOperationGetAttributeByName(
-      L->old_func, mlirStringRefCreateFromCString("sym_name"));
+  MlirAttribute name =
+      mlirOperationGetAttributeByName(L->old_func, mlirStringRefCreateFromCString("sym_name"));
   char threads[64], maxnreg[32];
   snprintf(threads, sizeof threads, "array<i32: %d>", L->plan.block_threads);
   snprintf(maxnreg, sizeof maxnreg, "%d : i32", L->plan.maxnreg);
@@ -1119,7 +1125,8 @@ static void ensure_smem_global(lowering *L, MlirOperation module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+    MlirAttribute sym =
+        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
     if (ws_op_is(op, "llvm.mlir.global") && !mlirAttributeIsNull(sym) &&
         ws_ref_eq(mlirStringAttrGetValue(sym), "ws_smem"))
       return;
@@ -1147,8 +1154,8 @@ static void set_target_features(MlirOperation module) {
     return; /* ws-verify refused it */
   snprintf(text, sizeof text, "[#nvvm.target<O = 3, chip = \"%s\", features = \"%s\">]",
            target->chip, target->ptx_features);
-  MlirAttribute a = mlirAttributeParseGet(mlirOperationGetContext(module),
-                                          mlirStringRefCreateFromCString(text));
+  MlirAttribute a =
+      mlirAttributeParseGet(mlirOperationGetContext(module), mlirStringRefCreateFromCString(text));
   if (!mlirAttributeIsNull(a))
     mlirOperationSetAttributeByName(module, mlirStringRefCreateFromCString("targets"), a);
 }
@@ -1261,8 +1268,8 @@ static int fragment_registers(MlirValue tile, const void *ctx) {
   int64_t rows = mlirShapedTypeGetDimSize(t, 0), cols = mlirShapedTypeGetDimSize(t, 1);
   int64_t values = rows == 1 ? 4 * cols / threads : rows * cols / threads;
   MlirType e = mlirShapedTypeGetElementType(t);
-  int bytes = mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 1 ? 1
-                                                                         : wsElementTypeByteWidth(e);
+  int bytes =
+      mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 1 ? 1 : wsElementTypeByteWidth(e);
   return (int)((values * (bytes ? bytes : 4) + 3) / 4);
 }
 
@@ -1305,10 +1312,10 @@ static void emit_entry(lowering *L) {
   bool pingpong = L->compute >= 0 && L->plan.parts[L->compute].pingpong;
   for (long i = 0; i < L->ops.len; i++)
     if (wsOperationIsA(L->ops.items[i], "mma") && ws_has_attr(L->ops.items[i], "ring_a")) {
-      L->warpgroup = pingpong ? c32(&b, 0)
-                              : ws_shuffle(&b, "idx", ws_arith(&b, "arith.divui", L->tiles.tid,
-                                                              c32(&b, 128)),
-                                           c32(&b, 0));
+      L->warpgroup =
+          pingpong ? c32(&b, 0)
+                   : ws_shuffle(&b, "idx", ws_arith(&b, "arith.divui", L->tiles.tid, c32(&b, 128)),
+                                c32(&b, 0));
       break;
     }
   ws_tiles_entry(&L->tiles, &b);
@@ -1338,11 +1345,12 @@ static bool lower_with(lowering *L, MlirOperation func) {
   L->ptr_cluster = ws_type(L->ctx, "!llvm.ptr<7>");
   mlirOperationWalk(func, collect_op, L, MlirWalkPreOrder);
   for (long i = 0; i < L->ops.len; i++)
-    if (wsOperationIsA(L->ops.items[i], "mma") && !mma_shape(L, L->ops.items[i], &(ws_mma_shape){0}))
+    if (wsOperationIsA(L->ops.items[i], "mma") &&
+        !mma_shape(L, L->ops.items[i], &(ws_mma_shape){0}))
       return false;
   if (L->plan.tmem.tile.ptr && L->compute >= 0) { /* the epilogue reads tensor memory */
-    L->frags.layout = ws_tcgen05_layout(L->ctx, L->plan.parts[L->compute].num_warps / 4,
-                                        L->plan.tmem.columns);
+    L->frags.layout =
+        ws_tcgen05_layout(L->ctx, L->plan.parts[L->compute].num_warps / 4, L->plan.tmem.columns);
     L->matmul = true;
   }
   L->frags.ctx = L->ctx;
@@ -1350,10 +1358,9 @@ static bool lower_with(lowering *L, MlirOperation func) {
   L->tiles.i32 = L->i32;
   L->tiles.scratch = L->plan.row_scratch;
   const ws_partition *c = L->compute >= 0 ? &L->plan.parts[L->compute] : NULL;
-  bool laid_out =
-      L->matmul || !c ||
-      ws_tiles_layout(&L->tiles, c->num_warps * 32, L->ops.items, L->ops.len,
-                      L->plan.row_scratch_bytes);
+  bool laid_out = L->matmul || !c ||
+                  ws_tiles_layout(&L->tiles, c->num_warps * 32, L->ops.items, L->ops.len,
+                                  L->plan.row_scratch_bytes);
   if (laid_out && c && L->explain)
     explain_register_pressure(L, c);
   if (!laid_out || !create_function(L))
@@ -1393,7 +1400,7 @@ static bool lower_kernel(MlirOperation func, const ws_pass_env *explain) {
 
 typedef struct kernel_list {
   ws_op_list kernels; /* grows: a module may hold any number of kernels */
-  bool stray; /* a ws op outside any kernel the lowering visits */
+  bool stray;         /* a ws op outside any kernel the lowering visits */
   MlirOperation first_stray;
 } kernel_list;
 
@@ -1414,8 +1421,7 @@ static MlirWalkResult collect_kernel(MlirOperation op, void *user_data) {
   return MlirWalkResultAdvance;
 }
 
-static bool run_lower(MlirOperation root, const ws_pass_options *opts,
-                      const ws_pass_env *env) {
+static bool run_lower(MlirOperation root, const ws_pass_options *opts, const ws_pass_env *env) {
   if (!ws_verify_root(root, ""))
     return false;
   kernel_list k = {.stray = false};
@@ -1438,8 +1444,7 @@ static MlirDialectHandle (*const lowered_dialects[])(void) = {mlirGetDialectHand
 
 static const ws_option_spec lower_options[] = {
     {"explain", WS_OPTION_BOOL, "false",
-     "remark on the registers the compute partition's live tiles need at their peak",
-     NULL, 0, 0},
+     "remark on the registers the compute partition's live tiles need at their peak", NULL, 0, 0},
 };
 
 const ws_pass_def ws_lower_to_nvvm_pass_def = {

@@ -129,8 +129,8 @@ static tile_life *collect_lives(const ws_register_pressure *p, const op_index *x
   return lives;
 }
 
-void ws_explain_register_pressure(const ws_register_pressure *p, const MlirOperation *ops,
-                                  size_t n, const ws_pass_env *env) {
+void ws_explain_register_pressure(const ws_register_pressure *p, const MlirOperation *ops, size_t n,
+                                  const ws_pass_env *env) {
   if (n == 0)
     return;
   op_index x;
@@ -172,16 +172,18 @@ void ws_explain_register_pressure(const ws_register_pressure *p, const MlirOpera
                       lives[k].registers);
   }
   if (peak > 0)
-    ws_remark(env, mlirOperationGetLocation(ops[at]),
-              "registers: %s need %ld per thread where most are live, here: %d tile(s), %s%s; "
-              "the compute warps have %d after setmaxnreg%s",
-              p->who, peak, shown, text, shown > 12 ? ", ..." : "", p->budget,
-              peak > p->budget - OTHER_REGISTERS
-                  ? ", which leaves fewer than the " STR(OTHER_REGISTERS) " or so that "
-                    "addresses, indices and loop state take, so ptxas may spill to local "
-                    "memory (ptxas -v says): use more compute warps (ws.num_warps), smaller "
-                    "tiles, or fewer tiles live at once"
-                  : " (addresses, indices and loop state take some of the rest)");
+    ws_remark(
+        env, mlirOperationGetLocation(ops[at]),
+        "registers: %s need %ld per thread where most are live, here: %d tile(s), %s%s; "
+        "the compute warps have %d after setmaxnreg%s",
+        p->who, peak, shown, text, shown > 12 ? ", ..." : "", p->budget,
+        peak > p->budget - OTHER_REGISTERS
+            ? ", which leaves fewer than the " STR(
+                  OTHER_REGISTERS) " or so that "
+                                   "addresses, indices and loop state take, so ptxas may spill to local "
+                                   "memory (ptxas -v says): use more compute warps (ws.num_warps), smaller "
+                                   "tiles, or fewer tiles live at once"
+            : " (addresses, indices and loop state take some of the rest)");
   free(x.keys);
   free(x.vals);
   free(lives);

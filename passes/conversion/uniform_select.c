@@ -48,7 +48,8 @@ static bool range_of(ws_builder *b, MlirValue tile, int depth, index_range *r) {
       mlirIntegerTypeGetWidth(mlirShapedTypeGetElementType(type)) != 32)
     return false;
   if (ws_op_is(def, "ws.iota")) {
-    MlirAttribute axis = mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("axis"));
+    MlirAttribute axis =
+        mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("axis"));
     int64_t a = mlirAttributeIsNull(axis) ? -1 : mlirIntegerAttrGetValueInt(axis);
     if (a < 0 || a >= mlirShapedTypeGetRank(type))
       return false;
@@ -59,9 +60,8 @@ static bool range_of(ws_builder *b, MlirValue tile, int depth, index_range *r) {
     MlirValue s = ws_splat_scalar(b, tile, def);
     if (mlirValueIsNull(s))
       return false;
-    *r = (index_range){ws_build_value(b, "arith.extsi", 1, &s, mlirIntegerTypeGet(b->ctx, 64),
-                                      0, NULL),
-                       0, 0};
+    *r = (index_range){
+        ws_build_value(b, "arith.extsi", 1, &s, mlirIntegerTypeGet(b->ctx, 64), 0, NULL), 0, 0};
     return true;
   }
   bool add = ws_op_is(def, "arith.addi"), sub = ws_op_is(def, "arith.subi");
@@ -92,11 +92,10 @@ static MlirValue fits_i32(ws_builder *b, MlirValue lo, MlirValue hi) {
 /* The scalar conditions under which `cmp` (an index mask's arith.cmpi,
  * ws_is_index_mask) holds for every element (*all) and for none (*none);
  * false when a splat's scalar cannot be rebuilt. */
-static bool uniform_conditions(ws_builder *b, MlirOperation cmp, MlirValue *all,
-                               MlirValue *none) {
+static bool uniform_conditions(ws_builder *b, MlirOperation cmp, MlirValue *all, MlirValue *none) {
   enum { SLT = 2, SLE = 3, SGT = 4 }; /* arith::CmpIPredicate; SGE = 5 */
-  MlirAttribute p = mlirOperationGetInherentAttributeByName(
-      cmp, mlirStringRefCreateFromCString("predicate"));
+  MlirAttribute p =
+      mlirOperationGetInherentAttributeByName(cmp, mlirStringRefCreateFromCString("predicate"));
   int64_t pred = mlirIntegerAttrGetValueInt(p);
   index_range x, y;
   if (!range_of(b, mlirOperationGetOperand(cmp, 0), 0, &x) ||
@@ -106,10 +105,22 @@ static bool uniform_conditions(ws_builder *b, MlirOperation cmp, MlirValue *all,
   MlirValue yl = bound(b, &y, y.lo), yh = bound(b, &y, y.hi);
   /* x < y everywhere when x's top is below y's bottom, and so on */
   switch (pred) {
-  case SLT: *all = ws_cmpi(b, "slt", xh, yl); *none = ws_cmpi(b, "sge", xl, yh); break;
-  case SLE: *all = ws_cmpi(b, "sle", xh, yl); *none = ws_cmpi(b, "sgt", xl, yh); break;
-  case SGT: *all = ws_cmpi(b, "sgt", xl, yh); *none = ws_cmpi(b, "sle", xh, yl); break;
-  default:  *all = ws_cmpi(b, "sge", xl, yh); *none = ws_cmpi(b, "slt", xh, yl); break;
+  case SLT:
+    *all = ws_cmpi(b, "slt", xh, yl);
+    *none = ws_cmpi(b, "sge", xl, yh);
+    break;
+  case SLE:
+    *all = ws_cmpi(b, "sle", xh, yl);
+    *none = ws_cmpi(b, "sgt", xl, yh);
+    break;
+  case SGT:
+    *all = ws_cmpi(b, "sgt", xl, yh);
+    *none = ws_cmpi(b, "sle", xh, yl);
+    break;
+  default:
+    *all = ws_cmpi(b, "sge", xl, yh);
+    *none = ws_cmpi(b, "slt", xh, yl);
+    break;
   }
   MlirValue exact = ws_arith(b, "arith.andi", fits_i32(b, xl, xh), fits_i32(b, yl, yh));
   *all = ws_arith(b, "arith.andi", *all, exact);
@@ -130,15 +141,13 @@ static bool operand_values(ws_fragments *F, ws_builder *b, MlirOperation op, int
   return true;
 }
 
-bool ws_fragments_uniform_select(ws_fragments *F, ws_builder *b, MlirOperation op,
-                                 bool *lowered) {
+bool ws_fragments_uniform_select(ws_fragments *F, ws_builder *b, MlirOperation op, bool *lowered) {
   *lowered = false;
   MlirValue cond = mlirOperationGetOperand(op, 0);
   ws_fragment *pred = ws_fragment_find(F, cond);
   MlirValue all, none;
   /* the masks the step pipeline's estimate also takes as free (ws_plan.h) */
-  if (!ws_is_index_mask(cond) || !pred ||
-      !uniform_conditions(b, defining_op(cond), &all, &none))
+  if (!ws_is_index_mask(cond) || !pred || !uniform_conditions(b, defining_op(cond), &all, &none))
     return true; /* scalars it built for nothing are dead: canonicalize drops them */
   int count = pred->count;
   MlirValue yes[WS_MAX_FRAGMENT], no[WS_MAX_FRAGMENT], picked[WS_MAX_FRAGMENT];

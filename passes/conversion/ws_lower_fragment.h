@@ -76,7 +76,6 @@ MlirValue ws_fragment_struct(ws_fragments *F, ws_builder *b, MlirValue tile, Mli
  * located error at `where`. */
 MlirValue ws_splat_scalar(ws_builder *b, MlirValue tile, MlirOperation where);
 
-
 /* The op-by-op rewrites, each false after a located error; `thread` is the
  * thread's index among the consumers that share the tile. */
 bool ws_fragments_elementwise(ws_fragments *F, ws_builder *b, MlirOperation op);

@@ -39,13 +39,12 @@ typedef struct ws_mma_shape {
    * w reads tensor-memory lanes 32 w.., in parts of 16, and the warpgroups
    * split the columns: warp_rows 32, part_rows 16, col_groups warpgroups. */
   int warp_rows, part_rows, col_groups;
-  MlirType element; /* f16 or bf16 */
+  MlirType element;        /* f16 or bf16 */
   const ws_mma_form *form; /* A and B's form of the engine (passes/target) */
-  int swizzle;      /* A's span: the widest of 128, 64, 32 dividing its K row */
-  bool b_n_major;   /* B given K x N */
-  int b_swizzle;    /* B's span: its K row's, or its N boxes' when N-major */
+  int swizzle;             /* A's span: the widest of 128, 64, 32 dividing its K row */
+  bool b_n_major;          /* B given K x N */
+  int b_swizzle;           /* B's span: its K row's, or its N boxes' when N-major */
 } ws_mma_shape;
-
 
 /* Columns of an M x N tile one thread's warpgroup holds, and M. */
 static inline int ws_shape_cols(const ws_mma_shape *s, int n) { return n / s->col_groups; }
@@ -61,11 +60,11 @@ MlirType ws_mma_acc_type(MlirContext ctx, const ws_mma_shape *s);
  * span each): the byte offset a descriptor of that step adds. */
 int ws_mma_k_step_offset(int kk, int step_bytes, int span, int rows);
 
-/* acc + A @ B^T (acc + A @ B when B is N-major) for the calling warpgroup (index `warpgroup`, an i32), with
- * A at shared address a_addr and B at b_addr (i32, shared window; the slot
- * starts, 1024-aligned). Returns the new accumulator. */
-MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgroup,
-                        MlirValue a_addr, MlirValue b_addr, MlirValue acc, bool zero_acc);
+/* acc + A @ B^T (acc + A @ B when B is N-major) for the calling warpgroup (index `warpgroup`, an
+ * i32), with A at shared address a_addr and B at b_addr (i32, shared window; the slot starts,
+ * 1024-aligned). Returns the new accumulator. */
+MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgroup, MlirValue a_addr,
+                        MlirValue b_addr, MlirValue acc, bool zero_acc);
 
 enum { WS_MMA_MAX_ACC = 128 };
 
@@ -82,8 +81,8 @@ MlirValue ws_emit_wgmma_rs(ws_builder *b, const ws_mma_shape *s, const MlirValue
 
 /* The row and column of a thread's first fragment value in the M x N tile
  * (`thread` among the consumers); the others are at fixed offsets. */
-void ws_fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
-                        MlirValue *row0, MlirValue *col0);
+void ws_fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread, MlirValue *row0,
+                        MlirValue *col0);
 
 /* Writes a thread's fragment values (per_thread scalars of `element_type`,
  * converted already) into the M x N tile at shared pointer `tile`, laid out
@@ -92,9 +91,9 @@ void ws_fragment_origin(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
  * part `part` of the tile's N / part_cols, into an M x part_cols tile at
  * `tile` (a C tile handed over box by box); the warpgroups must share
  * their columns (col_groups 1). */
-void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
-                            MlirValue tile, const MlirValue *values, MlirType element_type,
-                            int span, int part, int part_cols);
+void ws_emit_fragment_store(ws_builder *b, const ws_mma_shape *s, MlirValue thread, MlirValue tile,
+                            const MlirValue *values, MlirType element_type, int span, int part,
+                            int part_cols);
 
 /* Where a thread's fragment values come from: an M x N tile laid out as
  * the C tile (ws_emit_fragment_store), a 1 x N row whose value n is every
@@ -108,9 +107,9 @@ typedef enum ws_fragment_source {
 
 /* Reads a thread's per_thread fragment values (of `element_type`, as
  * stored) from the slot at shared pointer `tile` into `values`. */
-void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue thread,
-                           MlirValue tile, MlirType element_type, int span,
-                           ws_fragment_source source, MlirValue *values);
+void ws_emit_fragment_load(ws_builder *b, const ws_mma_shape *s, MlirValue thread, MlirValue tile,
+                           MlirType element_type, int span, ws_fragment_source source,
+                           MlirValue *values);
 
 /* v passed through an empty asm with side effects: LLVM must compute v
  * before it, keeps it before the next asm with side effects, and reads the

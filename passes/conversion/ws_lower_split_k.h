@@ -21,27 +21,26 @@
 #include "../support/ws_builder.h"
 
 typedef struct ws_split_k_site {
-  MlirValue workspace;    /* i64: the workspace's address */
-  MlirValue holder;       /* i32: this thread among the tile's holders */
-  MlirValue barrier;      /* i32: its warpgroup's named barrier */
-  int holders;            /* threads holding the tile, 128 per warpgroup */
-  int count;              /* f32 values per thread, a multiple of 4 */
-  long long slot_bytes;   /* a slot's stride: the kernel's ws.workspace_per_block */
+  MlirValue workspace;  /* i64: the workspace's address */
+  MlirValue holder;     /* i32: this thread among the tile's holders */
+  MlirValue barrier;    /* i32: its warpgroup's named barrier */
+  int holders;          /* threads holding the tile, 128 per warpgroup */
+  int count;            /* f32 values per thread, a multiple of 4 */
+  long long slot_bytes; /* a slot's stride: the kernel's ws.workspace_per_block */
 } ws_split_k_site;
 
 /* Builds split-K's exchange at b (ws.split_k_sum of unit `unit`, tile
  * unit / splits, split unit % splits): sum[i] is acc[i] plus the other
  * splits' value i for the tile's owner, acc[i] for every other unit. */
-void ws_emit_split_k_sum(ws_builder *b, const ws_split_k_site *s, MlirValue unit,
-                         MlirValue splits, const MlirValue *acc, MlirValue *sum);
+void ws_emit_split_k_sum(ws_builder *b, const ws_split_k_site *s, MlirValue unit, MlirValue splits,
+                         const MlirValue *acc, MlirValue *sum);
 
 /* Builds stream-K's exchange at b (ws.stream_k_sum of a unit running K
  * steps k_begin to k_end of a tile of k_steps): the slot is the block's
  * (one unit of a block starts a tile and stops inside it: its first), and
  * a tile's owner, the unit that ends it, adds the previous block's. */
 void ws_emit_stream_k_sum(ws_builder *b, const ws_split_k_site *s, MlirValue k_begin,
-                          MlirValue k_end, MlirValue k_steps, const MlirValue *acc,
-                          MlirValue *sum);
+                          MlirValue k_end, MlirValue k_steps, const MlirValue *acc, MlirValue *sum);
 
 /* ws.stream_k_unit's arithmetic (dialect/ws.irdl.mlir says what it
  * gives): in = unit, whole tiles, tiles, K steps, grid; out = tile, first,

@@ -46,9 +46,8 @@ uint32_t ws_tcgen05_scaled_idesc(const ws_mma_form *form, int n, bool b_n_major,
  * memory addresses) the form is block-scaled: tcgen05.mma.block_scale,
  * K step kk of 32 scaled by byte kk of the columns. */
 void ws_emit_tcgen05_mma(ws_builder *b, const ws_mma_form *form, int n, int k, int a_span,
-                         int b_span, bool b_n_major, int ctas, MlirValue a_addr,
-                         MlirValue b_addr, MlirValue d, MlirValue accumulate,
-                         const MlirValue *scales);
+                         int b_span, bool b_n_major, int ctas, MlirValue a_addr, MlirValue b_addr,
+                         MlirValue d, MlirValue accumulate, const MlirValue *scales);
 
 /* One thread copies an MX scale atom (32 rows of 16 bytes, unswizzled, at
  * shared address `addr`) to the tensor-memory columns at `taddr`:

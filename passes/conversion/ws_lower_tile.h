@@ -152,8 +152,8 @@ bool ws_tiles_layout(ws_tiles *T, int threads, const MlirOperation *ops, size_t 
  * memory (ws_register_pressure.h). Tiles are never refused for their
  * number: the table has no cap, and LLVM frees each tile's registers after
  * its last use. */
-void ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size_t n,
-                               int registers, const ws_pass_env *env);
+void ws_tiles_explain_pressure(const ws_tiles *T, const MlirOperation *ops, size_t n, int registers,
+                               const ws_pass_env *env);
 
 /* Emits last_valid at the kernel's entry (b), after tid is set. */
 void ws_tiles_entry(ws_tiles *T, ws_builder *b);
@@ -169,9 +169,7 @@ bool ws_tiles_iota(ws_tiles *T, ws_builder *b, MlirOperation op);
 
 /* ws.read_slot / ws.write_slot of `ring` (index r, for messages), a chunk
  * at a time; false after a located error. */
-bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring,
-                        int r);
-bool ws_tiles_write_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring,
-                         int r);
+bool ws_tiles_read_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring, int r);
+bool ws_tiles_write_slot(ws_tiles *T, ws_builder *b, MlirOperation op, const ws_ring *ring, int r);
 
 #endif

@@ -23,13 +23,13 @@ typedef int (*ws_tile_registers_fn)(MlirValue tile, const void *ctx);
 typedef struct ws_register_pressure {
   ws_tile_registers_fn registers_of;
   const void *ctx;
-  const char *who;  /* "the compute partition's tiles", for the text */
-  int budget;       /* registers per thread after setmaxnreg */
+  const char *who; /* "the compute partition's tiles", for the text */
+  int budget;      /* registers per thread after setmaxnreg */
 } ws_register_pressure;
 
 /* Remarks (through env) on the peak and the tiles live there, against the
  * budget: above it, that ptxas may spill. */
-void ws_explain_register_pressure(const ws_register_pressure *p, const MlirOperation *ops,
-                                  size_t n, const ws_pass_env *env);
+void ws_explain_register_pressure(const ws_register_pressure *p, const MlirOperation *ops, size_t n,
+                                  const ws_pass_env *env);
 
 #endif

@@ -23,7 +23,6 @@
  * arith.cmpi (slt, sle, sgt, sge) of i32 tiles whose ranges follow from
  * ws.iota, splats, arith.addi and arith.subi: the caller then lowers it
  * element by element. False after a located error. */
-bool ws_fragments_uniform_select(ws_fragments *F, ws_builder *b, MlirOperation op,
-                                 bool *lowered);
+bool ws_fragments_uniform_select(ws_fragments *F, ws_builder *b, MlirOperation op, bool *lowered);
 
 #endif /* WS_UNIFORM_SELECT_H */

@@ -26,7 +26,6 @@ typedef struct ws_register_math {
 
 /* ws-insert-barriers: the warp layout, each warpgroup's registers with the
  * pool arithmetic, and each channel's counts, phases, fences and drain. */
-void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m,
-                         const ws_pass_env *env);
+void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m, const ws_pass_env *env);
 
 #endif

@@ -71,15 +71,14 @@ void ws_kernel_cluster(MlirOperation func, int cluster[2]) {
 
 int ws_int_attr(MlirOperation op, const char *name, int fallback) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, ref(name));
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
-             ? (int)mlirIntegerAttrGetValueInt(a)
-             : fallback;
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a) ? (int)mlirIntegerAttrGetValueInt(a)
+                                                               : fallback;
 }
 
 void ws_set_int_attr(MlirOperation op, const char *name, long long value) {
   MlirContext ctx = mlirOperationGetContext(op);
-  mlirOperationSetAttributeByName(
-      op, ref(name), mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value));
+  mlirOperationSetAttributeByName(op, ref(name),
+                                  mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value));
 }
 
 static void set_attr_text(MlirOperation op, const char *name, const char *text) {
@@ -121,8 +120,7 @@ typedef struct loop_collector {
 
 static MlirWalkResult collect_loop(MlirOperation op, void *user_data) {
   loop_collector *c = user_data;
-  if (ws_op_is(op, "scf.for") &&
-      ws_has_attr(op, "ws.warp_specialize") && c->n < c->max)
+  if (ws_op_is(op, "scf.for") && ws_has_attr(op, "ws.warp_specialize") && c->n < c->max)
     c->loops[c->n++] = op;
   return MlirWalkResultAdvance;
 }
@@ -133,9 +131,7 @@ int ws_marked_loops(MlirOperation root, MlirOperation *loops, int max) {
   return c.n;
 }
 
-MlirOperation ws_enclosing_kernel(MlirOperation op) {
-  return ws_enclosing_op(op, "gpu.func");
-}
+MlirOperation ws_enclosing_kernel(MlirOperation op) { return ws_enclosing_op(op, "gpu.func"); }
 
 MlirBlock ws_loop_body(MlirOperation loop) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
@@ -202,9 +198,8 @@ MlirOperation ws_plan_tile_loop(const ws_plan *plan) {
   if (mlirOperationIsNull(plan->loop))
     return (MlirOperation){NULL};
   MlirOperation parent = mlirOperationGetParentOperation(plan->loop);
-  return ws_op_is(parent, "scf.for") && ws_has_attr(parent, "ws.tile_loop")
-             ? parent
-             : (MlirOperation){NULL};
+  return ws_op_is(parent, "scf.for") && ws_has_attr(parent, "ws.tile_loop") ? parent
+                                                                            : (MlirOperation){NULL};
 }
 
 bool ws_plan_in_prologue(const ws_plan *plan, MlirOperation op) {
@@ -333,9 +328,7 @@ long long ws_tile_row_bytes(MlirType tile) {
   return (long long)row_elements(tile) * element_bytes(tile);
 }
 
-long long ws_row_scratch_need(long long rows, int warps) {
-  return 2 * rows * warps * 4;
-}
+long long ws_row_scratch_need(long long rows, int warps) { return 2 * rows * warps * 4; }
 
 int ws_row_box_cols(long long cols, int elem_bytes) {
   if (cols <= WS_TMA_MAX_BOX_DIM)
@@ -362,9 +355,7 @@ MlirType ws_tile_column_part(MlirType tile, int parts) {
                                  mlirAttributeGetNull());
 }
 
-int ws_ring_boxes(const ws_ring *ring) {
-  return row_elements(ring->tile) / ws_ring_box_cols(ring);
-}
+int ws_ring_boxes(const ws_ring *ring) { return row_elements(ring->tile) / ws_ring_box_cols(ring); }
 
 int ws_ring_of_value(const ws_plan *plan, MlirValue value) {
   for (int r = 0; r < plan->num_rings; r++)
@@ -398,8 +389,7 @@ static int dict_array_int(MlirAttribute dict, const char *key, int i, int fallba
 
 static MlirStringRef dict_string(MlirAttribute dict, const char *key) {
   MlirAttribute a = mlirDictionaryAttrGetElementByName(dict, ref(key));
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) ? mlirStringAttrGetValue(a)
-                                                               : ref("");
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) ? mlirStringAttrGetValue(a) : ref("");
 }
 
 static int dict_part(const ws_plan *plan, MlirAttribute dict, const char *key) {
@@ -479,8 +469,7 @@ static void read_ring_dict(ws_ring *r, MlirAttribute d) {
 
 static void read_ring(ws_plan *plan, MlirOperation op) {
   MlirAttribute d = mlirOperationGetAttributeByName(op, ref("ws.ring"));
-  if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d) ||
-      plan->num_rings >= WS_MAX_RINGS)
+  if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d) || plan->num_rings >= WS_MAX_RINGS)
     return;
   ws_ring *r = &plan->rings[plan->num_rings++];
   r->producer = op;
@@ -498,9 +487,8 @@ static void read_ring_table(ws_plan *plan, MlirAttribute list) {
       continue;
     MlirAttribute tile = mlirDictionaryAttrGetElementByName(e, ref("tile"));
     ws_ring *r = &plan->rings[plan->num_rings++];
-    r->tile = !mlirAttributeIsNull(tile) && mlirAttributeIsAType(tile)
-                  ? mlirTypeAttrGetValue(tile)
-                  : (MlirType){NULL};
+    r->tile = !mlirAttributeIsNull(tile) && mlirAttributeIsAType(tile) ? mlirTypeAttrGetValue(tile)
+                                                                       : (MlirType){NULL};
     read_ring_dict(r, e);
   }
 }
@@ -524,9 +512,11 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
     bool turns = ch->from == ch->to && ch->from >= 0 &&
                  (plan->parts[ch->from].pingpong || plan->parts[ch->from].turns);
     if (ch->from < 0 || ch->to < 0 || (ch->from == ch->to && !turns)) {
-      snprintf(why, cap, "ws.channels[%d]: its ends must be two different partitions of "
-                         "ws.partitions (or one compute partition whose warpgroups take turns: "
-                         "ping-pong or turns)", c);
+      snprintf(why, cap,
+               "ws.channels[%d]: its ends must be two different partitions of "
+               "ws.partitions (or one compute partition whose warpgroups take turns: "
+               "ping-pong or turns)",
+               c);
       return false;
     }
     if (ch->depth < 1 || ch->depth > 8) {
@@ -535,9 +525,11 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
     }
     if (ch->full_to < 0 || ch->empty_to < 0 ||
         ((ch->full_to || ch->empty_to) && ws_plan_cluster_size(plan) < 2)) {
-      snprintf(why, cap, "ws.channels[%d]: full_to and empty_to take \"own\", \"every\" "
-                         "or \"leader\", and other than own only in a cluster kernel "
-                         "(ws.cluster)", c);
+      snprintf(why, cap,
+               "ws.channels[%d]: full_to and empty_to take \"own\", \"every\" "
+               "or \"leader\", and other than own only in a cluster kernel "
+               "(ws.cluster)",
+               c);
       return false;
     }
   }
@@ -546,9 +538,8 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
     if (ring->channel < 0 || ring->channel >= plan->num_channels) {
       if (!mlirOperationIsNull(ring->producer))
         *where = ring->producer;
-      snprintf(why, cap, "ws.ring%s names channel %d; the %s has %d",
-               plan->loop.ptr ? "" : "s row", ring->channel,
-               plan->loop.ptr ? "loop" : "kernel", plan->num_channels);
+      snprintf(why, cap, "ws.ring%s names channel %d; the %s has %d", plan->loop.ptr ? "" : "s row",
+               ring->channel, plan->loop.ptr ? "loop" : "kernel", plan->num_channels);
       return false;
     }
     if (!ring->tile.ptr || ws_tile_bytes(ring->tile) == 0) {
@@ -556,10 +547,11 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
       return false;
     }
     long long row = ws_tile_row_bytes(ring->tile);
-    if (ring->swizzle && (ws_swizzle_span(ring->swizzle) != ring->swizzle ||
-                          row % ring->swizzle)) {
-      snprintf(why, cap, "ws.rings[%d]: swizzle %d for rows of %lld bytes; expected 0, or "
-                         "32, 64 or 128 dividing the row", r, ring->swizzle, row);
+    if (ring->swizzle && (ws_swizzle_span(ring->swizzle) != ring->swizzle || row % ring->swizzle)) {
+      snprintf(why, cap,
+               "ws.rings[%d]: swizzle %d for rows of %lld bytes; expected 0, or "
+               "32, 64 or 128 dividing the row",
+               r, ring->swizzle, row);
       return false;
     }
     int cl = ws_plan_cluster_size(plan);
@@ -571,35 +563,39 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
     if (ring->split && (cl < 2 || mlirShapedTypeGetDimSize(ring->tile, 0) % (8 * cl) ||
                         (ring->split == WS_SPLIT_MULTICAST && ch->empty_to != WS_REACH_EVERY) ||
                         (ring->split == WS_SPLIT_PAIR && ch->full_to != WS_REACH_LEADER))) {
-      snprintf(why, cap, "ws.rings[%d] is split (%s) across a cluster, which needs the "
-                         "kernel's ws.cluster of 2 or more CTAs, a channel whose %s, and "
-                         "rows in parts of a multiple of 8 per CTA",
+      snprintf(why, cap,
+               "ws.rings[%d] is split (%s) across a cluster, which needs the "
+               "kernel's ws.cluster of 2 or more CTAs, a channel whose %s, and "
+               "rows in parts of a multiple of 8 per CTA",
                r, ws_split_names[ring->split],
-               ring->split == WS_SPLIT_MULTICAST ? "releases reach every CTA (empty_to = every)"
-                                                 : "copies complete at the leader (full_to = leader)");
+               ring->split == WS_SPLIT_MULTICAST
+                   ? "releases reach every CTA (empty_to = every)"
+                   : "copies complete at the leader (full_to = leader)");
       return false;
     }
   }
   for (int r = 0; r < plan->num_rings; r++) {
     const ws_ring *ring = &plan->rings[r];
     if (ring->parts < 0 || ring->parts > WS_MAX_RING_PARTS ||
-        (ring->parts > 1 && (plan->channels[ring->channel].depth % ring->parts ||
-                             !ring->swizzle || ws_ring_boxes(ring) != 1))) {
-      snprintf(why, cap, "ws.rings[%d]: %d parts; expected 1 to %d, dividing its channel's "
-                         "depth (a slot per part), each part one swizzled TMA box",
+        (ring->parts > 1 && (plan->channels[ring->channel].depth % ring->parts || !ring->swizzle ||
+                             ws_ring_boxes(ring) != 1))) {
+      snprintf(why, cap,
+               "ws.rings[%d]: %d parts; expected 1 to %d, dividing its channel's "
+               "depth (a slot per part), each part one swizzled TMA box",
                r, ring->parts, WS_MAX_RING_PARTS);
       return false;
     }
   }
   const ws_tmem *tm = &plan->tmem;
-  if (tm->tile.ptr && (tm->channel < 0 || tm->channel >= plan->num_channels ||
-                       tm->columns < 1 || tm->allocated < 32 ||
-                       (tm->allocated & (tm->allocated - 1)) ||
+  if (tm->tile.ptr && (tm->channel < 0 || tm->channel >= plan->num_channels || tm->columns < 1 ||
+                       tm->allocated < 32 || (tm->allocated & (tm->allocated - 1)) ||
                        tm->columns * plan->channels[tm->channel].depth > tm->allocated)) {
-    snprintf(why, cap, "ws.tmem: %d buffer(s) of %d columns in an allocation of %d "
-                       "(a power of two, at least 32) for channel %d",
+    snprintf(why, cap,
+             "ws.tmem: %d buffer(s) of %d columns in an allocation of %d "
+             "(a power of two, at least 32) for channel %d",
              tm->channel >= 0 && tm->channel < plan->num_channels
-                 ? plan->channels[tm->channel].depth : 0,
+                 ? plan->channels[tm->channel].depth
+                 : 0,
              tm->columns, tm->allocated, tm->channel);
     return false;
   }
@@ -608,10 +604,11 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
         tm->scale_column[i] < tm->columns * plan->channels[tm->channel].depth ||
         tm->scale_column[i] >= tm->allocated || tm->scale_a_atoms < 1 ||
         tm->scale_a_atoms >= tm->num_scales) {
-      snprintf(why, cap, "ws.tmem: scale atom %d from ring %d at column %d, outside the rings "
-                         "or not after the accumulator buffers in the allocation of %d (%d "
-                         "of A's)", i, tm->scale_ring[i], tm->scale_column[i], tm->allocated,
-               tm->scale_a_atoms);
+      snprintf(why, cap,
+               "ws.tmem: scale atom %d from ring %d at column %d, outside the rings "
+               "or not after the accumulator buffers in the allocation of %d (%d "
+               "of A's)",
+               i, tm->scale_ring[i], tm->scale_column[i], tm->allocated, tm->scale_a_atoms);
       return false;
     }
   if (mlirOperationIsNull(plan->loop))
@@ -625,8 +622,9 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
        op = mlirOperationGetNextInBlock(op))
     if (ws_op_partitions(plan, op) == 0) {
       *where = op;
-      snprintf(why, cap, "is in no partition of the loop's ws.partitions (its ws.partition "
-                         "is missing or names none of them)");
+      snprintf(why, cap,
+               "is in no partition of the loop's ws.partitions (its ws.partition "
+               "is missing or names none of them)");
       return false;
     }
   return true;
@@ -689,8 +687,8 @@ static bool read_tables(ws_plan *plan) {
 
 /* ws.row_scratch = [offset, bytes] on the kernel. */
 static void read_row_scratch(ws_plan *plan) {
-  MlirAttribute a = mlirOperationGetAttributeByName(
-      plan->func, mlirStringRefCreateFromCString("ws.row_scratch"));
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(plan->func, mlirStringRefCreateFromCString("ws.row_scratch"));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI32Array(a) ||
       mlirDenseArrayGetNumElements(a) != 2)
     return;
@@ -770,11 +768,10 @@ void ws_plan_write_partitions(const ws_plan *plan) {
   for (int p = 0; p < plan->num_parts; p++) {
     const ws_partition *part = &plan->parts[p];
     ws_text_appendf(&t, "%s{name = \"%s\", role = \"%s\", num_warps = %d : i32",
-                    t.len > 1 ? ", " : "", part->name, ws_role_names[part->role],
-                    part->num_warps);
+                    t.len > 1 ? ", " : "", part->name, ws_role_names[part->role], part->num_warps);
     if (part->registers)
-      ws_text_appendf(&t, ", registers = %d : i32, first_warp = %d : i32",
-                      part->registers, part->first_warp);
+      ws_text_appendf(&t, ", registers = %d : i32, first_warp = %d : i32", part->registers,
+                      part->first_warp);
     if (part->pingpong)
       ws_text_appendf(&t, ", pingpong = true");
     if (part->turns)
@@ -820,18 +817,19 @@ void ws_plan_write_channels(const ws_plan *plan) {
   ws_text_appendf(&t, "[");
   for (int i = 0; i < plan->num_channels; i++) {
     const ws_channel *c = &plan->channels[i];
-    ws_text_appendf(&t, "%s{from = \"%s\", to = \"%s\", depth = %d : i32, "
-                        "full = %d : i32, empty = %d : i32",
-                    i ? ", " : "", plan->parts[c->from].name, plan->parts[c->to].name,
-                    c->depth, c->full, c->empty);
+    ws_text_appendf(&t,
+                    "%s{from = \"%s\", to = \"%s\", depth = %d : i32, "
+                    "full = %d : i32, empty = %d : i32",
+                    i ? ", " : "", plan->parts[c->from].name, plan->parts[c->to].name, c->depth,
+                    c->full, c->empty);
     if (c->full_arrivals)
-      ws_text_appendf(&t, ", full_arrivals = %d : i32, empty_arrivals = %d : i32, "
-                          "expect_tx = %d : i32, producer_phase = %d : i32, "
-                          "consumer_phase = %d : i32, release_fence = %s, "
-                          "publish_fence = %s, drain = %d : i32",
-                      c->full_arrivals, c->empty_arrivals, c->expect_tx,
-                      c->producer_phase, c->consumer_phase,
-                      c->release_fence ? "true" : "false",
+      ws_text_appendf(&t,
+                      ", full_arrivals = %d : i32, empty_arrivals = %d : i32, "
+                      "expect_tx = %d : i32, producer_phase = %d : i32, "
+                      "consumer_phase = %d : i32, release_fence = %s, "
+                      "publish_fence = %s, drain = %d : i32",
+                      c->full_arrivals, c->empty_arrivals, c->expect_tx, c->producer_phase,
+                      c->consumer_phase, c->release_fence ? "true" : "false",
                       c->publish_fence ? "true" : "false", c->drain);
     if (c->full_to)
       ws_text_appendf(&t, ", full_to = \"%s\"", ws_reach_names[c->full_to]);
@@ -870,10 +868,11 @@ void ws_plan_write_ring_table(const ws_plan *plan) {
   ws_text_appendf(&t, "[");
   for (int i = 0; i < plan->num_rings; i++) {
     const ws_ring *r = &plan->rings[i];
-    ws_text_appendf(&t, "%s{tile = %s, channel = %d : i32, offset = %d : i32, "
-                        "slot_bytes = %d : i32, align = %d : i32, swizzle = %d : i32%s}",
-                    i ? ", " : "", ws_type_str(r->tile, type, sizeof type), r->channel,
-                    r->offset, r->slot_bytes, r->align, r->swizzle, ring_row_extras(r, buf));
+    ws_text_appendf(&t,
+                    "%s{tile = %s, channel = %d : i32, offset = %d : i32, "
+                    "slot_bytes = %d : i32, align = %d : i32, swizzle = %d : i32%s}",
+                    i ? ", " : "", ws_type_str(r->tile, type, sizeof type), r->channel, r->offset,
+                    r->slot_bytes, r->align, r->swizzle, ring_row_extras(r, buf));
   }
   ws_text_appendf(&t, "]");
   set_attr_text(plan->func, "ws.rings", text);
@@ -886,10 +885,11 @@ void ws_plan_write_tmem(const ws_plan *plan) {
   ws_text t;
   ws_text_init(&t, text, sizeof text);
   const ws_tmem *tm = &plan->tmem;
-  ws_text_appendf(&t, "{tile = %s, channel = %d : i32, columns = %d : i32, "
-                      "allocated = %d : i32, address = %d : i32",
-                  ws_type_str(tm->tile, type, sizeof type), tm->channel, tm->columns,
-                  tm->allocated, tm->address);
+  ws_text_appendf(&t,
+                  "{tile = %s, channel = %d : i32, columns = %d : i32, "
+                  "allocated = %d : i32, address = %d : i32",
+                  ws_type_str(tm->tile, type, sizeof type), tm->channel, tm->columns, tm->allocated,
+                  tm->address);
   if (tm->num_scales) {
     ws_text_appendf(&t, ", scale_rings = array<i32");
     for (int i = 0; i < tm->num_scales; i++)
@@ -912,7 +912,8 @@ bool ws_is_splat_tile(MlirOperation def) {
     return mlirOperationGetNumOperands(def) == 1 && mlirOperationGetNumResults(def) == 1;
   if (!ws_op_is(def, "arith.constant"))
     return false;
-  MlirAttribute value = mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
+  MlirAttribute value =
+      mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
   return !mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value) &&
          mlirDenseElementsAttrIsSplat(value);
 }
@@ -992,16 +993,15 @@ bool ws_is_step_tile_op(MlirOperation op) {
 
 ws_step_walk ws_step_walk_begin(MlirOperation loop) {
   MlirBlock body = ws_loop_body(loop);
-  return (ws_step_walk){.op = {NULL}, .yield = mlirBlockGetTerminator(body), .dot = false,
-                        .run = 0};
+  return (ws_step_walk){
+      .op = {NULL}, .yield = mlirBlockGetTerminator(body), .dot = false, .run = 0};
 }
 
 bool ws_step_next(ws_step_walk *w) {
   MlirOperation op = mlirOperationIsNull(w->op)
                          ? mlirBlockGetFirstOperation(mlirOperationGetBlock(w->yield))
                          : mlirOperationGetNextInBlock(w->op);
-  while (!mlirOperationIsNull(op) && !mlirOperationEqual(op, w->yield) &&
-         !ws_is_step_tile_op(op))
+  while (!mlirOperationIsNull(op) && !mlirOperationEqual(op, w->yield) && !ws_is_step_tile_op(op))
     op = mlirOperationGetNextInBlock(op);
   if (mlirOperationIsNull(op) || mlirOperationEqual(op, w->yield))
     return false;

@@ -44,8 +44,13 @@ typedef enum ws_role {
   WS_ROLE_MMA,
   WS_NUM_ROLES
 } ws_role;
-enum { WS_MAX_PARTS = 8, WS_MAX_RINGS = 16, WS_MAX_CHANNELS = 6, WS_PART_NAME_MAX = 16,
-       WS_MAX_RING_PARTS = 4 };
+enum {
+  WS_MAX_PARTS = 8,
+  WS_MAX_RINGS = 16,
+  WS_MAX_CHANNELS = 6,
+  WS_PART_NAME_MAX = 16,
+  WS_MAX_RING_PARTS = 4
+};
 
 extern const char *const ws_role_names[WS_NUM_ROLES];
 
@@ -57,14 +62,14 @@ typedef struct ws_partition {
   int num_warps;
   int registers; /* 0: not decided yet */
   int first_warp;
-  bool pingpong; /* compute of a persistent matmul: its warpgroups take
-                    alternate tiles, each the whole tile (ws_pingpong) */
-  bool turns;    /* compute of a matmul loop with several ws.dot ops: its two
-                    warpgroups take turns issuing their wgmmas (each its own
-                    rows), so one's register math runs under the other's */
-  int lag;       /* compute of a matmul loop: 1 when the math on a K step's
-                    wgmma products runs a step late, under the next step's
-                    wgmmas (ws_choose_product_lag) */
+  bool pingpong;  /* compute of a persistent matmul: its warpgroups take
+                     alternate tiles, each the whole tile (ws_pingpong) */
+  bool turns;     /* compute of a matmul loop with several ws.dot ops: its two
+                     warpgroups take turns issuing their wgmmas (each its own
+                     rows), so one's register math runs under the other's */
+  int lag;        /* compute of a matmul loop: 1 when the math on a K step's
+                     wgmma products runs a step late, under the next step's
+                     wgmmas (ws_choose_product_lag) */
   bool pipelined; /* compute of a loop with two runs of ws.dot (attention):
                      each warpgroup issues the next step's first run before
                      this step's second, and runs the next step's math under
@@ -96,11 +101,11 @@ typedef struct ws_ring {
   int slot_bytes; /* the distance between slots: the tile padded to align */
   ws_split split; /* how the CTAs of a cluster share the tile (none,
                      multicast or pair); `split = "..."` in the ring's row */
-  int parts; /* 1, or a matmul's C tile published box by box (the
-                store-boxes knob, ws.store_boxes on the loop): `tile` is one
-                of the producer's `parts` column parts, each slot holds one,
-                and the channel steps once per part (`parts = N` in the
-                ring's row) */
+  int parts;      /* 1, or a matmul's C tile published box by box (the
+                     store-boxes knob, ws.store_boxes on the loop): `tile` is one
+                     of the producer's `parts` column parts, each slot holds one,
+                     and the channel steps once per part (`parts = N` in the
+                     ring's row) */
 } ws_ring;
 
 typedef struct ws_channel {

@@ -163,7 +163,6 @@
 #include "ws_protocol.h"
 #include "../../dialect/ws_text.h"
 
-
 /* What proving a kernel cost, for explain=true. */
 typedef struct proof_cost {
   long states, checks;
@@ -224,8 +223,7 @@ static bool prove_stream_k(ws_program *program, const ws_pass_options *opts, lon
 }
 
 /* Proves one kernel; false after a located error. */
-static bool check_kernel(MlirOperation func, const ws_pass_options *opts,
-                         const ws_pass_env *env) {
+static bool check_kernel(MlirOperation func, const ws_pass_options *opts, const ws_pass_env *env) {
   ws_plan plan;
   if (!ws_plan_read_kernel(func, &plan))
     return true;
@@ -263,11 +261,14 @@ static bool check_kernel(MlirOperation func, const ws_pass_options *opts,
                             tiles, trips)
                  : snprintf(counts, sizeof counts, "trip counts 0 to %lld", trips);
   if (ws_plan_cluster_size(&plan) > 1 && n > 0 && (size_t)n < sizeof counts)
-    n += snprintf(counts + n, sizeof counts - (size_t)n, ", the %d CTAs of a %dx%d cluster together",
-                  ws_plan_cluster_size(&plan), plan.cluster[0], plan.cluster[1]);
+    n +=
+        snprintf(counts + n, sizeof counts - (size_t)n, ", the %d CTAs of a %dx%d cluster together",
+                 ws_plan_cluster_size(&plan), plan.cluster[0], plan.cluster[1]);
   if (seqs && n > 0 && (size_t)n < sizeof counts)
-    snprintf(counts + n, sizeof counts - (size_t)n, ", %lld stream-K runs (units of unequal K "
-             "steps, tiles of 1 to %lld)", seqs, trips < SHARED_MOST ? trips : SHARED_MOST);
+    snprintf(counts + n, sizeof counts - (size_t)n,
+             ", %lld stream-K runs (units of unequal K "
+             "steps, tiles of 1 to %lld)",
+             seqs, trips < SHARED_MOST ? trips : SHARED_MOST);
   if (cost.explored == (tiles + 1) * (trips + 1) + seqs)
     ws_remark(env, mlirOperationGetLocation(func),
               "protocol proved: %d channel(s), %d ring(s), %s, "
@@ -315,9 +316,10 @@ static bool run_check_protocol(MlirOperation root, const ws_pass_options *opts,
 static const ws_option_spec check_protocol_options[] = {
     {"max-states", WS_OPTION_INT, "2000000",
      "states the exploration may visit per trip count before it gives up "
-     "(with an error: it never guesses)", NULL, 1000, 1LL << 31},
-    {"max-trips", WS_OPTION_INT, "0",
-     "check trip counts 0..N (0: 2 x the protocol's period + 2)", NULL, 0, 4096},
+     "(with an error: it never guesses)",
+     NULL, 1000, 1LL << 31},
+    {"max-trips", WS_OPTION_INT, "0", "check trip counts 0..N (0: 2 x the protocol's period + 2)",
+     NULL, 0, 4096},
     {"method", WS_OPTION_STRING, "order",
      "how every interleaving is decided: order (one interleaving per trip count "
      "and its happens-before order; linear in the events) or states (every "
@@ -326,7 +328,8 @@ static const ws_option_spec check_protocol_options[] = {
     {"seed", WS_OPTION_INT, "0",
      "which interleaving method=order runs (0: each partition in turn, as far as "
      "it goes; N: one event at a time, picked pseudo-randomly from N); the verdict "
-     "does not depend on it, and the tests show that", NULL, 0, 4294967295LL},
+     "does not depend on it, and the tests show that",
+     NULL, 0, 4294967295LL},
     {"explain", WS_OPTION_BOOL, "false",
      "remark on each kernel proved: its channels, trip counts and states", NULL, 0, 0},
 };

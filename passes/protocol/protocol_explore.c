@@ -159,7 +159,8 @@ bool ws_explore(const ws_run *run, long max_states, long *states) {
       ok = ws_model_stuck(M, s);
     if (ok && X->states > X->max_states) {
       char trips[64];
-      ws_emit_op_error(run->plan->func, "cannot be checked: its protocol has more than %ld "
+      ws_emit_op_error(run->plan->func,
+                       "cannot be checked: its protocol has more than %ld "
                        "states with %s; ws-check-protocol{max-states=N} raises "
                        "the bound (each million states costs about 0.1 GB and 3 s here)",
                        X->max_states, ws_trips_text(run, trips, sizeof trips));

@@ -49,8 +49,7 @@ const ws_event *ws_model_event(const ws_model *X, int id) {
 static bool is_local(int kind) {
   return kind == EV_PROXY_FENCE || kind == EV_WGMMA_COMMIT || kind == EV_WGMMA_WAIT ||
          kind == EV_BULK_COMMIT || kind == EV_BULK_WAIT || kind == EV_SETMAXNREG ||
-         kind == EV_TC_COMMIT ||
-         kind == EV_TC_FENCE || kind == EV_MMA_DONE;
+         kind == EV_TC_COMMIT || kind == EV_TC_FENCE || kind == EV_MMA_DONE;
 }
 
 static void advance(const ws_model *X, ws_model_state *s, int a) {
@@ -104,16 +103,16 @@ bool ws_model_error(ws_model *X, const ws_event *e, const char *rule, const char
              ws_agent_name(X->run, &X->run->agents[X->actor], name, sizeof name));
   }
   char trips[64];
-  return ws_rule_error(e->op, rule, "with %s,%s %s",
-                       ws_trips_text(X->run, trips, sizeof trips), who, msg);
+  return ws_rule_error(e->op, rule, "with %s,%s %s", ws_trips_text(X->run, trips, sizeof trips),
+                       who, msg);
 }
 
 /* An op of another kind that touches the ring (ring -1: the accumulator
  * in tensor memory), for messages. */
 static MlirOperation other_side(const ws_model *X, int ring, bool writer) {
   static const int writers[] = {EV_TMA_LOAD, EV_WRITE, EV_TMEM_WRITE},
-                   readers[] = {EV_READ, EV_MMA, EV_TC_MMA, EV_TMEM_COPY, EV_TMA_STORE,
-                                EV_TMEM_READ};
+                   readers[] = {EV_READ,      EV_MMA,       EV_TC_MMA,
+                                EV_TMEM_COPY, EV_TMA_STORE, EV_TMEM_READ};
   const int *kinds = writer ? writers : readers;
   for (int i = 0; i < (writer ? 3 : 6); i++) {
     if ((ring < 0) != (kinds[i] == EV_TMEM_READ || kinds[i] == EV_TMEM_WRITE))
@@ -136,7 +135,8 @@ const char *ws_model_where(MlirOperation op, char *buf) {
 bool ws_model_shared_race(ws_model *X, const ws_event *e, int ring, int r2, int b, int k) {
   const ws_agent *B = &X->run->agents[b];
   char who[96], loc[64];
-  return ws_model_error(X, e, "race", "this op uses ring %d, whose memory ring %d shares, "
+  return ws_model_error(X, e, "race",
+                        "this op uses ring %d, whose memory ring %d shares, "
                         "while %s may access ring %d at the same time (at %s): nothing "
                         "orders them",
                         ring, r2, ws_agent_name(X->run, B, who, sizeof who), r2,
@@ -166,9 +166,11 @@ static bool check_shared(ws_model *X, const ws_model_state *s, const ws_event *e
         if (ws_model_event(X, s->bar[b].in[i])->ring == r2 &&
             ws_model_event(X, s->bar[b].in[i])->cta == e->cta) {
           char loc[64];
-          return ws_model_error(X, e, "race", "this op uses ring %d, whose memory ring %d "
-                             "shares, while the TMA load at %s into ring %d is in flight",
-                             ring, r2, ws_model_where(ws_model_event(X, s->bar[b].in[i])->op, loc), r2);
+          return ws_model_error(X, e, "race",
+                                "this op uses ring %d, whose memory ring %d "
+                                "shares, while the TMA load at %s into ring %d is in flight",
+                                ring, r2,
+                                ws_model_where(ws_model_event(X, s->bar[b].in[i])->op, loc), r2);
         }
   }
   return true;
@@ -192,17 +194,19 @@ static bool check_write(ws_model *X, ws_model_state *s, const ws_event *e) {
   char loc[64], what[64];
   ws_model_what(e->slot, e->ring, what);
   if (empty->completed < e->round)
-    return ws_model_error(X, e, "race", "this op writes %s for iteration "
-                       "%lld while the reads of iteration %lld may still run (at %s): the "
-                       "empty barrier has completed %d of the %lld phases it needs",
-                       what, e->iter,
-                       e->iter - X->run->plan->channels[e->channel].depth,
-                       ws_model_where(other_side(X, e->ring, false), loc), empty->completed, e->round);
+    return ws_model_error(X, e, "race",
+                          "this op writes %s for iteration "
+                          "%lld while the reads of iteration %lld may still run (at %s): the "
+                          "empty barrier has completed %d of the %lld phases it needs",
+                          what, e->iter, e->iter - X->run->plan->channels[e->channel].depth,
+                          ws_model_where(other_side(X, e->ring, false), loc), empty->completed,
+                          e->round);
   if (full->completed > e->round)
-    return ws_model_error(X, e, "race", "this op writes %s for iteration "
-                       "%lld after the full barrier already completed that phase: its "
-                       "readers (at %s) may have read it before",
-                       what, e->iter, ws_model_where(other_side(X, e->ring, false), loc));
+    return ws_model_error(X, e, "race",
+                          "this op writes %s for iteration "
+                          "%lld after the full barrier already completed that phase: its "
+                          "readers (at %s) may have read it before",
+                          what, e->iter, ws_model_where(other_side(X, e->ring, false), loc));
   return check_shared(X, s, e, e->ring);
 }
 
@@ -224,26 +228,29 @@ static bool check_read_ring(ws_model *X, ws_model_state *s, const ws_event *e, i
   if (X->run->ctas > 1)
     snprintf(cta_text, sizeof cta_text, " of CTA %d", released_in);
   if (full->completed <= e->round)
-    return ws_model_error(X, e, "race", "this op reads %s for iteration "
-                       "%lld before the write of that iteration (at %s) is complete: the "
-                       "full barrier has completed %d of the %lld phases it needs",
-                       what, e->iter, ws_model_where(other_side(X, ring, true), loc),
-                       full->completed, e->round + 1);
+    return ws_model_error(X, e, "race",
+                          "this op reads %s for iteration "
+                          "%lld before the write of that iteration (at %s) is complete: the "
+                          "full barrier has completed %d of the %lld phases it needs",
+                          what, e->iter, ws_model_where(other_side(X, ring, true), loc),
+                          full->completed, e->round + 1);
   MlirOperation writer_op = other_side(X, ring, true);
   bool writer = !mlirOperationIsNull(writer_op); /* none: no write in this run's steps */
   if (empty->completed > e->round)
-    return ws_model_error(X, e, "race", "this op reads %s for iteration "
-                       "%lld after it was released (the empty barrier%s completed "
-                       "that phase), so the next write (%s%s) may overwrite it",
-                       what, e->iter, cta_text, writer ? "at " : "a later MMA's",
-                       writer ? ws_model_where(writer_op, loc) : "");
+    return ws_model_error(X, e, "race",
+                          "this op reads %s for iteration "
+                          "%lld after it was released (the empty barrier%s completed "
+                          "that phase), so the next write (%s%s) may overwrite it",
+                          what, e->iter, cta_text, writer ? "at " : "a later MMA's",
+                          writer ? ws_model_where(writer_op, loc) : "");
   for (int i = 0; i < full->nin; i++) {
     const ws_event *t = ws_model_event(X, full->in[i]);
     if (t->ring == ring)
-      return ws_model_error(X, e, "race", "this op reads %s for iteration "
-                         "%lld while the TMA load at %s into it is still in flight: the "
-                         "full barrier completed before all of its bytes arrived",
-                         what, e->iter, ws_model_where(t->op, loc));
+      return ws_model_error(X, e, "race",
+                            "this op reads %s for iteration "
+                            "%lld while the TMA load at %s into it is still in flight: the "
+                            "full barrier completed before all of its bytes arrived",
+                            what, e->iter, ws_model_where(t->op, loc));
   }
   return check_shared(X, s, e, ring);
 }
@@ -253,18 +260,21 @@ static bool arrive(ws_model *X, ws_model_state *s, int a, const ws_event *e) {
   int count = X->run->init_count[e->channel][e->full];
   const ws_agent *A = &X->run->agents[a];
   if (b->completed != e->round)
-    return ws_model_error(X, e, "counts", "this arrive for iteration %lld (phase %lld of slot "
-                       "%d) reaches the %s barrier of channel %d while it is in phase %d: "
-                       "%s", e->iter, e->round, e->slot, ws_barrier_name(e->full),
-                       e->channel, b->completed,
-                       b->completed < e->round
-                           ? "that phase gets more arrivals than its count"
-                           : "its own phase completed without it");
+    return ws_model_error(X, e, "counts",
+                          "this arrive for iteration %lld (phase %lld of slot "
+                          "%d) reaches the %s barrier of channel %d while it is in phase %d: "
+                          "%s",
+                          e->iter, e->round, e->slot, ws_barrier_name(e->full), e->channel,
+                          b->completed,
+                          b->completed < e->round ? "that phase gets more arrivals than its count"
+                                                  : "its own phase completed without it");
   b->pending -= ws_event_arrivals(A, e);
   if (b->pending < 0)
-    return ws_model_error(X, e, "counts", "phase %d of the %s barrier of channel %d slot %d "
-                       "gets %d more arrivals than its count of %d", b->completed,
-                       ws_barrier_name(e->full), e->channel, e->slot, -b->pending, count);
+    return ws_model_error(X, e, "counts",
+                          "phase %d of the %s barrier of channel %d slot %d "
+                          "gets %d more arrivals than its count of %d",
+                          b->completed, ws_barrier_name(e->full), e->channel, e->slot, -b->pending,
+                          count);
   if (e->kind == EV_EXPECT_TX)
     b->tx += e->value;
   complete_phases(X, b, count);
@@ -305,8 +315,10 @@ bool ws_model_step(ws_model *X, ws_model_state *s, int a) {
       return false;
     ws_barrier_state *b = bar_of(X, s, e->cta, e->channel, 1, e->slot);
     if (b->nin == WS_MAX_IN_FLIGHT)
-      return ws_model_error(X, e, "deadlock", "more than %d TMA copies are in flight on one "
-                         "barrier", WS_MAX_IN_FLIGHT);
+      return ws_model_error(X, e, "deadlock",
+                            "more than %d TMA copies are in flight on one "
+                            "barrier",
+                            WS_MAX_IN_FLIGHT);
     b->in[b->nin++] = id;
     complete_phases(X, b, X->run->init_count[e->channel][1]);
     break;
@@ -352,8 +364,8 @@ int ws_model_enabled(ws_model *X, const ws_model_state *s, int a) {
     int threads = at_named_barrier(X, s, A->cta, e->aux);
     X->actor = a;
     if (e->value > 0 && threads > e->value) {
-      ws_model_error(X, e, "deadlock", "%d threads reach nvvm.barrier %d, which is for %d",
-                  threads, e->aux, e->value);
+      ws_model_error(X, e, "deadlock", "%d threads reach nvvm.barrier %d, which is for %d", threads,
+                     e->aux, e->value);
       return -1;
     }
     /* the lowest agent there moves the whole group */
@@ -376,15 +388,16 @@ static void describe_stuck(const ws_model *X, const ws_model_state *s, int a, ws
     int landing = 0;
     for (int i = 0; i < b->nin; i++)
       landing += ws_model_event(X, b->in[i])->value;
-    ws_text_appendf(t, "%s waits at %s on the %s barrier of channel %d slot %d for "
+    ws_text_appendf(t,
+                    "%s waits at %s on the %s barrier of channel %d slot %d for "
                     "iteration %lld (parity %d), which stays in phase %d with %d "
                     "arrival%s and %d of %d expected bytes missing",
                     who, ws_model_where(e->op, loc), ws_barrier_name(e->full), e->channel, e->slot,
                     e->iter, e->parity, b->completed, b->pending, b->pending == 1 ? "" : "s",
                     b->tx - landing > 0 ? b->tx - landing : 0, b->tx);
   } else {
-    ws_text_appendf(t, "%s waits at %s (nvvm.barrier %d) for %d threads; %d arrive",
-                    who, ws_model_where(e->op, loc), e->aux, e->value,
+    ws_text_appendf(t, "%s waits at %s (nvvm.barrier %d) for %d threads; %d arrive", who,
+                    ws_model_where(e->op, loc), e->aux, e->value,
                     at_named_barrier(X, s, A->cta, e->aux));
   }
 }
@@ -416,8 +429,9 @@ bool ws_model_stuck(ws_model *X, const ws_model_state *s) {
   for (int b = 0; b < X->num_bars; b++)
     if (s->bar[b].nin) {
       const ws_event *e = ws_model_event(X, s->bar[b].in[0]);
-      return ws_model_error(X, e, "deadlock", "this TMA load is still in flight when every "
-                         "partition has exited: no wait covers its barrier phase");
+      return ws_model_error(X, e, "deadlock",
+                            "this TMA load is still in flight when every "
+                            "partition has exited: no wait covers its barrier phase");
     }
   return true;
 }
@@ -497,4 +511,3 @@ void ws_model_free(ws_model *X) {
       X->reach[a][r] = NULL;
     }
 }
-

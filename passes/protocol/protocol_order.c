@@ -72,10 +72,10 @@ typedef struct order {
   ws_model M;
   ws_model_state s;
   const ws_run *run;
-  int m;                    /* agents: the length of a vector */
+  int m;                     /* agents: the length of a vector */
   int *clock[WS_MAX_AGENTS]; /* clock[a][i * m]: the smallest state holding event i of a */
-  int cur[WS_MAX_AGENTS][WS_MAX_AGENTS]; /* each agent's latest vector */
-  int start[WS_MAX_AGENTS];  /* the initial state */
+  int cur[WS_MAX_AGENTS][WS_MAX_AGENTS];    /* each agent's latest vector */
+  int start[WS_MAX_AGENTS];                 /* the initial state */
   int open[WS_MAX_BARRIERS][WS_MAX_AGENTS]; /* maximum over the open phase's arrivals */
   phase_clocks done[WS_MAX_BARRIERS];
   int *loads[WS_MAX_RINGS]; /* TMA loads into each ring: agent << 24 | event */
@@ -162,7 +162,8 @@ static bool take(order *O, int a) {
     int b = ws_model_barrier(M, e->cta, e->channel, e->full, e->slot);
     long long k = wait_target(e);
     if (O->s.bar[b].completed != k)
-      return ws_model_error(M, e, "phases", "this wait for iteration %lld is for phase %lld "
+      return ws_model_error(M, e, "phases",
+                            "this wait for iteration %lld is for phase %lld "
                             "of the %s barrier of channel %d slot %d, but it passes after "
                             "%d phases: the parity of another phase lets it through",
                             e->iter, k - 1, ws_barrier_name(e->full), e->channel, e->slot,
@@ -182,7 +183,8 @@ static bool take(order *O, int a) {
     bar = ws_model_barrier(M, e->cta, e->channel, e->kind == EV_TMA_LOAD ? 1 : e->full, e->slot);
     before = O->s.bar[bar].completed;
     if (e->kind == EV_TMA_LOAD && before != e->round)
-      return ws_model_error(M, e, "race", "this TMA load for iteration %lld is issued while "
+      return ws_model_error(M, e, "race",
+                            "this TMA load for iteration %lld is issued while "
                             "the full barrier of channel %d slot %d is in phase %d, not %lld: "
                             "its bytes would complete another phase",
                             e->iter, e->channel, e->slot, before, e->round);
@@ -335,9 +337,11 @@ static bool order_shared(order *O, int a, int i, const int *pre, const ws_event 
           completion(O, ws_model_barrier(M, t->cta, t->channel, 1, t->slot), t->round + 1);
       if (!landed || !within(landed, q, m)) {
         char loc[64];
-        return ws_model_error(M, e, "race", "this op uses ring %d, whose memory ring %d "
+        return ws_model_error(M, e, "race",
+                              "this op uses ring %d, whose memory ring %d "
                               "shares, while the TMA load at %s into ring %d may be in "
-                              "flight", ring, r2, ws_model_where(t->op, loc), r2);
+                              "flight",
+                              ring, r2, ws_model_where(t->op, loc), r2);
       }
     }
   }
@@ -353,29 +357,32 @@ static bool order_write(order *O, int a, int i, const int *pre, const ws_event *
   char loc[64], what[64];
   ws_model_what(e->slot, e->ring, what);
   int writer = O->run->agents[a].cta;
-  const int *released = completion(O, ws_model_barrier(M, writer, e->channel, 0, e->slot), e->round);
+  const int *released =
+      completion(O, ws_model_barrier(M, writer, e->channel, 0, e->slot), e->round);
   O->checks++;
   if (released && !within(released, pre, O->m))
-    return ws_model_error(M, e, "race", "this op writes %s for iteration "
+    return ws_model_error(M, e, "race",
+                          "this op writes %s for iteration "
                           "%lld while the reads of iteration %lld may still run: nothing "
                           "orders it after the release at %s",
-                          what, e->iter,
-                          e->iter - O->run->plan->channels[e->channel].depth,
+                          what, e->iter, e->iter - O->run->plan->channels[e->channel].depth,
                           where_of(unordered(O, released, pre), loc));
   if (e->kind == EV_TMA_LOAD) {
     const int *prev = completion(O, ws_model_barrier(M, e->cta, e->channel, 1, e->slot), e->round);
     if (prev && !within(prev, pre, O->m))
-      return ws_model_error(M, e, "race", "this TMA load for iteration %lld may be issued "
+      return ws_model_error(M, e, "race",
+                            "this TMA load for iteration %lld may be issued "
                             "before the full barrier of channel %d slot %d completes the "
                             "phase before its own (at %s): its bytes would complete that "
-                            "phase", e->iter, e->channel, e->slot,
-                            where_of(unordered(O, prev, pre), loc));
+                            "phase",
+                            e->iter, e->channel, e->slot, where_of(unordered(O, prev, pre), loc));
     return true;
   }
   const int *published =
       completion(O, ws_model_barrier(M, e->cta, e->channel, 1, e->slot), e->round + 1);
   if (published && !holds(published, a, i))
-    return ws_model_error(M, e, "race", "this op writes %s for iteration "
+    return ws_model_error(M, e, "race",
+                          "this op writes %s for iteration "
                           "%lld, but the full barrier may complete that phase before it (at "
                           "%s): its readers may read it first",
                           what, e->iter, where_of(unordered(O, published, pre), loc));
@@ -393,17 +400,21 @@ static bool order_read(order *O, int a, int i, const int *pre, const ws_event *e
       completion(O, ws_model_barrier(M, e->cta, e->channel, 1, e->slot), e->round + 1);
   O->checks++;
   if (!written || !within(written, pre, O->m))
-    return ws_model_error(M, e, "race", "this op reads %s for iteration "
+    return ws_model_error(M, e, "race",
+                          "this op reads %s for iteration "
                           "%lld before the write of that iteration may be complete: nothing "
-                          "orders it after %s", what, e->iter,
-                          written ? where_of(unordered(O, written, pre), loc) : "a phase that never completes");
+                          "orders it after %s",
+                          what, e->iter,
+                          written ? where_of(unordered(O, written, pre), loc)
+                                  : "a phase that never completes");
   for (int cta = 0; cta < O->run->ctas; cta++) {
     if (!ws_model_release_reaches(O->run->plan, e->channel, e->cta, cta))
       continue;
     const int *released =
         completion(O, ws_model_barrier(M, cta, e->channel, 0, e->slot), e->round + 1);
     if (released && !holds(released, a, i))
-      return ws_model_error(M, e, "race", "this op reads %s for iteration "
+      return ws_model_error(M, e, "race",
+                            "this op reads %s for iteration "
                             "%lld, but it may be released before it (the release at %s "
                             "does not wait for it), so the next write may overwrite it",
                             what, e->iter, where_of(unordered(O, released, pre), loc));
@@ -424,7 +435,8 @@ static bool order_event(order *O, int a, int i, const int *pre) {
         completion(O, ws_model_barrier(M, e->cta, e->channel, e->full, e->slot), e->round);
     O->checks++;
     if (opened && !within(opened, pre, O->m))
-      return ws_model_error(M, e, "counts", "this arrive for iteration %lld (phase %lld of "
+      return ws_model_error(M, e, "counts",
+                            "this arrive for iteration %lld (phase %lld of "
                             "slot %d) may reach the %s barrier of channel %d before phase "
                             "%lld completes (nothing orders it after %s): that phase gets "
                             "more arrivals than its count",
@@ -438,14 +450,16 @@ static bool order_event(order *O, int a, int i, const int *pre) {
     const int *earlier = completion(O, b, k - 1), *later = completion(O, b, k + 1);
     O->checks += 2;
     if (earlier && !within(earlier, pre, O->m))
-      return ws_model_error(M, e, "phases", "this wait for iteration %lld is for phase %lld "
+      return ws_model_error(M, e, "phases",
+                            "this wait for iteration %lld is for phase %lld "
                             "of the %s barrier of channel %d slot %d, but it may be reached "
                             "before phase %lld completes (nothing orders it after %s), and "
                             "then the parity of phase %lld lets it through",
-                            e->iter, k - 1, ws_barrier_name(e->full), e->channel, e->slot,
-                            k - 2, where_of(unordered(O, earlier, pre), loc), k - 3);
+                            e->iter, k - 1, ws_barrier_name(e->full), e->channel, e->slot, k - 2,
+                            where_of(unordered(O, earlier, pre), loc), k - 3);
     if (later && !holds(later, a, i))
-      return ws_model_error(M, e, "deadlock", "this wait for iteration %lld is for phase "
+      return ws_model_error(M, e, "deadlock",
+                            "this wait for iteration %lld is for phase "
                             "%lld of the %s barrier of channel %d slot %d, but phase %lld may "
                             "complete before it (at %s does not wait for it), and then it "
                             "waits for phase %lld",
@@ -464,8 +478,8 @@ static bool order_event(order *O, int a, int i, const int *pre) {
   case EV_TMEM_COPY:
   case EV_TMA_STORE:
     return order_read(O, a, i, pre, e, e->ring) && order_shared(O, a, i, pre, e, e->ring) &&
-           (e->ring_b < 0 || (order_read(O, a, i, pre, e, e->ring_b) &&
-                              order_shared(O, a, i, pre, e, e->ring_b)));
+           (e->ring_b < 0 ||
+            (order_read(O, a, i, pre, e, e->ring_b) && order_shared(O, a, i, pre, e, e->ring_b)));
   default:
     return true;
   }
@@ -500,7 +514,8 @@ static void index_loads(order *O) {
         int r = k ? t->ring_b : t->ring;
         if (r < 0 || (k && r == t->ring))
           continue;
-        O->loads[r] = ws_grow(O->loads[r], &O->loads_cap[r], O->num_loads[r] + 1, sizeof **O->loads);
+        O->loads[r] =
+            ws_grow(O->loads[r], &O->loads_cap[r], O->num_loads[r] + 1, sizeof **O->loads);
         O->loads[r][O->num_loads[r]++] = a << 24 | j;
       }
     }

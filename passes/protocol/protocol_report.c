@@ -8,7 +8,6 @@
 #include "ws_protocol.h"
 #include "../../dialect/ws_text.h"
 
-
 const char *ws_barrier_name(int full) { return full ? "full" : "empty"; }
 
 const char *ws_op_where(MlirOperation op, char *buf, int cap) {
@@ -52,7 +51,6 @@ bool ws_rule_error(MlirOperation op, const char *rule, const char *fmt, ...) {
   ws_emit_op_error(op, "breaks the protocol rule '%s': %s", rule, msg);
   return false;
 }
-
 
 const char *ws_trips_text(const ws_run *run, char *buf, int cap) {
   if (run->seq_len > 0) { /* a stream-K run */

@@ -32,27 +32,27 @@ bool ws_check_memory_map(const ws_plan *plan) {
   int barriers = n;
   for (int r = 0; r < plan->num_rings; r++) {
     const ws_ring *ring = &plan->rings[r];
-    spans[n++] = (span){ring->offset, ring->offset + ws_ring_bytes(plan, ring),
-                        "ring", r};
+    spans[n++] = (span){ring->offset, ring->offset + ws_ring_bytes(plan, ring), "ring", r};
   }
   for (int i = 0; i < n; i++) {
     if (spans[i].lo < 0 || spans[i].hi > plan->smem_bytes)
-      return ws_rule_error(plan->func, "memory", "the %s %d lies at bytes [%lld, %lld), "
-                        "outside the kernel's %d bytes of shared memory",
-                        spans[i].what, spans[i].index, spans[i].lo, spans[i].hi,
-                        plan->smem_bytes);
+      return ws_rule_error(plan->func, "memory",
+                           "the %s %d lies at bytes [%lld, %lld), "
+                           "outside the kernel's %d bytes of shared memory",
+                           spans[i].what, spans[i].index, spans[i].lo, spans[i].hi,
+                           plan->smem_bytes);
     for (int j = 0; j < i; j++) {
       bool overlap = spans[i].lo < spans[j].hi && spans[j].lo < spans[i].hi;
       /* Rings of different channels may share memory (a matmul's C tile
        * over its A and B rings): the exploration proves them apart in time. */
       bool rings_apart = i >= barriers && j >= barriers &&
-                         plan->rings[spans[i].index].channel !=
-                             plan->rings[spans[j].index].channel;
+                         plan->rings[spans[i].index].channel != plan->rings[spans[j].index].channel;
       if (overlap && !rings_apart)
-        return ws_rule_error(plan->func, "memory", "the %s %d [%lld, %lld) overlaps the "
-                          "%s %d [%lld, %lld)", spans[i].what, spans[i].index,
-                          spans[i].lo, spans[i].hi, spans[j].what, spans[j].index,
-                          spans[j].lo, spans[j].hi);
+        return ws_rule_error(plan->func, "memory",
+                             "the %s %d [%lld, %lld) overlaps the "
+                             "%s %d [%lld, %lld)",
+                             spans[i].what, spans[i].index, spans[i].lo, spans[i].hi, spans[j].what,
+                             spans[j].index, spans[j].lo, spans[j].hi);
     }
   }
   return true;
@@ -139,15 +139,24 @@ static void find_proxy_use(const ws_run *run, proxy_use *u) {
 
 static const char *access_verb(int kind) {
   switch (kind) {
-  case EV_TMA_LOAD: return "loads (TMA) into";
-  case EV_WRITE: return "writes";
-  case EV_READ: return "reads";
-  case EV_MMA: return "reads (wgmma)";
-  case EV_TC_MMA: return "reads (tcgen05.mma)";
-  case EV_TMEM_COPY: return "copies (tcgen05.cp) from";
-  case EV_TMEM_WRITE: return "writes (tcgen05.mma)";
-  case EV_TMEM_READ: return "reads (tcgen05.ld)";
-  default: return "stores (TMA) from";
+  case EV_TMA_LOAD:
+    return "loads (TMA) into";
+  case EV_WRITE:
+    return "writes";
+  case EV_READ:
+    return "reads";
+  case EV_MMA:
+    return "reads (wgmma)";
+  case EV_TC_MMA:
+    return "reads (tcgen05.mma)";
+  case EV_TMEM_COPY:
+    return "copies (tcgen05.cp) from";
+  case EV_TMEM_WRITE:
+    return "writes (tcgen05.mma)";
+  case EV_TMEM_READ:
+    return "reads (tcgen05.ld)";
+  default:
+    return "stores (TMA) from";
   }
 }
 
@@ -172,10 +181,11 @@ static bool check_mma_done(ws_agent *A, agent_state *s, int k) {
   char loc[64];
   for (int i = 0; i < s->wgmma.n; i++)
     if (s->wgmma.items[i].index == made)
-      return ws_rule_error(e->op, "mma-done", "reads the product of the ws.mma at %s while "
-                        "its wgmma may still write it: no wgmma.wait_group retires that "
-                        "wgmma's group before this ws.mma_done",
-                        ws_op_where(A->ev[made].op, loc, sizeof loc));
+      return ws_rule_error(e->op, "mma-done",
+                           "reads the product of the ws.mma at %s while "
+                           "its wgmma may still write it: no wgmma.wait_group retires that "
+                           "wgmma's group before this ws.mma_done",
+                           ws_op_where(A->ev[made].op, loc, sizeof loc));
   return true;
 }
 
@@ -187,24 +197,27 @@ static bool check_access(const ws_run *run, agent_state *s, const ws_event *e) {
   char what[64];
   int parts = e->kind == EV_WRITE ? run->plan->rings[e->ring].parts : 1;
   if (parts > 1 && e->aux != e->iter % parts)
-    return ws_rule_error(e->op, "parts", "writes part %d of its tile in iteration %lld of "
-                      "ring %d, which holds its tile in %d parts: part %lld goes there "
-                      "(part j of a tile in iteration n * %d + j), the part the store of "
-                      "that slot takes", e->aux, e->iter, e->ring, parts, e->iter % parts,
-                      parts);
+    return ws_rule_error(e->op, "parts",
+                         "writes part %d of its tile in iteration %lld of "
+                         "ring %d, which holds its tile in %d parts: part %lld goes there "
+                         "(part j of a tile in iteration n * %d + j), the part the store of "
+                         "that slot takes",
+                         e->aux, e->iter, e->ring, parts, e->iter % parts, parts);
   if (s->waits[e->channel][take] <= e->iter)
-    return ws_rule_error(e->op, "balance", "%s %s for iteration %lld "
-                      "without first waiting on the %s barrier of channel %d for it",
-                      access_verb(e->kind), access_what(e, what, sizeof what), e->iter,
-                      ws_barrier_name(take), e->channel);
+    return ws_rule_error(e->op, "balance",
+                         "%s %s for iteration %lld "
+                         "without first waiting on the %s barrier of channel %d for it",
+                         access_verb(e->kind), access_what(e, what, sizeof what), e->iter,
+                         ws_barrier_name(take), e->channel);
   /* A TMA load completes on the full barrier itself: it follows expect-tx. */
   for (int cta = 0; cta < run->ctas && e->kind != EV_TMA_LOAD; cta++)
     if (s->arrives[cta][e->channel][give] > e->iter)
-      return ws_rule_error(e->op, "balance", "%s %s for iteration %lld "
-                        "after this partition already released it with an arrive on "
-                        "the %s barrier%s", access_verb(e->kind),
-                        access_what(e, what, sizeof what), e->iter, ws_barrier_name(give),
-                        run->ctas > 1 ? " of a CTA of its cluster" : "");
+      return ws_rule_error(e->op, "balance",
+                           "%s %s for iteration %lld "
+                           "after this partition already released it with an arrive on "
+                           "the %s barrier%s",
+                           access_verb(e->kind), access_what(e, what, sizeof what), e->iter,
+                           ws_barrier_name(give), run->ctas > 1 ? " of a CTA of its cluster" : "");
   return true;
 }
 
@@ -217,14 +230,15 @@ static bool check_plain_arrive(const ws_agent *A, agent_state *s, const ws_event
   for (int i = 0; i < s->tc_all.n; i++) {
     const ws_event *t = &A->ev[s->tc_all.items[i].index];
     if (t->channel == e->channel && t->slot == e->slot && t->iter == e->iter)
-      return ws_rule_error(e->op, "tcgen05-commit", "hands %s (iteration %lld) on with a "
-                        "plain arrive on the %s barrier of channel %d, but the %s at %s that "
-                        "%s it runs asynchronously: only a tcgen05.commit to this barrier "
-                        "(ws.commit) arrives once it is done",
-                        access_what(t, what, sizeof what), e->iter, ws_barrier_name(e->full),
-                        e->channel, t->kind == EV_TMEM_COPY ? "tcgen05.cp" : "tcgen05.mma",
-                        ws_op_where(t->op, loc, sizeof loc),
-                        t->kind == EV_TMEM_WRITE ? "writes" : "reads");
+      return ws_rule_error(e->op, "tcgen05-commit",
+                           "hands %s (iteration %lld) on with a "
+                           "plain arrive on the %s barrier of channel %d, but the %s at %s that "
+                           "%s it runs asynchronously: only a tcgen05.commit to this barrier "
+                           "(ws.commit) arrives once it is done",
+                           access_what(t, what, sizeof what), e->iter, ws_barrier_name(e->full),
+                           e->channel, t->kind == EV_TMEM_COPY ? "tcgen05.cp" : "tcgen05.mma",
+                           ws_op_where(t->op, loc, sizeof loc),
+                           t->kind == EV_TMEM_WRITE ? "writes" : "reads");
   }
   return true;
 }
@@ -240,15 +254,18 @@ static bool check_scale_copies(const ws_run *run, const ws_agent *A, agent_state
     int ring = run->plan->tmem.scale_ring[i];
     int c = s->last_copy[ring];
     if (c < 0)
-      return ws_rule_error(e->op, "scale-copy", "is block-scaled and reads the scales of "
-                        "ring %d for iteration %lld, but no ws.tmem_copy (tcgen05.cp) of "
-                        "that ring comes before it", ring, e->iter);
+      return ws_rule_error(e->op, "scale-copy",
+                           "is block-scaled and reads the scales of "
+                           "ring %d for iteration %lld, but no ws.tmem_copy (tcgen05.cp) of "
+                           "that ring comes before it",
+                           ring, e->iter);
     if (A->ev[c].iter != e->iter || A->ev[c].slot != e->slot)
-      return ws_rule_error(e->op, "scale-copy", "is block-scaled and reads the scales of "
-                        "ring %d for iteration %lld (slot %d), but the last ws.tmem_copy of "
-                        "that ring before it (at %s) copied iteration %lld (slot %d)",
-                        ring, e->iter, e->slot, ws_op_where(A->ev[c].op, loc, sizeof loc),
-                        A->ev[c].iter, A->ev[c].slot);
+      return ws_rule_error(e->op, "scale-copy",
+                           "is block-scaled and reads the scales of "
+                           "ring %d for iteration %lld (slot %d), but the last ws.tmem_copy of "
+                           "that ring before it (at %s) copied iteration %lld (slot %d)",
+                           ring, e->iter, e->slot, ws_op_where(A->ev[c].op, loc, sizeof loc),
+                           A->ev[c].iter, A->ev[c].slot);
   }
   return true;
 }
@@ -263,59 +280,63 @@ static bool check_tc_fence(const ws_agent *A, agent_state *s, const ws_event *e)
   if (e->kind == EV_TMEM_READ || e->kind == EV_TMEM_WRITE) {
     int wait = s->last_wait[e->channel][e->full];
     if (s->fence_after <= wait)
-      return ws_rule_error(e->op, "tcgen05-fence", "%s tensor-memory accumulator buffer %d "
-                        "after the wait on the %s barrier of channel %d at %s with no "
-                        "tcgen05.fence::after_thread_sync in between: the %s may be seen "
-                        "out of order",
-                        e->kind == EV_TMEM_READ ? "reads" : "writes", e->slot,
-                        ws_barrier_name(e->full), e->channel,
-                        ws_op_where(A->ev[wait].op, loc, sizeof loc),
-                        e->kind == EV_TMEM_READ ? "MMAs' writes" : "epilogue's reads");
+      return ws_rule_error(e->op, "tcgen05-fence",
+                           "%s tensor-memory accumulator buffer %d "
+                           "after the wait on the %s barrier of channel %d at %s with no "
+                           "tcgen05.fence::after_thread_sync in between: the %s may be seen "
+                           "out of order",
+                           e->kind == EV_TMEM_READ ? "reads" : "writes", e->slot,
+                           ws_barrier_name(e->full), e->channel,
+                           ws_op_where(A->ev[wait].op, loc, sizeof loc),
+                           e->kind == EV_TMEM_READ ? "MMAs' writes" : "epilogue's reads");
     return true;
   }
   if (e->kind == EV_ARRIVE && s->unfenced_read >= 0 &&
       A->ev[s->unfenced_read].channel == e->channel)
-    return ws_rule_error(e->op, "tcgen05-fence", "hands accumulator buffer %d back after "
-                      "the tcgen05.ld at %s with no tcgen05.fence::before_thread_sync in "
-                      "between: the next MMAs may overwrite it before the load has read it",
-                      e->slot, ws_op_where(A->ev[s->unfenced_read].op, loc, sizeof loc));
+    return ws_rule_error(e->op, "tcgen05-fence",
+                         "hands accumulator buffer %d back after "
+                         "the tcgen05.ld at %s with no tcgen05.fence::before_thread_sync in "
+                         "between: the next MMAs may overwrite it before the load has read it",
+                         e->slot, ws_op_where(A->ev[s->unfenced_read].op, loc, sizeof loc));
   return true;
 }
 
 /* A release may hand a slot to the async proxy only after a proxy fence
  * ends this partition's generic accesses of it, and only once the wgmma or
  * bulk-store reads of it are retired. */
-static bool check_release(ws_agent *A, agent_state *s, const ws_event *e,
-                          const proxy_use *u) {
+static bool check_release(ws_agent *A, agent_state *s, const ws_event *e, const proxy_use *u) {
   char loc[64], loc2[64];
   bool to_async = e->full ? u->async_read[e->channel] : u->async_write[e->channel];
   for (int d = 0; d < s->num_dirty && to_async; d++) {
     const ws_event *g = &A->ev[s->dirty[d]];
     if (g->channel == e->channel && g->slot == e->slot && g->iter == e->iter)
-      return ws_rule_error(e->op, "proxy-fence", "hands slot %d of channel %d to the async "
-                        "proxy (%s at %s) after a generic-proxy %s of it (%s at %s) with "
-                        "no fence.proxy.async in between",
-                        e->slot, e->channel, e->full ? "its reader" : "the TMA refill",
-                        ws_op_where(e->full ? u->reader[e->channel] : u->writer[e->channel],
-                                    loc, sizeof loc),
-                        g->kind == EV_READ ? "read" : "write",
-                        g->kind == EV_READ ? "ws.read_slot" : "ws.write_slot",
-                        ws_op_where(g->op, loc2, sizeof loc2));
+      return ws_rule_error(
+          e->op, "proxy-fence",
+          "hands slot %d of channel %d to the async "
+          "proxy (%s at %s) after a generic-proxy %s of it (%s at %s) with "
+          "no fence.proxy.async in between",
+          e->slot, e->channel, e->full ? "its reader" : "the TMA refill",
+          ws_op_where(e->full ? u->reader[e->channel] : u->writer[e->channel], loc, sizeof loc),
+          g->kind == EV_READ ? "read" : "write",
+          g->kind == EV_READ ? "ws.read_slot" : "ws.write_slot",
+          ws_op_where(g->op, loc2, sizeof loc2));
   }
   if (e->full)
     return true;
   int w = async_reading(&s->wgmma, A, e);
   if (w >= 0)
-    return ws_rule_error(e->op, "wgmma-wait", "releases slot %d of channel %d (iteration "
-                      "%lld) while the ws.mma at %s that reads it may still run: no "
-                      "wgmma.wait_group covers it before this arrive",
-                      e->slot, e->channel, e->iter, ws_op_where(A->ev[w].op, loc, sizeof loc));
+    return ws_rule_error(e->op, "wgmma-wait",
+                         "releases slot %d of channel %d (iteration "
+                         "%lld) while the ws.mma at %s that reads it may still run: no "
+                         "wgmma.wait_group covers it before this arrive",
+                         e->slot, e->channel, e->iter, ws_op_where(A->ev[w].op, loc, sizeof loc));
   int b = async_reading(&s->bulk, A, e);
   if (b >= 0)
-    return ws_rule_error(e->op, "bulk-wait", "releases slot %d of channel %d (iteration "
-                      "%lld) while the TMA store at %s may still read it: no "
-                      "cp.async.bulk.wait_group.read covers it before this arrive",
-                      e->slot, e->channel, e->iter, ws_op_where(A->ev[b].op, loc, sizeof loc));
+    return ws_rule_error(e->op, "bulk-wait",
+                         "releases slot %d of channel %d (iteration "
+                         "%lld) while the TMA store at %s may still read it: no "
+                         "cp.async.bulk.wait_group.read covers it before this arrive",
+                         e->slot, e->channel, e->iter, ws_op_where(A->ev[b].op, loc, sizeof loc));
   return true;
 }
 
@@ -341,23 +362,25 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     case EV_INIT:
     case EV_INIT_FENCE:
     case EV_CTA_SYNC:
-      ok = ws_rule_error(e->op, "init", "runs after other protocol ops or with no "
-                      "block-wide barrier before them: barriers must be initialized, "
-                      "fenced and published with nvvm.barrier0 before any thread "
-                      "uses them");
+      ok = ws_rule_error(e->op, "init",
+                         "runs after other protocol ops or with no "
+                         "block-wide barrier before them: barriers must be initialized, "
+                         "fenced and published with nvvm.barrier0 before any thread "
+                         "uses them");
       break;
     case EV_CLUSTER_ARRIVE:
     case EV_CLUSTER_WAIT:
-      ok = ws_rule_error(e->op, "cluster-sync", "is a cluster barrier among the protocol's "
-                      "other ops: a cluster kernel has two, after the barrier inits (both "
-                      "halves) and as every thread's last ops, and no other");
+      ok = ws_rule_error(e->op, "cluster-sync",
+                         "is a cluster barrier among the protocol's "
+                         "other ops: a cluster kernel has two, after the barrier inits (both "
+                         "halves) and as every thread's last ops, and no other");
       break;
     case EV_WAIT:
     case EV_ARRIVE:
     case EV_EXPECT_TX: {
       bool wait = e->kind == EV_WAIT;
-      long long *count = wait ? &s->waits[e->channel][e->full]
-                              : &s->arrives[e->cta][e->channel][e->full];
+      long long *count =
+          wait ? &s->waits[e->channel][e->full] : &s->arrives[e->cta][e->channel][e->full];
       /* a turn channel (consumers to themselves) alternates as well */
       const ws_channel *ch = &run->plan->channels[e->channel];
       bool alternates = pingpong || ch->from == ch->to;
@@ -367,29 +390,34 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
       if (e->iter > *count && alternates) {
         *count = e->iter; /* the other warpgroup's tiles came between */
       } else if (e->iter > *count && e->iter - *count < ws_run_span(run) + 1) {
-        ok = ws_rule_error(e->op, "balance", "this partition's %ss on the %s barrier of "
-                        "channel %d%s skip iteration %lld (this one is for iteration %lld): "
-                        "the %s is not on every path (an scf.if around it?)%s",
-                        wait ? "wait" : "arrive", ws_barrier_name(e->full), e->channel, cta,
-                        *count, e->iter, wait ? "wait" : "arrive",
-                        run->ctas > 1 && !wait ? ", or not to every CTA that needs it (a "
-                                                 "cluster channel's release goes to each: "
-                                                 "ws.arrive {cluster})" : "");
+        ok = ws_rule_error(e->op, "balance",
+                           "this partition's %ss on the %s barrier of "
+                           "channel %d%s skip iteration %lld (this one is for iteration %lld): "
+                           "the %s is not on every path (an scf.if around it?)%s",
+                           wait ? "wait" : "arrive", ws_barrier_name(e->full), e->channel, cta,
+                           *count, e->iter, wait ? "wait" : "arrive",
+                           run->ctas > 1 && !wait ? ", or not to every CTA that needs it (a "
+                                                    "cluster channel's release goes to each: "
+                                                    "ws.arrive {cluster})"
+                                                  : "");
         break;
       }
       if (!wait && e->iter < *count && e->iter >= 0) {
-        ok = ws_rule_error(e->op, "counts", "arrives on the %s barrier of channel %d for "
-                        "iteration %lld a second time: that phase gets more arrivals "
-                        "than its count", ws_barrier_name(e->full), e->channel, e->iter);
+        ok = ws_rule_error(e->op, "counts",
+                           "arrives on the %s barrier of channel %d for "
+                           "iteration %lld a second time: that phase gets more arrivals "
+                           "than its count",
+                           ws_barrier_name(e->full), e->channel, e->iter);
         break;
       }
       if (e->iter != *count) {
-        ok = ws_rule_error(e->op, "phases", "is this partition's %s %s on the %s barrier of "
-                        "channel %d since the start (iteration %lld), but its slot and "
-                        "phase are those of iteration %lld: slot = i mod depth and the "
-                        "phase flip every depth iterations do not hold",
-                        *count == 0 ? "first" : "next", wait ? "wait" : "arrive",
-                        ws_barrier_name(e->full), e->channel, *count, e->iter);
+        ok = ws_rule_error(e->op, "phases",
+                           "is this partition's %s %s on the %s barrier of "
+                           "channel %d since the start (iteration %lld), but its slot and "
+                           "phase are those of iteration %lld: slot = i mod depth and the "
+                           "phase flip every depth iterations do not hold",
+                           *count == 0 ? "first" : "next", wait ? "wait" : "arrive",
+                           ws_barrier_name(e->full), e->channel, *count, e->iter);
         break;
       }
       ++*count;
@@ -430,14 +458,16 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
         s->fence_after = k;
       break;
     case EV_TMEM_ALLOC:
-      ok = ws_rule_error(e->op, "tmem-alloc", "allocates tensor memory after the block-wide "
-                      "barrier that publishes the mbarriers: allocate before it (one whole "
-                      "warp), so that every warp uses tensor memory after the allocation");
+      ok = ws_rule_error(e->op, "tmem-alloc",
+                         "allocates tensor memory after the block-wide "
+                         "barrier that publishes the mbarriers: allocate before it (one whole "
+                         "warp), so that every warp uses tensor memory after the allocation");
       break;
     case EV_TMEM_DEALLOC:
-      ok = ws_rule_error(e->op, "tmem-dealloc", "frees tensor memory before a block-wide "
-                      "barrier that every thread reaches after its last tensor-memory "
-                      "access: the epilogue's tcgen05.ld or the MMAs may still use it");
+      ok = ws_rule_error(e->op, "tmem-dealloc",
+                         "frees tensor memory before a block-wide "
+                         "barrier that every thread reaches after its last tensor-memory "
+                         "access: the epilogue's tcgen05.ld or the MMAs may still use it");
       break;
     case EV_TMA_LOAD:
     case EV_WRITE:
@@ -477,17 +507,20 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     }
   }
   if (ok && s->wgmma.n)
-    ok = ws_rule_error(A->ev[s->wgmma.items[0].index].op, "wgmma-wait", "may still read "
-                    "shared memory when its partition exits: no wgmma.wait_group "
-                    "retires it");
+    ok = ws_rule_error(A->ev[s->wgmma.items[0].index].op, "wgmma-wait",
+                       "may still read "
+                       "shared memory when its partition exits: no wgmma.wait_group "
+                       "retires it");
   if (ok && s->bulk.n)
-    ok = ws_rule_error(A->ev[s->bulk.items[0].index].op, "bulk-wait", "may still read "
-                    "shared memory when its partition exits: no cp.async.bulk.wait_group "
-                    "drains it");
+    ok = ws_rule_error(A->ev[s->bulk.items[0].index].op, "bulk-wait",
+                       "may still read "
+                       "shared memory when its partition exits: no cp.async.bulk.wait_group "
+                       "drains it");
   if (ok && s->tc.n)
-    ok = ws_rule_error(A->ev[s->tc.items[0].index].op, "tcgen05-commit", "may still run "
-                    "when its partition exits: no ws.commit (tcgen05.commit) after it "
-                    "tracks its completion");
+    ok = ws_rule_error(A->ev[s->tc.items[0].index].op, "tcgen05-commit",
+                       "may still run "
+                       "when its partition exits: no ws.commit (tcgen05.commit) after it "
+                       "tracks its completion");
   for (int k = 0; k < s->tc.n; k++)
     A->done_at[s->tc.items[k].index] = A->n;
   for (int k = 0; k < s->wgmma.n; k++)
@@ -514,37 +547,47 @@ static bool check_tmem_lifetime(const ws_run *run) {
   if (!run->plan->tmem.tile.ptr)
     return true;
   if (mlirOperationIsNull(run->tmem_alloc))
-    return ws_rule_error(func, "tmem-alloc", "uses tensor memory (ws.tmem) but no warp "
-                      "allocates it (ws.tmem_alloc) before the block-wide barrier after the "
-                      "barrier inits");
+    return ws_rule_error(func, "tmem-alloc",
+                         "uses tensor memory (ws.tmem) but no warp "
+                         "allocates it (ws.tmem_alloc) before the block-wide barrier after the "
+                         "barrier inits");
   if (run->alloc_threads != 32 * run->ctas)
-    return ws_rule_error(run->tmem_alloc, "tmem-alloc", "is run by %d thread(s)%s; "
-                      "tcgen05.alloc is .sync.aligned: exactly one whole warp runs it",
-                      run->alloc_threads, run->ctas > 1 ? " of the pair (one warp of each CTA "
-                                                          "allocates together)" : "");
+    return ws_rule_error(run->tmem_alloc, "tmem-alloc",
+                         "is run by %d thread(s)%s; "
+                         "tcgen05.alloc is .sync.aligned: exactly one whole warp runs it",
+                         run->alloc_threads,
+                         run->ctas > 1 ? " of the pair (one warp of each CTA "
+                                         "allocates together)"
+                                       : "");
   if (!run->alloc_fenced)
-    return ws_rule_error(run->tmem_alloc, "tcgen05-fence", "is not followed by "
-                      "tcgen05.fence::before_thread_sync before the block-wide barrier "
-                      "that publishes the allocation");
+    return ws_rule_error(run->tmem_alloc, "tcgen05-fence",
+                         "is not followed by "
+                         "tcgen05.fence::before_thread_sync before the block-wide barrier "
+                         "that publishes the allocation");
   if (mlirOperationIsNull(run->tmem_dealloc))
-    return ws_rule_error(func, "tmem-dealloc", "never frees its tensor memory after the "
-                      "last block-wide barrier (ws.tmem_dealloc): the next block on the SM "
-                      "would wait for it forever");
+    return ws_rule_error(func, "tmem-dealloc",
+                         "never frees its tensor memory after the "
+                         "last block-wide barrier (ws.tmem_dealloc): the next block on the SM "
+                         "would wait for it forever");
   if (run->final_threads != run->threads)
-    return ws_rule_error(run->final_sync, "tmem-dealloc", "is the barrier the dealloc "
-                      "waits behind, but %d of the block's %d threads reach it",
-                      run->final_threads, run->threads);
+    return ws_rule_error(run->final_sync, "tmem-dealloc",
+                         "is the barrier the dealloc "
+                         "waits behind, but %d of the block's %d threads reach it",
+                         run->final_threads, run->threads);
   if (run->dealloc_threads != 32 * run->ctas || run->dealloc_warp != run->alloc_warp)
-    return ws_rule_error(run->tmem_dealloc, "tmem-dealloc", "is run by %d thread(s) of warp "
-                      "%d; the warp that allocated (warp %d) frees, all 32 lanes",
-                      run->dealloc_threads, run->dealloc_warp, run->alloc_warp);
+    return ws_rule_error(run->tmem_dealloc, "tmem-dealloc",
+                         "is run by %d thread(s) of warp "
+                         "%d; the warp that allocated (warp %d) frees, all 32 lanes",
+                         run->dealloc_threads, run->dealloc_warp, run->alloc_warp);
   if (!run->dealloc_fenced)
-    return ws_rule_error(run->tmem_dealloc, "tcgen05-fence", "follows the block-wide "
-                      "barrier with no tcgen05.fence::after_thread_sync in between");
+    return ws_rule_error(run->tmem_dealloc, "tcgen05-fence",
+                         "follows the block-wide "
+                         "barrier with no tcgen05.fence::after_thread_sync in between");
   if (!mlirOperationIsNull(run->unfenced_read))
-    return ws_rule_error(run->unfenced_read, "tcgen05-fence", "is a thread's last "
-                      "tensor-memory read, with no tcgen05.fence::before_thread_sync before "
-                      "the barrier the dealloc waits behind");
+    return ws_rule_error(run->unfenced_read, "tcgen05-fence",
+                         "is a thread's last "
+                         "tensor-memory read, with no tcgen05.fence::before_thread_sync before "
+                         "the barrier the dealloc waits behind");
   return true;
 }
 
@@ -565,8 +608,8 @@ typedef struct sums {
 
 static phase_sum *sum_at(sums *S, int cta, int channel, int full, long long iter) {
   for (int i = 0; i < S->n; i++)
-    if (S->items[i].cta == cta && S->items[i].channel == channel &&
-        S->items[i].full == full && S->items[i].iter == iter)
+    if (S->items[i].cta == cta && S->items[i].channel == channel && S->items[i].full == full &&
+        S->items[i].iter == iter)
       return &S->items[i];
   if (S->n == S->cap) {
     S->cap = S->cap ? 2 * S->cap : 64;
@@ -606,8 +649,7 @@ static void collect_sums(const ws_run *run, sums *S) {
 }
 
 /* The bytes of the TMA loads of (cta, channel, iter), listed for a message. */
-static void list_tma(const ws_run *run, int cta, int channel, long long iter, char *buf,
-                     int cap) {
+static void list_tma(const ws_run *run, int cta, int channel, long long iter, char *buf, int cap) {
   ws_text t;
   ws_text_init(&t, buf, (size_t)cap);
   for (int a = 0; a < run->num_agents; a++)
@@ -646,13 +688,15 @@ static bool check_commits_awaited(const ws_run *run, sums *S) {
     }
     if (!awaited) {
       char trips[64];
-      return ws_rule_error(p->remote_commit, "cluster-exit", "arrives (a tcgen05.commit of "
-                        "another CTA, landing once its MMAs are done) on the %s barrier of "
-                        "channel %d of CTA %d for iteration %lld, but no thread of CTA %d "
-                        "waits for that phase (with %s): the CTA may exit before the "
-                        "arrival lands; its load warp waits for its last releases before "
-                        "it exits", ws_barrier_name(p->full), p->channel, p->cta, p->iter,
-                        p->cta, ws_trips_text(run, trips, sizeof trips));
+      return ws_rule_error(p->remote_commit, "cluster-exit",
+                           "arrives (a tcgen05.commit of "
+                           "another CTA, landing once its MMAs are done) on the %s barrier of "
+                           "channel %d of CTA %d for iteration %lld, but no thread of CTA %d "
+                           "waits for that phase (with %s): the CTA may exit before the "
+                           "arrival lands; its load warp waits for its last releases before "
+                           "it exits",
+                           ws_barrier_name(p->full), p->channel, p->cta, p->iter, p->cta,
+                           ws_trips_text(run, trips, sizeof trips));
     }
   }
   return true;
@@ -671,27 +715,31 @@ static bool check_sums(const ws_run *run) {
     MlirOperation init = run->init_op[p->channel][p->full];
     if (mlirOperationIsNull(init)) {
       ok = ws_rule_error(mlirOperationIsNull(p->first_arrive) ? p->first_tma : p->first_arrive,
-                      "init", "uses the %s barrier of channel %d, which no thread "
-                      "initializes with ws.init_barrier before nvvm.barrier0",
-                      ws_barrier_name(p->full), p->channel);
+                         "init",
+                         "uses the %s barrier of channel %d, which no thread "
+                         "initializes with ws.init_barrier before nvvm.barrier0",
+                         ws_barrier_name(p->full), p->channel);
     } else if (p->arrivals != count && p->arrivals) {
       char cta[32] = "";
       if (run->ctas > 1)
         snprintf(cta, sizeof cta, " of CTA %d", p->cta);
-      ok = ws_rule_error(p->first_arrive, "counts", "%d thread%s arrive on the %s barrier of "
-                      "channel %d%s for iteration %lld, but it was initialized with count "
-                      "%d (ws.init_barrier at %s): its phase %s",
-                      p->arrivals, p->arrivals == 1 ? "" : "s", ws_barrier_name(p->full),
-                      p->channel, cta, p->iter, count, ws_op_where(init, loc, sizeof loc),
-                      p->arrivals < count ? "never completes" : "completes early and "
-                      "the extra arrivals fall into the next one");
+      ok = ws_rule_error(p->first_arrive, "counts",
+                         "%d thread%s arrive on the %s barrier of "
+                         "channel %d%s for iteration %lld, but it was initialized with count "
+                         "%d (ws.init_barrier at %s): its phase %s",
+                         p->arrivals, p->arrivals == 1 ? "" : "s", ws_barrier_name(p->full),
+                         p->channel, cta, p->iter, count, ws_op_where(init, loc, sizeof loc),
+                         p->arrivals < count ? "never completes"
+                                             : "completes early and "
+                                               "the extra arrivals fall into the next one");
     } else if (p->full && p->expect != p->tma) {
       list_tma(run, p->cta, p->channel, p->iter, list, sizeof list);
       ok = ws_rule_error(mlirOperationIsNull(p->first_expect) ? p->first_tma : p->first_expect,
-                      "expect-tx", "%d bytes are expected on the full barrier of channel "
-                      "%d for iteration %lld, but the TMA copies that complete on it in "
-                      "that phase bring %d (%s)",
-                      p->expect, p->channel, p->iter, p->tma, list);
+                         "expect-tx",
+                         "%d bytes are expected on the full barrier of channel "
+                         "%d for iteration %lld, but the TMA copies that complete on it in "
+                         "that phase bring %d (%s)",
+                         p->expect, p->channel, p->iter, p->tma, list);
     }
   }
   /* Waits that need arrivals nobody makes. */
@@ -701,19 +749,21 @@ static bool check_sums(const ws_run *run) {
       if (e->kind != EV_WAIT)
         continue;
       int depth = run->plan->channels[e->channel].depth;
-      long long needed = e->full ? e->iter : e->iter - depth; /* empty: a slot's first use is free */
+      long long needed =
+          e->full ? e->iter : e->iter - depth; /* empty: a slot's first use is free */
       if (needed < 0)
         continue;
       const phase_sum *p = sum_at(&S, e->cta, e->channel, e->full, needed);
       if (!p->arrivals) {
         char who[96], trips[64];
-        ok = ws_rule_error(e->op, "balance", "%s waits on the %s barrier of channel %d for "
-                        "iteration %lld, which needs the arrivals of iteration %lld, but "
-                        "no partition arrives on it then (with %s): an "
-                        "arrive is missing or skipped on this path",
-                        ws_agent_name(run, &run->agents[a], who, sizeof who),
-                        ws_barrier_name(e->full), e->channel, e->iter, needed,
-                        ws_trips_text(run, trips, sizeof trips));
+        ok = ws_rule_error(e->op, "balance",
+                           "%s waits on the %s barrier of channel %d for "
+                           "iteration %lld, which needs the arrivals of iteration %lld, but "
+                           "no partition arrives on it then (with %s): an "
+                           "arrive is missing or skipped on this path",
+                           ws_agent_name(run, &run->agents[a], who, sizeof who),
+                           ws_barrier_name(e->full), e->channel, e->iter, needed,
+                           ws_trips_text(run, trips, sizeof trips));
       }
     }
   ok = ok && check_commits_awaited(run, &S);
@@ -734,44 +784,55 @@ static bool check_registers(const ws_run *run) {
   if (!any) /* every thread keeps the entry cap */
     total = pool;
   else if (run->threads % WARPGROUP)
-    return ws_rule_error(plan->func, "registers", "its %d threads are not whole warpgroups, "
-                      "and setmaxnreg needs every warp of a warpgroup", run->threads);
+    return ws_rule_error(plan->func, "registers",
+                         "its %d threads are not whole warpgroups, "
+                         "and setmaxnreg needs every warp of a warpgroup",
+                         run->threads);
   for (int g = 0; g < groups && any; g++) {
     const ws_thread_regs *first = &run->regs[g * WARPGROUP];
     for (int t = g * WARPGROUP; t < (g + 1) * WARPGROUP; t++) {
       const ws_thread_regs *r = &run->regs[t];
       char trips[64];
       if (r->count != 1)
-        return ws_rule_error(r->count ? r->op : plan->func, "registers", "thread %d of "
-                          "warpgroup %d runs %d setmaxnreg (with %s); every "
-                          "thread of a warpgroup must run exactly one", t, g, r->count,
-                          ws_trips_text(run, trips, sizeof trips));
+        return ws_rule_error(r->count ? r->op : plan->func, "registers",
+                             "thread %d of "
+                             "warpgroup %d runs %d setmaxnreg (with %s); every "
+                             "thread of a warpgroup must run exactly one",
+                             t, g, r->count, ws_trips_text(run, trips, sizeof trips));
       if (r->value != first->value || r->increase != first->increase)
-        return ws_rule_error(r->op, "registers", "warpgroup %d sets %d registers in thread "
-                          "%d but %d in thread %d (at %s): setmaxnreg is per warpgroup",
-                          g, r->value, t, first->value, g * WARPGROUP,
-                          ws_op_where(first->op, loc, sizeof loc));
+        return ws_rule_error(r->op, "registers",
+                             "warpgroup %d sets %d registers in thread "
+                             "%d but %d in thread %d (at %s): setmaxnreg is per warpgroup",
+                             g, r->value, t, first->value, g * WARPGROUP,
+                             ws_op_where(first->op, loc, sizeof loc));
     }
     int v = first->value;
     if (v % 8 || v < 24 || v > 256)
-      return ws_rule_error(first->op, "registers", "sets %d registers; setmaxnreg takes a "
-                        "multiple of 8 in [24, 256]", v);
+      return ws_rule_error(first->op, "registers",
+                           "sets %d registers; setmaxnreg takes a "
+                           "multiple of 8 in [24, 256]",
+                           v);
     if (first->increase ? v < plan->maxnreg : v > plan->maxnreg)
-      return ws_rule_error(first->op, "registers", "%s to %d registers from the entry cap of "
-                        "%d", first->increase ? "increases" : "decreases", v, plan->maxnreg);
+      return ws_rule_error(first->op, "registers",
+                           "%s to %d registers from the entry cap of "
+                           "%d",
+                           first->increase ? "increases" : "decreases", v, plan->maxnreg);
     total += (long long)v * WARPGROUP;
   }
   if (total > pool)
-    return ws_rule_error(run->regs[0].op, "registers", "the warpgroups ask for %lld registers "
-                      "in all, past the block's pool of %lld (%d threads at the entry cap "
-                      "of %d): setmaxnreg.inc would wait forever", total, pool,
-                      run->threads, plan->maxnreg);
+    return ws_rule_error(run->regs[0].op, "registers",
+                         "the warpgroups ask for %lld registers "
+                         "in all, past the block's pool of %lld (%d threads at the entry cap "
+                         "of %d): setmaxnreg.inc would wait forever",
+                         total, pool, run->threads, plan->maxnreg);
   const ws_target *target = ws_target_of(plan->func); /* NULL: ws-verify refuses it */
   long long sm_registers = target ? target->registers_per_sm : 0;
   long long block = (long long)plan->maxnreg * run->cta_threads;
   if (target && block * (plan->blocks_per_sm > 0 ? plan->blocks_per_sm : 1) > sm_registers)
-    return ws_rule_error(plan->func, "registers", "%d block(s) of %lld registers do not fit "
-                      "the %lld of an SM", plan->blocks_per_sm, block, sm_registers);
+    return ws_rule_error(plan->func, "registers",
+                         "%d block(s) of %lld registers do not fit "
+                         "the %lld of an SM",
+                         plan->blocks_per_sm, block, sm_registers);
   return true;
 }
 
@@ -799,21 +860,25 @@ static bool check_cluster(const ws_run *run) {
     return true;
   if (!run->cluster_published)
     return ws_rule_error(mlirOperationIsNull(run->cta_sync) ? run->plan->func : run->cta_sync,
-                      "init", "publishes the barrier inits to this CTA only, but the CTAs "
-                      "of a cluster arrive on and copy into each other's: a cluster barrier "
-                      "(nvvm.cluster.arrive and nvvm.cluster.wait) must, or a peer's remote "
-                      "arrival may reach a barrier before its init");
+                         "init",
+                         "publishes the barrier inits to this CTA only, but the CTAs "
+                         "of a cluster arrive on and copy into each other's: a cluster barrier "
+                         "(nvvm.cluster.arrive and nvvm.cluster.wait) must, or a peer's remote "
+                         "arrival may reach a barrier before its init");
   if (run->exit_threads != run->threads)
     return ws_rule_error(mlirOperationIsNull(run->exit_sync) ? run->plan->func : run->exit_sync,
-                      "cluster-exit", "%d of the cluster's %d threads end with a cluster "
-                      "barrier (nvvm.cluster.arrive and nvvm.cluster.wait as their last "
-                      "ops): a CTA may exit while a peer still arrives on its barriers or "
-                      "copies into its slots", run->exit_threads, run->threads);
+                         "cluster-exit",
+                         "%d of the cluster's %d threads end with a cluster "
+                         "barrier (nvvm.cluster.arrive and nvvm.cluster.wait as their last "
+                         "ops): a CTA may exit while a peer still arrives on its barriers or "
+                         "copies into its slots",
+                         run->exit_threads, run->threads);
   if (!mlirOperationIsNull(run->exit_relaxed))
-    return ws_rule_error(run->exit_relaxed, "cluster-exit", "is relaxed: it orders none of "
-                      "the thread's remote arrivals and copies before it, so one may still be "
-                      "in flight when the peer exits; the exit's arrive must release "
-                      "(nvvm.cluster.arrive)");
+    return ws_rule_error(run->exit_relaxed, "cluster-exit",
+                         "is relaxed: it orders none of "
+                         "the thread's remote arrivals and copies before it, so one may still be "
+                         "in flight when the peer exits; the exit's arrive must release "
+                         "(nvvm.cluster.arrive)");
   return true;
 }
 
@@ -825,16 +890,18 @@ static bool check_init(const ws_run *run) {
         continue;
       for (int cta = 0; cta < run->ctas; cta++)
         if (run->init_threads[cta][c][f] != 1)
-          return ws_rule_error(op, "init", "runs in %d threads%s; one thread must initialize "
-                            "each barrier", run->init_threads[cta][c][f],
-                            run->ctas > 1 ? " of a CTA" : "");
+          return ws_rule_error(op, "init",
+                               "runs in %d threads%s; one thread must initialize "
+                               "each barrier",
+                               run->init_threads[cta][c][f], run->ctas > 1 ? " of a CTA" : "");
     }
   for (int c = 0; c < run->plan->num_channels; c++)
     if (!mlirOperationIsNull(run->init_op[c][0]) || !mlirOperationIsNull(run->init_op[c][1]))
       if (!run->init_fenced)
-        return ws_rule_error(mlirOperationIsNull(run->cta_sync) ? run->init_op[c][0] : run->cta_sync,
-                          "init", "the barrier initializations before it are not made "
-                          "visible with nvvm.fence.mbarrier.init");
+        return ws_rule_error(
+            mlirOperationIsNull(run->cta_sync) ? run->init_op[c][0] : run->cta_sync, "init",
+            "the barrier initializations before it are not made "
+            "visible with nvvm.fence.mbarrier.init");
   return true;
 }
 
@@ -844,15 +911,17 @@ static bool check_init(const ws_run *run) {
  * tensor memory's address, which ws.tmem_alloc writes, not at all. */
 static bool check_relaxed_publish(const ws_run *run) {
   if (!mlirOperationIsNull(run->relaxed_unfenced))
-    return ws_rule_error(run->relaxed_unfenced, "init", "is relaxed, but this thread's barrier "
-                      "inits before it have no nvvm.fence.mbarrier.init of its own between "
-                      "them and it: nothing orders them before another thread's arrival; "
-                      "fence them first, or release (nvvm.cluster.arrive)");
+    return ws_rule_error(run->relaxed_unfenced, "init",
+                         "is relaxed, but this thread's barrier "
+                         "inits before it have no nvvm.fence.mbarrier.init of its own between "
+                         "them and it: nothing orders them before another thread's arrival; "
+                         "fence them first, or release (nvvm.cluster.arrive)");
   if (!mlirOperationIsNull(run->publish_relaxed) && !mlirOperationIsNull(run->tmem_alloc))
-    return ws_rule_error(run->publish_relaxed, "init", "is relaxed: it publishes the barrier "
-                      "inits (the nvvm.fence.mbarrier.init before it orders them) but not the "
-                      "tensor-memory address ws.tmem_alloc writes before it: this arrive must "
-                      "release (nvvm.cluster.arrive)");
+    return ws_rule_error(run->publish_relaxed, "init",
+                         "is relaxed: it publishes the barrier "
+                         "inits (the nvvm.fence.mbarrier.init before it orders them) but not the "
+                         "tensor-memory address ws.tmem_alloc writes before it: this arrive must "
+                         "release (nvvm.cluster.arrive)");
   return true;
 }
 

@@ -34,15 +34,51 @@
 enum { MAX_CARRIED = 64 };
 
 enum code {
-  C_CONST, C_BIN, C_CMP, C_SELECT, C_CAST, C_TID, C_ELECT, C_RANK, C_UNKNOWN,
-  C_SLOT_PHASE, C_IF, C_JUMP, C_FOR, C_LOOP_END, C_YIELD, C_EVENT, C_MMA_ID, C_RETURN,
+  C_CONST,
+  C_BIN,
+  C_CMP,
+  C_SELECT,
+  C_CAST,
+  C_TID,
+  C_ELECT,
+  C_RANK,
+  C_UNKNOWN,
+  C_SLOT_PHASE,
+  C_IF,
+  C_JUMP,
+  C_FOR,
+  C_LOOP_END,
+  C_YIELD,
+  C_EVENT,
+  C_MMA_ID,
+  C_RETURN,
   C_STREAM_K
 };
 
-enum bin { B_ADD, B_SUB, B_MUL, B_DIVU, B_DIVS, B_REMU, B_REMS, B_AND, B_OR,
-           B_XOR, B_SHL, B_SHRU, B_SHRS, B_MAXU, B_MINU, B_MAXS, B_MINS };
+enum bin {
+  B_ADD,
+  B_SUB,
+  B_MUL,
+  B_DIVU,
+  B_DIVS,
+  B_REMU,
+  B_REMS,
+  B_AND,
+  B_OR,
+  B_XOR,
+  B_SHL,
+  B_SHRU,
+  B_SHRS,
+  B_MAXU,
+  B_MINU,
+  B_MAXS,
+  B_MINS
+};
 
-static const struct { const char *name; int bin; } bin_ops[] = {
+static const struct {
+  const char *name;
+  int bin;
+} bin_ops[] = {
     {"arith.addi", B_ADD},   {"arith.subi", B_SUB},   {"arith.muli", B_MUL},
     {"arith.divui", B_DIVU}, {"arith.divsi", B_DIVS}, {"arith.remui", B_REMU},
     {"arith.remsi", B_REMS}, {"arith.andi", B_AND},   {"arith.ori", B_OR},
@@ -52,10 +88,12 @@ static const struct { const char *name; int bin; } bin_ops[] = {
 };
 
 /* Casts: sign-extending or not. */
-static const struct { const char *name; bool sign; } cast_ops[] = {
-    {"arith.index_cast", true}, {"arith.index_castui", false},
-    {"arith.extui", false},     {"arith.extsi", true},
-    {"arith.trunci", false},
+static const struct {
+  const char *name;
+  bool sign;
+} cast_ops[] = {
+    {"arith.index_cast", true}, {"arith.index_castui", false}, {"arith.extui", false},
+    {"arith.extsi", true},      {"arith.trunci", false},
 };
 
 typedef struct insn {
@@ -64,8 +102,8 @@ typedef struct insn {
   int target, target2; /* IF: else, end; FOR: end; JUMP/YIELD: where to */
   int args, nargs;     /* operand lists in prog->args */
   long long imm;
-  bool protocol;       /* IF/FOR: the region holds protocol events */
-  int cta;             /* EVENT: the CTA it touches (-1: the thread's own) */
+  bool protocol; /* IF/FOR: the region holds protocol events */
+  int cta;       /* EVENT: the CTA it touches (-1: the thread's own) */
   MlirOperation op;
   ws_event ev;
 } insn;
@@ -92,7 +130,10 @@ struct ws_program {
    * give its trip count (lb 0 and step 1 where free), so a loop whose
    * bounds are computed from them (a pipelined loop from lb + step: one
    * step fewer) and a condition on them (lb < ub) are known too. */
-  struct loop_level { MlirValue lb, ub, step; bool have_bounds; } level[2];
+  struct loop_level {
+    MlirValue lb, ub, step;
+    bool have_bounds;
+  } level[2];
   unsigned char *pinned; /* registers a run pinned: no op overwrites them */
   int levels, open_level;
   /* A stream-K kernel (ws.stream_k_unit): each tile iteration runs the K
@@ -112,7 +153,10 @@ struct ws_program {
   long scratch_cap;
   long long trips[2];
   int tid, cta; /* the thread running, and its CTA */
-  struct frame { int pc; long long i, trips; } stack[16];
+  struct frame {
+    int pc;
+    long long i, trips;
+  } stack[16];
   int depth;
 };
 
@@ -199,7 +243,6 @@ static bool fail(ws_program *P, MlirOperation op, const char *msg) {
   return false;
 }
 
-
 /* The slot_phase op a slot (or phase, result 1) operand comes from. */
 static MlirOperation slot_source(MlirValue v, int result_no) {
   if (!mlirValueIsAOpResult(v) || mlirOpResultGetResultNumber(v) != result_no)
@@ -223,19 +266,21 @@ static int ring_attr(ws_program *P, MlirOperation op, const char *name) {
  * from ws.slot_phase with the channel's depth, and a wait's phase from the
  * same slot_phase with the start phase of its side (producers wait on empty
  * from phase 1, consumers on full from phase 0). */
-static bool check_slot_source(ws_program *P, MlirOperation op, MlirValue slot,
-                              int channel, int kind, int full) {
+static bool check_slot_source(ws_program *P, MlirOperation op, MlirValue slot, int channel,
+                              int kind, int full) {
   MlirOperation sp = slot_source(slot, 0);
   if (mlirOperationIsNull(sp))
-    return fail(P, op, "its slot does not come from ws.slot_phase, so the check "
-                       "cannot tell which iteration it belongs to");
+    return fail(P, op,
+                "its slot does not come from ws.slot_phase, so the check "
+                "cannot tell which iteration it belongs to");
   const ws_channel *c = &P->plan->channels[channel];
   int depth = ws_int_attr(sp, "depth", 0);
   if (depth != c->depth) {
     char loc[64];
-    ws_emit_op_error(op, "breaks the protocol rule 'phases': its slot comes from a "
-                         "ws.slot_phase of depth %d (at %s), but channel %d has %d "
-                         "slots, so slot = i mod depth differs between its sides",
+    ws_emit_op_error(op,
+                     "breaks the protocol rule 'phases': its slot comes from a "
+                     "ws.slot_phase of depth %d (at %s), but channel %d has %d "
+                     "slots, so slot = i mod depth differs between its sides",
                      depth, ws_op_where(sp, loc, sizeof loc), channel, c->depth);
     P->failed = true;
     return false;
@@ -244,16 +289,18 @@ static bool check_slot_source(ws_program *P, MlirOperation op, MlirValue slot,
     return true;
   MlirOperation pp = slot_source(operand(op, 1), 1);
   if (mlirOperationIsNull(pp) || !mlirOperationEqual(pp, sp))
-    return fail(P, op, "its phase is not the phase of the ws.slot_phase that "
-                       "gives its slot");
+    return fail(P, op,
+                "its phase is not the phase of the ws.slot_phase that "
+                "gives its slot");
   int want = full ? c->consumer_phase : c->producer_phase;
   int want_rule = full ? 0 : 1;
   int start = ws_int_attr(sp, "start_phase", -1);
   if (start != want || want != want_rule) {
     char loc[64];
-    ws_emit_op_error(op, "breaks the protocol rule 'phases': a %s waits on the %s "
-                         "barrier from phase %d, but this wait's ws.slot_phase (at %s) "
-                         "starts at phase %d",
+    ws_emit_op_error(op,
+                     "breaks the protocol rule 'phases': a %s waits on the %s "
+                     "barrier from phase %d, but this wait's ws.slot_phase (at %s) "
+                     "starts at phase %d",
                      full ? "consumer" : "producer", ws_barrier_name(full), want_rule,
                      ws_op_where(sp, loc, sizeof loc), start);
     P->failed = true;
@@ -331,9 +378,8 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
     e->value = ws_tile_bytes(P->plan->rings[e->ring].tile);
     if (kind == EV_WRITE) /* the part of a ring held in parts, else -1 */
       e->aux = P->plan->rings[e->ring].parts > 1 ? ws_int_attr(op, "part", -1) : -1;
-    slot_at = kind == EV_TMA_LOAD || kind == EV_TMA_STORE
-                  ? mlirOperationGetNumOperands(op) - 1
-                  : kind == EV_WRITE;
+    slot_at = kind == EV_TMA_LOAD || kind == EV_TMA_STORE ? mlirOperationGetNumOperands(op) - 1
+                                                          : kind == EV_WRITE;
     break;
   case EV_SETMAXNREG: {
     e->value = ws_int_attr(op, "regCount", -1);
@@ -378,7 +424,10 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
 
 /* Which event an op is, or -1 for an op that is not part of the protocol. */
 static int event_kind(MlirOperation op, char *name) {
-  static const struct { const char *name; int kind; } events[] = {
+  static const struct {
+    const char *name;
+    int kind;
+  } events[] = {
       {"ws.init_barrier", EV_INIT},
       {"nvvm.fence.mbarrier.init", EV_INIT_FENCE},
       {"nvvm.barrier0", EV_CTA_SYNC},
@@ -499,7 +548,6 @@ static bool compile_if(ws_program *P, MlirOperation op) {
   return true;
 }
 
-
 /* True when late = arith.addi lb, step (a pipelined loop's lower bound). */
 static bool starts_a_step_late(MlirValue late, MlirValue lb, MlirValue step) {
   if (!mlirValueIsAOpResult(late) || !ws_op_is(mlirOpResultGetOwner(late), "arith.addi"))
@@ -517,8 +565,10 @@ static int loop_level(ws_program *P, MlirOperation op) {
   MlirValue lb = operand(op, 0), ub = operand(op, 1), step = operand(op, 2);
   int at = P->open_level + 1;
   if (at > 1)
-    return fail(P, op, "it nests loops with protocol ops three deep; the check pairs "
-                       "the partitions' tile loops and the K loops inside them"), -1;
+    return fail(P, op,
+                "it nests loops with protocol ops three deep; the check pairs "
+                "the partitions' tile loops and the K loops inside them"),
+           -1;
   struct loop_level *L = &P->level[at];
   if (!L->have_bounds) {
     L->lb = lb, L->ub = ub, L->step = step;
@@ -583,8 +633,7 @@ static bool compile_for(ws_program *P, MlirOperation op) {
  * (ws_row_kernel.h). */
 static bool computes_tiles(MlirOperation op) {
   if (wsOperationIsA(op, "split_k_sum") || wsOperationIsA(op, "stream_k_sum") ||
-      ws_store_is_row_vector(op) ||
-      ws_load_is_row_vector(op))
+      ws_store_is_row_vector(op) || ws_load_is_row_vector(op))
     return true;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
     if (!mlirTypeIsARankedTensor(mlirValueGetType(operand(op, i))))
@@ -606,7 +655,11 @@ static bool compile_mma_a(ws_program *P, MlirOperation op) {
     return false;
   insn *i = emit(P, C_EVENT, op);
   ws_event *e = &i->ev;
-  *e = (ws_event){.op = op, .kind = EV_MMA, .ring = ra, .ring_b = -1, .full = true,
+  *e = (ws_event){.op = op,
+                  .kind = EV_MMA,
+                  .ring = ra,
+                  .ring_b = -1,
+                  .full = true,
                   .channel = P->plan->rings[ra].channel,
                   .value = ws_tile_bytes(P->plan->rings[ra].tile)};
   if (!check_slot_source(P, op, operand(op, 2), e->channel, EV_MMA, true))
@@ -641,8 +694,8 @@ static bool spread_over_cluster(ws_program *P, MlirOperation op, int kind, bool 
  * its arrival on the barrier (aux = 1: by tcgen05.commit), on every CTA's
  * with `cluster` (multicast). */
 static bool compile_commit(ws_program *P, MlirOperation op) {
-  emit(P, C_EVENT, op)->ev = (ws_event){.op = op, .kind = EV_TC_COMMIT, .ring = -1,
-                                        .ring_b = -1, .channel = -1};
+  emit(P, C_EVENT, op)->ev =
+      (ws_event){.op = op, .kind = EV_TC_COMMIT, .ring = -1, .ring_b = -1, .channel = -1};
   if (ws_has_attr(op, "cluster"))
     return spread_over_cluster(P, op, EV_ARRIVE, true);
   if (!compile_event(P, op, EV_ARRIVE))
@@ -731,8 +784,9 @@ static bool compile_op(ws_program *P, MlirOperation op) {
   if (wsOperationIsInDialect(op) && !computes_tiles(op))
     return fail(P, op, "it is not one of the protocol ops of a specialized kernel");
   if (mlirOperationGetNumRegions(op) > 0 && holds_protocol(op))
-    return fail(P, op, "protocol ops inside it are outside scf.if and scf.for, "
-                       "which is all the check follows");
+    return fail(P, op,
+                "protocol ops inside it are outside scf.if and scf.for, "
+                "which is all the check follows");
   intptr_t nres = mlirOperationGetNumResults(op);
   int dst = nres == 1 ? reg_of(P, result(op, 0)) : -1;
   if (strcmp(name, "arith.constant") == 0 && dst >= 0 && P->width[dst]) {
@@ -900,9 +954,7 @@ int ws_protocol_k_period(const ws_program *P) { return period_of(P, true); }
 
 /* ---- run ----------------------------------------------------------------- */
 
-static unsigned long long mask(int width) {
-  return width >= 64 ? ~0ull : (1ull << width) - 1;
-}
+static unsigned long long mask(int width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
 
 static long long sext(unsigned long long v, int width) {
   if (width >= 64 || width == 0)
@@ -957,23 +1009,65 @@ static bool binop(int op, unsigned long long a, unsigned long long b, int w,
                   unsigned long long *out) {
   long long sa = sext(a, w), sb = sext(b, w);
   switch (op) {
-  case B_ADD: *out = a + b; return true;
-  case B_SUB: *out = a - b; return true;
-  case B_MUL: *out = a * b; return true;
-  case B_DIVU: if (!b) return false; *out = a / b; return true;
-  case B_REMU: if (!b) return false; *out = a % b; return true;
-  case B_DIVS: if (!sb) return false; *out = (unsigned long long)(sa / sb); return true;
-  case B_REMS: if (!sb) return false; *out = (unsigned long long)(sa % sb); return true;
-  case B_AND: *out = a & b; return true;
-  case B_OR: *out = a | b; return true;
-  case B_XOR: *out = a ^ b; return true;
-  case B_SHL: *out = b < 64 ? a << b : 0; return true;
-  case B_SHRU: *out = b < 64 ? a >> b : 0; return true;
-  case B_SHRS: *out = (unsigned long long)(b < 64 ? sa >> b : sa < 0 ? -1 : 0); return true;
-  case B_MAXU: *out = a > b ? a : b; return true;
-  case B_MINU: *out = a < b ? a : b; return true;
-  case B_MAXS: *out = (unsigned long long)(sa > sb ? sa : sb); return true;
-  case B_MINS: *out = (unsigned long long)(sa < sb ? sa : sb); return true;
+  case B_ADD:
+    *out = a + b;
+    return true;
+  case B_SUB:
+    *out = a - b;
+    return true;
+  case B_MUL:
+    *out = a * b;
+    return true;
+  case B_DIVU:
+    if (!b)
+      return false;
+    *out = a / b;
+    return true;
+  case B_REMU:
+    if (!b)
+      return false;
+    *out = a % b;
+    return true;
+  case B_DIVS:
+    if (!sb)
+      return false;
+    *out = (unsigned long long)(sa / sb);
+    return true;
+  case B_REMS:
+    if (!sb)
+      return false;
+    *out = (unsigned long long)(sa % sb);
+    return true;
+  case B_AND:
+    *out = a & b;
+    return true;
+  case B_OR:
+    *out = a | b;
+    return true;
+  case B_XOR:
+    *out = a ^ b;
+    return true;
+  case B_SHL:
+    *out = b < 64 ? a << b : 0;
+    return true;
+  case B_SHRU:
+    *out = b < 64 ? a >> b : 0;
+    return true;
+  case B_SHRS:
+    *out = (unsigned long long)(b < 64 ? sa >> b : sa < 0 ? -1 : 0);
+    return true;
+  case B_MAXU:
+    *out = a > b ? a : b;
+    return true;
+  case B_MINU:
+    *out = a < b ? a : b;
+    return true;
+  case B_MAXS:
+    *out = (unsigned long long)(sa > sb ? sa : sb);
+    return true;
+  case B_MINS:
+    *out = (unsigned long long)(sa < sb ? sa : sb);
+    return true;
   }
   return false;
 }
@@ -981,16 +1075,26 @@ static bool binop(int op, unsigned long long a, unsigned long long b, int w,
 static bool compare(int pred, unsigned long long a, unsigned long long b, int w) {
   long long sa = sext(a, w), sb = sext(b, w);
   switch (pred) {
-  case 0: return a == b;
-  case 1: return a != b;
-  case 2: return sa < sb;
-  case 3: return sa <= sb;
-  case 4: return sa > sb;
-  case 5: return sa >= sb;
-  case 6: return a < b;
-  case 7: return a <= b;
-  case 8: return a > b;
-  default: return a >= b;
+  case 0:
+    return a == b;
+  case 1:
+    return a != b;
+  case 2:
+    return sa < sb;
+  case 3:
+    return sa <= sb;
+  case 4:
+    return sa > sb;
+  case 5:
+    return sa >= sb;
+  case 6:
+    return a < b;
+  case 7:
+    return a <= b;
+  case 8:
+    return a > b;
+  default:
+    return a >= b;
   }
 }
 
@@ -1037,8 +1141,9 @@ static long long trip_count(ws_program *P, const insn *f) {
     const struct loop_level *L = &P->level[f->imm];
     if (f->a == reg_of(P, L->lb) && f->b == reg_of(P, L->ub) && f->c == reg_of(P, L->step))
       return P->trips[f->imm];
-    fail(P, f->op, "its bounds differ from those of the other partitions' loops and are "
-                   "not computed from them, so the check cannot pair their iterations");
+    fail(P, f->op,
+         "its bounds differ from those of the other partitions' loops and are "
+         "not computed from them, so the check cannot pair their iterations");
     return -1; /* the caller's failure is not reported: the first one is */
   }
   int w = P->width[f->a];
@@ -1088,8 +1193,9 @@ static bool run_thread(ws_program *P, int tid) {
     }
     case C_CMP:
       if (P->known[i->a] && P->known[i->b])
-        set(P, i->dst, compare(i->sub, (unsigned long long)P->val[i->a],
-                               (unsigned long long)P->val[i->b], P->width[i->a]));
+        set(P, i->dst,
+            compare(i->sub, (unsigned long long)P->val[i->a], (unsigned long long)P->val[i->b],
+                    P->width[i->a]));
       else
         forget(P, i->dst);
       pc++;
@@ -1103,8 +1209,8 @@ static bool run_thread(ws_program *P, int tid) {
       break;
     case C_CAST:
       if (P->known[i->a])
-        set(P, i->dst, i->sub ? sext((unsigned long long)P->val[i->a], P->width[i->a])
-                              : P->val[i->a]);
+        set(P, i->dst,
+            i->sub ? sext((unsigned long long)P->val[i->a], P->width[i->a]) : P->val[i->a]);
       else
         forget(P, i->dst);
       pc++;
@@ -1127,8 +1233,9 @@ static bool run_thread(ws_program *P, int tid) {
       break;
     case C_SLOT_PHASE: {
       if (!P->known[i->a]) {
-        fail(P, i->op, "its iteration count is not computable from the loop's "
-                       "iteration arguments");
+        fail(P, i->op,
+             "its iteration count is not computable from the loop's "
+             "iteration arguments");
         return false;
       }
       unsigned long long x = (unsigned long long)P->val[i->a];
@@ -1242,9 +1349,9 @@ static bool run_thread(ws_program *P, int tid) {
 
 static bool same_events(const ws_event *a, const ws_event *b, int n) {
   for (int k = 0; k < n; k++)
-    if (!mlirOperationEqual(a[k].op, b[k].op) || a[k].iter != b[k].iter ||
-        a[k].slot != b[k].slot || a[k].parity != b[k].parity ||
-        a[k].value != b[k].value || a[k].aux != b[k].aux || a[k].cta != b[k].cta)
+    if (!mlirOperationEqual(a[k].op, b[k].op) || a[k].iter != b[k].iter || a[k].slot != b[k].slot ||
+        a[k].parity != b[k].parity || a[k].value != b[k].value || a[k].aux != b[k].aux ||
+        a[k].cta != b[k].cta)
       return false;
   return true;
 }
@@ -1265,7 +1372,7 @@ static int take_prefix(ws_run *run, const ws_event *ev, int n, int tid) {
   while (sync < n && ev[sync].kind != EV_CTA_SYNC && ev[sync].kind != EV_CLUSTER_WAIT)
     sync++;
   if (sync == n)
-    return 0; /* no barrier: everything is the agent's (the rules say why) */
+    return 0;           /* no barrier: everything is the agent's (the rules say why) */
   bool arrived = false; /* a cluster wait needs the thread's cluster arrive before it */
   for (int k = 0; k < sync; k++) {
     if (ev[k].kind != EV_INIT && ev[k].kind != EV_INIT_FENCE && ev[k].kind != EV_TMEM_ALLOC &&
@@ -1336,7 +1443,7 @@ static int take_end(ws_run *run, const ws_event *ev, int start, int n, int tid) 
   while (sync > start && ev[sync - 1].kind != EV_CTA_SYNC && ev[sync - 1].kind != EV_CLUSTER_WAIT)
     sync--;
   if (sync == start || !only_dealloc(ev, sync, n))
-    return n; /* no second barrier: the rules judge whatever is there */
+    return n;           /* no second barrier: the rules judge whatever is there */
   int first = sync - 1; /* where the barrier starts */
   if (ev[first].kind == EV_CLUSTER_WAIT) {
     if (first == start || ev[first - 1].kind != EV_CLUSTER_ARRIVE)
@@ -1426,14 +1533,18 @@ bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *ru
   P->trips[1] = trips;
   int threads = P->plan->block_threads;
   if (threads <= 0 || threads > WS_MAX_THREADS || threads % 32) {
-    ws_emit_op_error(P->func, "cannot be checked: its ws.block_threads (%d) is not a "
-                              "multiple of 32 in [32, %d]", threads, WS_MAX_THREADS);
+    ws_emit_op_error(P->func,
+                     "cannot be checked: its ws.block_threads (%d) is not a "
+                     "multiple of 32 in [32, %d]",
+                     threads, WS_MAX_THREADS);
     return false;
   }
   run->ctas = ws_plan_cluster_size(P->plan);
   if (run->ctas > WS_MAX_CLUSTER) {
-    ws_emit_op_error(P->func, "cannot be checked: its clusters have %d CTAs; the check "
-                              "models up to %d", run->ctas, WS_MAX_CLUSTER);
+    ws_emit_op_error(P->func,
+                     "cannot be checked: its clusters have %d CTAs; the check "
+                     "models up to %d",
+                     run->ctas, WS_MAX_CLUSTER);
     return false;
   }
   run->cta_threads = threads;
@@ -1455,8 +1566,10 @@ bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *ru
           }
         }
       if (end > start && !add_to_agent(run, P->scratch + start, end - start, t, cta)) {
-        ws_emit_op_error(P->func, "cannot be checked: its threads run more than %d "
-                                  "different sequences of protocol events", WS_MAX_AGENTS);
+        ws_emit_op_error(P->func,
+                         "cannot be checked: its threads run more than %d "
+                         "different sequences of protocol events",
+                         WS_MAX_AGENTS);
         return false;
       }
     }

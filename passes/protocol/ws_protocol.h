@@ -92,8 +92,8 @@ typedef struct ws_agent {
   ws_event *ev;
   int n;
   int mult, warpgroup, first_warp, last_warp, first_thread;
-  int cta; /* its CTA's rank in the cluster (0 without one) */
-  int part; /* partition of first_warp, or -1 */
+  int cta;      /* its CTA's rank in the cluster (0 without one) */
+  int part;     /* partition of first_warp, or -1 */
   int *done_at; /* per event: for async reads, the index of the wait that
                    retires them (n when none does); else the event itself */
 } ws_agent;
@@ -120,7 +120,7 @@ typedef struct ws_run {
    * threads of each CTA that run it. */
   MlirOperation init_op[WS_MAX_CHANNELS][2];
   int init_count[WS_MAX_CHANNELS][2], init_threads[WS_MAX_CLUSTER][WS_MAX_CHANNELS][2];
-  bool init_fenced; /* fence.mbarrier.init after the last init */
+  bool init_fenced;       /* fence.mbarrier.init after the last init */
   MlirOperation cta_sync; /* the barrier after the inits; null when no thread reached one */
   /* A cluster kernel: whether that barrier is the cluster's (nvvm.cluster
    * arrive and wait: the inits are visible to the peers before they arrive
@@ -200,10 +200,10 @@ bool ws_explore(const ws_run *run, long max_states, long *states);
  * located error, 0 when the run is outside what the method takes (named
  * barriers passed by more threads than their count, or unevenly): then
  * ws_explore decides it. `seed` picks the interleaving run (0: each agent
- * in turn as far as it goes); the verdict does not depend on it. `*states` gets the states of the interleaving run,
+ * in turn as far as it goes); the verdict does not depend on it. `*states` gets the states of the
+ * interleaving run,
  * `*checks` the ordering checks made. */
 int ws_order_check(const ws_run *run, unsigned seed, long *states, long *checks);
-
 
 /* Messages. Emits "'OP' op breaks the protocol rule 'RULE': MESSAGE" at op;
  * returns false. */

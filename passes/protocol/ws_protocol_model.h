@@ -39,7 +39,7 @@ typedef struct ws_model {
    * there, -1 when none (see index_shared_accesses) */
   int *reach[WS_MAX_AGENTS][WS_MAX_RINGS];
   bool shares[WS_MAX_RINGS][WS_MAX_RINGS]; /* rings of different channels that overlap */
-  int actor; /* the agent whose event is being checked, or -1 */
+  int actor;                               /* the agent whose event is being checked, or -1 */
 } ws_model;
 
 /* Sets up the model of `run` and its initial state; false after a located

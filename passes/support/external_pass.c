@@ -32,8 +32,7 @@ static void *instance_clone(void *user_data) {
   return copy;
 }
 
-static void instance_run(MlirOperation op, MlirExternalPass pass,
-                         void *user_data) {
+static void instance_run(MlirOperation op, MlirExternalPass pass, void *user_data) {
   const pass_instance *inst = user_data;
   if (!inst->def->run(op, &inst->opts, &inst->env))
     mlirExternalPassSignalFailure(pass);
@@ -61,8 +60,7 @@ void ws_remark(const ws_pass_env *env, MlirLocation loc, const char *fmt, ...) {
   fprintf(stderr, ": remark: %s\n", msg);
 }
 
-MlirPass ws_make_external_pass(const ws_pass_def *def,
-                               const ws_pass_options *opts,
+MlirPass ws_make_external_pass(const ws_pass_def *def, const ws_pass_options *opts,
                                const WsDiagnostics *diag) {
   pass_instance *inst = malloc(sizeof *inst);
   if (!inst)
@@ -73,8 +71,7 @@ MlirPass ws_make_external_pass(const ws_pass_def *def,
   if (diag)
     inst->env.diag = *diag;
   MlirExternalPassCallbacks callbacks = {
-      instance_construct, instance_destruct, instance_initialize,
-      instance_clone, instance_run,
+      instance_construct, instance_destruct, instance_initialize, instance_clone, instance_run,
   };
   MlirDialectHandle deps[8];
   int num_deps = def->num_dependent_dialects < 8 ? def->num_dependent_dialects : 8;
@@ -84,14 +81,12 @@ MlirPass ws_make_external_pass(const ws_pass_def *def,
    * stable TypeID for the pass. */
   MlirTypeID id = mlirTypeIDCreate(def);
   MlirStringRef arg = mlirStringRefCreateFromCString(def->argument);
-  return mlirCreateExternalPass(
-      id, arg, arg, mlirStringRefCreateFromCString(def->summary),
-      mlirStringRefCreate(NULL, 0), num_deps, deps, callbacks, inst);
+  return mlirCreateExternalPass(id, arg, arg, mlirStringRefCreateFromCString(def->summary),
+                                mlirStringRefCreate(NULL, 0), num_deps, deps, callbacks, inst);
 }
 
-bool ws_add_configured_pass(MlirOpPassManager pm, const ws_pass_def *def,
-                            MlirStringRef options, const WsDiagnostics *diag,
-                            char error[WS_ERROR_MAX]) {
+bool ws_add_configured_pass(MlirOpPassManager pm, const ws_pass_def *def, MlirStringRef options,
+                            const WsDiagnostics *diag, char error[WS_ERROR_MAX]) {
   ws_pass_options opts;
   if (!ws_parse_pass_options(def, options, &opts, error))
     return false;

@@ -19,8 +19,8 @@ static MlirWalkResult push_marked_loop(MlirOperation op, void *user_data) {
   return MlirWalkResultAdvance;
 }
 
-bool ws_run_on_marked_loops(MlirOperation root, ws_loop_fn fn,
-                            const ws_pass_options *opts, const ws_pass_env *env) {
+bool ws_run_on_marked_loops(MlirOperation root, ws_loop_fn fn, const ws_pass_options *opts,
+                            const ws_pass_env *env) {
   if (!ws_verify_root(root, ""))
     return false;
   ws_op_list loops = {0}; /* every marked loop: a module may hold any number */
@@ -31,4 +31,3 @@ bool ws_run_on_marked_loops(MlirOperation root, ws_loop_fn fn,
   ws_op_list_free(&loops);
   return ok;
 }
-

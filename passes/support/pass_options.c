@@ -59,17 +59,16 @@ static void describe_choices(const char *choices, char *out, size_t cap) {
 }
 
 /* Converts one value; a value may be quoted to hold spaces. */
-static bool parse_value(const ws_pass_def *def, const ws_option_spec *spec,
-                        const char *value, size_t n, ws_option_value *out,
-                        char error[WS_ERROR_MAX]) {
+static bool parse_value(const ws_pass_def *def, const ws_option_spec *spec, const char *value,
+                        size_t n, ws_option_value *out, char error[WS_ERROR_MAX]) {
   char text[WS_OPTION_TEXT_MAX];
   if (n >= 2 && (value[0] == '"' || value[0] == '\'') && value[n - 1] == value[0]) {
     value++;
     n -= 2;
   }
   if (n >= sizeof text) {
-    snprintf(error, WS_ERROR_MAX, "%s: value of option '%s' is too long",
-             def->argument, spec->name);
+    snprintf(error, WS_ERROR_MAX, "%s: value of option '%s' is too long", def->argument,
+             spec->name);
     return false;
   }
   memcpy(text, value, n);
@@ -80,8 +79,7 @@ static bool parse_value(const ws_pass_def *def, const ws_option_spec *spec,
     errno = 0;
     long long x = strtoll(text, &end, 0);
     if (n == 0 || *end != '\0' || errno != 0 || x < spec->min || x > spec->max) {
-      snprintf(error, WS_ERROR_MAX,
-               "%s: option '%s' takes an integer from %lld to %lld, got '%s'",
+      snprintf(error, WS_ERROR_MAX, "%s: option '%s' takes an integer from %lld to %lld, got '%s'",
                def->argument, spec->name, spec->min, spec->max, text);
       return false;
     }
@@ -97,16 +95,15 @@ static bool parse_value(const ws_pass_def *def, const ws_option_spec *spec,
       out->b = false;
       return true;
     }
-    snprintf(error, WS_ERROR_MAX,
-             "%s: option '%s' takes true or false (or 1 or 0), got '%s'", def->argument,
-             spec->name, text);
+    snprintf(error, WS_ERROR_MAX, "%s: option '%s' takes true or false (or 1 or 0), got '%s'",
+             def->argument, spec->name, text);
     return false;
   case WS_OPTION_STRING:
     if (spec->choices && !is_choice(spec->choices, text, n)) {
       char allowed[WS_OPTION_TEXT_MAX * 2];
       describe_choices(spec->choices, allowed, sizeof allowed);
-      snprintf(error, WS_ERROR_MAX, "%s: option '%s' takes %s, got '%s'",
-               def->argument, spec->name, allowed, text);
+      snprintf(error, WS_ERROR_MAX, "%s: option '%s' takes %s, got '%s'", def->argument, spec->name,
+               allowed, text);
       return false;
     }
     snprintf(out->s, sizeof out->s, "%s", text);
@@ -115,11 +112,10 @@ static bool parse_value(const ws_pass_def *def, const ws_option_spec *spec,
   return false;
 }
 
-static const ws_option_spec *find_option(const ws_pass_def *def,
-                                         const char *key, size_t n, int *index) {
+static const ws_option_spec *find_option(const ws_pass_def *def, const char *key, size_t n,
+                                         int *index) {
   for (int i = 0; i < def->num_options; i++) {
-    if (strlen(def->options[i].name) == n &&
-        memcmp(def->options[i].name, key, n) == 0) {
+    if (strlen(def->options[i].name) == n && memcmp(def->options[i].name, key, n) == 0) {
       *index = i;
       return &def->options[i];
     }
@@ -158,8 +154,8 @@ static size_t value_length(const char *p, const char *end) {
   return (size_t)(q - p);
 }
 
-bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text,
-                           ws_pass_options *out, char error[WS_ERROR_MAX]) {
+bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text, ws_pass_options *out,
+                           char error[WS_ERROR_MAX]) {
   out->def = def;
   if (def->num_options > WS_MAX_OPTIONS) { /* a pass table past ws_pass_options' room */
     snprintf(error, WS_ERROR_MAX, "%s: has %d options; ws_pass.h's WS_MAX_OPTIONS is %d",
@@ -183,9 +179,8 @@ bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text,
     if (!spec) {
       char names[WS_ERROR_MAX / 2];
       list_option_names(def, names, sizeof names);
-      snprintf(error, WS_ERROR_MAX, "%s: unknown option '%.*s' (%s%s)", def->argument,
-               (int)key_len, key, def->num_options ? "it takes " : "this pass takes no options",
-               names);
+      snprintf(error, WS_ERROR_MAX, "%s: unknown option '%.*s' (%s%s)", def->argument, (int)key_len,
+               key, def->num_options ? "it takes " : "this pass takes no options", names);
       return false;
     }
     const char *value = p;
@@ -195,15 +190,14 @@ bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text,
       value_len = value_length(p, end);
       p += value_len;
     } else if (spec->kind != WS_OPTION_BOOL) {
-      snprintf(error, WS_ERROR_MAX, "%s: option '%s' needs a value ('%s=...')",
-               def->argument, spec->name, spec->name);
+      snprintf(error, WS_ERROR_MAX, "%s: option '%s' needs a value ('%s=...')", def->argument,
+               spec->name, spec->name);
       return false;
     }
     if (!parse_value(def, spec, value, value_len, &out->v[index], error)) {
       if (memchr(value, ',', value_len)) /* `a=1,b=2`: MLIR's options take spaces */
         snprintf(error + strlen(error), WS_ERROR_MAX - strlen(error),
-                 " (options are separated by spaces, not commas: '%s=... other=...')",
-                 spec->name);
+                 " (options are separated by spaces, not commas: '%s=... other=...')", spec->name);
       return false;
     }
   }
@@ -218,7 +212,9 @@ static const ws_option_value *option_value(const ws_pass_options *opts, const ch
   const ws_option_spec *spec = find_option(opts->def, name, strlen(name), &index);
   if (!spec || spec->kind != kind) {
     fprintf(stderr, "ws: internal error: %s has no %s option '%s'\n", opts->def->argument,
-            kind == WS_OPTION_INT ? "integer" : kind == WS_OPTION_BOOL ? "boolean" : "string",
+            kind == WS_OPTION_INT    ? "integer"
+            : kind == WS_OPTION_BOOL ? "boolean"
+                                     : "string",
             name);
     abort();
   }

@@ -28,18 +28,15 @@ MlirAttribute ws_attr(MlirContext ctx, const char *text) {
   return mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
 }
 
-MlirNamedAttribute ws_named(MlirContext ctx, const char *name,
-                            MlirAttribute attr) {
-  return mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), attr);
+MlirNamedAttribute ws_named(MlirContext ctx, const char *name, MlirAttribute attr) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), attr);
 }
 
 MlirNamedAttribute ws_named_cta_group(MlirContext ctx, const char *name, int ctas) {
   return ws_named_text(ctx, name, ctas == 2 ? "#nvvm.cta_group<cta_2>" : "#nvvm.cta_group<cta_1>");
 }
 
-MlirNamedAttribute ws_named_text(MlirContext ctx, const char *name,
-                                 const char *attr_text) {
+MlirNamedAttribute ws_named_text(MlirContext ctx, const char *name, const char *attr_text) {
   return ws_named(ctx, name, ws_attr(ctx, attr_text));
 }
 
@@ -51,11 +48,9 @@ static void insert(ws_builder *b, MlirOperation op) {
 }
 
 MlirOperation ws_build(ws_builder *b, const char *name, intptr_t num_operands,
-                       const MlirValue *operands, intptr_t num_results,
-                       const MlirType *results, intptr_t num_attrs,
-                       const MlirNamedAttribute *attrs, intptr_t num_regions) {
-  MlirOperationState state =
-      mlirOperationStateGet(mlirStringRefCreateFromCString(name), b->loc);
+                       const MlirValue *operands, intptr_t num_results, const MlirType *results,
+                       intptr_t num_attrs, const MlirNamedAttribute *attrs, intptr_t num_regions) {
+  MlirOperationState state = mlirOperationStateGet(mlirStringRefCreateFromCString(name), b->loc);
   if (num_operands)
     mlirOperationStateAddOperands(&state, num_operands, operands);
   if (num_results)
@@ -75,22 +70,20 @@ MlirOperation ws_build(ws_builder *b, const char *name, intptr_t num_operands,
 }
 
 MlirValue ws_build_value(ws_builder *b, const char *name, intptr_t num_operands,
-                         const MlirValue *operands, MlirType result,
-                         intptr_t num_attrs, const MlirNamedAttribute *attrs) {
-  MlirOperation op = ws_build(b, name, num_operands, operands, 1, &result,
-                              num_attrs, attrs, 0);
+                         const MlirValue *operands, MlirType result, intptr_t num_attrs,
+                         const MlirNamedAttribute *attrs) {
+  MlirOperation op = ws_build(b, name, num_operands, operands, 1, &result, num_attrs, attrs, 0);
   return mlirOperationGetResult(op, 0);
 }
 
-MlirOperation ws_build_void(ws_builder *b, const char *name,
-                            intptr_t num_operands, const MlirValue *operands,
-                            intptr_t num_attrs, const MlirNamedAttribute *attrs) {
+MlirOperation ws_build_void(ws_builder *b, const char *name, intptr_t num_operands,
+                            const MlirValue *operands, intptr_t num_attrs,
+                            const MlirNamedAttribute *attrs) {
   return ws_build(b, name, num_operands, operands, 0, NULL, num_attrs, attrs, 0);
 }
 
 MlirValue ws_const_int(ws_builder *b, int64_t value, MlirType type) {
-  MlirNamedAttribute v =
-      ws_named(b->ctx, "value", mlirIntegerAttrGet(type, value));
+  MlirNamedAttribute v = ws_named(b->ctx, "value", mlirIntegerAttrGet(type, value));
   return ws_build_value(b, "arith.constant", 0, NULL, type, 1, &v);
 }
 
@@ -98,8 +91,7 @@ MlirValue ws_const_i32(ws_builder *b, int64_t value) {
   return ws_const_int(b, value, mlirIntegerTypeGet(b->ctx, 32));
 }
 
-MlirValue ws_arith(ws_builder *b, const char *name, MlirValue lhs,
-                   MlirValue rhs) {
+MlirValue ws_arith(ws_builder *b, const char *name, MlirValue lhs, MlirValue rhs) {
   MlirValue ops[2] = {lhs, rhs};
   return ws_build_value(b, name, 2, ops, mlirValueGetType(lhs), 0, NULL);
 }
@@ -109,8 +101,7 @@ MlirValue ws_ceil_div(ws_builder *b, MlirValue x, MlirValue d) {
   return ws_arith(b, "arith.divui", up, d);
 }
 
-MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs,
-                  MlirValue rhs) {
+MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs, MlirValue rhs) {
   static const char *const names[] = {"eq",  "ne",  "slt", "sle", "sgt",
                                       "sge", "ult", "ule", "ugt", "uge"};
   int64_t code = 0;
@@ -118,10 +109,9 @@ MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs,
     if (strcmp(names[i], predicate) == 0)
       code = i;
   MlirValue ops[2] = {lhs, rhs};
-  MlirNamedAttribute pred = ws_named(
-      b->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), code));
-  return ws_build_value(b, "arith.cmpi", 2, ops, mlirIntegerTypeGet(b->ctx, 1),
-                        1, &pred);
+  MlirNamedAttribute pred =
+      ws_named(b->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), code));
+  return ws_build_value(b, "arith.cmpi", 2, ops, mlirIntegerTypeGet(b->ctx, 1), 1, &pred);
 }
 
 MlirValue ws_select(ws_builder *b, MlirValue cond, MlirValue yes, MlirValue no) {
@@ -131,18 +121,16 @@ MlirValue ws_select(ws_builder *b, MlirValue cond, MlirValue yes, MlirValue no) 
 
 /* GEP with one index: constant (folded into rawConstantIndices) or dynamic
  * (marked there by INT32_MIN, the LLVM dialect's convention). */
-static MlirValue byte_gep(ws_builder *b, MlirValue base, MlirValue dynamic,
-                          int32_t constant) {
+static MlirValue byte_gep(ws_builder *b, MlirValue base, MlirValue dynamic, int32_t constant) {
   char raw[48];
-  snprintf(raw, sizeof raw, "array<i32: %d>",
-           mlirValueIsNull(dynamic) ? constant : INT32_MIN);
+  snprintf(raw, sizeof raw, "array<i32: %d>", mlirValueIsNull(dynamic) ? constant : INT32_MIN);
   MlirNamedAttribute attrs[2] = {
       ws_named_text(b->ctx, "elem_type", "i8"),
       ws_named_text(b->ctx, "rawConstantIndices", raw),
   };
   MlirValue ops[2] = {base, dynamic};
-  return ws_build_value(b, "llvm.getelementptr", mlirValueIsNull(dynamic) ? 1 : 2,
-                        ops, mlirValueGetType(base), 2, attrs);
+  return ws_build_value(b, "llvm.getelementptr", mlirValueIsNull(dynamic) ? 1 : 2, ops,
+                        mlirValueGetType(base), 2, attrs);
 }
 
 MlirValue ws_byte_ptr(ws_builder *b, MlirValue base, MlirValue offset) {
@@ -163,15 +151,14 @@ MlirValue ws_load_at(ws_builder *b, MlirValue base, MlirValue offset, MlirType t
   return ws_build_value(b, "llvm.load", 1, &at, type, 1, &attr);
 }
 
-void ws_build_terminator(MlirBlock block, MlirLocation loc, const char *name,
-                         intptr_t n, const MlirValue *operands) {
+void ws_build_terminator(MlirBlock block, MlirLocation loc, const char *name, intptr_t n,
+                         const MlirValue *operands) {
   ws_builder end = ws_builder_at_end(block, loc);
   ws_build(&end, name, n, operands, 0, NULL, 0, NULL, 0);
 }
 
 /* A region holding one new block, the block terminated by scf.yield. */
-static MlirBlock add_yield_block(MlirOperation op, intptr_t region,
-                                 MlirLocation loc) {
+static MlirBlock add_yield_block(MlirOperation op, intptr_t region, MlirLocation loc) {
   MlirBlock block = mlirBlockCreate(0, NULL, NULL);
   mlirRegionAppendOwnedBlock(mlirOperationGetRegion(op, region), block);
   ws_build_terminator(block, loc, "scf.yield", 0, NULL);
@@ -187,9 +174,8 @@ MlirOperation ws_build_if(ws_builder *b, MlirValue cond, MlirBlock *then_block,
   return op;
 }
 
-MlirOperation ws_build_if_values(ws_builder *b, MlirValue cond, intptr_t num,
-                                 const MlirType *types, MlirBlock *then_block,
-                                 MlirBlock *else_block) {
+MlirOperation ws_build_if_values(ws_builder *b, MlirValue cond, intptr_t num, const MlirType *types,
+                                 MlirBlock *then_block, MlirBlock *else_block) {
   MlirOperation op = ws_build(b, "scf.if", 1, &cond, num, types, 0, NULL, 2);
   for (intptr_t r = 0; r < 2; r++) {
     MlirBlock block = mlirBlockCreate(0, NULL, NULL);
@@ -199,9 +185,8 @@ MlirOperation ws_build_if_values(ws_builder *b, MlirValue cond, intptr_t num,
   return op;
 }
 
-MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub,
-                           MlirValue step, intptr_t num_iter,
-                           const MlirValue *inits, MlirBlock *body) {
+MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub, MlirValue step,
+                           intptr_t num_iter, const MlirValue *inits, MlirBlock *body) {
   enum { max_iter = 16 };
   MlirValue operands[3 + max_iter] = {lb, ub, step};
   MlirType types[1 + max_iter] = {mlirValueGetType(lb)};
@@ -213,16 +198,17 @@ MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub,
     types[1 + i] = mlirValueGetType(inits[i]);
     locs[1 + i] = b->loc;
   }
-  MlirOperation op = ws_build(b, "scf.for", 3 + num_iter, operands, num_iter,
-                              types + 1, 0, NULL, 1);
+  MlirOperation op =
+      ws_build(b, "scf.for", 3 + num_iter, operands, num_iter, types + 1, 0, NULL, 1);
   *body = mlirBlockCreate(1 + num_iter, types, locs);
   mlirRegionAppendOwnedBlock(mlirOperationGetRegion(op, 0), *body);
   return op;
 }
 
 MlirValue ws_smem_slot_ptr(ws_builder *b, MlirValue smem, int base, MlirValue slot, int stride) {
-  MlirValue off = ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", slot, ws_const_i32(b, stride)),
-                           ws_const_i32(b, base));
+  MlirValue off =
+      ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", slot, ws_const_i32(b, stride)),
+               ws_const_i32(b, base));
   return ws_byte_ptr(b, smem, off);
 }
 
@@ -272,7 +258,8 @@ MlirOperation ws_clone_before(ws_builder *b, MlirOperation op) {
 MlirOperation ws_build_inline_asm(ws_builder *b, const char *text, const char *constraints,
                                   intptr_t n, const MlirValue *operands, MlirType result) {
   MlirNamedAttribute attrs[3] = {
-      ws_named(b->ctx, "asm_string", mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(text))),
+      ws_named(b->ctx, "asm_string",
+               mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(text))),
       ws_named(b->ctx, "constraints",
                mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(constraints))),
       ws_named(b->ctx, "has_side_effects", mlirUnitAttrGet(b->ctx)),

@@ -21,32 +21,29 @@ ws_builder ws_builder_before(MlirOperation op);
 
 MlirType ws_type(MlirContext ctx, const char *text);
 MlirAttribute ws_attr(MlirContext ctx, const char *text);
-MlirNamedAttribute ws_named(MlirContext ctx, const char *name,
-                            MlirAttribute attr);
+MlirNamedAttribute ws_named(MlirContext ctx, const char *name, MlirAttribute attr);
 /* `name` = #nvvm.cta_group<cta_N>: the CTAs (1, or 2 for a pair) a
  * tcgen05 op or a TMA copy acts for. */
 MlirNamedAttribute ws_named_cta_group(MlirContext ctx, const char *name, int ctas);
 
 /* A named attribute parsed from text: ws_named_text(ctx, "group", "1 : i32"). */
-MlirNamedAttribute ws_named_text(MlirContext ctx, const char *name,
-                                 const char *attr_text);
+MlirNamedAttribute ws_named_text(MlirContext ctx, const char *name, const char *attr_text);
 
 /* Creates op `name` and inserts it at the builder's point. Regions are
  * added empty (num_regions of them). */
 MlirOperation ws_build(ws_builder *b, const char *name, intptr_t num_operands,
-                       const MlirValue *operands, intptr_t num_results,
-                       const MlirType *results, intptr_t num_attrs,
-                       const MlirNamedAttribute *attrs, intptr_t num_regions);
+                       const MlirValue *operands, intptr_t num_results, const MlirType *results,
+                       intptr_t num_attrs, const MlirNamedAttribute *attrs, intptr_t num_regions);
 
 /* The first result of a new op with one result. */
 MlirValue ws_build_value(ws_builder *b, const char *name, intptr_t num_operands,
-                         const MlirValue *operands, MlirType result,
-                         intptr_t num_attrs, const MlirNamedAttribute *attrs);
+                         const MlirValue *operands, MlirType result, intptr_t num_attrs,
+                         const MlirNamedAttribute *attrs);
 
 /* An op with operands and attributes but no results or regions. */
-MlirOperation ws_build_void(ws_builder *b, const char *name,
-                            intptr_t num_operands, const MlirValue *operands,
-                            intptr_t num_attrs, const MlirNamedAttribute *attrs);
+MlirOperation ws_build_void(ws_builder *b, const char *name, intptr_t num_operands,
+                            const MlirValue *operands, intptr_t num_attrs,
+                            const MlirNamedAttribute *attrs);
 
 MlirValue ws_const_int(ws_builder *b, int64_t value, MlirType type);
 MlirValue ws_const_i32(ws_builder *b, int64_t value);
@@ -55,8 +52,7 @@ MlirValue ws_arith(ws_builder *b, const char *name, MlirValue lhs, MlirValue rhs
 /* ceil(x / d) for i32 x >= 0 and d > 0 (a count of tiles or steps). */
 MlirValue ws_ceil_div(ws_builder *b, MlirValue x, MlirValue d);
 /* arith.cmpi with a predicate name: eq ne slt sle sgt sge ult ule ugt uge. */
-MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs,
-                  MlirValue rhs);
+MlirValue ws_cmpi(ws_builder *b, const char *predicate, MlirValue lhs, MlirValue rhs);
 /* arith.select cond, yes, no (of yes's type). */
 MlirValue ws_select(ws_builder *b, MlirValue cond, MlirValue yes, MlirValue no);
 /* llvm.getelementptr base[offset] with an i8 element (a byte offset). */
@@ -103,19 +99,17 @@ MlirOperation ws_build_if(ws_builder *b, MlirValue cond, MlirBlock *then_block,
 
 /* scf.if with results of `types`; *then_block and *else_block are created
  * empty: the caller builds in them and ends each with scf.yield. */
-MlirOperation ws_build_if_values(ws_builder *b, MlirValue cond, intptr_t num,
-                                 const MlirType *types, MlirBlock *then_block,
-                                 MlirBlock *else_block);
+MlirOperation ws_build_if_values(ws_builder *b, MlirValue cond, intptr_t num, const MlirType *types,
+                                 MlirBlock *then_block, MlirBlock *else_block);
 
 /* scf.for over i32 bounds with iter args; *body gets the induction variable
  * and the iter args as arguments and no terminator: the caller appends
  * scf.yield. */
-MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub,
-                           MlirValue step, intptr_t num_iter,
-                           const MlirValue *inits, MlirBlock *body);
+MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub, MlirValue step,
+                           intptr_t num_iter, const MlirValue *inits, MlirBlock *body);
 
 /* Appends a terminator `name` (scf.yield, llvm.return) with operands. */
-void ws_build_terminator(MlirBlock block, MlirLocation loc, const char *name,
-                         intptr_t n, const MlirValue *operands);
+void ws_build_terminator(MlirBlock block, MlirLocation loc, const char *name, intptr_t n,
+                         const MlirValue *operands);
 
 #endif

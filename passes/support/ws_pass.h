@@ -43,7 +43,7 @@ typedef struct ws_pass_def ws_pass_def;
 /* A ws_pass_def's options and their count, taken from the spec array
  * itself: `WS_PASS_OPTIONS(my_options),` in the def (a count written by
  * hand goes stale when an option is added). */
-#define WS_PASS_OPTIONS(specs)                                                           \
+#define WS_PASS_OPTIONS(specs)                                                                     \
   .options = (specs), .num_options = (int)(sizeof(specs) / sizeof((specs)[0]))
 
 /* A pass's option values, in the order of its def's specs; read them by
@@ -84,11 +84,10 @@ struct ws_pass_def {
   int num_options;
   /* A pass: runs on the op it is scheduled on; returns false on failure
    * (after emitting located errors). */
-  bool (*run)(MlirOperation root, const ws_pass_options *opts,
-              const ws_pass_env *env);
+  bool (*run)(MlirOperation root, const ws_pass_options *opts, const ws_pass_env *env);
   /* A pipeline: adds its passes to pm; on failure writes `error`. */
-  bool (*build)(MlirOpPassManager pm, const ws_pass_options *opts,
-                const WsDiagnostics *diag, char error[WS_ERROR_MAX]);
+  bool (*build)(MlirOpPassManager pm, const ws_pass_options *opts, const WsDiagnostics *diag,
+                char error[WS_ERROR_MAX]);
   /* Dialects the pass creates ops of (loaded before it runs). */
   MlirDialectHandle (*const *dependent_dialects)(void);
   int num_dependent_dialects;
@@ -96,8 +95,8 @@ struct ws_pass_def {
 
 /* Parses "key=value key=value" into `out`, starting from the defaults.
  * On failure writes a message to `error` and returns false. */
-bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text,
-                           ws_pass_options *out, char error[WS_ERROR_MAX]);
+bool ws_parse_pass_options(const ws_pass_def *def, MlirStringRef text, ws_pass_options *out,
+                           char error[WS_ERROR_MAX]);
 
 /* All passes and pipelines, in the order --help lists them. */
 const ws_pass_def *ws_pass_def_at(int index);
@@ -105,15 +104,13 @@ int ws_pass_def_count(void);
 const ws_pass_def *ws_find_pass_def(MlirStringRef argument);
 
 /* Wraps `def` configured with `opts` as an MLIR external pass. */
-MlirPass ws_make_external_pass(const ws_pass_def *def,
-                               const ws_pass_options *opts,
+MlirPass ws_make_external_pass(const ws_pass_def *def, const ws_pass_options *opts,
                                const WsDiagnostics *diag);
 
 /* Parses `options` (MLIR's "k=v k=v" text) for `def` and adds the pass to
  * pm; pipelines use it to add their stages. */
-bool ws_add_configured_pass(MlirOpPassManager pm, const ws_pass_def *def,
-                            MlirStringRef options, const WsDiagnostics *diag,
-                            char error[WS_ERROR_MAX]);
+bool ws_add_configured_pass(MlirOpPassManager pm, const ws_pass_def *def, MlirStringRef options,
+                            const WsDiagnostics *diag, char error[WS_ERROR_MAX]);
 
 /* The pass definitions (one per file in passes/). */
 extern const ws_pass_def ws_select_kernel_pass_def;
@@ -134,9 +131,8 @@ bool ws_verify_root(MlirOperation root, const char *chip);
 /* What the passes after ws-verify share: verify the whole root, then run
  * `fn` on every ws.warp_specialize loop (all of them, even after a failure,
  * so that one run reports every bad loop). */
-typedef bool (*ws_loop_fn)(MlirOperation loop, const ws_pass_options *opts,
-                           const ws_pass_env *env);
-bool ws_run_on_marked_loops(MlirOperation root, ws_loop_fn fn,
-                            const ws_pass_options *opts, const ws_pass_env *env);
+typedef bool (*ws_loop_fn)(MlirOperation loop, const ws_pass_options *opts, const ws_pass_env *env);
+bool ws_run_on_marked_loops(MlirOperation root, ws_loop_fn fn, const ws_pass_options *opts,
+                            const ws_pass_env *env);
 
 #endif /* WS_PASS_H */

@@ -105,7 +105,9 @@ const char *ws_target_chips(char *buf, size_t cap) {
   buf[0] = 0;
   for (int i = 0; i < COUNT(targets) && len < cap; i++)
     len += (size_t)snprintf(buf + len, cap - len, "%s%s",
-                            i == 0 ? "" : i + 1 == COUNT(targets) ? " or " : ", ",
+                            i == 0                    ? ""
+                            : i + 1 == COUNT(targets) ? " or "
+                                                      : ", ",
                             targets[i].chip);
   return buf;
 }
@@ -148,7 +150,9 @@ static const char *form_list(const ws_mma_form *forms, int num, char *buf, size_
   buf[0] = 0;
   for (int i = 0; i < num && len < cap; i++)
     len += (size_t)snprintf(buf + len, cap - len, "%s%s x %s",
-                            i == 0 ? "" : i + 1 == num ? " or " : ", ",
+                            i == 0         ? ""
+                            : i + 1 == num ? " or "
+                                           : ", ",
                             wsDtypeGetName(forms[i].a), wsDtypeGetName(forms[i].b));
   return buf;
 }
@@ -161,8 +165,7 @@ const char *ws_mma_form_list(const ws_mma_engine *engine, char *buf, size_t cap)
   return form_list(engine->forms, engine->num_forms, buf, cap);
 }
 
-const ws_mma_form *ws_mma_find_scaled_form(const ws_mma_engine *engine, MlirType a,
-                                           MlirType b) {
+const ws_mma_form *ws_mma_find_scaled_form(const ws_mma_engine *engine, MlirType a, MlirType b) {
   return engine ? find_form(engine->scaled_forms, engine->num_scaled_forms, a, b) : NULL;
 }
 

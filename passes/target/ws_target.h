@@ -20,8 +20,8 @@
 
 /* Where an engine's accumulator lives while the K loop runs. */
 typedef enum ws_accumulator_home {
-  WS_ACC_REGISTERS,      /* the consumer warpgroups' registers (wgmma) */
-  WS_ACC_TENSOR_MEMORY,  /* tensor memory, read out by the epilogue (tcgen05) */
+  WS_ACC_REGISTERS,     /* the consumer warpgroups' registers (wgmma) */
+  WS_ACC_TENSOR_MEMORY, /* tensor memory, read out by the epilogue (tcgen05) */
 } ws_accumulator_home;
 
 /* One operand form of an engine: A and B's element types, the K of one
@@ -44,10 +44,10 @@ typedef struct ws_mma_engine {
   const ws_mma_form *forms;
   int num_forms;
   ws_accumulator_home accumulator;
-  bool mma_partition;     /* issued by a warp of its own, not by the consumers */
-  bool a_from_registers;  /* A may be a tile the loop computes (register form) */
-  bool loop_math;         /* tile math may run in the K loop (attention) */
-  int n_multiple, n_max;  /* N: a multiple of n_multiple up to n_max */
+  bool mma_partition;    /* issued by a warp of its own, not by the consumers */
+  bool a_from_registers; /* A may be a tile the loop computes (register form) */
+  bool loop_math;        /* tile math may run in the K loop (attention) */
+  int n_multiple, n_max; /* N: a multiple of n_multiple up to n_max */
   /* A pair of CTAs (a cluster of 2 along M) may issue one MMA of 2 x M
    * rows from the leader's thread (tcgen05's cta_group::2): each CTA
    * brings its own rows of A and half of B's N rows, and the accumulator
@@ -66,20 +66,20 @@ typedef struct ws_mma_engine {
 } ws_mma_engine;
 
 typedef struct ws_target {
-  const char *chip;          /* as #nvvm.target names it: "sm_90a" */
-  const char *ptx_features;  /* the PTX version its lowering needs: "+ptx80" */
-  int smem_per_block;        /* the most dynamic shared memory a block may take */
-  int smem_per_sm;           /* of which each block leaves smem_reserved_per_block */
-  int tmem_columns;          /* 32-bit tensor-memory columns per SM; 0: none */
+  const char *chip;         /* as #nvvm.target names it: "sm_90a" */
+  const char *ptx_features; /* the PTX version its lowering needs: "+ptx80" */
+  int smem_per_block;       /* the most dynamic shared memory a block may take */
+  int smem_per_sm;          /* of which each block leaves smem_reserved_per_block */
+  int tmem_columns;         /* 32-bit tensor-memory columns per SM; 0: none */
   int registers_per_sm;
-  int max_registers;         /* per thread (setmaxnreg's ceiling) */
-  const ws_mma_engine *mma;  /* the engine a ws.dot runs on */
-  int max_cluster;           /* the most CTAs of a thread-block cluster ws
-                                builds for (ws.cluster; TMA multicast and
-                                remote mbarrier arrivals); 1: none */
-  int sms;                   /* SMs of the chip's largest part (H100 SXM,
-                                B200): a persistent wave's tiles, which the
-                                tile order plans for */
+  int max_registers;           /* per thread (setmaxnreg's ceiling) */
+  const ws_mma_engine *mma;    /* the engine a ws.dot runs on */
+  int max_cluster;             /* the most CTAs of a thread-block cluster ws
+                                  builds for (ws.cluster; TMA multicast and
+                                  remote mbarrier arrivals); 1: none */
+  int sms;                     /* SMs of the chip's largest part (H100 SXM,
+                                  B200): a persistent wave's tiles, which the
+                                  tile order plans for */
   int smem_reserved_per_block; /* of smem_per_sm, that the system keeps for
                                   each resident block */
 } ws_target;
@@ -107,8 +107,7 @@ const ws_mma_form *ws_mma_find_form(const ws_mma_engine *engine, MlirType a, Mli
 const char *ws_mma_form_list(const ws_mma_engine *engine, char *buf, size_t cap);
 
 /* The engine's block-scaled form for A and B of these types, or NULL. */
-const ws_mma_form *ws_mma_find_scaled_form(const ws_mma_engine *engine, MlirType a,
-                                           MlirType b);
+const ws_mma_form *ws_mma_find_scaled_form(const ws_mma_engine *engine, MlirType a, MlirType b);
 
 /* The engine's block-scaled forms for messages, into buf ("" when none). */
 const char *ws_mma_scaled_form_list(const ws_mma_engine *engine, char *buf, size_t cap);

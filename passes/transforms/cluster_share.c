@@ -174,18 +174,20 @@ static bool check_pair(MlirOperation loop, const int *cluster) {
   const char *engine = ws_mma_engine_of(loop)->name;
   MlirOperation a = dot_operand_load(dot, 0), b = dot_operand_load(dot, 1);
   if (!ws_has_attr(b, "ws.cluster_shared") || ws_has_attr(a, "ws.cluster_shared")) {
-    ws_emit_op_error(dot, "runs in a %dx%d cluster (ws.cluster) that does not share B alone: "
-                          "a pair of CTAs issues one %s of 2 x 128 rows (cta_group::2), each "
-                          "CTA bringing its own rows of A and half of B, so the pair must "
-                          "load the same B and different A: a cluster along the blocks that "
-                          "step M (array<i32: 2, 1> with m from block x)",
+    ws_emit_op_error(dot,
+                     "runs in a %dx%d cluster (ws.cluster) that does not share B alone: "
+                     "a pair of CTAs issues one %s of 2 x 128 rows (cta_group::2), each "
+                     "CTA bringing its own rows of A and half of B, so the pair must "
+                     "load the same B and different A: a cluster along the blocks that "
+                     "step M (array<i32: 2, 1> with m from block x)",
                      cluster[0], cluster[1], engine);
     return false;
   }
   if (!ws_has_attr(dot, "transpose_b")) {
-    ws_emit_op_error(dot, "reads B as K x N in a %dx%d cluster; a pair of CTAs splits B "
-                          "along N between them, each loading half of its rows given N x K, "
-                          "so B must be N x K (transpose_b)",
+    ws_emit_op_error(dot,
+                     "reads B as K x N in a %dx%d cluster; a pair of CTAs splits B "
+                     "along N between them, each loading half of its rows given N x K, "
+                     "so B must be N x K (transpose_b)",
                      cluster[0], cluster[1]);
     return false;
   }
@@ -208,29 +210,32 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
   MlirOperation parent = mlirOperationGetParentOperation(loop);
   MlirOperation tiles = ws_has_attr(parent, "ws.tile_loop") ? parent : (MlirOperation){NULL};
   if (!mlirOperationIsNull(tiles) && cluster[1] > 1) {
-    ws_emit_op_error(tiles, "is a persistent tile loop in clusters along y (ws.cluster = "
-                            "array<i32: %d, %d>); a persistent kernel's grid is one row of "
-                            "blocks, so its clusters run along x: array<i32: %d, 1>",
+    ws_emit_op_error(tiles,
+                     "is a persistent tile loop in clusters along y (ws.cluster = "
+                     "array<i32: %d, %d>); a persistent kernel's grid is one row of "
+                     "blocks, so its clusters run along x: array<i32: %d, 1>",
                      cluster[0], cluster[1], cluster[1]);
     return false;
   }
   store_walk w = {cluster, {NULL}};
   mlirOperationWalk(func, find_uniform_store, &w, MlirWalkPreOrder);
   if (!mlirOperationIsNull(w.found)) {
-    ws_emit_op_error(w.found, "stores the same tile in every CTA of a %dx%d cluster "
-                              "(ws.cluster): none of its coordinates depends on the block's "
-                              "place in its cluster, so the tile is computed twice and "
-                              "another never; derive the unshared coordinate from it "
-                              "(gpu.cluster_block_id %s, or the block id along the cluster)",
+    ws_emit_op_error(w.found,
+                     "stores the same tile in every CTA of a %dx%d cluster "
+                     "(ws.cluster): none of its coordinates depends on the block's "
+                     "place in its cluster, so the tile is computed twice and "
+                     "another never; derive the unshared coordinate from it "
+                     "(gpu.cluster_block_id %s, or the block id along the cluster)",
                      cluster[0], cluster[1], cluster[0] > 1 ? "x" : "y");
     return false;
   }
   MlirOperation loops[2] = {loop, tiles};
   for (int i = 0; i < 2; i++)
     if (!mlirOperationIsNull(loops[i]) && !uniform_loop(loops[i], cluster, 0)) {
-      ws_emit_op_error(loops[i], "runs in the CTAs of a %dx%d cluster (ws.cluster), which "
-                                 "must all take its steps alike, but its bounds or step "
-                                 "depend on a block's place in its cluster; %s",
+      ws_emit_op_error(loops[i],
+                       "runs in the CTAs of a %dx%d cluster (ws.cluster), which "
+                       "must all take its steps alike, but its bounds or step "
+                       "depend on a block's place in its cluster; %s",
                        cluster[0], cluster[1],
                        i ? "loop over the clusters' tiles: from gpu.cluster_id by "
                            "gpu.cluster_dim, with gpu.cluster_block_id picking the "
@@ -253,28 +258,32 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
     ws_loc_str(mlirOperationGetLocation(op), loc, sizeof loc);
     int64_t rows = mlirShapedTypeGetDimSize(mlirValueGetType(mlirOperationGetResult(op, 0)), 0);
     if (!coords_uniform(op, cluster)) {
-      ws_text_appendf(&t, "%s%s at %s differs between them (each loads its own)",
-                      t.len ? "; " : "", operand_name(op), loc);
+      ws_text_appendf(&t, "%s%s at %s differs between them (each loads its own)", t.len ? "; " : "",
+                      operand_name(op), loc);
       continue;
     }
     if (pair && dot_operand_number(op) > 2) {
-      ws_text_appendf(&t, "%s%s at %s is the same in each, and each loads it all: the "
-                          "leader's tcgen05.cp (cta_group::2) copies each CTA's scales "
-                          "into its own tensor memory",
+      ws_text_appendf(&t,
+                      "%s%s at %s is the same in each, and each loads it all: the "
+                      "leader's tcgen05.cp (cta_group::2) copies each CTA's scales "
+                      "into its own tensor memory",
                       t.len ? "; " : "", operand_name(op), loc);
       continue;
     }
     if (rows % (8 * size)) {
-      ws_text_appendf(&t, "%s%s at %s is the same in each, but its %lld rows do not split "
-                          "into parts of a multiple of 8 (each loads it all)",
+      ws_text_appendf(&t,
+                      "%s%s at %s is the same in each, but its %lld rows do not split "
+                      "into parts of a multiple of 8 (each loads it all)",
                       t.len ? "; " : "", operand_name(op), loc, (long long)rows);
       continue;
     }
-    mlirOperationSetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("ws.cluster_shared"),
+    mlirOperationSetDiscardableAttributeByName(op,
+                                               mlirStringRefCreateFromCString("ws.cluster_shared"),
                                                mlirUnitAttrGet(mlirOperationGetContext(op)));
     shared++;
-    ws_text_appendf(&t, "%s%s at %s is the same in each: each loads %lld of its %lld rows "
-                        "%s",
+    ws_text_appendf(&t,
+                    "%s%s at %s is the same in each: each loads %lld of its %lld rows "
+                    "%s",
                     t.len ? "; " : "", operand_name(op), loc, (long long)(rows / size),
                     (long long)rows,
                     pair ? "into its own slot, and the leader's one tcgen05.mma of the pair "
@@ -282,19 +291,20 @@ bool ws_mark_cluster_loads(MlirOperation loop, bool explain, const ws_pass_env *
                          : "and multicasts them into every CTA's slot");
   }
   if (!shared) {
-    ws_emit_op_error(func, "has ws.cluster = array<i32: %d, %d>, but no tile of its K loop is "
-                           "loaded alike by the CTAs of a cluster: %s. Compute the shared "
-                           "operand's coordinates without the block's place in its cluster "
-                           "(block x for a cluster along x): for instance m from block x and "
-                           "n from block y, which shares B along x",
+    ws_emit_op_error(func,
+                     "has ws.cluster = array<i32: %d, %d>, but no tile of its K loop is "
+                     "loaded alike by the CTAs of a cluster: %s. Compute the shared "
+                     "operand's coordinates without the block's place in its cluster "
+                     "(block x for a cluster along x): for instance m from block x and "
+                     "n from block y, which shares B along x",
                      cluster[0], cluster[1], text);
     return false;
   }
   if (pair && !check_pair(loop, cluster))
     return false;
   if (explain)
-    ws_remark(env, mlirOperationGetLocation(func),
-              "cluster %dx%d (ws.cluster): %s; %s", cluster[0], cluster[1], text,
+    ws_remark(env, mlirOperationGetLocation(func), "cluster %dx%d (ws.cluster): %s; %s", cluster[0],
+              cluster[1], text,
               pair ? "every CTA's copies complete on the leader's full barrier, its MMA's "
                      "commit releases both CTAs' slots, and both epilogues hand the "
                      "accumulator back to the leader"

@@ -35,8 +35,8 @@ static long long operand_divisor(MlirOperation op, intptr_t i, int depth) {
 
 /* An integer constant's divisor is its magnitude; zero divides by all. */
 static long long constant_divisor(MlirOperation op) {
-  MlirAttribute value = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("value"));
+  MlirAttribute value =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("value"));
   if (mlirAttributeIsNull(value) || !mlirAttributeIsAInteger(value))
     return 1;
   long long c = (long long)mlirIntegerAttrGetValueInt(value);
@@ -49,16 +49,16 @@ static long long constant_divisor(MlirOperation op) {
 
 /* Kernel arguments: the `ws.divisibility` argument attribute, else 1. */
 long long ws_argument_divisor(MlirOperation func, intptr_t index) {
-  MlirAttribute all = mlirOperationGetAttributeByName(
-      func, mlirStringRefCreateFromCString("arg_attrs"));
+  MlirAttribute all =
+      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("arg_attrs"));
   if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
       index >= mlirArrayAttrGetNumElements(all))
     return 1;
   MlirAttribute dict = mlirArrayAttrGetElement(all, index);
   if (!mlirAttributeIsADictionary(dict))
     return 1;
-  MlirAttribute d = mlirDictionaryAttrGetElementByName(
-      dict, mlirStringRefCreateFromCString("ws.divisibility"));
+  MlirAttribute d =
+      mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("ws.divisibility"));
   if (mlirAttributeIsNull(d) || !mlirAttributeIsAInteger(d))
     return 1;
   long long n = (long long)mlirIntegerAttrGetValueInt(d);
@@ -87,9 +87,8 @@ static long long divisor_at(MlirValue v, int depth) {
     return constant_divisor(op);
   if (ws_op_is(op, "arith.muli"))
     return capped_product(operand_divisor(op, 0, depth), operand_divisor(op, 1, depth));
-  if (ws_op_is(op, "arith.addi") || ws_op_is(op, "arith.subi") ||
-      ws_op_is(op, "arith.maxsi") || ws_op_is(op, "arith.minsi") ||
-      ws_op_is(op, "arith.maxui") || ws_op_is(op, "arith.minui") ||
+  if (ws_op_is(op, "arith.addi") || ws_op_is(op, "arith.subi") || ws_op_is(op, "arith.maxsi") ||
+      ws_op_is(op, "arith.minsi") || ws_op_is(op, "arith.maxui") || ws_op_is(op, "arith.minui") ||
       ws_op_is(op, "arith.remui") || ws_op_is(op, "arith.remsi"))
     /* x - c * floor(x / c) for the remainders */
     return gcd(operand_divisor(op, 0, depth), operand_divisor(op, 1, depth));
@@ -109,7 +108,8 @@ static long long divisor_at(MlirValue v, int depth) {
     return d;
   }
   if (ws_op_is(op, "ws.tile_coords")) { /* a tile's first row or column: BM x or BN x */
-    MlirAttribute tile = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("tile"));
+    MlirAttribute tile =
+        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("tile"));
     int i = (int)mlirOpResultGetResultNumber(v);
     if (!mlirAttributeIsNull(tile) && mlirAttributeIsADenseI32Array(tile) &&
         mlirDenseArrayGetNumElements(tile) == 2 && mlirDenseI32ArrayGetElement(tile, i) > 0)

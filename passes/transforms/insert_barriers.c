@@ -174,23 +174,24 @@ static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
     plan->parts[p].registers = p == compute_index ? compute_regs
                                : compute          ? PRODUCER_REGISTERS
                                                   : cap;
-  long total = compute
-                   ? (long)compute_regs * compute_warps * 32 +
-                         (long)PRODUCER_REGISTERS * WARPGROUP_THREADS
-                   : (long)cap * threads;
+  long total = compute ? (long)compute_regs * compute_warps * 32 +
+                             (long)PRODUCER_REGISTERS * WARPGROUP_THREADS
+                       : (long)cap * threads;
   if (total > pool || pool * blocks > SM_REGISTERS || compute_regs < cap) {
-    ws_emit_op_error(plan->loop, "register plan does not fit: warpgroups need "
-                                 "%ld registers of a block pool of %ld (%d per "
-                                 "thread at entry), %d block(s) of which must "
-                                 "fit the %d of an SM",
+    ws_emit_op_error(plan->loop,
+                     "register plan does not fit: warpgroups need "
+                     "%ld registers of a block pool of %ld (%d per "
+                     "thread at entry), %d block(s) of which must "
+                     "fit the %d of an SM",
                      total, pool, cap, blocks, SM_REGISTERS);
     return false;
   }
   plan->maxnreg = cap;
   plan->block_threads = threads;
   plan->blocks_per_sm = blocks;
-  *m = (ws_register_math){max_blocks, by_smem, blocks, threads, cap, pool,
-                          PRODUCER_REGISTERS, compute_regs, compute_warps * 32};
+  *m = (ws_register_math){
+      max_blocks,   by_smem,           blocks, threads, cap, pool, PRODUCER_REGISTERS,
+      compute_regs, compute_warps * 32};
   return true;
 }
 
@@ -220,10 +221,12 @@ static bool run_insert_barriers(MlirOperation root, const ws_pass_options *opts,
 static const ws_option_spec insert_barriers_options[] = {
     {"max-blocks-per-sm", WS_OPTION_INT, "2",
      "blocks per SM the register cap at entry leaves room for (fewer when "
-     "shared memory allows fewer)", NULL, 1, 8},
+     "shared memory allows fewer)",
+     NULL, 1, 8},
     {"explain", WS_OPTION_BOOL, "false",
      "remark on the warp layout, each warpgroup's registers (with the pool "
-     "arithmetic) and each channel's counts, phases, fences and drain", NULL, 0, 0},
+     "arithmetic) and each channel's counts, phases, fences and drain",
+     NULL, 0, 0},
 };
 
 static MlirDialectHandle (*const protocol_dialects[])(void) = {

@@ -95,8 +95,7 @@ static bool is_scalar_math(MlirOperation op) {
     return true; /* a read of a kernel array: any partition may repeat it */
   if (wsOperationIsA(op, "stream_k_unit"))
     return true; /* stream-K's unit: scalars every partition computes alike */
-  return name_starts(op, "arith.") && mlirOperationGetNumRegions(op) == 0 &&
-         !touches_tiles(op);
+  return name_starts(op, "arith.") && mlirOperationGetNumRegions(op) == 0 && !touches_tiles(op);
 }
 
 /* A ws.load before `loop` in its block: a tile every iteration reads
@@ -148,9 +147,7 @@ static bool is_pingpong(MlirOperation tile) {
          ws_ref_eq(mlirStringAttrGetValue(a), "pingpong");
 }
 
-static int64_t dim(MlirValue v, int d) {
-  return mlirShapedTypeGetDimSize(mlirValueGetType(v), d);
-}
+static int64_t dim(MlirValue v, int d) { return mlirShapedTypeGetDimSize(mlirValueGetType(v), d); }
 
 static bool in_loop(MlirValue v, MlirOperation loop) {
   return mlirValueIsAOpResult(v) &&
@@ -181,19 +178,22 @@ static bool check_dot_operands(MlirOperation dot, MlirOperation loop) {
 
 /* B's layout: N x K (transpose_b, K-major) always; K x N (N-major) where
  * the form reads it so and its N row is a whole swizzle span. */
-static bool check_b_layout(MlirOperation dot, const ws_mma_engine *engine,
-                           const ws_mma_form *form, bool k_major_b, int64_t n, int eb) {
+static bool check_b_layout(MlirOperation dot, const ws_mma_engine *engine, const ws_mma_form *form,
+                           bool k_major_b, int64_t n, int eb) {
   if (form->k_major_only && !k_major_b) {
-    ws_emit_op_error(dot, "takes B as K x N, but %s on %s x %s reads both operands "
-                          "K-major: give B as N x K (a ws.load of the transposed tensor) "
-                          "with transpose_b",
+    ws_emit_op_error(dot,
+                     "takes B as K x N, but %s on %s x %s reads both operands "
+                     "K-major: give B as N x K (a ws.load of the transposed tensor) "
+                     "with transpose_b",
                      engine->name, wsDtypeGetName(form->a), wsDtypeGetName(form->b));
     return false;
   }
   if (!k_major_b && ws_swizzle_span(n * eb) == 0) {
-    ws_emit_op_error(dot, "N tile %lld of a K x N B: its row of %lld bytes must be a "
-                          "multiple of 32 bytes (a swizzle span); use transpose_b for "
-                          "narrower tiles", (long long)n, (long long)(n * eb));
+    ws_emit_op_error(dot,
+                     "N tile %lld of a K x N B: its row of %lld bytes must be a "
+                     "multiple of 32 bytes (a swizzle span); use transpose_b for "
+                     "narrower tiles",
+                     (long long)n, (long long)(n * eb));
     return false;
   }
   return true;
@@ -219,8 +219,9 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
       ws_mma_find_form(engine, et, mlirShapedTypeGetElementType(mlirValueGetType(b)));
   if (!form->register_a && !is_prologue_load(a, loop) &&
       !(in_loop(a, loop) && wsOperationIsA(mlirOpResultGetOwner(a), "load"))) {
-    ws_emit_op_error(dot, "computes A in the loop, but %s on %s x %s reads A from "
-                          "shared memory only (no register form): give A as a ws.load",
+    ws_emit_op_error(dot,
+                     "computes A in the loop, but %s on %s x %s reads A from "
+                     "shared memory only (no register form): give A as a ws.load",
                      engine->name, wsDtypeGetName(form->a), wsDtypeGetName(form->b));
     return false;
   }
@@ -228,15 +229,15 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
     return false;
   int64_t rows = warpgroups ? m / warpgroups : 0;
   if (warpgroups < 1 || m % warpgroups || (rows != 64 && rows != 128)) {
-    ws_emit_op_error(dot, "M tile %lld over %d consumer warpgroup(s) gives %lld rows "
-                          "each; wgmma needs 64 or 128 (one or two m64 instructions)",
+    ws_emit_op_error(dot,
+                     "M tile %lld over %d consumer warpgroup(s) gives %lld rows "
+                     "each; wgmma needs 64 or 128 (one or two m64 instructions)",
                      (long long)m, warpgroups, (long long)rows);
     return false;
   }
   if (n % engine->n_multiple || n < engine->n_multiple || n > engine->n_max) {
-    ws_emit_op_error(dot, "N tile %lld: %s takes a multiple of %d from %d to %d",
-                     (long long)n, engine->name, engine->n_multiple, engine->n_multiple,
-                     engine->n_max);
+    ws_emit_op_error(dot, "N tile %lld: %s takes a multiple of %d from %d to %d", (long long)n,
+                     engine->name, engine->n_multiple, engine->n_multiple, engine->n_max);
     return false;
   }
   if (k % form->k) {
@@ -245,8 +246,9 @@ static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
     return false;
   }
   if (rows * n > 64 * 256) {
-    ws_emit_op_error(dot, "each consumer warpgroup would hold a %lldx%lld f32 "
-                          "accumulator (%lld registers per thread); at most 128 fit",
+    ws_emit_op_error(dot,
+                     "each consumer warpgroup would hold a %lldx%lld f32 "
+                     "accumulator (%lld registers per thread); at most 128 fit",
                      (long long)rows, (long long)n, (long long)(rows * n / 128));
     return false;
   }
@@ -269,22 +271,24 @@ static int count_ops(MlirBlock block, const char *name, MlirOperation *first) {
  * K channel's ring with A and B, one MX atom deep in K (a K tile of
  * scale_atom_k), so that each K step's tcgen05.cp fills the scale buffers
  * the step's MMAs read, byte j of each word for K block j. */
-static bool check_scale_loads(MlirOperation dot, MlirOperation loop,
-                              const ws_mma_engine *engine, int64_t k) {
+static bool check_scale_loads(MlirOperation dot, MlirOperation loop, const ws_mma_engine *engine,
+                              int64_t k) {
   for (intptr_t i = 3; i < mlirOperationGetNumOperands(dot); i++) {
     MlirValue s = mlirOperationGetOperand(dot, i);
     if (!in_loop(s, loop) || !wsOperationIsA(mlirOpResultGetOwner(s), "load")) {
-      ws_emit_op_error(dot, "reads its scales (operand %lld) from a tile that is not a "
-                            "ws.load of its loop; on sm_100a the MMA warp copies the scales "
-                            "from their ring's slot into tensor memory (tcgen05.cp)",
+      ws_emit_op_error(dot,
+                       "reads its scales (operand %lld) from a tile that is not a "
+                       "ws.load of its loop; on sm_100a the MMA warp copies the scales "
+                       "from their ring's slot into tensor memory (tcgen05.cp)",
                        (long long)i);
       return false;
     }
   }
   if (k != engine->scale_atom_k) {
-    ws_emit_op_error(dot, "K tile %lld: a block-scaled %s takes K tiles of %d (one MX atom of "
-                          "scales per 128 rows)", (long long)k, engine->name,
-                     engine->scale_atom_k);
+    ws_emit_op_error(dot,
+                     "K tile %lld: a block-scaled %s takes K tiles of %d (one MX atom of "
+                     "scales per 128 rows)",
+                     (long long)k, engine->name, engine->scale_atom_k);
     return false;
   }
   return true;
@@ -300,8 +304,8 @@ static bool check_scale_loads(MlirOperation dot, MlirOperation loop,
  * at most 128 f32 per thread. */
 static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
   MlirValue a = mlirOperationGetOperand(dot, 0), b = mlirOperationGetOperand(dot, 1);
-  if (!in_loop(a, loop) || !wsOperationIsA(mlirOpResultGetOwner(a), "load") ||
-      !in_loop(b, loop) || !wsOperationIsA(mlirOpResultGetOwner(b), "load")) {
+  if (!in_loop(a, loop) || !wsOperationIsA(mlirOpResultGetOwner(a), "load") || !in_loop(b, loop) ||
+      !wsOperationIsA(mlirOpResultGetOwner(b), "load")) {
     ws_emit_op_error(dot, "on sm_100a reads A and B from ws.loads of its loop: "
                           "tcgen05.mma takes both from the shared-memory rings TMA fills");
     return false;
@@ -310,23 +314,26 @@ static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
   const ws_mma_engine *engine = ws_mma_engine_of(dot); /* ws-verify checked the types */
   MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(a));
   bool scaled = mlirOperationGetNumOperands(dot) > 3;
-  const ws_mma_form *form =
-      (scaled ? ws_mma_find_scaled_form : ws_mma_find_form)(
-          engine, et, mlirShapedTypeGetElementType(mlirValueGetType(b)));
+  const ws_mma_form *form = (scaled ? ws_mma_find_scaled_form : ws_mma_find_form)(
+      engine, et, mlirShapedTypeGetElementType(mlirValueGetType(b)));
   int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, k_major_b ? 0 : 1);
   if (scaled && !check_scale_loads(dot, loop, engine, k))
     return false;
   if (!check_b_layout(dot, engine, form, k_major_b, n, wsElementTypeByteWidth(et)))
     return false;
   if (m != 128) {
-    ws_emit_op_error(dot, "M tile %lld: on sm_100a ws issues tcgen05.mma with M = 128 "
-                          "(accumulator row i in tensor-memory lane i)", (long long)m);
+    ws_emit_op_error(dot,
+                     "M tile %lld: on sm_100a ws issues tcgen05.mma with M = 128 "
+                     "(accumulator row i in tensor-memory lane i)",
+                     (long long)m);
     return false;
   }
   if (n % engine->n_multiple || n < engine->n_multiple || n > engine->n_max) {
-    ws_emit_op_error(dot, "N tile %lld: %s with M = 128 takes a multiple of %d "
-                          "from %d to %d", (long long)n, engine->name, engine->n_multiple,
-                     engine->n_multiple, engine->n_max);
+    ws_emit_op_error(dot,
+                     "N tile %lld: %s with M = 128 takes a multiple of %d "
+                     "from %d to %d",
+                     (long long)n, engine->name, engine->n_multiple, engine->n_multiple,
+                     engine->n_max);
     return false;
   }
   if (k % form->k) {
@@ -337,10 +344,12 @@ static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
   MlirOperation func = ws_enclosing_kernel(loop);
   int warps = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS);
   if ((warps != 4 && warps != 8) || n / (warps / 4) > 128) {
-    ws_emit_op_error(dot, "on sm_100a the epilogue warps (ws.num_warps = %d) read the "
-                          "128x%lld accumulator from tensor memory, each warpgroup of 4 a "
-                          "share of at most 128 of its columns: ws.num_warps must be 4 for "
-                          "N <= 128, 8 for N <= 256", warps, (long long)n);
+    ws_emit_op_error(dot,
+                     "on sm_100a the epilogue warps (ws.num_warps = %d) read the "
+                     "128x%lld accumulator from tensor memory, each warpgroup of 4 a "
+                     "share of at most 128 of its columns: ws.num_warps must be 4 for "
+                     "N <= 128, 8 for N <= 256",
+                     warps, (long long)n);
     return false;
   }
   MlirBlock body = ws_loop_body(loop);
@@ -349,10 +358,12 @@ static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
   if (dots != 1 || mlirOperationGetNumResults(loop) != 1 ||
       !mlirValueEqual(mlirOperationGetOperand(dot, 2), mlirBlockGetArgument(body, 1))) {
     if (mlirOperationEqual(dot, first)) /* one error per loop, at its first ws.dot */
-      ws_emit_op_error(dot, "is one of %d ws.dot ops of its loop, or does not accumulate "
-                            "into the loop's one carried value; on sm_100a a K loop carries "
-                            "one accumulator, in tensor memory, that its one ws.dot "
-                            "updates each step", dots);
+      ws_emit_op_error(dot,
+                       "is one of %d ws.dot ops of its loop, or does not accumulate "
+                       "into the loop's one carried value; on sm_100a a K loop carries "
+                       "one accumulator, in tensor memory, that its one ws.dot "
+                       "updates each step",
+                       dots);
     return false;
   }
   MlirValue init = mlirOperationGetOperand(loop, 3);
@@ -383,14 +394,15 @@ static bool is_fragment_shape(MlirType t, int64_t m) {
 
 /* Carried value i of `loop` (a `what`) starts from a splat, which `who`
  * (the partition that carries it) build in registers. */
-static bool starts_from_splat(MlirOperation loop, intptr_t i, const char *what,
-                              const char *who) {
+static bool starts_from_splat(MlirOperation loop, intptr_t i, const char *what, const char *who) {
   MlirValue init = mlirOperationGetOperand(loop, 3 + i);
   if (mlirValueIsAOpResult(init) && ws_is_splat_tile(mlirOpResultGetOwner(init)))
     return true;
-  ws_emit_op_error(loop, "starts carried %s #%d from a tile that is not a splat "
-                         "(arith.constant dense<v> or tensor.splat of a scalar); the %s "
-                         "build it in registers", what, (int)i, who);
+  ws_emit_op_error(loop,
+                   "starts carried %s #%d from a tile that is not a splat "
+                   "(arith.constant dense<v> or tensor.splat of a scalar); the %s "
+                   "build it in registers",
+                   what, (int)i, who);
   return false;
 }
 
@@ -410,19 +422,21 @@ static bool check_carried(MlirOperation loop) {
     MlirValue yielded = mlirOperationGetOperand(yield, i);
     MlirValue carried = mlirBlockGetArgument(body, 1 + i);
     if (!in_loop(yielded, loop) || wsOperationIsA(mlirOpResultGetOwner(yielded), "load")) {
-      ws_emit_op_error(loop, "carries a value that is not (only) the accumulator of a "
-                             "ws.dot or math on it: value #%d is yielded as %s; each "
-                             "carried tile must be computed in the loop",
-                       (int)i, mlirValueEqual(yielded, carried) ? "it came in"
-                                                                 : "a tile it does not compute");
+      ws_emit_op_error(
+          loop,
+          "carries a value that is not (only) the accumulator of a "
+          "ws.dot or math on it: value #%d is yielded as %s; each "
+          "carried tile must be computed in the loop",
+          (int)i, mlirValueEqual(yielded, carried) ? "it came in" : "a tile it does not compute");
       return false;
     }
     if (!is_fragment_shape(mlirValueGetType(carried), m)) {
       char t[96];
-      ws_emit_op_error(loop, "carries value #%d of type %s; the consumer warpgroups hold "
-                             "%lld x N fragments of the ws.dot rows or 1 x %lld row vectors",
-                       (int)i, ws_type_str(mlirValueGetType(carried), t, sizeof t),
-                       (long long)m, (long long)m);
+      ws_emit_op_error(loop,
+                       "carries value #%d of type %s; the consumer warpgroups hold "
+                       "%lld x N fragments of the ws.dot rows or 1 x %lld row vectors",
+                       (int)i, ws_type_str(mlirValueGetType(carried), t, sizeof t), (long long)m,
+                       (long long)m);
       return false;
     }
     if (!starts_from_splat(loop, i, "value", "consumer warpgroups"))
@@ -446,9 +460,10 @@ static bool check_row_carried(MlirOperation loop) {
     if (!ws_is_row_vector_type(t, rows)) {
       char buf[96];
       if (rows)
-        ws_emit_op_error(loop, "carries value #%d of type %s; an elementwise loop carries "
-                               "1 x %lld row vectors of its tiles' rows (a running max or "
-                               "sum over a row's chunks)",
+        ws_emit_op_error(loop,
+                         "carries value #%d of type %s; an elementwise loop carries "
+                         "1 x %lld row vectors of its tiles' rows (a running max or "
+                         "sum over a row's chunks)",
                          (int)i, ws_type_str(t, buf, sizeof buf), (long long)rows);
       else
         ws_emit_op_error(loop, "carries values but has neither a ws.dot nor a ws.reduce "
@@ -460,8 +475,10 @@ static bool check_row_carried(MlirOperation loop) {
       return false;
     }
     if (!in_loop(yielded, loop) || wsOperationIsA(mlirOpResultGetOwner(yielded), "load")) {
-      ws_emit_op_error(loop, "carries row vector #%d but yields %s; each carried row "
-                             "vector must be computed in the loop", (int)i,
+      ws_emit_op_error(loop,
+                       "carries row vector #%d but yields %s; each carried row "
+                       "vector must be computed in the loop",
+                       (int)i,
                        mlirValueEqual(yielded, mlirBlockGetArgument(body, 1 + i))
                            ? "the value that came in"
                            : "a tile it does not compute");
@@ -485,10 +502,11 @@ static bool check_fragment_op(MlirOperation op, MlirOperation loop) {
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, r));
     if (mlirTypeIsARankedTensor(t) && !is_fragment_shape(t, m)) {
       char buf[96];
-      ws_emit_op_error(op, "makes a %s tile in a matmul loop; its consumer warpgroups "
-                           "hold %lld x N fragments of the ws.dot rows and 1 x %lld row "
-                           "vectors", ws_type_str(t, buf, sizeof buf), (long long)m,
-                       (long long)m);
+      ws_emit_op_error(op,
+                       "makes a %s tile in a matmul loop; its consumer warpgroups "
+                       "hold %lld x N fragments of the ws.dot rows and 1 x %lld row "
+                       "vectors",
+                       ws_type_str(t, buf, sizeof buf), (long long)m, (long long)m);
       return false;
     }
   }
@@ -517,10 +535,12 @@ static bool check_row_op(MlirOperation op) {
   bool reduce = wsOperationIsA(op, "reduce");
   int axis = ws_int_attr(op, "axis", -1);
   if (reduce && axis != 1) {
-    ws_emit_op_error(op, "has axis = %d; in an elementwise loop ws.reduce runs along each "
-                         "row of a tile (axis = 1), giving a 1 x M row vector; for a "
-                         "column's, transpose the tile's descriptor so that the column is "
-                         "a row", axis);
+    ws_emit_op_error(op,
+                     "has axis = %d; in an elementwise loop ws.reduce runs along each "
+                     "row of a tile (axis = 1), giving a 1 x M row vector; for a "
+                     "column's, transpose the tile's descriptor so that the column is "
+                     "a row",
+                     axis);
     return false;
   }
   if (!reduce && axis == 0 && reads_a_load(op) &&
@@ -592,8 +612,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
     if (!(own ? check_dot_for_tcgen05(op, loop) : check_dot_for_wgmma(op, loop)))
       return OP_ERROR;
     *mask = 1u << (own ? WS_ROLE_MMA : WS_ROLE_COMPUTE);
-  } else if (!ws_mma_engine_of(loop)->loop_math && ws_loop_has_dot(loop) &&
-             touches_tiles(op)) {
+  } else if (!ws_mma_engine_of(loop)->loop_math && ws_loop_has_dot(loop) && touches_tiles(op)) {
     ws_emit_op_error(op, "is tile math inside a matmul loop on sm_100a, where the MMA "
                          "warp issues the loop's one ws.dot into tensor memory and no "
                          "warp holds its tiles in registers; math between dots "
@@ -688,8 +707,7 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
       index_of[WS_ROLE_STORE] = 1u << p;
     } else if (!wsOperationIsA(op, "store") && !wsOperationIsA(op, "load") &&
                !wsOperationIsA(op, "broadcast") && !wsOperationIsA(op, "split_k_sum") &&
-               !wsOperationIsA(op, "stream_k_sum") &&
-               !is_elementwise(op, &shape) &&
+               !wsOperationIsA(op, "stream_k_sum") && !is_elementwise(op, &shape) &&
                !ws_op_is(op, "tensor.splat") && !is_scalar_math(op)) {
       ws_emit_op_error(op, "cannot be in the epilogue of a warp-specialized "
                            "matmul; after the loop: elementwise arith/math on "
@@ -713,16 +731,15 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
   unsigned all = (1u << plan->num_parts) - 1;
   for (size_t i = ops.len; ok && i-- > 0;) {
     MlirOperation op = ops.items[i];
-    unsigned m = wsOperationIsA(op, "store") ? index_of[WS_ROLE_STORE]
+    unsigned m = wsOperationIsA(op, "store")  ? index_of[WS_ROLE_STORE]
                  : wsOperationIsA(op, "load") ? index_of[WS_ROLE_LOAD]
-                 : is_scalar_math(op)        ? users_mask(plan, op, all)
-                                             : index_of[WS_ROLE_COMPUTE];
+                 : is_scalar_math(op)         ? users_mask(plan, op, all)
+                                              : index_of[WS_ROLE_COMPUTE];
     ws_set_op_partitions(plan, op, m ? m : all);
   }
   ws_op_list_free(&ops);
   return ok;
 }
-
 
 /* The partitions of a role mask (index_of: each role's partition bit). */
 static unsigned role_partitions(unsigned roles, const unsigned *index_of) {
@@ -884,8 +901,8 @@ static bool schedule_prologue_loads(ws_plan *plan, const unsigned *index_of, boo
                              "once per block for the loop's math to read");
         return false;
       }
-      if (matmul && (!wsOperationIsA(user, "dot") || mlirOpOperandGetOperandNumber(u) != 0 ||
-                     !in_loop)) {
+      if (matmul &&
+          (!wsOperationIsA(user, "dot") || mlirOpOperandGetOperandNumber(u) != 0 || !in_loop)) {
         ws_emit_op_error(op, "loads a tile before the warp-specialized loop that is "
                              "used other than as operand a of a ws.dot in the loop; a "
                              "load before the loop is fetched once per block for wgmma "
@@ -911,15 +928,16 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
               "persistent, on sm_100a: the MMA warp accumulates each %lldx%lld tile in "
               "tensor memory and hands it to the %d epilogue warpgroup(s); ws-plan-memory "
               "double-buffers the accumulator where tensor memory holds two, so the MMAs "
-              "of the next tile run while the epilogue drains this one", m, n,
-              c->num_warps / 4);
+              "of the next tile run while the epilogue drains this one",
+              m, n, c->num_warps / 4);
   else if (c->pingpong)
     ws_remark(env, mlirOperationGetLocation(tile),
               "persistent, ping-pong: each of the %d consumer warpgroups holds a whole "
               "%lldx%lld accumulator (%lld f32 per thread) and takes every other tile, so "
               "one's epilogue runs while the other's K loop does; the load warp fills one "
               "ring for both in tile order (ws.overlap = \"cooperative\" shares each tile "
-              "instead)", c->num_warps / 4, m, n, m * n / 128);
+              "instead)",
+              c->num_warps / 4, m, n, m * n / 128);
   else
     ws_remark(env, mlirOperationGetLocation(tile),
               "persistent, cooperative: the %d consumer warpgroup(s) share each %lldx%lld "
@@ -940,8 +958,8 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
 
 /* The remark on a choice of the consumers' loop mode (a lag, the step
  * pipeline): `why` (no remark when empty) in the text of what was chosen. */
-static void remark_choice(const ws_pass_env *env, MlirLocation loc, bool chosen,
-                          const char *yes, const char *no, const char *why) {
+static void remark_choice(const ws_pass_env *env, MlirLocation loc, bool chosen, const char *yes,
+                          const char *no, const char *why) {
   if (why[0])
     ws_remark(env, loc, chosen ? yes : no, why);
 }
@@ -960,8 +978,8 @@ enum { TURN_MAX_WIDTH = 128 };
  * warpgroup's register math runs meanwhile, and the tensor cores never
  * wait for both to finish it. Not when a ws.dot is wider than
  * TURN_MAX_WIDTH (*wide names it). */
-static bool takes_turns(const ws_plan *plan, const MlirOperation *ops, int n,
-                        int compute_warps, MlirOperation *wide) {
+static bool takes_turns(const ws_plan *plan, const MlirOperation *ops, int n, int compute_warps,
+                        MlirOperation *wide) {
   *wide = (MlirOperation){NULL};
   if ((compute_warps != 8 && compute_warps != 12) || !ws_plan_is_matmul(plan) ||
       !mlirOperationIsNull(ws_plan_tile_loop(plan)) || ws_loop_dot_runs(plan->loop) < 2)
@@ -976,8 +994,8 @@ static bool takes_turns(const ws_plan *plan, const MlirOperation *ops, int n,
 }
 
 /* The partition table and every op's partitions, from the ops' roles. */
-static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const unsigned *masks,
-                         int n, int compute_warps, bool explain, const ws_pass_env *env) {
+static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const unsigned *masks, int n,
+                         int compute_warps, bool explain, const ws_pass_env *env) {
   MlirLocation loc = mlirOperationGetLocation(loop);
   bool matmul = ws_loop_has_dot(loop);
   MlirOperation term = mlirBlockGetTerminator(ws_loop_body(loop));
@@ -985,8 +1003,9 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
   for (int i = 0; i < n; i++)
     has_load |= wsOperationIsA(ops[i], "load");
   if (!has_load) {
-    ws_remark(env, loc, "loop not warp-specialized: it has no ws.load, so "
-                        "there is nothing for a producer partition to do");
+    ws_remark(env, loc,
+              "loop not warp-specialized: it has no ws.load, so "
+              "there is nothing for a producer partition to do");
     return true;
   }
   /* The table: one partition per role present, in role order. */
@@ -1012,17 +1031,20 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
     MlirOperation wide;
     plan.parts[compute].turns = takes_turns(&plan, ops, n, compute_warps, &wide);
     if (compute_warps == 12 && !plan.parts[compute].turns) {
-      ws_emit_op_error(loop, "has ws.num_warps = 12 on its kernel: three consumer "
-                             "warpgroups are for a loop whose warpgroups take turns at "
-                             "their wgmmas (attention: two runs of ws.dot a step, none "
-                             "wider than %d, not persistent); use 4 or 8", TURN_MAX_WIDTH);
+      ws_emit_op_error(loop,
+                       "has ws.num_warps = 12 on its kernel: three consumer "
+                       "warpgroups are for a loop whose warpgroups take turns at "
+                       "their wgmmas (attention: two runs of ws.dot a step, none "
+                       "wider than %d, not persistent); use 4 or 8",
+                       TURN_MAX_WIDTH);
       return false;
     }
     if (explain && !mlirOperationIsNull(wide))
       ws_remark(env, mlirOperationGetLocation(wide),
                 "no turns: this ws.dot is wider than %d (K or N), so a step is long in "
                 "the tensor cores already and the consumer warpgroups issue their wgmmas "
-                "as they come", TURN_MAX_WIDTH);
+                "as they come",
+                TURN_MAX_WIDTH);
     char why[512];
     plan.parts[compute].lag = ws_choose_product_lag(&plan, compute, why, sizeof why);
     if (explain)
@@ -1035,8 +1057,7 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
                     why);
     ws_pipeline_choice pipe = ws_choose_step_pipeline(&plan, compute, why, sizeof why);
     if (pipe == WS_PIPELINE_REFUSED) {
-      ws_emit_op_error(loop, "asks for ws.pipeline = true, but it cannot be pipelined: %s",
-                       why);
+      ws_emit_op_error(loop, "asks for ws.pipeline = true, but it cannot be pipelined: %s", why);
       return false;
     }
     plan.parts[compute].pipelined = pipe == WS_PIPELINE_ON;
@@ -1080,7 +1101,6 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
   return true;
 }
 
-
 /* Classifies every op of the loop (however many: the lists grow), then
  * builds the table and the ops' partitions (schedule_ops). */
 static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
@@ -1106,7 +1126,8 @@ static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
       dots_ok &= check_dot_operands(ops.items[i], loop);
   for (long i = 0; dots_ok && i < ops.len; i++) /* every op's errors, not the first only */
     ok &= classify(ops.items[i], loop, &masks[i]) == OP_OK;
-  ok = dots_ok && ok && schedule_ops(loop, ops.items, masks, (int)ops.len, compute_warps, explain, env);
+  ok = dots_ok && ok &&
+       schedule_ops(loop, ops.items, masks, (int)ops.len, compute_warps, explain, env);
   free(masks);
   ws_op_list_free(&ops);
   return ok;
@@ -1115,8 +1136,8 @@ static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
 static void set_unit_attr(MlirOperation op, const char *name, bool on) {
   MlirStringRef ref = mlirStringRefCreateFromCString(name);
   if (on)
-    mlirOperationSetDiscardableAttributeByName(
-        op, ref, mlirUnitAttrGet(mlirOperationGetContext(op)));
+    mlirOperationSetDiscardableAttributeByName(op, ref,
+                                               mlirUnitAttrGet(mlirOperationGetContext(op)));
   else
     mlirOperationRemoveDiscardableAttributeByName(op, ref);
 }
@@ -1158,9 +1179,7 @@ static int fresh_products(MlirOperation k) {
 
 /* Shared memory a slot of `tile` takes: its bytes, rounded up to the 1024
  * a swizzled TMA box is aligned to. */
-static long long slot_bytes(MlirType tile) {
-  return (ws_tile_bytes(tile) + 1023) / 1024 * 1024;
-}
+static long long slot_bytes(MlirType tile) { return (ws_tile_bytes(tile) + 1023) / 1024 * 1024; }
 
 /* Whether ping-pong's second C tile would leave the K loop's rings fewer
  * than 3 slots where one C tile (cooperative) leaves 3: with 2 slots the
@@ -1180,8 +1199,8 @@ static bool pingpong_starves_rings(MlirOperation tile, MlirOperation k) {
   for (MlirOperation op = mlirOperationGetNextInBlock(k); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (wsOperationIsA(op, "store"))
-      epilogue += slot_bytes(mlirValueGetType(
-          mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1)));
+      epilogue += slot_bytes(
+          mlirValueGetType(mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1)));
     else if (wsOperationIsA(op, "load"))
       epilogue += slot_bytes(mlirValueGetType(mlirOperationGetResult(op, 0)));
   if (!step)
@@ -1225,16 +1244,18 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
       return false;
     }
     mlirOperationSetDiscardableAttributeByName(
-        tile, key, mlirStringAttrGet(mlirOperationGetContext(tile),
-                                     mlirStringRefCreateFromCString("tmem")));
+        tile, key,
+        mlirStringAttrGet(mlirOperationGetContext(tile), mlirStringRefCreateFromCString("tmem")));
     return true;
   }
   if (!mlirAttributeIsNull(asked)) {
     MlirStringRef v = mlirAttributeIsAString(asked) ? mlirStringAttrGetValue(asked)
                                                     : mlirStringRefCreateFromCString("");
     if (!ws_ref_eq(v, "pingpong") && !ws_ref_eq(v, "cooperative")) {
-      ws_emit_op_error(tile, "has ws.overlap = %.*s; expected \"pingpong\" or "
-                             "\"cooperative\"", (int)v.length, v.data);
+      ws_emit_op_error(tile,
+                       "has ws.overlap = %.*s; expected \"pingpong\" or "
+                       "\"cooperative\"",
+                       (int)v.length, v.data);
       return false;
     }
     pingpong = ws_ref_eq(v, "pingpong");
@@ -1245,20 +1266,21 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
       else if (m != 128)
         snprintf(why, sizeof why, "M is %lld, not 128", (long long)m);
       else
-        snprintf(why, sizeof why, "N is %lld, %lld f32 per thread where 128 fit",
-                 (long long)n, (long long)(tiles * m * n / 128));
-      ws_emit_op_error(tile, "asks for ws.overlap = \"pingpong\", where each consumer "
-                             "warpgroup holds a whole %lldx%lld accumulator on its own; "
-                             "here %s (ping-pong needs 8 warps, M = 128 and N <= 128; "
-                             "\"cooperative\" has no such limit)",
+        snprintf(why, sizeof why, "N is %lld, %lld f32 per thread where 128 fit", (long long)n,
+                 (long long)(tiles * m * n / 128));
+      ws_emit_op_error(tile,
+                       "asks for ws.overlap = \"pingpong\", where each consumer "
+                       "warpgroup holds a whole %lldx%lld accumulator on its own; "
+                       "here %s (ping-pong needs 8 warps, M = 128 and N <= 128; "
+                       "\"cooperative\" has no such limit)",
                        (long long)m, (long long)n, why);
       return false;
     }
   }
   mlirOperationSetDiscardableAttributeByName(
-      tile, key, mlirStringAttrGet(mlirOperationGetContext(tile),
-                                   mlirStringRefCreateFromCString(pingpong ? "pingpong"
-                                                                           : "cooperative")));
+      tile, key,
+      mlirStringAttrGet(mlirOperationGetContext(tile),
+                        mlirStringRefCreateFromCString(pingpong ? "pingpong" : "cooperative")));
   return true;
 }
 
@@ -1275,19 +1297,20 @@ static MlirOperation unnest_tile_loop(MlirOperation tile) {
   int loops = count_ops(body, "scf.for", &k);
   if (loops == 0)
     return tile;
-  if (loops > 1 || mlirOperationGetNumResults(tile) != 0 ||
-      mlirOperationGetNumResults(k) != 1) {
-    ws_emit_op_error(tile, "is a persistent tile loop only if it carries nothing and "
-                           "holds one scf.for, a K loop carrying a ws.dot accumulator "
-                           "(it holds %d loop(s) and carries %d value(s))",
+  if (loops > 1 || mlirOperationGetNumResults(tile) != 0 || mlirOperationGetNumResults(k) != 1) {
+    ws_emit_op_error(tile,
+                     "is a persistent tile loop only if it carries nothing and "
+                     "holds one scf.for, a K loop carrying a ws.dot accumulator "
+                     "(it holds %d loop(s) and carries %d value(s))",
                      loops, (int)mlirOperationGetNumResults(tile));
     return (MlirOperation){NULL};
   }
   for (int i = 0; i < 3; i++)
     if (!fixed_or_from_unit(mlirOperationGetOperand(k, i), tile, 8)) {
-      ws_emit_op_error(k, "has its %s computed inside the tile loop; every tile runs "
-                          "the same K steps (only ws.split_k = \"stream\" varies "
-                          "them), so compute the K loop's bounds before the tile loop",
+      ws_emit_op_error(k,
+                       "has its %s computed inside the tile loop; every tile runs "
+                       "the same K steps (only ws.split_k = \"stream\" varies "
+                       "them), so compute the K loop's bounds before the tile loop",
                        (const char *[]){"lower bound", "upper bound", "step"}[i]);
       return (MlirOperation){NULL};
     }
@@ -1333,8 +1356,8 @@ static void guard_step(MlirOperation loop) {
 /* Sets the L2 policy of the load an operand comes from, unless it has
  * one (an operand the loop computes has no copies to hint). */
 static void set_l2_policy(MlirValue operand, ws_l2_policy policy) {
-  MlirOperation load = mlirValueIsAOpResult(operand) ? mlirOpResultGetOwner(operand)
-                                                     : (MlirOperation){NULL};
+  MlirOperation load =
+      mlirValueIsAOpResult(operand) ? mlirOpResultGetOwner(operand) : (MlirOperation){NULL};
   if (!mlirOperationIsNull(load) && wsOperationIsA(load, "load") && !ws_has_attr(load, "l2"))
     ws_l2_policy_set(load, policy);
 }
@@ -1368,13 +1391,13 @@ static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts
         mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), stages));
   else if (stages > 0 && own_stages != stages && ws_option_bool(opts, "explain"))
     ws_remark(env, mlirOperationGetLocation(marked),
-              "num-stages=%d: not applied here: the loop sets ws.num_stages = %d itself",
-              stages, own_stages);
+              "num-stages=%d: not applied here: the loop sets ws.num_stages = %d itself", stages,
+              own_stages);
   const char *overlap = ws_option_string(opts, "overlap");
   MlirOperation k;
   const char *unused =
-      !overlap[0]                                          ? NULL
-      : ws_has_attr(marked, "ws.overlap")                  ? "the loop sets ws.overlap itself"
+      !overlap[0]                         ? NULL
+      : ws_has_attr(marked, "ws.overlap") ? "the loop sets ws.overlap itself"
       : count_ops(ws_loop_body(marked), "scf.for", &k) != 1
           ? "the loop is not a persistent tile loop holding a K loop (overlap picks how a "
             "persistent matmul's consumer warpgroups take its tiles; a tiled kernel's block "
@@ -1387,8 +1410,8 @@ static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts
         marked, mlirStringRefCreateFromCString("ws.overlap"),
         mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(overlap)));
   else if (unused && ws_option_bool(opts, "explain"))
-    ws_remark(env, mlirOperationGetLocation(marked), "overlap=%s: not applied here: %s",
-              overlap, unused);
+    ws_remark(env, mlirOperationGetLocation(marked), "overlap=%s: not applied here: %s", overlap,
+              unused);
   const char *keep = ws_option_string(opts, "l2-keep");
   if (keep[0])
     mlirOperationWalk(marked, keep_operand_in_l2, (void *)keep, MlirWalkPreOrder);
@@ -1399,8 +1422,7 @@ static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts
 
 /* One marked loop per kernel (the partitions own the whole block); the
  * first one in a kernel is scheduled, any later one is an error. */
-static bool schedule(MlirOperation loop, const ws_pass_options *opts,
-                     const ws_pass_env *env) {
+static bool schedule(MlirOperation loop, const ws_pass_options *opts, const ws_pass_env *env) {
   MlirOperation func = ws_enclosing_kernel(loop);
   MlirOperation first;
   if (ws_marked_loops(func, &first, 1) == 1 && !mlirOperationEqual(first, loop)) {
@@ -1414,9 +1436,10 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts,
   MlirOperation inner[2];
   if (ws_marked_loops(loop, inner, 2) == 2) { /* the walk counts the loop itself first */
     char at[64];
-    ws_emit_op_error(inner[1], "carries ws.warp_specialize inside the loop marked at %s; mark "
-                               "one loop: a persistent kernel's loop over tiles, or else its "
-                               "K loop",
+    ws_emit_op_error(inner[1],
+                     "carries ws.warp_specialize inside the loop marked at %s; mark "
+                     "one loop: a persistent kernel's loop over tiles, or else its "
+                     "K loop",
                      ws_loc_str(mlirOperationGetLocation(loop), at, sizeof at));
     return false;
   }
@@ -1432,8 +1455,7 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts,
                        ws_option_bool(opts, "explain"), env);
 }
 
-static bool run_schedule(MlirOperation root, const ws_pass_options *opts,
-                         const ws_pass_env *env) {
+static bool run_schedule(MlirOperation root, const ws_pass_options *opts, const ws_pass_env *env) {
   return ws_run_on_marked_loops(root, schedule, opts, env);
 }
 
@@ -1452,7 +1474,8 @@ static const ws_option_spec schedule_options[] = {
      "|a|b", 0, 0},
     {"store-boxes", WS_OPTION_BOOL, "false",
      "ws.store_boxes = true for each marked loop without ws.store_boxes: a matmul's C "
-     "tile goes to the store warp one TMA box at a time", NULL, 0, 0},
+     "tile goes to the store warp one TMA box at a time",
+     NULL, 0, 0},
 };
 
 const ws_pass_def ws_partition_schedule_pass_def = {

@@ -67,7 +67,6 @@ enum { TMA_ALIGN = 128, SWIZZLED_ALIGN = 1024, MBARRIER_BYTES = 8, ROW_SCRATCH_A
 
 static long long align_up(long long x, int a) { return (x + a - 1) / a * a; }
 
-
 /* The one partition a tile's users other than its producer live in; -1 when
  * none, -2 when several (not supported). */
 static int consumer_partition(const ws_plan *plan, MlirOperation op, int producer) {
@@ -187,8 +186,10 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
     }
     int channel = channel_for(plan, from, to, op_stage(plan, op));
     if (channel < 0 || plan->num_rings == WS_MAX_RINGS) {
-      ws_emit_op_error(op, "needs more than %d rings; the loop moves too many "
-                           "tiles between partitions", WS_MAX_RINGS);
+      ws_emit_op_error(op,
+                       "needs more than %d rings; the loop moves too many "
+                       "tiles between partitions",
+                       WS_MAX_RINGS);
       return false;
     }
     ws_ring *r = &plan->rings[plan->num_rings++];
@@ -250,8 +251,8 @@ static const char *why_not_parts(const ws_plan *plan, const ws_ring *r) {
  * still write the others (a one-wave matmul's epilogue is on its critical
  * path). The channel steps once per box (set_depths). */
 static void split_into_boxes(ws_plan *plan, bool explain, const ws_pass_env *env) {
-  MlirAttribute on = mlirOperationGetAttributeByName(
-      plan->loop, mlirStringRefCreateFromCString("ws.store_boxes"));
+  MlirAttribute on =
+      mlirOperationGetAttributeByName(plan->loop, mlirStringRefCreateFromCString("ws.store_boxes"));
   if (mlirAttributeIsNull(on) || !mlirAttributeIsABool(on) || !mlirBoolAttrGetValue(on))
     return;
   if (!ws_plan_is_matmul(plan)) {
@@ -327,8 +328,10 @@ static bool find_tmem_scales(ws_plan *plan) {
     if (!wsOperationIsA(op, "dot") || n <= 0)
       continue;
     if (n > WS_MAX_SCALE_ATOMS) {
-      ws_emit_op_error(op, "has %lld MX atoms of scales; ws plans at most %d (a 128 x 256 "
-                           "tile at a K tile of 128 takes 3)", (long long)n, WS_MAX_SCALE_ATOMS);
+      ws_emit_op_error(op,
+                       "has %lld MX atoms of scales; ws plans at most %d (a 128 x 256 "
+                       "tile at a K tile of 128 takes 3)",
+                       (long long)n, WS_MAX_SCALE_ATOMS);
       return false;
     }
     const ws_mma_engine *e = ws_mma_engine_of(op);
@@ -382,8 +385,7 @@ static bool add_tmem_channel(ws_plan *plan) {
 /* The allocation: the buffers' columns rounded up to a power of two of at
  * least 32. */
 static int tmem_needed(const ws_plan *plan) {
-  return plan->tmem.columns * plan->channels[plan->tmem.channel].depth +
-         tmem_scale_columns(plan);
+  return plan->tmem.columns * plan->channels[plan->tmem.channel].depth + tmem_scale_columns(plan);
 }
 
 static int tmem_allocation(const ws_plan *plan) {
@@ -403,14 +405,14 @@ static void report_tmem_over_budget(const ws_plan *plan, int budget) {
   if (plan->tmem.num_scales)
     snprintf(scales, sizeof scales, "; block scales: %d columns after it",
              tmem_scale_columns(plan));
-  ws_emit_op_error(plan->loop, "tensor memory plan needs %d columns but the budget is %d "
-                               "(512 of 32 bits per lane on sm_100a, or tmem-budget=): "
-                               "accumulator (ws.dot %s at line %s, %s -> %s): %d x %d columns "
-                               "at column 0%s, allocated as %d",
-                   tmem_needed(plan), budget,
-                   ws_type_str(plan->tmem.tile, tile, sizeof tile), loc,
-                   plan->parts[c->from].name, plan->parts[c->to].name, c->depth,
-                   plan->tmem.columns, scales, tmem_allocation(plan));
+  ws_emit_op_error(plan->loop,
+                   "tensor memory plan needs %d columns but the budget is %d "
+                   "(512 of 32 bits per lane on sm_100a, or tmem-budget=): "
+                   "accumulator (ws.dot %s at line %s, %s -> %s): %d x %d columns "
+                   "at column 0%s, allocated as %d",
+                   tmem_needed(plan), budget, ws_type_str(plan->tmem.tile, tile, sizeof tile), loc,
+                   plan->parts[c->from].name, plan->parts[c->to].name, c->depth, plan->tmem.columns,
+                   scales, tmem_allocation(plan));
 }
 
 /* Why the accumulator has its columns and its buffers (--ws-explain). */
@@ -519,8 +521,8 @@ static void set_depths(ws_plan *plan, int load_depth, int other_depth, int tmem_
  * the H100 with 6 slots of 128x128 tiles than with 4). */
 enum { MATMUL_DEPTH = 4, PERSISTENT_DEPTH = 8 };
 
-static int choose_matmul_depths(ws_plan *plan, int stages, int budget, char *why,
-                                size_t cap, int tmem_buffers) {
+static int choose_matmul_depths(ws_plan *plan, int stages, int budget, char *why, size_t cap,
+                                int tmem_buffers) {
   int bytes = 0;
   /* A persistent kernel's producer fills the rings for the next tile while
    * this tile's C tile is written and stored: they cannot share memory. */
@@ -532,11 +534,13 @@ static int choose_matmul_depths(ws_plan *plan, int stages, int budget, char *why
       bytes = lay_out(plan, reuse);
       if (bytes > budget)
         continue;
-      snprintf(why, cap, "%d for the K loop's rings (%s), the epilogue tile %s; %d "
+      snprintf(why, cap,
+               "%d for the K loop's rings (%s), the epilogue tile %s; %d "
                "bytes fit the budget of %d (a matmul block has the SM to itself)",
-               d, stages > 0      ? "ws.num_stages"
-                  : persistent ? "the deepest of 8 to 2 that fits, a persistent kernel's"
-                               : "the deepest of 4, 3, 2 that fits",
+               d,
+               stages > 0   ? "ws.num_stages"
+               : persistent ? "the deepest of 8 to 2 that fits, a persistent kernel's"
+                            : "the deepest of 4, 3, 2 that fits",
                reuse        ? "over the rings, free once the K loop is done"
                : persistent ? "after them (a persistent kernel loads the next tile's "
                               "steps into the rings while this tile's C is stored)"
@@ -566,8 +570,10 @@ static int choose_depths(ws_plan *plan, int stages, int budget, char *why, size_
   if (ws_plan_is_row_block_loop(plan)) {
     set_depths(plan, 1, 1, 0);
     int bytes = lay_out(plan, false);
-    snprintf(why, cap, "1 for every channel: a loop over blocks of rows takes more blocks per "
-             "SM rather than deeper rings (%d bytes a block)", bytes);
+    snprintf(why, cap,
+             "1 for every channel: a loop over blocks of rows takes more blocks per "
+             "SM rather than deeper rings (%d bytes a block)",
+             bytes);
     return bytes;
   }
   /* a loop over a row's chunks runs once per block: four blocks share an
@@ -579,9 +585,12 @@ static int choose_depths(ws_plan *plan, int stages, int budget, char *why, size_
     set_depths(plan, d, 2, 0);
     int bytes = lay_out(plan, false);
     if (bytes <= share) {
-      snprintf(why, cap, "%d for the channels TMA fills (the deepest of 4, 3, 2 whose "
-               "%d bytes fit %s, %d, so %s blocks share an SM), 2 for the others", d, bytes,
-               chunks ? "a quarter of an SM's, less the 1 KiB each block leaves" : "half the budget",
+      snprintf(why, cap,
+               "%d for the channels TMA fills (the deepest of 4, 3, 2 whose "
+               "%d bytes fit %s, %d, so %s blocks share an SM), 2 for the others",
+               d, bytes,
+               chunks ? "a quarter of an SM's, less the 1 KiB each block leaves"
+                      : "half the budget",
                share, chunks ? "four" : "two");
       return bytes;
     }
@@ -589,9 +598,10 @@ static int choose_depths(ws_plan *plan, int stages, int budget, char *why, size_
   set_depths(plan, 2, 2, 0);
   int bytes = lay_out(plan, false);
   if (bytes <= budget) {
-    snprintf(why, cap, "2 for every channel: depth 2 (%d bytes) does not fit %s (%d) but "
-             "fits the budget (%d), so fewer blocks share an SM", bytes,
-             chunks ? "a quarter of an SM's" : "half the budget", share, budget);
+    snprintf(why, cap,
+             "2 for every channel: depth 2 (%d bytes) does not fit %s (%d) but "
+             "fits the budget (%d), so fewer blocks share an SM",
+             bytes, chunks ? "a quarter of an SM's" : "half the budget", share, budget);
     return bytes;
   }
   set_depths(plan, 1, 1, 0);
@@ -611,8 +621,8 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget, int s
     snprintf(origin, sizeof origin, "the most %s gives a block", target->chip);
   ws_text t;
   ws_text_init(&t, text, sizeof text);
-  ws_text_appendf(&t, "shared memory plan needs %d bytes but the budget is %d bytes (%s); ",
-                  bytes, budget, origin);
+  ws_text_appendf(&t, "shared memory plan needs %d bytes but the budget is %d bytes (%s); ", bytes,
+                  budget, origin);
   if (stages > 1)
     ws_text_appendf(&t, "lower ws.num_stages (%d) or load smaller tiles:", stages);
   else
@@ -622,12 +632,13 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget, int s
     const ws_channel *c = &plan->channels[r->channel];
     ws_loc_str(mlirOperationGetLocation(r->producer), loc, sizeof loc);
     char name[64], tile[128];
-    ws_text_appendf(&t, " ring %d (%s %s at line %s, %s -> %s): %d x %d = %lld bytes at "
-                        "offset %d;",
+    ws_text_appendf(&t,
+                    " ring %d (%s %s at line %s, %s -> %s): %d x %d = %lld bytes at "
+                    "offset %d;",
                     i, ws_op_name(r->producer, name, sizeof name),
-                    ws_type_str(r->tile, tile, sizeof tile), loc,
-                    plan->parts[c->from].name, plan->parts[c->to].name, c->depth,
-                    r->slot_bytes, ws_ring_bytes(plan, r), r->offset);
+                    ws_type_str(r->tile, tile, sizeof tile), loc, plan->parts[c->from].name,
+                    plan->parts[c->to].name, c->depth, r->slot_bytes, ws_ring_bytes(plan, r),
+                    r->offset);
   }
   int barriers = 0;
   for (int c = 0; c < plan->num_channels; c++)
@@ -658,14 +669,14 @@ static int row_scratch_bytes(const ws_plan *plan) {
   return saturate(ws_row_scratch_need(rows, plan->parts[compute].num_warps));
 }
 
-static bool plan_loop(MlirOperation loop, const ws_pass_options *opts,
-                      const ws_pass_env *env) {
+static bool plan_loop(MlirOperation loop, const ws_pass_options *opts, const ws_pass_env *env) {
   const ws_target *target = ws_target_of(loop);
   int budget = (int)ws_option_int(opts, "smem-budget");
   bool from_option = budget != 0;
   if (target && budget > target->smem_per_block) {
-    ws_emit_op_error(loop, "smem-budget=%d is more shared memory than %s gives a block "
-                           "(%d bytes): a kernel planned for it could not launch",
+    ws_emit_op_error(loop,
+                     "smem-budget=%d is more shared memory than %s gives a block "
+                     "(%d bytes): a kernel planned for it could not launch",
                      budget, target->chip, target->smem_per_block);
     return false;
   }
@@ -735,14 +746,16 @@ static bool run_plan_memory(MlirOperation root, const ws_pass_options *opts,
 
 static const ws_option_spec plan_memory_options[] = {
     {"smem-budget", WS_OPTION_INT, "0",
-     "shared memory per block in bytes (0: the chip's, 227 KiB on sm_90a and sm_100a)",
-     NULL, 0, 1 << 30},
+     "shared memory per block in bytes (0: the chip's, 227 KiB on sm_90a and sm_100a)", NULL, 0,
+     1 << 30},
     {"explain", WS_OPTION_BOOL, "false",
      "remark on each ring (slot, swizzle, depth and the budget arithmetic) and the "
-     "shared-memory map", NULL, 0, 0},
+     "shared-memory map",
+     NULL, 0, 0},
     {"tmem-budget", WS_OPTION_INT, "0",
      "tensor-memory columns per block for a matmul's accumulator (0: the chip's, 512 on "
-     "sm_100a)", NULL, 0, 512},
+     "sm_100a)",
+     NULL, 0, 512},
 };
 
 const ws_pass_def ws_plan_memory_pass_def = {

@@ -85,10 +85,11 @@ int ws_choose_product_lag(const ws_plan *plan, int compute, char *why, size_t ca
       products++;
       values += 2 * values_per_thread(p, threads);
       after_run = true;
-    } else if (!after_run && tile_op && !wsOperationIsA(op, "load") &&
-               !ws_is_splat_tile(op) && ws_feeds_dot(op)) {
-      snprintf(why, cap, "the step computes a tile its wgmmas read (an A in registers), "
-                         "which the next step's wgmmas would still read");
+    } else if (!after_run && tile_op && !wsOperationIsA(op, "load") && !ws_is_splat_tile(op) &&
+               ws_feeds_dot(op)) {
+      snprintf(why, cap,
+               "the step computes a tile its wgmmas read (an A in registers), "
+               "which the next step's wgmmas would still read");
       return 0;
     }
   }
@@ -102,17 +103,21 @@ int ws_choose_product_lag(const ws_plan *plan, int compute, char *why, size_t ca
   if (!products || !carried)
     return 0;
   if (constant_step(loop) <= 0) {
-    snprintf(why, cap, "the K step is not a constant, and a lagged loop takes two steps "
-                       "per iteration");
+    snprintf(why, cap,
+             "the K step is not a constant, and a lagged loop takes two steps "
+             "per iteration");
     return 0;
   }
   if (values > LAG_VALUE_BUDGET) {
-    snprintf(why, cap, "two products and the accumulator would take %lld f32 per consumer "
-                       "thread, over the %d a lag leaves them (a narrower N tile fits)",
+    snprintf(why, cap,
+             "two products and the accumulator would take %lld f32 per consumer "
+             "thread, over the %d a lag leaves them (a narrower N tile fits)",
              values, LAG_VALUE_BUDGET);
     return 0;
   }
-  snprintf(why, cap, "the consumers hold two products and the accumulator, %lld f32 per "
-                     "thread of %d", values, LAG_VALUE_BUDGET);
+  snprintf(why, cap,
+           "the consumers hold two products and the accumulator, %lld f32 per "
+           "thread of %d",
+           values, LAG_VALUE_BUDGET);
   return 1;
 }

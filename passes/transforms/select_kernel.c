@@ -74,14 +74,15 @@ static void list_kernels(const ws_op_list *kernels, char *buf, size_t cap) {
 static bool check_launches(const ws_op_list *launches, const char *keep) {
   bool ok = true;
   for (long i = 0; i < launches->len; i++) {
-    MlirAttribute ref = mlirOperationGetAttributeByName(
-        launches->items[i], mlirStringRefCreateFromCString("kernel"));
+    MlirAttribute ref = mlirOperationGetAttributeByName(launches->items[i],
+                                                        mlirStringRefCreateFromCString("kernel"));
     if (mlirAttributeIsNull(ref) || !mlirAttributeIsASymbolRef(ref))
       continue;
     MlirStringRef leaf = mlirSymbolRefAttrGetLeafReference(ref);
     if (ws_ref_eq(leaf, keep))
       continue;
-    ws_emit_op_error(launches->items[i], "launches @%.*s, which kernel=%s would erase; "
+    ws_emit_op_error(launches->items[i],
+                     "launches @%.*s, which kernel=%s would erase; "
                      "launch only @%s, or compile without kernel=",
                      (int)leaf.length, leaf.data, keep, keep);
     ok = false;
@@ -101,8 +102,8 @@ static void erase_others(const found_ops *found, const char *keep, bool explain,
       continue;
     if (explain)
       ws_remark(env, mlirOperationGetLocation(func),
-                "kernel @%.*s erased: kernel=%s compiles @%s alone", (int)name.length,
-                name.data, keep, keep);
+                "kernel @%.*s erased: kernel=%s compiles @%s alone", (int)name.length, name.data,
+                keep, keep);
     MlirOperation module = mlirOperationGetParentOperation(func);
     mlirOperationDestroy(func);
     bool listed = false;
@@ -138,10 +139,9 @@ static bool run_select_kernel(MlirOperation root, const ws_pass_options *opts,
   if (!kept) {
     char names[512];
     list_kernels(&found.kernels, names, sizeof names);
-    ws_emit_op_error(root, "has no kernel @%s%s (its kernels: %s)", keep,
-                     has_named(&found.functions, keep) ? ", only a function that is not a kernel"
-                                                       : "",
-                     names);
+    ws_emit_op_error(
+        root, "has no kernel @%s%s (its kernels: %s)", keep,
+        has_named(&found.functions, keep) ? ", only a function that is not a kernel" : "", names);
   }
   bool ok = kept && check_launches(&found.launches, keep);
   if (ok)
@@ -155,7 +155,8 @@ static bool run_select_kernel(MlirOperation root, const ws_pass_options *opts,
 static const ws_option_spec select_kernel_options[] = {
     {"kernel", WS_OPTION_STRING, "",
      "the one kernel (gpu.func ... kernel) to keep; the module's others are erased "
-     "(empty: keep every kernel)", NULL, 0, 0},
+     "(empty: keep every kernel)",
+     NULL, 0, 0},
     {"explain", WS_OPTION_BOOL, "false", "remark on each kernel erased", NULL, 0, 0},
 };
 

@@ -93,16 +93,18 @@ enum { WARP_THREADS = 32, WS_LAG_MAX_VALUES = 16, WS_MAX_ROW_CARRIED = 16 };
  * the same in a loop of any size (a linear scan made specialization
  * quadratic in the kernel). A later put of the same value replaces it. */
 typedef struct value_map {
-  struct mapped { MlirValue from, to; } *slots; /* from.ptr NULL: empty */
-  long n, cap;                                  /* cap: a power of two */
+  struct mapped {
+    MlirValue from, to;
+  } *slots;    /* from.ptr NULL: empty */
+  long n, cap; /* cap: a power of two */
 } value_map;
 
 typedef struct specializer {
   const ws_plan *plan;
   value_map map; /* the partition being emitted's (fresh_map); freed at the end */
   MlirValue prologue_slot[WS_MAX_RINGS]; /* the consumers' slot of each prologue ring */
-  MlirValue pair_step; /* a lagged K loop's step per iteration (two K steps), shared by
-                          every partition's copy; null when the loop has no lag */
+  MlirValue pair_step;  /* a lagged K loop's step per iteration (two K steps), shared by
+                           every partition's copy; null when the loop has no lag */
   MlirOperation second; /* a row kernel's second pass (ws_plan_second_pass), or null */
   MlirContext ctx;
   MlirType i32;
@@ -238,8 +240,8 @@ static void signal(specializer *S, ws_builder *b, const char *name, int ch, bool
  * pair arrives on the full barrier every CTA's copies complete on, and
  * issues the pair's MMAs. */
 static ws_builder leader_only(specializer *S, ws_builder *b) {
-  MlirValue rank = ws_build_value(b, "nvvm.read.ptx.sreg.cluster.ctarank", 0, NULL, S->i32, 0,
-                                  NULL);
+  MlirValue rank =
+      ws_build_value(b, "nvvm.read.ptx.sreg.cluster.ctarank", 0, NULL, S->i32, 0, NULL);
   MlirBlock then_block;
   ws_build_if(b, ws_cmpi(b, "eq", rank, c32(b, 0)), &then_block, NULL);
   return ws_builder_before(mlirBlockGetTerminator(then_block));
@@ -265,9 +267,9 @@ static void sync_threads(specializer *S, ws_builder *b, bool relaxed) {
     return;
   }
   MlirNamedAttribute aligned = ws_named(S->ctx, "aligned", mlirUnitAttrGet(S->ctx));
-  ws_build_void(b, relaxed && !S->plan->tmem.tile.ptr ? "nvvm.cluster.arrive.relaxed"
-                                                      : "nvvm.cluster.arrive",
-                0, NULL, 1, &aligned);
+  ws_build_void(
+      b, relaxed && !S->plan->tmem.tile.ptr ? "nvvm.cluster.arrive.relaxed" : "nvvm.cluster.arrive",
+      0, NULL, 1, &aligned);
   ws_build_void(b, "nvvm.cluster.wait", 0, NULL, 1, &aligned);
 }
 
@@ -283,8 +285,8 @@ static void setmaxnreg(ws_builder *b, bool increase, int regs) {
   char count[32];
   snprintf(count, sizeof count, "%d : i32", regs);
   MlirNamedAttribute attrs[2] = {
-      ws_named_text(b->ctx, "action", increase ? "#nvvm<action increase>"
-                                               : "#nvvm<action decrease>"),
+      ws_named_text(b->ctx, "action",
+                    increase ? "#nvvm<action increase>" : "#nvvm<action decrease>"),
       ws_named_text(b->ctx, "regCount", count),
   };
   ws_build_void(b, "nvvm.setmaxregister", 0, NULL, 2, attrs);
@@ -329,9 +331,9 @@ static MlirBlock copy_loop(specializer *S, ws_builder *b, value_map *m, MlirOper
   for (int i = 0; i < carried; i++)
     inits[1 + i] = map_get(m, mlirOperationGetOperand(loop, 3 + i));
   ws_builder here = at_loop_of(b, loop);
-  *copy = ws_build_for(&here, map_get(m, mlirOperationGetOperand(loop, 0)),
-                       map_get(m, mlirOperationGetOperand(loop, 1)),
-                       step, 1 + carried, inits, &body);
+  *copy =
+      ws_build_for(&here, map_get(m, mlirOperationGetOperand(loop, 0)),
+                   map_get(m, mlirOperationGetOperand(loop, 1)), step, 1 + carried, inits, &body);
   map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
   for (int i = 0; i < carried; i++)
     map_put(m, mlirBlockGetArgument(src, 1 + i), mlirBlockGetArgument(body, 2 + i));
@@ -342,8 +344,8 @@ static MlirBlock copy_loop(specializer *S, ws_builder *b, value_map *m, MlirOper
 /* The partition's copy of the plan's loop, counting from `start` (0, or
  * where the previous tile's copy stopped), two K steps an iteration in a
  * lagged loop. */
-static MlirBlock open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start,
-                           bool carry, MlirValue *counter, MlirOperation *copy) {
+static MlirBlock open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start, bool carry,
+                           MlirValue *counter, MlirOperation *copy) {
   MlirOperation loop = S->plan->loop;
   MlirValue step = mlirValueIsNull(S->pair_step) ? mlirOperationGetOperand(loop, 2) : S->pair_step;
   return copy_loop(S, b, m, loop, step, start, carry, counter, copy);
@@ -370,8 +372,8 @@ static MlirOperation clone_mapped(ws_builder *b, MlirOperation op, value_map *m)
     mlirOperationSetOperand(copy, i, map_get(m, mlirOperationGetOperand(op, i)));
   static const char *const plan_attrs[] = {"ws.partition", "ws.ring"};
   for (size_t a = 0; a < 2; a++)
-    mlirOperationRemoveDiscardableAttributeByName(
-        copy, mlirStringRefCreateFromCString(plan_attrs[a]));
+    mlirOperationRemoveDiscardableAttributeByName(copy,
+                                                  mlirStringRefCreateFromCString(plan_attrs[a]));
   if (!mlirOperationIsNull(b->before))
     mlirBlockInsertOwnedOperationBefore(b->block, b->before, copy);
   else
@@ -401,8 +403,8 @@ static bool in_partition(const specializer *S, MlirOperation op, int part) {
 /* The partition's ops of the source loop, in order, one at a time: scalar
  * ops are cloned at b on the way; the next tile op (or a row kernel's
  * second pass, which the caller copies) is returned (null at the end). */
-static MlirOperation next_tile_op(specializer *S, ws_builder *b, value_map *m,
-                                  MlirOperation op, int part) {
+static MlirOperation next_tile_op(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
+                                  int part) {
   for (; !mlirOperationIsNull(op) && !mlirOperationEqual(op, S->plan->loop);
        op = mlirOperationGetNextInBlock(op)) {
     if (!in_partition(S, op, part))
@@ -478,10 +480,11 @@ static void tma_op(specializer *S, ws_builder *b, const char *name, MlirOperatio
     ops[num_coords] = ws_arith(b, "arith.addi", ops[num_coords], c32(b, inner_shift));
   ops[n++] = slot;
   const char *policy = l2_policy(S, op);
-  MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "ring", ring),
-                                 ws_named(S->ctx, "l2", policy ? mlirStringAttrGet(
-                                     S->ctx, mlirStringRefCreateFromCString(policy))
-                                                               : mlirUnitAttrGet(S->ctx))};
+  MlirNamedAttribute attrs[2] = {
+      int_attr(S->ctx, "ring", ring),
+      ws_named(S->ctx, "l2",
+               policy ? mlirStringAttrGet(S->ctx, mlirStringRefCreateFromCString(policy))
+                      : mlirUnitAttrGet(S->ctx))};
   ws_builder at = *b;
   at.loc = mlirOperationGetLocation(op);
   ws_build_void(&at, name, n, ops, policy ? 2 : 1, attrs);
@@ -513,8 +516,8 @@ static void release_lagging(specializer *S, ws_builder *b, MlirValue n, int ch, 
   ws_build_if(b, ws_cmpi(b, "uge", n, first), &then_block, NULL);
   ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
   MlirValue old;
-  slot_phase(S, &t, ws_arith(&t, "arith.subi", n, by), ch,
-             S->plan->channels[ch].consumer_phase, &old, NULL);
+  slot_phase(S, &t, ws_arith(&t, "arith.subi", n, by), ch, S->plan->channels[ch].consumer_phase,
+             &old, NULL);
   if (S->plan->channels[ch].release_fence)
     fence_async_shared(&t);
   arrive(S, &t, ch, false, old);
@@ -533,8 +536,7 @@ static bool stored_whole(const specializer *S, const bool *started) {
 /* The store partition's release: one bulk group per iteration; the slot
  * stored `drain` iterations ago has been read once all but `drain` groups
  * are. */
-static void release_stored_slots(specializer *S, ws_builder *b, MlirValue n,
-                                 const bool *started) {
+static void release_stored_slots(specializer *S, ws_builder *b, MlirValue n, const bool *started) {
   if (!stored_whole(S, started))
     return; /* a tile stored in parts: each part committed and released its own */
   ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
@@ -550,8 +552,8 @@ static void release_stored_slots(specializer *S, ws_builder *b, MlirValue n,
  * part's slot waited for and stored (its columns: the tile's first column
  * plus the part's), in a bulk group of its own; in a persistent kernel
  * the slot stored `drain` parts ago is released once read. */
-static void store_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n,
-                        MlirOperation op, int r) {
+static void store_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
+                        int r) {
   const ws_ring *ring = &S->plan->rings[r];
   const ws_channel *c = &S->plan->channels[ring->channel];
   bool release = !mlirOperationIsNull(ws_plan_tile_loop(S->plan));
@@ -575,8 +577,8 @@ static void store_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n
  * op on a channel waits for the slot of iteration n (empty for a load,
  * which then expects the channel's bytes; full for a store); the others
  * share that slot. `started` marks the channels touched. */
-static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n,
-                         MlirOperation op, int part, bool *started) {
+static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
+                         int part, bool *started) {
   bool store = S->plan->parts[part].role == WS_ROLE_STORE;
   MlirValue slot[WS_MAX_CHANNELS];
   for (; !mlirOperationIsNull(op); op = after(S, b, m, op, part)) {
@@ -598,8 +600,7 @@ static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue 
     }
     if (!started[ch]) {
       MlirValue phase;
-      slot_phase(S, b, n, ch, store ? c->consumer_phase : c->producer_phase, &slot[ch],
-                 &phase);
+      slot_phase(S, b, n, ch, store ? c->consumer_phase : c->producer_phase, &slot[ch], &phase);
       wait_barrier(S, b, ch, store, slot[ch], phase);
       if (!store) {
         MlirNamedAttribute attrs[2] = {int_attr(S->ctx, "channel", ch),
@@ -609,8 +610,8 @@ static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue 
       }
       started[ch] = true;
     }
-    tma_op(S, b, store ? "ws.tma_store" : "ws.tma_load", op, store ? num - 2 : num - 1, m,
-           r, slot[ch], 0);
+    tma_op(S, b, store ? "ws.tma_store" : "ws.tma_load", op, store ? num - 2 : num - 1, m, r,
+           slot[ch], 0);
   }
 }
 
@@ -621,8 +622,8 @@ static void emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue 
 static ws_builder open_second_pass(specializer *S, ws_builder *b, value_map *m, MlirValue *n,
                                    MlirBlock *body) {
   MlirOperation copy;
-  *body = copy_loop(S, b, m, S->second, mlirOperationGetOperand(S->second, 2), c32(b, 0), false,
-                    n, &copy);
+  *body = copy_loop(S, b, m, S->second, mlirOperationGetOperand(S->second, 2), c32(b, 0), false, n,
+                    &copy);
   return ws_builder_at_end(*body, b->loc);
 }
 
@@ -644,7 +645,8 @@ static void emit_tma_second_pass(specializer *S, ws_builder *outer, value_map *m
   MlirValue n;
   MlirBlock body;
   ws_builder b = open_second_pass(S, outer, m, &n, &body);
-  emit_tma_ops(S, &b, m, n, next_tile_op(S, &b, m, mlirBlockGetFirstOperation(ws_loop_body(S->second)), part),
+  emit_tma_ops(S, &b, m, n,
+               next_tile_op(S, &b, m, mlirBlockGetFirstOperation(ws_loop_body(S->second)), part),
                part, started);
   if (store)
     release_stored_slots(S, &b, n, started);
@@ -673,8 +675,8 @@ typedef struct tile_nest {
   ws_builder at;
 } tile_nest;
 
-static tile_nest open_tile_loop(specializer *S, ws_builder *outer, value_map *m, int part,
-                                int num, MlirValue *inits) {
+static tile_nest open_tile_loop(specializer *S, ws_builder *outer, value_map *m, int part, int num,
+                                MlirValue *inits) {
   tile_nest t = {.at = *outer};
   MlirOperation tile = ws_plan_tile_loop(S->plan);
   if (mlirOperationIsNull(tile))
@@ -720,8 +722,7 @@ static bool takes_epilogue_operands(const specializer *S, int part) {
  * releases its slots (an arrival that lands whenever the MMAs are done),
  * so before its CTA may exit it waits for the release of every slot it
  * filled: the empty phases of its next `depth` iterations from `end`. */
-static void await_last_releases(specializer *S, ws_builder *b, MlirValue end,
-                                const bool *started) {
+static void await_last_releases(specializer *S, ws_builder *b, MlirValue end, const bool *started) {
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
     const ws_channel *c = &S->plan->channels[ch];
     if (!started[ch] || c->full_to != WS_REACH_LEADER)
@@ -769,8 +770,7 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   }
   close_loop(S, &b, body, n, m);
   if (epilogue)
-    emit_tma_ops(S, &t.at, m, counts[1], first_epilogue_op(S, &t.at, m, part), part,
-                 fetched);
+    emit_tma_ops(S, &t.at, m, counts[1], first_epilogue_op(S, &t.at, m, part), part, fetched);
   if (!mlirOperationIsNull(S->second))
     emit_tma_after_loop(S, outer, m, part);
   if (!mlirOperationIsNull(t.loop)) {
@@ -782,9 +782,8 @@ static void emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   if (store)
     bulk_wait(outer, 0, false); /* drain before exit */
   else
-    await_last_releases(S, outer, mlirOperationGetResult(mlirOperationIsNull(t.loop) ? copy
-                                                                                    : t.loop, 0),
-                        started);
+    await_last_releases(
+        S, outer, mlirOperationGetResult(mlirOperationIsNull(t.loop) ? copy : t.loop, 0), started);
 }
 
 /* ws.read_slot of ring r's `slot`, at the location of the load that fills
@@ -953,7 +952,6 @@ static void emit_compute_partition(specializer *S, ws_builder *outer, int part) 
 
 /* ---- a matmul --------------------------------------------------------------- */
 
-
 /* True when ws-plan-memory put the epilogue tile over the loop's rings. */
 static bool epilogue_reuses_rings(const specializer *S) {
   long long end = 0;
@@ -1005,8 +1003,7 @@ static bool emit_mma(specializer *S, ws_builder *b, value_map *m, MlirOperation 
   ws_builder at = *b;
   at.loc = mlirOperationGetLocation(dot);
   MlirValue d = ws_build_value(&at, "ws.mma", num_ops, ops,
-                               mlirValueGetType(mlirOperationGetResult(dot, 0)), num_attrs,
-                               attrs);
+                               mlirValueGetType(mlirOperationGetResult(dot, 0)), num_attrs, attrs);
   map_put(m, mlirOperationGetResult(dot, 0), d);
   return true;
 }
@@ -1301,16 +1298,16 @@ static void read_math_operands(specializer *S, ws_builder *b, value_map *m, int 
  * ws.mma_done (the math reads what it returns), into ready[]. */
 static void products_done(ws_builder *b, int num, const MlirValue *products, MlirValue *ready) {
   for (int i = 0; i < num; i++)
-    ready[i] = ws_build_value(b, "ws.mma_done", 1, &products[i],
-                              mlirValueGetType(products[i]), 0, NULL);
+    ready[i] =
+        ws_build_value(b, "ws.mma_done", 1, &products[i], mlirValueGetType(products[i]), 0, NULL);
 }
 
 /* One step's math at k on its ready products: the partition's scalars at
  * k, then every op but the ws.dots (math before them, such as a block
  * scale's, and after them), reading ring tiles from `slot` where not
  * already read; accs (the carried tiles) in and out. */
-static void math_step(specializer *S, ws_builder *b, value_map *m, int part, int in,
-                      MlirValue k, MlirValue slot, const MlirValue *products, MlirValue *accs) {
+static void math_step(specializer *S, ws_builder *b, value_map *m, int part, int in, MlirValue k,
+                      MlirValue slot, const MlirValue *products, MlirValue *accs) {
   MlirOperation loop = S->plan->loop;
   MlirBlock src = ws_loop_body(loop);
   map_put(m, mlirBlockGetArgument(src, 0), k);
@@ -1360,8 +1357,8 @@ static MlirOperation if_accs(ws_builder *b, MlirValue cond, int num, const MlirV
 /* The lagged K loop of the consumers (see above), counting from `start`;
  * maps the source loop's results and returns the count after it, or null
  * after an error. */
-static MlirValue emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m, int part,
-                                    int in, MlirValue start) {
+static MlirValue emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
+                                    MlirValue start) {
   MlirOperation loop = S->plan->loop;
   MlirBlock src = ws_loop_body(loop);
   int carried = (int)mlirOperationGetNumResults(loop), np = 0;
@@ -1385,9 +1382,9 @@ static MlirValue emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m
   init[nv++] = ws_const_int(at, 0, mlirIntegerTypeGet(S->ctx, 1));
   MlirBlock body;
   ws_builder here = at_loop_of(at, loop);
-  MlirOperation copy = ws_build_for(&here, map_get(m, mlirOperationGetOperand(loop, 0)),
-                                    map_get(m, mlirOperationGetOperand(loop, 1)), S->pair_step,
-                                    nv, init, &body);
+  MlirOperation copy =
+      ws_build_for(&here, map_get(m, mlirOperationGetOperand(loop, 0)),
+                   map_get(m, mlirOperationGetOperand(loop, 1)), S->pair_step, nv, init, &body);
   ws_builder b = ws_builder_at_end(body, at->loc);
   MlirValue k = mlirBlockGetArgument(body, 0), n = mlirBlockGetArgument(body, 1);
   MlirValue accs[WS_LAG_MAX_VALUES];
@@ -1446,8 +1443,8 @@ static MlirValue emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m
     prod_b[i] = mlirOperationGetResult(copy, 1 + carried + i);
   MlirValue k_last = mlirOperationGetResult(copy, 1 + carried + np);
   MlirValue real = mlirOperationGetResult(copy, 2 + carried + np);
-  MlirOperation last = if_accs(at, ws_cmpi(at, "ugt", count, start), carried, accs,
-                               &then_block, &t);
+  MlirOperation last =
+      if_accs(at, ws_cmpi(at, "ugt", count, start), carried, accs, &then_block, &t);
   prev = ws_arith(&t, "arith.subi", count, c32(&t, 1));
   slot_phase(S, &t, prev, in, S->plan->channels[in].consumer_phase, &prev_slot, NULL);
   forget_ring_reads(S, m);
@@ -1560,8 +1557,7 @@ static void run_done(ws_builder *b, value_map *m, const MlirOperation *dots, int
 
 /* True when v is a result of one of the second run's ws.dot ops. */
 static bool from_second_run(const step_runs *r, MlirValue v) {
-  return mlirValueIsAOpResult(v) &&
-         in_ops(r->second, r->num_second, mlirOpResultGetOwner(v));
+  return mlirValueIsAOpResult(v) && in_ops(r->second, r->num_second, mlirOpResultGetOwner(v));
 }
 
 static bool marked(const value_map *set, MlirValue v) {
@@ -1633,8 +1629,8 @@ static void emit_step_math(specializer *S, ws_builder *b, value_map *m, int part
 /* Adds v to xs (X above) when it is a tile of the step (the early math's,
  * the first run's or a carried one) and not there yet; false when xs is
  * full. */
-static bool add_step_input(const step_runs *r, const value_map *late, MlirBlock body,
-                           MlirValue v, MlirValue *xs, int cap, int *num) {
+static bool add_step_input(const step_runs *r, const value_map *late, MlirBlock body, MlirValue v,
+                           MlirValue *xs, int cap, int *num) {
   if (!mlirTypeIsARankedTensor(mlirValueGetType(v)) || from_second_run(r, v))
     return true;
   if (mlirValueIsAOpResult(v)) {
@@ -1662,8 +1658,8 @@ static bool collect_step_inputs(const step_runs *r, const value_map *late, MlirO
   *num = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    bool reader = ws_op_is(op, "scf.yield") || in_ops(r->second, r->num_second, op) ||
-                  is_late(late, op);
+    bool reader =
+        ws_op_is(op, "scf.yield") || in_ops(r->second, r->num_second, op) || is_late(late, op);
     for (intptr_t i = 0; reader && i < mlirOperationGetNumOperands(op); i++)
       if (!add_step_input(r, late, body, mlirOperationGetOperand(op, i), xs, cap, num))
         return false;
@@ -1680,9 +1676,8 @@ static void step_results(specializer *S, value_map *m, MlirValue *out) {
 
 /* A step's late math, then its second run on `slot` (fenced: the late
  * math wrote registers its wgmmas read), committed. */
-static bool late_math_and_second_run(specializer *S, ws_builder *b, value_map *m, int part,
-                                     int in, MlirValue slot, const value_map *late,
-                                     const step_runs *r) {
+static bool late_math_and_second_run(specializer *S, ws_builder *b, value_map *m, int part, int in,
+                                     MlirValue slot, const value_map *late, const step_runs *r) {
   forget_ring_reads(S, m);
   emit_step_math(S, b, m, part, in, slot, late, true);
   ws_build_void(b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
@@ -1708,9 +1703,11 @@ static MlirValue emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map
     mark_late_math(S, &r, &late);
   if (!ok || !collect_step_inputs(&r, &late, loop, xs, WS_LAG_MAX_VALUES - 1, &nx)) {
     map_free(&late);
-    ws_emit_op_error(loop, "cannot be pipelined: it needs two runs of at most %d ws.dot "
-                           "ops and carries at most %d tiles from one step's math to its "
-                           "second run", PIPE_MAX_DOTS, WS_LAG_MAX_VALUES - 1);
+    ws_emit_op_error(loop,
+                     "cannot be pipelined: it needs two runs of at most %d ws.dot "
+                     "ops and carries at most %d tiles from one step's math to its "
+                     "second run",
+                     PIPE_MAX_DOTS, WS_LAG_MAX_VALUES - 1);
     return (MlirValue){NULL};
   }
   MlirValue lb = map_get(m, mlirOperationGetOperand(loop, 0));
@@ -1752,8 +1749,8 @@ static MlirValue emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map
   for (int i = 0; i < nx; i++)
     init[1 + i] = map_get(m, xs[i]);
   MlirBlock body;
-  MlirOperation copy = ws_build_for(&t, ws_arith(&t, "arith.addi", lb, step), ub, step, 1 + nx,
-                                    init, &body);
+  MlirOperation copy =
+      ws_build_for(&t, ws_arith(&t, "arith.addi", lb, step), ub, step, 1 + nx, init, &body);
   ws_builder b = ws_builder_at_end(body, at->loc);
   MlirValue n = mlirBlockGetArgument(body, 1), n1 = ws_arith(&b, "arith.addi", n, c32(&b, 1));
   map_put(m, iv, mlirBlockGetArgument(body, 0));
@@ -1786,8 +1783,7 @@ static MlirValue emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map
   run_done(&b, m, r.second, r.num_second);
   for (int i = 0; i < carried; i++)
     if (from_second_run(&r, mlirOperationGetOperand(yield, i)))
-      map_put(m, mlirBlockGetArgument(src, 1 + i),
-              map_get(m, mlirOperationGetOperand(yield, i)));
+      map_put(m, mlirBlockGetArgument(src, 1 + i), map_get(m, mlirOperationGetOperand(yield, i)));
   next[0] = n1;
   for (int i = 0; i < nx; i++)
     next[1 + i] = map_get(m, xs[i]);
@@ -1969,8 +1965,7 @@ static void emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
   bool own_waits = S->plan->parts[part].lag || S->plan->parts[part].pipelined;
   if (own_waits) { /* waits, releases and maps the results itself */
     steps = S->plan->parts[part].lag ? emit_lagged_k_loop(S, at, m, part, in, counts[0])
-                                     : emit_pipelined_k_loop(S, at, m, part, in, counts[0],
-                                                             &turns);
+                                     : emit_pipelined_k_loop(S, at, m, part, in, counts[0], &turns);
     if (mlirValueIsNull(steps)) {
       S->failed = true;
       return;
@@ -2039,7 +2034,6 @@ static void tcgen05_fence(ws_builder *b, bool before) {
   ws_build_void(b, "nvvm.tcgen05.fence", 0, NULL, 1, &kind);
 }
 
-
 /* The MMA warp's elected thread, per tile: wait until the epilogue has
  * read the accumulator buffer this tile takes (its empty barrier; a fresh
  * one passes), then each K step: wait for the slot, issue the step's
@@ -2058,8 +2052,10 @@ static void emit_tcgen05_issuer(specializer *S, ws_builder *mma_warp, int part) 
        op = mlirOperationGetNextInBlock(op))
     if (wsOperationIsA(op, "dot"))
       dot = op;
-  int ra = mlirOperationIsNull(dot) ? -1 : ws_ring_of_value(S->plan, mlirOperationGetOperand(dot, 0));
-  int rb = mlirOperationIsNull(dot) ? -1 : ws_ring_of_value(S->plan, mlirOperationGetOperand(dot, 1));
+  int ra =
+      mlirOperationIsNull(dot) ? -1 : ws_ring_of_value(S->plan, mlirOperationGetOperand(dot, 0));
+  int rb =
+      mlirOperationIsNull(dot) ? -1 : ws_ring_of_value(S->plan, mlirOperationGetOperand(dot, 1));
   if (in < 0 || ra < 0 || rb < 0) {
     ws_emit_op_error(loop, "has no ring into its MMA warp; run ws-plan-memory");
     S->failed = true;
@@ -2115,8 +2111,9 @@ static void emit_tmem_epilogue(specializer *S, ws_builder *outer, int part) {
   wait_barrier(S, at, acc, true, buffer, phase);
   tcgen05_fence(at, false);
   MlirValue result = mlirOperationGetResult(S->plan->loop, 0);
-  MlirValue load[2] = {buffer, ws_cmpi(at, "slt", map_get(m, mlirOperationGetOperand(S->plan->loop, 0)),
-                                       map_get(m, mlirOperationGetOperand(S->plan->loop, 1)))};
+  MlirValue load[2] = {buffer,
+                       ws_cmpi(at, "slt", map_get(m, mlirOperationGetOperand(S->plan->loop, 0)),
+                               map_get(m, mlirOperationGetOperand(S->plan->loop, 1)))};
   map_put(m, result,
           ws_build_value(at, "ws.tmem_load", 2, load, mlirValueGetType(result), 0, NULL));
   tcgen05_fence(at, true);
@@ -2137,8 +2134,7 @@ static void emit_tmem_epilogue(specializer *S, ws_builder *outer, int part) {
 static ws_builder in_mma_warp(specializer *S, ws_builder *b, MlirValue warp) {
   int mma = ws_plan_find_role(S->plan, WS_ROLE_MMA);
   MlirBlock then_block;
-  ws_build_if(b, ws_cmpi(b, "eq", warp, c32(b, S->plan->parts[mma].first_warp)), &then_block,
-              NULL);
+  ws_build_if(b, ws_cmpi(b, "eq", warp, c32(b, S->plan->parts[mma].first_warp)), &then_block, NULL);
   return ws_builder_before(mlirBlockGetTerminator(then_block));
 }
 
@@ -2199,8 +2195,8 @@ static void emit_workers(specializer *S, ws_builder *b, MlirValue warp, ws_role 
     if (S->plan->parts[part].role != role)
       continue;
     MlirValue mine = ws_cmpi(b, "eq", warp, c32(b, S->plan->parts[part].first_warp));
-    MlirValue elected = ws_build_value(b, "nvvm.elect.sync", 0, NULL,
-                                       mlirIntegerTypeGet(S->ctx, 1), 0, NULL);
+    MlirValue elected =
+        ws_build_value(b, "nvvm.elect.sync", 0, NULL, mlirIntegerTypeGet(S->ctx, 1), 0, NULL);
     MlirBlock then_block;
     ws_build_if(b, ws_arith(b, "arith.andi", mine, elected), &then_block, NULL);
     ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
@@ -2217,7 +2213,7 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
     ws_build_if(b, ws_cmpi(b, "ult", warp, c32(b, p->num_warps)), &then_block, &else_block);
     ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
     setmaxnreg(&t, true, p->registers);
-    (S->plan->tmem.tile.ptr     ? emit_tmem_epilogue
+    (S->plan->tmem.tile.ptr       ? emit_tmem_epilogue
      : ws_plan_is_matmul(S->plan) ? emit_wgmma_consumers
                                   : emit_compute_partition)(S, &t, compute);
     /* The TMA partitions share the warpgroup after the compute warps and
@@ -2244,11 +2240,12 @@ static bool check_placement(const ws_plan *plan) {
   MlirOperation parent = mlirBlockGetParentOperation(block);
   if (!mlirOperationEqual(parent, plan->func)) {
     char at[64];
-    if (ws_op_is(parent, "scf.for") && mlirOperationEqual(mlirOperationGetParentOperation(parent),
-                                                          plan->func))
-      ws_emit_op_error(top, "must be at the top level of its kernel to be specialized; in a "
-                            "persistent kernel, mark the loop over tiles around it (at %s) "
-                            "instead",
+    if (ws_op_is(parent, "scf.for") &&
+        mlirOperationEqual(mlirOperationGetParentOperation(parent), plan->func))
+      ws_emit_op_error(top,
+                       "must be at the top level of its kernel to be specialized; in a "
+                       "persistent kernel, mark the loop over tiles around it (at %s) "
+                       "instead",
                        ws_loc_str(mlirOperationGetLocation(parent), at, sizeof at));
     else
       ws_emit_op_error(top, "must be at the top level of its kernel to be "

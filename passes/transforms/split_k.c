@@ -94,8 +94,8 @@ static const char *refusal(MlirOperation tile, MlirOperation k, MlirOperation fu
   if (mlirOperationIsNull(k) || mlirOperationGetNumResults(k) != 1)
     return "is not a persistent matmul's tile loop (a loop over tile ids holding one K loop "
            "that carries a ws.dot accumulator); put ws.split_k on that tile loop";
-#define TILE_LOOP_FORM                                                                   \
-  "; it must run from gpu.block_id x in steps of gpu.grid_dim x, the form whose blocks "  \
+#define TILE_LOOP_FORM                                                                             \
+  "; it must run from gpu.block_id x in steps of gpu.grid_dim x, the form whose blocks "           \
   "take their units in order, which the split's waits rely on"
   if (!is_gpu_x(mlirOperationGetOperand(tile, 0), "gpu.block_id"))
     return "does not start at gpu.block_id x" TILE_LOOP_FORM;
@@ -163,8 +163,9 @@ static void store_only_owner(MlirOperation k, MlirValue owner) {
       continue;
     intptr_t inner = mlirOperationGetNumOperands(op) - 2; /* desc, coords..., value */
     ws_builder b = ws_builder_before(op);
-    mlirOperationSetOperand(op, inner, ws_select(&b, owner, mlirOperationGetOperand(op, inner),
-                                                 ws_const_i32(&b, OFF_TENSOR)));
+    mlirOperationSetOperand(
+        op, inner,
+        ws_select(&b, owner, mlirOperationGetOperand(op, inner), ws_const_i32(&b, OFF_TENSOR)));
   }
 }
 
@@ -193,7 +194,8 @@ static bool prepare_split(MlirOperation tile, const char *mode, split_site *s) {
   const char *why = refusal(tile, s->k, func, &at);
   if (why) {
     ws_emit_op_error(at, "%s ws.split_k = %s, but it %s",
-                     mlirOperationEqual(at, tile) ? "asks for" : "is the K loop of a tile loop marked",
+                     mlirOperationEqual(at, tile) ? "asks for"
+                                                  : "is the K loop of a tile loop marked",
                      mode, why);
     return false;
   }
@@ -227,8 +229,10 @@ static void finish_split(MlirOperation tile, MlirOperation k, MlirValue acc, Mli
   ws_set_int_attr(ws_enclosing_kernel(tile), "ws.workspace_per_block", per_block);
   mlirOperationRemoveAttributeByName(tile, mlirStringRefCreateFromCString("ws.split_k"));
   if (explain)
-    ws_remark(env, mlirOperationGetLocation(tile), "%s (the workspace: %lld bytes per block of "
-              "the grid, a new i64 argument)", what, per_block);
+    ws_remark(env, mlirOperationGetLocation(tile),
+              "%s (the workspace: %lld bytes per block of "
+              "the grid, a new i64 argument)",
+              what, per_block);
 }
 
 /* The K loop's %k becomes its own plus `first` (a split's first K); for
@@ -285,10 +289,12 @@ static bool split_tile_loop(MlirOperation tile, const ws_pass_env *env, bool exp
   sum_after(k, "ws.split_k_sum", 4, ops, &post);
   MlirValue last = ws_arith(&post, "arith.subi", splits, ws_const_i32(&post, 1));
   char what[320];
-  snprintf(what, sizeof what, "split-K: each tile's K range is split over up to %d blocks when "
+  snprintf(what, sizeof what,
+           "split-K: each tile's K range is split over up to %d blocks when "
            "the grid has more blocks than tiles (splits = grid / tiles, each of at least %d K "
            "steps); a tile's last split adds the others' f32 partial sums in a fixed order "
-           "from the workspace and alone stores C", MAX_SPLITS, MIN_STEPS);
+           "from the workspace and alone stores C",
+           MAX_SPLITS, MIN_STEPS);
   finish_split(tile, k, acc, ws_cmpi(&post, "eq", split, last), env, explain, what);
   return true;
 }
@@ -303,12 +309,11 @@ static MlirValue count_whole_tiles(ws_builder *b, MlirValue tiles, MlirValue gri
   MlirValue zero = ws_const_i32(b, 0);
   MlirValue waves = ws_ceil_div(b, tiles, grid);
   MlirValue two_waves = ws_arith(b, "arith.muli", grid, ws_const_i32(b, 2));
-  MlirValue dp = ws_select(b, ws_cmpi(b, "uge", tiles, two_waves),
-                           ws_arith(b, "arith.muli",
-                                    ws_arith(b, "arith.subi", waves, ws_const_i32(b, 2)), grid),
-                           zero);
-  MlirValue stream = ws_arith(b, "arith.andi", ws_cmpi(b, "ugt", k_steps, zero),
-                              ws_cmpi(b, "uge", tiles, grid));
+  MlirValue dp = ws_select(
+      b, ws_cmpi(b, "uge", tiles, two_waves),
+      ws_arith(b, "arith.muli", ws_arith(b, "arith.subi", waves, ws_const_i32(b, 2)), grid), zero);
+  MlirValue stream =
+      ws_arith(b, "arith.andi", ws_cmpi(b, "ugt", k_steps, zero), ws_cmpi(b, "uge", tiles, grid));
   MlirValue three = ws_arith(b, "arith.muli", grid, ws_const_i32(b, 3));
   *units = ws_select(b, stream, ws_arith(b, "arith.addi", dp, three), tiles);
   return ws_select(b, stream, dp, tiles);
@@ -362,7 +367,8 @@ typedef struct split_loops {
 
 static MlirWalkResult push_split_loop(MlirOperation op, void *user_data) {
   split_loops *l = user_data;
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("ws.split_k"));
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("ws.split_k"));
   if (ws_op_is(op, "scf.for") && !mlirAttributeIsNull(a))
     ws_op_list_push(&l->asked, op);
   else if (ws_op_is(op, "scf.for") && ws_has_attr(op, "ws.warp_specialize") &&
@@ -396,7 +402,8 @@ static bool run_split_k(MlirOperation root, const ws_pass_options *opts, const w
   ws_op_list_free(&found.whole);
   for (long i = 0; i < loops.len; i++) {
     MlirOperation loop = loops.items[i];
-    MlirAttribute a = mlirOperationGetAttributeByName(loop, mlirStringRefCreateFromCString("ws.split_k"));
+    MlirAttribute a =
+        mlirOperationGetAttributeByName(loop, mlirStringRefCreateFromCString("ws.split_k"));
     if (mlirAttributeIsAString(a))
       ok &= stream_tile_loop(loop, env, explain);
     else if (mlirBoolAttrGetValue(a))
@@ -409,8 +416,7 @@ static bool run_split_k(MlirOperation root, const ws_pass_options *opts, const w
 }
 
 static const ws_option_spec split_k_options[] = {
-    {"explain", WS_OPTION_BOOL, "false", "remark how each split tile loop was split", NULL, 0,
-     0},
+    {"explain", WS_OPTION_BOOL, "false", "remark how each split tile loop was split", NULL, 0, 0},
     {"split-k", WS_OPTION_STRING, "",
      "split a persistent matmul's tile loop that has no ws.split_k as ws.split_k = true or "
      "\"stream\" would (a knob an autotuner turns; empty: leave it whole)",

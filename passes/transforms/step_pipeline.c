@@ -69,9 +69,11 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
   if (ws_mma_engine_of(loop)->accumulator != WS_ACC_REGISTERS || c->pingpong || c->lag ||
       !mlirOperationIsNull(ws_plan_tile_loop(plan)) || ws_loop_dot_runs(loop) != 2) {
     if (ask == 1)
-      snprintf(why, cap, "a pipelined loop has two runs of ws.dot accumulating in registers "
-                         "(wgmma), outside a persistent tile loop and without a lag; this one "
-                         "has %d run(s)%s", ws_loop_dot_runs(loop),
+      snprintf(why, cap,
+               "a pipelined loop has two runs of ws.dot accumulating in registers "
+               "(wgmma), outside a persistent tile loop and without a lag; this one "
+               "has %d run(s)%s",
+               ws_loop_dot_runs(loop),
                !mlirOperationIsNull(ws_plan_tile_loop(plan)) ? " in a persistent tile loop"
                : c->lag                                      ? " and a lag"
                : ws_mma_engine_of(loop)->accumulator != WS_ACC_REGISTERS
@@ -96,10 +98,10 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
       MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
       MlirType e = mlirTypeIsARankedTensor(t) ? mlirShapedTypeGetElementType(t) : t;
       /* a byte per flag, as the register-pressure remark counts it */
-      long long regs = mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 2
-                           ? mlirShapedTypeGetDimSize(t, 0) * mlirShapedTypeGetDimSize(t, 1) / 4 /
-                                 threads
-                           : 0;
+      long long regs =
+          mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 2
+              ? mlirShapedTypeGetDimSize(t, 0) * mlirShapedTypeGetDimSize(t, 1) / 4 / threads
+              : 0;
       if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 1 && regs > mask_values &&
           !ws_is_index_mask(mlirOperationGetResult(op, 0)))
         mask_values = regs; /* a mask (causal, or a ragged last block) the lowering
@@ -113,9 +115,11 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
     if (dot && run == 1) {
       for (int i = 0; i < 3; i++)
         if (!early_operand(mlirOperationGetOperand(op, i))) {
-          snprintf(why, cap, "a ws.dot of the step's first run reads operand %d other "
-                             "than from a ws.load (or zeros), so it cannot be issued a "
-                             "step early", i);
+          snprintf(why, cap,
+                   "a ws.dot of the step's first run reads operand %d other "
+                   "than from a ws.load (or zeros), so it cannot be issued a "
+                   "step early",
+                   i);
           return no;
         }
       s_values += registers_per_thread(mlirOperationGetResult(op, 0), threads);
@@ -131,9 +135,10 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
   char head[240], mask[64] = "";
   if (mask_values)
     snprintf(mask, sizeof mask, " and a mask (%lld)", mask_values);
-  snprintf(head, sizeof head, "the carried tiles (%lld registers per consumer thread), two S "
-                              "tiles (%lld each), the P its second run reads from registers "
-                              "(%lld)%s take %lld",
+  snprintf(head, sizeof head,
+           "the carried tiles (%lld registers per consumer thread), two S "
+           "tiles (%lld each), the P its second run reads from registers "
+           "(%lld)%s take %lld",
            carried, s_values, p_values, mask, values);
   /* three warpgroups get 160 registers each, not 240: two thirds */
   bool three = c->num_warps > 8;
@@ -141,13 +146,15 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
   int registers = three ? 160 : 240;
   bool fits = values <= budget;
   if (!fits && ask != 1) {
-    snprintf(why, cap, "%s, over the %d of setmaxnreg's %d that leave ptxas room to "
-                       "interleave the math (ws.pipeline = true asks for it all the same)",
+    snprintf(why, cap,
+             "%s, over the %d of setmaxnreg's %d that leave ptxas room to "
+             "interleave the math (ws.pipeline = true asks for it all the same)",
              head, budget, registers);
     return WS_PIPELINE_OFF;
   }
-  snprintf(why, cap, "%s, %s the %d of setmaxnreg's %d that leave ptxas room to interleave "
-                     "the math%s",
+  snprintf(why, cap,
+           "%s, %s the %d of setmaxnreg's %d that leave ptxas room to interleave "
+           "the math%s",
            head, fits ? "within" : "over", budget, registers,
            ask == 1 ? "; ws.pipeline = true asks for it" : "");
   return WS_PIPELINE_ON;

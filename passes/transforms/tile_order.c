@@ -32,8 +32,8 @@ static MlirValue cluster_rank(MlirOperation op, MlirType type) {
   ws_builder b = ws_builder_before(
       mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0))));
   MlirNamedAttribute x = ws_named_text(b.ctx, "dimension", "#gpu<dim x>");
-  MlirValue rank = ws_build_value(&b, "gpu.cluster_block_id", 0, NULL, mlirIndexTypeGet(b.ctx),
-                                  1, &x);
+  MlirValue rank =
+      ws_build_value(&b, "gpu.cluster_block_id", 0, NULL, mlirIndexTypeGet(b.ctx), 1, &x);
   return ws_build_value(&b, "arith.index_cast", 1, &rank, type, 0, NULL);
 }
 
@@ -49,8 +49,8 @@ static int plan_group(int sms, int bm, int bn, int c) {
 /* The unit (cluster) row and the column of tile t: row-major, or grouped
  * by `group` unit rows. Counts are kept at least 1 so that no division
  * traps on an empty output (whose tile loop runs no tile anyway). */
-static void order_tiles(ws_builder *b, MlirValue t, MlirValue units_m, MlirValue tiles_n,
-                        int group, MlirValue *pm, MlirValue *pn) {
+static void order_tiles(ws_builder *b, MlirValue t, MlirValue units_m, MlirValue tiles_n, int group,
+                        MlirValue *pm, MlirValue *pn) {
   MlirValue one = ws_const_i32(b, 1);
   MlirValue cols = ws_arith(b, "arith.maxui", tiles_n, one);
   if (!group) {
@@ -78,8 +78,8 @@ static void expand(MlirOperation op, bool explain, const ws_pass_env *env) {
   int c = cluster[0], sms = ws_target_of(op)->sms;
   int forced = ws_int_attr(op, "group", 0);
   int group = ws_string_attr_is(op, "order", "row") ? 0
-              : forced                                ? forced
-                                                      : plan_group(sms, bm, bn, c);
+              : forced                              ? forced
+                                                    : plan_group(sms, bm, bn, c);
   ws_builder b = ws_builder_before(op);
   MlirValue tiles_m = ws_ceil_div(&b, mlirOperationGetOperand(op, 1), ws_const_i32(&b, bm));
   MlirValue tiles_n = ws_ceil_div(&b, mlirOperationGetOperand(op, 2), ws_const_i32(&b, bn));
@@ -95,8 +95,10 @@ static void expand(MlirOperation op, bool explain, const ws_pass_env *env) {
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 1),
                                 ws_arith(&b, "arith.muli", pn, ws_const_i32(&b, bn)));
   if (explain && !group)
-    ws_remark(env, mlirOperationGetLocation(op), "tile order: row-major (order = \"row\" "
-              "on the op): a wave of %d tiles runs along rows of C, sharing A's rows", sms);
+    ws_remark(env, mlirOperationGetLocation(op),
+              "tile order: row-major (order = \"row\" "
+              "on the op): a wave of %d tiles runs along rows of C, sharing A's rows",
+              sms);
   else if (explain) {
     int cols = (sms + group * c - 1) / (group * c);
     ws_remark(env, mlirOperationGetLocation(op),
@@ -106,11 +108,12 @@ static void expand(MlirOperation op, bool explain, const ws_pass_env *env) {
               "G x %d + %d / G x %d is least where its two terms are equal%s; group = N or "
               "order = \"row\" on the op forces another",
               group, group == 1 ? "" : "s", c > 1 ? "cluster tiles" : "M tiles",
-              forced ? "group on the op" : "the planner's pick", sms,
-              ws_target_of(op)->chip, group * c, cols, group * c * bm, cols * bn,
-              group * c * bm + cols * bn, c * bm, sms / c, bn,
-              forced ? "" : ", and the planner takes the largest power of two at or below "
-                            "that G");
+              forced ? "group on the op" : "the planner's pick", sms, ws_target_of(op)->chip,
+              group * c, cols, group * c * bm, cols * bn, group * c * bm + cols * bn, c * bm,
+              sms / c, bn,
+              forced ? ""
+                     : ", and the planner takes the largest power of two at or below "
+                       "that G");
   }
   mlirOperationDestroy(op);
 }
@@ -134,8 +137,8 @@ static bool run_tile_order(MlirOperation root, const ws_pass_options *opts,
 }
 
 static const ws_option_spec tile_order_options[] = {
-    {"explain", WS_OPTION_BOOL, "false", "remark which tile order each ws.tile_coords got",
-     NULL, 0, 0},
+    {"explain", WS_OPTION_BOOL, "false", "remark which tile order each ws.tile_coords got", NULL, 0,
+     0},
 };
 
 const ws_pass_def ws_tile_order_pass_def = {

@@ -23,8 +23,7 @@
 
 enum { TMA_MAX_RANK = 5, TMA_MAX_BOX_DIM = WS_TMA_MAX_BOX_DIM, TMA_INNER_ALIGN_BYTES = 16 };
 
-static const char supported_elements[] =
-    "f16, bf16, f32, f8E4M3FN, f8E5M2, i8, i32";
+static const char supported_elements[] = "f16, bf16, f32, f8E4M3FN, f8E5M2, i8, i32";
 
 static bool get_i32(MlirAttribute attr, long long *value);
 
@@ -89,33 +88,36 @@ static bool check_box(MlirLocation loc, MlirType desc, bool direct) {
   }
   int64_t rank = mlirShapedTypeGetRank(box);
   if (rank < 1 || rank > TMA_MAX_RANK) {
-    ws_emit_error_at(loc, "descriptor %s: box rank %lld is not supported; "
-                          "expected rank 1 to %d",
+    ws_emit_error_at(loc,
+                     "descriptor %s: box rank %lld is not supported; "
+                     "expected rank 1 to %d",
                      dbuf, (long long)rank, TMA_MAX_RANK);
     return false;
   }
   MlirType elem = mlirShapedTypeGetElementType(box);
   int bytes = wsElementTypeByteWidth(elem);
   if (bytes == 0) {
-    ws_emit_error_at(loc, "descriptor %s: element type %s is not supported; "
-                          "expected one of %s",
-                     dbuf, ws_type_str(elem, ebuf, sizeof ebuf),
-                     supported_elements);
+    ws_emit_error_at(loc,
+                     "descriptor %s: element type %s is not supported; "
+                     "expected one of %s",
+                     dbuf, ws_type_str(elem, ebuf, sizeof ebuf), supported_elements);
     return false;
   }
   for (int64_t d = 0; d < rank; d++) {
     int64_t extent = mlirShapedTypeGetDimSize(box, d);
     if (mlirShapedTypeIsDynamicSize(extent)) {
-      ws_emit_error_at(loc, "descriptor %s: box dimension %lld is dynamic; "
-                            "expected a static box shape",
+      ws_emit_error_at(loc,
+                       "descriptor %s: box dimension %lld is dynamic; "
+                       "expected a static box shape",
                        dbuf, (long long)d);
       return false;
     }
-    bool side_by_side = d == rank - 1 && extent > TMA_MAX_BOX_DIM &&
-                        ws_row_box_cols(extent, bytes) > 0;
+    bool side_by_side =
+        d == rank - 1 && extent > TMA_MAX_BOX_DIM && ws_row_box_cols(extent, bytes) > 0;
     if (extent < 1 || (extent > TMA_MAX_BOX_DIM && !side_by_side)) {
-      ws_emit_error_at(loc, "descriptor %s: box dimension %lld is %lld; TMA "
-                            "boxes take 1 to %d elements per dimension%s",
+      ws_emit_error_at(loc,
+                       "descriptor %s: box dimension %lld is %lld; TMA "
+                       "boxes take 1 to %d elements per dimension%s",
                        dbuf, (long long)d, (long long)extent, TMA_MAX_BOX_DIM,
                        d == rank - 1 ? " (a wider innermost one is moved as several "
                                        "boxes side by side when a divisor of it of at "
@@ -128,9 +130,10 @@ static bool check_box(MlirLocation loc, MlirType desc, bool direct) {
   if (inner % TMA_INNER_ALIGN_BYTES != 0 && !direct) {
     /* the fix, in the user's units: elements of the box's type */
     int64_t step = TMA_INNER_ALIGN_BYTES / bytes;
-    ws_emit_error_at(loc, "descriptor %s: the innermost box dimension spans "
-                          "%lld bytes; TMA needs a multiple of %d bytes: make it a "
-                          "multiple of %lld %s elements (%lld instead of %lld)",
+    ws_emit_error_at(loc,
+                     "descriptor %s: the innermost box dimension spans "
+                     "%lld bytes; TMA needs a multiple of %d bytes: make it a "
+                     "multiple of %lld %s elements (%lld instead of %lld)",
                      dbuf, (long long)inner, TMA_INNER_ALIGN_BYTES, (long long)step,
                      ws_type_str(elem, ebuf, sizeof ebuf),
                      (long long)((extent + step - 1) / step * step), (long long)extent);
@@ -142,10 +145,9 @@ static bool check_box(MlirLocation loc, MlirType desc, bool direct) {
 /* `ws.divisibility = N : i32` (N >= 1) on an integer kernel argument
  * promises the host passes only multiples of N; the alignment proof of TMA
  * coordinates builds on it. Any other ws.* argument attribute is unknown. */
-static bool check_argument_attributes(MlirOperation func, intptr_t index,
-                                      MlirValue arg) {
-  MlirAttribute all = mlirOperationGetAttributeByName(
-      func, mlirStringRefCreateFromCString("arg_attrs"));
+static bool check_argument_attributes(MlirOperation func, intptr_t index, MlirValue arg) {
+  MlirAttribute all =
+      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("arg_attrs"));
   if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
       index >= mlirArrayAttrGetNumElements(all))
     return true;
@@ -160,17 +162,18 @@ static bool check_argument_attributes(MlirOperation func, intptr_t index,
       continue;
     char buf[128];
     if (!ws_ref_eq(name, "ws.divisibility")) {
-      ws_emit_error_at(loc, "kernel argument %d has unknown attribute '%.*s'; "
-                            "the ws argument attribute is ws.divisibility",
+      ws_emit_error_at(loc,
+                       "kernel argument %d has unknown attribute '%.*s'; "
+                       "the ws argument attribute is ws.divisibility",
                        (int)index, (int)name.length, name.data);
       return false;
     }
     long long v;
     MlirType t = mlirValueGetType(arg);
-    if (!(mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t)) ||
-        !get_i32(na.attribute, &v) || v < 1) {
-      ws_emit_error_at(loc, "kernel argument %d: ws.divisibility = %s; expected "
-                            "a positive i32 on an integer argument",
+    if (!(mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t)) || !get_i32(na.attribute, &v) || v < 1) {
+      ws_emit_error_at(loc,
+                       "kernel argument %d: ws.divisibility = %s; expected "
+                       "a positive i32 on an integer argument",
                        (int)index, ws_attr_str(na.attribute, buf, sizeof buf));
       return false;
     }
@@ -191,9 +194,10 @@ static bool check_array_argument(intptr_t index, MlirValue arg) {
       if ((ws_op_is(user, "memref.load") || ws_op_is(user, "memref.dim")) &&
           mlirOpOperandGetOperandNumber(use) == 0)
         continue;
-      ws_emit_op_error(user, "uses kernel argument %d, an array: a kernel reads its "
-                             "arrays with memref.load and memref.dim only; results "
-                             "leave through ws.store to a !ws.tensor_desc",
+      ws_emit_op_error(user,
+                       "uses kernel argument %d, an array: a kernel reads its "
+                       "arrays with memref.load and memref.dim only; results "
+                       "leave through ws.store to a !ws.tensor_desc",
                        (int)index);
       return false;
     }
@@ -273,16 +277,17 @@ static bool check_access(MlirOperation op, intptr_t num_coords, MlirType tile,
   }
   int64_t rank = mlirShapedTypeGetRank(box);
   if (num_coords != rank) {
-    ws_emit_op_error(op, "has %lld coordinate%s but descriptor %s has rank "
-                         "%lld; expected %lld coordinates",
+    ws_emit_op_error(op,
+                     "has %lld coordinate%s but descriptor %s has rank "
+                     "%lld; expected %lld coordinates",
                      (long long)num_coords, num_coords == 1 ? "" : "s",
-                     ws_type_str(desc, dbuf, sizeof dbuf), (long long)rank,
-                     (long long)rank);
+                     ws_type_str(desc, dbuf, sizeof dbuf), (long long)rank, (long long)rank);
     return false;
   }
   if (!tile_fits_box(tile, box)) {
-    ws_emit_op_error(op, "%s type %s does not match the descriptor's box; "
-                         "expected %s, or it with leading unit extents dropped",
+    ws_emit_op_error(op,
+                     "%s type %s does not match the descriptor's box; "
+                     "expected %s, or it with leading unit extents dropped",
                      tile_role, ws_type_str(tile, tbuf, sizeof tbuf),
                      ws_type_str(box, bbuf, sizeof bbuf));
     return false;
@@ -305,20 +310,25 @@ static bool check_inner_coordinate(MlirOperation op, intptr_t index) {
   if (have % need == 0)
     return true;
   char origin[320], ebuf[64], remedy[160];
-  bool tiled = mlirValueIsAOpResult(coord) &&
-               ws_op_is(mlirOpResultGetOwner(coord), "ws.tile_coords");
+  bool tiled =
+      mlirValueIsAOpResult(coord) && ws_op_is(mlirOpResultGetOwner(coord), "ws.tile_coords");
   if (tiled) /* its columns step by the tile's width */
-    snprintf(remedy, sizeof remedy, "make the tile's width (its tile attribute's last "
-                                    "entry) a multiple of %lld", need);
+    snprintf(remedy, sizeof remedy,
+             "make the tile's width (its tile attribute's last "
+             "entry) a multiple of %lld",
+             need);
   else
-    snprintf(remedy, sizeof remedy, "offset and step it by multiples of %lld, or mark the "
-                                    "kernel argument it comes from {ws.divisibility = %lld : "
-                                    "i32}", need, need);
-  ws_emit_op_error(op, "innermost coordinate (operand %d) must be a multiple "
-                       "of %lld elements (16 bytes of %s) for TMA, but it is "
-                       "only proven a multiple of %lld; it is %s: %s",
-                   (int)index, need, ws_type_str(elem, ebuf, sizeof ebuf),
-                   have, ws_value_origin(coord, origin, sizeof origin), remedy);
+    snprintf(remedy, sizeof remedy,
+             "offset and step it by multiples of %lld, or mark the "
+             "kernel argument it comes from {ws.divisibility = %lld : "
+             "i32}",
+             need, need);
+  ws_emit_op_error(op,
+                   "innermost coordinate (operand %d) must be a multiple "
+                   "of %lld elements (16 bytes of %s) for TMA, but it is "
+                   "only proven a multiple of %lld; it is %s: %s",
+                   (int)index, need, ws_type_str(elem, ebuf, sizeof ebuf), have,
+                   ws_value_origin(coord, origin, sizeof origin), remedy);
   return false;
 }
 
@@ -331,8 +341,9 @@ static bool check_l2_policy(MlirOperation op) {
   char got[128];
   ws_attr_str(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("l2")), got,
               sizeof got);
-  ws_emit_op_error(op, "needs l2 = \"%s\", \"%s\" or \"%s\" (the L2 policy of its copies), "
-                       "got %s",
+  ws_emit_op_error(op,
+                   "needs l2 = \"%s\", \"%s\" or \"%s\" (the L2 policy of its copies), "
+                   "got %s",
                    ws_l2_policy_names[WS_L2_NORMAL], ws_l2_policy_names[WS_L2_FIRST],
                    ws_l2_policy_names[WS_L2_LAST], got);
   return false;
@@ -340,16 +351,13 @@ static bool check_l2_policy(MlirOperation op) {
 
 static bool check_load(MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
-  return check_access(op, n - 1, mlirValueGetType(mlirOperationGetResult(op, 0)),
-                      "result") &&
-         (ws_load_is_row_vector(op) || check_inner_coordinate(op, n - 1)) &&
-         check_l2_policy(op);
+  return check_access(op, n - 1, mlirValueGetType(mlirOperationGetResult(op, 0)), "result") &&
+         (ws_load_is_row_vector(op) || check_inner_coordinate(op, n - 1)) && check_l2_policy(op);
 }
 
 static bool check_store(MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
-  return check_access(op, n - 2,
-                      mlirValueGetType(mlirOperationGetOperand(op, n - 1)),
+  return check_access(op, n - 2, mlirValueGetType(mlirOperationGetOperand(op, n - 1)),
                       "stored value") &&
          (ws_store_is_row_vector(op) || check_inner_coordinate(op, n - 2));
 }
@@ -373,8 +381,8 @@ static bool is_matrix(MlirOperation op, MlirType t, const char *role) {
   char buf[256];
   if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != 2 ||
       !mlirShapedTypeHasStaticShape(t)) {
-    ws_emit_op_error(op, "operand %s must be a static rank-2 tensor, got %s",
-                     role, ws_type_str(t, buf, sizeof buf));
+    ws_emit_op_error(op, "operand %s must be a static rank-2 tensor, got %s", role,
+                     ws_type_str(t, buf, sizeof buf));
     return false;
   }
   return true;
@@ -391,16 +399,18 @@ static bool check_dot_scales(MlirOperation op, MlirType a, MlirType b, bool tran
     return true; /* no target: refused elsewhere */
   MlirType ea = mlirShapedTypeGetElementType(a), eb = mlirShapedTypeGetElementType(b);
   if (!engine->num_scaled_forms) {
-    ws_emit_op_error(op, "is block-scaled (scale operands), but on %s ws.dot runs on %s, "
-                         "which has no block-scaled form; write the scaling in the loop: "
-                         "each K block's product a ws.dot into a fresh accumulator, "
-                         "scaled and added (docs/language.md, FP8 matmuls)",
+    ws_emit_op_error(op,
+                     "is block-scaled (scale operands), but on %s ws.dot runs on %s, "
+                     "which has no block-scaled form; write the scaling in the loop: "
+                     "each K block's product a ws.dot into a fresh accumulator, "
+                     "scaled and added (docs/language.md, FP8 matmuls)",
                      ws_target_chip(op, chip, sizeof chip), engine->name);
     return false;
   }
   if (!ws_mma_find_scaled_form(engine, ea, eb)) {
-    ws_emit_op_error(op, "is block-scaled with a and b of element types %s and %s; %s "
-                         "has block-scaled forms for a x b of %s only",
+    ws_emit_op_error(op,
+                     "is block-scaled with a and b of element types %s and %s; %s "
+                     "has block-scaled forms for a x b of %s only",
                      ws_type_str(ea, abuf, sizeof abuf), ws_type_str(eb, bbuf, sizeof bbuf),
                      engine->name, ws_mma_scaled_form_list(engine, forms, sizeof forms));
     return false;
@@ -414,10 +424,11 @@ static bool check_dot_scales(MlirOperation op, MlirType a, MlirType b, bool tran
   int64_t n = mlirShapedTypeGetDimSize(b, 0);
   int rows = engine->scale_atom_rows, deep = engine->scale_atom_k;
   if (m % rows || n % rows || k % deep) {
-    ws_emit_op_error(op, "is block-scaled with M = %lld, N = %lld and K = %lld; %s scales "
-                         "come in MX atoms of %d rows and %d of K, so all three must be "
-                         "multiples of them", (long long)m, (long long)n, (long long)k,
-                     engine->name, rows, deep);
+    ws_emit_op_error(op,
+                     "is block-scaled with M = %lld, N = %lld and K = %lld; %s scales "
+                     "come in MX atoms of %d rows and %d of K, so all three must be "
+                     "multiples of them",
+                     (long long)m, (long long)n, (long long)k, engine->name, rows, deep);
     return false;
   }
   int64_t atoms = (m / rows + n / rows) * (k / deep);
@@ -431,12 +442,13 @@ static bool check_dot_scales(MlirOperation op, MlirType a, MlirType b, bool tran
       got = -1;
   }
   if (got != atoms) {
-    ws_emit_op_error(op, "is block-scaled with M = %lld, N = %lld and K = %lld: expected %lld "
-                         "scale operands, each tensor<%dx%dxi8>: the MX atoms of the ue8m0 "
-                         "exponents (one per %d of K) of %d rows and %d of K, A's then B's",
+    ws_emit_op_error(op,
+                     "is block-scaled with M = %lld, N = %lld and K = %lld: expected %lld "
+                     "scale operands, each tensor<%dx%dxi8>: the MX atoms of the ue8m0 "
+                     "exponents (one per %d of K) of %d rows and %d of K, A's then B's",
                      (long long)m, (long long)n, (long long)k, (long long)atoms,
-                     engine->scale_atom_shape[0], engine->scale_atom_shape[1],
-                     engine->scale_block, rows, deep);
+                     engine->scale_atom_shape[0], engine->scale_atom_shape[1], engine->scale_block,
+                     rows, deep);
     return false;
   }
   return true;
@@ -448,11 +460,10 @@ static bool check_dot(MlirOperation op) {
   MlirType a = mlirValueGetType(mlirOperationGetOperand(op, 0));
   MlirType b = mlirValueGetType(mlirOperationGetOperand(op, 1));
   MlirType acc = mlirValueGetType(mlirOperationGetOperand(op, 2));
-  if (!is_matrix(op, a, "a") || !is_matrix(op, b, "b") ||
-      !is_matrix(op, acc, "acc"))
+  if (!is_matrix(op, a, "a") || !is_matrix(op, b, "b") || !is_matrix(op, acc, "acc"))
     return false;
-  MlirAttribute tb = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("transpose_b"));
+  MlirAttribute tb =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("transpose_b"));
   if (!mlirAttributeIsNull(tb) && !mlirAttributeIsAUnit(tb)) {
     ws_emit_op_error(op, "attribute transpose_b must be a unit attribute, got %s",
                      ws_attr_str(tb, abuf, sizeof abuf));
@@ -474,8 +485,9 @@ static bool check_dot(MlirOperation op) {
     else if (fp8_a && !fp8_b && engine->a_from_registers)
       hint = " (an FP8 A may be widened with arith.extf to B's type in the loop, which "
              "the engine then reads from registers)";
-    ws_emit_op_error(op, "a and b of element types %s and %s: on %s ws.dot runs on %s, "
-                         "which ws lowers for a x b of %s%s",
+    ws_emit_op_error(op,
+                     "a and b of element types %s and %s: on %s ws.dot runs on %s, "
+                     "which ws lowers for a x b of %s%s",
                      ws_type_str(ea, abuf, sizeof abuf), ws_type_str(eb, bbuf, sizeof bbuf),
                      ws_target_chip(op, chip, sizeof chip), engine->name,
                      ws_mma_form_list(engine, forms, sizeof forms), hint);
@@ -490,19 +502,19 @@ static bool check_dot(MlirOperation op) {
   int64_t kb = mlirShapedTypeGetDimSize(b, transpose_b ? 1 : 0);
   int64_t n = mlirShapedTypeGetDimSize(b, transpose_b ? 0 : 1);
   if (k != kb) {
-    ws_emit_op_error(op, "a is %s (K = %lld) but b is %s%s (K = %lld); "
-                         "expected the same K",
+    ws_emit_op_error(op,
+                     "a is %s (K = %lld) but b is %s%s (K = %lld); "
+                     "expected the same K",
                      ws_type_str(a, abuf, sizeof abuf), (long long)k,
-                     ws_type_str(b, bbuf, sizeof bbuf),
-                     transpose_b ? " with transpose_b" : "", (long long)kb);
+                     ws_type_str(b, bbuf, sizeof bbuf), transpose_b ? " with transpose_b" : "",
+                     (long long)kb);
     return false;
   }
-  if (mlirShapedTypeGetDimSize(acc, 0) != m ||
-      mlirShapedTypeGetDimSize(acc, 1) != n) {
-    ws_emit_op_error(op, "accumulator %s does not match the product of a "
-                         "and b; expected tensor<%lldx%lldxf32>",
-                     ws_type_str(acc, cbuf, sizeof cbuf), (long long)m,
-                     (long long)n);
+  if (mlirShapedTypeGetDimSize(acc, 0) != m || mlirShapedTypeGetDimSize(acc, 1) != n) {
+    ws_emit_op_error(op,
+                     "accumulator %s does not match the product of a "
+                     "and b; expected tensor<%lldx%lldxf32>",
+                     ws_type_str(acc, cbuf, sizeof cbuf), (long long)m, (long long)n);
     return false;
   }
   return true;
@@ -533,10 +545,10 @@ static bool check_broadcast(MlirOperation op) {
   int64_t k = mlirShapedTypeGetDimSize(v, 1);
   if (mlirShapedTypeGetDimSize(v, 0) != 1 || mlirShapedTypeGetDimSize(t, (intptr_t)axis) != k ||
       !mlirTypeEqual(mlirShapedTypeGetElementType(v), mlirShapedTypeGetElementType(t))) {
-    ws_emit_op_error(op, "broadcasts %s to %s along axis %lld; expected a 1 x K value, "
-                         "K the result's extent along the axis, and one element type",
-                     ws_type_str(v, vbuf, sizeof vbuf), ws_type_str(t, tbuf, sizeof tbuf),
-                     axis);
+    ws_emit_op_error(op,
+                     "broadcasts %s to %s along axis %lld; expected a 1 x K value, "
+                     "K the result's extent along the axis, and one element type",
+                     ws_type_str(v, vbuf, sizeof vbuf), ws_type_str(t, tbuf, sizeof tbuf), axis);
     return false;
   }
   return true;
@@ -564,8 +576,9 @@ static bool check_reduce(MlirOperation op) {
   int64_t other = mlirShapedTypeGetDimSize(v, axis ? 0 : 1);
   if (mlirShapedTypeGetDimSize(r, 0) != 1 || mlirShapedTypeGetDimSize(r, 1) != other ||
       !mlirTypeEqual(mlirShapedTypeGetElementType(v), mlirShapedTypeGetElementType(r))) {
-    ws_emit_op_error(op, "reduces %s along axis %lld to %s; expected a 1 x %lld tile of "
-                         "its element type",
+    ws_emit_op_error(op,
+                     "reduces %s along axis %lld to %s; expected a 1 x %lld tile of "
+                     "its element type",
                      ws_type_str(v, vbuf, sizeof vbuf), axis, ws_type_str(r, rbuf, sizeof rbuf),
                      (long long)other);
     return false;
@@ -603,12 +616,14 @@ static bool check_tile_coords(MlirOperation op) {
     ws_emit_op_error(op, "has an order that is not \"grouped\" or \"row\"");
     return false;
   }
-  MlirAttribute group = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("group"));
+  MlirAttribute group =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("group"));
   long long g;
   if (!mlirAttributeIsNull(group) && (!get_i32(group, &g) || g <= 0 || row)) {
     char text[64];
-    ws_emit_op_error(op, "has group = %s%s; group takes a positive i32 (the rows of tiles of "
-                         "a group), and only in the grouped order",
+    ws_emit_op_error(op,
+                     "has group = %s%s; group takes a positive i32 (the rows of tiles of "
+                     "a group), and only in the grouped order",
                      ws_attr_str(group, text, sizeof text), row ? " with order = \"row\"" : "");
     return false;
   }
@@ -636,15 +651,15 @@ static MlirWalkResult check_constant_step(MlirOperation op, void *user_data) {
   if (!ws_op_is(op, "scf.for") || !ws_constant_int(mlirOperationGetOperand(op, 2), &step) ||
       step > 0)
     return MlirWalkResultAdvance;
-  ws_emit_op_error(op, "has a step of %lld; a loop that is, or is inside, a "
-                       "warp-specialized loop needs a positive step (this one would never end)",
+  ws_emit_op_error(op,
+                   "has a step of %lld; a loop that is, or is inside, a "
+                   "warp-specialized loop needs a positive step (this one would never end)",
                    step);
   *(bool *)user_data = false;
   return MlirWalkResultInterrupt;
 }
 
-static bool check_warp_specialize(verify_state *st, MlirOperation op,
-                                  MlirAttribute attr) {
+static bool check_warp_specialize(verify_state *st, MlirOperation op, MlirAttribute attr) {
   if (!ws_op_is(op, "scf.for")) {
     ws_emit_op_error(op, "carries ws.warp_specialize; only an scf.for loop "
                          "can be warp-specialized");
@@ -679,8 +694,8 @@ static bool check_overlap(verify_state *st, MlirOperation op, MlirAttribute attr
   (void)st;
   MlirStringRef v = mlirAttributeIsAString(attr) ? mlirStringAttrGetValue(attr)
                                                  : mlirStringRefCreateFromCString("");
-  if (!ws_op_is(op, "scf.for") || (!ws_ref_eq(v, "pingpong") && !ws_ref_eq(v, "cooperative") &&
-                                    !ws_ref_eq(v, "tmem"))) {
+  if (!ws_op_is(op, "scf.for") ||
+      (!ws_ref_eq(v, "pingpong") && !ws_ref_eq(v, "cooperative") && !ws_ref_eq(v, "tmem"))) {
     ws_emit_op_error(op, "carries ws.overlap; it is \"pingpong\" or \"cooperative\" (sm_90a), "
                          "or \"tmem\" (sm_100a), on the scf.for over tile ids of a "
                          "persistent matmul");
@@ -697,9 +712,10 @@ static bool check_pipeline(verify_state *st, MlirOperation op, MlirAttribute att
       mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
           op, mlirStringRefCreateFromCString("ws.warp_specialize")))) {
     char buf[96];
-    ws_emit_op_error(op, "carries ws.pipeline = %s; it is true or false, on the scf.for "
-                         "marked ws.warp_specialize (whether its consumers issue the next "
-                         "step's first ws.dot before this step's math)",
+    ws_emit_op_error(op,
+                     "carries ws.pipeline = %s; it is true or false, on the scf.for "
+                     "marked ws.warp_specialize (whether its consumers issue the next "
+                     "step's first ws.dot before this step's math)",
                      ws_attr_str(attr, buf, sizeof buf));
     return false;
   }
@@ -713,16 +729,16 @@ static MlirWalkResult find_marked_loop(MlirOperation op, void *found);
  * value that is not a bool. */
 static bool check_marked_loop_bool(MlirOperation op, MlirAttribute attr, const char *name,
                                    const char *belongs, const char *values) {
-  bool marked = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("ws.warp_specialize")));
+  bool marked = !mlirAttributeIsNull(
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("ws.warp_specialize")));
   if (!ws_op_is(op, "scf.for") || !marked) {
     bool inner = false; /* a loop inside this one is marked */
     if (ws_op_is(op, "scf.for"))
       mlirOperationWalk(op, find_marked_loop, &inner, MlirWalkPreOrder);
     ws_emit_op_error(op, "carries %s; it belongs on %s%s", name, belongs,
                      !inner ? ""
-                         : " (ws.warp_specialize is on the loop inside this one: a persistent "
-                           "matmul marks its tile loop, this one, and not its K loop)");
+                            : " (ws.warp_specialize is on the loop inside this one: a persistent "
+                              "matmul marks its tile loop, this one, and not its K loop)");
     return false;
   }
   if (!mlirAttributeIsABool(attr)) {
@@ -743,10 +759,14 @@ static bool check_split_k(verify_state *st, MlirOperation op, MlirAttribute attr
     MlirStringRef v = mlirStringAttrGetValue(attr);
     if (v.length == 6 && memcmp(v.data, "stream", 6) == 0)
       return check_marked_loop_bool(op, mlirBoolAttrGet(mlirAttributeGetContext(attr), 1),
-                                    "ws.split_k", "the scf.for over tile ids of a persistent "
-                                    "matmul, the loop marked ws.warp_specialize", "");
-    ws_emit_op_error(op, "ws.split_k = \"%.*s\"; the one string it takes is \"stream\" "
-                         "(stream-K), else true or false", (int)v.length, v.data);
+                                    "ws.split_k",
+                                    "the scf.for over tile ids of a persistent "
+                                    "matmul, the loop marked ws.warp_specialize",
+                                    "");
+    ws_emit_op_error(op,
+                     "ws.split_k = \"%.*s\"; the one string it takes is \"stream\" "
+                     "(stream-K), else true or false",
+                     (int)v.length, v.data);
     return false;
   }
   return check_marked_loop_bool(op, attr, "ws.split_k",
@@ -762,16 +782,15 @@ static bool check_split_k(verify_state *st, MlirOperation op, MlirAttribute attr
  * to the store warp one TMA box at a time. */
 static bool check_store_boxes(verify_state *st, MlirOperation op, MlirAttribute attr) {
   (void)st;
-  return check_marked_loop_bool(op, attr, "ws.store_boxes",
-                                "the scf.for marked ws.warp_specialize", "");
+  return check_marked_loop_bool(op, attr, "ws.store_boxes", "the scf.for marked ws.warp_specialize",
+                                "");
 }
 
-static bool check_num_stages(verify_state *st, MlirOperation op,
-                             MlirAttribute attr) {
+static bool check_num_stages(verify_state *st, MlirOperation op, MlirAttribute attr) {
   (void)st;
   long long v;
-  bool marked = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("ws.warp_specialize")));
+  bool marked = !mlirAttributeIsNull(
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("ws.warp_specialize")));
   if (!ws_op_is(op, "scf.for") || !marked) {
     ws_emit_op_error(op, "carries ws.num_stages; it belongs on the scf.for "
                          "marked ws.warp_specialize");
@@ -786,8 +805,7 @@ static bool check_num_stages(verify_state *st, MlirOperation op,
   return true;
 }
 
-static bool check_num_warps(verify_state *st, MlirOperation op,
-                            MlirAttribute attr) {
+static bool check_num_warps(verify_state *st, MlirOperation op, MlirAttribute attr) {
   long long v;
   if (!ws_op_is(op, "gpu.func")) {
     ws_emit_op_error(op, "carries ws.num_warps; it belongs on a gpu.func kernel");
@@ -817,8 +835,9 @@ static bool check_cluster(verify_state *st, MlirOperation op, MlirAttribute attr
   const ws_target *target = ws_target_of(op);
   int most = target ? target->max_cluster : 1;
   if (!shaped || x < 1 || y < 1 || (long long)x * y > most || (x > 1 && y > 1)) {
-    ws_emit_op_error(op, "ws.cluster = %s; expected array<i32: X, Y>, the blocks of one "
-                         "cluster along x and y, with X x Y at most %d on %s%s",
+    ws_emit_op_error(op,
+                     "ws.cluster = %s; expected array<i32: X, Y>, the blocks of one "
+                     "cluster along x and y, with X x Y at most %d on %s%s",
                      ws_attr_str(attr, buf, sizeof buf), most,
                      ws_target_chip(op, chip, sizeof chip),
                      most > 1 ? " (2 x 1 or 1 x 2)" : " (ws builds no clusters there yet)");
@@ -832,8 +851,10 @@ static bool check_cluster(verify_state *st, MlirOperation op, MlirAttribute attr
  * read back by later passes, so a hand-edited one must still parse). */
 static bool check_plan_attr(MlirOperation op, const char *name, bool ok) {
   if (!ok)
-    ws_emit_op_error(op, "attribute %s has the wrong kind (it is written by "
-                         "the ws passes; see passes/plan/ws_plan.h)", name);
+    ws_emit_op_error(op,
+                     "attribute %s has the wrong kind (it is written by "
+                     "the ws passes; see passes/plan/ws_plan.h)",
+                     name);
   return ok;
 }
 
@@ -850,20 +871,22 @@ static bool check_dict_attr(verify_state *st, MlirOperation op, MlirAttribute a)
 static bool check_kernel_int_attr(verify_state *st, MlirOperation op, MlirAttribute a) {
   (void)st;
   long long v;
-  return check_plan_attr(op, "ws.smem_bytes/maxnreg/block_threads/blocks_per_sm/workspace_per_block",
+  return check_plan_attr(op,
+                         "ws.smem_bytes/maxnreg/block_threads/blocks_per_sm/workspace_per_block",
                          ws_op_is(op, "gpu.func") && get_i32(a, &v) && v >= 0);
 }
 
 static bool check_row_scratch(verify_state *st, MlirOperation op, MlirAttribute a) {
   (void)st;
-  return check_plan_attr(op, "ws.row_scratch", ws_op_is(op, "gpu.func") &&
-                                                   mlirAttributeIsADenseI32Array(a) &&
-                                                   mlirDenseArrayGetNumElements(a) == 2);
+  return check_plan_attr(op, "ws.row_scratch",
+                         ws_op_is(op, "gpu.func") && mlirAttributeIsADenseI32Array(a) &&
+                             mlirDenseArrayGetNumElements(a) == 2);
 }
 
 static bool check_cluster_shared(verify_state *st, MlirOperation op, MlirAttribute a) {
   (void)st;
-  return check_plan_attr(op, "ws.cluster_shared", wsOperationIsA(op, "load") && mlirAttributeIsAUnit(a));
+  return check_plan_attr(op, "ws.cluster_shared",
+                         wsOperationIsA(op, "load") && mlirAttributeIsAUnit(a));
 }
 
 static bool check_persistent(verify_state *st, MlirOperation op, MlirAttribute a) {
@@ -923,8 +946,9 @@ static void check_ws_attributes(verify_state *st, MlirOperation op) {
       for (size_t r = 0; r < NUM_ATTR_RULES; r++)
         if (attr_rules[r].input)
           ws_text_appendf(&t, "%s%s", t.len ? ", " : "", attr_rules[r].name);
-      ws_emit_op_error(op, "has unknown attribute '%.*s'; ws attributes in the input are "
-                           "%s (and ws.divisibility on a kernel argument)",
+      ws_emit_op_error(op,
+                       "has unknown attribute '%.*s'; ws attributes in the input are "
+                       "%s (and ws.divisibility on a kernel argument)",
                        (int)name.length, name.data, known);
       st->ok = false;
     } else if (!rule->check(st, op, na.attribute)) {
@@ -937,8 +961,8 @@ static void check_ws_attributes(verify_state *st, MlirOperation op) {
 
 static bool check_module_target(const verify_state *st, MlirOperation module) {
   char buf[512], chip[64];
-  MlirAttribute targets = mlirOperationGetAttributeByName(
-      module, mlirStringRefCreateFromCString("targets"));
+  MlirAttribute targets =
+      mlirOperationGetAttributeByName(module, mlirStringRefCreateFromCString("targets"));
   if (mlirAttributeIsNull(targets) || !mlirAttributeIsAArray(targets) ||
       mlirArrayAttrGetNumElements(targets) == 0) {
     ws_emit_op_error(module, "has no target; ws kernels need a gpu.module "
@@ -950,20 +974,24 @@ static bool check_module_target(const verify_state *st, MlirOperation module) {
     ws_nvvm_chip(ws_attr_str(mlirArrayAttrGetElement(targets, i), buf, sizeof buf), chip,
                  sizeof chip);
     if (strncmp(buf, "#nvvm.target", strlen("#nvvm.target")) != 0) {
-      ws_emit_op_error(module, "has target %s; ws kernels need an NVVM target "
-                               "(#nvvm.target<chip = \"sm_90a\">)", buf);
+      ws_emit_op_error(module,
+                       "has target %s; ws kernels need an NVVM target "
+                       "(#nvvm.target<chip = \"sm_90a\">)",
+                       buf);
       return false;
     }
     if (!ws_target_find(chip)) {
       char chips[128];
-      ws_emit_op_error(module, "targets chip \"%s\"; ws kernels need %s "
-                               "(TMA, mbarrier and setmaxnreg)",
+      ws_emit_op_error(module,
+                       "targets chip \"%s\"; ws kernels need %s "
+                       "(TMA, mbarrier and setmaxnreg)",
                        chip, ws_target_chips(chips, sizeof chips));
       return false;
     }
     if (st->chip[0] && strcmp(chip, st->chip) != 0) {
-      ws_emit_op_error(module, "targets chip \"%s\" but the pipeline was "
-                               "asked for chip=%s",
+      ws_emit_op_error(module,
+                       "targets chip \"%s\" but the pipeline was "
+                       "asked for chip=%s",
                        chip, st->chip);
       return false;
     }
@@ -972,8 +1000,8 @@ static bool check_module_target(const verify_state *st, MlirOperation module) {
 }
 
 static void check_kernel_context(verify_state *st, MlirOperation func) {
-  if (mlirAttributeIsNull(mlirOperationGetAttributeByName(
-          func, mlirStringRefCreateFromCString("gpu.kernel")))) {
+  if (mlirAttributeIsNull(
+          mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("gpu.kernel")))) {
     ws_emit_op_error(func, "uses ws ops or types but is not a kernel; "
                            "expected 'gpu.func @name(...) kernel'");
     st->ok = false;
@@ -1076,13 +1104,11 @@ bool ws_verify_root(MlirOperation root, const char *chip) {
 }
 
 static const ws_option_spec verify_options[] = {
-    {"chip", WS_OPTION_STRING, "",
-     "required target chip (empty: any of sm_90a, sm_100a)", "|sm_90a|sm_100a",
-     0, 0},
+    {"chip", WS_OPTION_STRING, "", "required target chip (empty: any of sm_90a, sm_100a)",
+     "|sm_90a|sm_100a", 0, 0},
 };
 
-static bool run_verify(MlirOperation root, const ws_pass_options *opts,
-                       const ws_pass_env *env) {
+static bool run_verify(MlirOperation root, const ws_pass_options *opts, const ws_pass_env *env) {
   (void)env;
   return ws_verify_root(root, ws_option_string(opts, "chip"));
 }

@@ -22,7 +22,6 @@ typedef enum ws_pipeline_choice {
  * ws.pipeline on the loop says so). `why` says what decided it where a
  * remark is worth making ("" when the loop has not two runs, or cannot
  * pipeline for another mode: persistent, lagged). */
-ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, char *why,
-                                           size_t cap);
+ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, char *why, size_t cap);
 
 #endif

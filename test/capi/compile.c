@@ -17,17 +17,17 @@ static const char *const kinds[] = {"scalar", "descriptor", "array"};
 /* Compiles `source` and prints what came back. */
 static void compile_and_print(const char *label, const char *source, const char *options) {
   printf("%s:\n", label);
-  WsCompiled c = wsCompile(mlirStringRefCreateFromCString(source),
-                           mlirStringRefCreateFromCString("user.mlir"),
-                           mlirStringRefCreateFromCString(options));
+  WsCompiled c =
+      wsCompile(mlirStringRefCreateFromCString(source), mlirStringRefCreateFromCString("user.mlir"),
+                mlirStringRefCreateFromCString(options));
   printf("succeeded=%d\n", wsCompiledSucceeded(c));
   MlirStringRef ptx = wsCompiledGetPTX(c);
   printf("ptx: %s\n", ptx.length && strstr(ptx.data, ".entry add") ? ".entry add" : "none");
   for (intptr_t k = 0; k < wsCompiledGetNumKernels(c); k++) {
     const WsKernelInfo *info = wsCompiledGetKernel(c, k);
-    printf("kernel %s threads=%d smem=%d blocks_per_sm=%d persistent=%d args=%d\n",
-           info->name, info->block_threads, info->shared_memory_bytes, info->blocks_per_sm,
-           info->persistent, info->num_args);
+    printf("kernel %s threads=%d smem=%d blocks_per_sm=%d persistent=%d args=%d\n", info->name,
+           info->block_threads, info->shared_memory_bytes, info->blocks_per_sm, info->persistent,
+           info->num_args);
     for (int i = 0; i < info->num_args; i++) {
       const WsKernelArg *a = &info->args[i];
       printf("  arg%d %%%s %s", i, a->name, kinds[a->kind]);
@@ -44,8 +44,8 @@ static void compile_and_print(const char *label, const char *source, const char 
     WsCompileDiagnostic d = wsCompiledGetDiagnostic(c, i);
     if (d.severity == MlirDiagnosticRemark)
       continue;
-    printf("diag %d %.*s:%d:%d %.*s\n", (int)d.severity, (int)d.file.length, d.file.data,
-           d.line, d.column, (int)d.message.length, d.message.data);
+    printf("diag %d %.*s:%d:%d %.*s\n", (int)d.severity, (int)d.file.length, d.file.data, d.line,
+           d.column, (int)d.message.length, d.message.data);
   }
   wsCompiledDestroy(c);
 }

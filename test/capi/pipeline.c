@@ -55,8 +55,7 @@ static MlirContext make_context(void) {
 /* Runs canonicalize, ws-verify{chip}, cse on the kernel; returns 0 when
  * the pipeline succeeded. */
 static int run_mixed_pipeline(MlirContext ctx, const char *verify_options) {
-  MlirModule module =
-      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kernel));
+  MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kernel));
   if (mlirModuleIsNull(module)) {
     puts("parse failed");
     return 1;
@@ -65,8 +64,7 @@ static int run_mixed_pipeline(MlirContext ctx, const char *verify_options) {
   MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
   mlirPassManagerAddOwnedPass(pm, mlirCreateTransformsCanonicalizer());
   WsDiagnostics diag = {print_to_stdout, NULL, NULL};
-  MlirPass verify = wsCreateVerifyPass(
-      mlirStringRefCreateFromCString(verify_options), &diag);
+  MlirPass verify = wsCreateVerifyPass(mlirStringRefCreateFromCString(verify_options), &diag);
   if (!verify.ptr) {
     puts("\ncreate failed");
     mlirPassManagerDestroy(pm);
@@ -95,12 +93,10 @@ static MlirType parse_type(MlirContext ctx, const char *text) {
 static void print_op_summary(const char *what, MlirOperation op) {
   printf("%s: ", what);
   print_to_stdout(mlirIdentifierStr(mlirOperationGetName(op)), NULL);
-  printf(" operands=%d verifies=%d", (int)mlirOperationGetNumOperands(op),
-         mlirOperationVerify(op));
+  printf(" operands=%d verifies=%d", (int)mlirOperationGetNumOperands(op), mlirOperationVerify(op));
   if (mlirOperationGetNumResults(op) == 1) {
     fputs(" result=", stdout);
-    mlirTypePrint(mlirValueGetType(mlirOperationGetResult(op, 0)),
-                  print_to_stdout, NULL);
+    mlirTypePrint(mlirValueGetType(mlirOperationGetResult(op, 0)), print_to_stdout, NULL);
   }
   fputc('\n', stdout);
 }
@@ -110,43 +106,36 @@ static void print_op_summary(const char *what, MlirOperation op) {
 static void build_ops(MlirContext ctx) {
   MlirLocation loc = mlirLocationUnknownGet(ctx);
   MlirType box = parse_type(ctx, "tensor<64x64xf16>");
-  MlirType types[4] = {wsTensorDescTypeGet(box), mlirIntegerTypeGet(ctx, 32),
-                       box, parse_type(ctx, "tensor<64x64xf32>")};
+  MlirType types[4] = {wsTensorDescTypeGet(box), mlirIntegerTypeGet(ctx, 32), box,
+                       parse_type(ctx, "tensor<64x64xf32>")};
   MlirLocation locs[4] = {loc, loc, loc, loc};
   MlirBlock block = mlirBlockCreate(4, types, locs);
   MlirValue desc = mlirBlockGetArgument(block, 0);
-  MlirValue coords[2] = {mlirBlockGetArgument(block, 1),
-                         mlirBlockGetArgument(block, 1)};
+  MlirValue coords[2] = {mlirBlockGetArgument(block, 1), mlirBlockGetArgument(block, 1)};
   MlirOperation load = wsLoadOpCreate(loc, desc, 2, coords);
   mlirBlockAppendOwnedOperation(block, load);
-  MlirOperation store =
-      wsStoreOpCreate(loc, desc, 2, coords, mlirOperationGetResult(load, 0));
+  MlirOperation store = wsStoreOpCreate(loc, desc, 2, coords, mlirOperationGetResult(load, 0));
   mlirBlockAppendOwnedOperation(block, store);
   MlirValue tile = mlirBlockGetArgument(block, 2);
-  MlirOperation dot =
-      wsDotOpCreate(loc, tile, tile, mlirBlockGetArgument(block, 3), true);
+  MlirOperation dot = wsDotOpCreate(loc, tile, tile, mlirBlockGetArgument(block, 3), true);
   mlirBlockAppendOwnedOperation(block, dot);
   print_op_summary("load", load);
   print_op_summary("store", store);
   print_op_summary("dot", dot);
-  printf("isa: load=%d store=%d dot=%d in-dialect=%d\n",
-         wsOperationIsA(load, "load"), wsOperationIsA(store, "store"),
-         wsOperationIsA(dot, "dot") && !wsOperationIsA(dot, "load"),
+  printf("isa: load=%d store=%d dot=%d in-dialect=%d\n", wsOperationIsA(load, "load"),
+         wsOperationIsA(store, "store"), wsOperationIsA(dot, "dot") && !wsOperationIsA(dot, "load"),
          wsOperationIsInDialect(dot));
-  printf("transpose_b=%d\n",
-         !mlirAttributeIsNull(mlirOperationGetAttributeByName(
-             dot, mlirStringRefCreateFromCString("transpose_b"))));
+  printf("transpose_b=%d\n", !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+                                 dot, mlirStringRefCreateFromCString("transpose_b"))));
   /* A load from something that is not a descriptor is refused. */
   MlirOperation bad = wsLoadOpCreate(loc, tile, 2, coords);
   printf("load from a tensor: null=%d\n", mlirOperationIsNull(bad));
-  printf("byte widths: f16=%d f32=%d f64=%d\n",
-         wsElementTypeByteWidth(mlirF16TypeGet(ctx)),
-         wsElementTypeByteWidth(mlirF32TypeGet(ctx)),
-         wsElementTypeByteWidth(mlirF64TypeGet(ctx)));
+  printf("byte widths: f16=%d f32=%d f64=%d\n", wsElementTypeByteWidth(mlirF16TypeGet(ctx)),
+         wsElementTypeByteWidth(mlirF32TypeGet(ctx)), wsElementTypeByteWidth(mlirF64TypeGet(ctx)));
   /* The element-type table the launcher numbers its ws_dtype by. */
-  MlirType elements[] = {mlirF32TypeGet(ctx), mlirBF16TypeGet(ctx), mlirFloat8E4M3FNTypeGet(ctx),
-                      mlirIntegerTypeGet(ctx, 8), mlirF64TypeGet(ctx),
-                      mlirIntegerTypeSignedGet(ctx, 32)};
+  MlirType elements[] = {mlirF32TypeGet(ctx),          mlirBF16TypeGet(ctx),
+                         mlirFloat8E4M3FNTypeGet(ctx), mlirIntegerTypeGet(ctx, 8),
+                         mlirF64TypeGet(ctx),          mlirIntegerTypeSignedGet(ctx, 32)};
   for (size_t i = 0; i < sizeof elements / sizeof elements[0]; i++) {
     WsDtype d = wsElementTypeGetDtype(elements[i]);
     const char *map = wsDtypeGetTensorMapType(d);
@@ -228,8 +217,7 @@ int main(void) {
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   WsDiagnostics diag = {print_to_stdout, NULL, NULL};
   MlirLogicalResult added = wsAddPipeline(mlirPassManagerGetAsOpPassManager(pm),
-                                          mlirStringRefCreateFromCString("chip=sm_90a"),
-                                          &diag);
+                                          mlirStringRefCreateFromCString("chip=sm_90a"), &diag);
   printf("pipeline added: %d\n", mlirLogicalResultIsSuccess(added));
   mlirPrintPassPipeline(mlirPassManagerGetAsOpPassManager(pm), print_to_stdout, NULL);
   fputc('\n', stdout);

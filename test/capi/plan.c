@@ -92,16 +92,16 @@ static void print_plan(MlirOperation func) {
     WsPlanRing r = wsPlanGetRing(plan, i);
     printf("ring %d: ", (int)i);
     mlirTypePrint(r.tile, print_to_stdout, NULL);
-    printf(" channel=%d offset=%d slot=%d align=%d swizzle=%d\n", r.channel, r.offset,
-           r.slot_bytes, r.align, r.swizzle);
+    printf(" channel=%d offset=%d slot=%d align=%d swizzle=%d\n", r.channel, r.offset, r.slot_bytes,
+           r.align, r.swizzle);
   }
   for (intptr_t i = 0; i < wsPlanGetNumChannels(plan); i++) {
     WsPlanChannel c = wsPlanGetChannel(plan, i);
     printf("channel %d: %d->%d depth=%d full@%d empty@%d arrivals=%d/%d tx=%d "
            "phases=%d/%d fences=%d/%d drain=%d\n",
-           (int)i, c.from, c.to, c.depth, c.full, c.empty, c.full_arrivals,
-           c.empty_arrivals, c.expect_tx, c.producer_phase, c.consumer_phase,
-           c.release_fence, c.publish_fence, c.drain);
+           (int)i, c.from, c.to, c.depth, c.full, c.empty, c.full_arrivals, c.empty_arrivals,
+           c.expect_tx, c.producer_phase, c.consumer_phase, c.release_fence, c.publish_fence,
+           c.drain);
   }
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   printf("swizzle of %%a: %d\n", wsPlanGetDescriptorSwizzle(plan, mlirBlockGetArgument(entry, 0)));

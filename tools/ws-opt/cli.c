@@ -31,8 +31,8 @@ static bool emits_code(emit_kind kind) {
 }
 
 /* Matches "--name=value" or "--name value"; advances *i over the value. */
-static bool take_value(int argc, char **argv, int *i, const char *name,
-                       const char **value, bool *missing) {
+static bool take_value(int argc, char **argv, int *i, const char *name, const char **value,
+                       bool *missing) {
   size_t n = strlen(name);
   const char *arg = argv[*i];
   if (strncmp(arg, name, n) != 0)
@@ -106,7 +106,8 @@ int cli_parse(int argc, char **argv, cli_options *out) {
     int taken = take_value_flag(argc, argv, &i, out);
     if (taken == -2)
       return usage_error("unknown --emit kind in '%s'; expected mlir, llvm, "
-                         "ptx, cubin, launcher or plan", arg);
+                         "ptx, cubin, launcher or plan",
+                         arg);
     if (taken < 0)
       return usage_error("option '%s' needs a value", arg);
     if (taken > 0)
@@ -139,19 +140,21 @@ int cli_parse(int argc, char **argv, cli_options *out) {
                              "-o <dir>/NAME");
   if (out->emit == EMIT_LAUNCHER && names_directory(out->output))
     return usage_error("-o '%s' gives no NAME (it is empty or a folder): --emit=launcher "
-                       "writes NAME.h and NAME.c: give -o <dir>/NAME", out->output);
+                       "writes NAME.h and NAME.c: give -o <dir>/NAME",
+                       out->output);
   if (out->emit == EMIT_CUBIN && strcmp(out->output, "-") == 0 && isatty(STDOUT_FILENO))
     return usage_error("--emit=%s writes binary, not text: give -o FILE or redirect the "
-                       "output", emit_name(out->emit));
+                       "output",
+                       emit_name(out->emit));
   if (emits_code(out->emit) && out->ws_pipeline) {
     char stage[16];
     if (wsPassGetOptionValue(mlirStringRefCreateFromCString("ws-pipeline"),
                              mlirStringRefCreateFromCString(out->ws_pipeline),
-                             mlirStringRefCreateFromCString("stage"), stage, sizeof stage,
-                             NULL) &&
+                             mlirStringRefCreateFromCString("stage"), stage, sizeof stage, NULL) &&
         strcmp(stage, "plan") == 0) {
       char why[192];
-      snprintf(why, sizeof why, "--emit=%s needs code, and stage=plan stops before any: "
+      snprintf(why, sizeof why,
+               "--emit=%s needs code, and stage=plan stops before any: "
                "leave it out of --ws-pipeline (--emit=mlir or --emit=plan shows the plan)",
                emit_name(out->emit));
       return usage_error("%s", why);
@@ -179,14 +182,13 @@ void cli_print_version(FILE *f) {
 static void print_passes(FILE *f) {
   for (intptr_t i = 0; i < wsGetNumPasses(); i++) {
     MlirStringRef arg = wsPassGetArgument(i), sum = wsPassGetSummary(i);
-    fprintf(f, "  %-26.*s %.*s%s\n", (int)arg.length, arg.data,
-            (int)sum.length, sum.data, wsPassIsPipeline(i) ? " (pipeline)" : "");
+    fprintf(f, "  %-26.*s %.*s%s\n", (int)arg.length, arg.data, (int)sum.length, sum.data,
+            wsPassIsPipeline(i) ? " (pipeline)" : "");
     for (intptr_t o = 0; o < wsPassGetNumOptions(i); o++) {
       MlirStringRef name, def, help;
       wsPassGetOption(i, o, &name, &def, &help);
-      fprintf(f, "      %.*s=<value>  %.*s (default: \"%.*s\")\n",
-              (int)name.length, name.data, (int)help.length, help.data,
-              (int)def.length, def.data);
+      fprintf(f, "      %.*s=<value>  %.*s (default: \"%.*s\")\n", (int)name.length, name.data,
+              (int)help.length, help.data, (int)def.length, def.data);
     }
   }
 }

@@ -20,9 +20,9 @@ typedef struct cli_options {
   bool timing;
   bool generic;
   bool help, version;
-  bool explain;            /* --ws-explain */
-  bool keep_ptx;           /* --keep-ptx: --emit=launcher also writes NAME.ptx */
-  char ws_options[1024];   /* --ws-pipeline options with explain=true added */
+  bool explain;          /* --ws-explain */
+  bool keep_ptx;         /* --keep-ptx: --emit=launcher also writes NAME.ptx */
+  char ws_options[1024]; /* --ws-pipeline options with explain=true added */
 } cli_options;
 
 /* Parses argv. Returns EXIT_OK, or EXIT_USAGE after printing why. */

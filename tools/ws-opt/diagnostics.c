@@ -55,14 +55,14 @@ static bool is_source_file(const diagnostic_printer *p, MlirStringRef file) {
 
 /* Prints "where: severity: " for a location; shared by diagnostics and the
  * remarks of ws passes. Returns the resolved position for quoting. */
-static bool print_header(const diagnostic_printer *p, MlirLocation loc,
-                         const char *sev, file_position *pos) {
+static bool print_header(const diagnostic_printer *p, MlirLocation loc, const char *sev,
+                         file_position *pos) {
   bool located = resolve(loc, pos);
   if (located && is_source_file(p, pos->file))
     fprintf(stderr, "%s:%d:%d: %s: ", p->source->name, pos->line, pos->col, sev);
   else if (located)
-    fprintf(stderr, "%.*s:%d:%d: %s: ", (int)pos->file.length, pos->file.data,
-            pos->line, pos->col, sev);
+    fprintf(stderr, "%.*s:%d:%d: %s: ", (int)pos->file.length, pos->file.data, pos->line, pos->col,
+            sev);
   else
     fprintf(stderr, "%s: %s: ", p->source ? p->source->name : "ws-opt", sev);
   return located;
@@ -93,8 +93,7 @@ static void print_one(diagnostic_printer *p, MlirDiagnostic diag) {
     print_one(p, mlirDiagnosticGetNote(diag, i));
 }
 
-void diagnostics_print_remark(MlirLocation loc, MlirStringRef message,
-                              void *printer) {
+void diagnostics_print_remark(MlirLocation loc, MlirStringRef message, void *printer) {
   diagnostic_printer *p = printer;
   file_position pos;
   bool located = print_header(p, loc, "remark", &pos);
@@ -111,7 +110,6 @@ static MlirLogicalResult handle(MlirDiagnostic diag, void *user_data) {
   return mlirLogicalResultSuccess();
 }
 
-MlirDiagnosticHandlerID diagnostics_attach(MlirContext ctx,
-                                           diagnostic_printer *printer) {
+MlirDiagnosticHandlerID diagnostics_attach(MlirContext ctx, diagnostic_printer *printer) {
   return mlirContextAttachDiagnosticHandler(ctx, handle, printer, NULL);
 }

@@ -13,11 +13,9 @@ typedef struct diagnostic_printer {
 
 /* Prints a remark of a ws pass at `loc`, located like a diagnostic; a
  * WsRemarkCallback whose user data is the diagnostic_printer. */
-void diagnostics_print_remark(MlirLocation loc, MlirStringRef message,
-                              void *printer);
+void diagnostics_print_remark(MlirLocation loc, MlirStringRef message, void *printer);
 
 /* Attaches a handler that prints every diagnostic of `ctx` to stderr. */
-MlirDiagnosticHandlerID diagnostics_attach(MlirContext ctx,
-                                           diagnostic_printer *printer);
+MlirDiagnosticHandlerID diagnostics_attach(MlirContext ctx, diagnostic_printer *printer);
 
 #endif

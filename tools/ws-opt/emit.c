@@ -23,8 +23,8 @@ static const struct {
   const char *name;
   emit_kind kind;
 } kinds[] = {
-    {"mlir", EMIT_MLIR},         {"llvm", EMIT_LLVM},     {"ptx", EMIT_PTX},
-    {"cubin", EMIT_CUBIN},       {"launcher", EMIT_LAUNCHER}, {"plan", EMIT_PLAN},
+    {"mlir", EMIT_MLIR},   {"llvm", EMIT_LLVM},         {"ptx", EMIT_PTX},
+    {"cubin", EMIT_CUBIN}, {"launcher", EMIT_LAUNCHER}, {"plan", EMIT_PLAN},
 };
 
 bool emit_parse(const char *text, emit_kind *out) {
@@ -54,7 +54,8 @@ static MlirWalkResult collect_object(MlirOperation op, void *user_data) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   if (name.length != 10 || memcmp(name.data, "gpu.binary", 10) != 0)
     return MlirWalkResultAdvance;
-  MlirAttribute list = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("objects"));
+  MlirAttribute list =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("objects"));
   if (!mlirAttributeIsNull(list) && mlirAttributeIsAArray(list) && o->n < 16 &&
       mlirArrayAttrGetNumElements(list) > 0) {
     MlirAttribute obj = mlirArrayAttrGetElement(list, 0);
@@ -136,8 +137,7 @@ static bool keep_ptx_and_assemble(const objects *o, const char *ws_options, cons
   WsDiagnostics diag = {print_error, NULL, NULL};
   if (wsPassGetOptionValue(mlirStringRefCreateFromCString("ws-pipeline"),
                            mlirStringRefCreateFromCString(ws_options ? ws_options : ""),
-                           mlirStringRefCreateFromCString("cuda-path"), root, sizeof root,
-                           &diag) &&
+                           mlirStringRefCreateFromCString("cuda-path"), root, sizeof root, &diag) &&
       ptxas_assemble(o->targets[0], root, o->items[0].data, o->items[0].length, cubin, len))
     return true;
   remove(path); /* a failed run leaves no output */
@@ -190,8 +190,8 @@ bool emit_run(emit_kind kind, MlirModule module, MlirStringRef source, const cha
     wsExplainNothingPlanned(mlirModuleGetOperation(module), "there is no plan to write");
     return false;
   }
-  static const char *const formats[] = {"", "format=none", "format=llvm",
-                                        "format=isa", "format=bin"};
+  static const char *const formats[] = {"", "format=none", "format=llvm", "format=isa",
+                                        "format=bin"};
   pipeline(text, sizeof text, ws_options, formats[kind]);
   if (!run(driver, module, text))
     return false;

@@ -33,7 +33,6 @@ typedef bool (*run_pipeline_fn)(void *driver, MlirModule module, const char *tex
  * the same run). `source` is the text `module` was parsed from: the
  * launcher names each argument by its `%name` there. */
 bool emit_run(emit_kind kind, MlirModule module, MlirStringRef source, const char *ws_options,
-              run_pipeline_fn run, void *driver, FILE *out,
-              const char *output_base, bool keep_ptx);
+              run_pipeline_fn run, void *driver, FILE *out, const char *output_base, bool keep_ptx);
 
 #endif

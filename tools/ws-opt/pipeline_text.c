@@ -24,8 +24,8 @@ static void fail(reader *r, const char *what) {
   if (r->failed)
     return;
   r->failed = true;
-  snprintf(r->error, r->error_cap, "%s at offset %d of the pipeline \"%s\"",
-           what, (int)(r->p - r->text), r->text);
+  snprintf(r->error, r->error_cap, "%s at offset %d of the pipeline \"%s\"", what,
+           (int)(r->p - r->text), r->text);
 }
 
 static void skip_blanks(reader *r) {
@@ -66,8 +66,7 @@ static void collect_message(MlirStringRef piece, void *user_data) {
   text_buffer_append(piece, &((pipeline_sink *)user_data)->message);
 }
 
-static void forward_remark(MlirLocation loc, MlirStringRef message,
-                           void *user_data) {
+static void forward_remark(MlirLocation loc, MlirStringRef message, void *user_data) {
   pipeline_sink *sink = user_data;
   if (sink->on_remark)
     sink->on_remark(loc, message, sink->remark_data);
@@ -83,8 +82,8 @@ static void fail_with_message(reader *r, const char *fallback) {
 
 /* Adds one pass: ws passes by the ws C API, all others through MLIR's own
  * registry (which then parses the options). */
-static void add_pass(reader *r, MlirOpPassManager pm, MlirStringRef name,
-                     MlirStringRef options, bool has_options) {
+static void add_pass(reader *r, MlirOpPassManager pm, MlirStringRef name, MlirStringRef options,
+                     bool has_options) {
   r->sink->message.data[0] = '\0';
   r->sink->message.len = 0;
   if (wsLookupPass(name) >= 0) {
@@ -94,19 +93,15 @@ static void add_pass(reader *r, MlirOpPassManager pm, MlirStringRef name,
     return;
   }
   char element[4096];
-  int n = has_options
-              ? snprintf(element, sizeof element, "%.*s{%.*s}",
-                         (int)name.length, name.data, (int)options.length,
-                         options.data)
-              : snprintf(element, sizeof element, "%.*s", (int)name.length,
-                         name.data);
+  int n = has_options ? snprintf(element, sizeof element, "%.*s{%.*s}", (int)name.length, name.data,
+                                 (int)options.length, options.data)
+                      : snprintf(element, sizeof element, "%.*s", (int)name.length, name.data);
   if (n < 0 || (size_t)n >= sizeof element) {
     fail(r, "pipeline element too long");
     return;
   }
   if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(
-          pm, mlirStringRefCreate(element, (size_t)n), collect_message,
-          r->sink)))
+          pm, mlirStringRefCreate(element, (size_t)n), collect_message, r->sink)))
     fail_with_message(r, "invalid pass");
 }
 
@@ -127,8 +122,8 @@ static void read_element(reader *r, MlirOpPassManager pm, int depth) {
     char op_name[256];
     snprintf(op_name, sizeof op_name, "%.*s", (int)name.length, name.data);
     r->p++;
-    MlirOpPassManager nested = mlirOpPassManagerGetNestedUnder(
-        pm, mlirStringRefCreateFromCString(op_name));
+    MlirOpPassManager nested =
+        mlirOpPassManagerGetNestedUnder(pm, mlirStringRefCreateFromCString(op_name));
     read_pipeline(r, nested, depth + 1);
     skip_blanks(r);
     if (*r->p != ')') {
@@ -164,8 +159,8 @@ static void read_pipeline(reader *r, MlirOpPassManager pm, int depth) {
   }
 }
 
-bool pipeline_text_add(MlirPassManager pm, const char *text,
-                       pipeline_sink *sink, char *error, size_t error_cap) {
+bool pipeline_text_add(MlirPassManager pm, const char *text, pipeline_sink *sink, char *error,
+                       size_t error_cap) {
   reader r = {sink, text, text, error, error_cap, false};
   MlirOpPassManager top = mlirPassManagerGetAsOpPassManager(pm);
   skip_blanks(&r);

@@ -16,7 +16,7 @@
 /* Where the passes of a pipeline report. It must outlive the pass manager:
  * ws passes keep a pointer to it for their remarks. */
 typedef struct pipeline_sink {
-  text_buffer message; /* the text of the last error while adding a pass */
+  text_buffer message;        /* the text of the last error while adding a pass */
   WsRemarkCallback on_remark; /* remarks of ws passes while they run */
   void *remark_data;
 } pipeline_sink;
@@ -24,7 +24,7 @@ typedef struct pipeline_sink {
 /* Adds the pipeline `text` to `pm` (anchored on builtin.module). Returns
  * false and writes a message to `error` when the text is malformed or names
  * an unknown pass or bad option. */
-bool pipeline_text_add(MlirPassManager pm, const char *text,
-                       pipeline_sink *sink, char *error, size_t error_cap);
+bool pipeline_text_add(MlirPassManager pm, const char *text, pipeline_sink *sink, char *error,
+                       size_t error_cap);
 
 #endif

@@ -64,10 +64,10 @@ static void write_rings(FILE *out, WsPlan plan) {
     int depth = wsPlanGetChannel(plan, r.channel).depth;
     fprintf(out, "        {\"index\": %d, \"tile\": \"", (int)i);
     mlirTypePrint(r.tile, json_ref, out);
-    fprintf(out, "\", \"channel\": %d, \"depth\": %d, \"offset\": %d, \"slot_bytes\": %d, "
-                 "\"bytes\": %d, \"align\": %d, \"swizzle\": %d",
-            r.channel, depth, r.offset, r.slot_bytes, depth * r.slot_bytes, r.align,
-            r.swizzle);
+    fprintf(out,
+            "\", \"channel\": %d, \"depth\": %d, \"offset\": %d, \"slot_bytes\": %d, "
+            "\"bytes\": %d, \"align\": %d, \"swizzle\": %d",
+            r.channel, depth, r.offset, r.slot_bytes, depth * r.slot_bytes, r.align, r.swizzle);
     if (r.parts > 1)
       fprintf(out, ", \"parts\": %d", r.parts);
     fprintf(out, "}%s\n", i + 1 < n ? "," : "");
@@ -83,11 +83,12 @@ static void write_channels(FILE *out, WsPlan plan) {
     json_string(out, wsPlanGetPartition(plan, c.from).name);
     fputs(", \"to\": ", out);
     json_string(out, wsPlanGetPartition(plan, c.to).name);
-    fprintf(out, ", \"depth\": %d,\n         \"barriers\": {\"full\": {\"offset\": %d, "
-                 "\"count\": %d, \"expect_tx\": %d, \"start_phase\": %d}, \"empty\": "
-                 "{\"offset\": %d, \"count\": %d, \"start_phase\": %d}},\n"
-                 "         \"release_fence\": %s, \"publish_fence\": %s, \"stores_in_flight\": "
-                 "%d}%s\n",
+    fprintf(out,
+            ", \"depth\": %d,\n         \"barriers\": {\"full\": {\"offset\": %d, "
+            "\"count\": %d, \"expect_tx\": %d, \"start_phase\": %d}, \"empty\": "
+            "{\"offset\": %d, \"count\": %d, \"start_phase\": %d}},\n"
+            "         \"release_fence\": %s, \"publish_fence\": %s, \"stores_in_flight\": "
+            "%d}%s\n",
             c.depth, c.full, c.full_arrivals, c.expect_tx, c.consumer_phase, c.empty,
             c.empty_arrivals, c.producer_phase, c.release_fence ? "true" : "false",
             c.publish_fence ? "true" : "false", c.drain, i + 1 < n ? "," : "");
@@ -120,8 +121,9 @@ static void write_tmem(FILE *out, WsPlan plan) {
   if (mlirTypeIsNull(t.tile))
     return;
   WsPlanChannel c = wsPlanGetChannel(plan, t.channel);
-  fprintf(out, "      \"tensor_memory\": {\"columns\": %d, \"allocated\": %d, "
-               "\"lanes\": 128, \"address\": %d, \"buffers\": [\n",
+  fprintf(out,
+          "      \"tensor_memory\": {\"columns\": %d, \"allocated\": %d, "
+          "\"lanes\": 128, \"address\": %d, \"buffers\": [\n",
           t.columns * c.depth, t.allocated, t.address);
   for (int b = 0; b < c.depth; b++) {
     fprintf(out, "        {\"column\": %d, \"columns\": %d, \"channel\": %d, \"tile\": \"",
@@ -158,8 +160,7 @@ static void write_memory_map(FILE *out, WsPlan plan) {
   qsort(map, (size_t)n, sizeof map[0], by_offset);
   fputs("      \"shared_memory\": [\n", out);
   for (int i = 0; i < n; i++) {
-    fprintf(out, "        {\"offset\": %d, \"bytes\": %d, \"what\": ", map[i].offset,
-            map[i].bytes);
+    fprintf(out, "        {\"offset\": %d, \"bytes\": %d, \"what\": ", map[i].offset, map[i].bytes);
     json_string(out, map[i].what);
     fprintf(out, "}%s\n", i + 1 < n ? "," : "");
   }
@@ -183,12 +184,14 @@ static MlirWalkResult write_kernel(MlirOperation op, void *data) {
   FILE *out = w->out;
   fputs(w->kernels++ ? ",\n" : "{\n  \"kernels\": [\n", out);
   WsPlanKernel kern = wsPlanGetKernel(plan);
-  MlirAttribute name = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+  MlirAttribute name =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
   fputs("    {\n      \"name\": \"", out);
   if (mlirAttributeIsAString(name))
     json_ref(mlirStringAttrGetValue(name), out);
-  fprintf(out, "\",\n      \"block_threads\": %d, \"shared_memory_bytes\": %d, "
-               "\"blocks_per_sm\": %d,\n",
+  fprintf(out,
+          "\",\n      \"block_threads\": %d, \"shared_memory_bytes\": %d, "
+          "\"blocks_per_sm\": %d,\n",
           kern.block_threads, kern.shared_memory_bytes, kern.blocks_per_sm);
   write_partitions(out, plan);
   write_rings(out, plan);

@@ -91,8 +91,8 @@ bool ptxas_assemble(MlirAttribute target, const char *cuda_root, const char *ptx
   target_field(t.data, "O = ", level, sizeof level);
   char ptx_path[] = "/tmp/ws-opt-XXXXXX", out_path[] = "/tmp/ws-opt-XXXXXX",
        log_path[] = "/tmp/ws-opt-XXXXXX";
-  bool ok = write_temp(ptx_path, ptx, len) && write_temp(out_path, "", 0) &&
-            write_temp(log_path, "", 0);
+  bool ok =
+      write_temp(ptx_path, ptx, len) && write_temp(out_path, "", 0) && write_temp(log_path, "", 0);
   char tool[1024];
   snprintf(tool, sizeof tool, "%s/bin/ptxas", cuda_root);
   if (access(tool, X_OK) != 0)
@@ -103,8 +103,8 @@ bool ptxas_assemble(MlirAttribute target, const char *cuda_root, const char *ptx
   if (!*cubin) {
     size_t log_len = 0;
     unsigned char *log = ok ? read_all(log_path, &log_len) : NULL;
-    fprintf(stderr, "ws-opt: error: ptxas (%s -arch %s --opt-level %s) failed%s%.*s\n", tool,
-            chip, level, log_len ? ":\n" : "", (int)log_len, log ? (const char *)log : "");
+    fprintf(stderr, "ws-opt: error: ptxas (%s -arch %s --opt-level %s) failed%s%.*s\n", tool, chip,
+            level, log_len ? ":\n" : "", (int)log_len, log ? (const char *)log : "");
     free(log);
   }
   unlink(ptx_path);

@@ -44,8 +44,7 @@ bool source_read(const char *path, source_buffer *out) {
   bool from_stdin = strcmp(path, "-") == 0;
   FILE *f = from_stdin ? stdin : fopen(path, "rb");
   if (!f) {
-    fprintf(stderr, "ws-opt: error: cannot open input file '%s': %s\n", path,
-            strerror(errno));
+    fprintf(stderr, "ws-opt: error: cannot open input file '%s': %s\n", path, strerror(errno));
     return false;
   }
   bool ok = read_stream(f, out);
@@ -77,8 +76,8 @@ static bool is_split_marker(const char *p, const char *end) {
   return end - p >= 5 && strncmp(p, "-----", 5) == 0;
 }
 
-static bool push_chunk(source_chunk **chunks, size_t *n, const char *start,
-                       const char *end, int lines_before) {
+static bool push_chunk(source_chunk **chunks, size_t *n, const char *start, const char *end,
+                       int lines_before) {
   source_chunk *grown = realloc(*chunks, (*n + 1) * sizeof **chunks);
   if (!grown)
     return false;
@@ -117,8 +116,7 @@ size_t source_split(const source_buffer *src, source_chunk **chunks) {
   return n;
 }
 
-bool source_line(const source_buffer *src, int line, const char **start,
-                 size_t *len) {
+bool source_line(const source_buffer *src, int line, const char **start, size_t *len) {
   const char *p = src->text, *end = src->text + src->len;
   for (int i = 1; i < line && p < end; i++) {
     const char *eol = memchr(p, '\n', (size_t)(end - p));

@@ -30,7 +30,6 @@ typedef struct source_chunk {
 size_t source_split(const source_buffer *src, source_chunk **chunks);
 
 /* Finds line `line` (1-based) of the buffer; returns its start and length. */
-bool source_line(const source_buffer *src, int line, const char **start,
-                 size_t *len);
+bool source_line(const source_buffer *src, int line, const char **start, size_t *len);
 
 #endif

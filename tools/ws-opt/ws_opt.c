@@ -42,11 +42,10 @@ static const char *pipeline_text(const driver *d, char *buf, size_t cap) {
 /* Builds the pass manager for one input; `instrument` adds the IR printing
  * and timing asked for (left off for the up-front pipeline check, which
  * never runs). */
-static MlirPassManager make_pass_manager(driver *d, const char *text,
-                                         bool instrument, char *error,
+static MlirPassManager make_pass_manager(driver *d, const char *text, bool instrument, char *error,
                                          size_t error_cap) {
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(
-      d->ctx, mlirStringRefCreateFromCString("builtin.module"));
+  MlirPassManager pm =
+      mlirPassManagerCreateOnOperation(d->ctx, mlirStringRefCreateFromCString("builtin.module"));
   if (!pipeline_text_add(pm, text, &d->sink, error, error_cap)) {
     mlirPassManagerDestroy(pm);
     return (MlirPassManager){NULL};
@@ -56,9 +55,8 @@ static MlirPassManager make_pass_manager(driver *d, const char *text,
     return pm;
   if (d->opts.print_before_all || d->opts.print_after_all) {
     MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
-    mlirPassManagerEnableIRPrinting(pm, d->opts.print_before_all,
-                                    d->opts.print_after_all, true, false, false,
-                                    flags, mlirStringRefCreate(NULL, 0));
+    mlirPassManagerEnableIRPrinting(pm, d->opts.print_before_all, d->opts.print_after_all, true,
+                                    false, false, flags, mlirStringRefCreate(NULL, 0));
     mlirOpPrintingFlagsDestroy(flags);
   }
   if (d->opts.timing)
@@ -66,9 +64,7 @@ static MlirPassManager make_pass_manager(driver *d, const char *text,
   return pm;
 }
 
-static void write_out(MlirStringRef s, void *file) {
-  fwrite(s.data, 1, s.length, file);
-}
+static void write_out(MlirStringRef s, void *file) { fwrite(s.data, 1, s.length, file); }
 
 /* Runs one pipeline text over the module (the emit modes run two). */
 static bool run_text(void *driver_ptr, MlirModule module, const char *text) {
@@ -79,8 +75,7 @@ static bool run_text(void *driver_ptr, MlirModule module, const char *text) {
     fprintf(stderr, "ws-opt: error: invalid pass pipeline: %s\n", error);
     return false;
   }
-  bool ok = mlirLogicalResultIsSuccess(
-      mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
+  bool ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
   mlirPassManagerDestroy(pm);
   return ok;
 }
@@ -96,20 +91,18 @@ static void remove_partial_output(const char *path) {
 
 /* Parses, transforms and prints one input (a whole file or one split
  * chunk). Returns true on success. Errors are printed by the handler. */
-static bool process(driver *d, const char *text, size_t len,
-                    bool separator) {
+static bool process(driver *d, const char *text, size_t len, bool separator) {
   if (!wsSourceCheckBeforeParse(d->ctx, mlirStringRefCreate(text, len)))
     return false;
-  MlirModule module =
-      mlirModuleCreateParse(d->ctx, mlirStringRefCreate(text, len));
+  MlirModule module = mlirModuleCreateParse(d->ctx, mlirStringRefCreate(text, len));
   if (mlirModuleIsNull(module))
     return false;
   char pipeline[8192];
-  bool ok = d->opts.emit == EMIT_NONE
-                ? run_text(d, module, pipeline_text(d, pipeline, sizeof pipeline))
-                : emit_run(d->opts.emit, module, mlirStringRefCreate(text, len),
-                           d->opts.ws_pipeline, run_text, d,
-                           d->out, d->opts.output, d->opts.keep_ptx);
+  bool ok =
+      d->opts.emit == EMIT_NONE
+          ? run_text(d, module, pipeline_text(d, pipeline, sizeof pipeline))
+          : emit_run(d->opts.emit, module, mlirStringRefCreate(text, len), d->opts.ws_pipeline,
+                     run_text, d, d->out, d->opts.output, d->opts.keep_ptx);
   bool print = d->opts.emit == EMIT_NONE || d->opts.emit == EMIT_MLIR;
   if (ok && print) {
     if (separator)
@@ -117,8 +110,7 @@ static bool process(driver *d, const char *text, size_t len,
     MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
     if (d->opts.generic)
       mlirOpPrintingFlagsPrintGenericOpForm(flags);
-    mlirOperationPrintWithFlags(mlirModuleGetOperation(module), flags,
-                                write_out, d->out);
+    mlirOperationPrintWithFlags(mlirModuleGetOperation(module), flags, write_out, d->out);
     mlirOpPrintingFlagsDestroy(flags);
     fputc('\n', d->out);
     fflush(d->out); /* keep output and diagnostics of split parts in order */
@@ -171,8 +163,8 @@ int main(int argc, char **argv) {
   /* Check the pipeline once up front: a bad one is a usage error. */
   char error[1024];
   char text[8192];
-  MlirPassManager probe = make_pass_manager(&d, pipeline_text(&d, text, sizeof text),
-                                            false, error, sizeof error);
+  MlirPassManager probe =
+      make_pass_manager(&d, pipeline_text(&d, text, sizeof text), false, error, sizeof error);
   if (!probe.ptr) {
     fprintf(stderr, "ws-opt: error: invalid pass pipeline: %s\n", error);
     mlirContextDestroy(d.ctx);
@@ -188,8 +180,8 @@ int main(int argc, char **argv) {
       to_stdout = true; /* the launcher writes its own two files */
     d.out = to_stdout ? stdout : fopen(d.opts.output, "w");
     if (!d.out) {
-      fprintf(stderr, "ws-opt: error: cannot open output file '%s': %s\n",
-              d.opts.output, strerror(errno));
+      fprintf(stderr, "ws-opt: error: cannot open output file '%s': %s\n", d.opts.output,
+              strerror(errno));
     } else {
       d.printer = (diagnostic_printer){&src, 0};
       MlirDiagnosticHandlerID h = diagnostics_attach(d.ctx, &d.printer);

@@ -52,18 +52,18 @@ typedef enum WsScalarType {
 /* One kernel argument, in the kernel's order. */
 typedef struct WsKernelArg {
   WsArgKind kind;
-  WsScalarType scalar; /* scalars */
-  int64_t divisor;     /* integer scalars: their ws.divisibility; 1: none */
-  WsDtype dtype;       /* descriptors and arrays: the element type */
-  int rank;            /* descriptors: the box's rank; arrays: 1 */
-  int64_t box[5];      /* descriptors: the TMA box the plan chose, outermost
-                          first (a cluster's split tile: one CTA's part) */
-  int swizzle;         /* descriptors: the swizzle in bytes: 0, 32, 64, 128 */
-  bool view;           /* descriptors: the kernel takes a store view, twelve
-                          int64 values, right after the tensor map */
-  bool direct;         /* descriptors: no TMA copy goes through it (the
-                          kernel reads or writes it element by element), so
-                          it is checked but its map is never encoded */
+  WsScalarType scalar;        /* scalars */
+  int64_t divisor;            /* integer scalars: their ws.divisibility; 1: none */
+  WsDtype dtype;              /* descriptors and arrays: the element type */
+  int rank;                   /* descriptors: the box's rank; arrays: 1 */
+  int64_t box[5];             /* descriptors: the TMA box the plan chose, outermost
+                                 first (a cluster's split tile: one CTA's part) */
+  int swizzle;                /* descriptors: the swizzle in bytes: 0, 32, 64, 128 */
+  bool view;                  /* descriptors: the kernel takes a store view, twelve
+                                 int64 values, right after the tensor map */
+  bool direct;                /* descriptors: no TMA copy goes through it (the
+                                 kernel reads or writes it element by element), so
+                                 it is checked but its map is never encoded */
   char name[WS_MAX_ARG_NAME]; /* its name in the source without the %
                           ("a" for %a; "workspace" for the split-K
                           workspace ws-split-k adds), or "" where not known;
@@ -85,7 +85,7 @@ typedef struct WsKernelInfo {
   bool pair;                /* a pair of CTAs issuing one MMA (sm_100a's
                                cta_group::2); else a cluster multicasts */
   int64_t workspace_per_block;
-  int num_args;             /* at most WS_MAX_KERNEL_ARGS */
+  int num_args; /* at most WS_MAX_KERNEL_ARGS */
   WsKernelArg args[WS_MAX_KERNEL_ARGS];
 } WsKernelInfo;
 
@@ -97,8 +97,7 @@ typedef struct WsKernelInfo {
  * with wsKernelInfoFree and returns its length (0: no planned kernel), or
  * returns -1 after emitting a located error on the kernel that cannot be
  * described. */
-intptr_t wsCollectKernelInfo(MlirOperation module, MlirStringRef source,
-                             WsKernelInfo **kernels);
+intptr_t wsCollectKernelInfo(MlirOperation module, MlirStringRef source, WsKernelInfo **kernels);
 
 /* Frees what wsCollectKernelInfo returned (NULL is ignored). */
 void wsKernelInfoFree(WsKernelInfo *kernels);
@@ -107,8 +106,7 @@ void wsKernelInfoFree(WsKernelInfo *kernels);
  * wrap, a fused location to its first file position. Returns false when
  * there is none (an unknown location). MLIR names a buffer parsed from
  * memory "-". */
-bool wsLocationGetFilePosition(MlirLocation loc, MlirStringRef *file,
-                               int *line, int *column);
+bool wsLocationGetFilePosition(MlirLocation loc, MlirStringRef *file, int *line, int *column);
 
 /* The deepest nesting of brackets ({, [, () in `text`, outside strings and
  * comments, against `limit`: MLIR's parser recurses once per level, so a
@@ -119,8 +117,7 @@ bool wsLocationGetFilePosition(MlirLocation loc, MlirStringRef *file,
  * shallow enough for the parser's recursion on an 8 MB stack, under
  * AddressSanitizer too. */
 enum { WS_MAX_SOURCE_NESTING = 512 };
-bool wsSourceNestingWithin(MlirStringRef text, int limit, int *line,
-                           int *column);
+bool wsSourceNestingWithin(MlirStringRef text, int limit, int *line, int *column);
 
 /* ws-pipeline's options for lowering a module that stage=plan has just
  * planned and proved in the same process (wsCompile, ws-opt
@@ -190,16 +187,13 @@ typedef struct WsCompiled {
  * `stage` and `format` itself and refuses them there. The result holds the
  * diagnostics whether or not it succeeded; it is null only when memory ran
  * out. */
-WsCompiled wsCompile(MlirStringRef source, MlirStringRef filename,
-                     MlirStringRef options);
+WsCompiled wsCompile(MlirStringRef source, MlirStringRef filename, MlirStringRef options);
 
 /* Frees a compile result (a null one is ignored). */
 void wsCompiledDestroy(WsCompiled compiled);
 
 /* True for the null result. */
-static inline bool wsCompiledIsNull(WsCompiled compiled) {
-  return compiled.ptr == NULL;
-}
+static inline bool wsCompiledIsNull(WsCompiled compiled) { return compiled.ptr == NULL; }
 
 /* True when the source compiled: the PTX and the kernels are there. */
 bool wsCompiledSucceeded(WsCompiled compiled);
@@ -227,8 +221,7 @@ typedef struct WsCompileDiagnostic {
 intptr_t wsCompiledGetNumDiagnostics(WsCompiled compiled);
 
 /* Diagnostic `index` (0 <= index < wsCompiledGetNumDiagnostics). */
-WsCompileDiagnostic wsCompiledGetDiagnostic(WsCompiled compiled,
-                                            intptr_t index);
+WsCompileDiagnostic wsCompiledGetDiagnostic(WsCompiled compiled, intptr_t index);
 
 #ifdef __cplusplus
 }

@@ -97,24 +97,24 @@ bool wsOperationIsInDialect(MlirOperation op);
 
 /* Returns true when a ws.store (or, once specialized, a ws.tma_store)
  * writes through descriptor value `desc`. Such a descriptor's kernel
- * parameter is followed, after lowering, by its store view (see the launcher and passes/conversion/ws_lower_store.h). */
+ * parameter is followed, after lowering, by its store view (see the launcher and
+ * passes/conversion/ws_lower_store.h). */
 bool wsTensorDescIsStored(MlirValue desc);
 
 /* Creates "ws.load"(desc, coords...) -> box type of desc. Returns a null
  * operation when `desc` is not a !ws.tensor_desc. The caller owns the result
  * and usually inserts it into a block. */
-MlirOperation wsLoadOpCreate(MlirLocation loc, MlirValue desc,
-                             intptr_t num_coords, const MlirValue *coords);
+MlirOperation wsLoadOpCreate(MlirLocation loc, MlirValue desc, intptr_t num_coords,
+                             const MlirValue *coords);
 
 /* Creates "ws.store"(desc, coords..., value). */
-MlirOperation wsStoreOpCreate(MlirLocation loc, MlirValue desc,
-                              intptr_t num_coords, const MlirValue *coords,
-                              MlirValue value);
+MlirOperation wsStoreOpCreate(MlirLocation loc, MlirValue desc, intptr_t num_coords,
+                              const MlirValue *coords, MlirValue value);
 
 /* Creates "ws.dot"(a, b, acc) -> type of acc, with the unit attribute
  * transpose_b when `transpose_b` is true. */
-MlirOperation wsDotOpCreate(MlirLocation loc, MlirValue a, MlirValue b,
-                            MlirValue acc, bool transpose_b);
+MlirOperation wsDotOpCreate(MlirLocation loc, MlirValue a, MlirValue b, MlirValue acc,
+                            bool transpose_b);
 
 #ifdef __cplusplus
 }

@@ -84,10 +84,8 @@ static inline bool wsLaunchIsNull(WsLaunch launch) { return launch.ptr == NULL; 
  *
  * Returns success, or failure with wsLaunchGetError saying which argument
  * broke which rule ("arg2: element type must be f32 (got bf16)"). */
-MlirLogicalResult wsLaunchPrepare(WsLaunch launch, const WsLaunchArg *args,
-                                  void *encode_tiled, uint64_t scratch,
-                                  const unsigned grid[3],
-                                  unsigned resident_grid);
+MlirLogicalResult wsLaunchPrepare(WsLaunch launch, const WsLaunchArg *args, void *encode_tiled,
+                                  uint64_t scratch, const unsigned grid[3], unsigned resident_grid);
 
 /* The parameter array of the last successful prepare (cuLaunchKernel's
  * kernelParams), and its length. */

@@ -22,8 +22,7 @@ extern "C" {
 
 /* Receives a pass's remarks: why a loop was not specialized, what a pass
  * chose. `loc` is the op the remark is about. */
-typedef void (*WsRemarkCallback)(MlirLocation loc, MlirStringRef message,
-                                 void *user_data);
+typedef void (*WsRemarkCallback)(MlirLocation loc, MlirStringRef message, void *user_data);
 
 /* Where a pass reports: `on_error` gets problems found while creating or
  * configuring it (unknown name, bad option), `on_remark` its remarks while
@@ -73,20 +72,18 @@ intptr_t wsLookupPass(MlirStringRef argument);
  * (unknown name, bad option) nothing is added, diagnostics->on_error gets
  * one message, and the result is failure. */
 MlirLogicalResult wsAddPassByName(MlirOpPassManager pm, MlirStringRef argument,
-                                  MlirStringRef options,
-                                  const WsDiagnostics *diagnostics);
+                                  MlirStringRef options, const WsDiagnostics *diagnostics);
 
 /* Creates the single pass named `argument` with `options`. Returns a null
- * pass (.ptr == NULL) and reports through diagnostics->on_error when the name is unknown, names a pipeline, or an option is bad.
- * The caller owns the pass until it hands it to a pass manager. */
+ * pass (.ptr == NULL) and reports through diagnostics->on_error when the name is unknown, names a
+ * pipeline, or an option is bad. The caller owns the pass until it hands it to a pass manager. */
 MlirPass wsCreatePass(MlirStringRef argument, MlirStringRef options,
                       const WsDiagnostics *diagnostics);
 
 /* Creates ws-verify: checks every ws op, type and attribute against the
  * rules IRDL cannot express (see docs in README.md). Options: chip=NAME
  * (sm_90a or sm_100a; when given, kernels must target that chip). */
-MlirPass wsCreateVerifyPass(MlirStringRef options,
-                            const WsDiagnostics *diagnostics);
+MlirPass wsCreateVerifyPass(MlirStringRef options, const WsDiagnostics *diagnostics);
 
 /* Adds the whole ws pipeline (ws-pipeline) to `pm` with `options`
  * ("chip=sm_90a format=bin"; see ws-opt --help for all). Its lowering half

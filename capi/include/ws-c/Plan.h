@@ -68,8 +68,8 @@ typedef struct WsPlanKernel {
 WsPlanKernel wsPlanGetKernel(WsPlan plan);
 
 /* Partitions, by index: the name ops carry in ws.partition, the role
- * ("load", "compute", "store", or "mma": sm_100a's tcgen05 warp), warps, registers after setmaxnreg, and the
- * first warp of the block they own. The strings live as long as the plan. */
+ * ("load", "compute", "store", or "mma": sm_100a's tcgen05 warp), warps, registers after
+ * setmaxnreg, and the first warp of the block they own. The strings live as long as the plan. */
 typedef struct WsPlanPartition {
   const char *name;
   const char *role;

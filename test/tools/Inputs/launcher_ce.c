@@ -15,11 +15,19 @@
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                         void **extra) {
-  (void)f; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem; (void)s; (void)extra;
+  (void)f;
+  (void)gy;
+  (void)gz;
+  (void)bx;
+  (void)by;
+  (void)bz;
+  (void)smem;
+  (void)s;
+  (void)extra;
   /* x, labels and its view, loss and its view, lse and its view, N, ignore */
   printf("  launched grid=%u labels map %s n=%d ignore=%d\n", gx,
-         map_is_zeroed(params[1]) ? "zeroed" : "encoded",
-         *(int32_t *)params[7], *(int32_t *)params[8]);
+         map_is_zeroed(params[1]) ? "zeroed" : "encoded", *(int32_t *)params[7],
+         *(int32_t *)params[8]);
   show_view("labels", params[2]);
   show_view("loss", params[4]);
   show_view("lse", params[6]);
@@ -27,8 +35,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
 }
 
 static void launch(ce_module *m, const char *what, const ws_tensor *x, const ws_tensor *labels) {
-  ws_tensor loss = {.base = 0x300000, .rank = 2, .dtype = WS_DTYPE_F32, .sizes = {1, 8192},
-                    .strides = {8192, 1}};
+  ws_tensor loss = {
+      .base = 0x300000, .rank = 2, .dtype = WS_DTYPE_F32, .sizes = {1, 8192}, .strides = {8192, 1}};
   ws_tensor lse = loss;
   lse.base = 0x400000;
   printf("%s:\n", what);
@@ -41,10 +49,13 @@ int main(void) {
   if (ce_load(&m) != CUDA_SUCCESS)
     return 1;
   /* 8192 rows of 50257 bf16 logits, each row padded to 50264 (16 bytes) */
-  ws_tensor x = {.base = 0x100000, .rank = 2, .dtype = WS_DTYPE_BF16, .sizes = {8192, 50257},
+  ws_tensor x = {.base = 0x100000,
+                 .rank = 2,
+                 .dtype = WS_DTYPE_BF16,
+                 .sizes = {8192, 50257},
                  .strides = {50264, 1}};
-  ws_tensor labels = {.base = 0x200004, .rank = 2, .dtype = WS_DTYPE_I32, .sizes = {1, 8192},
-                      .strides = {8192, 1}};
+  ws_tensor labels = {
+      .base = 0x200004, .rank = 2, .dtype = WS_DTYPE_I32, .sizes = {1, 8192}, .strides = {8192, 1}};
   launch(&m, "padded logits", &x, &labels);
   ws_tensor t = x;
   t.strides[0] = 50257;

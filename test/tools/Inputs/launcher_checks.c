@@ -15,7 +15,13 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuui
                                 const cuuint32_t *box, const cuuint32_t *unit,
                                 CUtensorMapInterleave il, CUtensorMapSwizzle sw,
                                 CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
-  (void)map; (void)box; (void)unit; (void)il; (void)sw; (void)l2; (void)oob;
+  (void)map;
+  (void)box;
+  (void)unit;
+  (void)il;
+  (void)sw;
+  (void)l2;
+  (void)oob;
   printf("  encode type=%d ", (int)type);
   show_encoding(base, rank, dims, strides);
   for (cuuint32_t d = 0; d + 1 < rank; d++)
@@ -26,19 +32,28 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuui
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                         void **extra) {
-  (void)f; (void)gy; (void)gz; (void)by; (void)bz; (void)s; (void)params; (void)extra;
+  (void)f;
+  (void)gy;
+  (void)gz;
+  (void)by;
+  (void)bz;
+  (void)s;
+  (void)params;
+  (void)extra;
   printf("  launched grid=%u block=%u smem=%u\n", gx, bx, smem);
   return CUDA_SUCCESS;
 }
 
 static ws_tensor matrix(uint64_t rows, uint64_t cols, uint64_t stride) {
-  ws_tensor t = {.base = 0x10000, .rank = 2, .dtype = WS_DTYPE_F32,
-                 .sizes = {rows, cols}, .strides = {stride, 1}};
+  ws_tensor t = {.base = 0x10000,
+                 .rank = 2,
+                 .dtype = WS_DTYPE_F32,
+                 .sizes = {rows, cols},
+                 .strides = {stride, 1}};
   return t;
 }
 
-static void launch(add_kernel_module *m, const char *what, ws_tensor a, ws_tensor b,
-                   ws_tensor c) {
+static void launch(add_kernel_module *m, const char *what, ws_tensor a, ws_tensor b, ws_tensor c) {
   printf("%s:\n", what);
   CUresult r = add_kernel_add_launch(m, NULL, 1, 1, 1, &a, &b, &c, 64);
   printf("  result=%d error=\"%s\"\n", (int)r, m->error);

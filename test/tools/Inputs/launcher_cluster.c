@@ -17,8 +17,16 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuui
                                 const cuuint32_t *box, const cuuint32_t *unit,
                                 CUtensorMapInterleave il, CUtensorMapSwizzle sw,
                                 CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
-  (void)map; (void)type; (void)base; (void)dims; (void)strides; (void)unit; (void)il;
-  (void)sw; (void)l2; (void)oob;
+  (void)map;
+  (void)type;
+  (void)base;
+  (void)dims;
+  (void)strides;
+  (void)unit;
+  (void)il;
+  (void)sw;
+  (void)l2;
+  (void)oob;
   printf("  encode box=");
   for (cuuint32_t d = 0; d < rank; d++) /* innermost first, as TMA takes it */
     printf("%s%u", d ? "," : "", box[d]);
@@ -28,8 +36,17 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuui
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                         void **extra) {
-  (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem; (void)s;
-  (void)params; (void)extra;
+  (void)f;
+  (void)gx;
+  (void)gy;
+  (void)gz;
+  (void)bx;
+  (void)by;
+  (void)bz;
+  (void)smem;
+  (void)s;
+  (void)params;
+  (void)extra;
   printf("  launched without a cluster\n");
   return CUDA_SUCCESS;
 }
@@ -40,7 +57,9 @@ static void print_cluster(const CUlaunchConfig *c) {
              c->attrs[i].value.clusterDim.z);
 }
 CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **extra) {
-  (void)f; (void)params; (void)extra;
+  (void)f;
+  (void)params;
+  (void)extra;
   printf("  launched grid=%u,%u,%u block=%u smem=%u", c->gridDimX, c->gridDimY, c->gridDimZ,
          c->blockDimX, c->sharedMemBytes);
   print_cluster(c);
@@ -57,8 +76,11 @@ CUresult cuOccupancyMaxActiveClusters(int *clusters, CUfunction f, const CUlaunc
 }
 
 static ws_tensor matrix(uint64_t rows, uint64_t cols, uint64_t stride) {
-  ws_tensor t = {.base = 0x10000, .rank = 2, .dtype = WS_DTYPE_F16,
-                 .sizes = {rows, cols}, .strides = {stride, 1}};
+  ws_tensor t = {.base = 0x10000,
+                 .rank = 2,
+                 .dtype = WS_DTYPE_F16,
+                 .sizes = {rows, cols},
+                 .strides = {stride, 1}};
   return t;
 }
 
@@ -78,8 +100,8 @@ int main(void) {
   unsigned grid = persistent_pmm_128x128x64_w8_c2_persistent_grid(&p);
   printf("  grid=%u error=\"%s\"\n", grid, p.error);
   printf("persistent, grid 3:\n");
-  CUresult r = persistent_pmm_128x128x64_w8_c2_launch(&p, NULL, 3, 1, 1, &a, &b, &c, 1000, 700,
-                                                      512);
+  CUresult r =
+      persistent_pmm_128x128x64_w8_c2_launch(&p, NULL, 3, 1, 1, &a, &b, &c, 1000, 700, 512);
   printf("  result=%d error=\"%s\"\n", (int)r, p.error);
   return 0;
 }

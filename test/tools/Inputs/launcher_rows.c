@@ -16,7 +16,15 @@
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                         void **extra) {
-  (void)f; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem; (void)s; (void)extra;
+  (void)f;
+  (void)gy;
+  (void)gz;
+  (void)bx;
+  (void)by;
+  (void)bz;
+  (void)smem;
+  (void)s;
+  (void)extra;
   /* x, w, b, y and its view, mean and its view, rstd and its view, M, eps */
   printf("  launched grid=%u mean map %s\n", gx, map_is_zeroed(params[5]) ? "zeroed" : "encoded");
   show_view("mean", params[6]);
@@ -25,15 +33,18 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
 }
 
 static void launch(layernorm_module *m, const char *what, const ws_tensor *mean) {
-  ws_tensor x = {.base = 0x100000, .rank = 2, .dtype = WS_DTYPE_F32, .sizes = {1000, 128},
+  ws_tensor x = {.base = 0x100000,
+                 .rank = 2,
+                 .dtype = WS_DTYPE_F32,
+                 .sizes = {1000, 128},
                  .strides = {128, 1}};
-  ws_tensor w = {.base = 0x200000, .rank = 2, .dtype = WS_DTYPE_F32, .sizes = {1, 128},
-                 .strides = {128, 1}};
-  ws_tensor rstd = {.base = 0x300000, .rank = 2, .dtype = WS_DTYPE_F32, .sizes = {1, 1000},
-                    .strides = {1000, 1}};
+  ws_tensor w = {
+      .base = 0x200000, .rank = 2, .dtype = WS_DTYPE_F32, .sizes = {1, 128}, .strides = {128, 1}};
+  ws_tensor rstd = {
+      .base = 0x300000, .rank = 2, .dtype = WS_DTYPE_F32, .sizes = {1, 1000}, .strides = {1000, 1}};
   printf("%s:\n", what);
-  CUresult r = layernorm_layernorm_launch(m, NULL, 63, 1, 1, &x, &w, &w, &x, mean, &rstd, 1000,
-                                          1e-5f);
+  CUresult r =
+      layernorm_layernorm_launch(m, NULL, 63, 1, 1, &x, &w, &w, &x, mean, &rstd, 1000, 1e-5f);
   printf("  result=%d error=\"%s\"\n", (int)r, m->error);
 }
 
@@ -41,8 +52,8 @@ int main(void) {
   layernorm_module m;
   if (layernorm_load(&m) != CUDA_SUCCESS)
     return 1;
-  ws_tensor mean = {.base = 0x400004, .rank = 2, .dtype = WS_DTYPE_F32, .sizes = {1, 1000},
-                    .strides = {1000, 1}};
+  ws_tensor mean = {
+      .base = 0x400004, .rank = 2, .dtype = WS_DTYPE_F32, .sizes = {1, 1000}, .strides = {1000, 1}};
   launch(&m, "mean 4-byte aligned", &mean);
   ws_tensor t = mean;
   t.base = 0x400002;

@@ -14,15 +14,26 @@
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                         void **extra) {
-  (void)f; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem; (void)s; (void)extra;
+  (void)f;
+  (void)gy;
+  (void)gz;
+  (void)bx;
+  (void)by;
+  (void)bz;
+  (void)smem;
+  (void)s;
+  (void)extra;
   /* A, its view... : the workspace follows M, N and K, last */
   printf("  launched grid=%u workspace=0x%llx\n", gx, (unsigned long long)*(int64_t *)params[7]);
   return CUDA_SUCCESS;
 }
 
 static ws_tensor matrix(uint64_t rows, uint64_t cols) {
-  ws_tensor t = {.base = 0x10000, .rank = 2, .dtype = WS_DTYPE_F16,
-                 .sizes = {rows, cols}, .strides = {cols, 1}};
+  ws_tensor t = {.base = 0x10000,
+                 .rank = 2,
+                 .dtype = WS_DTYPE_F16,
+                 .sizes = {rows, cols},
+                 .strides = {cols, 1}};
   return t;
 }
 
@@ -32,13 +43,15 @@ int main(void) {
     return 1;
   ws_tensor a = matrix(256, 8192), b = matrix(8192, 8192), c = matrix(256, 8192);
   printf("bytes for 132 blocks: %zu\n", split_pmm_128x256x64_w8_sk_workspace_bytes(132));
-  struct { unsigned grid; int64_t workspace; } runs[] = {
-      {132, 0x200000}, {132, 0}, {132, 0x200008}, {133, 0x200000},
-      {132, (int64_t)STAND_IN_HOST}};
+  struct {
+    unsigned grid;
+    int64_t workspace;
+  } runs[] = {
+      {132, 0x200000}, {132, 0}, {132, 0x200008}, {133, 0x200000}, {132, (int64_t)STAND_IN_HOST}};
   for (unsigned i = 0; i < sizeof runs / sizeof runs[0]; i++) {
     printf("grid %u, workspace 0x%llx:\n", runs[i].grid, (unsigned long long)runs[i].workspace);
-    CUresult r = split_pmm_128x256x64_w8_sk_launch(&m, NULL, runs[i].grid, 1, 1, &a, &b, &c,
-                                                   256, 8192, 8192, runs[i].workspace);
+    CUresult r = split_pmm_128x256x64_w8_sk_launch(&m, NULL, runs[i].grid, 1, 1, &a, &b, &c, 256,
+                                                   8192, 8192, runs[i].workspace);
     printf("  result=%d error=\"%s\"\n", (int)r, m.error);
   }
   return 0;

@@ -16,7 +16,13 @@
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                         void **extra) {
-  (void)f; (void)bx; (void)by; (void)bz; (void)smem; (void)s; (void)extra;
+  (void)f;
+  (void)bx;
+  (void)by;
+  (void)bz;
+  (void)smem;
+  (void)s;
+  (void)extra;
   /* Q, K, V, O and O's store view, then the array's base and count, T */
   printf("  launched grid=%u,%u,%u array=0x%llx count=%llu total=%d\n", gx, gy, gz,
          (unsigned long long)*(CUdeviceptr *)params[5], (unsigned long long)*(uint64_t *)params[6],
@@ -26,16 +32,18 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
 
 /* tokens x 32 heads x 128, as (tokens + 1) x 32 x tokens x 128 windows */
 static ws_tensor windows(uint64_t tokens) {
-  ws_tensor t = {.base = 0x100000, .rank = 4, .dtype = WS_DTYPE_F16,
-                 .sizes = {tokens + 1, 32, tokens, 128}, .strides = {4096, 128, 4096, 1}};
+  ws_tensor t = {.base = 0x100000,
+                 .rank = 4,
+                 .dtype = WS_DTYPE_F16,
+                 .sizes = {tokens + 1, 32, tokens, 128},
+                 .strides = {4096, 128, 4096, 1}};
   return t;
 }
 
 static void launch(varlen_module *m, const char *what, const ws_tensor *cu, unsigned sequences) {
   ws_tensor w = windows(1000);
   printf("%s:\n", what);
-  CUresult r = varlen_attention_launch(m, NULL, 8, 32, sequences, &w, &w, &w, &w, cu, 1000,
-                                       0.127f);
+  CUresult r = varlen_attention_launch(m, NULL, 8, 32, sequences, &w, &w, &w, &w, cu, 1000, 0.127f);
   printf("  result=%d error=\"%s\"\n", (int)r, m->error);
 }
 
@@ -43,8 +51,7 @@ int main(void) {
   varlen_module m;
   if (varlen_load(&m) != CUDA_SUCCESS)
     return 1;
-  ws_tensor cu = {.base = 0x20004, .rank = 1, .dtype = WS_DTYPE_I32, .sizes = {5},
-                  .strides = {1}};
+  ws_tensor cu = {.base = 0x20004, .rank = 1, .dtype = WS_DTYPE_I32, .sizes = {5}, .strides = {1}};
   launch(&m, "four sequences", &cu, 4);
   ws_tensor t = cu;
   t.sizes[0] = 0;

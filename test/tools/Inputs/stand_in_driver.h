@@ -49,7 +49,14 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuui
                                 const cuuint32_t *box, const cuuint32_t *unit,
                                 CUtensorMapInterleave il, CUtensorMapSwizzle sw,
                                 CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
-  (void)map; (void)type; (void)box; (void)unit; (void)il; (void)sw; (void)l2; (void)oob;
+  (void)map;
+  (void)type;
+  (void)box;
+  (void)unit;
+  (void)il;
+  (void)sw;
+  (void)l2;
+  (void)oob;
   static int shown;
   if (shown++ < STAND_IN_ENCODES_SHOWN) {
     printf("  encode ");
@@ -65,8 +72,18 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuui
                                 const cuuint32_t *box, const cuuint32_t *unit,
                                 CUtensorMapInterleave il, CUtensorMapSwizzle sw,
                                 CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
-  (void)map; (void)type; (void)rank; (void)base; (void)dims; (void)strides; (void)box;
-  (void)unit; (void)il; (void)sw; (void)l2; (void)oob;
+  (void)map;
+  (void)type;
+  (void)rank;
+  (void)base;
+  (void)dims;
+  (void)strides;
+  (void)box;
+  (void)unit;
+  (void)il;
+  (void)sw;
+  (void)l2;
+  (void)oob;
   return CUDA_SUCCESS;
 }
 #endif
@@ -77,16 +94,29 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuui
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                         void **extra) {
-  (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem; (void)s;
-  (void)params; (void)extra;
+  (void)f;
+  (void)gx;
+  (void)gy;
+  (void)gz;
+  (void)bx;
+  (void)by;
+  (void)bz;
+  (void)smem;
+  (void)s;
+  (void)params;
+  (void)extra;
   return CUDA_SUCCESS;
 }
 CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **extra) {
-  (void)c; (void)f; (void)params; (void)extra;
+  (void)c;
+  (void)f;
+  (void)params;
+  (void)extra;
   return CUDA_SUCCESS;
 }
 CUresult cuOccupancyMaxActiveClusters(int *clusters, CUfunction f, const CUlaunchConfig *c) {
-  (void)f; (void)c;
+  (void)f;
+  (void)c;
   *clusters = 66;
   return CUDA_SUCCESS;
 }
@@ -100,8 +130,7 @@ CUresult cuOccupancyMaxActiveClusters(int *clusters, CUfunction f, const CUlaunc
 #define STAND_IN_OTHER_GPU 0x500000000000ull
 #define STAND_IN_PINNED 0x600000000000ull
 #define STAND_IN_HOST 0x700000000000ull
-CUresult cuPointerGetAttributes(unsigned n, CUpointer_attribute *what, void **data,
-                                CUdeviceptr p) {
+CUresult cuPointerGetAttributes(unsigned n, CUpointer_attribute *what, void **data, CUdeviceptr p) {
   for (unsigned i = 0; i < n; i++) {
     if (what[i] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
       *(unsigned *)data[i] = p >= STAND_IN_HOST     ? 0
@@ -117,22 +146,49 @@ CUresult cuPointerGetAttributes(unsigned n, CUpointer_attribute *what, void **da
 
 /* The device the grid functions (NAME_KERNEL_persistent_grid) size for:
  * an H100's 132 SMs. */
-CUresult cuCtxGetDevice(CUdevice *d) { *d = 0; return CUDA_SUCCESS; }
+CUresult cuCtxGetDevice(CUdevice *d) {
+  *d = 0;
+  return CUDA_SUCCESS;
+}
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
   (void)d;
   *v = a == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT ? 132 : 0;
   return CUDA_SUCCESS;
 }
-CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) { *p = 0x1000; (void)bytes; return CUDA_SUCCESS; }
-CUresult cuMemsetD8(CUdeviceptr p, unsigned char v, size_t n) { (void)p; (void)v; (void)n; return CUDA_SUCCESS; }
-CUresult cuMemFree(CUdeviceptr p) { (void)p; return CUDA_SUCCESS; }
-CUresult cuModuleLoadData(CUmodule *m, const void *image) { *m = (CUmodule)image; return CUDA_SUCCESS; }
-CUresult cuModuleUnload(CUmodule m) { (void)m; return CUDA_SUCCESS; }
+CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
+  *p = 0x1000;
+  (void)bytes;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD8(CUdeviceptr p, unsigned char v, size_t n) {
+  (void)p;
+  (void)v;
+  (void)n;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFree(CUdeviceptr p) {
+  (void)p;
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+  *m = (CUmodule)image;
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleUnload(CUmodule m) {
+  (void)m;
+  return CUDA_SUCCESS;
+}
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
-  (void)m; (void)name; *f = (CUfunction)1; return CUDA_SUCCESS;
+  (void)m;
+  (void)name;
+  *f = (CUfunction)1;
+  return CUDA_SUCCESS;
 }
 CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
-  (void)f; (void)a; (void)v; return CUDA_SUCCESS;
+  (void)f;
+  (void)a;
+  (void)v;
+  return CUDA_SUCCESS;
 }
 
 #endif
