@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # cmake -DOUT=FILE -DSOURCES_FILE=LIST -P build_id.cmake (LIST holds the
 # sources as a CMake list): writes FILE, a
 # header defining WS_BUILD_ID, the first 16 hex digits of a SHA-256 over

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Writes a C source file that holds the bytes of INPUT as a NUL-terminated
 # array named SYMBOL, so the library carries its IRDL text and needs no file
 # at run time. Run as: cmake -DINPUT=.. -DOUTPUT=.. -DSYMBOL=.. -P embed_text.cmake

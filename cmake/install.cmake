@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # install.cmake: what `cmake --install` and `cpack -G DEB` put under the
 # prefix. Nothing installed names the source or build tree: the package
 # files find their prefix from where they lie, and -ffile-prefix-map keeps
@@ -10,6 +11,7 @@ install(TARGETS WSPlugin LIBRARY DESTINATION lib)
 install(TARGETS ws-c ws-launch LIBRARY DESTINATION lib)
 install(DIRECTORY "${CMAKE_SOURCE_DIR}/capi/include/ws-c" DESTINATION include)
 install(FILES "${CMAKE_SOURCE_DIR}/dialect/ws.irdl.mlir" DESTINATION share/ws)
+install(FILES "${CMAKE_SOURCE_DIR}/LICENSE" DESTINATION share/doc/ws)
 
 set(WS_MLIR_MAJOR ${LLVM_VERSION_MAJOR})
 configure_file("${CMAKE_SOURCE_DIR}/cmake/wsConfig.cmake.in"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The ws dialect: tile-level operations for warp-specialized GPU kernels.
 //
 // IRDL checks the shape of each op (operand and result kinds); everything IRDL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_dialect.c: load the IRDL-defined ws dialect into a context. */
 #include "ws-c/Dialect.h"
 

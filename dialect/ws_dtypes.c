@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_dtypes.c: the element-type table of ws-c/Dialect.h (names, widths,
  * TMA types). It needs no MLIR library, so libws-launch.so, which checks
  * launches on machines that only run kernels, carries it too. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_ops.c: build and recognize ws operations through the generic
  * MlirOperationState, since IRDL ops have no generated builders. */
 #include "ws-c/Dialect.h"

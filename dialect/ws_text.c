@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_text.c: bounded printing of MLIR objects into C buffers. */
 #include "ws_text.h"
 

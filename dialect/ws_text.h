@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_text.h: print MLIR objects into fixed C buffers, for messages and for
  * the few checks that can only read a type's printed form (IRDL types have
  * no C API accessors). Internal to the ws library. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_types.c: build and inspect !ws.tensor_desc types, and recognize the
  * memrefs a kernel may take as arrays.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # compile_common.sh: what the suites' compile scripts (compile_variants.sh,
 # matmul/compile_matmul.sh, attention/compile_attention.sh,
 # rows/compile_rows.sh) share. Sourced; suite_args sets what the others use.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Compiles every integration variant to PTX and to a C launcher, and checks
 # that the PTX has what warp specialization needs: setmaxnreg (inc and dec),
 # TMA loads and stores (cp.async.bulk.tensor), mbarrier waits and the async

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Prints the SM a launcher's embedded cubin was built for (its ELF
 header's e_flags, byte 49: 90 for sm_90a, 100 for sm_100a).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* elementwise_test.c: runs one generated elementwise kernel on the GPU with
  * random inputs and compares every element, bit for bit, with a CPU
  * reference; or times it (--bench). Built per variant on the GPU machine:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Shared by the GPU suites' run scripts (sourced, not run).
 
 # require_gpu: prints "skipped: no GPU" and exits 0 where there is none.

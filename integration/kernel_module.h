@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* kernel_module.h: the generated launcher a GPU harness is built against.
  * The harness is compiled with -DMOD=<module name> -DKERN=<kernel name>
  * and -I<dir of MOD.h>; this includes MOD.h and names its functions. */

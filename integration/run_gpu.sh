@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs the integration suite on a GPU: builds the harness for every variant
 # compiled by compile_variants.sh into DIR, runs each at ragged and large
 # sizes against the CPU reference (bit-exact), the launcher's refusal of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The suites' compiled variants in a runner written in Python, through the
 ws package (python/ws): DIR/NAME.wsmod where `python -m ws compile` wrote
 one (what a GPU machine without MLIR runs), else DIR/NAME.mlir compiled now

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Write the elementwise kernel variants of the integration suite as .mlir
 files plus a manifest (one line per variant: name op dtype rows cols stages
 warps inputs), from one template, so that the compile-only check, the GPU

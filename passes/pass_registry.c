@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* pass_registry.c: the list of ws passes and pipelines. Constant data, so
  * there is nothing to register and no state to share between contexts. */
 #include <string.h>

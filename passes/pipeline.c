@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* pipeline.c: ws-pipeline, the whole ws flow as one pipeline element:
  *
  *   select: ws-select-kernel{kernel} when kernel= names one (both halves)

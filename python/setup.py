@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The ws Python package: pure Python over libws-c.so (the ws C API as one
 shared library) and libws-launch.so (its launch half, which needs no MLIR),
 loaded with ctypes: no compiled extension, so no Python headers are needed.
@@ -80,6 +81,7 @@ setup(
     name="ws",
     version=project_version(),
     description="ws: automatic warp specialization for MLIR, from Python",
+    license="Apache-2.0 WITH LLVM-exception",
     packages=["ws"],
     package_data={"ws": ["kernels/*.mlir"]},
     python_requires=">=3.9",

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The ws lit suite: ws-opt, the mlir-opt plugin and the C API, checked with
 # FileCheck. Paths come from lit.site.cfg.py, which CMake configures.
 import os

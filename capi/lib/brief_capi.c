@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* brief_capi.c: wsDiagnosticShownLength and wsDiagnosticHidden
  * (ws-c/Compile.h). MLIR's verifier
  * appends the failing operation to some errors ("block with no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* compile_capi.c: wsCompile (ws-c/Compile.h): the ws pipeline from source
  * text to PTX on a context of its own, keeping what a runtime needs: the
  * PTX, the kernels' launch data and every diagnostic, located. */

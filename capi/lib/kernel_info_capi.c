@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* kernel_info_capi.c: wsCollectKernelInfo (ws-c/Compile.h): what a host
  * needs of each planned kernel: its signature (read here) and its plan
  * (read through ws-c/Plan.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launch_capi.c: wsLaunchPrepare (ws-c/Launch.h): a kernel's WsKernelInfo
  * turned into the rule table the generated launchers carry, then checked
  * and encoded by the same code (launch_rules.h). */

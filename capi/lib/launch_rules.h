@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launch_rules.h: the rules every ws launch checks, and the kernel
  * parameters it builds. One source, two users:
  *  - ws-opt --emit=launcher copies this file into each generated launcher,

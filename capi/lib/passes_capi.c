@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* passes_capi.c: the public pass API (ws-c/Passes.h) over the pass table. */
 #include "ws-c/Passes.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* plan_capi.c: ws-c/Plan.h over the internal plan reader (passes/plan/ws_plan.c):
  * the public tables are the plan's own, index for index. */
 #include "ws-c/Plan.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 // plugin.cpp: the mlir-opt plugin, one shared object with both entry
 // points. As a pass plugin it registers every ws pass and pipeline as a
 // pipeline entry whose builder hands the option text to the C API, so

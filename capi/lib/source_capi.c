@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* source_capi.c: wsLocationGetFilePosition, wsSourceNestingWithin and
  * wsSourceCheckBeforeParse
  * (ws-c/Compile.h): what ws-opt's diagnostics and wsCompile both need to

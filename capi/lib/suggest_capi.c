@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* suggest_capi.c: wsSuggestOperation (ws-c/Compile.h): a "did you mean"
  * for a mistyped operation name. MLIR's parser says only that the name is
  * unknown; the registered name one edit away is nearly always the one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* version_capi.c: ws-c/Version.h. WS_VERSION comes from project() in the
  * top-level CMakeLists.txt, WS_BUILD_ID from cmake/build_id.cmake. Built
  * into the launch half too (no MLIR call), so a machine that only runs

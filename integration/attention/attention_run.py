@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs ws's compiled attention kernels on the GPU, in one process with
 torch: checks them against an f32 reference, and times them against torch
 SDPA (FlashAttention-2 and cuDNN backends forced) and Triton.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Compiles every attention variant (variants.py) to PTX and to a C launcher
 # and checks that the PTX has what the warp-specialized flash attention
 # needs: both wgmma forms (A from shared memory for S = Q K^T, A from

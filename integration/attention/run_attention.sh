@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Checks every compiled attention variant in DIR (compile_attention.sh) on
 # the GPU against an f32 reference (attention_run.py check: small and large
 # B x H x S, Q/K/V as strided views, guard rows around O), then runs

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the attention integration variants (flash-attention forward:
 O = softmax(Q K^T / sqrt(D)) V, online softmax, on wgmma) as .mlir files
 plus a manifest line per variant: name head_dim block_m block_n dtype

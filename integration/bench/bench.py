@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Bandwidth of the ws elementwise add against torch.add and a device copy,
 measured in one run on the same GPU: a 32768x32768 f32 add (the seed's
 benchmark). Prints TB/s (bytes read + written over the median time) and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """FP8 matmul benchmark on the GPU, in one process, at the FP8 issue's
 eight shapes (square, then DeepSeek-V3's GEMMs as DeepGEMM benchmarks
 them): every scaling of ws's FP8 set against cuBLAS (torch._scaled_mm with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """One kernel family, autotuned, against cuBLAS at every shape of the matmul
 benchmark (integration/bench/matmul_bench.py's SHAPES), f16 and bf16.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Matmul benchmark on the GPU, in one process: f16 in, f32 accumulate, f16
 out, C = A @ B^T (B given N x K). ws's compiled kernels run next to
 torch through the ws package (integration/suite_kernels.py), and ws, cuBLAS (torch.matmul) and Triton's warp-specialized

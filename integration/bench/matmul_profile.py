@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """One member of the shipped matmul family and cuBLAS on the same inputs,
 three launches each, for a profiler to pick one launch of either.
 

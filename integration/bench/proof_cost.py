@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """What ws-check-protocol costs: each kernel through `ws-opt --ws-pipeline`
 (to a cubin) with the check and with check-protocol=false, in one process
 each. Prints the check's wall time (--mlir-timing), its share of the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Compile time from Python against ws-opt, on this machine (no GPU): a
 cold ws.compile of the persistent matmul (in-process, to PTX) against
 `ws-opt --emit=ptx` and `--emit=cubin` (a process each), and a warm

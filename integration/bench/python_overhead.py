@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The Python runtime's call overhead against Triton's, in one process: the
 host time of a loop of launches of a small elementwise add (no CUDA graph),
 ws through `kernel[grid](...)` and Triton through its JIT launcher, each

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Row-kernel benchmark on the GPU, in one process, bf16: softmax, RMSNorm,
 LayerNorm and residual-add + RMSNorm at tokens x hidden of 65536x1024,
 32768x4096, 16384x8192 and 4096x32768, and cross-entropy at vocabularies

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The benchmark on a GPU machine: the example add (32x64 tiles), the seed's
 # benchmark tiles (64x128), and 8x256 tiles both over the 32768-wide rows and
 # over a contiguous 1048576x1024 view of the same buffers, with torch.add and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws-downstream: compiles the example add kernel to a cubin with an
  * installed ws, through the C APIs only: its own MlirContext with the ws
  * dialect loaded, canonicalize and cse (upstream) before ws-pipeline, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Draws matmul kernels for the GPU differential fuzz: a tile configuration
 wgmma and the budget take (M tile 64/128/256 over 4 or 8 warps, N tile a
 multiple of 8 up to 256, or of 16 for a K x N B, K tile 16/32/48/64/128), f16 or

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Generates COUNT kernels for the GPU differential fuzz (kernelgen.py with
 gpu=True), MATMULS matmul kernels, PERSISTENT persistent ones, TCGEN05
 sm_100a ones, FP8 ones and CLUSTERS ones in clusters of two

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The CPU reference of a generated kernel's op chain (numpy), and the bit
 encodings of the seven element types.
 

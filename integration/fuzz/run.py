@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """GPU differential fuzz: runs every kernel prepare.py compiled into DIR on
 the GPU over random shapes (ragged in every dimension, 1-D tails, padded
 strides, column slices of a wider tensor, inputs smaller than the output so

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Checks the SASS of every sm_100a cubin in DIR (compile_matmul.sh ...
 # --chip=sm_100a leaves NAME.cubin beside each launcher, and fp8.py compile
 # beside each kernel of its manifest whose last field is sm_100a; a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Compiles every matmul variant to PTX and to a C launcher and checks that
 # the PTX has what the warp-specialized matmul needs: wgmma with its fence,
 # commit and wait, setmaxnreg both ways, TMA loads and the TMA store,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # flags.sh: the compiler flags of a matmul variant's GPU harness, from its
 # manifest line. Sourced by compile_matmul.sh and run_matmul.sh.
 # Usage: harness_defines NAME BM BN DTYPE EPILOGUE LAYOUT SCHED

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """FP8 matmuls on wgmma (sm_90a): C = (A @ B^T) scaled, A and B e4m3 or
 e5m2, both K-major (B given N x K), accumulated in f32, C bf16 or f16.
 Three scalings, each written in the tile language:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """What the matmul sets written in Python (register_a.py, fp8.py,
 weight_only.py) share: compiling a set of kernels to PTX and launchers with
 its PTX checks (and, for a chip this machine has no GPU of, ptxas for it),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* matmul_test.c: runs one generated matmul kernel (C = A @ B^T, or A @ B
  * with -DKN; f16 or bf16 in, f32 accumulation, f16/bf16 out, max(C, 0)
  * with -DRELU, alpha x C with -DALPHA) on the GPU and checks it against a CPU reference; or times

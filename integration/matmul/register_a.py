@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Matmuls whose A is a tile the K loop computes from its ws.load: negated,
 scaled by a constant, or an FP8 tile (e4m3, e5m2) widened to f16/bf16: wgmma
 takes A from registers. Two steps:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the matmul harness for every compiled variant in DIR (launchers
 # from compile_matmul.sh) and checks each on the GPU at small, ragged and
 # large sizes, K = 0, below, at and past one K tile, a grid with blocks

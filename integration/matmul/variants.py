@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the matmul integration variants (C = A @ B^T, or A @ B with B given
 K x N, on wgmma) as .mlir files plus a manifest line per variant: name bm
 bn bk warps dtype epilogue layout sched (tile: one block per tile;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Weight-only quantized matmuls (as Marlin and Machete run a decode step):
 Y^T = W X^T with W the N x K weights stored as int8 or e4m3 with one f16
 (or bf16) scale per output row and 128-deep group of K, X the M x K f16

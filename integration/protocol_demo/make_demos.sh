@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the GPU demonstrations of broken protocols: each is a planned
 # kernel edited by hand, as the check-protocol-*.mlir tests edit them. The
 # default pipeline must reject each (ws-check-protocol); then each is

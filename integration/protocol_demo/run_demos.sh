@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs the broken-protocol demonstrations that make_demos.sh built in DIR on
 # the GPU: what the hardware does with a protocol ws-check-protocol rejects.
 # The deadlock runs under the harness watchdog (exit 3: a hang); the races

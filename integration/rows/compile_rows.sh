@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Compiles every row-kernel variant (variants.py) to PTX and to a C
 # launcher and checks that the PTX has what a row kernel needs: the TMA
 # loads and mbarrier waits of the warp-specialized loop, the rows'

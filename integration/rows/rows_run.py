@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs ws's compiled row kernels on the GPU, in one process with torch:
 checks them against an f64 reference, and times them against torch's eager
 kernels, torch.compile's and a device copy.

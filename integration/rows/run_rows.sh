@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Checks every compiled row kernel in DIR (compile_rows.sh) on the GPU
 # against an f64 reference (rows_run.py check: row counts from 1 to a few
 # thousand, ragged last row blocks, -inf rows, guard rows around y and NaN

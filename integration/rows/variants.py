@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the row-kernel integration variants as .mlir files, plus a
 manifest line per variant: name kind dtype rows_per_block row_length.
 

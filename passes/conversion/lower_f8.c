@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_f8.c: the FP8 conversions of ws_lower_f8.h, built from upstream
  * nvvm convert ops on element pairs and llvm.shufflevector to split and
  * join the vectors the compute partition works on. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_fast_math.c: math ops that fastmath<afn> lets ws lower to the
  * special-function unit's approximations (ws_lower_fast_math.h). */
 #include "ws_lower_fast_math.h"

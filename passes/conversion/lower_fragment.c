@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_fragment.c: a matmul's consumer tiles in wgmma's accumulator
  * layout, for ws-lower-to-nvvm (ws_lower_fragment.h says how). Elementwise
  * ops become one scalar op per value, row reductions quad shuffles, loops

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_memref.c: kernel arrays, memref<?xT> arguments read element by
  * element (ws_lower_memref.h). */
 #include "ws_lower_memref.h"

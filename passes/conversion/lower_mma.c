@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_mma.c: wgmma for ws.mma and the accumulator's fragments written to
  * shared memory (see ws_lower_mma.h for the layouts). */
 #include "ws_lower_mma.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_split_k.c: split-K's exchange of partial sums between blocks
  * (ws_lower_split_k.h says what goes where). The exchange is plain global
  * memory, so its ordering is the PTX memory model's: a release store of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_store.c: the exact tile store of ws_lower_store.h. Interior tiles
  * keep the one-instruction TMA path (the bandwidth figures depend on it);
  * only a tile that reaches a partial granule, or starts at a negative

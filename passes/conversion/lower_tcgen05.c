@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_tcgen05.c: tcgen05.mma for ws.tc_mma and tcgen05.ld for
  * ws.tmem_load on sm_100a (see ws_lower_tcgen05.h for the layouts). */
 #include "ws_lower_tcgen05.h"

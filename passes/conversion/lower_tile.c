@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_tile.c: the compute partition's tiles in registers, for
  * ws-lower-to-nvvm (ws_lower_tile.h says how they are laid out). Elementwise
  * ops become one vector op per chunk, ring slots are read and written a

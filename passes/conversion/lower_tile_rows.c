@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_tile_rows.c: a row kernel's reductions in the compute warps'
  * chunks (ws_lower_tile.h says how rows lie in them). A ws.reduce along
  * the rows combines each thread's values of a row, then the lanes that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_to_nvvm.c: ws-lower-to-nvvm, which turns a kernel that
  * ws-insert-barriers specialized into an llvm.func kernel of upstream
  * nvvm/llvm/scf/arith ops, rewriting one op at a time in place:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* register_pressure.c: the live tiles' registers at their peak (see
  * ws_register_pressure.h). */
 #include "ws_register_pressure.h"

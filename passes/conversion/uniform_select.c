@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* uniform_select.c: selects whose mask is the same over the whole tile,
  * tested once per tile (ws_uniform_select.h). */
 #include "ws_uniform_select.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_lower_f8.h: FP8 tiles in the compute partition. Internal.
  *
  * LLVM has no FP8 arithmetic, so the compute partition holds an f8 tile in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_lower_fast_math.h: the approximate forms of math ops that a kernel
  * allows with fastmath<afn>, for the chip's special-function unit.
  * Internal to ws-lower-to-nvvm. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_lower_fragment.h: how ws-lower-to-nvvm holds the tiles of a matmul's
  * consumer warpgroups in registers: in wgmma's accumulator layout
  * (ws_lower_mma.h), one scalar per value. Internal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_lower_memref.h: a kernel's small global arrays (memref<?xT>
  * arguments), read one element at a time with memref.load: a varlen
  * batch's cumulative sequence offsets, a descale factor per head.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_lower_mma.h: how the lowering runs a matmul's ws.mma on wgmma and
  * writes the accumulator's fragments to shared memory. Internal.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_lower_split_k.h: how the lowering exchanges split-K's partial sums
  * (ws.split_k_sum, passes/transforms/split_k.c) between blocks through the
  * workspace. Internal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_lower_store.h: how the lowering writes one tile from shared memory to
  * its global tensor, exactly. Internal.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_lower_tcgen05.h: how ws-lower-to-nvvm runs a matmul on sm_100a's
  * tcgen05 and reads its accumulator from tensor memory. Internal.
  *

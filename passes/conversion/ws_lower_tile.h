@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_lower_tile.h: how ws-lower-to-nvvm holds the compute partition's
  * elementwise tiles in registers. Internal.
  *

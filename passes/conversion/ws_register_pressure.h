@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_register_pressure.h: how many registers per thread the compute
  * warps' tiles need where most of them are live, for --ws-explain's
  * remark. Internal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_uniform_select.h: a mask that is the same for a whole tile costs no
  * per-element work. Internal to ws-lower-to-nvvm.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* explain.c: the text of the --ws-explain remarks (see ws_explain.h). The
  * passes decide; this file only says what they decided and why, from the
  * plan they recorded, so the remarks cannot drift from the IR. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* row_kernel.c: the row-vector loads and stores of ws_row_kernel.h. */
 #include "ws_row_kernel.h"
 

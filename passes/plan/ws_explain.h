@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_explain.h: the remarks each ws pass makes, behind its explain=true
  * option (ws-opt --ws-explain), one per decision at the op it concerns.
  * Internal. */

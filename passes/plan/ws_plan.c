@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_plan.c: reading and writing the plan attributes (see ws_plan.h). The
  * attributes are built as text and parsed, which keeps their printed form,
  * the thing tests check, in one place. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_plan.h: the plan of one warp-specialized loop, as the passes record it
  * in attributes, read back into C structs. Internal.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_row_kernel.h: what a row kernel's IR says about its row-vector loads
  * and stores, for the passes that treat them apart from TMA copies.
  * Internal.

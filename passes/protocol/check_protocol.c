@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* check_protocol.c: ws-check-protocol, which proves that the protocol a
  * specialized kernel runs cannot deadlock or race, or fails with an error at
  * the op that breaks a rule (and names the op it conflicts with).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* protocol_explore.c: every reachable state of a run's model
  * (protocol_model.c), one by one: method=states of ws-check-protocol.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* protocol_order.c: every interleaving of a run's model (protocol_model.c)
  * decided from one interleaving and the happens-before order it shows:
  * method=order of ws-check-protocol, the default.

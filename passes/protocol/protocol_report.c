@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* protocol_report.c: what every part of ws-check-protocol shares: naming
  * barriers, ops and agents, and the one form its rule
  * errors take ("'OP' op breaks the protocol rule 'RULE': ..."). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* protocol_rules.c: the rules of ws-check-protocol that need no
  * interleaving: each is decided by one agent's events in order, or by sums
  * over all agents for one barrier phase. The exploration

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* protocol_trace.c: the events each thread of a specialized kernel runs.
  *
  * The kernel is compiled once into a small program over integer registers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_protocol.h: the model ws-check-protocol proves its rules on (see
  * check_protocol.c for what is proved and how). Internal.
  *

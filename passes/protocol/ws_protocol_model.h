@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_protocol_model.h: the protocol as a transition system, the one model
  * both ways of proving it run (see protocol_model.c for its semantics).
  * Internal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* external_pass.c: run a ws_pass_def as an MLIR external pass.
  *
  * Each pass instance owns a heap copy of its parsed options; MLIR clones

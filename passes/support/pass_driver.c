@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* pass_driver.c: what every ws pass after ws-verify does first: verify the
  * whole root, then run its work on each loop marked ws.warp_specialize
  * (ws_pass.h). Kept apart from the plan model, which it does not need. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* pass_options.c: parse a pass's options from MLIR's textual form
  * ("smem-budget=1000 chip=sm_90a"), the text between a pass name's braces. */
 #include <errno.h>

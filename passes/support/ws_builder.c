@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_builder.c: generic operation creation for the ws passes. */
 #include "ws_builder.h"
 

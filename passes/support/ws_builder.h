@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_builder.h: create operations through the MLIR C API's generic
  * OperationState, with the few helpers the lowering needs. Internal. */
 #ifndef WS_BUILDER_H

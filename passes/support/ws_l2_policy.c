@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_l2_policy.c: the names of the L2 policies (ws_l2_policy.h). */
 #include "ws_l2_policy.h"
 

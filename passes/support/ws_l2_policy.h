@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_l2_policy.h: a load's L2 policy, the `l2` attribute of ws.load (the
  * user's, or ws-partition-schedule's from l2-keep=) and of the ws.tma_load
  * ws-insert-barriers makes of it: one table of the names every pass reads

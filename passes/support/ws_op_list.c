@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_op_list.c: growable arrays and the op list (ws_op_list.h). */
 #include "ws_op_list.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_op_list.h: growable arrays (ws_grow) and a growable list of ops, for
  * the passes that collect a loop's or a kernel's ops and values before they
  * rewrite them: no fixed cap, so a valid kernel is never refused for its

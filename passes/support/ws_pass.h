@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_pass.h: how a ws pass is described, configured and run. Internal.
  *
  * Every pass file defines one `ws_pass_def` (its argument, summary, options

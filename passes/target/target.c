@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* target.c: the chip and MMA-engine tables of ws_target.h, and the
  * look-ups every pass makes through them. */
 #include "ws_target.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_target.h: what ws knows of each chip and of each MMA engine, in two
  * tables that every pass asks, as LLVM's target descriptions are asked: a
  * new chip or a new engine is a new row, never a test of a chip's name.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* cluster_share.c: which tiles of a cluster kernel's K loop the CTAs of a
  * cluster load alike, for ws-partition-schedule.
  *

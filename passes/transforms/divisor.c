@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* divisor.c: the divisibility proof of ws_divisor.h. A small recursive
  * evaluation over the def-use chain, bounded in depth so that a long chain
  * costs nothing and proves less rather than recursing without end. */

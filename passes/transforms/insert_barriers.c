@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* insert_barriers.c: ws-insert-barriers, which fixes the producer/consumer
  * protocol of every channel and the register budget of every warpgroup.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* partition_schedule.c: ws-partition-schedule, which assigns every op of a
  * ws.warp_specialize loop to a partition.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* plan_memory.c: ws-plan-memory, which gives every tile that crosses
  * partitions a multi-buffered ring in shared memory.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* product_lag.c: whether the consumers of a matmul's K loop run the math on
  * a step's wgmma products one step late (ws_partition.lag), for
  * ws-partition-schedule.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* select_kernel.c: ws-select-kernel{kernel=NAME}, which keeps one kernel
  * of the module and erases the others before anything plans them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* specialize.c: the last step of ws-insert-barriers, which replaces a
  * planned loop by one branch per partition, each with its own copy of the
  * loop and every step of the protocol as an op at the place it runs:

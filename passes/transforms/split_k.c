@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* split_k.c: ws-split-k, which splits the K range of a persistent matmul's
  * tiles over several blocks when there are fewer tiles than blocks, so
  * that a thin output (M = 256 against thousands of K) keeps every SM busy.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* tile_order.c: ws-tile-order, which picks the order a persistent (or
  * any) matmul walks its output tiles in and expands ws.tile_coords into
  * that order's index arithmetic. It runs on the input, after ws-verify and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* verify.c: ws-verify, the semantic checks IRDL cannot express.
  *
  * IRDL already guarantees operand and result kinds (a descriptor, i32

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_cluster_share.h: the tiles a cluster kernel's CTAs load alike
  * (cluster_share.c says how it is decided). Internal. */
 #ifndef WS_CLUSTER_SHARE_H

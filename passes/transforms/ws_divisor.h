@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_divisor.h: what the compiler can prove about an integer SSA value's
  * divisibility, for TMA's rule that the innermost coordinate of a copy is a
  * multiple of 16 bytes. Internal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_product_lag.h: the lag of a matmul K loop's product math
  * (product_lag.c says when and why). Internal. */
 #ifndef WS_PRODUCT_LAG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_specialize.h: replace a planned loop by its partitions (see
  * specialize.c). Internal. */
 #ifndef WS_SPECIALIZE_H

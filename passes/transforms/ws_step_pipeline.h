@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_step_pipeline.h: whether a loop's consumers issue the next step's
  * first run of wgmmas before this step's second (step_pipeline.c says when
  * and why). Internal. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The elementwise add from Python: compile integration/add.mlir in-process,
 launch it on torch tensors, check it exactly (and that no byte around c
 changed), and time it against torch.add (triton.testing.do_bench, L2

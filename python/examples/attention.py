@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Flash attention from Python against PyTorch's SDPA: torch.ops.ws.attention
 (the custom op ws.torch_ops registers) on B x H x S x D tensors, causal and
 not, f16 and bf16, checked against scaled_dot_product_attention in fp32 and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The persistent matmul with a bias and ReLU from Python, autotuned:
 C = relu(A @ B^T + bias) from the family matmul_bias_relu.mlir (tile shape
 fields), tuned with ws.autotune over three tile shapes and the planner's

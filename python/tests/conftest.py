@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Shared fixtures: the repository's kernels, and a cache of the test's own
 (no test reads or writes the user's ~/.cache/ws)."""
 

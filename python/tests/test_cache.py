@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The disk cache: a second compile of the same kernel is read back; any
 change of source, options, linker or build is a miss; a refusal is kept as well;
 clear() empties it."""

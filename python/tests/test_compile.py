@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ws.compile: in-process compiles, signatures, diagnostics."""
 
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Launches on the GPU: exact results, nothing written outside the
 tensors, refusals before a launch, both linkers, the resident grid. Each
 test says "skipped: no GPU" without one (the compile-only half of these

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Every argument rule of a launch, applied without a GPU (Kernel.check):
 the C API's rules, the ones each generated launcher carries, in the same
 words, naming the kernel and the argument."""

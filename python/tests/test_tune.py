@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Kernel families (ws.Template) and the autotuner (ws.autotune) without a
 GPU: fields and their errors, each config compiled with its own budget
 check and proof, refusals and repeats skipped with their reasons, the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ws from Python: compile a tile-level kernel in-process, launch it on
 PyTorch tensors, cache and autotune it.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """python -m ws compile: kernels to module files, for a machine that runs
 them without MLIR (ws.load reads them back; it needs libws-launch.so only).
 python -m ws families: every member of the shipped families the PyTorch

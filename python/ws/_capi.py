@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ctypes declarations of the ws C API (ws-c/Compile.h, ws-c/Launch.h,
 ws-c/Version.h).
 

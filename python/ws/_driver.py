@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The CUDA side of a launch, through the CUDA Python bindings
 (cuda.bindings.driver) and torch: load a module on torch's current device,
 size the resident grid, launch on torch's current stream. Imported at the

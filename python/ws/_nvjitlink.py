@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """PTX to cubin in-process, through nvJitLink (libnvJitLink.so, which ships
 with CUDA 12 and 13 and as the ``nvidia-nvjitlink`` wheel).
 

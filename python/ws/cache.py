@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The disk cache of compiled modules.
 
 Where: ``$WS_CACHE_DIR``, else ``~/.cache/ws``. An entry is keyed by the

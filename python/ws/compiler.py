@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ws.compile: a kernel source to a loaded-on-demand module, in-process.
 
 The C API (wsCompile) runs the ws pipeline to PTX and gives each kernel's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The kernel families the package ships (ws/kernels) as torch.ops.ws runs
 them: the matmul family tuned over MATMUL_CONFIGS, and one attention kernel
 per head dimension, element type and mask. No torch needed to compile

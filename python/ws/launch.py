@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Kernels of a compiled module, and their launches on PyTorch tensors.
 
 The argument rules are the C API's (wsLaunchPrepare, ws-c/Launch.h), the

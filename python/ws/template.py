@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Kernel families: one MLIR source with its tunable constants marked.
 
 A field is ``${NAME}`` or ``${expression}`` over names, integers and

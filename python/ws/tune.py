@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ws.autotune: pick a kernel family's fastest member for the caller's
 arguments, keeping only members ws proves.
 

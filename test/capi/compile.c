@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Compiling in-process through the public C API (ws-c/Compile.h): the
  * example add kernel to PTX with its launch data, then sources that are
  * refused, each with its diagnostics located in the caller's file name.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A host program that uses only the public ws C API and the MLIR C API: it
  * loads the dialect into its own context, builds a pipeline that mixes
  * upstream passes with ws-verify, and runs it on a kernel it parses.

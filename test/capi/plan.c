@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Reading a plan through the public C API (ws-c/Plan.h): the example add
  * kernel goes through ws-pipeline{stage=plan}, then every table the passes
  * recorded is read back. Then ws-check-protocol, created by name, proves the

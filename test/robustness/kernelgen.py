@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Random well-formed ws kernels, for the compile-only pipeline fuzz
 (pipeline_fuzz.py) and the GPU differential fuzz (integration/fuzz/).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Derive malformed kernels from valid ones and check that ws-opt rejects each
 with exit status 1 and a located error, never a crash, hang or sanitizer report.
 

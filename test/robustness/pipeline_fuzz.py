@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Whole-pipeline fuzz: random well-formed kernels (kernelgen.py) through
 `ws-opt --emit=cubin`, so through every ws pass, the upstream lowering and
 ptxas. Each must end in a cubin or in a located error; a crash, a hang, a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Differential fuzz of ws-check-protocol's two methods: saved plans (valid
 protocols) are mutated at random (a protocol op deleted or moved, a
 constant, a barrier, a channel or a start phase changed) and each mutant is

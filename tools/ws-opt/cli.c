@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* cli.c: ws-opt's flags, --help and --version. */
 #include "cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* cli.h: ws-opt's command line. */
 #ifndef WS_OPT_CLI_H
 #define WS_OPT_CLI_H

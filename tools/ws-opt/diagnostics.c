@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* diagnostics.c: ws-opt's diagnostic handler. */
 #include "diagnostics.h"
 

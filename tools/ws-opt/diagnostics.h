@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* diagnostics.h: print MLIR diagnostics as "file:line:col: error: ..." with
  * the source line and a caret, the way compilers and mlir-opt do. */
 #ifndef WS_OPT_DIAGNOSTICS_H

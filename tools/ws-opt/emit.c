@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* emit.c: the --emit modes: the ws pipeline to a chosen format, then the
  * object pulled out of each gpu.binary (PTX text, cubin bytes, LLVM bitcode
  * printed as text) or wrapped in a C launcher. */

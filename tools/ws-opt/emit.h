@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* emit.h: ws-opt --emit=mlir|llvm|ptx|cubin|launcher. */
 #ifndef WS_OPT_EMIT_H
 #define WS_OPT_EMIT_H

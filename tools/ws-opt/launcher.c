@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launcher.c: the C launcher writer. The generated code builds each TMA
  * descriptor with cuTensorMapEncodeTiled, with the box and swizzle the
  * compiler chose, raises the kernel's dynamic shared memory limit once at

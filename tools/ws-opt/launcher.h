@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launcher.h: write NAME.h / NAME.c, a C launcher for the kernels of one
  * module with the cubin embedded (CUDA driver API only, no MLIR). */
 #ifndef WS_OPT_LAUNCHER_H

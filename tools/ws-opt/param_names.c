@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* param_names.c: a launch function's parameters take the kernel's
  * argument names where C allows them, so that a caller's editor shows
  * `x, y, out, alpha` rather than `arg0..arg3`. */

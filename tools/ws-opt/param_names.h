@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* param_names.h: the C parameter names of a generated launch function. */
 #ifndef WS_OPT_PARAM_NAMES_H
 #define WS_OPT_PARAM_NAMES_H

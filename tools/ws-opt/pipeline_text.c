@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* pipeline_text.c: a recursive-descent reader for textual pass pipelines.
  *
  *   pipeline := element (',' element)*

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* pipeline_text.h: build a pass manager from MLIR's textual pipeline syntax,
  * "builtin.module(canonicalize, gpu.module(ws-verify{chip=sm_90a}))".
  *

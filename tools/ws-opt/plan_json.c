@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* plan_json.c: the plan as JSON (see plan_json.h). One object per kernel:
  * its launch figures, partitions with their warps and registers, rings,
  * channels with their barriers, registers per warpgroup, and the

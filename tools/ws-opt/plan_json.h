@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* plan_json.h: ws-opt --emit=plan, the plan of every specialized kernel as
  * JSON, read through the public ws-c/Plan.h. */
 #ifndef WS_OPT_PLAN_JSON_H

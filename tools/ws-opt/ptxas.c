@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ptxas.c: PTX to cubin through the toolkit's ptxas (see ptxas.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "ptxas.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ptxas.h: a kernel's PTX assembled into a cubin by the toolkit's ptxas,
  * as MLIR's NVVM target does for format=bin, for --emit=launcher
  * --keep-ptx (one run of the flow gives both the PTX and the launcher). */

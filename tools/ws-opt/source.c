@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* source.c: reading and splitting ws-opt's input. */
 #include "source.h"
 

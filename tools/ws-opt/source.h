@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* source.h: the input of ws-opt: read a file or stdin, split it into the
  * chunks of --split-input-file. */
 #ifndef WS_OPT_SOURCE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* text_buffer.c: MLIR prints diagnostics, attributes and pass errors
  * through callbacks in pieces; ws-opt reads them whole. */
 #include "text_buffer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* text_buffer.h: a fixed buffer that MLIR's print callbacks write into. */
 #ifndef WS_OPT_TEXT_BUFFER_H
 #define WS_OPT_TEXT_BUFFER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws_opt.c: ws-opt's main: set up a context with every upstream dialect and
  * pass plus the ws dialect, then parse, transform and print each input. */
 #define _POSIX_C_SOURCE 200809L /* lstat */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * ws-c/Compile.h: compile a ws kernel in-process, and what a host needs to
  * launch each kernel a module holds.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * ws-c/Dialect.h: load the ws dialect into an MLIR context and build or
  * inspect its types and operations.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * ws-c/Launch.h: check a launch's arguments and build its kernel
  * parameters, with the rules a generated C launcher checks.

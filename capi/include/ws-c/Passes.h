@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * ws-c/Passes.h: create ws passes and add them to MLIR pass managers.
  *

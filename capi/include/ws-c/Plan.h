@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ws-c/Plan.h: the plan the ws passes record on a kernel, read back.
  *
  * ws-partition-schedule, ws-plan-memory and ws-insert-barriers leave their

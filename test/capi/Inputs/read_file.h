@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* read_file.h: the C API tests' input reader. */
 #ifndef WS_TEST_CAPI_READ_FILE_H
 #define WS_TEST_CAPI_READ_FILE_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Prints an elementwise kernel whose warp-specialized loop applies N
 dependent ops (add, mul, sub by a splat, in turn) to a loaded 32x64 f32
 tile and stores the result: a long chain with at most three tiles live.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launcher_balanced_grid.c: drives NAME_KERNEL_balanced_grid of two
  * persistent launchers (integration/matmul/variants.py's pmm_128x256x64_w8,
  * and pmm_128x128x64_w8_c2, persistent over clusters of two) against a

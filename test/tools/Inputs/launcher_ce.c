@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launcher_ce.c: drives the generated launcher of a cross-entropy row
  * kernel (integration/rows/variants.py's cross_entropy_bf16_4096: the
  * logits, the labels, the loss and the logsumexp, N and the ignore index)

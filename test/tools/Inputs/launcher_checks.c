@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launcher_checks.c: drives a generated launcher (add_kernel, from
  * integration/add.mlir: three f32 tensors of rank 2 and an i32) against a
  * stand-in for the CUDA driver, so that every refusal and every stride the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launcher_cluster.c: drives the generated launchers of two cluster
  * kernels (integration/matmul/variants.py's mm_128x256x64_w8_c2x1, tiled in
  * clusters of two along x, and pmm_128x128x64_w8_c2, persistent over pairs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launcher_rows.c: drives the generated launcher of a LayerNorm row kernel
  * (integration/rows/variants.py's layernorm_f32_128: x, the weight and the
  * bias, y, and the per-row mean and rstd, M and eps) against a stand-in

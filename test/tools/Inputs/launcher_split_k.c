@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launcher_split_k.c: drives the generated launcher of a split-K kernel
  * (integration/matmul/variants.py's pmm_128x256x64_w8_sk) against a
  * stand-in for the CUDA driver: the workspace is grid x (128 x 256 f32 +

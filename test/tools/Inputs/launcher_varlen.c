@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launcher_varlen.c: drives the generated launcher of a varlen attention
  * kernel (integration/attention/variants.py's att_f16_d128_varlen: four
  * window views and the sequence offsets, an i32 kernel array) against a

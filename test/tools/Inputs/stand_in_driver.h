@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* stand_in_driver.h: the CUDA driver calls a generated launcher's load
  * and unload make, stood in for so that the launcher tests run without a
  * GPU (included by one test program each). */
