@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* step_pipeline.c: whether the consumers of a loop with two runs of
  * ws.dot (attention: S = Q K^T, the softmax, O += P V) issue the next
  * step's first run before this step's second (ws_partition.pipelined), for
@@ -26,15 +27,15 @@
 
 /* Registers a consumer thread may give to the carried tiles, two S tiles
  * (one being turned into P), the P that P V reads and a mask, of
- * setmaxnreg's 240. Measured on the H100 (RESULTS, the fourteenth
- * session): at D = 64 without a mask (192) the pipeline gains 3-5%; with
+ * setmaxnreg's 240. Measured on the H100 (the attention suite's bench):
+ * at D = 64 without a mask (192) the pipeline gains 3-5%; with
  * a causal mask (208) it lost 5%, at D = 128 (224) and D = 256 (208)
  * 2-3%: ptxas keeps too few registers for the softmax's temporaries to
  * interleave them (no spills either way). Without turns it gains 10% at
  * D = 128, but turns gain more there. Since masks of index tiles are
- * tested once per tile (the fifteenth session), such a mask holds no
+ * tested once per tile (uniform_select.c), such a mask holds no
  * registers across the step and is not counted: the causal kernel at
- * D = 64 then gains 5% (the sixteenth session). */
+ * D = 64 then gains 5%. */
 enum { PIPELINE_VALUE_BUDGET = 192 };
 
 static bool is_tile(MlirValue v) { return mlirTypeIsARankedTensor(mlirValueGetType(v)); }

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ws's matmul and attention as PyTorch custom ops, which torch.compile
 traces through their fake (shape-only) functions and calls as they are:
 
@@ -8,8 +9,8 @@ traces through their fake (shape-only) functions and calls as they are:
 Importing this module registers them (a torch.library.Library with each op's
 schema, its kernel, its fake function and its autograd formula; PyTorch 2.4
 or later), not torch.library.custom_op, whose Python wrappers cost more host
-time a call (integration/RESULTS.md: attention's host time from call to
-launch on the H200), which bounds a short kernel. The kernels are the
+time a call (4-11 us more from call to launch, measured on the H200), which
+bounds a short kernel. The kernels are the
 families in ws/kernels, compiled on first use (or read from the cache: a
 machine without MLIR needs them compiled elsewhere, see docs/python.md).
 

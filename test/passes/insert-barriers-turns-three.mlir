@@ -9,7 +9,7 @@
 // a wait is never two phases ahead of its barrier: with one, the proof
 // finds the wait that passes on the parity of the phase before.
 // (Measured on the H100 at D = 64: not faster than two warpgroups of 64
-// rows, integration/RESULTS.md.)
+// rows.)
 
 // CHECK: {consumer_phase = 0 : i32, depth = 2 : i32, drain = 0 : i32, empty = {{[0-9]+}} : i32, empty_arrivals = 128 : i32, expect_tx = 0 : i32, from = "compute", full = {{[0-9]+}} : i32, full_arrivals = 128 : i32
 // CHECK-SAME: name = "compute", num_warps = 12 : i32, registers = 160 : i32, role = "compute", turns = true
