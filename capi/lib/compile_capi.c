@@ -296,7 +296,7 @@ static bool take_ptx(compiled *c, MlirModule module) {
 /* Parse, plan (and read each kernel's launch data), then lower to PTX. */
 static bool compile_module(compiled *c, MlirContext ctx, MlirStringRef source,
                            MlirStringRef options) {
-  if (!wsSourceCheckBeforeParse(ctx, source))
+  if (!wsSourceCheckHoldsOperation(ctx, source) || !wsSourceCheckBeforeParse(ctx, source))
     return false;
   MlirModule module = mlirModuleCreateParse(ctx, source);
   if (mlirModuleIsNull(module))

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* source_capi.c: wsLocationGetFilePosition, wsSourceNestingWithin and
- * wsSourceCheckBeforeParse
+/* source_capi.c: wsLocationGetFilePosition, wsSourceNestingWithin,
+ * wsSourceCheckHoldsOperation and wsSourceCheckBeforeParse
  * (ws-c/Compile.h): what ws-opt's diagnostics and wsCompile both need to
  * know of a source text and of a location in it. */
 #include "ws-c/Compile.h"
@@ -83,18 +83,29 @@ static bool code_next(code_cursor *cur, char *ch, int *line, int *column) {
   return false;
 }
 
+/* Whether the '>' just handed out by `cur` (after `prev`) closes a '<':
+ * not the arrow "->" of a function type or map, nor ">=" of an affine
+ * set. */
+static bool closes_angle(const code_cursor *cur, char prev) {
+  return prev != '-' && !(cur->i < cur->len && cur->text[cur->i] == '=');
+}
+
 bool wsSourceNestingWithin(MlirStringRef source, int limit, int *line, int *column) {
   code_cursor cur = code_start(source);
   int depth = 0, l, c;
-  char ch;
+  char ch, prev = 0;
   while (code_next(&cur, &ch, &l, &c)) {
-    if (ch == '{' || ch == '[' || ch == '(') {
+    char before = prev;
+    prev = ch;
+    if (ch == '>' && !closes_angle(&cur, before))
+      continue;
+    if (ch == '{' || ch == '[' || ch == '(' || ch == '<') {
       if (++depth > limit) {
         *line = l;
         *column = c;
         return false;
       }
-    } else if ((ch == '}' || ch == ']' || ch == ')') && depth > 0) {
+    } else if ((ch == '}' || ch == ']' || ch == ')' || ch == '>') && depth > 0) {
       depth--;
     }
   }
@@ -115,12 +126,41 @@ static bool find_template_field(MlirStringRef source, int *line, int *column) {
   return false;
 }
 
+/* Whether the text holds any code: not only whitespace and comments. */
+static bool holds_code(MlirStringRef source) {
+  code_cursor cur = code_start(source);
+  int l, c;
+  char ch;
+  while (code_next(&cur, &ch, &l, &c))
+    if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\f' && ch != '\v')
+      return true;
+  return false;
+}
+
+/* Emits `message` at line:column of the buffer MLIR names "-". */
+static void emit_at(MlirContext ctx, int line, int column, const char *message) {
+  mlirEmitError(mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("-"), (unsigned)line,
+                                           (unsigned)column),
+                message);
+}
+
+bool wsSourceCheckHoldsOperation(MlirContext ctx, MlirStringRef text) {
+  if (holds_code(text))
+    return true;
+  emit_at(ctx, 1, 1,
+          "the input holds no operation (it is empty, or only whitespace and comments); "
+          "ws expects a module with a gpu.module of kernels");
+  return false;
+}
+
 bool wsSourceCheckBeforeParse(MlirContext ctx, MlirStringRef text) {
   int line = 0, column = 0;
   char message[192];
   if (!wsSourceNestingWithin(text, WS_MAX_SOURCE_NESTING, &line, &column))
     /* MLIR's parser recurses per level and would overflow the stack */
-    snprintf(message, sizeof message, "the input nests brackets more than %d deep; ws refuses it",
+    snprintf(message, sizeof message,
+             "the input nests brackets more than %d deep; ws refuses it (counting { [ ( "
+             "and the < of types and attributes)",
              WS_MAX_SOURCE_NESTING);
   else if (find_template_field(text, &line, &column))
     snprintf(message, sizeof message,
@@ -128,8 +168,6 @@ bool wsSourceCheckBeforeParse(MlirContext ctx, MlirStringRef text) {
              "render a member first (in Python, ws.Template(path).compile(config))");
   else
     return true;
-  mlirEmitError(mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("-"), (unsigned)line,
-                                           (unsigned)column),
-                message);
+  emit_at(ctx, line, column, message);
   return false;
 }

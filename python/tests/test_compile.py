@@ -163,6 +163,26 @@ def test_nesting_too_deep_is_refused_before_the_parser():
         ws.compile("module {" + "(" * 600 + "\n}", filename="deep.mlir")
 
 
+def test_nesting_of_types_is_refused_before_the_parser():
+    # 20,000 levels of tensor<...> overflowed the parser's stack and killed
+    # the interpreter; the < of a type counts toward the limit.
+    with pytest.raises(ws.CompileError, match="nests brackets more than 512 deep") as e:
+        ws.compile("func.func private @f(" + "tensor<" * 20000 + "f32" + ">" * 20000 + ")\n",
+                   filename="types.mlir")
+    d = e.value.diagnostics[0]
+    assert (d.file, d.line, d.column) == ("types.mlir", 1, 3605)
+
+
+@pytest.mark.parametrize("text", ["", "   \n\t\n", "// only a comment\n"])
+def test_an_input_with_no_operation_is_refused_at_1_1(text, tmp_path):
+    path = tmp_path / "empty.mlir"
+    path.write_text(text)
+    with pytest.raises(ws.CompileError, match="holds no operation") as e:
+        ws.compile(str(path))
+    d = e.value.diagnostics[0]
+    assert (d.file, d.line, d.column) == (str(path), 1, 1)
+
+
 def test_nvjitlink_makes_a_cubin(add_source):
     from ws import _nvjitlink
     if not _nvjitlink.available():

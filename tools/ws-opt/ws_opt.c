@@ -122,6 +122,8 @@ static bool process(driver *d, const char *text, size_t len, bool separator) {
 
 /* Runs every chunk; the result is the worst exit status. */
 static int run_inputs(driver *d, const source_buffer *src) {
+  if (!wsSourceCheckHoldsOperation(d->ctx, mlirStringRefCreate(src->text, src->len)))
+    return EXIT_ERROR;
   if (!d->opts.split_input)
     return process(d, src->text, src->len, false) ? EXIT_OK : EXIT_ERROR;
   source_chunk *chunks = NULL;

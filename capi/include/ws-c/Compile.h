@@ -109,8 +109,9 @@ void wsKernelInfoFree(WsKernelInfo *kernels);
  * memory "-". */
 bool wsLocationGetFilePosition(MlirLocation loc, MlirStringRef *file, int *line, int *column);
 
-/* The deepest nesting of brackets ({, [, () in `text`, outside strings and
- * comments, against `limit`: MLIR's parser recurses once per level, so a
+/* The deepest nesting of brackets ({, [, (, and the < of a type or an
+ * attribute; not "->" or ">=") in `text`, outside strings and comments,
+ * against `limit`: MLIR's parser recurses once per level, so a
  * text nested deeper than a few hundred levels would overflow its stack.
  * Returns false, with the line and column (1-based) of the first bracket
  * past the limit, when the text goes deeper. wsCompile and ws-opt refuse
@@ -125,6 +126,13 @@ bool wsSourceNestingWithin(MlirStringRef text, int limit, int *line, int *column
  * --emit=launcher): the proof, which opens stage=lower for a plan fed back
  * from outside, is not run again. Followed by a format= option. */
 #define WS_LOWER_PLANNED "stage=lower check-protocol=false"
+
+/* Whether a whole input holds an operation: not only whitespace and
+ * comments, which MLIR would parse as an empty module and ws would refuse
+ * later without a location. Returns false after an error at 1:1 of the
+ * buffer MLIR names "-". ws-opt asks it of the whole input (a chunk of
+ * --split-input-file may hold only comments), wsCompile of its source. */
+bool wsSourceCheckHoldsOperation(MlirContext ctx, MlirStringRef text);
 
 /* What ws-opt and wsCompile check of a text before MLIR parses it: that
  * it nests no deeper than WS_MAX_SOURCE_NESTING, and that it holds no
