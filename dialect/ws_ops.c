@@ -15,10 +15,14 @@ bool wsOperationIsInDialect(MlirOperation op) {
   return name.length > n && memcmp(name.data, WS_DIALECT_NAMESPACE ".", n) == 0;
 }
 
+/* Compared in place, without formatting the full name: every pass asks
+ * it of every op, often. */
 bool wsOperationIsA(MlirOperation op, const char *name) {
-  char full[64];
-  snprintf(full, sizeof full, WS_DIALECT_NAMESPACE ".%s", name);
-  return ws_op_is(op, full);
+  MlirStringRef full = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t prefix = sizeof WS_DIALECT_NAMESPACE; /* "ws" plus the dot */
+  size_t len = strlen(name);
+  return full.length == prefix + len && memcmp(full.data, WS_DIALECT_NAMESPACE ".", prefix) == 0 &&
+         memcmp(full.data + prefix, name, len) == 0;
 }
 
 bool wsTensorDescIsStored(MlirValue desc) {

@@ -240,8 +240,12 @@ bool ws_ring_is_second_pass(const ws_plan *plan, const ws_ring *ring) {
   return ws_plan_in_second_pass(plan, ring->producer);
 }
 
-/* Whether op is a loop ws_plan_next_op walks into. */
+/* Whether op is a loop ws_plan_next_op walks into. Only an scf.for can
+ * be: the second pass is looked for (a walk of the loop's body) only
+ * then, not at every op of the walk. */
 static bool walked_loop(const ws_plan *plan, MlirOperation op) {
+  if (!ws_op_is(op, "scf.for"))
+    return false;
   return mlirOperationEqual(op, plan->loop) || mlirOperationEqual(op, ws_plan_second_pass(plan));
 }
 

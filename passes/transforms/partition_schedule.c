@@ -116,13 +116,13 @@ static bool is_prologue_load(MlirValue v, MlirOperation loop) {
  * or of a scalar), which the compute partition can rebuild in registers,
  * or loads before it: a matmul's A, or any operand of an elementwise
  * loop's math (a row kernel's weight), fetched once per block. */
-static bool check_outside_tiles(MlirOperation op, MlirOperation loop) {
+static bool check_outside_tiles(MlirOperation op, MlirOperation loop, bool matmul) {
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
     MlirValue v = mlirOperationGetOperand(op, i);
     if (!is_tile(mlirValueGetType(v)) || !mlirValueIsAOpResult(v))
       continue;
     MlirOperation def = mlirOpResultGetOwner(v);
-    bool elementwise = !ws_loop_has_dot(loop);
+    bool elementwise = !matmul;
     if (mlirOperationEqual(mlirOperationGetParentOperation(def), loop) ||
         ((elementwise || (i == 0 && wsOperationIsA(op, "dot"))) && is_prologue_load(v, loop)))
       continue;
@@ -561,9 +561,9 @@ static bool check_row_op(MlirOperation op) {
  * thread the same element, and use it as a scalar (a tensor.splat of it,
  * say). Not in an elementwise loop, whose compute threads each hold
  * their own chunks of a tile. */
-static bool check_extract(MlirOperation op, MlirOperation loop) {
+static bool check_extract(MlirOperation op, MlirOperation loop, bool matmul) {
   MlirValue t = mlirOperationGetOperand(op, 0);
-  if (!ws_loop_has_dot(loop) || !ws_mma_engine_of(loop)->loop_math) {
+  if (!matmul || !ws_mma_engine_of(loop)->loop_math) {
     ws_emit_op_error(op, "reads one element of a tile; that runs in the loop of a matmul "
                          "on sm_90a (its consumer warpgroups read it from the ring's slot), "
                          "not in an elementwise loop or on sm_100a");
@@ -590,8 +590,10 @@ static bool check_extract(MlirOperation op, MlirOperation loop) {
 typedef enum { OP_OK, OP_ERROR } op_verdict;
 
 /* Gives tile ops their role (as a bit of a role mask); scalar ops are
- * decided afterwards, once the partition table exists. */
-static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask) {
+ * decided afterwards, once the partition table exists. `matmul` is
+ * ws_loop_has_dot(loop), asked once per loop by the caller: asked per op,
+ * it walked the body once an op. */
+static op_verdict classify(MlirOperation op, MlirOperation loop, bool matmul, unsigned *mask) {
   MlirType shape;
   if (wsOperationIsA(op, "load")) { /* a row vector the compute warps read themselves */
     *mask = 1u << (ws_load_is_row_vector(op) ? WS_ROLE_COMPUTE : WS_ROLE_LOAD);
@@ -613,7 +615,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
     if (!(own ? check_dot_for_tcgen05(op, loop) : check_dot_for_wgmma(op, loop)))
       return OP_ERROR;
     *mask = 1u << (own ? WS_ROLE_MMA : WS_ROLE_COMPUTE);
-  } else if (!ws_mma_engine_of(loop)->loop_math && ws_loop_has_dot(loop) && touches_tiles(op)) {
+  } else if (!ws_mma_engine_of(loop)->loop_math && matmul && touches_tiles(op)) {
     ws_emit_op_error(op, "is tile math inside a matmul loop on sm_100a, where the MMA "
                          "warp issues the loop's one ws.dot into tensor memory and no "
                          "warp holds its tiles in registers; math between dots "
@@ -622,7 +624,6 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
   } else if (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat") ||
              wsOperationIsA(op, "iota") || wsOperationIsA(op, "reduce") ||
              wsOperationIsA(op, "broadcast")) {
-    bool matmul = ws_loop_has_dot(loop);
     if (!matmul && (wsOperationIsA(op, "reduce") || wsOperationIsA(op, "broadcast")) &&
         !check_row_op(op))
       return OP_ERROR;
@@ -630,7 +631,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
       return OP_ERROR;
     *mask = 1u << WS_ROLE_COMPUTE;
   } else if (ws_op_is(op, "tensor.extract")) {
-    if (!check_extract(op, loop))
+    if (!check_extract(op, loop, matmul))
       return OP_ERROR;
     *mask = 1u << WS_ROLE_COMPUTE;
   } else if (is_scalar_math(op)) {
@@ -644,7 +645,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, unsigned *mask)
                          "loops), scalar arith, memref.load of a kernel array");
     return OP_ERROR;
   }
-  return check_outside_tiles(op, loop) ? OP_OK : OP_ERROR;
+  return check_outside_tiles(op, loop, matmul) ? OP_OK : OP_ERROR;
 }
 
 /* The partitions that use an op's results (the yield counts as all). */
@@ -777,7 +778,7 @@ static bool schedule_second_pass(ws_plan *plan, MlirOperation pass, unsigned *in
        !mlirOperationEqual(op, term); op = mlirOperationGetNextInBlock(op))
     ws_op_list_push(&ops, op);
   masks = calloc(ops.len + 1, sizeof *masks);
-  bool ok = masks != NULL;
+  bool ok = masks != NULL, pass_matmul = ws_loop_has_dot(pass);
   for (long i = 0; ok && i < ops.len; i++) {
     if (wsOperationIsA(ops.items[i], "reduce")) {
       ws_emit_op_error(ops.items[i], "reduces in a second pass over a row's chunks; reduce "
@@ -785,7 +786,7 @@ static bool schedule_second_pass(ws_plan *plan, MlirOperation pass, unsigned *in
                                      "finds to the second pass");
       ok = false;
     }
-    ok = ok && classify(ops.items[i], pass, &masks[i]) == OP_OK;
+    ok = ok && classify(ops.items[i], pass, pass_matmul, &masks[i]) == OP_OK;
     roles |= masks[i];
   }
   if (ok && (roles & (1u << WS_ROLE_STORE)) && !index_of[WS_ROLE_STORE])
@@ -1125,8 +1126,9 @@ static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
   for (long i = 0; i < ops.len && !ws_mma_engine_of(loop)->mma_partition; i++)
     if (wsOperationIsA(ops.items[i], "dot"))
       dots_ok &= check_dot_operands(ops.items[i], loop);
+  bool matmul = ws_loop_has_dot(loop);
   for (long i = 0; dots_ok && i < ops.len; i++) /* every op's errors, not the first only */
-    ok &= classify(ops.items[i], loop, &masks[i]) == OP_OK;
+    ok &= classify(ops.items[i], loop, matmul, &masks[i]) == OP_OK;
   ok = dots_ok && ok &&
        schedule_ops(loop, ops.items, masks, (int)ops.len, compute_warps, explain, env);
   free(masks);
