@@ -452,17 +452,21 @@ static int saturate(long long x) { return x > INT_MAX ? INT_MAX : (int)x; }
 
 /* Offsets for the current depths; returns the arena size, saturated at
  * INT_MAX (a plan that large is over any budget and is reported, never
- * used, so its offsets need not be exact). With `reuse`, epilogue tiles lie
- * at offset 0, over the loop's rings. */
+ * used, so its offsets need not be exact). With `reuse`, the epilogue
+ * tiles the compute warps write lie from offset 0 on, over the loop's
+ * rings (free once the K loop is done), side by side: they are live at
+ * the same time, from the epilogue's writes to their stores. */
 static int lay_out(ws_plan *plan, bool reuse) {
-  long long offset = 0, end = 0;
+  long long offset = 0, over_offset = 0, end = 0;
   for (int i = 0; i < plan->num_rings; i++) {
     ws_ring *r = &plan->rings[i];
     bool over = reuse && ws_ring_is_epilogue(plan, r) && !wsOperationIsA(r->producer, "load");
-    long long at = over ? 0 : align_up(offset, r->align);
+    long long at = align_up(over ? over_offset : offset, r->align);
     long long bytes = ws_ring_bytes(plan, r);
     r->offset = saturate(at);
-    if (!over)
+    if (over)
+      over_offset = at + bytes;
+    else
       offset = at + bytes;
     if (at + bytes > end)
       end = at + bytes;

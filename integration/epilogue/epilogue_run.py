@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Matmuls whose epilogue stores several tiles, checked on a GPU.
+
+  epilogue_run.py compile DIR   (a machine with MLIR) DIR/NAME.wsmod of each kernel
+  epilogue_run.py run DIR       (a GPU) each kernel at ragged and whole shapes
+                                against torch in f32, with guard bytes around
+                                every output
+
+two_stores.mlir stores C = A B^T and -C (two 128x256 tiles over the K
+loop's rings); three_stores.mlir carries two accumulators, A B^T and A E^T,
+and stores both and the second's negation (three 128x128 tiles)."""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KERNELS = {"two_stores": (128, 256), "three_stores": (128, 128)}
+SHAPES = [(1000, 1000, 512), (256, 512, 64), (129, 257, 1000), (2048, 2048, 2048), (64, 64, 0)]
+GUARD = 7  # rows and columns of sentinel around each output
+
+
+def compile_all(out):
+    os.makedirs(out, exist_ok=True)
+    for name in KERNELS:
+        subprocess.check_call([sys.executable, "-m", "ws", "compile", "--chip", "sm_90a",
+                               "--out-dir", out, os.path.join(HERE, name + ".mlir")])
+
+
+def guarded(torch, m, n):
+    """An m x n f16 view inside a buffer of sentinels (its rows 16-byte aligned)."""
+    cols = -(-(n + 2 * GUARD) // 8) * 8
+    big = torch.full((m + 2 * GUARD, cols), 1234.0, device="cuda", dtype=torch.float16)
+    return big, big[GUARD:GUARD + m, GUARD:GUARD + n]
+
+
+def intact(torch, big, m, n):
+    mask = torch.ones_like(big, dtype=torch.bool)
+    mask[GUARD:GUARD + m, GUARD:GUARD + n] = False
+    return bool((big[mask] == 1234.0).all())
+
+
+def run_all(folder):
+    import torch
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+    import ws
+    failed = 0
+    for name, (bm, bn) in KERNELS.items():
+        kernel = ws.load(os.path.join(folder, name + ".wsmod")).kernels[name]
+        for m, n, k in SHAPES:
+            torch.manual_seed(m * 7 + n * 3 + k)
+            a = torch.rand(m, k, device="cuda", dtype=torch.float16) * 2 - 1
+            b = torch.rand(n, k, device="cuda", dtype=torch.float16) * 2 - 1
+            e = torch.rand(n, k, device="cuda", dtype=torch.float16) * 2 - 1
+            outs = [guarded(torch, m, n) for _ in range(3 if name == "three_stores" else 2)]
+            views = [v for _, v in outs]
+            grid = (-(-m // bm), -(-n // bn))
+            ab = (a.float() @ b.float().T).half()
+            if name == "two_stores":
+                kernel[grid](a, b, *views, k)
+                want = [ab, -ab]
+            else:
+                kernel[grid](a, b, e, *views, k)
+                ae = (a.float() @ e.float().T).half()
+                want = [ab, ae, -ae]
+            torch.cuda.synchronize()
+            errs = [(v.float() - w.float()).abs().max().item() if v.numel() else 0.0
+                    for v, w in zip(views, want)]
+            guards = all(intact(torch, big, m, n) for big, _ in outs)
+            tol = 2e-2 * max(1.0, k ** 0.5 / 8)
+            ok = guards and all(x <= tol for x in errs)
+            failed += not ok
+            print("%-13s %5dx%5dx%5d  max err %s  guards %s  %s" % (
+                name, m, n, k, " ".join("%.3g" % x for x in errs),
+                "intact" if guards else "BROKEN", "ok" if ok else "FAILED"))
+    print("epilogue: %d passed, %d failed" % (len(KERNELS) * len(SHAPES) - failed, failed))
+    return 1 if failed else 0
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("compile", "run"):
+        sys.exit(__doc__)
+    if sys.argv[1] == "compile":
+        compile_all(sys.argv[2])
+        return 0
+    return run_all(sys.argv[2])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
