@@ -16,7 +16,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = {"two_stores": (128, 256), "three_stores": (128, 128)}
 SHAPES = [(1000, 1000, 512), (256, 512, 64), (129, 257, 1000), (2048, 2048, 2048), (64, 64, 0)]
-GUARD = 7  # rows and columns of sentinel around each output
+GUARD = 8  # rows and columns of sentinel around each output (16 bytes of f16)
 
 
 def compile_all(out):
@@ -28,7 +28,7 @@ def compile_all(out):
 
 def guarded(torch, m, n):
     """An m x n f16 view inside a buffer of sentinels (its rows 16-byte aligned)."""
-    cols = -(-(n + 2 * GUARD) // 8) * 8
+    cols = -(-(n + 2 * GUARD) // 8) * 8  # rows and the view's start on 16 bytes
     big = torch.full((m + 2 * GUARD, cols), 1234.0, device="cuda", dtype=torch.float16)
     return big, big[GUARD:GUARD + m, GUARD:GUARD + n]
 
