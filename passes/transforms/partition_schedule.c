@@ -497,6 +497,15 @@ static bool check_row_carried(MlirOperation loop) {
 static bool broadcasts_a_load(MlirOperation op);
 static bool reads_a_load(MlirOperation op);
 
+/* What ws.broadcast takes in a matmul (its consumers hold the tile in
+ * wgmma's fragments: each thread a few columns of a few rows). */
+#define BROADCAST_AXIS_RULE                                                                        \
+  "ws.broadcast spreads a 1 x M row vector the consumers computed along the rows (axis = 0: "      \
+  "one value a row, which is how they hold a row max or sum), or a 1 x N row a ws.load fills "     \
+  "along the columns (axis = 1: each thread reads its own columns from the slot, used by no "      \
+  "other op); a 1 x N row computed in registers has no place in the fragments: broadcast the "     \
+  "loaded row first, then apply the math to the M x N tile"
+
 static bool check_fragment_op(MlirOperation op, MlirOperation loop) {
   int64_t m = dot_rows(loop);
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
@@ -518,8 +527,7 @@ static bool check_fragment_op(MlirOperation op, MlirOperation loop) {
     ws_emit_op_error(op, "has axis = %d; in a matmul loop %s", ws_int_attr(op, "axis", -1),
                      want ? "ws.reduce runs along each row (axis = 1), giving a 1 x M "
                             "row vector"
-                          : "ws.broadcast spreads a 1 x M row vector along the rows "
-                            "(axis = 0)");
+                          : BROADCAST_AXIS_RULE);
     return false;
   }
   return true;
@@ -684,6 +692,35 @@ static bool ends_epilogue(MlirOperation op) {
   return mlirOperationIsNull(op) || ws_op_is(op, "gpu.return") || ws_op_is(op, "scf.yield");
 }
 
+/* A ws.store of the matmul loop's accumulator itself (an f32 C): the
+ * epilogue stages a tile the consumers compute from the accumulator, so
+ * the store gets one, the accumulator times a splat of 1.0 (exact for
+ * every value), put before it in the IR where a reader sees it. */
+static void copy_stored_accumulators(const ws_plan *plan, bool explain, const ws_pass_env *env) {
+  for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop); !ends_epilogue(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!wsOperationIsA(op, "store"))
+      continue;
+    intptr_t last = mlirOperationGetNumOperands(op) - 1;
+    MlirValue stored = mlirOperationGetOperand(op, last);
+    if (!mlirValueIsAOpResult(stored) ||
+        !mlirOperationEqual(mlirOpResultGetOwner(stored), plan->loop))
+      continue;
+    ws_builder b = ws_builder_before(op);
+    MlirType type = mlirValueGetType(stored);
+    MlirNamedAttribute one =
+        ws_named(b.ctx, "value", mlirDenseElementsAttrFloatSplatGet(type, 1.0f));
+    MlirValue ones = ws_build_value(&b, "arith.constant", 0, NULL, type, 1, &one);
+    MlirValue operands[2] = {stored, ones};
+    MlirValue copy = ws_build_value(&b, "arith.mulf", 2, operands, type, 0, NULL);
+    mlirOperationSetOperand(op, last, copy);
+    if (explain)
+      ws_remark(env, mlirOperationGetLocation(op),
+                "stores the loop's accumulator as it is: the consumers stage it for the store "
+                "warp as the product with 1.0 (exact), the tile the epilogue computes");
+  }
+}
+
 /* The ops after a matmul loop: math on the accumulator runs where it is
  * (compute), ws.store on the store warp (a partition added for it), scalars
  * where they are used. */
@@ -693,17 +730,6 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
   for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop); ok && !ends_epilogue(op);
        op = mlirOperationGetNextInBlock(op)) {
     MlirType shape;
-    MlirValue stored = wsOperationIsA(op, "store")
-                           ? mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1)
-                           : (MlirValue){NULL};
-    if (!mlirValueIsNull(stored) && mlirValueIsAOpResult(stored) &&
-        mlirOperationEqual(mlirOpResultGetOwner(stored), plan->loop)) {
-      ws_emit_op_error(op, "stores the loop's accumulator itself; the epilogue stages "
-                           "a tile the consumers compute from it: convert it first "
-                           "(arith.truncf), or apply an elementwise op");
-      ok = false;
-      break;
-    }
     if (wsOperationIsA(op, "store") && !index_of[WS_ROLE_STORE]) {
       int p = ws_plan_add_partition(plan, WS_ROLE_STORE, 1);
       index_of[WS_ROLE_STORE] = 1u << p;
@@ -721,10 +747,8 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
     } else if (wsOperationIsA(op, "broadcast") &&
                (reads_a_load(op) ? !broadcasts_a_load(op) : ws_int_attr(op, "axis", -1) != 0)) {
       ws_emit_op_error(op, "spreads a tile that is neither a ws.load of the epilogue nor a "
-                           "row vector in registers spread along the rows (axis = 0); the "
-                           "consumers read a bias from the slot its load fills, so "
-                           "ws.broadcast takes a ws.load's 1 x K tile, used by nothing else, "
-                           "or a 1 x M tile the loop computed (a row sum)");
+                           "row vector in registers spread along the rows; in a matmul's "
+                           "epilogue " BROADCAST_AXIS_RULE);
       ok = false;
       break;
     }
@@ -1085,6 +1109,8 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
     ws_set_op_partitions(&plan, ops[i], m);
   }
   ws_set_op_partitions(&plan, term, present);
+  if (matmul)
+    copy_stored_accumulators(&plan, explain, env);
   if (matmul && !schedule_epilogue(&plan, index_of))
     return false;
   if (!matmul && mlirOperationGetNumResults(loop) != 0 && !schedule_row_epilogue(&plan, index_of))

@@ -173,27 +173,6 @@ module attributes {gpu.container_module} {
 }
 
 // -----
-// The f32 accumulator stored as it is, with no epilogue op in between.
-module attributes {gpu.container_module} {
-  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
-    gpu.func @raw(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %c: !ws.tensor_desc<tensor<128x128xf32>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
-      %c0 = arith.constant 0 : i32
-      %cbk = arith.constant 64 : i32
-      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
-      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
-        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
-        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
-        %d = "ws.dot"(%ta, %tb, %acc0) {transpose_b} : (tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
-        scf.yield %d : tensor<128x128xf32>
-      } {ws.warp_specialize}
-      // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:7: error: 'ws.store' op stores the loop's accumulator itself
-      "ws.store"(%c, %c0, %c0, %acc) : (!ws.tensor_desc<tensor<128x128xf32>>, i32, i32, tensor<128x128xf32>) -> ()
-      gpu.return
-    }
-  }
-}
-
-// -----
 
 // A B the loop computes (an int8 weight converted and scaled in registers,
 // as the activation's partner): wgmma reads B from shared memory only; the

@@ -67,7 +67,7 @@ module attributes {gpu.container_module} {
       } {ws.warp_specialize}
       %brow = "ws.load"(%bias, %c0, %n) : (!ws.tensor_desc<tensor<1x128xf16>>, i32, i32) -> tensor<1x128xf16>
       %cb = arith.constant dense<1.0> : tensor<1x128xf16>
-      // CHECK: verify-broadcast.mlir:[[@LINE+1]]:13: error: 'ws.broadcast' op spreads a tile that is neither a ws.load of the epilogue nor a row vector in registers spread along the rows (axis = 0)
+      // CHECK: verify-broadcast.mlir:[[@LINE+1]]:13: error: 'ws.broadcast' op spreads a tile that is neither a ws.load of the epilogue nor a row vector in registers spread along the rows; in a matmul's epilogue ws.broadcast spreads {{.*}}; a 1 x N row computed in registers has no place in the fragments: broadcast the loaded row first, then apply the math to the M x N tile
       %bt = "ws.broadcast"(%cb) {axis = 1 : i32} : (tensor<1x128xf16>) -> tensor<128x128xf16>
       %bf = arith.extf %bt : tensor<128x128xf16> to tensor<128x128xf32>
       %s1 = arith.addf %acc, %bf : tensor<128x128xf32>
