@@ -692,6 +692,19 @@ static bool ends_epilogue(MlirOperation op) {
   return mlirOperationIsNull(op) || ws_op_is(op, "gpu.return") || ws_op_is(op, "scf.yield");
 }
 
+/* Whether `op` is a ws.store of a 1 x M row vector the consumers computed
+ * (M the ws.dot rows): a log-sum-exp, say. */
+static bool stores_row_vector(MlirOperation op, MlirOperation loop) {
+  if (!wsOperationIsA(op, "store"))
+    return false;
+  MlirValue v = mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1);
+  MlirType t = mlirValueGetType(v);
+  int64_t m = dot_rows(loop);
+  bool loaded = mlirValueIsAOpResult(v) && wsOperationIsA(mlirOpResultGetOwner(v), "load");
+  return !loaded && m > 1 && mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 2 &&
+         mlirShapedTypeGetDimSize(t, 0) == 1 && mlirShapedTypeGetDimSize(t, 1) == m;
+}
+
 /* A ws.store of the matmul loop's accumulator itself (an f32 C): the
  * epilogue stages a tile the consumers compute from the accumulator, so
  * the store gets one, the accumulator times a splat of 1.0 (exact for
@@ -730,6 +743,18 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
   for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop); ok && !ends_epilogue(op);
        op = mlirOperationGetNextInBlock(op)) {
     MlirType shape;
+    if (stores_row_vector(op, plan->loop)) {
+      ws_emit_op_error(op,
+                       "stores a 1 x %lld row vector from a matmul's epilogue; the consumer "
+                       "warpgroups hold a row vector as one value a row, repeated across "
+                       "the threads of the row's quad, and ws cannot yet stage that for "
+                       "the store warp: store it spread over a tile (ws.broadcast along "
+                       "axis 0 to %lld x 8, then a %lld x 8 box)",
+                       (long long)dot_rows(plan->loop), (long long)dot_rows(plan->loop),
+                       (long long)dot_rows(plan->loop));
+      ok = false;
+      break;
+    }
     if (wsOperationIsA(op, "store") && !index_of[WS_ROLE_STORE]) {
       int p = ws_plan_add_partition(plan, WS_ROLE_STORE, 1);
       index_of[WS_ROLE_STORE] = 1u << p;
@@ -1253,9 +1278,10 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
   int warps = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS);
   int64_t m = mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 0);
   int64_t n = mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 1);
-  /* a ws.dot into a fresh accumulator (a block-scaled product) is held
-   * beside the carried one: one more M x N tile per warpgroup */
-  int64_t tiles = 1 + fresh_products(k);
+  /* every accumulator the K loop carries (a SwiGLU's two) and each ws.dot
+   * into a fresh accumulator (a block-scaled product) is an M x N tile a
+   * warpgroup holds */
+  int64_t tiles = mlirOperationGetNumResults(k) + fresh_products(k);
   bool can = warps == 8 && m == 128 && tiles * m * n / 128 <= 128;
   bool starves = can && pingpong_starves_rings(tile, k);
   MlirStringRef key = mlirStringRefCreateFromCString("ws.overlap");
@@ -1326,12 +1352,14 @@ static MlirOperation unnest_tile_loop(MlirOperation tile) {
   int loops = count_ops(body, "scf.for", &k);
   if (loops == 0)
     return tile;
-  if (loops > 1 || mlirOperationGetNumResults(tile) != 0 || mlirOperationGetNumResults(k) != 1) {
+  if (loops > 1 || mlirOperationGetNumResults(tile) != 0 || mlirOperationGetNumResults(k) == 0) {
     ws_emit_op_error(tile,
                      "is a persistent tile loop only if it carries nothing and "
-                     "holds one scf.for, a K loop carrying a ws.dot accumulator "
-                     "(it holds %d loop(s) and carries %d value(s))",
-                     loops, (int)mlirOperationGetNumResults(tile));
+                     "holds one scf.for, a K loop carrying its ws.dot accumulators "
+                     "(it holds %d loop(s) and carries %d value(s); its K loop "
+                     "carries %d)",
+                     loops, (int)mlirOperationGetNumResults(tile),
+                     loops ? (int)mlirOperationGetNumResults(k) : 0);
     return (MlirOperation){NULL};
   }
   for (int i = 0; i < 3; i++)
