@@ -30,7 +30,7 @@
  * ws.num_stages, or the deepest of 4, 3, 2 (8 to 2 for a persistent
  * matmul) whose rings fit the whole
  * budget (a matmul block has the SM to itself) with the epilogue tiles after
- * them, or else the C tile over them (never an operand: the load warp
+ * them, or else the C tiles over them, side by side (never an operand: the load warp
  * fetches it while the K loop runs): once the K loop is done the ring memory is free,
  * and the plan shows the reuse as an epilogue offset inside the rings. A
  * persistent matmul (a K loop inside a ws.tile_loop) never reuses: its
