@@ -1314,13 +1314,16 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
     }
     pingpong = ws_ref_eq(v, "pingpong");
     if (pingpong && !can) {
-      char why[96];
+      char why[160];
       if (warps != 8)
         snprintf(why, sizeof why, "ws.num_warps is %d, not 8 (two warpgroups)", warps);
       else if (m != 128)
         snprintf(why, sizeof why, "M is %lld, not 128", (long long)m);
       else
-        snprintf(why, sizeof why, "N is %lld, %lld f32 per thread where 128 fit", (long long)n,
+        snprintf(why, sizeof why,
+                 "%lld tile(s) of N = %lld (%s), %lld f32 per thread where 128 fit",
+                 (long long)tiles, (long long)n,
+                 tiles > 1 ? "the K loop's accumulators and fresh products" : "the accumulator",
                  (long long)(tiles * m * n / 128));
       ws_emit_op_error(tile,
                        "asks for ws.overlap = \"pingpong\", where each consumer "

@@ -1,6 +1,9 @@
 // RUN: ws-opt --pass-pipeline='builtin.module(ws-verify, ws-partition-schedule{explain=true})' %ws_src/integration/epilogue/swiglu_persistent.mlir 2>&1 | FileCheck %s
 // RUN: ws-opt %ws_src/integration/epilogue/swiglu_persistent.mlir --emit=ptx -o %t.ptx
 // RUN: grep -c 'wgmma.mma_async' %t.ptx | FileCheck %s --check-prefix=PTX
+// RUN: sed -e 's/} {ws.warp_specialize}/} {ws.overlap = "pingpong", ws.warp_specialize}/' %ws_src/integration/epilogue/swiglu_persistent.mlir > %t.pingpong.mlir
+// RUN: not ws-opt %t.pingpong.mlir --emit=plan 2>&1 | FileCheck %s --check-prefix=PINGPONG
+// PINGPONG: error: 'scf.for' op asks for ws.overlap = "pingpong", {{.*}}; here 2 tile(s) of N = 128 (the K loop's accumulators and fresh products), 256 f32 per thread where 128 fit
 // A persistent tile loop whose K loop carries two accumulators (a SwiGLU's
 // gate and up projections, sharing A) was refused ('holds one scf.for, a
 // K loop carrying a ws.dot accumulator (it holds 1 loop(s) and carries 0

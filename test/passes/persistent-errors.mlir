@@ -195,7 +195,7 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : i32
       %c64 = arith.constant 64 : i32
       %zero = arith.constant dense<0.0> : tensor<128x256xf32>
-      // CHECK: persistent-errors.mlir:[[@LINE+1]]:7: error: 'scf.for' op asks for ws.overlap = "pingpong", where each consumer warpgroup holds a whole 128x256 accumulator on its own; here N is 256, 256 f32 per thread where 128 fit (ping-pong needs 8 warps, M = 128 and N <= 128; "cooperative" has no such limit)
+      // CHECK: persistent-errors.mlir:[[@LINE+1]]:7: error: 'scf.for' op asks for ws.overlap = "pingpong", where each consumer warpgroup holds a whole 128x256 accumulator on its own; here 1 tile(s) of N = 256 (the accumulator), 256 f32 per thread where 128 fit (ping-pong needs 8 warps, M = 128 and N <= 128; "cooperative" has no such limit)
       scf.for %t = %c0 to %n step %c1 : i32 {
         %m = arith.muli %t, %c64 : i32
         %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (tensor<128x256xf32>) : i32 {
