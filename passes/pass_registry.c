@@ -6,11 +6,17 @@
 #include "support/ws_pass.h"
 
 static const ws_pass_def *const all_passes[] = {
-    &ws_select_kernel_pass_def,      &ws_verify_pass_def,
-    &ws_tile_order_pass_def,         &ws_split_k_pass_def,
-    &ws_partition_schedule_pass_def, &ws_plan_memory_pass_def,
-    &ws_insert_barriers_pass_def,    &ws_check_protocol_pass_def,
-    &ws_lower_to_nvvm_pass_def,      &ws_pipeline_def,
+    &ws_select_kernel_pass_def,
+    &ws_verify_pass_def,
+    &ws_tile_order_pass_def,
+    &ws_split_k_pass_def,
+    &ws_partition_schedule_pass_def,
+    &ws_plan_memory_pass_def,
+    &ws_insert_barriers_pass_def,
+    &ws_specialize_pass_def,
+    &ws_check_protocol_pass_def,
+    &ws_lower_to_nvvm_pass_def,
+    &ws_pipeline_def,
 };
 
 int ws_pass_def_count(void) { return (int)(sizeof all_passes / sizeof all_passes[0]); }

@@ -3,7 +3,7 @@
  *
  *   select: ws-select-kernel{kernel} when kernel= names one (both halves)
  *   plan:   ws-verify{chip}, ws-partition-schedule, ws-plan-memory,
- *           ws-insert-barriers, ws-check-protocol (check-protocol=false
+ *           ws-insert-barriers, ws-specialize, ws-check-protocol (check-protocol=false
  *           leaves it out; stage=lower runs it first, on a plan fed back)
  *   lower:  ws-lower-to-nvvm, then upstream lowering of each gpu.module
  *           (scf to cf, gpu and nvvm to llvm) and gpu-module-to-binary
@@ -109,7 +109,8 @@ static bool build_pipeline(MlirOpPassManager pm, const ws_pass_options *opts,
                !add(pm, &ws_split_k_pass_def, opts, diag, error) ||
                !add(pm, &ws_partition_schedule_pass_def, opts, diag, error) ||
                !add(pm, &ws_plan_memory_pass_def, opts, diag, error) ||
-               !add(pm, &ws_insert_barriers_pass_def, opts, diag, error)))
+               !add(pm, &ws_insert_barriers_pass_def, opts, diag, error) ||
+               !add(pm, &ws_specialize_pass_def, opts, diag, error)))
     return false;
   /* The check ends the plan half, and starts stage=lower: a plan fed back
    * may have been edited. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lower_to_nvvm.c: ws-lower-to-nvvm, which turns a kernel that
- * ws-insert-barriers specialized into an llvm.func kernel of upstream
+ * ws-specialize specialized into an llvm.func kernel of upstream
  * nvvm/llvm/scf/arith ops, rewriting one op at a time in place:
  *
  *   gpu.func -> llvm.func: descriptors become grid-constant byval
@@ -1326,8 +1326,9 @@ static bool lower_with(lowering *L, MlirOperation func) {
   MlirOperation loop;
   if (ws_marked_loops(func, &loop, 1) == 1) {
     ws_emit_op_error(loop, "is marked ws.warp_specialize but was not planned; "
-                           "run ws-partition-schedule, ws-plan-memory and "
-                           "ws-insert-barriers first (or see their remarks)");
+                           "run ws-partition-schedule, ws-plan-memory, "
+                           "ws-insert-barriers and ws-specialize first (or see their "
+                           "remarks)");
     return false;
   }
   if (!ws_plan_read_kernel(func, &L->plan) || !ws_plan_check(&L->plan))

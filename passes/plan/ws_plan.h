@@ -208,7 +208,7 @@ int ws_marked_loops(MlirOperation root, MlirOperation *loops, int max);
  * have been edited: check it before use. */
 bool ws_plan_read(MlirOperation loop, ws_plan *plan);
 
-/* Reads the plan of a kernel that ws-insert-barriers specialized (the
+/* Reads the plan of a kernel that ws-specialize specialized (the
  * tables on the gpu.func). Returns false when it has none. */
 bool ws_plan_read_kernel(MlirOperation func, ws_plan *plan);
 

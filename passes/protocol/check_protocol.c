@@ -3,7 +3,7 @@
  * specialized kernel runs cannot deadlock or race, or fails with an error at
  * the op that breaks a rule (and names the op it conflicts with).
  *
- * What it reads: the IR ws-insert-barriers leaves, nothing else. Every
+ * What it reads: the IR ws-specialize leaves, nothing else. Every
  * partition is a branch on the thread index with its own loop; the protocol
  * is ops (ws.init_barrier, ws.slot_phase, ws.wait, ws.arrive,
  * ws.arrive_expect_tx, ws.tma_load/tma_store, ws.read_slot/write_slot,

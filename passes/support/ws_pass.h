@@ -121,6 +121,7 @@ extern const ws_pass_def ws_split_k_pass_def;
 extern const ws_pass_def ws_partition_schedule_pass_def;
 extern const ws_pass_def ws_plan_memory_pass_def;
 extern const ws_pass_def ws_insert_barriers_pass_def;
+extern const ws_pass_def ws_specialize_pass_def;
 extern const ws_pass_def ws_check_protocol_pass_def;
 extern const ws_pass_def ws_lower_to_nvvm_pass_def;
 extern const ws_pass_def ws_pipeline_def;

@@ -30,7 +30,12 @@
  * at most 256, never more than the pool holds. Totals are checked against
  * the pool and the 65536 registers of an SM. blocks_per_sm is the fewer of
  * what shared memory allows and max-blocks-per-sm, which a matmul sets to
- * 1 and a row kernel to its own count (kind_blocks). */
+ * 1 and a row kernel to its own count (kind_blocks).
+ *
+ * It decides and writes: the loop's ws.partitions and ws.channels gain
+ * these fields and the kernel its ws.maxnreg, ws.block_threads and
+ * ws.blocks_per_sm. ws-specialize (specialize.c) then builds the
+ * partitions from them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -38,12 +43,7 @@
 #include "../support/ws_pass.h"
 #include "../plan/ws_plan.h"
 #include "../target/ws_target.h"
-#include "ws_specialize.h"
 #include "../../dialect/ws_text.h"
-
-#include "mlir-c/Dialect/Arith.h"
-#include "mlir-c/Dialect/NVVM.h"
-#include "mlir-c/Dialect/SCF.h"
 
 /* The chip's budgets come from its row in passes/target/ws_target.h. */
 enum {
@@ -211,7 +211,11 @@ static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
     return false;
   if (ws_option_bool(opts, "explain"))
     ws_explain_protocol(&plan, &m, env);
-  return ws_specialize(&plan);
+  /* the completed tables stay on the loop, where ws-specialize reads them */
+  ws_plan_write_partitions(&plan);
+  ws_plan_write_channels(&plan);
+  ws_plan_write_kernel(&plan);
+  return true;
 }
 
 static bool run_insert_barriers(MlirOperation root, const ws_pass_options *opts,
@@ -230,18 +234,13 @@ static const ws_option_spec insert_barriers_options[] = {
      NULL, 0, 0},
 };
 
-static MlirDialectHandle (*const protocol_dialects[])(void) = {
-    mlirGetDialectHandle__arith__, mlirGetDialectHandle__nvvm__, mlirGetDialectHandle__scf__};
-
 const ws_pass_def ws_insert_barriers_pass_def = {
     .argument = "ws-insert-barriers",
     .summary = "Fix the mbarrier protocol of every channel (arrive counts, "
-               "phases, expect-tx, proxy fences, store drain) and the "
-               "setmaxnreg budget of every warpgroup, then replace the loop "
-               "by one branch per partition with the protocol as ops "
-               "(ws.wait, ws.arrive, ws.tma_load, ws.read_slot...)",
+               "phases, expect-tx, proxy fences, store drain), the warp "
+               "layout and the setmaxnreg budget of every warpgroup, and "
+               "write them into the loop's ws.partitions and ws.channels "
+               "(ws-specialize then builds the partitions)",
     WS_PASS_OPTIONS(insert_barriers_options),
-    .dependent_dialects = protocol_dialects,
-    .num_dependent_dialects = 3,
     .run = run_insert_barriers,
 };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* specialize.c: the last step of ws-insert-barriers, which replaces a
- * planned loop by one branch per partition, each with its own copy of the
+/* specialize.c: ws-specialize, which replaces a planned loop (its
+ * protocol fixed by ws-insert-barriers) by one branch per partition, each with its own copy of the
  * loop and every step of the protocol as an op at the place it runs:
  *
  *   %tid = nvvm.read.ptx.sreg.tid.x, %warp = %tid / 32
@@ -77,6 +77,9 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/NVVM.h"
+#include "mlir-c/Dialect/SCF.h"
 #include "ws-c/Dialect.h"
 #include "../support/ws_builder.h"
 #include "../support/ws_l2_policy.h"
@@ -2319,3 +2322,51 @@ bool ws_specialize(ws_plan *plan) {
   ws_plan_write_kernel(plan);
   return true;
 }
+
+/* The tables ws-insert-barriers completes, and the kernel's launch shape:
+ * without them there is no protocol to write out. */
+static bool has_protocol(const ws_plan *plan) {
+  for (int c = 0; c < plan->num_channels; c++)
+    if (plan->channels[c].full_arrivals == 0)
+      return false;
+  for (int p = 0; p < plan->num_parts; p++)
+    if (plan->parts[p].registers == 0)
+      return false;
+  return plan->maxnreg > 0 && plan->block_threads > 0;
+}
+
+static bool specialize_loop(MlirOperation loop, const ws_pass_options *opts,
+                            const ws_pass_env *env) {
+  (void)opts;
+  (void)env;
+  ws_plan plan;
+  if (!ws_plan_read(loop, &plan) || plan.num_channels == 0)
+    return true; /* not scheduled or not planned */
+  if (!ws_plan_check(&plan))
+    return false;
+  if (!has_protocol(&plan)) {
+    ws_emit_op_error(loop, "has a memory plan but no protocol (its ws.channels lack "
+                           "full_arrivals, or its ws.partitions registers); run "
+                           "ws-insert-barriers before ws-specialize");
+    return false;
+  }
+  return ws_specialize(&plan);
+}
+
+static bool run_specialize(MlirOperation root, const ws_pass_options *opts,
+                           const ws_pass_env *env) {
+  return ws_run_on_marked_loops(root, specialize_loop, opts, env);
+}
+
+static MlirDialectHandle (*const protocol_dialects[])(void) = {
+    mlirGetDialectHandle__arith__, mlirGetDialectHandle__nvvm__, mlirGetDialectHandle__scf__};
+
+const ws_pass_def ws_specialize_pass_def = {
+    .argument = "ws-specialize",
+    .summary = "Replace each planned loop by one branch per partition, each with its own "
+               "copy of the loop, and write the protocol that ws-insert-barriers fixed as "
+               "ops where they run (ws.wait, ws.arrive, ws.tma_load, ws.read_slot...)",
+    .dependent_dialects = protocol_dialects,
+    .num_dependent_dialects = 3,
+    .run = run_specialize,
+};

@@ -223,7 +223,7 @@ int main(void) {
   mlirPrintPassPipeline(mlirPassManagerGetAsOpPassManager(pm), print_to_stdout, NULL);
   fputc('\n', stdout);
   // CHECK: pipeline added: 1
-  // CHECK: ws-verify,ws-tile-order,ws-split-k,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-check-protocol,ws-lower-to-nvvm,gpu.module(convert-scf-to-cf
+  // CHECK: ws-verify,ws-tile-order,ws-split-k,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize,ws-check-protocol,ws-lower-to-nvvm,gpu.module(convert-scf-to-cf
   // CHECK-SAME: gpu-module-to-binary
   mlirPassManagerDestroy(pm);
 

@@ -18,11 +18,12 @@
 // From stock mlir-opt through the plugin.
 // RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-check-protocol{explain=true})' %S/Inputs/check-protocol-matmul.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=MM
 //
-// It runs in ws-pipeline after ws-insert-barriers, and first in stage=lower,
+// It runs in ws-pipeline after ws-specialize, and first in stage=lower,
 // which reads a plan fed back; check-protocol=false leaves it out (how the
 // GPU demonstrations of broken protocols are built).
 // RUN: ws-opt --ws-pipeline --mlir-timing %S/Inputs/check-protocol-add.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
 // TIMING: ws-insert-barriers
+// TIMING-NEXT: ws-specialize
 // TIMING-NEXT: ws-check-protocol
 // TIMING-NEXT: ws-lower-to-nvvm
 // RUN: sed '/"ws.arrive"(%7#0) {barrier = "empty"/d' %S/Inputs/check-protocol-add.mlir | not ws-opt --ws-pipeline=stage=lower 2>&1 | FileCheck %s --check-prefix=LOWER

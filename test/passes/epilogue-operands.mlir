@@ -9,7 +9,7 @@
 // lowering reads each thread's fragment of them from shared memory.
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule)' | FileCheck %s --check-prefix=SCHED
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
-// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers)' | FileCheck %s --check-prefix=SPEC
+// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize)' | FileCheck %s --check-prefix=SPEC
 // RUN: ws-opt %s --emit=mlir -o - | FileCheck %s --check-prefix=LOWER
 
 module attributes {gpu.container_module} {

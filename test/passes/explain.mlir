@@ -5,7 +5,7 @@
 // RUN: ws-opt --ws-explain %ws_src/integration/add.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ADD --implicit-check-not=error:
 // RUN: ws-opt --ws-explain --emit=ptx %ws_src/integration/matmul.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=MM --implicit-check-not=error:
 // The same remarks from the pass options (the plugin and the C API use them).
-// RUN: ws-opt --pass-pipeline='builtin.module(ws-partition-schedule{explain=true}, ws-plan-memory{explain=true}, ws-insert-barriers{explain=true}, ws-check-protocol{explain=true})' %ws_src/integration/add.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ADD --implicit-check-not=error:
+// RUN: ws-opt --pass-pipeline='builtin.module(ws-partition-schedule{explain=true}, ws-plan-memory{explain=true}, ws-insert-barriers{explain=true}, ws-specialize, ws-check-protocol{explain=true})' %ws_src/integration/add.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ADD --implicit-check-not=error:
 // RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-pipeline{stage=plan explain=true})' %ws_src/integration/add.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ADD --implicit-check-not=error:
 // ADD: {{.*}}add.mlir:14:7: remark: partitions: load (1 warp), compute (4 warps), store (1 warp); the compute warps come from ws.num_warps on the kernel (4 without it), the load and store partitions take one warp each
 // ADD: {{.*}}add.mlir:15:15: remark: partition load: a TMA load: one elected lane of the load warp issues it, so no compute warp waits on global memory

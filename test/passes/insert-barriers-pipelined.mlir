@@ -1,4 +1,4 @@
-// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers)' | FileCheck %s
+// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize)' | FileCheck %s
 // RUN: ws-opt --emit=ptx %s | FileCheck %s --check-prefix=PTX
 // A pipelined attention loop (head dim 64, ws.partitions' pipelined): the
 // consumers issue step 0's S and run its softmax before the loop, under

@@ -1,4 +1,4 @@
-// RUN: sed 's/sm_90a/sm_100a/' %ws_src/integration/matmul.mlir | ws-opt --pass-pipeline='builtin.module(ws-verify, ws-partition-schedule, ws-plan-memory, ws-insert-barriers{explain=true})' 2>&1 | FileCheck %s
+// RUN: sed 's/sm_90a/sm_100a/' %ws_src/integration/matmul.mlir | ws-opt --pass-pipeline='builtin.module(ws-verify, ws-partition-schedule, ws-plan-memory, ws-insert-barriers{explain=true}, ws-specialize)' 2>&1 | FileCheck %s
 // ws-insert-barriers on an sm_100a matmul (integration/matmul.mlir,
 // retargeted): the seeds' protocol. The MMA warp allocates tensor memory
 // before the block-wide barrier; its elected thread waits for each K step's

@@ -1,6 +1,6 @@
-// RUN: ws-opt --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory, ws-insert-barriers)' %S/Inputs/elementwise-kernels.mlir | FileCheck %s
-// RUN: ws-opt --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory, ws-insert-barriers)' %S/Inputs/elementwise-kernels.mlir | FileCheck %s --check-prefix=PROTO
-// RUN: ws-opt --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory, ws-insert-barriers{max-blocks-per-sm=4})' %S/Inputs/elementwise-kernels.mlir | FileCheck %s --check-prefix=FOUR
+// RUN: ws-opt --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory, ws-insert-barriers, ws-specialize)' %S/Inputs/elementwise-kernels.mlir | FileCheck %s
+// RUN: ws-opt --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory, ws-insert-barriers, ws-specialize)' %S/Inputs/elementwise-kernels.mlir | FileCheck %s --check-prefix=PROTO
+// RUN: ws-opt --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory, ws-insert-barriers{max-blocks-per-sm=4}, ws-specialize)' %S/Inputs/elementwise-kernels.mlir | FileCheck %s --check-prefix=FOUR
 
 // The load channel: filled by TMA (one arrive with expect-tx of both boxes,
 // 2 x 8 KiB), drained by 128 compute threads, which fence before releasing;

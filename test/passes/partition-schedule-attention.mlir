@@ -12,7 +12,7 @@
 // warpgroup's last turn (the last P V) ends after the loop.
 // RUN: ws-opt %S/../../integration/attention.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule)' | FileCheck %s --check-prefix=SCHED
 // RUN: ws-opt %S/../../integration/attention.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
-// RUN: ws-opt %S/../../integration/attention.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers)' | FileCheck %s --check-prefix=SPEC
+// RUN: ws-opt %S/../../integration/attention.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize)' | FileCheck %s --check-prefix=SPEC
 // RUN: ws-opt %S/../../integration/attention.mlir --ws-explain -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
 // RUN: rm -rf %t && %python %S/../../integration/attention/variants.py %t
 // RUN: ws-opt %t/att_f16_d256_ragged.mlir --ws-explain -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE --implicit-check-not='remark: turns'

@@ -1,6 +1,6 @@
 // RUN: ws-opt --ws-pipeline=stage=plan %s | FileCheck %s
 // RUN: ws-opt --emit=ptx %s | FileCheck %s --check-prefix=PTX
-// RUN: ws-opt --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-lower-to-nvvm)' %s | FileCheck %s --check-prefix=LOWER
+// RUN: ws-opt --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize,ws-lower-to-nvvm)' %s | FileCheck %s --check-prefix=LOWER
 // A block-scaled FP8 matmul in DeepGEMM's form (integration/matmul/fp8.py's
 // "blocks" at a 128-wide N tile): each 128-deep K block's product is a
 // ws.dot into a fresh accumulator, scaled by A's row scales (a 1 x M tile)

@@ -8,7 +8,7 @@
 // carrying its counts from tile to tile.
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule)' | FileCheck %s --check-prefix=SCHED
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
-// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers)' | FileCheck %s --check-prefix=SPEC
+// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize)' | FileCheck %s --check-prefix=SPEC
 // The specialized kernel verifies, proves and lowers.
 // RUN: ws-opt %s --ws-pipeline -o /dev/null
 

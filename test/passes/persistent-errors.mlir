@@ -1,4 +1,4 @@
-// RUN: not ws-opt --split-input-file --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers)' %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not ws-opt --split-input-file --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize)' %s 2>&1 | FileCheck %s --implicit-check-not=error:
 // Tile loops ws cannot make persistent, each a located error saying what a
 // persistent tile loop must be.
 // A tile loop that carries a value (a running tile count).

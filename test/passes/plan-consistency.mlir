@@ -1,4 +1,4 @@
-// RUN: not ws-opt --split-input-file --pass-pipeline='builtin.module(ws-insert-barriers)' %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not ws-opt --split-input-file --pass-pipeline='builtin.module(ws-insert-barriers,ws-specialize)' %s 2>&1 | FileCheck %s --implicit-check-not=error:
 // A saved plan fed back after a hand edit: every name and index it uses must
 // resolve, or the pass names what does not (it never drops an op or reads
 // past its tables). The base is a planned loop of integration/add.mlir (ws-plan-memory

@@ -1,7 +1,7 @@
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-split-k{explain=true})' 2>&1 | FileCheck %s
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-split-k,ws-partition-schedule)' | FileCheck %s --check-prefix=SCHED
 // RUN: ws-opt %s --emit=ptx -o - | FileCheck %s --check-prefix=PTX
-// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-split-k,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF
+// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-split-k,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize,ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF
 // RUN: ws-opt %S/../../integration/matmul_persistent.mlir --pass-pipeline='builtin.module(ws-split-k{split-k=stream explain=true})' 2>&1 | FileCheck %s --check-prefix=KNOB
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-split-k,ws-partition-schedule{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONCE
 // RUN: not ws-opt %S/Inputs/check-protocol-stream-k-miscount.mlir --pass-pipeline='builtin.module(ws-check-protocol)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISCOUNT

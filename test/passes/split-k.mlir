@@ -1,7 +1,7 @@
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-split-k{explain=true})' 2>&1 | FileCheck %s
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-split-k,ws-partition-schedule)' | FileCheck %s --check-prefix=SCHED
 // RUN: ws-opt %s --emit=ptx -o - | FileCheck %s --check-prefix=PTX
-// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-split-k,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF
+// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-split-k,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize,ws-check-protocol{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF
 // RUN: ws-opt %S/../../integration/matmul_persistent.mlir --pass-pipeline='builtin.module(ws-split-k{explain=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 // OFF: matmul_persistent.mlir:46:7: remark: split-K: off (ws.split_k = true on this tile loop splits each tile's K range over blocks when the grid has more blocks than tiles, a thin output's case; the kernel then takes a workspace argument, so ws does not add it unasked)
 // ws-split-k on a persistent matmul's tile loop marked ws.split_k = true:

@@ -3,7 +3,7 @@
 // RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify)' %ws_src/integration/add.mlir | FileCheck %s --check-prefix=ADD
 // RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(canonicalize, ws-verify{chip=sm_90a}, cse)' %ws_src/integration/matmul.mlir | FileCheck %s --check-prefix=MM
 // RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-pipeline{chip=sm_90a format=isa})' %ws_src/integration/add.mlir | FileCheck %s --check-prefix=PTX
-// RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory{smem-budget=50000}, ws-insert-barriers)' %ws_src/integration/add.mlir | FileCheck %s --check-prefix=PLAN
+// RUN: %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory{smem-budget=50000}, ws-insert-barriers, ws-specialize)' %ws_src/integration/add.mlir | FileCheck %s --check-prefix=PLAN
 // RUN: not %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify)' %s 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not %mlir_opt --irdl-file=%ws_irdl --load-pass-plugin=%ws_plugin --pass-pipeline='builtin.module(ws-verify{chip=sm_75})' %s 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: %mlir_opt --load-pass-plugin=%ws_plugin --help | FileCheck %s --check-prefix=HELP

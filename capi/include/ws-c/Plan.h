@@ -28,7 +28,7 @@ typedef struct WsPlan {
 } WsPlan;
 
 /* Reads the plan of `kernel`: a gpu.func holding a ws.warp_specialize loop
- * (the plan is on the loop and its ops), or one that ws-insert-barriers
+ * (the plan is on the loop and its ops), or one that ws-specialize
  * specialized (the plan is on the kernel: ws.partitions, ws.channels,
  * ws.rings). Returns a null plan when the kernel has no partition table (it
  * was not scheduled, or the scheduler left it alone) or when its plan does
