@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* specialize_internal.h: what the files of ws-specialize share: the
+ * specializer's state, the value map of a partition's copy of the loop, and
+ * the helpers one file calls in another, by the file that defines them
+ * (each one's comment is at its definition). Internal to passes/transforms/. */
+#ifndef WS_SPECIALIZE_INTERNAL_H
+#define WS_SPECIALIZE_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/NVVM.h"
+#include "mlir-c/Dialect/SCF.h"
+#include "ws-c/Dialect.h"
+#include "../support/ws_builder.h"
+#include "../support/ws_l2_policy.h"
+#include "../support/ws_op_list.h"
+#include "../support/ws_pass.h"
+#include "../plan/ws_plan.h"
+#include "../plan/ws_row_kernel.h"
+#include "ws_specialize.h"
+#include "../../dialect/ws_text.h"
+
+enum { WARP_THREADS = 32, WS_LAG_MAX_VALUES = 16, WS_MAX_ROW_CARRIED = 16 };
+
+/* What each value of the source loop became in a partition's copy: an
+ * open-addressing hash table keyed by the value, so that a lookup costs
+ * the same in a loop of any size (a linear scan made specialization
+ * quadratic in the kernel). A later put of the same value replaces it. */
+typedef struct value_map {
+  struct mapped {
+    MlirValue from, to;
+  } *slots;    /* from.ptr NULL: empty */
+  long n, cap; /* cap: a power of two */
+} value_map;
+
+typedef struct specializer {
+  const ws_plan *plan;
+  value_map map; /* the partition being emitted's (spec_fresh_map); freed at the end */
+  MlirValue prologue_slot[WS_MAX_RINGS]; /* the consumers' slot of each prologue ring */
+  MlirValue pair_step;  /* a lagged K loop's step per iteration (two K steps), shared by
+                           every partition's copy; null when the loop has no lag */
+  MlirOperation second; /* a row kernel's second pass (ws_plan_second_pass), or null */
+  MlirContext ctx;
+  MlirType i32;
+  bool failed;
+} specializer;
+
+/* A persistent kernel: the partition's copy of the tile loop, carrying
+ * `num` counters from `inits` (the counts of the channels it uses, which
+ * continue from tile to tile: phases are never reset), with the tile id
+ * mapped and the partition's ops before the K loop (the tile's
+ * coordinates) cloned. The tile's ops go before the returned body's end. */
+typedef struct tile_nest {
+  MlirOperation loop; /* null: not persistent, everything goes at `at` */
+  MlirBlock body;
+  ws_builder at;
+} tile_nest;
+
+/* Consumers that take turns at their wgmmas (ws_partition.turns): turn c
+ * is warpgroup c mod W's (W warpgroups: 2 or 3), and turns run in order.
+ * A warpgroup's turn W n + w is its wgmmas from the last run of step n - 1
+ * to the first run of step n (a run: wgmmas with no register math between
+ * them); its turn after the loop is the last run of the last step. */
+typedef struct turn_order {
+  int ch;              /* the turn channel; -1: the consumers do not take turns */
+  MlirValue warpgroup; /* 0 .. warpgroups - 1 */
+  int warpgroups;
+} turn_order;
+
+/* specialize.c */
+struct mapped *spec_map_find(const value_map *m, MlirValue v);
+void spec_map_put(value_map *m, MlirValue from, MlirValue to);
+value_map *spec_fresh_map(specializer *S);
+void spec_map_free(value_map *m);
+MlirValue spec_map_get(const value_map *m, MlirValue v);
+MlirValue spec_c32(ws_builder *b, int64_t v);
+
+MlirNamedAttribute spec_int_attr(MlirContext ctx, const char *name, int value);
+MlirNamedAttribute spec_barrier_attr(MlirContext ctx, bool full);
+ws_builder spec_at_loop_of(const ws_builder *b, MlirOperation loop);
+MlirBlock spec_copy_loop(specializer *S, ws_builder *b, value_map *m, MlirOperation loop,
+                         MlirValue step, MlirValue start, bool carry, MlirValue *counter,
+                         MlirOperation *copy);
+MlirBlock spec_open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start, bool carry,
+                         MlirValue *counter, MlirOperation *copy);
+void spec_close_loop(specializer *S, ws_builder *b, MlirBlock body, MlirValue counter,
+                     value_map *m);
+MlirOperation spec_clone_mapped(ws_builder *b, MlirOperation op, value_map *m);
+bool spec_is_scalar(MlirOperation op);
+bool spec_in_partition(const specializer *S, MlirOperation op, int part);
+MlirOperation spec_next_tile_op(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
+                                int part);
+MlirOperation spec_first_tile_op(specializer *S, ws_builder *b, value_map *m, int part);
+MlirOperation spec_first_prologue_op(specializer *S, ws_builder *b, value_map *m, int part);
+MlirOperation spec_first_epilogue_op(specializer *S, ws_builder *b, value_map *m, int part);
+MlirOperation spec_after(specializer *S, ws_builder *b, value_map *m, MlirOperation op, int part);
+void spec_tma_op(specializer *S, ws_builder *b, const char *name, MlirOperation op, int num_coords,
+                 value_map *m, int ring, MlirValue slot, int inner_shift);
+MlirValue spec_second_step(specializer *S, ws_builder *b, value_map *m, MlirValue n);
+
+/* specialize_protocol.c */
+void spec_slot_phase(specializer *S, ws_builder *b, MlirValue n, int ch, int start, MlirValue *slot,
+                     MlirValue *phase);
+int spec_parted_ring(const ws_plan *plan, int ch);
+MlirValue spec_part_iteration(ws_builder *b, MlirValue n, int parts, int j);
+void spec_wait_barrier(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot,
+                       MlirValue phase);
+void spec_signal(specializer *S, ws_builder *b, const char *name, int ch, bool full,
+                 MlirValue slot);
+ws_builder spec_leader_only(specializer *S, ws_builder *b);
+void spec_arrive(specializer *S, ws_builder *b, int ch, bool full, MlirValue slot);
+void spec_sync_threads(specializer *S, ws_builder *b, bool relaxed);
+void spec_fence_async_shared(ws_builder *b);
+void spec_setmaxnreg(ws_builder *b, bool increase, int regs);
+void spec_bulk_wait(ws_builder *b, int pending, bool read);
+
+/* specialize_partitions.c */
+void spec_release_lagging(specializer *S, ws_builder *b, MlirValue n, int ch, int lag,
+                          MlirValue base);
+bool spec_stored_whole(const specializer *S, const bool *started);
+void spec_release_stored_slots(specializer *S, ws_builder *b, MlirValue n, const bool *started);
+void spec_emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
+                       int part, bool *started);
+tile_nest spec_open_tile_loop(specializer *S, ws_builder *outer, value_map *m, int part, int num,
+                              MlirValue *inits);
+void spec_close_tile_loop(tile_nest *t, int num, MlirValue *next);
+bool spec_takes_epilogue_operands(const specializer *S, int part);
+void spec_emit_tma_partition(specializer *S, ws_builder *outer, int part);
+void spec_read_ring(specializer *S, ws_builder *b, value_map *m, int r, MlirValue slot);
+void spec_transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, int part,
+                   bool incoming, bool epilogue_only, bool second);
+void spec_emit_compute_partition(specializer *S, ws_builder *outer, int part);
+
+/* specialize_matmul.c */
+void spec_wgmma_wait(ws_builder *b, int pending);
+bool spec_emit_mma(specializer *S, ws_builder *b, value_map *m, MlirOperation dot, MlirValue slot);
+void spec_take_turn_after(specializer *S, ws_builder *b, const turn_order *t, MlirValue c);
+void spec_end_turn(specializer *S, ws_builder *b, const turn_order *t, MlirValue c);
+MlirValue spec_turn_at(ws_builder *b, const turn_order *t, MlirValue n, int offset);
+void spec_read_ring_operands(specializer *S, ws_builder *b, value_map *m, MlirOperation op, int in,
+                             MlirValue slot);
+void spec_prologue_channels(specializer *S, ws_builder *b, int part, bool release);
+void spec_emit_epilogue(specializer *S, ws_builder *at, value_map *m, int part, MlirValue tile_n);
+int spec_k_loop_channel(const specializer *S, int part);
+void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part);
+void spec_emit_epilogue_store(specializer *S, ws_builder *b, int part);
+
+/* specialize_lag.c */
+void spec_forget_ring_reads(specializer *S, value_map *m);
+void spec_release_slot(specializer *S, ws_builder *b, int in, MlirValue n);
+MlirValue spec_emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
+                                  MlirValue start);
+
+/* specialize_pipeline.c */
+MlirValue spec_emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
+                                     MlirValue start, const turn_order *turns);
+
+/* specialize_tcgen05.c */
+void spec_tcgen05_fence(ws_builder *b, bool before);
+void spec_emit_tcgen05_issuer(specializer *S, ws_builder *mma_warp, int part);
+void spec_emit_tmem_epilogue(specializer *S, ws_builder *outer, int part);
+void spec_alloc_tmem(specializer *S, ws_builder *b, MlirValue warp);
+void spec_dealloc_tmem(specializer *S, ws_builder *b, MlirValue warp);
+
+#endif

@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* specialize_matmul.c: a matmul's wgmma consumers: the K loop, its epilogue and the
+ * warpgroups' turns and ping-pong.
+ * Part of ws-specialize (specialize.c). */
+#include "specialize_internal.h"
+
+/* ---- a matmul --------------------------------------------------------------- */
+
+/* True when ws-plan-memory put the epilogue tile over the loop's rings. */
+static bool epilogue_reuses_rings(const specializer *S) {
+  long long end = 0;
+  for (int r = 0; r < S->plan->num_rings; r++) {
+    const ws_ring *ring = &S->plan->rings[r];
+    long long last = ring->offset + ws_ring_bytes(S->plan, ring);
+    if (!ws_ring_is_epilogue(S->plan, ring) && last > end)
+      end = last;
+  }
+  for (int r = 0; r < S->plan->num_rings; r++)
+    if (ws_ring_is_epilogue(S->plan, &S->plan->rings[r]) && S->plan->rings[r].offset < end)
+      return true;
+  return false;
+}
+
+void spec_wgmma_wait(ws_builder *b, int pending) {
+  char group[32];
+  snprintf(group, sizeof group, "%d : i64", pending);
+  MlirNamedAttribute attr = ws_named_text(b->ctx, "group", group);
+  ws_build_void(b, "nvvm.wgmma.wait.group.sync.aligned", 0, NULL, 1, &attr);
+}
+
+/* ws.dot as ws.mma on the slot of B's ring: A from the same slot of its
+ * own ring, from the slot a prologue ring holds for the whole loop (a
+ * third operand), or from registers (a tile, the third operand). */
+bool spec_emit_mma(specializer *S, ws_builder *b, value_map *m, MlirOperation dot, MlirValue slot) {
+  MlirValue a = mlirOperationGetOperand(dot, 0);
+  int ra = ws_ring_of_value(S->plan, a);
+  int rb = ws_ring_of_value(S->plan, mlirOperationGetOperand(dot, 1));
+  if (rb < 0 || (ra >= 0 && ws_ring_is_prologue(S->plan, &S->plan->rings[ra]) &&
+                 mlirValueIsNull(S->prologue_slot[ra]))) {
+    ws_emit_op_error(dot, "reads a tile that has no ring; run ws-plan-memory");
+    return false;
+  }
+  MlirValue ops[3] = {slot, spec_map_get(m, mlirOperationGetOperand(dot, 2)), {NULL}};
+  int num_ops = 2;
+  if (ra < 0)
+    ops[num_ops++] = spec_map_get(m, a); /* A in registers */
+  else if (ws_ring_is_prologue(S->plan, &S->plan->rings[ra]))
+    ops[num_ops++] = S->prologue_slot[ra];
+  MlirNamedAttribute attrs[3];
+  int num_attrs = 0;
+  if (ra >= 0)
+    attrs[num_attrs++] = spec_int_attr(S->ctx, "ring_a", ra);
+  attrs[num_attrs++] = spec_int_attr(S->ctx, "ring_b", rb);
+  if (ws_has_attr(dot, "transpose_b"))
+    attrs[num_attrs++] = ws_named(S->ctx, "transpose_b", mlirUnitAttrGet(S->ctx));
+  ws_builder at = *b;
+  at.loc = mlirOperationGetLocation(dot);
+  MlirValue d = ws_build_value(&at, "ws.mma", num_ops, ops,
+                               mlirValueGetType(mlirOperationGetResult(dot, 0)), num_attrs, attrs);
+  spec_map_put(m, mlirOperationGetResult(dot, 0), d);
+  return true;
+}
+
+/* The wgmma groups of one K step, read off the source loop: a ws.dot's
+ * result is pending from its issue until the next wait, and so is a
+ * carried tile the previous step yielded from a ws.dot, until the step's
+ * first wait. Math that reads a pending value commits and waits first. */
+typedef struct mma_groups {
+  MlirOperation loop;
+  ws_op_list issued; /* ws.dot ops issued since the last commit and wait */
+  bool fenced;       /* no register math since the last wgmma fence */
+  bool committed;    /* the issued wgmmas are committed (a turn was passed) */
+  bool released;     /* the step waited: the previous step's slot is free */
+} mma_groups;
+
+static bool is_pending(const mma_groups *g, MlirValue v) {
+  if (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    for (long k = 0; k < g->issued.len; k++)
+      if (mlirOperationEqual(g->issued.items[k], def))
+        return true;
+    return false;
+  }
+  MlirBlock body = ws_loop_body(g->loop);
+  intptr_t i = mlirBlockArgumentGetArgNumber(v);
+  if (g->released || !mlirBlockEqual(mlirBlockArgumentGetOwner(v), body) || i == 0)
+    return false;
+  MlirValue y = mlirOperationGetOperand(mlirBlockGetTerminator(body), i - 1);
+  return mlirValueIsAOpResult(y) && wsOperationIsA(mlirOpResultGetOwner(y), "dot");
+}
+
+static bool uses_pending(const mma_groups *g, MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (is_pending(g, mlirOperationGetOperand(op, i)))
+      return true;
+  return false;
+}
+
+/* Commits the issued wgmmas and waits for all of them; the previous
+ * iteration's slot is then free (every wgmma that read it is done). */
+static void retire_groups(specializer *S, ws_builder *b, mma_groups *g, MlirValue n, int in,
+                          MlirValue base) {
+  if (g->issued.len && !g->committed)
+    ws_build_void(b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+  spec_wgmma_wait(b, 0);
+  if (!g->released)
+    spec_release_lagging(S, b, n, in, 1, base);
+  g->issued.len = 0;
+  g->committed = false;
+  g->released = true;
+}
+
+/* Wait for turn c - 1 to end: turn c may start. */
+void spec_take_turn_after(specializer *S, ws_builder *b, const turn_order *t, MlirValue c) {
+  MlirValue slot, phase;
+  spec_slot_phase(S, b, ws_arith(b, "arith.subi", c, spec_c32(b, 1)), t->ch,
+                  S->plan->channels[t->ch].consumer_phase, &slot, &phase);
+  spec_wait_barrier(S, b, t->ch, true, slot, phase);
+}
+
+/* End turn c: the other warpgroup's turn c + 1 may start. */
+void spec_end_turn(specializer *S, ws_builder *b, const turn_order *t, MlirValue c) {
+  MlirValue slot;
+  spec_slot_phase(S, b, c, t->ch, S->plan->channels[t->ch].producer_phase, &slot, NULL);
+  spec_arrive(S, b, t->ch, true, slot);
+}
+
+/* Turn W n + w + offset of this warpgroup at step n. */
+MlirValue spec_turn_at(ws_builder *b, const turn_order *t, MlirValue n, int offset) {
+  return ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", n, spec_c32(b, t->warpgroups)),
+                  ws_arith(b, "arith.addi", t->warpgroup, spec_c32(b, offset)));
+}
+
+/* True when op makes the A of a ws.dot in registers (wgmma's register
+ * form). wgmma reads those registers while it runs, so the previous step's
+ * wgmma, which read the same registers, must be done before op rewrites
+ * them: its slot reads may come first, its math not. */
+static bool feeds_register_a(MlirOperation op) {
+  if (mlirOperationGetNumResults(op) != 1)
+    return false;
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (wsOperationIsA(mlirOpOperandGetOwner(u), "dot") && mlirOpOperandGetOperandNumber(u) == 0)
+      return true;
+  return false;
+}
+
+/* Register math on a tile the loop loads (an A computed from it, read
+ * by wgmma's register form): the tile is read from its slot of channel
+ * `in`, or from the prologue ring's slot, into registers where it is
+ * first used. */
+void spec_read_ring_operands(specializer *S, ws_builder *b, value_map *m, MlirOperation op, int in,
+                             MlirValue slot) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    int r = ws_ring_of_value(S->plan, v);
+    if (r < 0 || !mlirValueEqual(spec_map_get(m, v), v))
+      continue;
+    const ws_ring *ring = &S->plan->rings[r];
+    MlirValue from = ring->channel == in ? slot : S->prologue_slot[r];
+    if (mlirValueIsNull(from))
+      continue;
+    spec_read_ring(S, b, m, r, from);
+  }
+}
+
+/* The consumer warpgroups' K loop: per K step, wait for the slot, then the
+ * partition's ops in order. Each ws.dot is a wgmma (after a fence when
+ * register math ran since the last one); math that reads a wgmma's result
+ * first commits and waits for the group, which also frees the previous
+ * step's slot. A plain matmul's step ends by committing and waiting until
+ * at most one group is in flight, which frees the previous step's slot
+ * (one this copy of the loop took: from `base` on). The loop carries the
+ * step count and the source loop's carried tiles; a carried wgmma result
+ * is pending at the next step's start. Counts from `start`; returns the
+ * loop, or a null op after an error. */
+static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
+                                 MlirValue start, MlirValue base, const turn_order *turns) {
+  MlirOperation loop = S->plan->loop;
+  MlirBlock src = ws_loop_body(loop);
+  MlirOperation yield = mlirBlockGetTerminator(src);
+  int carried = (int)mlirOperationGetNumResults(loop);
+  MlirValue *inits = malloc((size_t)(carried + 1) * 2 * sizeof *inits);
+  if (!inits)
+    abort();
+  MlirValue *next = inits + carried + 1;
+  inits[0] = start;
+  for (int i = 0; i < carried; i++)
+    inits[1 + i] = spec_map_get(m, mlirOperationGetOperand(loop, 3 + i));
+  MlirBlock body;
+  ws_builder here = spec_at_loop_of(at, loop);
+  MlirOperation copy = ws_build_for(&here, spec_map_get(m, mlirOperationGetOperand(loop, 0)),
+                                    spec_map_get(m, mlirOperationGetOperand(loop, 1)),
+                                    mlirOperationGetOperand(loop, 2), 1 + carried, inits, &body);
+  spec_map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
+  for (int i = 0; i < carried; i++)
+    spec_map_put(m, mlirBlockGetArgument(src, 1 + i), mlirBlockGetArgument(body, 2 + i));
+  mma_groups g = {.loop = loop};
+  MlirValue n = mlirBlockGetArgument(body, 1);
+  ws_builder b = ws_builder_at_end(body, at->loc);
+  MlirValue slot, phase;
+  spec_slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
+  spec_wait_barrier(S, &b, in, true, slot, phase);
+  ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
+  g.fenced = true;
+  bool ok = true;
+  int runs = turns->ch >= 0 ? ws_loop_dot_runs(loop) : 0, run = -1;
+  bool in_run = false;
+  for (MlirOperation op = spec_first_tile_op(S, &b, m, part); ok && !mlirOperationIsNull(op);
+       op = spec_after(S, &b, m, op, part)) {
+    if (!wsOperationIsA(op, "dot")) {
+      if (in_run && run == 0 && runs > 1) { /* the turn's last wgmmas are issued */
+        ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+        g.committed = true;
+        spec_end_turn(S, &b, turns, spec_turn_at(&b, turns, n, 0));
+      }
+      in_run = false;
+      if (uses_pending(&g, op))
+        retire_groups(S, &b, &g, n, in, base);
+      spec_read_ring_operands(S, &b, m, op, in, slot);
+      if (feeds_register_a(op) && !g.released) /* the last step's wgmma may still read A */
+        retire_groups(S, &b, &g, n, in, base);
+      spec_clone_mapped(&b, op, m);
+      g.fenced = false; /* register math: fence before the next wgmma */
+      continue;
+    }
+    if (!in_run && ++run == runs - 1 && runs > 1) /* the step's last run: the next turn */
+      spec_take_turn_after(S, &b, turns, spec_turn_at(&b, turns, n, turns->warpgroups));
+    in_run = true;
+    if (!g.fenced)
+      ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
+    g.fenced = true;
+    ok = spec_emit_mma(S, &b, m, op, slot);
+    ws_op_list_push(&g.issued, op);
+  }
+  if (ok && g.issued.len && !g.committed)
+    ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+  ws_op_list_free(&g.issued);
+  if (ok && !g.released) {
+    spec_wgmma_wait(&b, 1);
+    spec_release_lagging(S, &b, n, in, 1, base); /* the previous step's wgmma is done */
+  }
+  next[0] = ws_arith(&b, "arith.addi", n, spec_c32(&b, 1));
+  for (int i = 0; i < carried; i++)
+    next[1 + i] = spec_map_get(m, mlirOperationGetOperand(yield, i));
+  ws_build_terminator(body, at->loc, "scf.yield", 1 + carried, next);
+  free(inits);
+  return ok ? copy : (MlirOperation){NULL};
+}
+
+/* The consumers' side of the prologue channels (an attention kernel's Q):
+ * wait once for each slot before the loop and note it for the ws.mma ops
+ * that read it; with `release`, free them once every wgmma is done. */
+void spec_prologue_channels(specializer *S, ws_builder *b, int part, bool release) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++) {
+    const ws_channel *c = &S->plan->channels[ch];
+    if (c->to != part || !ws_channel_is_prologue(S->plan, ch))
+      continue;
+    MlirValue slot, phase;
+    spec_slot_phase(S, b, spec_c32(b, 0), ch, c->consumer_phase, &slot, &phase);
+    if (release) {
+      if (c->release_fence) /* read in registers: before TMA may refill it */
+        spec_fence_async_shared(b);
+      spec_arrive(S, b, ch, false, slot);
+      continue;
+    }
+    spec_wait_barrier(S, b, ch, true, slot, phase);
+    for (int r = 0; r < S->plan->num_rings; r++)
+      if (S->plan->rings[r].channel == ch)
+        S->prologue_slot[r] = slot;
+  }
+}
+
+/* Ping-pong: the K steps of one tile, counted by a loop over the K loop's
+ * bounds as `m` maps them (a warpgroup skipping the other's tile advances
+ * its K count by as many steps as that tile takes from the ring). */
+static MlirValue count_k_steps(specializer *S, ws_builder *b, const value_map *m) {
+  MlirOperation loop = S->plan->loop;
+  MlirValue zero = spec_c32(b, 0);
+  MlirBlock body;
+  MlirOperation count = ws_build_for(b, spec_map_get(m, mlirOperationGetOperand(loop, 0)),
+                                     spec_map_get(m, mlirOperationGetOperand(loop, 1)),
+                                     mlirOperationGetOperand(loop, 2), 1, &zero, &body);
+  ws_builder in = ws_builder_at_end(body, b->loc);
+  MlirValue next = ws_arith(&in, "arith.addi", mlirBlockGetArgument(body, 1), spec_c32(&in, 1));
+  ws_build_terminator(body, b->loc, "scf.yield", 1, &next);
+  return mlirOperationGetResult(count, 0);
+}
+
+/* True when the K loop's bounds are computed in the tile loop (stream-K's
+ * units, ws.stream_k_unit): each tile then runs K steps of its own. */
+static bool k_steps_vary(const specializer *S) {
+  MlirOperation tile = ws_plan_tile_loop(S->plan);
+  return !mlirOperationIsNull(tile) &&
+         (ws_defined_within(mlirOperationGetOperand(S->plan->loop, 0), tile) ||
+          ws_defined_within(mlirOperationGetOperand(S->plan->loop, 1), tile));
+}
+
+/* The ping-pong consumers' turn channel (from the partition to itself). */
+static int turn_channel(const specializer *S, int part) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++)
+    if (S->plan->channels[ch].from == part && S->plan->channels[ch].to == part)
+      return ch;
+  return -1;
+}
+
+/* if (tile count > 0) wait for the turn of tile count - 1: the other
+ * warpgroup has passed every wait of its K loop. */
+static void take_turn(specializer *S, ws_builder *b, MlirValue tiles, int turn) {
+  MlirBlock then_block;
+  ws_build_if(b, ws_cmpi(b, "ugt", tiles, spec_c32(b, 0)), &then_block, NULL);
+  ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
+  MlirValue slot, phase;
+  spec_slot_phase(S, &t, ws_arith(&t, "arith.subi", tiles, spec_c32(&t, 1)), turn,
+                  S->plan->channels[turn].consumer_phase, &slot, &phase);
+  spec_wait_barrier(S, &t, turn, true, slot, phase);
+}
+
+/* The calling thread's warpgroup among the consumers (they are warps 0..). */
+static MlirValue own_warpgroup(specializer *S, ws_builder *b) {
+  MlirValue tid = ws_build_value(b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, S->i32, 0, NULL);
+  return ws_arith(b, "arith.divui", tid, spec_c32(b, 4 * WARP_THREADS));
+}
+
+/* A matmul's epilogue, once the loop's results are mapped: its operands
+ * (a bias, a residual) from their slots, its math, and the C tile into its
+ * slot for the store warp; `tile_n` counts the tiles (null when not
+ * persistent: tile 0, built where it is first used). */
+void spec_emit_epilogue(specializer *S, ws_builder *at, value_map *m, int part, MlirValue tile_n) {
+  if (spec_takes_epilogue_operands(S, part)) {
+    tile_n = mlirValueIsNull(tile_n) ? spec_c32(at, 0) : tile_n;
+    spec_transfer(S, at, m, tile_n, part, true, true, false);
+  }
+  for (MlirOperation op = spec_first_epilogue_op(S, at, m, part); !mlirOperationIsNull(op);
+       op = spec_after(S, at, m, op, part))
+    spec_clone_mapped(at, op, m);
+  spec_transfer(S, at, m, mlirValueIsNull(tile_n) ? spec_c32(at, 0) : tile_n, part, false, false,
+                false);
+}
+
+/* The channel into `part` that a matmul's K loop steps (the A and B
+ * rings), or -1. */
+int spec_k_loop_channel(const specializer *S, int part) {
+  for (int ch = 0; ch < S->plan->num_channels; ch++)
+    if (S->plan->channels[ch].to == part && S->plan->channels[ch].from != part &&
+        !ws_channel_is_epilogue(S->plan, ch) && !ws_channel_is_prologue(S->plan, ch))
+      return ch;
+  return -1;
+}
+
+/* The consumer warpgroups of a matmul: the K loop (emit_k_loop); after it,
+ * wait for the last group and free its slot. Then the epilogue: its math
+ * on the accumulator and the write of the C tile into its slot (slot
+ * `tile_n` of the channel) for the store warp, after a barrier of the
+ * consumers when that slot lies over the rings they may still read. In a
+ * persistent kernel all of it runs per tile, in the partition's copy of the
+ * tile loop, which carries the K step count and the tile count. Ping-pong:
+ * each warpgroup runs it only for the tiles whose count has its parity,
+ * with the whole accumulator, and both advance the K count by every tile's
+ * steps (the ring is filled in tile order). */
+void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
+  int in = spec_k_loop_channel(S, part);
+  if (in < 0) {
+    ws_emit_op_error(S->plan->loop, "has no channel into its consumer warpgroups; run "
+                                    "ws-plan-memory");
+    S->failed = true;
+    return;
+  }
+  value_map *m = spec_fresh_map(S);
+  bool pingpong = S->plan->parts[part].pingpong;
+  bool per_tile = pingpong && k_steps_vary(S);
+  MlirValue k_steps = pingpong && !per_tile ? count_k_steps(S, outer, m) : (MlirValue){NULL};
+  MlirValue warpgroup = pingpong ? own_warpgroup(S, outer) : (MlirValue){NULL};
+  MlirValue counts[2] = {spec_c32(outer, 0), spec_c32(outer, 0)}; /* K steps, tiles */
+  spec_prologue_channels(S, outer, part, false);
+  tile_nest t = spec_open_tile_loop(S, outer, m, part, 2, counts);
+  if (per_tile) /* both warpgroups count every unit's own steps */
+    k_steps = count_k_steps(S, &t.at, m);
+  bool persistent = !mlirOperationIsNull(t.loop);
+  MlirValue base = persistent ? counts[0] : (MlirValue){NULL};
+  ws_builder mine = t.at;
+  if (pingpong) { /* this warpgroup's tiles: every other one */
+    MlirValue parity = ws_arith(&t.at, "arith.remui", counts[1], spec_c32(&t.at, 2));
+    MlirBlock then_block;
+    ws_build_if(&t.at, ws_cmpi(&t.at, "eq", parity, warpgroup), &then_block, NULL);
+    mine = ws_builder_before(mlirBlockGetTerminator(then_block));
+  }
+  ws_builder *at = &mine;
+  int turn = pingpong ? turn_channel(S, part) : -1;
+  if (turn >= 0) /* wait for the other warpgroup's tile before this one */
+    take_turn(S, at, counts[1], turn);
+  turn_order turns = {.ch = -1};
+  if (S->plan->parts[part].turns && !persistent && ws_loop_dot_runs(S->plan->loop) > 1) {
+    turns.ch = turn_channel(S, part);
+    turns.warpgroup = own_warpgroup(S, at);
+    turns.warpgroups = S->plan->parts[part].num_warps / 4;
+    MlirBlock then_block; /* warpgroup w's first turn follows w - 1's */
+    ws_build_if(at, ws_cmpi(at, "ugt", turns.warpgroup, spec_c32(at, 0)), &then_block, NULL);
+    ws_builder t1 = ws_builder_before(mlirBlockGetTerminator(then_block));
+    spec_take_turn_after(S, &t1, &turns, spec_turn_at(&t1, &turns, spec_c32(&t1, 0), 0));
+  }
+  MlirValue steps;
+  bool own_waits = S->plan->parts[part].lag || S->plan->parts[part].pipelined;
+  if (own_waits) { /* waits, releases and maps the results itself */
+    steps = S->plan->parts[part].lag
+                ? spec_emit_lagged_k_loop(S, at, m, part, in, counts[0])
+                : spec_emit_pipelined_k_loop(S, at, m, part, in, counts[0], &turns);
+    if (mlirValueIsNull(steps)) {
+      S->failed = true;
+      return;
+    }
+  } else {
+    MlirOperation copy = emit_k_loop(S, at, m, part, in, counts[0], base, &turns);
+    if (mlirOperationIsNull(copy)) {
+      S->failed = true;
+      return;
+    }
+    steps = mlirOperationGetResult(copy, 0);
+    for (intptr_t i = 0; i < mlirOperationGetNumResults(S->plan->loop); i++)
+      spec_map_put(m, mlirOperationGetResult(S->plan->loop, i),
+                   mlirOperationGetResult(copy, 1 + i));
+  }
+  if (turn >= 0) { /* every wait of this tile passed: the other may go on */
+    MlirValue slot;
+    spec_slot_phase(S, at, counts[1], turn, S->plan->channels[turn].producer_phase, &slot, NULL);
+    spec_arrive(S, at, turn, true, slot);
+  }
+  if (turns.ch >= 0) /* the last turn: the last step's last run */
+    spec_end_turn(S, at, &turns, spec_turn_at(at, &turns, steps, 0));
+  if (!own_waits) {
+    spec_wgmma_wait(at, 0);
+    spec_release_lagging(S, at, steps, in, 1, base);
+  }
+  spec_prologue_channels(S, at, part, true);
+  if (epilogue_reuses_rings(S)) {
+    MlirValue ops[2] = {spec_c32(at, 1), spec_c32(at, S->plan->parts[part].num_warps * 32)};
+    MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
+    ws_build_void(at, "nvvm.barrier", 2, ops, 1, &seg);
+  }
+  spec_emit_epilogue(S, at, m, part, persistent ? counts[1] : (MlirValue){NULL});
+  if (persistent) {
+    MlirValue next[2] = {pingpong ? ws_arith(&t.at, "arith.addi", counts[0], k_steps) : steps,
+                         ws_arith(&t.at, "arith.addi", counts[1], spec_c32(&t.at, 1))};
+    spec_close_tile_loop(&t, 2, next);
+  }
+}
+
+/* The store warp of a matmul: the epilogue's stores, once (iteration 0),
+ * or per tile of a persistent kernel (its copy of the tile loop counts the
+ * tiles, and releases each C slot once its store has read it); then a
+ * drain before the warp exits. */
+void spec_emit_epilogue_store(specializer *S, ws_builder *b, int part) {
+  value_map *m = spec_fresh_map(S);
+  bool started[WS_MAX_CHANNELS] = {false};
+  MlirValue n = spec_c32(b, 0);
+  tile_nest t = spec_open_tile_loop(S, b, m, part, 1, &n);
+  spec_emit_tma_ops(S, &t.at, m, n, spec_first_epilogue_op(S, &t.at, m, part), part, started);
+  if (mlirOperationIsNull(t.loop)) {
+    if (spec_stored_whole(S, started)) /* parts commit their own groups */
+      ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
+  } else {
+    spec_release_stored_slots(S, &t.at, n, started);
+    MlirValue next = ws_arith(&t.at, "arith.addi", n, spec_c32(&t.at, 1));
+    spec_close_tile_loop(&t, 1, &next);
+  }
+  spec_bulk_wait(b, 0, false);
+}
