@@ -1023,3 +1023,40 @@ int ws_loop_dot_runs(MlirOperation loop) {
     ;
   return w.run;
 }
+
+/* A ws.load before `loop` in its block: a tile every iteration reads
+ * (an attention kernel's Q), loaded once per block. */
+bool ws_is_prologue_load(MlirValue v, MlirOperation loop) {
+  if (!mlirValueIsAOpResult(v) || !wsOperationIsA(mlirOpResultGetOwner(v), "load"))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  for (MlirOperation op = mlirOperationGetNextInBlock(def); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (mlirOperationEqual(op, loop))
+      return true;
+  return false;
+}
+
+/* True when v is defined by an op directly in loop's body. */
+bool ws_value_in_loop(MlirValue v, MlirOperation loop) {
+  return mlirValueIsAOpResult(v) &&
+         mlirOperationEqual(mlirOperationGetParentOperation(mlirOpResultGetOwner(v)), loop);
+}
+
+/* How many ops of `block` are named `name` ("ws.dot"); *first gets the
+ * first of them (a null op when none). */
+int ws_count_ops(MlirBlock block, const char *name, MlirOperation *first) {
+  int n = 0;
+  *first = (MlirOperation){NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ws_op_is(op, name) && n++ == 0)
+      *first = op;
+  return n;
+}
+bool ws_tile_loop_is_pingpong(MlirOperation tile) {
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
+      tile, mlirStringRefCreateFromCString("ws.overlap"));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
+         ws_ref_eq(mlirStringAttrGetValue(a), "pingpong");
+}

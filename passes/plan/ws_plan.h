@@ -138,6 +138,9 @@ typedef struct ws_channel {
  * {tile, channel, columns, allocated, address[, scale_rings, scale_columns,
  * scale_a_atoms]} on the loop, then on the kernel. */
 enum { WS_MAX_SCALE_ATOMS = 4 };
+
+/* Compute warps where the kernel sets no ws.num_warps. */
+enum { WS_DEFAULT_COMPUTE_WARPS = 4 };
 typedef struct ws_tmem {
   MlirType tile; /* null: the kernel has no tensor memory */
   int channel, columns, allocated, address;
@@ -251,6 +254,21 @@ MlirBlock ws_loop_body(MlirOperation loop);
  * one the loop is elementwise, whatever it carries (a row kernel's running
  * row vectors). */
 bool ws_loop_has_dot(MlirOperation loop);
+
+/* True when v is a ws.load that comes before `loop` in its block: a tile
+ * every iteration reads (an attention kernel's Q), loaded once per block. */
+bool ws_is_prologue_load(MlirValue v, MlirOperation loop);
+
+/* True when v is defined by an op directly in loop's body. */
+bool ws_value_in_loop(MlirValue v, MlirOperation loop);
+
+/* How many ops of `block` are named `name` ("ws.dot"); *first gets the
+ * first of them (a null op when none). */
+int ws_count_ops(MlirBlock block, const char *name, MlirOperation *first);
+
+/* True when a persistent tile loop's consumers run ping-pong
+ * (ws.overlap = "pingpong", which ws-partition-schedule sets or checks). */
+bool ws_tile_loop_is_pingpong(MlirOperation tile);
 
 /* True when the plan's loop is elementwise and carries values: a row
  * kernel's loop over a row's chunks, carrying row vectors (a running max

@@ -12,7 +12,7 @@
  * ws.channels and ws.rings. A plan saved and edited by hand is checked the
  * same way.
  *
- * The abstraction (protocol_trace.c): the kernel is run for every thread of
+ * The abstraction (protocol_compile.c, protocol_run.c): the kernel is run for every thread of
  * the block, with integer arithmetic, the thread index, elect.sync and
  * ws.slot_phase evaluated and every other value unknown. The partition
  * loops run T times, for every T from 0 to 2 x P + 2, where P is the

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* protocol_model.c: the protocol of one run (protocol_trace.c) as a
+/* protocol_model.c: the protocol of one run (protocol_run.c) as a
  * transition system over the mbarriers, the model both provers run
  * (protocol_explore.c state by state, protocol_order.c by happens-before).
  *

@@ -4,8 +4,9 @@
  *
  *   protocol_report.c   array growth, names and the rule-error form all
  *                       the others use
- *   protocol_trace.c    compiles a specialized kernel into a small program
- *                       over integers and runs it for every thread of the
+ *   protocol_compile.c  compiles a specialized kernel into a small program
+ *                       over integers (protocol_program.h), and
+ *   protocol_run.c      runs it for every thread of the
  *                       block and a given trip count of the partition loops:
  *                       each thread's protocol events, threads with equal
  *                       events in one warpgroup grouped into agents

@@ -64,7 +64,29 @@ typedef struct ws_mma_engine {
   const ws_mma_form *scaled_forms;
   int num_scaled_forms;
   int scale_block, scale_atom_rows, scale_atom_k, scale_atom_shape[2], scale_atom_columns;
+  /* The engine's shape rules for a ws.dot of `loop` (engine_checks.c):
+   * false after a located error naming the rule. */
+  bool (*check_dot)(MlirOperation dot, MlirOperation loop);
+  /* Where the engine reads its operands from the consumers' own rings or
+   * registers: that check alone, asked of every ws.dot before the loop's
+   * other ops, since an operand it cannot read explains the errors its
+   * math would give (null: none). */
+  bool (*check_operands)(MlirOperation dot, MlirOperation loop);
 } ws_mma_engine;
+
+/* wgmma's operands: B from a ring of the loop, A from one, from a load
+ * before the loop, or from registers. */
+bool ws_check_wgmma_operands(MlirOperation dot, MlirOperation loop);
+
+/* wgmma's rules: A from a ring, a load before the loop or registers
+ * (register forms); B N x K with transpose_b, or K x N on a whole swizzle
+ * span; M a multiple of 64 per warpgroup; N and K of the engine's forms. */
+bool ws_check_dot_for_wgmma(MlirOperation dot, MlirOperation loop);
+
+/* tcgen05's rules: A and B from the K loop's rings, M = 128, N a multiple
+ * of 16 up to 256, K of the form, a zero accumulator; block scales ride
+ * the K ring. */
+bool ws_check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop);
 
 typedef struct ws_target {
   const char *chip;         /* as #nvvm.target names it: "sm_90a" */

@@ -16,11 +16,8 @@
  * the compute warpgroups, which hold the accumulator, the store on the store
  * warp, and a ws.load of an epilogue operand (a bias row or column, a
  * residual tile) on the load warp, which fetches it once its K loop is
- * issued. The wgmma shapes are checked here: each of the ws.num_warps / 4
- * consumer warpgroups owns M / warpgroups rows, which must be 64 or 128 (one
- * or two m64 instructions); N a multiple of 8 up to 256; A and B f16 or
- * bf16; K a multiple of 16. B is given N x K (transpose_b, read K-major)
- * or K x N (read N-major, so its N row must be a multiple of 32 bytes).
+ * issued. Each ws.dot is checked against its engine's shape rules, which
+ * the engine's row names (passes/target/engine_checks.c).
  *
  * Scalar ops (index math) go to every partition that uses their results, so
  * each partition recomputes them instead of receiving them. A loop that
@@ -45,8 +42,6 @@
 #include "ws_product_lag.h"
 #include "ws_step_pipeline.h"
 #include "../../dialect/ws_text.h"
-
-enum { DEFAULT_COMPUTE_WARPS = 4 };
 
 static bool name_starts(MlirOperation op, const char *prefix) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
@@ -99,19 +94,6 @@ static bool is_scalar_math(MlirOperation op) {
   return name_starts(op, "arith.") && mlirOperationGetNumRegions(op) == 0 && !touches_tiles(op);
 }
 
-/* A ws.load before `loop` in its block: a tile every iteration reads
- * (an attention kernel's Q), loaded once per block. */
-static bool is_prologue_load(MlirValue v, MlirOperation loop) {
-  if (!mlirValueIsAOpResult(v) || !wsOperationIsA(mlirOpResultGetOwner(v), "load"))
-    return false;
-  MlirOperation def = mlirOpResultGetOwner(v);
-  for (MlirOperation op = mlirOperationGetNextInBlock(def); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (mlirOperationEqual(op, loop))
-      return true;
-  return false;
-}
-
 /* Tiles used in the loop but defined outside it must be splats (constant
  * or of a scalar), which the compute partition can rebuild in registers,
  * or loads before it: a matmul's A, or any operand of an elementwise
@@ -124,7 +106,7 @@ static bool check_outside_tiles(MlirOperation op, MlirOperation loop, bool matmu
     MlirOperation def = mlirOpResultGetOwner(v);
     bool elementwise = !matmul;
     if (mlirOperationEqual(mlirOperationGetParentOperation(def), loop) ||
-        ((elementwise || (i == 0 && wsOperationIsA(op, "dot"))) && is_prologue_load(v, loop)))
+        ((elementwise || (i == 0 && wsOperationIsA(op, "dot"))) && ws_is_prologue_load(v, loop)))
       continue;
     if (!ws_has_attr(loop, "ws.warp_specialize") &&
         ws_is_row_vector_type(mlirValueGetType(v), ws_row_kernel_rows(loop)))
@@ -139,248 +121,12 @@ static bool check_outside_tiles(MlirOperation op, MlirOperation loop, bool matmu
   return true;
 }
 
-/* True when a persistent tile loop's consumers run ping-pong
- * (ws.overlap = "pingpong", which unnest_tile_loop sets or checks). */
-static bool is_pingpong(MlirOperation tile) {
-  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
-      tile, mlirStringRefCreateFromCString("ws.overlap"));
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
-         ws_ref_eq(mlirStringAttrGetValue(a), "pingpong");
-}
-
 static int64_t dim(MlirValue v, int d) { return mlirShapedTypeGetDimSize(mlirValueGetType(v), d); }
-
-static bool in_loop(MlirValue v, MlirOperation loop) {
-  return mlirValueIsAOpResult(v) &&
-         mlirOperationEqual(mlirOperationGetParentOperation(mlirOpResultGetOwner(v)), loop);
-}
-
-/* wgmma reads B from a ring the load warp fills each iteration, and A from
- * one too, from the ring of a load before the loop, or from registers (a
- * tile the consumers compute in the loop: wgmma's register form). */
-static bool check_dot_operands(MlirOperation dot, MlirOperation loop) {
-  MlirValue a = mlirOperationGetOperand(dot, 0), b = mlirOperationGetOperand(dot, 1);
-  bool a_ok = is_prologue_load(a, loop) || in_loop(a, loop);
-  if (!a_ok) {
-    ws_emit_op_error(dot, "operand a must be a ws.load of the same loop or of the code "
-                          "before it, or a tile the loop computes: wgmma reads A from "
-                          "the shared-memory rings TMA fills, or from registers");
-    return false;
-  }
-  if (!in_loop(b, loop) || !wsOperationIsA(mlirOpResultGetOwner(b), "load")) {
-    ws_emit_op_error(dot, "operand b must be a ws.load of the same loop: wgmma reads B "
-                          "from the shared-memory rings TMA fills (a tile the loop "
-                          "computes, a weight converted in registers say, can be A: "
-                          "compute C^T = B^T A^T)");
-    return false;
-  }
-  return true;
-}
-
-/* B's layout: N x K (transpose_b, K-major) always; K x N (N-major) where
- * the form reads it so and its N row is a whole swizzle span. */
-static bool check_b_layout(MlirOperation dot, const ws_mma_engine *engine, const ws_mma_form *form,
-                           bool k_major_b, int64_t n, int eb) {
-  if (form->k_major_only && !k_major_b) {
-    ws_emit_op_error(dot,
-                     "takes B as K x N, but %s on %s x %s reads both operands "
-                     "K-major: give B as N x K (a ws.load of the transposed tensor) "
-                     "with transpose_b",
-                     engine->name, wsDtypeGetName(form->a), wsDtypeGetName(form->b));
-    return false;
-  }
-  if (!k_major_b && ws_swizzle_span(n * eb) == 0) {
-    ws_emit_op_error(dot,
-                     "N tile %lld of a K x N B: its row of %lld bytes must be a "
-                     "multiple of 32 bytes (a swizzle span); use transpose_b for "
-                     "narrower tiles",
-                     (long long)n, (long long)(n * eb));
-    return false;
-  }
-  return true;
-}
-
-/* What wgmma and the swizzled rings can take (see the file comment). */
-static bool check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
-  if (!check_dot_operands(dot, loop))
-    return false;
-  MlirOperation func = ws_enclosing_kernel(loop);
-  int warpgroups = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS) / 4;
-  MlirOperation parent = mlirOperationGetParentOperation(loop);
-  if (ws_has_attr(parent, "ws.tile_loop") && is_pingpong(parent))
-    warpgroups = 1; /* each warpgroup holds the whole accumulator */
-  MlirValue a = mlirOperationGetOperand(dot, 0), b = mlirOperationGetOperand(dot, 1);
-  bool k_major_b = ws_has_attr(dot, "transpose_b");
-  int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, k_major_b ? 0 : 1);
-  /* ws-verify made A and B a form of the engine, of one K */
-  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(a));
-  int eb = wsElementTypeByteWidth(et);
-  const ws_mma_engine *engine = ws_mma_engine_of(dot);
-  const ws_mma_form *form =
-      ws_mma_find_form(engine, et, mlirShapedTypeGetElementType(mlirValueGetType(b)));
-  if (!form->register_a && !is_prologue_load(a, loop) &&
-      !(in_loop(a, loop) && wsOperationIsA(mlirOpResultGetOwner(a), "load"))) {
-    ws_emit_op_error(dot,
-                     "computes A in the loop, but %s on %s x %s reads A from "
-                     "shared memory only (no register form): give A as a ws.load",
-                     engine->name, wsDtypeGetName(form->a), wsDtypeGetName(form->b));
-    return false;
-  }
-  if (!check_b_layout(dot, engine, form, k_major_b, n, eb))
-    return false;
-  int64_t rows = warpgroups ? m / warpgroups : 0;
-  if (warpgroups < 1 || m % warpgroups || (rows != 64 && rows != 128)) {
-    ws_emit_op_error(dot,
-                     "M tile %lld over %d consumer warpgroup(s) gives %lld rows "
-                     "each; wgmma needs 64 or 128 (one or two m64 instructions)",
-                     (long long)m, warpgroups, (long long)rows);
-    return false;
-  }
-  if (n % engine->n_multiple || n < engine->n_multiple || n > engine->n_max) {
-    ws_emit_op_error(dot, "N tile %lld: %s takes a multiple of %d from %d to %d", (long long)n,
-                     engine->name, engine->n_multiple, engine->n_multiple, engine->n_max);
-    return false;
-  }
-  if (k % form->k) {
-    ws_emit_op_error(dot, "K tile %lld: must be a multiple of %d (one %s k%d step of %s)",
-                     (long long)k, form->k, engine->name, form->k, wsDtypeGetName(form->a));
-    return false;
-  }
-  if (rows * n > 64 * 256) {
-    ws_emit_op_error(dot,
-                     "each consumer warpgroup would hold a %lldx%lld f32 "
-                     "accumulator (%lld registers per thread); at most 128 fit",
-                     (long long)rows, (long long)n, (long long)(rows * n / 128));
-    return false;
-  }
-  return true;
-}
-
-/* How many ops of `block` are named `name` ("ws.dot"); *first gets the
- * first of them (a null op when none). */
-static int count_ops(MlirBlock block, const char *name, MlirOperation *first) {
-  int n = 0;
-  *first = (MlirOperation){NULL};
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (ws_op_is(op, name) && n++ == 0)
-      *first = op;
-  return n;
-}
-
-/* A block-scaled ws.dot's scales are ws.loads of its loop, which ride the
- * K channel's ring with A and B, one MX atom deep in K (a K tile of
- * scale_atom_k), so that each K step's tcgen05.cp fills the scale buffers
- * the step's MMAs read, byte j of each word for K block j. */
-static bool check_scale_loads(MlirOperation dot, MlirOperation loop, const ws_mma_engine *engine,
-                              int64_t k) {
-  for (intptr_t i = 3; i < mlirOperationGetNumOperands(dot); i++) {
-    MlirValue s = mlirOperationGetOperand(dot, i);
-    if (!in_loop(s, loop) || !wsOperationIsA(mlirOpResultGetOwner(s), "load")) {
-      ws_emit_op_error(dot,
-                       "reads its scales (operand %lld) from a tile that is not a "
-                       "ws.load of its loop; on sm_100a the MMA warp copies the scales "
-                       "from their ring's slot into tensor memory (tcgen05.cp)",
-                       (long long)i);
-      return false;
-    }
-  }
-  if (k != engine->scale_atom_k) {
-    ws_emit_op_error(dot,
-                     "K tile %lld: a block-scaled %s takes K tiles of %d (one MX atom of "
-                     "scales per 128 rows)",
-                     (long long)k, engine->name, engine->scale_atom_k);
-    return false;
-  }
-  return true;
-}
-
-/* What tcgen05.mma and the epilogue's tcgen05.ld take (sm_100a): one
- * ws.dot per K step, from two ws.loads of the loop (A M x K, K-major; B
- * N x K with transpose_b, or K x N, N-major, for f16 and bf16), M = 128
- * (accumulator row i in tensor-memory lane i), N a multiple of 16 from 16
- * to 256 (its columns), K a multiple of the form's (16, or 32 for FP8),
- * a form of the engine's table, from a zero accumulator. The epilogue
- * warpgroups split the columns (warp w of each reads lanes 32w..32w+31),
- * at most 128 f32 per thread. */
-static bool check_dot_for_tcgen05(MlirOperation dot, MlirOperation loop) {
-  MlirValue a = mlirOperationGetOperand(dot, 0), b = mlirOperationGetOperand(dot, 1);
-  if (!in_loop(a, loop) || !wsOperationIsA(mlirOpResultGetOwner(a), "load") || !in_loop(b, loop) ||
-      !wsOperationIsA(mlirOpResultGetOwner(b), "load")) {
-    ws_emit_op_error(dot, "on sm_100a reads A and B from ws.loads of its loop: "
-                          "tcgen05.mma takes both from the shared-memory rings TMA fills");
-    return false;
-  }
-  bool k_major_b = ws_has_attr(dot, "transpose_b");
-  const ws_mma_engine *engine = ws_mma_engine_of(dot); /* ws-verify checked the types */
-  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(a));
-  bool scaled = mlirOperationGetNumOperands(dot) > 3;
-  const ws_mma_form *form = (scaled ? ws_mma_find_scaled_form : ws_mma_find_form)(
-      engine, et, mlirShapedTypeGetElementType(mlirValueGetType(b)));
-  int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, k_major_b ? 0 : 1);
-  if (scaled && !check_scale_loads(dot, loop, engine, k))
-    return false;
-  if (!check_b_layout(dot, engine, form, k_major_b, n, wsElementTypeByteWidth(et)))
-    return false;
-  if (m != 128) {
-    ws_emit_op_error(dot,
-                     "M tile %lld: on sm_100a ws issues tcgen05.mma with M = 128 "
-                     "(accumulator row i in tensor-memory lane i)",
-                     (long long)m);
-    return false;
-  }
-  if (n % engine->n_multiple || n < engine->n_multiple || n > engine->n_max) {
-    ws_emit_op_error(dot,
-                     "N tile %lld: %s with M = 128 takes a multiple of %d "
-                     "from %d to %d",
-                     (long long)n, engine->name, engine->n_multiple, engine->n_multiple,
-                     engine->n_max);
-    return false;
-  }
-  if (k % form->k) {
-    ws_emit_op_error(dot, "K tile %lld: must be a multiple of %d (one %s K step of %s)",
-                     (long long)k, form->k, engine->name, wsDtypeGetName(form->a));
-    return false;
-  }
-  MlirOperation func = ws_enclosing_kernel(loop);
-  int warps = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS);
-  if ((warps != 4 && warps != 8) || n / (warps / 4) > 128) {
-    ws_emit_op_error(dot,
-                     "on sm_100a the epilogue warps (ws.num_warps = %d) read the "
-                     "128x%lld accumulator from tensor memory, each warpgroup of 4 a "
-                     "share of at most 128 of its columns: ws.num_warps must be 4 for "
-                     "N <= 128, 8 for N <= 256",
-                     warps, (long long)n);
-    return false;
-  }
-  MlirBlock body = ws_loop_body(loop);
-  MlirOperation first;
-  int dots = count_ops(body, "ws.dot", &first);
-  if (dots != 1 || mlirOperationGetNumResults(loop) != 1 ||
-      !mlirValueEqual(mlirOperationGetOperand(dot, 2), mlirBlockGetArgument(body, 1))) {
-    if (mlirOperationEqual(dot, first)) /* one error per loop, at its first ws.dot */
-      ws_emit_op_error(dot,
-                       "is one of %d ws.dot ops of its loop, or does not accumulate "
-                       "into the loop's one carried value; on sm_100a a K loop carries "
-                       "one accumulator, in tensor memory, that its one ws.dot "
-                       "updates each step",
-                       dots);
-    return false;
-  }
-  MlirValue init = mlirOperationGetOperand(loop, 3);
-  if (!ws_is_zero_splat(init)) {
-    ws_emit_op_error(loop, "starts its accumulator from a tile that is not dense<0.0>; on "
-                           "sm_100a the first tcgen05.mma of a tile overwrites the "
-                           "accumulator in tensor memory");
-    return false;
-  }
-  return true;
-}
 
 /* M of the loop's first ws.dot, 0 when it has none. */
 static int64_t dot_rows(MlirOperation loop) {
   MlirOperation dot;
-  count_ops(ws_loop_body(loop), "ws.dot", &dot);
+  ws_count_ops(ws_loop_body(loop), "ws.dot", &dot);
   return mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 0);
 }
 
@@ -422,7 +168,7 @@ static bool check_carried(MlirOperation loop) {
   for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++) {
     MlirValue yielded = mlirOperationGetOperand(yield, i);
     MlirValue carried = mlirBlockGetArgument(body, 1 + i);
-    if (!in_loop(yielded, loop) || wsOperationIsA(mlirOpResultGetOwner(yielded), "load")) {
+    if (!ws_value_in_loop(yielded, loop) || wsOperationIsA(mlirOpResultGetOwner(yielded), "load")) {
       ws_emit_op_error(
           loop,
           "carries a value that is not (only) the accumulator of a "
@@ -475,7 +221,7 @@ static bool check_row_carried(MlirOperation loop) {
                                "row's chunks)");
       return false;
     }
-    if (!in_loop(yielded, loop) || wsOperationIsA(mlirOpResultGetOwner(yielded), "load")) {
+    if (!ws_value_in_loop(yielded, loop) || wsOperationIsA(mlirOpResultGetOwner(yielded), "load")) {
       ws_emit_op_error(loop,
                        "carries row vector #%d but yields %s; each carried row "
                        "vector must be computed in the loop",
@@ -620,7 +366,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, bool matmul, un
     *mask = 1u << WS_ROLE_STORE;
   } else if (wsOperationIsA(op, "dot")) {
     bool own = ws_mma_engine_of(loop)->mma_partition;
-    if (!(own ? check_dot_for_tcgen05(op, loop) : check_dot_for_wgmma(op, loop)))
+    if (!ws_mma_engine_of(loop)->check_dot(op, loop))
       return OP_ERROR;
     *mask = 1u << (own ? WS_ROLE_MMA : WS_ROLE_COMPUTE);
   } else if (!ws_mma_engine_of(loop)->loop_math && matmul && touches_tiles(op)) {
@@ -1076,7 +822,7 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
   MlirOperation tile = ws_plan_tile_loop(&plan);
   int compute = ws_plan_find_role(&plan, WS_ROLE_COMPUTE);
   if (!mlirOperationIsNull(tile) && compute >= 0)
-    plan.parts[compute].pingpong = is_pingpong(tile);
+    plan.parts[compute].pingpong = ws_tile_loop_is_pingpong(tile);
   if (compute >= 0) {
     MlirOperation wide;
     plan.parts[compute].turns = takes_turns(&plan, ops, n, compute_warps, &wide);
@@ -1173,9 +919,10 @@ static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
    * errors its operands' math would give otherwise (a B computed in
    * registers, say): report it alone */
   bool dots_ok = true, ok = true;
-  for (long i = 0; i < ops.len && !ws_mma_engine_of(loop)->mma_partition; i++)
+  const ws_mma_engine *engine = ws_mma_engine_of(loop);
+  for (long i = 0; i < ops.len && engine->check_operands; i++)
     if (wsOperationIsA(ops.items[i], "dot"))
-      dots_ok &= check_dot_operands(ops.items[i], loop);
+      dots_ok &= engine->check_operands(ops.items[i], loop);
   bool matmul = ws_loop_has_dot(loop);
   for (long i = 0; dots_ok && i < ops.len; i++) /* every op's errors, not the first only */
     ok &= classify(ops.items[i], loop, matmul, &masks[i]) == OP_OK;
@@ -1272,9 +1019,9 @@ static bool pingpong_starves_rings(MlirOperation tile, MlirOperation k) {
  * wins when it can be had; false after an error. */
 static bool choose_overlap(MlirOperation tile, MlirOperation k) {
   MlirOperation dot;
-  count_ops(ws_loop_body(k), "ws.dot", &dot);
+  ws_count_ops(ws_loop_body(k), "ws.dot", &dot);
   MlirOperation func = ws_enclosing_kernel(tile);
-  int warps = ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS);
+  int warps = ws_int_attr(func, "ws.num_warps", WS_DEFAULT_COMPUTE_WARPS);
   int64_t m = mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 0);
   int64_t n = mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 1);
   /* every accumulator the K loop carries (a SwiGLU's two) and each ws.dot
@@ -1351,7 +1098,7 @@ static bool choose_overlap(MlirOperation tile, MlirOperation k) {
 static MlirOperation unnest_tile_loop(MlirOperation tile) {
   MlirBlock body = ws_loop_body(tile);
   MlirOperation k;
-  int loops = count_ops(body, "scf.for", &k);
+  int loops = ws_count_ops(body, "scf.for", &k);
   if (loops == 0)
     return tile;
   if (loops > 1 || mlirOperationGetNumResults(tile) != 0 || mlirOperationGetNumResults(k) == 0) {
@@ -1457,7 +1204,7 @@ static void apply_knob_options(MlirOperation marked, const ws_pass_options *opts
   const char *unused =
       !overlap[0]                         ? NULL
       : ws_has_attr(marked, "ws.overlap") ? "the loop sets ws.overlap itself"
-      : count_ops(ws_loop_body(marked), "scf.for", &k) != 1
+      : ws_count_ops(ws_loop_body(marked), "scf.for", &k) != 1
           ? "the loop is not a persistent tile loop holding a K loop (overlap picks how a "
             "persistent matmul's consumer warpgroups take its tiles; a tiled kernel's block "
             "computes one tile)"
@@ -1510,7 +1257,7 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts, const ws_p
     return false;
   if (!mlirOperationEqual(loop, marked))
     guard_step(loop);
-  return schedule_loop(loop, ws_int_attr(func, "ws.num_warps", DEFAULT_COMPUTE_WARPS),
+  return schedule_loop(loop, ws_int_attr(func, "ws.num_warps", WS_DEFAULT_COMPUTE_WARPS),
                        ws_option_bool(opts, "explain"), env);
 }
 

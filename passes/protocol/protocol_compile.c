@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* protocol_trace.c: the events each thread of a specialized kernel runs.
+/* protocol_compile.c: the events each thread of a specialized kernel runs,
+ * compiled (protocol_run.c runs them).
  *
  * The kernel is compiled once into a small program over integer registers
  * (arith on i1/i32/index, the thread index, elect.sync, ws.slot_phase,
@@ -19,62 +20,7 @@
  * CTA's rank (nvvm.read.ptx.sreg.cluster.ctarank, gpu.cluster_block_id
  * along the cluster) is known, each event names the CTA it touches, and
  * agents are per CTA. */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "mlir-c/BuiltinAttributes.h"
-#include "mlir-c/BuiltinTypes.h"
-#include "ws-c/Dialect.h"
-#include "ws_protocol.h"
-#include "../plan/ws_row_kernel.h"
-#include "../../dialect/ws_text.h"
-
-/* Values an scf.if or scf.for may yield; copies go through a stack buffer. */
-enum { MAX_CARRIED = 64 };
-
-enum code {
-  C_CONST,
-  C_BIN,
-  C_CMP,
-  C_SELECT,
-  C_CAST,
-  C_TID,
-  C_ELECT,
-  C_RANK,
-  C_UNKNOWN,
-  C_SLOT_PHASE,
-  C_IF,
-  C_JUMP,
-  C_FOR,
-  C_LOOP_END,
-  C_YIELD,
-  C_EVENT,
-  C_MMA_ID,
-  C_RETURN,
-  C_STREAM_K
-};
-
-enum bin {
-  B_ADD,
-  B_SUB,
-  B_MUL,
-  B_DIVU,
-  B_DIVS,
-  B_REMU,
-  B_REMS,
-  B_AND,
-  B_OR,
-  B_XOR,
-  B_SHL,
-  B_SHRU,
-  B_SHRS,
-  B_MAXU,
-  B_MINU,
-  B_MAXS,
-  B_MINS
-};
+#include "protocol_program.h"
 
 static const struct {
   const char *name;
@@ -97,70 +43,6 @@ static const struct {
     {"arith.extsi", true},      {"arith.trunci", false},
 };
 
-typedef struct insn {
-  int code, sub;
-  int dst, a, b, c;
-  int target, target2; /* IF: else, end; FOR: end; JUMP/YIELD: where to */
-  int args, nargs;     /* operand lists in prog->args */
-  long long imm;
-  bool protocol; /* IF/FOR: the region holds protocol events */
-  int cta;       /* EVENT: the CTA it touches (-1: the thread's own) */
-  MlirOperation op;
-  ws_event ev;
-} insn;
-
-struct ws_program {
-  const ws_plan *plan;
-  MlirOperation func;
-  insn *code;
-  int n;
-  long cap;
-  int *args;
-  int nargs;
-  long args_cap;
-  int nregs;
-  long regs_cap;
-  int *width; /* bits; 0: not an integer (always unknown) */
-  uintptr_t *keys;
-  int *vals;
-  int hcap, hused;
-  /* Runtime-bounded loops by nesting level: level 0 (the partition loops,
-   * or a persistent kernel's tile loops) and level 1 (the K loops inside
-   * them); every loop of a level shares one lb/ub/step and so one trip
-   * count. A run pins the bounds that are not constants to values that
-   * give its trip count (lb 0 and step 1 where free), so a loop whose
-   * bounds are computed from them (a pipelined loop from lb + step: one
-   * step fewer) and a condition on them (lb < ub) are known too. */
-  struct loop_level {
-    MlirValue lb, ub, step;
-    bool have_bounds;
-  } level[2];
-  unsigned char *pinned; /* registers a run pinned: no op overwrites them */
-  int levels, open_level;
-  /* A stream-K kernel (ws.stream_k_unit): each tile iteration runs the K
-   * steps the run gives it, seq[i] (a sequence run) or trips[1]; the K
-   * loops' bounds are computed from them, not pinned. */
-  bool stream_k;
-  const long long *seq;
-  long long seq_len;
-  unsigned stepped_per_k; /* channels with events inside a level-1 loop */
-  bool failed;
-  int period;
-  /* run state */
-  long long *val, *iterv, *roundv;
-  unsigned char *known;
-  ws_event *scratch;
-  int scratch_n;
-  long scratch_cap;
-  long long trips[2];
-  int tid, cta; /* the thread running, and its CTA */
-  struct frame {
-    int pc;
-    long long i, trips;
-  } stack[16];
-  int depth;
-};
-
 /* ---- compile ------------------------------------------------------------- */
 
 /* Integers hold their values; a tile holds the index of the event of the
@@ -178,7 +60,7 @@ static uintptr_t value_key(MlirValue v) { return (uintptr_t)v.ptr; }
 static void rehash(ws_program *P);
 
 /* The register of `v`, made on first use. */
-static int reg_of(ws_program *P, MlirValue v) {
+int program_reg_of(ws_program *P, MlirValue v) {
   if (2 * (P->hused + 1) > P->hcap)
     rehash(P);
   uintptr_t k = value_key(v);
@@ -237,7 +119,7 @@ static int push_arg(ws_program *P, int reg) {
 static MlirValue operand(MlirOperation op, intptr_t i) { return mlirOperationGetOperand(op, i); }
 static MlirValue result(MlirOperation op, intptr_t i) { return mlirOperationGetResult(op, i); }
 
-static bool fail(ws_program *P, MlirOperation op, const char *msg) {
+bool program_fail(ws_program *P, MlirOperation op, const char *msg) {
   if (!P->failed)
     ws_emit_op_error(op, "cannot be checked: %s", msg);
   P->failed = true;
@@ -257,7 +139,7 @@ static int ring_attr(ws_program *P, MlirOperation op, const char *name) {
   if (r < 0 || r >= P->plan->num_rings) {
     char msg[96];
     snprintf(msg, sizeof msg, "its %s is not a ring of the kernel's ws.rings", name);
-    fail(P, op, msg);
+    program_fail(P, op, msg);
     return -1;
   }
   return r;
@@ -271,9 +153,9 @@ static bool check_slot_source(ws_program *P, MlirOperation op, MlirValue slot, i
                               int kind, int full) {
   MlirOperation sp = slot_source(slot, 0);
   if (mlirOperationIsNull(sp))
-    return fail(P, op,
-                "its slot does not come from ws.slot_phase, so the check "
-                "cannot tell which iteration it belongs to");
+    return program_fail(P, op,
+                        "its slot does not come from ws.slot_phase, so the check "
+                        "cannot tell which iteration it belongs to");
   const ws_channel *c = &P->plan->channels[channel];
   int depth = ws_int_attr(sp, "depth", 0);
   if (depth != c->depth) {
@@ -290,9 +172,9 @@ static bool check_slot_source(ws_program *P, MlirOperation op, MlirValue slot, i
     return true;
   MlirOperation pp = slot_source(operand(op, 1), 1);
   if (mlirOperationIsNull(pp) || !mlirOperationEqual(pp, sp))
-    return fail(P, op,
-                "its phase is not the phase of the ws.slot_phase that "
-                "gives its slot");
+    return program_fail(P, op,
+                        "its phase is not the phase of the ws.slot_phase that "
+                        "gives its slot");
   int want = full ? c->consumer_phase : c->producer_phase;
   int want_rule = full ? 0 : 1;
   int start = ws_int_attr(sp, "start_phase", -1);
@@ -324,10 +206,10 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
   case EV_EXPECT_TX:
     e->channel = ws_int_attr(op, "channel", -1);
     if (e->channel < 0 || e->channel >= P->plan->num_channels)
-      return fail(P, op, "its channel is not one of the kernel's ws.channels");
+      return program_fail(P, op, "its channel is not one of the kernel's ws.channels");
     e->full = kind == EV_EXPECT_TX || ws_string_attr_is(op, "barrier", "full");
     if (kind != EV_EXPECT_TX && !e->full && !ws_string_attr_is(op, "barrier", "empty"))
-      return fail(P, op, "its barrier is neither \"full\" nor \"empty\"");
+      return program_fail(P, op, "its barrier is neither \"full\" nor \"empty\"");
     e->value = ws_int_attr(op, kind == EV_INIT ? "count" : "bytes", 0);
     slot_at = kind == EV_INIT ? -1 : 0;
     break;
@@ -344,7 +226,7 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
       if ((e->ring_b = ring_attr(P, op, "ring_b")) < 0)
         return false;
       if (P->plan->rings[e->ring_b].channel != P->plan->rings[e->ring].channel)
-        return fail(P, op, "its two rings are in different channels but it has one slot");
+        return program_fail(P, op, "its two rings are in different channels but it has one slot");
     }
     e->channel = P->plan->rings[e->ring].channel;
     e->full = true;
@@ -355,7 +237,7 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
   case EV_TMEM_READ:
   case EV_TMEM_WRITE:
     if (!P->plan->tmem.tile.ptr)
-      return fail(P, op, "it uses tensor memory, but the kernel has no ws.tmem");
+      return program_fail(P, op, "it uses tensor memory, but the kernel has no ws.tmem");
     e->channel = P->plan->tmem.channel;
     e->full = kind == EV_TMEM_READ;
     slot_at = kind == EV_TMEM_READ ? 0 : 1;
@@ -391,12 +273,12 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
   }
   case EV_BAR_SYNC:
     if (mlirOperationGetNumOperands(op) == 2) {
-      i->a = reg_of(P, operand(op, 0));
-      i->b = reg_of(P, operand(op, 1));
+      i->a = program_reg_of(P, operand(op, 0));
+      i->b = program_reg_of(P, operand(op, 1));
     }
     break;
   case EV_MMA_DONE:
-    i->dst = reg_of(P, operand(op, 0)); /* read by record(), not a slot */
+    i->dst = program_reg_of(P, operand(op, 0)); /* read by record(), not a slot */
     break;
   case EV_CLUSTER_ARRIVE: /* aux: relaxed (orders none of the thread's accesses) */
     e->aux = ws_op_is(op, "nvvm.cluster.arrive.relaxed");
@@ -416,9 +298,9 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
     MlirValue slot = operand(op, slot_at);
     if (!check_slot_source(P, op, slot, e->channel, kind, e->full))
       return false;
-    i->a = reg_of(P, slot);
+    i->a = program_reg_of(P, slot);
     if (kind == EV_WAIT)
-      i->b = reg_of(P, operand(op, 1));
+      i->b = program_reg_of(P, operand(op, 1));
   }
   return true;
 }
@@ -511,7 +393,7 @@ static void emit_yield(ws_program *P, int code, MlirOperation yield, int dsts, i
   y->args = P->nargs;
   y->nargs = n;
   for (int k = 0; k < n; k++)
-    push_arg(P, reg_of(P, operand(yield, k)));
+    push_arg(P, program_reg_of(P, operand(yield, k)));
   for (int k = 0; k < n; k++)
     push_arg(P, P->args[dsts + k]);
 }
@@ -519,13 +401,13 @@ static void emit_yield(ws_program *P, int code, MlirOperation yield, int dsts, i
 static bool compile_if(ws_program *P, MlirOperation op) {
   int n = (int)mlirOperationGetNumResults(op);
   if (n > MAX_CARRIED)
-    return fail(P, op, "it yields more than 64 values");
+    return program_fail(P, op, "it yields more than 64 values");
   int results = P->nargs;
   for (int k = 0; k < n; k++)
-    push_arg(P, reg_of(P, result(op, k)));
+    push_arg(P, program_reg_of(P, result(op, k)));
   int at = P->n;
   insn *i = emit(P, C_IF, op);
-  i->a = reg_of(P, operand(op, 0));
+  i->a = program_reg_of(P, operand(op, 0));
   i->protocol = holds_protocol(op);
   i->args = results;
   i->nargs = n;
@@ -566,9 +448,9 @@ static int loop_level(ws_program *P, MlirOperation op) {
   MlirValue lb = operand(op, 0), ub = operand(op, 1), step = operand(op, 2);
   int at = P->open_level + 1;
   if (at > 1)
-    return fail(P, op,
-                "it nests loops with protocol ops three deep; the check pairs "
-                "the partitions' tile loops and the K loops inside them"),
+    return program_fail(P, op,
+                        "it nests loops with protocol ops three deep; the check pairs "
+                        "the partitions' tile loops and the K loops inside them"),
            -1;
   struct loop_level *L = &P->level[at];
   if (!L->have_bounds) {
@@ -589,7 +471,7 @@ static int loop_level(ws_program *P, MlirOperation op) {
 static bool compile_for(ws_program *P, MlirOperation op) {
   int iters = (int)mlirOperationGetNumResults(op);
   if (iters > MAX_CARRIED)
-    return fail(P, op, "it carries more than 64 values");
+    return program_fail(P, op, "it carries more than 64 values");
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   bool protocol = holds_protocol(op);
   MlirValue lb = operand(op, 0), ub = operand(op, 1), step = operand(op, 2);
@@ -598,18 +480,18 @@ static bool compile_for(ws_program *P, MlirOperation op) {
     return false;
   /* args: [iv, iter args..., inits..., results...] */
   int args = P->nargs;
-  push_arg(P, reg_of(P, mlirBlockGetArgument(body, 0)));
+  push_arg(P, program_reg_of(P, mlirBlockGetArgument(body, 0)));
   for (int k = 0; k < iters; k++)
-    push_arg(P, reg_of(P, mlirBlockGetArgument(body, k + 1)));
+    push_arg(P, program_reg_of(P, mlirBlockGetArgument(body, k + 1)));
   for (int k = 0; k < iters; k++)
-    push_arg(P, reg_of(P, operand(op, 3 + k)));
+    push_arg(P, program_reg_of(P, operand(op, 3 + k)));
   for (int k = 0; k < iters; k++)
-    push_arg(P, reg_of(P, result(op, k)));
+    push_arg(P, program_reg_of(P, result(op, k)));
   int at = P->n;
   insn *f = emit(P, C_FOR, op);
-  f->a = reg_of(P, lb);
-  f->b = reg_of(P, ub);
-  f->c = reg_of(P, step);
+  f->a = program_reg_of(P, lb);
+  f->b = program_reg_of(P, ub);
+  f->c = program_reg_of(P, step);
   f->args = args;
   f->nargs = iters;
   f->protocol = protocol;
@@ -665,7 +547,7 @@ static bool compile_mma_a(ws_program *P, MlirOperation op) {
                   .value = ws_tile_bytes(P->plan->rings[ra].tile)};
   if (!check_slot_source(P, op, operand(op, 2), e->channel, EV_MMA, true))
     return false;
-  i->a = reg_of(P, operand(op, 2));
+  i->a = program_reg_of(P, operand(op, 2));
   return true;
 }
 
@@ -741,7 +623,7 @@ static bool compile_op(ws_program *P, MlirOperation op) {
   if (kind == EV_MMA) { /* its reads, its tile's maker (C_MMA_ID), A's reads */
     if (!compile_event(P, op, kind))
       return false;
-    emit(P, C_MMA_ID, op)->dst = reg_of(P, result(op, 0));
+    emit(P, C_MMA_ID, op)->dst = program_reg_of(P, result(op, 0));
     return compile_mma_a(P, op);
   }
   if (kind == EV_TC_MMA) /* its ring reads, then its accumulator write (a pair's: in each CTA) */
@@ -764,32 +646,32 @@ static bool compile_op(ws_program *P, MlirOperation op) {
   }
   if (strcmp(name, "ws.slot_phase") == 0) {
     insn *i = emit(P, C_SLOT_PHASE, op);
-    i->a = reg_of(P, operand(op, 0));
-    i->dst = reg_of(P, result(op, 0));
-    i->b = reg_of(P, result(op, 1));
+    i->a = program_reg_of(P, operand(op, 0));
+    i->dst = program_reg_of(P, result(op, 0));
+    i->b = program_reg_of(P, result(op, 1));
     i->imm = ws_int_attr(op, "depth", 0);
     i->sub = ws_int_attr(op, "start_phase", 0);
     if (i->imm < 1)
-      return fail(P, op, "its depth is not positive");
+      return program_fail(P, op, "its depth is not positive");
     return true;
   }
   if (wsOperationIsA(op, "stream_k_unit")) { /* its K steps: the run's, per tile */
     insn *i = emit(P, C_STREAM_K, op);
-    i->dst = reg_of(P, result(op, 0));
-    i->a = reg_of(P, result(op, 1));
-    i->b = reg_of(P, result(op, 2));
-    i->c = reg_of(P, result(op, 3));
+    i->dst = program_reg_of(P, result(op, 0));
+    i->a = program_reg_of(P, result(op, 1));
+    i->b = program_reg_of(P, result(op, 2));
+    i->c = program_reg_of(P, result(op, 3));
     P->stream_k = true;
     return true;
   }
   if (wsOperationIsInDialect(op) && !computes_tiles(op))
-    return fail(P, op, "it is not one of the protocol ops of a specialized kernel");
+    return program_fail(P, op, "it is not one of the protocol ops of a specialized kernel");
   if (mlirOperationGetNumRegions(op) > 0 && holds_protocol(op))
-    return fail(P, op,
-                "protocol ops inside it are outside scf.if and scf.for, "
-                "which is all the check follows");
+    return program_fail(P, op,
+                        "protocol ops inside it are outside scf.if and scf.for, "
+                        "which is all the check follows");
   intptr_t nres = mlirOperationGetNumResults(op);
-  int dst = nres == 1 ? reg_of(P, result(op, 0)) : -1;
+  int dst = nres == 1 ? program_reg_of(P, result(op, 0)) : -1;
   if (strcmp(name, "arith.constant") == 0 && dst >= 0 && P->width[dst]) {
     MlirAttribute v = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("value"));
     if (mlirAttributeIsAInteger(v)) {
@@ -806,8 +688,8 @@ static bool compile_op(ws_program *P, MlirOperation op) {
         insn *i = emit(P, C_BIN, op);
         i->sub = bin_ops[k].bin;
         i->dst = dst;
-        i->a = reg_of(P, operand(op, 0));
-        i->b = reg_of(P, operand(op, 1));
+        i->a = program_reg_of(P, operand(op, 0));
+        i->b = program_reg_of(P, operand(op, 1));
         return true;
       }
     for (size_t k = 0; k < sizeof cast_ops / sizeof cast_ops[0]; k++)
@@ -815,23 +697,23 @@ static bool compile_op(ws_program *P, MlirOperation op) {
         insn *i = emit(P, C_CAST, op);
         i->sub = cast_ops[k].sign;
         i->dst = dst;
-        i->a = reg_of(P, operand(op, 0));
+        i->a = program_reg_of(P, operand(op, 0));
         return true;
       }
     if (strcmp(name, "arith.cmpi") == 0) {
       insn *i = emit(P, C_CMP, op);
       i->sub = ws_int_attr(op, "predicate", -1);
       i->dst = dst;
-      i->a = reg_of(P, operand(op, 0));
-      i->b = reg_of(P, operand(op, 1));
+      i->a = program_reg_of(P, operand(op, 0));
+      i->b = program_reg_of(P, operand(op, 1));
       return true;
     }
     if (strcmp(name, "arith.select") == 0) {
       insn *i = emit(P, C_SELECT, op);
       i->dst = dst;
-      i->a = reg_of(P, operand(op, 0));
-      i->b = reg_of(P, operand(op, 1));
-      i->c = reg_of(P, operand(op, 2));
+      i->a = program_reg_of(P, operand(op, 0));
+      i->b = program_reg_of(P, operand(op, 1));
+      i->c = program_reg_of(P, operand(op, 2));
       return true;
     }
     if (strcmp(name, "nvvm.read.ptx.sreg.tid.x") == 0 ||
@@ -857,7 +739,7 @@ static bool compile_op(ws_program *P, MlirOperation op) {
     }
   }
   for (intptr_t k = 0; k < nres; k++)
-    emit(P, C_UNKNOWN, op)->dst = reg_of(P, result(op, k));
+    emit(P, C_UNKNOWN, op)->dst = program_reg_of(P, result(op, k));
   return true;
 }
 
@@ -880,8 +762,8 @@ static void mark_counted_loops(ws_program *P) {
     if (f->code != C_FOR || f->protocol)
       continue;
     for (int l = 0; l < P->levels; l++)
-      if (f->a == reg_of(P, P->level[l].lb) && f->b == reg_of(P, P->level[l].ub) &&
-          f->c == reg_of(P, P->level[l].step)) {
+      if (f->a == program_reg_of(P, P->level[l].lb) && f->b == program_reg_of(P, P->level[l].ub) &&
+          f->c == program_reg_of(P, P->level[l].step)) {
         f->imm = l;
         f->sub = 1;
       }
@@ -952,635 +834,3 @@ static int period_of(const ws_program *P, bool per_k) {
 int ws_protocol_tile_period(const ws_program *P) { return period_of(P, false); }
 
 int ws_protocol_k_period(const ws_program *P) { return period_of(P, true); }
-
-/* ---- run ----------------------------------------------------------------- */
-
-static unsigned long long mask(int width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
-
-static long long sext(unsigned long long v, int width) {
-  if (width >= 64 || width == 0)
-    return (long long)v;
-  unsigned long long sign = 1ull << (width - 1);
-  return (long long)((v ^ sign) - sign);
-}
-
-static void set(ws_program *P, int r, long long v) {
-  if (P->pinned[r])
-    return;
-  P->val[r] = (long long)((unsigned long long)v & mask(P->width[r]));
-  P->known[r] = P->width[r] != 0;
-}
-
-/* The register's value is not known (unless the run pinned it). */
-static void forget(ws_program *P, int r) {
-  if (!P->pinned[r])
-    P->known[r] = 0;
-}
-
-/* Pins the bounds of each level that are not constants (see loop_level):
- * lb 0 and step 1 where free, ub = lb + trips x step. */
-static void pin_level_bounds(ws_program *P) {
-  memset(P->pinned, 0, (size_t)P->nregs + 1);
-  for (int l = 0; l < (P->stream_k ? 1 : P->levels); l++) {
-    const struct loop_level *L = &P->level[l];
-    MlirValue v[3] = {L->lb, L->ub, L->step};
-    long long c[3] = {0, 0, 1};
-    bool known[3];
-    for (int k = 0; k < 3; k++)
-      known[k] = ws_constant_int(v[k], &c[k]);
-    if (known[0] && known[1] && known[2])
-      continue; /* a count of its own */
-    if (!known[2])
-      c[2] = 1;
-    if (known[1] && !known[0])
-      c[0] = c[1] - P->trips[l] * c[2];
-    else
-      c[1] = c[0] + P->trips[l] * c[2];
-    for (int k = 0; k < 3; k++)
-      if (!known[k]) {
-        int r = reg_of(P, v[k]);
-        P->val[r] = (long long)((unsigned long long)c[k] & mask(P->width[r]));
-        P->known[r] = P->width[r] != 0;
-        P->pinned[r] = 1;
-      }
-  }
-}
-
-static bool binop(int op, unsigned long long a, unsigned long long b, int w,
-                  unsigned long long *out) {
-  long long sa = sext(a, w), sb = sext(b, w);
-  switch (op) {
-  case B_ADD:
-    *out = a + b;
-    return true;
-  case B_SUB:
-    *out = a - b;
-    return true;
-  case B_MUL:
-    *out = a * b;
-    return true;
-  case B_DIVU:
-    if (!b)
-      return false;
-    *out = a / b;
-    return true;
-  case B_REMU:
-    if (!b)
-      return false;
-    *out = a % b;
-    return true;
-  case B_DIVS:
-    if (!sb)
-      return false;
-    *out = (unsigned long long)(sa / sb);
-    return true;
-  case B_REMS:
-    if (!sb)
-      return false;
-    *out = (unsigned long long)(sa % sb);
-    return true;
-  case B_AND:
-    *out = a & b;
-    return true;
-  case B_OR:
-    *out = a | b;
-    return true;
-  case B_XOR:
-    *out = a ^ b;
-    return true;
-  case B_SHL:
-    *out = b < 64 ? a << b : 0;
-    return true;
-  case B_SHRU:
-    *out = b < 64 ? a >> b : 0;
-    return true;
-  case B_SHRS:
-    *out = (unsigned long long)(b < 64 ? sa >> b : sa < 0 ? -1 : 0);
-    return true;
-  case B_MAXU:
-    *out = a > b ? a : b;
-    return true;
-  case B_MINU:
-    *out = a < b ? a : b;
-    return true;
-  case B_MAXS:
-    *out = (unsigned long long)(sa > sb ? sa : sb);
-    return true;
-  case B_MINS:
-    *out = (unsigned long long)(sa < sb ? sa : sb);
-    return true;
-  }
-  return false;
-}
-
-static bool compare(int pred, unsigned long long a, unsigned long long b, int w) {
-  long long sa = sext(a, w), sb = sext(b, w);
-  switch (pred) {
-  case 0:
-    return a == b;
-  case 1:
-    return a != b;
-  case 2:
-    return sa < sb;
-  case 3:
-    return sa <= sb;
-  case 4:
-    return sa > sb;
-  case 5:
-    return sa >= sb;
-  case 6:
-    return a < b;
-  case 7:
-    return a <= b;
-  case 8:
-    return a > b;
-  default:
-    return a >= b;
-  }
-}
-
-static void record(ws_program *P, const insn *i) {
-  P->scratch = ws_grow(P->scratch, &P->scratch_cap, P->scratch_n + 1, sizeof *P->scratch);
-  ws_event *e = &P->scratch[P->scratch_n++];
-  *e = i->ev;
-  e->cta = i->cta >= 0 ? i->cta : P->cta;
-  if (i->ev.kind == EV_MMA_DONE) { /* distance back to the ws.mma, when one made it */
-    long long at = P->known[i->dst] ? P->val[i->dst] : -1;
-    e->value = at >= 0 && at < P->scratch_n - 1 ? (int)(P->scratch_n - 1 - at) : 0;
-  } else if (i->ev.kind == EV_BAR_SYNC) {
-    e->aux = i->a >= 0 && P->known[i->a] ? (int)P->val[i->a] : 0;
-    e->value = i->b >= 0 && P->known[i->b] ? (int)P->val[i->b] : -1;
-  } else if (i->a >= 0) {
-    e->slot = (int)P->val[i->a];
-    e->iter = P->iterv[i->a];
-    e->round = P->roundv[i->a];
-    if (i->b >= 0)
-      e->parity = (int)P->val[i->b];
-  }
-}
-
-static void copy_args(ws_program *P, int from, int to, int n) {
-  long long tmp[MAX_CARRIED];
-  unsigned char k[MAX_CARRIED];
-  for (int j = 0; j < n; j++) {
-    tmp[j] = P->val[P->args[from + j]];
-    k[j] = P->known[P->args[from + j]];
-  }
-  for (int j = 0; j < n; j++) {
-    int r = P->args[to + j];
-    if (P->pinned[r])
-      continue;
-    P->val[r] = tmp[j];
-    P->known[r] = k[j] && P->width[r];
-    P->iterv[r] = P->iterv[P->args[from + j]];
-    P->roundv[r] = P->roundv[P->args[from + j]];
-  }
-}
-
-static long long trip_count(ws_program *P, const insn *f) {
-  if (!P->known[f->a] || !P->known[f->b] || !P->known[f->c]) {
-    const struct loop_level *L = &P->level[f->imm];
-    if (f->a == reg_of(P, L->lb) && f->b == reg_of(P, L->ub) && f->c == reg_of(P, L->step))
-      return P->trips[f->imm];
-    fail(P, f->op,
-         "its bounds differ from those of the other partitions' loops and are "
-         "not computed from them, so the check cannot pair their iterations");
-    return -1; /* the caller's failure is not reported: the first one is */
-  }
-  int w = P->width[f->a];
-  long long lb = sext((unsigned long long)P->val[f->a], w);
-  long long ub = sext((unsigned long long)P->val[f->b], w);
-  long long step = sext((unsigned long long)P->val[f->c], w);
-  if (step <= 0)
-    return -1;
-  return ub > lb ? (ub - lb + step - 1) / step : 0;
-}
-
-static void set_iv(ws_program *P, const insn *f, long long i) {
-  int iv = P->args[f->args];
-  if (P->known[f->a] && P->known[f->c])
-    set(P, iv, P->val[f->a] + i * P->val[f->c]);
-  else
-    forget(P, iv);
-}
-
-enum { MAX_TRIPS = 4096, MAX_EVENTS_PER_THREAD = 1 << 20 };
-
-/* Runs thread `tid` into P->scratch; false after an error. */
-static bool run_thread(ws_program *P, int tid) {
-  memset(P->known, 0, (size_t)P->nregs);
-  pin_level_bounds(P);
-  P->scratch_n = 0;
-  P->depth = 0;
-  P->tid = tid;
-  int pc = 0;
-  for (;;) {
-    const insn *i = &P->code[pc];
-    switch (i->code) {
-    case C_CONST:
-      set(P, i->dst, i->imm);
-      pc++;
-      break;
-    case C_BIN: {
-      unsigned long long out;
-      if (P->known[i->a] && P->known[i->b] &&
-          binop(i->sub, (unsigned long long)P->val[i->a], (unsigned long long)P->val[i->b],
-                P->width[i->dst], &out))
-        set(P, i->dst, (long long)out);
-      else
-        forget(P, i->dst);
-      pc++;
-      break;
-    }
-    case C_CMP:
-      if (P->known[i->a] && P->known[i->b])
-        set(P, i->dst,
-            compare(i->sub, (unsigned long long)P->val[i->a], (unsigned long long)P->val[i->b],
-                    P->width[i->a]));
-      else
-        forget(P, i->dst);
-      pc++;
-      break;
-    case C_SELECT:
-      if (P->known[i->a] && P->known[P->val[i->a] ? i->b : i->c])
-        set(P, i->dst, P->val[P->val[i->a] ? i->b : i->c]);
-      else
-        forget(P, i->dst);
-      pc++;
-      break;
-    case C_CAST:
-      if (P->known[i->a])
-        set(P, i->dst,
-            i->sub ? sext((unsigned long long)P->val[i->a], P->width[i->a]) : P->val[i->a]);
-      else
-        forget(P, i->dst);
-      pc++;
-      break;
-    case C_TID:
-      set(P, i->dst, i->sub ? tid % 32 : tid);
-      pc++;
-      break;
-    case C_ELECT:
-      set(P, i->dst, tid % 32 == 0);
-      pc++;
-      break;
-    case C_RANK:
-      set(P, i->dst, i->sub ? 0 : P->cta);
-      pc++;
-      break;
-    case C_UNKNOWN:
-      forget(P, i->dst);
-      pc++;
-      break;
-    case C_SLOT_PHASE: {
-      if (!P->known[i->a]) {
-        fail(P, i->op,
-             "its iteration count is not computable from the loop's "
-             "iteration arguments");
-        return false;
-      }
-      unsigned long long x = (unsigned long long)P->val[i->a];
-      unsigned long long depth = (unsigned long long)i->imm;
-      set(P, i->dst, (long long)(x % depth));
-      set(P, i->b, (long long)(((x / depth) + (unsigned long long)i->sub) & 1));
-      P->iterv[i->dst] = (long long)x;
-      P->roundv[i->dst] = (long long)(x / depth);
-      pc++;
-      break;
-    }
-    case C_IF:
-      if (!P->known[i->a]) {
-        if (i->protocol) {
-          if (!P->failed)
-            ws_emit_op_error(i->op, "breaks the protocol rule 'balance': its condition "
-                                    "depends on a value known only at run time (a "
-                                    "kernel argument, a block index, a tile), so the "
-                                    "protocol ops under it may run on some paths and "
-                                    "not on others");
-          P->failed = true;
-          return false;
-        }
-        for (int k = 0; k < i->nargs; k++)
-          P->known[P->args[i->args + k]] = 0;
-        pc = i->target2;
-      } else {
-        pc = P->val[i->a] ? pc + 1 : i->target;
-      }
-      break;
-    case C_JUMP:
-      pc = i->target;
-      break;
-    case C_YIELD:
-      copy_args(P, i->args, i->args + i->nargs, i->nargs);
-      pc = i->target;
-      break;
-    case C_FOR: {
-      /* i->sub: bounds of a level; in a stream-K kernel, a loop over a
-       * unit's K steps (the ping-pong consumers' count of them) */
-      bool counted = i->protocol || i->sub ||
-                     (P->stream_k && P->known[i->a] && P->known[i->b] && P->known[i->c]);
-      long long trips = counted ? trip_count(P, i) : 0;
-      if (trips < 0 || trips > MAX_TRIPS || P->depth == 16) {
-        fail(P, i->op, "its trip count is not a small positive step count");
-        return false;
-      }
-      if (trips == 0) {
-        /* results = inits; a loop without protocol ops is skipped */
-        if (counted)
-          copy_args(P, i->args + 1 + i->nargs, i->args + 1 + 2 * i->nargs, i->nargs);
-        else
-          for (int k = 0; k < i->nargs; k++)
-            P->known[P->args[i->args + 1 + 2 * i->nargs + k]] = 0;
-        pc = i->target;
-        break;
-      }
-      copy_args(P, i->args + 1 + i->nargs, i->args + 1, i->nargs);
-      set_iv(P, i, 0);
-      P->stack[P->depth++] = (struct frame){pc, 0, trips};
-      pc++;
-      break;
-    }
-    case C_LOOP_END: {
-      struct frame *f = &P->stack[P->depth - 1];
-      const insn *loop = &P->code[f->pc];
-      copy_args(P, i->args, i->args + i->nargs, i->nargs);
-      if (++f->i < f->trips) {
-        set_iv(P, loop, f->i);
-        pc = f->pc + 1;
-      } else {
-        copy_args(P, loop->args + 1, loop->args + 1 + 2 * loop->nargs, loop->nargs);
-        P->depth--;
-        pc = loop->target;
-      }
-      break;
-    }
-    case C_EVENT:
-      if (P->scratch_n >= MAX_EVENTS_PER_THREAD) {
-        fail(P, i->op, "a thread runs more than a million protocol events");
-        return false;
-      }
-      record(P, i);
-      pc++;
-      break;
-    case C_STREAM_K: { /* tile iteration t runs the run's K steps for it */
-      long long t = 0;
-      for (int d = P->depth; d-- > 0;)
-        if (P->code[P->stack[d].pc].imm == 0 && P->code[P->stack[d].pc].protocol) {
-          t = P->stack[d].i;
-          break;
-        }
-      set(P, i->dst, t);
-      set(P, i->a, 0);
-      set(P, i->b, P->seq ? (t < P->seq_len ? P->seq[t] : 0) : P->trips[1]);
-      set(P, i->c, 0);
-      pc++;
-      break;
-    }
-    case C_MMA_ID: /* the ws.mma's event, just recorded */
-      set(P, i->dst, P->scratch_n - 1);
-      pc++;
-      break;
-    case C_RETURN:
-      return true;
-    }
-  }
-}
-
-/* ---- agents -------------------------------------------------------------- */
-
-static bool same_events(const ws_event *a, const ws_event *b, int n) {
-  for (int k = 0; k < n; k++)
-    if (!mlirOperationEqual(a[k].op, b[k].op) || a[k].iter != b[k].iter || a[k].slot != b[k].slot ||
-        a[k].parity != b[k].parity || a[k].value != b[k].value || a[k].aux != b[k].aux ||
-        a[k].cta != b[k].cta)
-      return false;
-  return true;
-}
-
-static int partition_of_warp(const ws_plan *plan, int warp) {
-  for (int p = 0; p < plan->num_parts; p++)
-    if (warp >= plan->parts[p].first_warp &&
-        warp < plan->parts[p].first_warp + plan->parts[p].num_warps)
-      return p;
-  return -1;
-}
-
-/* Folds the prefix (events before the block-wide barrier, or the cluster's
- * arrive and wait) into the init tables and returns where the agent part
- * starts. */
-static int take_prefix(ws_run *run, const ws_event *ev, int n, int tid) {
-  int sync = 0;
-  while (sync < n && ev[sync].kind != EV_CTA_SYNC && ev[sync].kind != EV_CLUSTER_WAIT)
-    sync++;
-  if (sync == n)
-    return 0;           /* no barrier: everything is the agent's (the rules say why) */
-  bool arrived = false; /* a cluster wait needs the thread's cluster arrive before it */
-  for (int k = 0; k < sync; k++) {
-    if (ev[k].kind != EV_INIT && ev[k].kind != EV_INIT_FENCE && ev[k].kind != EV_TMEM_ALLOC &&
-        ev[k].kind != EV_TC_FENCE && ev[k].kind != EV_CLUSTER_ARRIVE)
-      return 0; /* protocol before the barrier: likewise */
-    arrived |= ev[k].kind == EV_CLUSTER_ARRIVE;
-  }
-  if (ev[sync].kind == EV_CLUSTER_WAIT && !arrived)
-    return 0;
-  bool unfenced = false; /* this thread's inits, no fence of its own after them yet */
-  for (int k = 0; k < sync; k++) {
-    if (ev[k].kind == EV_CLUSTER_ARRIVE) {
-      if (ev[k].aux)
-        run->publish_relaxed = ev[k].op;
-      if (ev[k].aux && unfenced && mlirOperationIsNull(run->relaxed_unfenced))
-        run->relaxed_unfenced = ev[k].op;
-      continue;
-    }
-    if (ev[k].kind == EV_INIT_FENCE) {
-      run->init_fenced = true;
-      unfenced = false;
-      continue;
-    }
-    if (ev[k].kind == EV_TMEM_ALLOC) {
-      run->tmem_alloc = ev[k].op;
-      run->alloc_threads++;
-      run->alloc_warp = tid / 32;
-      run->alloc_fenced = false;
-      continue;
-    }
-    if (ev[k].kind == EV_TC_FENCE) {
-      run->alloc_fenced |= ev[k].aux && !mlirOperationIsNull(run->tmem_alloc);
-      continue;
-    }
-    int c = ev[k].channel, f = ev[k].full;
-    unfenced = true;
-    if (mlirOperationIsNull(run->init_op[c][f]))
-      run->init_op[c][f] = ev[k].op;
-    run->init_count[c][f] = ev[k].value;
-    run->init_threads[ev[k].cta][c][f]++;
-    run->init_fenced = false;
-  }
-  if (mlirOperationIsNull(run->cta_sync)) {
-    run->cta_sync = ev[sync].op;
-    run->cluster_published = ev[sync].kind == EV_CLUSTER_WAIT;
-  }
-  return sync + 1;
-}
-
-/* True when ev[from..n) are only tcgen05 fences and a dealloc: what a
- * tensor-memory kernel runs after its last barrier. */
-static bool only_dealloc(const ws_event *ev, int from, int n) {
-  for (int k = from; k < n; k++)
-    if (ev[k].kind != EV_TC_FENCE && ev[k].kind != EV_TMEM_DEALLOC)
-      return false;
-  return true;
-}
-
-/* Folds the thread's last barrier, when it has one past the first and
- * only the tensor-memory dealloc and its fences follow it, into the run
- * and returns where it starts (n when there is none). A cluster kernel's
- * is its exit (exit_sync: the cluster arrive and wait); a tensor-memory
- * kernel's is the one its dealloc waits behind (final_sync: the
- * block-wide barrier, or a pair's exit), and a tcgen05.ld of the thread's
- * with no fence::before_thread_sync before it is noted. */
-static int take_end(ws_run *run, const ws_event *ev, int start, int n, int tid) {
-  int sync = n;
-  while (sync > start && ev[sync - 1].kind != EV_CTA_SYNC && ev[sync - 1].kind != EV_CLUSTER_WAIT)
-    sync--;
-  if (sync == start || !only_dealloc(ev, sync, n))
-    return n;           /* no second barrier: the rules judge whatever is there */
-  int first = sync - 1; /* where the barrier starts */
-  if (ev[first].kind == EV_CLUSTER_WAIT) {
-    if (first == start || ev[first - 1].kind != EV_CLUSTER_ARRIVE)
-      return n;
-    first--;
-    run->exit_sync = ev[sync - 1].op;
-    if (ev[first].aux)
-      run->exit_relaxed = ev[first].op;
-    run->exit_threads++;
-  }
-  if (ev[sync - 1].kind == EV_CLUSTER_WAIT && !run->plan->tmem.tile.ptr)
-    return first;
-  run->final_sync = ev[sync - 1].op;
-  run->final_threads++;
-  bool fenced = false;
-  for (int k = sync; k < n; k++) {
-    if (ev[k].kind == EV_TC_FENCE) {
-      fenced |= !ev[k].aux;
-      continue;
-    }
-    run->tmem_dealloc = ev[k].op;
-    run->dealloc_threads++;
-    run->dealloc_warp = tid / 32;
-    run->dealloc_fenced = fenced;
-  }
-  for (int k = first - 1; k >= start; k--) {
-    if (ev[k].kind == EV_TC_FENCE && ev[k].aux)
-      break;
-    if (ev[k].kind == EV_TMEM_READ && mlirOperationIsNull(run->unfenced_read))
-      run->unfenced_read = ev[k].op;
-  }
-  return first;
-}
-
-static bool add_to_agent(ws_run *run, const ws_event *ev, int n, int tid, int cta) {
-  int wg = tid / 128, warp = tid / 32;
-  for (int a = 0; a < run->num_agents; a++) {
-    ws_agent *A = &run->agents[a];
-    if (A->cta == cta && A->warpgroup == wg && A->n == n && same_events(A->ev, ev, n)) {
-      A->mult++;
-      A->last_warp = warp;
-      return true;
-    }
-  }
-  if (run->num_agents == WS_MAX_AGENTS)
-    return false;
-  ws_agent *A = &run->agents[run->num_agents++];
-  memset(A, 0, sizeof *A);
-  A->ev = malloc(((size_t)n + 1) * sizeof *A->ev);
-  A->done_at = malloc(((size_t)n + 1) * sizeof *A->done_at);
-  if (!A->ev || !A->done_at)
-    abort();
-  memcpy(A->ev, ev, (size_t)n * sizeof *ev);
-  A->n = n;
-  A->mult = 1;
-  A->warpgroup = wg;
-  A->first_warp = A->last_warp = warp;
-  A->first_thread = tid;
-  A->cta = cta;
-  A->part = partition_of_warp(run->plan, warp);
-  return true;
-}
-
-bool ws_protocol_is_stream_k(const ws_program *P) { return P->stream_k; }
-
-bool ws_protocol_run_sequence(ws_program *P, const long long *seq, int tiles, ws_run *run) {
-  long long most = 0;
-  if (tiles > WS_MAX_SEQUENCE)
-    tiles = WS_MAX_SEQUENCE;
-  for (int i = 0; i < tiles; i++)
-    most = seq[i] > most ? seq[i] : most;
-  P->seq = seq;
-  P->seq_len = tiles;
-  bool ok = ws_protocol_run(P, most, tiles, run);
-  P->seq = NULL;
-  memcpy(run->seq, seq, (size_t)tiles * sizeof *seq);
-  run->seq_len = tiles;
-  return ok;
-}
-
-bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *run) {
-  memset(run, 0, sizeof *run);
-  run->plan = P->plan;
-  run->trips = trips;
-  run->tiles = P->levels == 2 ? tiles : -1;
-  P->trips[0] = P->levels == 2 ? tiles : trips;
-  P->trips[1] = trips;
-  int threads = P->plan->block_threads;
-  if (threads <= 0 || threads > WS_MAX_THREADS || threads % 32) {
-    ws_emit_op_error(P->func,
-                     "cannot be checked: its ws.block_threads (%d) is not a "
-                     "multiple of 32 in [32, %d]",
-                     threads, WS_MAX_THREADS);
-    return false;
-  }
-  run->ctas = ws_plan_cluster_size(P->plan);
-  if (run->ctas > WS_MAX_CLUSTER) {
-    ws_emit_op_error(P->func,
-                     "cannot be checked: its clusters have %d CTAs; the check "
-                     "models up to %d",
-                     run->ctas, WS_MAX_CLUSTER);
-    return false;
-  }
-  run->cta_threads = threads;
-  run->threads = threads * run->ctas;
-  for (int cta = 0; cta < run->ctas; cta++)
-    for (int t = 0; t < threads; t++) {
-      P->cta = cta;
-      if (!run_thread(P, t))
-        return false;
-      int start = take_prefix(run, P->scratch, P->scratch_n, t);
-      int end = take_end(run, P->scratch, start, P->scratch_n, t);
-      ws_thread_regs *r = &run->regs[cta * threads + t];
-      for (int k = start; k < end; k++)
-        if (P->scratch[k].kind == EV_SETMAXNREG) {
-          if (!r->count++) {
-            r->op = P->scratch[k].op;
-            r->value = P->scratch[k].value;
-            r->increase = P->scratch[k].aux;
-          }
-        }
-      if (end > start && !add_to_agent(run, P->scratch + start, end - start, t, cta)) {
-        ws_emit_op_error(P->func,
-                         "cannot be checked: its threads run more than %d "
-                         "different sequences of protocol events",
-                         WS_MAX_AGENTS);
-        return false;
-      }
-    }
-  return true;
-}
-
-void ws_run_free(ws_run *run) {
-  for (int a = 0; a < run->num_agents; a++) {
-    free(run->agents[a].ev);
-    free(run->agents[a].done_at);
-  }
-  run->num_agents = 0;
-}
