@@ -29,66 +29,19 @@
  * external global @ws_smem, at the offsets of the kernel's ws.channels and
  * ws.rings. Tiles live in the registers of the compute partition, laid
  * out as ws_lower_tile.h says. Everything else (scf structure,
- * upstream nvvm ops, scalars) is already what the lowered kernel runs. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+ * upstream nvvm ops, scalars) is already what the lowered kernel runs.
+ *
+ * The tensor-memory ops are in lower_tmem.c, the slot reads and writes in
+ * lower_slots.c, sharing lower_to_nvvm_internal.h. */
+#include "lower_to_nvvm_internal.h"
 
-#include "mlir-c/BuiltinAttributes.h"
-#include "mlir-c/BuiltinTypes.h"
-#include "mlir-c/Dialect/LLVM.h"
-#include "mlir-c/Dialect/NVVM.h"
-#include "ws-c/Dialect.h"
-#include "../support/ws_builder.h"
-#include "ws_lower_f8.h"
-#include "ws_lower_fast_math.h"
-#include "ws_lower_fragment.h"
-#include "ws_lower_memref.h"
-#include "ws_lower_mma.h"
-#include "ws_lower_split_k.h"
-#include "ws_lower_store.h"
-#include "ws_lower_tcgen05.h"
-#include "ws_lower_tile.h"
-#include "ws_register_pressure.h"
-#include "../support/ws_l2_policy.h"
-#include "../support/ws_op_list.h"
-#include "../support/ws_pass.h"
-#include "../plan/ws_plan.h"
-#include "../plan/ws_row_kernel.h"
-#include "../../dialect/ws_text.h"
-
-enum { WAIT_HINT_NS = 1000000, MAX_ARGS = 32 };
-
-/* Ops of the kernel in walk order: the rewrite visits them, then erases
- * the replaced ones last to first (uses before definitions). */
-typedef struct lowering {
-  ws_plan plan;
-  const ws_pass_env *explain; /* remark on the tiles' registers, or null */
-  MlirContext ctx;
-  MlirLocation loc;
-  MlirOperation old_func, new_func;
-  MlirValue descs[MAX_ARGS], views[MAX_ARGS]; /* stored descriptors' views */
-  int num_views;
-  MlirValue warpgroup; /* tid / 128, read from lane 0: see emit_entry */
-  int compute;         /* index of the compute partition, or -1 */
-  MlirType i32, ptr_shared, ptr_cluster;
-  /* the arena's base and the thread index (tiles.smem, tiles.tid), the
-   * compute partition's tiles (ws_lower_tile.h) */
-  ws_tiles tiles;
-  /* a matmul (the kernel has ws.mma): its consumers' tiles in wgmma's
-   * accumulator layout (frags.layout, ws_lower_fragment.h) */
-  bool matmul;
-  ws_fragments frags;
-  ws_op_list ops, dead;
-} lowering;
-
-static MlirValue c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
+MlirValue lower_c32(ws_builder *b, int64_t v) { return ws_const_i32(b, v); }
 
 /* ---- plan references --------------------------------------------------- */
 
 /* The table index an op names in `key`; -1 after a located error when it is
  * missing or past the table. */
-static int table_index(MlirOperation op, const char *key, int limit, const char *table) {
+int lower_table_index(MlirOperation op, const char *key, int limit, const char *table) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(key));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a)) {
     ws_emit_op_error(op,
@@ -106,11 +59,11 @@ static int table_index(MlirOperation op, const char *key, int limit, const char 
 }
 
 static int channel_of(const lowering *L, MlirOperation op) {
-  return table_index(op, "channel", L->plan.num_channels, "ws.channels");
+  return lower_table_index(op, "channel", L->plan.num_channels, "ws.channels");
 }
 
-static int ring_of(const lowering *L, MlirOperation op) {
-  return table_index(op, "ring", L->plan.num_rings, "ws.rings");
+int lower_ring_of(const lowering *L, MlirOperation op) {
+  return lower_table_index(op, "ring", L->plan.num_rings, "ws.rings");
 }
 
 /* "full" or "empty": 1, 0; -1 after an error. */
@@ -126,23 +79,23 @@ static int barrier_kind(MlirOperation op) {
   return -1;
 }
 
-static int int_attr(MlirOperation op, const char *key) { return ws_int_attr(op, key, -1); }
+int lower_int_attr(MlirOperation op, const char *key) { return ws_int_attr(op, key, -1); }
 
 /* ---- protocol ops ------------------------------------------------------ */
 
 /* Address of smem[base + slot * stride]. */
-static MlirValue slot_ptr(lowering *L, ws_builder *b, int base, MlirValue slot, int stride) {
+MlirValue lower_slot_ptr(lowering *L, ws_builder *b, int base, MlirValue slot, int stride) {
   return ws_smem_slot_ptr(b, L->tiles.smem, base, slot, stride);
 }
 
 /* The barrier `op` names, at its slot operand 0. */
 static MlirValue barrier_ptr(lowering *L, ws_builder *b, MlirOperation op, int ch, bool full) {
   const ws_channel *c = &L->plan.channels[ch];
-  return slot_ptr(L, b, full ? c->full : c->empty, mlirOperationGetOperand(op, 0), 8);
+  return lower_slot_ptr(L, b, full ? c->full : c->empty, mlirOperationGetOperand(op, 0), 8);
 }
 
 static bool lower_init_barrier(lowering *L, ws_builder *b, MlirOperation op) {
-  int ch = channel_of(L, op), full = barrier_kind(op), count = int_attr(op, "count");
+  int ch = channel_of(L, op), full = barrier_kind(op), count = lower_int_attr(op, "count");
   if (ch < 0 || full < 0)
     return false;
   if (count < 1) {
@@ -152,7 +105,7 @@ static bool lower_init_barrier(lowering *L, ws_builder *b, MlirOperation op) {
   const ws_channel *c = &L->plan.channels[ch];
   for (int s = 0; s < c->depth; s++) {
     MlirValue ops[2] = {ws_byte_ptr_const(b, L->tiles.smem, (full ? c->full : c->empty) + 8 * s),
-                        c32(b, count)};
+                        lower_c32(b, count)};
     ws_build_void(b, "nvvm.mbarrier.init", 2, ops, 0, NULL);
   }
   return true;
@@ -161,15 +114,15 @@ static bool lower_init_barrier(lowering *L, ws_builder *b, MlirOperation op) {
 /* slot = n % depth, phase = ((n / depth) & 1) ^ start. */
 static bool lower_slot_phase(lowering *L, ws_builder *b, MlirOperation op) {
   (void)L;
-  int depth = int_attr(op, "depth"), start = int_attr(op, "start_phase");
+  int depth = lower_int_attr(op, "depth"), start = lower_int_attr(op, "start_phase");
   if (depth < 1 || (start != 0 && start != 1)) {
     ws_emit_op_error(op, "needs depth >= 1 and start_phase 0 or 1");
     return false;
   }
-  MlirValue n = mlirOperationGetOperand(op, 0), d = c32(b, depth);
+  MlirValue n = mlirOperationGetOperand(op, 0), d = lower_c32(b, depth);
   MlirValue slot = ws_arith(b, "arith.remui", n, d);
-  MlirValue p = ws_arith(b, "arith.andi", ws_arith(b, "arith.divui", n, d), c32(b, 1));
-  MlirValue phase = start ? ws_arith(b, "arith.xori", p, c32(b, 1)) : p;
+  MlirValue p = ws_arith(b, "arith.andi", ws_arith(b, "arith.divui", n, d), lower_c32(b, 1));
+  MlirValue phase = start ? ws_arith(b, "arith.xori", p, lower_c32(b, 1)) : p;
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), slot);
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 1), phase);
   return true;
@@ -180,14 +133,14 @@ static bool lower_wait(lowering *L, ws_builder *b, MlirOperation op) {
   if (ch < 0 || full < 0)
     return false;
   MlirValue ops[3] = {barrier_ptr(L, b, op, ch, full), mlirOperationGetOperand(op, 1),
-                      c32(b, WAIT_HINT_NS)};
+                      lower_c32(b, WAIT_HINT_NS)};
   ws_build_void(b, "nvvm.mbarrier.try_wait.parity", 3, ops, 0, NULL);
   return true;
 }
 
 /* Every tcgen05 op of a kernel acts for the same CTAs, as PTX requires
  * (a pair's: cta_group::2). */
-static MlirNamedAttribute tc_group(lowering *L) {
+MlirNamedAttribute lower_tc_group(lowering *L) {
   return ws_named_cta_group(L->ctx, "group", ws_plan_mma_ctas(&L->plan));
 }
 
@@ -205,14 +158,14 @@ static MlirValue every_cta_mask(lowering *L, ws_builder *b) {
  * for the thread's memory operations to reach the cluster, which halved
  * the matmul's throughput. */
 static void arrive_in_cluster(lowering *L, ws_builder *b, MlirValue bar, int ranks) {
-  MlirValue all = c32(b, -1);
+  MlirValue all = lower_c32(b, -1);
   ws_build_void(b, "nvvm.bar.warp.sync", 1, &all, 0, NULL);
   MlirValue lane = ws_build_value(b, "nvvm.read.ptx.sreg.laneid", 0, NULL, L->i32, 0, NULL);
   MlirBlock then_block;
-  ws_build_if(b, ws_cmpi(b, "eq", lane, c32(b, 0)), &then_block, NULL);
+  ws_build_if(b, ws_cmpi(b, "eq", lane, lower_c32(b, 0)), &then_block, NULL);
   ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
   for (int rank = 0; rank < ranks; rank++) {
-    MlirValue ops[2] = {bar, c32(&t, rank)};
+    MlirValue ops[2] = {bar, lower_c32(&t, rank)};
     MlirValue at = ws_build_value(&t, "nvvm.mapa", 2, ops, L->ptr_cluster, 0, NULL);
     ws_build_void(&t, "nvvm.mbarrier.arrive", 1, &at, 0, NULL);
   }
@@ -230,7 +183,7 @@ static bool lower_arrive(lowering *L, ws_builder *b, MlirOperation op) {
   if (wsOperationIsA(op, "commit")) {
     bool multicast = ws_has_attr(op, "cluster");
     MlirValue ops[2] = {bar, multicast ? every_cta_mask(L, b) : (MlirValue){NULL}};
-    MlirNamedAttribute group = tc_group(L);
+    MlirNamedAttribute group = lower_tc_group(L);
     ws_build_void(b, "nvvm.tcgen05.commit", multicast ? 2 : 1, ops, 1, &group);
   } else if (ws_has_attr(op, "cluster") || ws_has_attr(op, "leader")) {
     arrive_in_cluster(L, b, bar, ws_has_attr(op, "leader") ? 1 : ws_plan_cluster_size(&L->plan));
@@ -241,14 +194,14 @@ static bool lower_arrive(lowering *L, ws_builder *b, MlirOperation op) {
 }
 
 static bool lower_arrive_expect_tx(lowering *L, ws_builder *b, MlirOperation op) {
-  int ch = channel_of(L, op), bytes = int_attr(op, "bytes");
+  int ch = channel_of(L, op), bytes = lower_int_attr(op, "bytes");
   if (ch < 0)
     return false;
   if (bytes < 0) {
     ws_emit_op_error(op, "needs a 'bytes' attribute (the transaction count)");
     return false;
   }
-  MlirValue ops[2] = {barrier_ptr(L, b, op, ch, true), c32(b, bytes)};
+  MlirValue ops[2] = {barrier_ptr(L, b, op, ch, true), lower_c32(b, bytes)};
   ws_build_void(b, "nvvm.mbarrier.arrive.expect_tx", 2, ops, 0, NULL);
   return true;
 }
@@ -274,7 +227,7 @@ static int64_t tma_box_extent(const ws_ring *ring, int rank, int d) {
 
 static MlirValue ring_slot_ptr(lowering *L, ws_builder *b, int r, MlirValue slot) {
   const ws_ring *ring = &L->plan.rings[r];
-  return slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
+  return lower_slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
 }
 
 /* Box j (an i32) of a ring's slot: its shared address and its coordinates
@@ -286,10 +239,10 @@ static MlirValue box_at(lowering *L, ws_builder *b, MlirOperation op, int r, int
   for (int d = 0; d < rank; d++)
     coords[d] = mlirOperationGetOperand(op, 1 + d);
   coords[rank - 1] = ws_arith(b, "arith.addi", coords[rank - 1],
-                              ws_arith(b, "arith.muli", j, c32(b, ws_ring_box_cols(ring))));
+                              ws_arith(b, "arith.muli", j, lower_c32(b, ws_ring_box_cols(ring))));
   MlirValue slot = ring_slot_ptr(L, b, r, mlirOperationGetOperand(op, rank + 1));
   int box_bytes = ws_tile_bytes(ring->tile) / ws_ring_boxes(ring);
-  return ws_byte_ptr(b, slot, ws_arith(b, "arith.muli", j, c32(b, box_bytes)));
+  return ws_byte_ptr(b, slot, ws_arith(b, "arith.muli", j, lower_c32(b, box_bytes)));
 }
 
 /* A split ring's share of a box: this CTA's part of the tile's rows (its
@@ -307,10 +260,10 @@ static MlirValue split_part(lowering *L, ws_builder *b, const ws_ring *ring, int
   MlirValue me = ws_build_value(b, "nvvm.read.ptx.sreg.cluster.ctarank", 0, NULL, L->i32, 0, NULL);
   int outer = rank - (int)mlirShapedTypeGetRank(ring->tile); /* the tile's rows */
   coords[outer] =
-      ws_arith(b, "arith.addi", coords[outer], ws_arith(b, "arith.muli", me, c32(b, rows)));
+      ws_arith(b, "arith.addi", coords[outer], ws_arith(b, "arith.muli", me, lower_c32(b, rows)));
   if (ring->split != WS_SPLIT_MULTICAST)
     return (MlirValue){NULL};
-  *dst = ws_byte_ptr(b, *dst, ws_arith(b, "arith.muli", me, c32(b, rows * row_bytes)));
+  *dst = ws_byte_ptr(b, *dst, ws_arith(b, "arith.muli", me, lower_c32(b, rows * row_bytes)));
   return every_cta_mask(L, b);
 }
 
@@ -318,10 +271,10 @@ static MlirValue split_part(lowering *L, ws_builder *b, const ws_ring *ring, int
  * in a channel whose full barrier is the leader's, the leader's (the
  * mapa address of rank 0, which a cta_group::2 copy may signal). */
 static MlirValue copy_barrier(lowering *L, ws_builder *b, const ws_channel *c, MlirValue slot) {
-  MlirValue full = slot_ptr(L, b, c->full, slot, 8);
+  MlirValue full = lower_slot_ptr(L, b, c->full, slot, 8);
   if (c->full_to != WS_REACH_LEADER)
     return full;
-  MlirValue ops[2] = {full, c32(b, 0)};
+  MlirValue ops[2] = {full, lower_c32(b, 0)};
   MlirValue leader = ws_build_value(b, "nvvm.mapa", 2, ops, L->ptr_cluster, 0, NULL);
   MlirValue bits =
       ws_build_value(b, "llvm.ptrtoint", 1, &leader, mlirIntegerTypeGet(L->ctx, 64), 0, NULL);
@@ -344,7 +297,7 @@ static MlirValue l2_cache_hint(ws_builder *b, MlirOperation op) {
  * split ring's: this CTA's part of each box, a multicast one into every
  * CTA; a pair's channel's, on the leader's barrier: .cta_group::2). */
 static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
-  int r = ring_of(L, op);
+  int r = lower_ring_of(L, op);
   int rank = r < 0 ? -1 : tma_rank(L, op, r);
   if (rank < 0)
     return false;
@@ -361,7 +314,7 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
                                  ws_named_cta_group(L->ctx, "group", 2)};
   for (int j = 0; j < ws_ring_boxes(ring); j++) {
     MlirValue ops[9], coords[5];
-    MlirValue dst = box_at(L, b, op, r, rank, c32(b, j), coords);
+    MlirValue dst = box_at(L, b, op, r, rank, lower_c32(b, j), coords);
     MlirValue mask = ring->split ? split_part(L, b, ring, rank, coords, &dst) : (MlirValue){NULL};
     for (int d = 0; d < rank; d++) /* TMA takes the innermost first */
       ops[2 + d] = coords[rank - 1 - d];
@@ -378,7 +331,7 @@ static bool lower_tma_load(lowering *L, ws_builder *b, MlirOperation op) {
 
 /* The store view of a store's descriptor, or of a row vector's load (null
  * after a located error). */
-static MlirValue store_view_of(lowering *L, MlirOperation op) {
+MlirValue lower_store_view_of(lowering *L, MlirOperation op) {
   MlirValue desc = mlirOperationGetOperand(op, 0);
   for (int v = 0; v < L->num_views; v++)
     if (mlirValueEqual(L->descs[v], desc))
@@ -392,13 +345,13 @@ static MlirValue store_view_of(lowering *L, MlirOperation op) {
 
 /* The exact store of each box (ws_lower_store.h). */
 static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
-  int r = ring_of(L, op);
+  int r = lower_ring_of(L, op);
   int rank = r < 0 ? -1 : tma_rank(L, op, r);
   if (rank < 0)
     return false;
   const ws_ring *ring = &L->plan.rings[r];
   MlirValue desc = mlirOperationGetOperand(op, 0);
-  MlirValue view = store_view_of(L, op);
+  MlirValue view = lower_store_view_of(L, op);
   if (mlirValueIsNull(view))
     return false;
   ws_store_site site = {
@@ -413,7 +366,8 @@ static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
   site.box[rank - 1] = ws_ring_box_cols(ring);
   /* a loop over the boxes, so that the element path is emitted once */
   MlirBlock body;
-  ws_build_for(b, c32(b, 0), c32(b, ws_ring_boxes(ring)), c32(b, 1), 0, NULL, &body);
+  ws_build_for(b, lower_c32(b, 0), lower_c32(b, ws_ring_boxes(ring)), lower_c32(b, 1), 0, NULL,
+               &body);
   ws_build_terminator(body, b->loc, "scf.yield", 0, NULL);
   ws_builder in = ws_builder_before(mlirBlockGetTerminator(body));
   site.src = box_at(L, &in, op, r, rank, mlirBlockGetArgument(body, 0), site.coords);
@@ -449,8 +403,8 @@ static MlirType register_a_tile(lowering *L, MlirOperation op) {
  * row layout (warpgroups, rows per warpgroup), which the first one sets. */
 static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
   bool registers = !ws_has_attr(op, "ring_a");
-  int ra = registers ? -1 : table_index(op, "ring_a", L->plan.num_rings, "ws.rings");
-  int rb = table_index(op, "ring_b", L->plan.num_rings, "ws.rings");
+  int ra = registers ? -1 : lower_table_index(op, "ring_a", L->plan.num_rings, "ws.rings");
+  int rb = lower_table_index(op, "ring_b", L->plan.num_rings, "ws.rings");
   if ((!registers && ra < 0) || rb < 0)
     return false;
   MlirType a_tile = registers ? register_a_tile(L, op) : L->plan.rings[ra].tile;
@@ -510,14 +464,14 @@ static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
 /* The thread's index among the consumers that share one accumulator: all
  * of them, or its own warpgroup's when they take alternate tiles
  * (ping-pong, where each warpgroup holds the whole tile). */
-static MlirValue mma_thread(lowering *L, ws_builder *b) {
+MlirValue lower_mma_thread(lowering *L, ws_builder *b) {
   if (L->compute >= 0 && L->plan.parts[L->compute].pingpong)
-    return ws_arith(b, "arith.remui", L->tiles.tid, c32(b, 128));
+    return ws_arith(b, "arith.remui", L->tiles.tid, lower_c32(b, 128));
   return L->tiles.tid;
 }
 
 /* The shared-window address of a ring's slot, as wgmma descriptors take it. */
-static MlirValue slot_address(lowering *L, ws_builder *b, int r, MlirValue slot) {
+MlirValue lower_slot_address(lowering *L, ws_builder *b, int r, MlirValue slot) {
   return ws_build_value(b, "llvm.ptrtoint", 1, (MlirValue[]){ring_slot_ptr(L, b, r, slot)}, L->i32,
                         0, NULL);
 }
@@ -555,8 +509,9 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
   MlirValue d;
   if (ws_has_attr(op, "ring_a")) {
     MlirValue a_slot = mlirOperationGetNumOperands(op) == 3 ? mlirOperationGetOperand(op, 2) : slot;
-    d = ws_emit_wgmma(b, &s, L->warpgroup, slot_address(L, b, ws_int_attr(op, "ring_a", 0), a_slot),
-                      slot_address(L, b, rb, slot), acc, zero);
+    d = ws_emit_wgmma(b, &s, L->warpgroup,
+                      lower_slot_address(L, b, ws_int_attr(op, "ring_a", 0), a_slot),
+                      lower_slot_address(L, b, rb, slot), acc, zero);
   } else {
     ws_fragment *a = ws_fragment_find(&L->frags, mlirOperationGetOperand(op, 2));
     MlirType e = a ? mlirValueGetType(a->values[0]) : (MlirType){NULL};
@@ -570,7 +525,7 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
     }
     if (zero)
       acc = ws_build_value(b, "llvm.mlir.zero", 0, NULL, ws_mma_acc_type(L->ctx, &s), 0, NULL);
-    d = ws_emit_wgmma_rs(b, &s, a->values, slot_address(L, b, rb, slot), acc);
+    d = ws_emit_wgmma_rs(b, &s, a->values, lower_slot_address(L, b, rb, slot), acc);
   }
   MlirValue result = mlirOperationGetResult(op, 0);
   ws_fragment *f = ws_fragment_new(&L->frags, result);
@@ -580,397 +535,6 @@ static bool lower_mma(lowering *L, ws_builder *b, MlirOperation op) {
   }
   mlirValueReplaceAllUsesOfWith(result, d);
   return true;
-}
-
-/* ---- a matmul on sm_100a ------------------------------------------------ */
-
-/* The tensor-memory address of accumulator buffer `buffer` (an i32): the
- * allocation's address, which ws.tmem_alloc left in shared memory, plus
- * the buffer's first column. */
-static MlirValue tmem_column(lowering *L, ws_builder *b, MlirValue buffer, int column) {
-  MlirValue word = ws_byte_ptr_const(b, L->tiles.smem, L->plan.tmem.address);
-  MlirValue base = ws_build_value(b, "llvm.load", 1, &word, L->i32, 0, NULL);
-  if (!mlirValueIsNull(buffer))
-    base = ws_arith(b, "arith.addi", base,
-                    ws_arith(b, "arith.muli", buffer, c32(b, L->plan.tmem.columns)));
-  if (column)
-    base = ws_arith(b, "arith.addi", base, c32(b, column));
-  return ws_build_value(b, "llvm.inttoptr", 1, &base, ws_type(L->ctx, "!llvm.ptr<6>"), 0, NULL);
-}
-
-/* The tensor-memory address of accumulator buffer `buffer` (i32; null:
- * the allocation's start), read from where the MMA warp's alloc wrote it. */
-static MlirValue tmem_buffer(lowering *L, ws_builder *b, MlirValue buffer) {
-  return tmem_column(L, b, buffer, 0);
-}
-
-static bool has_tmem(lowering *L, MlirOperation op) {
-  if (L->plan.tmem.tile.ptr)
-    return true;
-  ws_emit_op_error(op, "needs the kernel's ws.tmem (tensor memory); run ws-plan-memory");
-  return false;
-}
-
-/* ws.tmem_alloc / ws.tmem_dealloc: the plan's columns, by the whole warp
- * (a pair's: one warp of each CTA together, cta_group::2). */
-static bool lower_tmem_alloc(lowering *L, ws_builder *b, MlirOperation op) {
-  if (!has_tmem(L, op))
-    return false;
-  MlirValue ops[2] = {ws_byte_ptr_const(b, L->tiles.smem, L->plan.tmem.address),
-                      c32(b, L->plan.tmem.allocated)};
-  MlirNamedAttribute group = tc_group(L);
-  ws_build_void(b, "nvvm.tcgen05.alloc", 2, ops, 1, &group);
-  return true;
-}
-
-static bool lower_tmem_dealloc(lowering *L, ws_builder *b, MlirOperation op) {
-  if (!has_tmem(L, op))
-    return false;
-  MlirValue ops[2] = {tmem_buffer(L, b, (MlirValue){NULL}), c32(b, L->plan.tmem.allocated)};
-  MlirNamedAttribute group = tc_group(L);
-  ws_build_void(b, "nvvm.tcgen05.dealloc", 2, ops, 1, &group);
-  return true;
-}
-
-/* ws.tc_mma: the K step's tcgen05.mma from ring_a's and ring_b's slots
- * into the accumulator buffer; block-scaled (the plan's ws.tmem has scale
- * columns), tcgen05.mma.block_scale reading A's first scale atom's columns
- * and B's. */
-static bool lower_tc_mma(lowering *L, ws_builder *b, MlirOperation op) {
-  int ra = table_index(op, "ring_a", L->plan.num_rings, "ws.rings");
-  int rb = table_index(op, "ring_b", L->plan.num_rings, "ws.rings");
-  if (ra < 0 || rb < 0 || !has_tmem(L, op))
-    return false;
-  const ws_ring *a = &L->plan.rings[ra], *bt = &L->plan.rings[rb];
-  const ws_tmem *tm = &L->plan.tmem;
-  bool n_major = !ws_has_attr(op, "transpose_b");
-  int n = (int)mlirShapedTypeGetDimSize(bt->tile, n_major ? 1 : 0);
-  int k = (int)mlirShapedTypeGetDimSize(a->tile, 1);
-  MlirType ta = mlirShapedTypeGetElementType(a->tile), tb = mlirShapedTypeGetElementType(bt->tile);
-  const ws_mma_engine *engine = ws_mma_engine_of(op);
-  const ws_mma_form *form =
-      tm->num_scales ? ws_mma_find_scaled_form(engine, ta, tb) : ws_mma_find_form(engine, ta, tb);
-  if (!form || mlirShapedTypeGetDimSize(a->tile, 0) != 128 ||
-      mlirShapedTypeGetDimSize(bt->tile, n_major ? 0 : 1) != k || n != tm->columns || !a->swizzle ||
-      !bt->swizzle || k % form->k) {
-    ws_emit_op_error(op, "does not match its rings and ws.tmem: tcgen05.mma here takes A "
-                         "128 x K and B N x K (or K x N without transpose_b), both swizzled, "
-                         "of a form of the engine, into an accumulator of N columns");
-    return false;
-  }
-  MlirValue slot = mlirOperationGetOperand(op, 0), scales[2];
-  if (tm->num_scales) {
-    scales[0] = tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[0]);
-    scales[1] = tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[tm->scale_a_atoms]);
-  }
-  ws_emit_tcgen05_mma(b, form, n, k, a->swizzle, bt->swizzle, n_major, ws_plan_mma_ctas(&L->plan),
-                      slot_address(L, b, ra, slot), slot_address(L, b, rb, slot),
-                      tmem_buffer(L, b, mlirOperationGetOperand(op, 1)),
-                      mlirOperationGetOperand(op, 2), tm->num_scales ? scales : NULL);
-  return true;
-}
-
-/* ws.tmem_copy: the slot's scale atom (ring `ring`) into its columns. */
-static bool lower_tmem_copy(lowering *L, ws_builder *b, MlirOperation op) {
-  int r = table_index(op, "ring", L->plan.num_rings, "ws.rings");
-  if (r < 0 || !has_tmem(L, op))
-    return false;
-  const ws_tmem *tm = &L->plan.tmem;
-  int atom = ws_plan_scale_atom(&L->plan, r);
-  if (atom < 0 || L->plan.rings[r].swizzle) {
-    ws_emit_op_error(op, "copies ring %d, which is not an unswizzled scale ring of ws.tmem", r);
-    return false;
-  }
-  ws_emit_tcgen05_scale_copy(b, ws_plan_mma_ctas(&L->plan),
-                             slot_address(L, b, r, mlirOperationGetOperand(op, 0)),
-                             tmem_column(L, b, (MlirValue){NULL}, tm->scale_column[atom]));
-  return true;
-}
-
-/* ws.tmem_load: the accumulator buffer into the epilogue's fragments. */
-static bool lower_tmem_load(lowering *L, ws_builder *b, MlirOperation op) {
-  if (!has_tmem(L, op))
-    return false;
-  ws_fragment *f = ws_fragment_new(&L->frags, mlirOperationGetResult(op, 0));
-  if (!f || !f->n) {
-    ws_emit_op_error(op, "reads a tile that is not the epilogue warps' 128 x N accumulator");
-    return false;
-  }
-  ws_mma_shape s = ws_fragments_shape(&L->frags, f->n);
-  ws_emit_tmem_load(b, &s, tmem_buffer(L, b, mlirOperationGetOperand(op, 0)), L->tiles.tid,
-                    mlirOperationGetOperand(op, 1), f->values);
-  return true;
-}
-
-/* ws.write_slot of a consumer tile: each thread writes its fragment,
- * row-major; of a ring in parts, the columns of part `part`. */
-static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, MlirValue slot,
-                           const ws_fragment *f, int part) {
-  MlirValue tile = slot_ptr(L, b, ring->offset, slot, ring->slot_bytes);
-  ws_mma_shape s = ws_fragments_shape(&L->frags, f->n);
-  int part_cols = ring->parts > 1 ? (int)mlirShapedTypeGetDimSize(ring->tile, 1) : 0;
-  ws_emit_fragment_store(b, &s, mma_thread(L, b), tile, f->values,
-                         mlirShapedTypeGetElementType(ring->tile), ring->swizzle, part, part_cols);
-}
-
-/* The only user of `v` when it is a ws.broadcast, else a null op. */
-static MlirOperation broadcast_user(MlirValue v) {
-  MlirOpOperand u = mlirValueGetFirstUse(v);
-  if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
-    return (MlirOperation){NULL};
-  MlirOperation user = mlirOpOperandGetOwner(u);
-  return wsOperationIsA(user, "broadcast") ? user : (MlirOperation){NULL};
-}
-
-/* True when every use of a tile is a tensor.extract (a block's scale read
- * as one scalar). */
-static bool read_by_extracts_only(MlirValue tile) {
-  MlirOpOperand u = mlirValueGetFirstUse(tile);
-  if (mlirOpOperandIsNull(u))
-    return false;
-  for (; !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
-    if (!ws_op_is(mlirOpOperandGetOwner(u), "tensor.extract"))
-      return false;
-  return true;
-}
-
-/* A 1 x M tile the consumers compute with (not only spread by one
- * ws.broadcast): the 1 x M row vector of its values, each thread those of
- * its rows (ws_lower_fragment.h), read from the slot. */
-static bool read_row_vector(lowering *L, ws_builder *b, MlirOperation op, const ws_ring *ring) {
-  MlirValue tile = mlirOperationGetResult(op, 0);
-  ws_fragment *f = ws_fragment_new(&L->frags, tile);
-  MlirType e = mlirShapedTypeGetElementType(ring->tile);
-  if (!f || f->n || ws_is_f8(e)) {
-    ws_emit_op_error(op,
-                     "reads a 1 x %lld tile the consumers compute with; that takes a "
-                     "1 x %d row vector (one value per row of the ws.dot) of f32, f16 or "
-                     "bf16",
-                     (long long)mlirShapedTypeGetDimSize(ring->tile, 1),
-                     ws_shape_m(&L->frags.layout));
-    return false;
-  }
-  MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);
-  ws_mma_shape s = ws_fragments_shape(&L->frags, 8);
-  MlirValue row0, col0;
-  ws_fragment_origin(b, &s, mma_thread(L, b), &row0, &col0);
-  int eb = wsElementTypeByteWidth(e);
-  for (int p = 0; p < s.parts; p++)
-    for (int h = 0; h < 2; h++) {
-      MlirValue row = ws_arith(b, "arith.addi", row0, c32(b, p * s.part_rows + 8 * h));
-      f->values[2 * p + h] = ws_load_at(b, slot, ws_arith(b, "arith.muli", row, c32(b, eb)), e, eb);
-    }
-  return true;
-}
-
-/* The elements a read tile's tensor.extract users take (a block's scale),
- * each loaded by every thread where the ring's layout puts it, here, while
- * the slot is held; the extracts become those values. Their indices are
- * constants (ws-partition-schedule checks). */
-static bool read_elements(lowering *L, ws_builder *b, MlirOperation op, const ws_ring *ring) {
-  MlirType e = mlirShapedTypeGetElementType(ring->tile);
-  if (ws_is_f8(e) || mlirShapedTypeGetRank(ring->tile) != 2) {
-    ws_emit_op_error(op, "reads a tile whose elements the consumers cannot extract: a 2-D "
-                         "tile of f32, f16, bf16, i8 or i32");
-    return false;
-  }
-  int eb = wsElementTypeByteWidth(e);
-  MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);
-  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
-       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
-    MlirOperation extract = mlirOpOperandGetOwner(u);
-    MlirValue idx[2];
-    for (int d = 0; d < 2; d++) {
-      MlirOperation def = mlirOpResultGetOwner(mlirOperationGetOperand(extract, 1 + d));
-      MlirAttribute v =
-          mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
-      idx[d] = c32(b, mlirIntegerAttrGetValueInt(v));
-    }
-    MlirValue offset =
-        ws_slot_offset(b, idx[0], idx[1], (int)mlirShapedTypeGetDimSize(ring->tile, 0),
-                       (int)mlirShapedTypeGetDimSize(ring->tile, 1), eb, ring->swizzle);
-    MlirValue value = ws_load_at(b, slot, offset, e, eb);
-    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(extract, 0), value);
-  }
-  return true;
-}
-
-/* ws.read_slot in the consumer warpgroups (an epilogue operand, or a tile
- * the K loop computes with: an A for wgmma's register form, a block's
- * scales): each thread loads the values its fragment meets, as a fragment
- * of the tile (a residual M x N, an A M x K) or, for a 1 x K row read only
- * by a ws.broadcast, of the broadcast (which then has nothing left to do).
- * The loads happen here, before the slot is released. */
-static bool read_fragment(lowering *L, ws_builder *b, MlirOperation op, const ws_ring *ring) {
-  MlirValue tile = mlirOperationGetResult(op, 0);
-  if (read_by_extracts_only(tile))
-    return read_elements(L, b, op, ring);
-  MlirOperation bcast = broadcast_user(tile);
-  int64_t rows = mlirShapedTypeGetDimSize(ring->tile, 0);
-  if (mlirOperationIsNull(bcast) && rows == 1)
-    return read_row_vector(L, b, op, ring);
-  int64_t cols = mlirShapedTypeGetDimSize(ring->tile, 1);
-  int m = ws_shape_m(&L->frags.layout);
-  ws_fragment_source source = WS_FRAGMENT_FROM_TILE;
-  if (!mlirOperationIsNull(bcast) && rows == 1)
-    source = ws_int_attr(bcast, "axis", 1) ? WS_FRAGMENT_FROM_ROW_VECTOR
-                                           : WS_FRAGMENT_FROM_COLUMN_VECTOR;
-  MlirValue into = source == WS_FRAGMENT_FROM_TILE ? tile : mlirOperationGetResult(bcast, 0);
-  ws_fragment *f = ws_fragment_new(&L->frags, into);
-  bool fits = f && f->n &&
-              (source == WS_FRAGMENT_FROM_TILE         ? rows == m && cols == f->n
-               : source == WS_FRAGMENT_FROM_ROW_VECTOR ? cols == f->n
-                                                       : cols == m);
-  if (!fits) {
-    ws_emit_op_error(op,
-                     "reads a tile that is neither %d rows by the consumers' fragment "
-                     "columns nor a 1 x K row a ws.broadcast spreads over one",
-                     m);
-    return false;
-  }
-  MlirValue slot = slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 0), ring->slot_bytes);
-  ws_mma_shape s = ws_fragments_shape(&L->frags, f->n);
-  ws_emit_fragment_load(b, &s, mma_thread(L, b), slot, mlirShapedTypeGetElementType(ring->tile),
-                        ring->swizzle, source, f->values);
-  return true;
-}
-
-/* ws.read_slot: a matmul epilogue operand as fragments (read_fragment), or
- * this thread's chunks of the slot into registers. */
-static bool lower_read_slot(lowering *L, ws_builder *b, MlirOperation op) {
-  int r = ring_of(L, op);
-  if (r < 0)
-    return false;
-  if (L->matmul)
-    return read_fragment(L, b, op, &L->plan.rings[r]);
-  return ws_tiles_read_slot(&L->tiles, b, op, &L->plan.rings[r], r);
-}
-
-/* ws.iota: each element's row or column, in the consumers' fragment
- * layout or the compute partition's chunks. */
-static bool lower_iota(lowering *L, ws_builder *b, MlirOperation op) {
-  if (L->matmul)
-    return ws_fragments_iota(&L->frags, b, op, mma_thread(L, b));
-  return ws_tiles_iota(&L->tiles, b, op);
-}
-
-/* ws.broadcast and ws.reduce: on the consumers' fragments, or on the rows
- * of an elementwise loop's tile (a row kernel). */
-static bool lower_row_op(lowering *L, ws_builder *b, MlirOperation op) {
-  bool reduce = wsOperationIsA(op, "reduce");
-  if (!L->matmul)
-    return reduce ? ws_tiles_reduce(&L->tiles, b, op) : ws_tiles_broadcast(&L->tiles, b, op);
-  return reduce ? ws_fragments_reduce(&L->frags, b, op) : ws_fragments_broadcast(&L->frags, b, op);
-}
-
-/* ws.load or ws.store left in an elementwise loop's compute partition (or
- * before or after its loop): a row kernel's row vector, read or written
- * element by element (ws_row_kernel.h). */
-static bool lower_row_vector_access(lowering *L, ws_builder *b, MlirOperation op) {
-  bool load = wsOperationIsA(op, "load");
-  if (L->matmul) {
-    ws_emit_op_error(op,
-                     "is a ws.%s the %s warp does not issue, in a matmul; only a row "
-                     "kernel's compute warps move tiles themselves (row vectors)",
-                     load ? "load" : "store", load ? "load" : "store");
-    return false;
-  }
-  MlirValue view = store_view_of(L, op);
-  return !mlirValueIsNull(view) && (load ? ws_tiles_load_rows(&L->tiles, b, op, view)
-                                         : ws_tiles_store_rows(&L->tiles, b, op, view));
-}
-
-/* ws.mma_done: the product's values, each pinned after the wgmma wait
- * before it, so that no math on them moves above the wait. */
-static bool lower_mma_done(lowering *L, ws_builder *b, MlirOperation op) {
-  ws_fragment *out = ws_fragment_new(&L->frags, mlirOperationGetResult(op, 0));
-  const ws_fragment *in = ws_fragment_find(&L->frags, mlirOperationGetOperand(op, 0));
-  if (!in || !out || in->count != out->count) {
-    ws_emit_op_error(op, "reads a tile that is not a product the consumers hold");
-    return false;
-  }
-  for (int i = 0; i < in->count; i++)
-    out->values[i] = ws_pin_register(b, in->values[i]);
-  return true;
-}
-
-/* ws.split_k_sum and ws.stream_k_sum: the consumers' accumulator plus
- * the other blocks' partial sums (the tile's owner) or as it is
- * (ws_lower_split_k.h). Each consumer warpgroup meets at named barrier 2
- * + its index: barrier 0 is the block's and 1 the consumers' epilogue
- * barrier. */
-static bool lower_k_sum(lowering *L, ws_builder *b, MlirOperation op) {
-  const ws_fragment *in = ws_fragment_find(&L->frags, mlirOperationGetOperand(op, 0));
-  ws_fragment *out = ws_fragment_new(&L->frags, mlirOperationGetResult(op, 0));
-  if (!in || !out || in->count != out->count || in->count % 4 || !in->n) {
-    ws_emit_op_error(op, "sums a tile that is not the consumers' accumulator");
-    return false;
-  }
-  int holders = L->frags.layout.warpgroups * 128;
-  long long slot_bytes = ws_int_attr(L->old_func, "ws.workspace_per_block", 0);
-  if (slot_bytes < (long long)in->count * holders * 4 + 4 * L->frags.layout.warpgroups) {
-    ws_emit_op_error(op,
-                     "needs the kernel's ws.workspace_per_block (set by ws-split-k) to "
-                     "hold its %d x %d f32 values and a flag per warpgroup; it is %lld",
-                     in->count, holders, slot_bytes);
-    return false;
-  }
-  ws_split_k_site s = {
-      .workspace = mlirOperationGetOperand(op, 1),
-      .holder = mma_thread(L, b),
-      .barrier = ws_arith(b, "arith.addi", ws_arith(b, "arith.divui", L->tiles.tid, c32(b, 128)),
-                          c32(b, 2)),
-      .holders = holders,
-      .count = in->count,
-      .slot_bytes = slot_bytes,
-  };
-  MlirValue x = mlirOperationGetOperand(op, 2), y = mlirOperationGetOperand(op, 3);
-  if (wsOperationIsA(op, "stream_k_sum"))
-    ws_emit_stream_k_sum(b, &s, x, y, mlirOperationGetOperand(op, 4), in->values, out->values);
-  else
-    ws_emit_split_k_sum(b, &s, x, y, in->values, out->values);
-  return true;
-}
-
-/* ws.stream_k_unit: its arithmetic, in every partition that computes it. */
-static bool lower_stream_k_unit(lowering *L, ws_builder *b, MlirOperation op) {
-  (void)L;
-  MlirValue in[5], out[4];
-  for (int i = 0; i < 5; i++)
-    in[i] = mlirOperationGetOperand(op, i);
-  ws_emit_stream_k_unit(b, in, out);
-  for (int i = 0; i < 4; i++)
-    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i), out[i]);
-  return true;
-}
-
-/* ws.write_slot: a wgmma fragment, or this thread's chunks of a tile. */
-static bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
-  int r = ring_of(L, op);
-  if (r < 0)
-    return false;
-  const ws_ring *ring = &L->plan.rings[r];
-  MlirValue tile = mlirOperationGetOperand(op, 0);
-  const ws_fragment *f = L->matmul ? ws_fragment_find(&L->frags, tile) : NULL;
-  if (f && f->n && ring->parts > 1) {
-    int part = int_attr(op, "part");
-    if (part < 0 || part >= ring->parts || ws_fragments_shape(&L->frags, f->n).col_groups != 1 ||
-        !mlirTypeEqual(ws_tile_column_part(mlirValueGetType(tile), ring->parts), ring->tile)) {
-      ws_emit_op_error(op,
-                       "writes part %d into ring %d, which holds parts 0 to %d of its "
-                       "tile (one TMA box each); the tile written must be a wgmma "
-                       "fragment %d times as wide as the ring's",
-                       part, r, ring->parts - 1, ring->parts);
-      return false;
-    }
-    write_fragment(L, b, ring, mlirOperationGetOperand(op, 1), f, part);
-    return true;
-  }
-  if (f && f->n && mlirTypeEqual(ring->tile, mlirValueGetType(tile))) {
-    write_fragment(L, b, ring, mlirOperationGetOperand(op, 1), f, 0);
-    return true;
-  }
-  return ws_tiles_write_slot(&L->tiles, b, op, ring, r);
 }
 
 /* Any result a tile (an scf.for carrying an accumulator). */
@@ -1228,7 +792,7 @@ static bool rewrite_op(lowering *L, MlirOperation op) {
   } else if (L->matmul && ws_op_is(op, "scf.if") && has_tile_results(op)) {
     return ws_fragments_carried_if(&L->frags, op);
   } else if (L->matmul && ws_op_is(op, "tensor.extract")) {
-    ok = true; /* its value was loaded with its tile (read_elements) */
+    ok = true; /* its value was loaded with its tile (lower_read_elements) */
   } else if (L->matmul && ws_op_is(op, "scf.yield")) {
     return ws_fragments_yield(&L->frags, op);
   } else if (L->matmul && ws_has_tile_result(op)) {
@@ -1314,9 +878,10 @@ static void emit_entry(lowering *L) {
   for (long i = 0; i < L->ops.len; i++)
     if (wsOperationIsA(L->ops.items[i], "mma") && ws_has_attr(L->ops.items[i], "ring_a")) {
       L->warpgroup =
-          pingpong ? c32(&b, 0)
-                   : ws_shuffle(&b, "idx", ws_arith(&b, "arith.divui", L->tiles.tid, c32(&b, 128)),
-                                c32(&b, 0));
+          pingpong
+              ? lower_c32(&b, 0)
+              : ws_shuffle(&b, "idx", ws_arith(&b, "arith.divui", L->tiles.tid, lower_c32(&b, 128)),
+                           lower_c32(&b, 0));
       break;
     }
   ws_tiles_entry(&L->tiles, &b);
