@@ -1055,8 +1055,5 @@ int ws_count_ops(MlirBlock block, const char *name, MlirOperation *first) {
   return n;
 }
 bool ws_tile_loop_is_pingpong(MlirOperation tile) {
-  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
-      tile, mlirStringRefCreateFromCString("ws.overlap"));
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
-         ws_ref_eq(mlirStringAttrGetValue(a), "pingpong");
+  return ws_string_attr_is(tile, "ws.overlap", "pingpong");
 }
