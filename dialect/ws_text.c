@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ws_text_init(ws_text *t, char *buf, size_t cap) {
@@ -14,13 +15,45 @@ void ws_text_init(ws_text *t, char *buf, size_t cap) {
   t->cap = cap;
   t->len = 0;
   t->truncated = false;
+  t->grows = false;
   buf[0] = '\0';
+}
+
+void ws_text_grown(ws_text *t) {
+  char *buf = malloc(256);
+  if (!buf)
+    abort(); /* out of memory: as MLIR itself does */
+  ws_text_init(t, buf, 256);
+  t->grows = true;
+}
+
+void ws_text_release(ws_text *t) {
+  if (t->grows)
+    free(t->buf);
+  t->buf = NULL;
+  t->cap = t->len = 0;
+}
+
+/* Makes room for n more bytes in a growing text. */
+static void make_room(ws_text *t, size_t n) {
+  size_t cap = t->cap;
+  while (cap - 1 - t->len < n)
+    cap *= 2;
+  if (cap == t->cap)
+    return;
+  char *buf = realloc(t->buf, cap);
+  if (!buf)
+    abort();
+  t->buf = buf;
+  t->cap = cap;
 }
 
 /* Copies what fits and remembers that the rest was cut, so a message about
  * a huge type stays a message instead of an overflow. */
 void ws_text_append_ref(MlirStringRef s, void *text) {
   ws_text *t = text;
+  if (t->grows)
+    make_room(t, s.length);
   size_t room = t->cap - 1 - t->len;
   size_t n = s.length < room ? s.length : room;
   if (n < s.length)
@@ -144,14 +177,28 @@ bool ws_ref_eq(MlirStringRef ref, const char *s) {
   return ref.length == n && memcmp(ref.data, s, n) == 0;
 }
 
-/* Formats into a bounded buffer; shared by the two error entry points. */
+char *ws_vformat(const char *prefix, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, again);
+  va_end(again);
+  size_t head = strlen(prefix), len = n > 0 ? (size_t)n : 0;
+  char *msg = malloc(head + len + 1);
+  if (!msg)
+    abort(); /* out of memory: as MLIR itself does */
+  memcpy(msg, prefix, head);
+  msg[head] = '\0';
+  if (n > 0)
+    vsnprintf(msg + head, len + 1, fmt, ap);
+  return msg;
+}
+
+/* Shared by the two error entry points; a message as long as it needs
+ * (a plan's table of rings, one row each). */
 static void emit_vformat(MlirLocation loc, const char *prefix, const char *fmt, va_list ap) {
-  char msg[2048];
-  size_t used = (size_t)snprintf(msg, sizeof msg, "%s", prefix);
-  if (used >= sizeof msg)
-    used = sizeof msg - 1;
-  vsnprintf(msg + used, sizeof msg - used, fmt, ap);
+  char *msg = ws_vformat(prefix, fmt, ap);
   mlirEmitError(loc, msg);
+  free(msg);
 }
 
 void ws_emit_error_at(MlirLocation loc, const char *fmt, ...) {

@@ -5,21 +5,29 @@
 #ifndef WS_TEXT_H
 #define WS_TEXT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "mlir-c/IR.h"
 
-/* A bounded output buffer: appends stop at cap-1 bytes, always NUL-ended. */
+/* An output buffer, always NUL-ended: a bounded one (ws_text_init) stops
+ * at cap-1 bytes; a growing one (ws_text_grown) has no bound, for text
+ * whose size follows the kernel (a row per ring of a plan's table). */
 typedef struct ws_text {
   char *buf;
   size_t cap;
   size_t len;
   bool truncated;
+  bool grows; /* buf is the text's own, grown as needed */
 } ws_text;
 
 /* Starts `t` on `buf` of `cap` bytes (cap >= 1). */
 void ws_text_init(ws_text *t, char *buf, size_t cap);
+
+/* Starts `t` on a buffer of its own that grows; ws_text_release frees it. */
+void ws_text_grown(ws_text *t);
+void ws_text_release(ws_text *t);
 
 /* Appends `s`; an MlirStringCallback, so MLIR printers can write into it. */
 void ws_text_append_ref(MlirStringRef s, void *text);
@@ -66,6 +74,10 @@ bool ws_defined_within(MlirValue v, MlirOperation op);
 
 /* True when the MlirStringRef equals the C string. */
 bool ws_ref_eq(MlirStringRef ref, const char *s);
+
+/* `prefix` followed by the printf-formatted text, in a buffer of its own
+ * size that the caller frees. */
+char *ws_vformat(const char *prefix, const char *fmt, va_list ap);
 
 /* Emits an error at `loc` through the context's diagnostic engine. */
 void ws_emit_error_at(MlirLocation loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

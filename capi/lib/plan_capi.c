@@ -32,13 +32,19 @@ WsPlan wsPlanCreate(MlirOperation kernel) {
     return none;
   bool read = looped ? ws_plan_read(loop, &h->plan) : ws_plan_read_kernel(kernel, &h->plan);
   if (!read || !ws_plan_is_consistent(&h->plan)) {
+    ws_plan_release(&h->plan);
     free(h);
     return none;
   }
   return (WsPlan){h};
 }
 
-void wsPlanDestroy(WsPlan plan) { free(unwrap(plan)); }
+void wsPlanDestroy(WsPlan plan) {
+  if (!plan.ptr)
+    return;
+  ws_plan_release(&unwrap(plan)->plan);
+  free(unwrap(plan));
+}
 
 WsPlanKernel wsPlanGetKernel(WsPlan plan) {
   const ws_plan *p = &unwrap(plan)->plan;

@@ -961,6 +961,7 @@ static bool lower_kernel(MlirOperation func, const ws_pass_env *explain) {
   ws_fragments_free(&state->frags);
   ws_op_list_free(&state->ops);
   ws_op_list_free(&state->dead);
+  ws_plan_release(&state->plan);
   free(state);
   return ok;
 }

@@ -156,7 +156,7 @@ static void swizzle_reason(const ws_plan *plan, const ws_ring *r, char *buf, siz
 
 void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,
                        const ws_pass_env *env) {
-  char tile[128], why[256], map[1024];
+  char tile[128], why[256];
   for (int i = 0; i < plan->num_rings; i++) {
     const ws_ring *r = &plan->rings[i];
     const ws_channel *c = &plan->channels[r->channel];
@@ -184,7 +184,7 @@ void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,
               why, c->depth, ws_ring_bytes(plan, r), r->offset, r->offset + ws_ring_bytes(plan, r));
   }
   ws_text t;
-  ws_text_init(&t, map, sizeof map);
+  ws_text_grown(&t);
   for (int i = 0; i < plan->num_rings; i++)
     ws_text_appendf(&t, "ring %d [%d, %lld), ", i, plan->rings[i].offset,
                     plan->rings[i].offset + ws_ring_bytes(plan, &plan->rings[i]));
@@ -196,7 +196,8 @@ void ws_explain_memory(const ws_plan *plan, const char *depth_why, int budget,
     ws_text_appendf(&t, ", row scratch [%d, %d) (a row that spans warps meets there)",
                     plan->row_scratch, plan->row_scratch + plan->row_scratch_bytes);
   ws_remark(env, loc_of(plan->loop), "ring depths: %s; shared memory: %d of %d bytes: %s",
-            depth_why, plan->smem_bytes, budget, map);
+            depth_why, plan->smem_bytes, budget, t.buf);
+  ws_text_release(&t);
 }
 
 /* Where a cluster channel's arrivals go, when not only to the CTA's own
@@ -228,7 +229,7 @@ static void explain_reach(const ws_pass_env *env, MlirLocation loc, const ws_pla
 
 void ws_explain_protocol(const ws_plan *plan, const ws_register_math *m, const ws_pass_env *env) {
   MlirLocation loc = loc_of(plan->loop);
-  char text[512];
+  char text[WS_MAX_PARTS * (WS_PART_NAME_MAX + 24)];
   ws_text t;
   ws_text_init(&t, text, sizeof text);
   for (int p = 0; p < plan->num_parts; p++) {

@@ -5,11 +5,13 @@
 #include "ws_plan.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
+#include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../../dialect/ws_text.h"
 
@@ -42,6 +44,32 @@ int ws_plan_add_partition(ws_plan *plan, ws_role role, int num_warps) {
   p->role = role;
   p->num_warps = num_warps;
   return plan->num_parts++;
+}
+
+ws_ring *ws_plan_add_ring(ws_plan *plan) {
+  long cap = plan->rings_cap;
+  plan->rings = ws_grow(plan->rings, &cap, plan->num_rings + 1, sizeof *plan->rings);
+  plan->rings_cap = (int)cap;
+  ws_ring *r = &plan->rings[plan->num_rings++];
+  memset(r, 0, sizeof *r);
+  return r;
+}
+
+ws_channel *ws_plan_add_channel(ws_plan *plan) {
+  long cap = plan->channels_cap;
+  plan->channels = ws_grow(plan->channels, &cap, plan->num_channels + 1, sizeof *plan->channels);
+  plan->channels_cap = (int)cap;
+  ws_channel *c = &plan->channels[plan->num_channels++];
+  memset(c, 0, sizeof *c);
+  return c;
+}
+
+void ws_plan_release(ws_plan *plan) {
+  free(plan->rings);
+  free(plan->channels);
+  plan->rings = NULL;
+  plan->channels = NULL;
+  plan->num_rings = plan->rings_cap = plan->num_channels = plan->channels_cap = 0;
 }
 
 /* The partition named `name`, or -1. */
@@ -105,7 +133,7 @@ unsigned ws_op_partitions(const ws_plan *plan, MlirOperation op) {
 void ws_set_op_partitions(const ws_plan *plan, MlirOperation op, unsigned mask) {
   char text[WS_MAX_PARTS * (WS_PART_NAME_MAX + 4) + 4];
   ws_text t;
-  ws_text_init(&t, text, sizeof text);
+  ws_text_init(&t, text, sizeof text); /* bounded by the table's size */
   ws_text_appendf(&t, "[");
   for (int p = 0; p < plan->num_parts; p++)
     if (mask & (1u << p))
@@ -441,9 +469,9 @@ static void read_partitions(ws_plan *plan, MlirAttribute table) {
 }
 
 static void read_channels(ws_plan *plan, MlirAttribute list) {
-  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(list) && i < WS_MAX_CHANNELS; i++) {
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(list); i++) {
     MlirAttribute e = mlirArrayAttrGetElement(list, i);
-    ws_channel *c = &plan->channels[plan->num_channels++];
+    ws_channel *c = ws_plan_add_channel(plan);
     c->from = dict_part(plan, e, "from");
     c->to = dict_part(plan, e, "to");
     c->depth = dict_int(e, "depth", 1);
@@ -474,9 +502,9 @@ static void read_ring_dict(ws_ring *r, MlirAttribute d) {
 
 static void read_ring(ws_plan *plan, MlirOperation op) {
   MlirAttribute d = mlirOperationGetAttributeByName(op, ref("ws.ring"));
-  if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d) || plan->num_rings >= WS_MAX_RINGS)
+  if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d))
     return;
-  ws_ring *r = &plan->rings[plan->num_rings++];
+  ws_ring *r = ws_plan_add_ring(plan);
   r->producer = op;
   read_ring_dict(r, d);
   r->tile = mlirValueGetType(mlirOperationGetResult(op, 0));
@@ -486,12 +514,12 @@ static void read_ring(ws_plan *plan, MlirOperation op) {
 
 /* Rows of a specialized kernel's ws.rings: the tile type is in the row. */
 static void read_ring_table(ws_plan *plan, MlirAttribute list) {
-  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(list) && i < WS_MAX_RINGS; i++) {
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(list); i++) {
     MlirAttribute e = mlirArrayAttrGetElement(list, i);
     if (!mlirAttributeIsADictionary(e))
       continue;
     MlirAttribute tile = mlirDictionaryAttrGetElementByName(e, ref("tile"));
-    ws_ring *r = &plan->rings[plan->num_rings++];
+    ws_ring *r = ws_plan_add_ring(plan);
     r->tile = !mlirAttributeIsNull(tile) && mlirAttributeIsAType(tile) ? mlirTypeAttrGetValue(tile)
                                                                        : (MlirType){NULL};
     read_ring_dict(r, e);
@@ -738,8 +766,10 @@ bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->loop = plan->tables = loop;
   plan->func = ws_enclosing_kernel(loop);
-  if (!read_tables(plan))
+  if (!read_tables(plan)) {
+    ws_plan_release(plan);
     return false;
+  }
   /* a prologue's loads (an attention kernel's Q), the loop's, an
    * epilogue's (a matmul's operands, its C tile), a second pass's */
   for (MlirOperation op = ws_plan_next_op(plan, (MlirOperation){NULL}); !mlirOperationIsNull(op);
@@ -756,8 +786,10 @@ bool ws_is_specialized_kernel(MlirOperation func) {
 bool ws_plan_read_kernel(MlirOperation func, ws_plan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->func = plan->tables = func;
-  if (!ws_is_specialized_kernel(func) || !read_tables(plan))
+  if (!ws_is_specialized_kernel(func) || !read_tables(plan)) {
+    ws_plan_release(plan);
     return false;
+  }
   read_ring_table(plan, array_attr(func, "ws.rings"));
   read_kernel_ints(plan);
   return true;
@@ -766,9 +798,8 @@ bool ws_plan_read_kernel(MlirOperation func, ws_plan *plan) {
 /* ---- writing ------------------------------------------------------------- */
 
 void ws_plan_write_partitions(const ws_plan *plan) {
-  char text[WS_MAX_PARTS * 160];
   ws_text t;
-  ws_text_init(&t, text, sizeof text);
+  ws_text_grown(&t);
   ws_text_appendf(&t, "[");
   for (int p = 0; p < plan->num_parts; p++) {
     const ws_partition *part = &plan->parts[p];
@@ -788,7 +819,8 @@ void ws_plan_write_partitions(const ws_plan *plan) {
     ws_text_appendf(&t, "}");
   }
   ws_text_appendf(&t, "]");
-  set_attr_text(plan->tables, "ws.partitions", text);
+  set_attr_text(plan->tables, "ws.partitions", t.buf);
+  ws_text_release(&t);
 }
 
 /* The ring row's optional clauses (`, split = "multicast"`, `, parts =
@@ -816,9 +848,8 @@ void ws_plan_write_rings(const ws_plan *plan) {
 }
 
 void ws_plan_write_channels(const ws_plan *plan) {
-  char text[2048];
   ws_text t;
-  ws_text_init(&t, text, sizeof text);
+  ws_text_grown(&t);
   ws_text_appendf(&t, "[");
   for (int i = 0; i < plan->num_channels; i++) {
     const ws_channel *c = &plan->channels[i];
@@ -843,7 +874,8 @@ void ws_plan_write_channels(const ws_plan *plan) {
     ws_text_appendf(&t, "}");
   }
   ws_text_appendf(&t, "]");
-  set_attr_text(plan->tables, "ws.channels", text);
+  set_attr_text(plan->tables, "ws.channels", t.buf);
+  ws_text_release(&t);
 }
 
 void ws_plan_write_kernel(const ws_plan *plan) {
@@ -867,9 +899,9 @@ void ws_plan_write_kernel(const ws_plan *plan) {
 }
 
 void ws_plan_write_ring_table(const ws_plan *plan) {
-  char text[WS_MAX_RINGS * 240], type[96], buf[64];
+  char type[96], buf[64];
   ws_text t;
-  ws_text_init(&t, text, sizeof text);
+  ws_text_grown(&t);
   ws_text_appendf(&t, "[");
   for (int i = 0; i < plan->num_rings; i++) {
     const ws_ring *r = &plan->rings[i];
@@ -880,7 +912,8 @@ void ws_plan_write_ring_table(const ws_plan *plan) {
                     r->slot_bytes, r->align, r->swizzle, ring_row_extras(r, buf));
   }
   ws_text_appendf(&t, "]");
-  set_attr_text(plan->func, "ws.rings", text);
+  set_attr_text(plan->func, "ws.rings", t.buf);
+  ws_text_release(&t);
 }
 
 void ws_plan_write_tmem(const ws_plan *plan) {

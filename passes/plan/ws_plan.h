@@ -45,13 +45,11 @@ typedef enum ws_role {
   WS_ROLE_MMA,
   WS_NUM_ROLES
 } ws_role;
-enum {
-  WS_MAX_PARTS = 8,
-  WS_MAX_RINGS = 16,
-  WS_MAX_CHANNELS = 6,
-  WS_PART_NAME_MAX = 16,
-  WS_MAX_RING_PARTS = 4
-};
+/* WS_MAX_PARTS: a block runs at most 1024 threads, 32 warps, and a
+ * partition has at least one warp (an op's partitions are a 32-bit set).
+ * Rings and channels have no such bound: their tables grow, and shared
+ * memory (ws-plan-memory's budget) is what limits them. */
+enum { WS_MAX_PARTS = 32, WS_PART_NAME_MAX = 16, WS_MAX_RING_PARTS = 4 };
 
 extern const char *const ws_role_names[WS_NUM_ROLES];
 
@@ -154,10 +152,12 @@ typedef struct ws_plan {
                                then the kernel */
   ws_partition parts[WS_MAX_PARTS];
   int num_parts;
-  ws_ring rings[WS_MAX_RINGS];
-  int num_rings;
-  ws_channel channels[WS_MAX_CHANNELS];
-  int num_channels;
+  /* The ring and channel tables, grown by ws_plan_add_ring and
+   * ws_plan_add_channel (room for *_cap rows), freed by ws_plan_release. */
+  ws_ring *rings;
+  int num_rings, rings_cap;
+  ws_channel *channels;
+  int num_channels, channels_cap;
   int smem_bytes, maxnreg, block_threads, blocks_per_sm;
   /* An elementwise loop's row reductions (ws.reduce, axis 1): shared
    * memory where each warp leaves its part of a row that spans warps,
@@ -199,6 +199,15 @@ int ws_plan_find_role(const ws_plan *plan, ws_role role);
 /* Appends a partition named after its role; returns its index, or -1 when
  * the table is full. */
 int ws_plan_add_partition(ws_plan *plan, ws_role role, int num_warps);
+
+/* Appends a zeroed row to the ring (channel) table and returns it; the
+ * table grows as needed, so a pointer into it lasts until the next add. */
+ws_ring *ws_plan_add_ring(ws_plan *plan);
+ws_channel *ws_plan_add_channel(ws_plan *plan);
+
+/* Frees the tables a plan read or built holds (a plan that was never read,
+ * zeroed, holds none). */
+void ws_plan_release(ws_plan *plan);
 
 /* The gpu.func around `op`, or a null op. */
 MlirOperation ws_enclosing_kernel(MlirOperation op);

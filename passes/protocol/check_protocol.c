@@ -223,11 +223,10 @@ static bool prove_stream_k(ws_program *program, const ws_pass_options *opts, lon
   return true;
 }
 
-/* Proves one kernel; false after a located error. */
-static bool check_kernel(MlirOperation func, const ws_pass_options *opts, const ws_pass_env *env) {
-  ws_plan plan;
-  if (!ws_plan_read_kernel(func, &plan))
-    return true;
+/* Proves the kernel whose plan is read; false after a located error. */
+static bool check_plan(MlirOperation func, const ws_plan *plan_in, const ws_pass_options *opts,
+                       const ws_pass_env *env) {
+  const ws_plan plan = *plan_in;
   if (!ws_plan_check(&plan) || !ws_check_memory_map(&plan))
     return false;
   ws_program *program = ws_protocol_compile(func, &plan);
@@ -285,6 +284,16 @@ static bool check_kernel(MlirOperation func, const ws_pass_options *opts, const 
               plan.num_channels, plan.num_rings, counts, cost.states,
               cost.explored ? ", every interleaving where its named barriers need it" : "",
               cost.checks);
+  return ok;
+}
+
+/* Proves one kernel; false after a located error. */
+static bool check_kernel(MlirOperation func, const ws_pass_options *opts, const ws_pass_env *env) {
+  ws_plan plan;
+  if (!ws_plan_read_kernel(func, &plan))
+    return true;
+  bool ok = check_plan(func, &plan, opts, env);
+  ws_plan_release(&plan);
   return ok;
 }
 

@@ -106,7 +106,7 @@ static void table_insert(explorer *X, long offset) {
 static bool visit(explorer *X, const state *s) {
   if (2 * (X->table_used + 1) > X->table_cap)
     table_grow(X);
-  int need = X->M.num_agents + X->M.num_bars * (4 + WS_MAX_IN_FLIGHT) + 1;
+  int need = X->M.num_agents + X->M.num_bars * 4 + X->M.num_bars * X->M.max_in + 1;
   X->arena = ws_grow(X->arena, &X->arena_cap, X->arena_n + need, sizeof *X->arena);
   int *v = X->arena + X->arena_n;
   v[0] = encode(X, s, v + 1);
@@ -135,6 +135,7 @@ bool ws_explore(const ws_run *run, long max_states, long *states) {
   X->max_states = max_states;
   ws_model *M = &X->M;
   bool ok = ws_model_init(M, run, s);
+  ws_model_state_alloc(M, next);
   if (ok)
     visit(X, s);
   while (ok && X->stack_n) {
@@ -150,8 +151,7 @@ bool ws_explore(const ws_run *run, long max_states, long *states) {
       if (!can)
         continue;
       moved = true;
-      memcpy(next->pc, s->pc, (size_t)M->num_agents * sizeof *s->pc);
-      memcpy(next->bar, s->bar, (size_t)M->num_bars * sizeof *s->bar);
+      ws_model_state_copy(M, next, s);
       ok = ws_model_step(M, next, a);
       if (ok)
         visit(X, next);
@@ -169,6 +169,8 @@ bool ws_explore(const ws_run *run, long max_states, long *states) {
     }
   }
   *states = X->states;
+  ws_model_state_free(s);
+  ws_model_state_free(next);
   ws_model_free(M);
   free(X->arena);
   free(X->table);

@@ -151,7 +151,7 @@ bool ws_model_shared_race(ws_model *X, const ws_event *e, int ring, int r2, int 
  * ordered meet this check one way or the other. */
 static bool check_shared(ws_model *X, const ws_model_state *s, const ws_event *e, int ring) {
   for (int r2 = 0; r2 < X->run->plan->num_rings && ring >= 0; r2++) {
-    if (!X->shares[ring][r2])
+    if (!ws_model_shares(X, ring, r2))
       continue;
     for (int b = 0; b < X->num_agents; b++) {
       const ws_agent *B = &X->run->agents[b];
@@ -258,7 +258,7 @@ static bool check_read_ring(ws_model *X, ws_model_state *s, const ws_event *e, i
 
 static bool arrive(ws_model *X, ws_model_state *s, int a, const ws_event *e) {
   ws_barrier_state *b = bar_of(X, s, e->cta, e->channel, e->full, e->slot);
-  int count = X->run->init_count[e->channel][e->full];
+  int count = X->run->init[e->channel].count[e->full];
   const ws_agent *A = &X->run->agents[a];
   if (b->completed != e->round)
     return ws_model_error(X, e, "counts",
@@ -315,13 +315,8 @@ bool ws_model_step(ws_model *X, ws_model_state *s, int a) {
     if (!check_write(X, s, e))
       return false;
     ws_barrier_state *b = bar_of(X, s, e->cta, e->channel, 1, e->slot);
-    if (b->nin == WS_MAX_IN_FLIGHT)
-      return ws_model_error(X, e, "deadlock",
-                            "more than %d TMA copies are in flight on one "
-                            "barrier",
-                            WS_MAX_IN_FLIGHT);
-    b->in[b->nin++] = id;
-    complete_phases(X, b, X->run->init_count[e->channel][1]);
+    b->in[b->nin++] = id; /* room for every copy of the run onto it (max_in) */
+    complete_phases(X, b, X->run->init[e->channel].count[1]);
     break;
   }
   case EV_WRITE:
@@ -446,7 +441,7 @@ static void index_shared_accesses(ws_model *X) {
   for (int r = 0; r < run->plan->num_rings; r++) {
     bool shared = false;
     for (int q = 0; q < run->plan->num_rings; q++)
-      shared |= X->shares[r][q];
+      shared |= ws_model_shares(X, r, q);
     for (int a = 0; a < run->num_agents && shared; a++) {
       const ws_agent *A = &run->agents[a];
       int *reach = malloc(((size_t)A->n + 1) * sizeof *reach);
@@ -466,49 +461,110 @@ static void index_shared_accesses(ws_model *X) {
   }
 }
 
+/* A zeroed array of n items of `size` bytes. */
+static void *zeroed(size_t n, size_t size) {
+  void *p = calloc(n + 1, size);
+  if (!p)
+    abort(); /* out of memory: as MLIR itself does */
+  return p;
+}
+
+/* The most TMA copies the run makes onto one full barrier: room enough for
+ * every copy that can be in flight on it, even in a broken protocol. */
+static int most_copies_per_barrier(const ws_model *X) {
+  int *copies = zeroed((size_t)X->num_bars, sizeof *copies), most = 1;
+  for (int a = 0; a < X->run->num_agents; a++)
+    for (int k = 0; k < X->run->agents[a].n; k++) {
+      const ws_event *e = &X->run->agents[a].ev[k];
+      if (e->kind != EV_TMA_LOAD)
+        continue;
+      int b = ws_model_barrier(X, e->cta, e->channel, 1, e->slot);
+      if (++copies[b] > most)
+        most = copies[b];
+    }
+  free(copies);
+  return most;
+}
+
+void ws_model_state_alloc(const ws_model *X, ws_model_state *s) {
+  s->bar = zeroed((size_t)X->num_bars, sizeof *s->bar);
+  s->pool = zeroed((size_t)X->num_bars * (size_t)X->max_in, sizeof *s->pool);
+  for (int b = 0; b < X->num_bars; b++)
+    s->bar[b].in = s->pool + (long)b * X->max_in;
+}
+
+void ws_model_state_free(ws_model_state *s) {
+  free(s->bar);
+  free(s->pool);
+  s->bar = NULL;
+  s->pool = NULL;
+}
+
+void ws_model_state_copy(const ws_model *X, ws_model_state *to, const ws_model_state *from) {
+  memcpy(to->pc, from->pc, (size_t)X->num_agents * sizeof *to->pc);
+  for (int b = 0; b < X->num_bars; b++) {
+    ws_barrier_state *t = &to->bar[b];
+    const ws_barrier_state *f = &from->bar[b];
+    t->completed = f->completed;
+    t->pending = f->pending;
+    t->tx = f->tx;
+    t->nin = f->nin;
+    memcpy(t->in, f->in, (size_t)f->nin * sizeof *t->in);
+  }
+}
+
 bool ws_model_init(ws_model *X, const ws_run *run, ws_model_state *s) {
   const ws_plan *plan = run->plan;
   memset(X, 0, sizeof *X);
   X->actor = -1;
   X->run = run;
   X->num_agents = run->num_agents;
+  X->num_rings = plan->num_rings;
+  X->base = zeroed((size_t)plan->num_channels, sizeof *X->base);
   for (int c = 0; c < plan->num_channels; c++)
     for (int f = 0; f < 2; f++) {
       X->base[c][f] = X->per_cta;
       X->per_cta += plan->channels[c].depth;
     }
   X->num_bars = X->per_cta * run->ctas;
-  if (X->num_bars > WS_MAX_BARRIERS) {
-    ws_emit_op_error(plan->func, "cannot be checked: more than %d barriers", WS_MAX_BARRIERS);
-    return false;
-  }
+  X->max_in = most_copies_per_barrier(X);
+  ws_model_state_alloc(X, s);
   for (int cta = 0; cta < run->ctas; cta++)
     for (int c = 0; c < plan->num_channels; c++)
       for (int f = 0; f < 2; f++)
         for (int k = 0; k < plan->channels[c].depth; k++) {
           ws_barrier_state *b = &s->bar[ws_model_barrier(X, cta, c, f, k)];
-          memset(b, 0, sizeof *b);
-          b->pending = run->init_count[c][f];
+          b->completed = b->tx = b->nin = 0;
+          b->pending = run->init[c].count[f];
         }
   for (int a = 0; a < run->num_agents; a++) {
     s->pc[a] = -1;
     advance(X, s, a);
   }
+  X->shares = zeroed((size_t)plan->num_rings * (size_t)plan->num_rings, sizeof *X->shares);
   for (int r = 0; r < plan->num_rings; r++)
     for (int q = 0; q < plan->num_rings; q++) {
       const ws_ring *x = &plan->rings[r], *y = &plan->rings[q];
       long long xe = x->offset + ws_ring_bytes(plan, x);
       long long ye = y->offset + ws_ring_bytes(plan, y);
-      X->shares[r][q] = x->channel != y->channel && x->offset < ye && y->offset < xe;
+      X->shares[(long)r * plan->num_rings + q] =
+          x->channel != y->channel && x->offset < ye && y->offset < xe;
     }
+  for (int a = 0; a < run->num_agents; a++)
+    X->reach[a] = zeroed((size_t)plan->num_rings, sizeof *X->reach[a]);
   index_shared_accesses(X);
   return true;
 }
 
 void ws_model_free(ws_model *X) {
-  for (int a = 0; a < WS_MAX_AGENTS; a++)
-    for (int r = 0; r < WS_MAX_RINGS; r++) {
+  for (int a = 0; a < WS_MAX_AGENTS; a++) {
+    for (int r = 0; X->reach[a] && r < X->num_rings; r++)
       free(X->reach[a][r]);
-      X->reach[a][r] = NULL;
-    }
+    free(X->reach[a]);
+    X->reach[a] = NULL;
+  }
+  free(X->base);
+  free(X->shares);
+  X->base = NULL;
+  X->shares = NULL;
 }

@@ -75,13 +75,13 @@ typedef struct order {
   const ws_run *run;
   int m;                     /* agents: the length of a vector */
   int *clock[WS_MAX_AGENTS]; /* clock[a][i * m]: the smallest state holding event i of a */
-  int cur[WS_MAX_AGENTS][WS_MAX_AGENTS];    /* each agent's latest vector */
-  int start[WS_MAX_AGENTS];                 /* the initial state */
-  int open[WS_MAX_BARRIERS][WS_MAX_AGENTS]; /* maximum over the open phase's arrivals */
-  phase_clocks done[WS_MAX_BARRIERS];
-  int *loads[WS_MAX_RINGS]; /* TMA loads into each ring: agent << 24 | event */
-  int num_loads[WS_MAX_RINGS];
-  long loads_cap[WS_MAX_RINGS];
+  int cur[WS_MAX_AGENTS][WS_MAX_AGENTS]; /* each agent's latest vector */
+  int start[WS_MAX_AGENTS];              /* the initial state */
+  int (*open)[WS_MAX_AGENTS];            /* per barrier: maximum over the open phase's arrivals */
+  phase_clocks *done;                    /* per barrier */
+  int **loads;                           /* per ring: its TMA loads, agent << 24 | event */
+  int *num_loads;
+  long *loads_cap;
   long states, checks;
 } order;
 
@@ -308,7 +308,7 @@ static bool order_shared(order *O, int a, int i, const int *pre, const ws_event 
   ws_model *M = &O->M;
   int m = O->m, q[WS_MAX_AGENTS];
   for (int r2 = 0; r2 < O->run->plan->num_rings && ring >= 0; r2++) {
-    if (!M->shares[ring][r2])
+    if (!ws_model_shares(M, ring, r2))
       continue;
     for (int b = 0; b < m; b++) {
       const ws_agent *B = &O->run->agents[b];
@@ -531,6 +531,14 @@ int ws_order_check(const ws_run *run, unsigned seed, long *states, long *checks)
   int result = -1;
   if (!ws_model_init(&O->M, run, &O->s))
     goto out;
+  size_t bars = (size_t)O->M.num_bars + 1, rings = (size_t)run->plan->num_rings + 1;
+  O->open = calloc(bars, sizeof *O->open);
+  O->done = calloc(bars, sizeof *O->done);
+  O->loads = calloc(rings, sizeof *O->loads);
+  O->num_loads = calloc(rings, sizeof *O->num_loads);
+  O->loads_cap = calloc(rings, sizeof *O->loads_cap);
+  if (!O->open || !O->done || !O->loads || !O->num_loads || !O->loads_cap)
+    abort(); /* out of memory: as MLIR itself does */
   if (!named_barriers_regular(O)) {
     result = 0;
     goto out;
@@ -552,13 +560,19 @@ int ws_order_check(const ws_run *run, unsigned seed, long *states, long *checks)
 out:
   *states = O->states;
   *checks = O->checks;
-  ws_model_free(&O->M);
   for (int a = 0; a < WS_MAX_AGENTS; a++)
     free(O->clock[a]);
-  for (int b = 0; b < WS_MAX_BARRIERS; b++)
+  for (int b = 0; O->done && b < O->M.num_bars; b++)
     free(O->done[b].v);
-  for (int r = 0; r < WS_MAX_RINGS; r++)
+  for (int r = 0; O->loads && r < run->plan->num_rings; r++)
     free(O->loads[r]);
+  free(O->open);
+  free(O->done);
+  free(O->loads);
+  free(O->num_loads);
+  free(O->loads_cap);
+  ws_model_state_free(&O->s);
+  ws_model_free(&O->M);
   free(O);
   return result;
 }

@@ -22,8 +22,9 @@ typedef struct span {
   int index;
 } span;
 
-bool ws_check_memory_map(const ws_plan *plan) {
-  span spans[2 * WS_MAX_CHANNELS + WS_MAX_RINGS];
+/* The memory rule over `spans`, room for every channel's two barrier
+ * arrays and every ring. */
+static bool check_spans(const ws_plan *plan, span *spans) {
   int n = 0;
   for (int c = 0; c < plan->num_channels; c++) {
     const ws_channel *ch = &plan->channels[c];
@@ -57,6 +58,16 @@ bool ws_check_memory_map(const ws_plan *plan) {
     }
   }
   return true;
+}
+
+bool ws_check_memory_map(const ws_plan *plan) {
+  span *spans =
+      malloc((2 * (size_t)plan->num_channels + (size_t)plan->num_rings + 1) * sizeof *spans);
+  if (!spans)
+    abort(); /* out of memory: as MLIR itself does */
+  bool ok = check_spans(plan, spans);
+  free(spans);
+  return ok;
 }
 
 /* ---- one agent ----------------------------------------------------------- */
@@ -101,8 +112,9 @@ static int async_reading(const async_reads *q, const ws_agent *A, const ws_event
 
 typedef struct agent_state {
   /* waits on the agent's own CTA's barriers; arrives on each CTA's */
-  long long waits[WS_MAX_CHANNELS][2], arrives[WS_MAX_CLUSTER][WS_MAX_CHANNELS][2];
-  int *dirty; /* generic accesses since the last proxy fence */
+  long long (*waits)[2];                   /* [channel][full] */
+  long long (*arrives)[WS_MAX_CLUSTER][2]; /* [channel][cta][full] */
+  int *dirty;                              /* generic accesses since the last proxy fence */
   int num_dirty;
   long dirty_cap;
   async_reads wgmma, bulk;
@@ -110,19 +122,32 @@ typedef struct agent_state {
    * the last wait on each barrier and the last fence::after_thread_sync
    * are, and a tcgen05.ld not yet fenced before a thread sync */
   async_reads tc, tc_all;
-  int last_wait[WS_MAX_CHANNELS][2], fence_after, unfenced_read;
-  int last_copy[WS_MAX_RINGS]; /* the last ws.tmem_copy of each ring, or -1 */
+  int (*last_wait)[2]; /* [channel][full] */
+  int fence_after, unfenced_read;
+  int *last_copy; /* the last ws.tmem_copy of each ring, or -1 */
 } agent_state;
 
 /* Async-proxy users of each channel's slots: TMA writes (producer side),
  * wgmma or TMA-store reads (consumer side). */
 typedef struct proxy_use {
-  bool async_write[WS_MAX_CHANNELS], async_read[WS_MAX_CHANNELS];
-  MlirOperation writer[WS_MAX_CHANNELS], reader[WS_MAX_CHANNELS];
+  bool *async_write, *async_read; /* per channel */
+  MlirOperation *writer, *reader; /* per channel */
 } proxy_use;
 
+/* A zeroed array of n items of `size` bytes. */
+static void *zeroed(size_t n, size_t size) {
+  void *p = calloc(n + 1, size);
+  if (!p)
+    abort(); /* out of memory: as MLIR itself does */
+  return p;
+}
+
 static void find_proxy_use(const ws_run *run, proxy_use *u) {
-  memset(u, 0, sizeof *u);
+  size_t n = (size_t)run->plan->num_channels;
+  u->async_write = zeroed(n, sizeof *u->async_write);
+  u->async_read = zeroed(n, sizeof *u->async_read);
+  u->writer = zeroed(n, sizeof *u->writer);
+  u->reader = zeroed(n, sizeof *u->reader);
   for (int a = 0; a < run->num_agents; a++)
     for (int k = 0; k < run->agents[a].n; k++) {
       const ws_event *e = &run->agents[a].ev[k];
@@ -212,7 +237,7 @@ static bool check_access(const ws_run *run, agent_state *s, const ws_event *e) {
                          ws_barrier_name(take), e->channel);
   /* A TMA load completes on the full barrier itself: it follows expect-tx. */
   for (int cta = 0; cta < run->ctas && e->kind != EV_TMA_LOAD; cta++)
-    if (s->arrives[cta][e->channel][give] > e->iter)
+    if (s->arrives[e->channel][cta][give] > e->iter)
       return ws_rule_error(e->op, "balance",
                            "%s %s for iteration %lld "
                            "after this partition already released it with an arrive on "
@@ -342,10 +367,13 @@ static bool check_release(ws_agent *A, agent_state *s, const ws_event *e, const 
 }
 
 static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
-  agent_state *s = calloc(1, sizeof *s);
-  if (!s)
-    abort();
-  for (int r = 0; r < WS_MAX_RINGS; r++)
+  agent_state *s = zeroed(1, sizeof *s);
+  size_t channels = (size_t)run->plan->num_channels, rings = (size_t)run->plan->num_rings;
+  s->waits = zeroed(channels, sizeof *s->waits);
+  s->arrives = zeroed(channels, sizeof *s->arrives);
+  s->last_wait = zeroed(channels, sizeof *s->last_wait);
+  s->last_copy = zeroed(rings, sizeof *s->last_copy);
+  for (size_t r = 0; r < rings; r++)
     s->last_copy[r] = -1;
   bool ok = true;
   /* Ping-pong consumers take every other tile: a warpgroup's waits and
@@ -354,7 +382,7 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
    * both warpgroups' on a turn channel. */
   bool pingpong = A->part >= 0 && run->plan->parts[A->part].pingpong;
   s->fence_after = s->unfenced_read = -1;
-  for (int c = 0; c < WS_MAX_CHANNELS; c++)
+  for (size_t c = 0; c < channels; c++)
     s->last_wait[c][0] = s->last_wait[c][1] = -1;
   for (int k = 0; k < A->n && ok; k++) {
     ws_event *e = &A->ev[k];
@@ -381,7 +409,7 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     case EV_EXPECT_TX: {
       bool wait = e->kind == EV_WAIT;
       long long *count =
-          wait ? &s->waits[e->channel][e->full] : &s->arrives[e->cta][e->channel][e->full];
+          wait ? &s->waits[e->channel][e->full] : &s->arrives[e->channel][e->cta][e->full];
       /* a turn channel (consumers to themselves) alternates as well */
       const ws_channel *ch = &run->plan->channels[e->channel];
       bool alternates = pingpong || ch->from == ch->to;
@@ -533,6 +561,10 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
   free(s->bulk.items);
   free(s->tc.items);
   free(s->tc_all.items);
+  free(s->waits);
+  free(s->arrives);
+  free(s->last_wait);
+  free(s->last_copy);
   free(s);
   return ok;
 }
@@ -712,8 +744,8 @@ static bool check_sums(const ws_run *run) {
   char loc[64], list[512];
   for (int i = 0; i < S.n && ok; i++) {
     const phase_sum *p = &S.items[i];
-    int count = run->init_count[p->channel][p->full];
-    MlirOperation init = run->init_op[p->channel][p->full];
+    int count = run->init[p->channel].count[p->full];
+    MlirOperation init = run->init[p->channel].op[p->full];
     if (mlirOperationIsNull(init)) {
       ok = ws_rule_error(mlirOperationIsNull(p->first_arrive) ? p->first_tma : p->first_arrive,
                          "init",
@@ -886,21 +918,21 @@ static bool check_cluster(const ws_run *run) {
 static bool check_init(const ws_run *run) {
   for (int c = 0; c < run->plan->num_channels; c++)
     for (int f = 0; f < 2; f++) {
-      MlirOperation op = run->init_op[c][f];
+      MlirOperation op = run->init[c].op[f];
       if (mlirOperationIsNull(op))
         continue;
       for (int cta = 0; cta < run->ctas; cta++)
-        if (run->init_threads[cta][c][f] != 1)
+        if (run->init[c].threads[cta][f] != 1)
           return ws_rule_error(op, "init",
                                "runs in %d threads%s; one thread must initialize "
                                "each barrier",
-                               run->init_threads[cta][c][f], run->ctas > 1 ? " of a CTA" : "");
+                               run->init[c].threads[cta][f], run->ctas > 1 ? " of a CTA" : "");
     }
   for (int c = 0; c < run->plan->num_channels; c++)
-    if (!mlirOperationIsNull(run->init_op[c][0]) || !mlirOperationIsNull(run->init_op[c][1]))
+    if (!mlirOperationIsNull(run->init[c].op[0]) || !mlirOperationIsNull(run->init[c].op[1]))
       if (!run->init_fenced)
         return ws_rule_error(
-            mlirOperationIsNull(run->cta_sync) ? run->init_op[c][0] : run->cta_sync, "init",
+            mlirOperationIsNull(run->cta_sync) ? run->init[c].op[0] : run->cta_sync, "init",
             "the barrier initializations before it are not made "
             "visible with nvvm.fence.mbarrier.init");
   return true;
@@ -927,12 +959,16 @@ static bool check_relaxed_publish(const ws_run *run) {
 }
 
 bool ws_check_run_rules(ws_run *run) {
-  proxy_use u;
-  find_proxy_use(run, &u);
   if (!check_init(run) || !check_relaxed_publish(run) || !check_cluster(run))
     return false;
-  for (int a = 0; a < run->num_agents; a++)
-    if (!check_agent(run, &run->agents[a], &u))
-      return false;
-  return check_sums(run) && check_registers(run) && check_tmem_lifetime(run);
+  proxy_use u;
+  find_proxy_use(run, &u);
+  bool ok = true;
+  for (int a = 0; a < run->num_agents && ok; a++)
+    ok = check_agent(run, &run->agents[a], &u);
+  free(u.async_write);
+  free(u.async_read);
+  free(u.writer);
+  free(u.reader);
+  return ok && check_sums(run) && check_registers(run) && check_tmem_lifetime(run);
 }

@@ -463,10 +463,10 @@ static int take_prefix(ws_run *run, const ws_event *ev, int n, int tid) {
     }
     int c = ev[k].channel, f = ev[k].full;
     unfenced = true;
-    if (mlirOperationIsNull(run->init_op[c][f]))
-      run->init_op[c][f] = ev[k].op;
-    run->init_count[c][f] = ev[k].value;
-    run->init_threads[ev[k].cta][c][f]++;
+    if (mlirOperationIsNull(run->init[c].op[f]))
+      run->init[c].op[f] = ev[k].op;
+    run->init[c].count[f] = ev[k].value;
+    run->init[c].threads[ev[k].cta][f]++;
     run->init_fenced = false;
   }
   if (mlirOperationIsNull(run->cta_sync)) {
@@ -581,6 +581,9 @@ bool ws_protocol_run_sequence(ws_program *P, const long long *seq, int tiles, ws
 bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *run) {
   memset(run, 0, sizeof *run);
   run->plan = P->plan;
+  run->init = calloc((size_t)P->plan->num_channels + 1, sizeof *run->init);
+  if (!run->init)
+    abort(); /* out of memory: as MLIR itself does */
   run->trips = trips;
   run->tiles = P->levels == 2 ? tiles : -1;
   P->trips[0] = P->levels == 2 ? tiles : trips;
@@ -636,4 +639,6 @@ void ws_run_free(ws_run *run) {
     free(run->agents[a].done_at);
   }
   run->num_agents = 0;
+  free(run->init);
+  run->init = NULL;
 }

@@ -105,7 +105,14 @@ typedef struct ws_thread_regs {
   int count, value, increase;
 } ws_thread_regs;
 
-enum { WS_MAX_AGENTS = 32, WS_MAX_THREADS = 1024 * WS_MAX_CLUSTER, WS_MAX_SEQUENCE = 8 };
+/* WS_MAX_AGENTS: a CTA runs at most 32 warps, and the threads of a warp
+ * run at most two sequences of protocol events (its elected thread's and
+ * the others'), so each CTA of a cluster has at most 64 agents. */
+enum {
+  WS_MAX_AGENTS = 2 * 32 * WS_MAX_CLUSTER,
+  WS_MAX_THREADS = 1024 * WS_MAX_CLUSTER,
+  WS_MAX_SEQUENCE = 8
+};
 
 /* One run: the kernel's events for one trip count. */
 typedef struct ws_run {
@@ -118,10 +125,13 @@ typedef struct ws_run {
   int seq_len;
   ws_agent agents[WS_MAX_AGENTS];
   int num_agents;
-  /* ws.init_barrier per channel and barrier (0 empty, 1 full); the
-   * threads of each CTA that run it. */
-  MlirOperation init_op[WS_MAX_CHANNELS][2];
-  int init_count[WS_MAX_CHANNELS][2], init_threads[WS_MAX_CLUSTER][WS_MAX_CHANNELS][2];
+  /* ws.init_barrier per channel (plan->num_channels of them) and barrier
+   * (0 empty, 1 full): the first op, its count and the threads of each CTA
+   * that run it. */
+  struct ws_channel_init {
+    MlirOperation op[2];
+    int count[2], threads[WS_MAX_CLUSTER][2];
+  } *init;
   bool init_fenced;       /* fence.mbarrier.init after the last init */
   MlirOperation cta_sync; /* the barrier after the inits; null when no thread reached one */
   /* A cluster kernel: whether that barrier is the cluster's (nvvm.cluster

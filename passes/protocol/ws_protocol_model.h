@@ -16,38 +16,57 @@
 
 #include "ws_protocol.h"
 
-enum { WS_MAX_BARRIERS = 2 * WS_MAX_CHANNELS * 16 * WS_MAX_CLUSTER, WS_MAX_IN_FLIGHT = 16 };
-
+/* A barrier's state; `in` (room for the model's max_in) lists the TMA
+ * copies in flight on it, agent << 24 | event index. */
 typedef struct ws_barrier_state {
   int completed, pending, tx, nin;
-  int in[WS_MAX_IN_FLIGHT]; /* TMA copies in flight: agent << 24 | event index */
+  int *in;
 } ws_barrier_state;
 
 /* pc[a]: the index of agent a's next event (events before it are taken);
- * events with no effect on other agents are taken with the one before. */
+ * events with no effect on other agents are taken with the one before.
+ * bar: the model's num_bars barriers, their in-flight lists in `pool`
+ * (ws_model_state_alloc). */
 typedef struct ws_model_state {
   int pc[WS_MAX_AGENTS];
-  ws_barrier_state bar[WS_MAX_BARRIERS];
+  ws_barrier_state *bar;
+  int *pool;
 } ws_model_state;
 
+/* The model's tables are sized by the run: a channel's barriers, a ring's
+ * accesses and the copies that can be in flight on a barrier (max_in: the
+ * most TMA copies the run makes onto one barrier) have no fixed bound. */
 typedef struct ws_model {
   const ws_run *run;
-  int num_agents, num_bars;
-  int base[WS_MAX_CHANNELS][2]; /* first barrier of (channel, full) in CTA 0 */
-  int per_cta;                  /* barriers of one CTA: CTA c's follow at c * per_cta */
+  int num_agents, num_bars, num_rings, max_in;
+  int (*base)[2]; /* per channel: first barrier of (channel, full) in CTA 0 */
+  int per_cta;    /* barriers of one CTA: CTA c's follow at c * per_cta */
   /* per agent and ring that shares memory (else null), at each position:
    * the index of the access of the ring that keeps the agent busy with it
    * there, -1 when none (see index_shared_accesses) */
-  int *reach[WS_MAX_AGENTS][WS_MAX_RINGS];
-  bool shares[WS_MAX_RINGS][WS_MAX_RINGS]; /* rings of different channels that overlap */
-  int actor;                               /* the agent whose event is being checked, or -1 */
+  int **reach[WS_MAX_AGENTS];
+  bool *shares; /* num_rings x num_rings: rings of different channels that overlap */
+  int actor;    /* the agent whose event is being checked, or -1 */
 } ws_model;
 
-/* Sets up the model of `run` and its initial state; false after a located
- * error (more barriers than the model holds). */
+/* True when rings r and q of different channels overlap in memory. */
+static inline bool ws_model_shares(const ws_model *M, int r, int q) {
+  return M->shares[(long)r * M->num_rings + q];
+}
+
+/* Sets up the model of `run` and its initial state (allocated as by
+ * ws_model_state_alloc); false after a located error. */
 bool ws_model_init(ws_model *M, const ws_run *run, ws_model_state *s);
 
-/* Frees what ws_model_init allocated (also after it failed). */
+/* Room for a state of the model; ws_model_state_free frees it. */
+void ws_model_state_alloc(const ws_model *M, ws_model_state *s);
+void ws_model_state_free(ws_model_state *s);
+
+/* Copies state `from` into `to` (both of the model). */
+void ws_model_state_copy(const ws_model *M, ws_model_state *to, const ws_model_state *from);
+
+/* Frees what ws_model_init allocated (also after it failed), the initial
+ * state aside. */
 void ws_model_free(ws_model *M);
 
 /* 1 when agent a can take its next event in s, 0 when it cannot (exited or

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ws_pass.h"
+#include "../../dialect/ws_text.h"
 
 typedef struct pass_instance {
   const ws_pass_def *def;
@@ -45,20 +46,17 @@ static void print_remark_to_stderr(MlirStringRef s, void *unused) {
 }
 
 void ws_remark(const ws_pass_env *env, MlirLocation loc, const char *fmt, ...) {
-  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(msg, sizeof msg, fmt, ap);
+  char *msg = ws_vformat("", fmt, ap);
   va_end(ap);
-  if (n < 0)
-    return;
-  size_t len = (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
   if (env && env->diag.on_remark) {
-    env->diag.on_remark(loc, mlirStringRefCreate(msg, len), env->diag.user_data);
-    return;
+    env->diag.on_remark(loc, mlirStringRefCreate(msg, strlen(msg)), env->diag.user_data);
+  } else {
+    mlirLocationPrint(loc, print_remark_to_stderr, NULL);
+    fprintf(stderr, ": remark: %s\n", msg);
   }
-  mlirLocationPrint(loc, print_remark_to_stderr, NULL);
-  fprintf(stderr, ": remark: %s\n", msg);
+  free(msg);
 }
 
 MlirPass ws_make_external_pass(const ws_pass_def *def, const ws_pass_options *opts,

@@ -202,19 +202,24 @@ static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
   ws_plan plan;
   if (!ws_plan_read(loop, &plan) || plan.num_channels == 0)
     return true; /* not scheduled or not planned */
-  if (!ws_plan_check(&plan))
+  if (!ws_plan_check(&plan)) {
+    ws_plan_release(&plan);
     return false;
+  }
   for (int c = 0; c < plan.num_channels; c++)
     plan_channel(&plan, &plan.channels[c]);
   ws_register_math m;
-  if (!plan_registers(&plan, max_blocks, &m))
+  if (!plan_registers(&plan, max_blocks, &m)) {
+    ws_plan_release(&plan);
     return false;
+  }
   if (ws_option_bool(opts, "explain"))
     ws_explain_protocol(&plan, &m, env);
   /* the completed tables stay on the loop, where ws-specialize reads them */
   ws_plan_write_partitions(&plan);
   ws_plan_write_channels(&plan);
   ws_plan_write_kernel(&plan);
+  ws_plan_release(&plan);
   return true;
 }
 

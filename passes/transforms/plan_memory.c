@@ -115,13 +115,10 @@ static int channel_for(ws_plan *plan, int from, int to, stage at) {
     if (plan->channels[c].from == from && plan->channels[c].to == to &&
         channel_stage(plan, c) == at)
       return c;
-  if (plan->num_channels == WS_MAX_CHANNELS)
-    return -1;
-  ws_channel *c = &plan->channels[plan->num_channels];
-  memset(c, 0, sizeof *c);
+  ws_channel *c = ws_plan_add_channel(plan);
   c->from = from;
   c->to = to;
-  return plan->num_channels++;
+  return plan->num_channels - 1;
 }
 
 /* The swizzle of a tile's ring. wgmma reads A and a transposed B K-major,
@@ -186,14 +183,7 @@ static bool collect_rings(ws_plan *plan, const ws_pass_env *env) {
       return false;
     }
     int channel = channel_for(plan, from, to, op_stage(plan, op));
-    if (channel < 0 || plan->num_rings == WS_MAX_RINGS) {
-      ws_emit_op_error(op,
-                       "needs more than %d rings; the loop moves too many "
-                       "tiles between partitions",
-                       WS_MAX_RINGS);
-      return false;
-    }
-    ws_ring *r = &plan->rings[plan->num_rings++];
+    ws_ring *r = ws_plan_add_ring(plan);
     r->producer = op;
     r->tile = mlirValueGetType(mlirOperationGetResult(op, 0));
     r->channel = channel;
@@ -292,10 +282,7 @@ static bool add_order_channel(ws_plan *plan) {
   int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
   if (compute < 0 || !(plan->parts[compute].pingpong || plan->parts[compute].turns))
     return true;
-  if (channel_for(plan, compute, compute, STAGE_LOOP) < 0) {
-    ws_emit_op_error(plan->loop, "needs more than %d channels", WS_MAX_CHANNELS);
-    return false;
-  }
+  channel_for(plan, compute, compute, STAGE_LOOP);
   return true;
 }
 
@@ -365,11 +352,11 @@ static bool add_tmem_channel(ws_plan *plan) {
   int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
   if (mma < 0)
     return true;
-  int c = compute < 0 ? -1 : channel_for(plan, mma, compute, STAGE_LOOP);
-  if (c < 0) {
-    ws_emit_op_error(plan->loop, "needs more than %d channels", WS_MAX_CHANNELS);
+  if (compute < 0) {
+    ws_emit_op_error(plan->loop, "has an MMA warp but no compute partition to run its epilogue");
     return false;
   }
+  int c = channel_for(plan, mma, compute, STAGE_LOOP);
   MlirValue acc = mlirOperationGetResult(plan->loop, 0);
   plan->tmem.tile = mlirValueGetType(acc);
   plan->tmem.channel = c;
@@ -619,13 +606,13 @@ static int choose_depths(ws_plan *plan, int stages, int budget, char *why, size_
  * already tried depth 1 or 2). */
 static void report_over_budget(const ws_plan *plan, int bytes, int budget, int stages,
                                const ws_target *target, bool from_option) {
-  char text[2048], loc[256], origin[64];
+  char loc[256], origin[64];
   if (from_option || !target)
     snprintf(origin, sizeof origin, "smem-budget=%d", budget);
   else
     snprintf(origin, sizeof origin, "the most %s gives a block", target->chip);
   ws_text t;
-  ws_text_init(&t, text, sizeof text);
+  ws_text_grown(&t);
   ws_text_appendf(&t, "shared memory plan needs %d bytes but the budget is %d bytes (%s); ", bytes,
                   budget, origin);
   if (stages > 1)
@@ -649,7 +636,8 @@ static void report_over_budget(const ws_plan *plan, int bytes, int budget, int s
   for (int c = 0; c < plan->num_channels; c++)
     barriers += 2 * plan->channels[c].depth * MBARRIER_BYTES;
   ws_text_appendf(&t, " barriers: %d bytes", barriers);
-  ws_emit_op_error(plan->loop, "%s", text);
+  ws_emit_op_error(plan->loop, "%s", t.buf);
+  ws_text_release(&t);
 }
 
 /* The row scratch of an elementwise loop that reduces rows (ws.reduce
@@ -674,6 +662,60 @@ static int row_scratch_bytes(const ws_plan *plan) {
   return saturate(ws_row_scratch_need(rows, plan->parts[compute].num_warps));
 }
 
+/* Plans the rings of a scheduled loop within `budget` bytes of shared
+ * memory and writes the plan; false after a located error. */
+static bool plan_rings(ws_plan *plan, MlirOperation loop, const ws_target *target, int budget,
+                       bool from_option, const ws_pass_options *opts, const ws_pass_env *env) {
+  if (!collect_rings(plan, env))
+    return false;
+  if (plan->num_rings == 0) {
+    ws_emit_op_error(loop, "moves no tile between partitions (no loaded tile "
+                           "is used), so there is nothing to warp-specialize");
+    return false;
+  }
+  if (!add_order_channel(plan) || !add_tmem_channel(plan))
+    return false;
+  split_into_boxes(plan, ws_option_bool(opts, "explain"), env);
+  int tmem_budget = (int)ws_option_int(opts, "tmem-budget");
+  if (tmem_budget == 0 && target)
+    tmem_budget = target->tmem_columns; /* the chip's (0: it has none) */
+  plan->row_scratch_bytes = row_scratch_bytes(plan);
+  int stages = ws_int_attr(loop, "ws.num_stages", 0);
+  if (stages == 1 && ws_plan_is_matmul(plan)) {
+    ws_emit_op_error(loop, "has ws.num_stages = 1 (the source's, or num-stages=1 where it "
+                           "sets none), but a matmul loop needs at least 2 "
+                           "stages: the consumers free a step's slot only after the "
+                           "next step's wait, so the load warp fills one slot while "
+                           "the tensor cores may still read the other");
+    return false;
+  }
+  char why[512];
+  int bytes = choose_depths(plan, stages, budget, why, sizeof why,
+                            plan->tmem.tile.ptr ? tmem_depth(plan, tmem_budget) : 0);
+  if (bytes > budget) {
+    report_over_budget(plan, bytes, budget, stages, target, from_option);
+    return false;
+  }
+  if (plan->tmem.tile.ptr) {
+    place_tmem_scales(plan);
+    plan->tmem.allocated = tmem_allocation(plan);
+    if (tmem_needed(plan) > tmem_budget) {
+      report_tmem_over_budget(plan, tmem_budget);
+      return false;
+    }
+  }
+  plan->smem_bytes = bytes;
+  ws_plan_write_rings(plan);
+  ws_plan_write_channels(plan);
+  ws_plan_write_kernel(plan);
+  ws_plan_write_tmem(plan);
+  if (ws_option_bool(opts, "explain"))
+    ws_explain_memory(plan, why, budget, env);
+  if (ws_option_bool(opts, "explain") && plan->tmem.tile.ptr)
+    explain_tmem(plan, tmem_budget, env);
+  return true;
+}
+
 static bool plan_loop(MlirOperation loop, const ws_pass_options *opts, const ws_pass_env *env) {
   const ws_target *target = ws_target_of(loop);
   int budget = (int)ws_option_int(opts, "smem-budget");
@@ -690,58 +732,11 @@ static bool plan_loop(MlirOperation loop, const ws_pass_options *opts, const ws_
   ws_plan plan;
   if (!ws_plan_read(loop, &plan))
     return true; /* not scheduled: nothing to plan */
-  if (!ws_plan_check(&plan))
-    return false;
-  if (plan.num_channels)
-    return true; /* already planned */
-  if (!collect_rings(&plan, env))
-    return false;
-  if (plan.num_rings == 0) {
-    ws_emit_op_error(loop, "moves no tile between partitions (no loaded tile "
-                           "is used), so there is nothing to warp-specialize");
-    return false;
-  }
-  if (!add_order_channel(&plan) || !add_tmem_channel(&plan))
-    return false;
-  split_into_boxes(&plan, ws_option_bool(opts, "explain"), env);
-  int tmem_budget = (int)ws_option_int(opts, "tmem-budget");
-  if (tmem_budget == 0 && target)
-    tmem_budget = target->tmem_columns; /* the chip's (0: it has none) */
-  plan.row_scratch_bytes = row_scratch_bytes(&plan);
-  int stages = ws_int_attr(loop, "ws.num_stages", 0);
-  if (stages == 1 && ws_plan_is_matmul(&plan)) {
-    ws_emit_op_error(loop, "has ws.num_stages = 1 (the source's, or num-stages=1 where it "
-                           "sets none), but a matmul loop needs at least 2 "
-                           "stages: the consumers free a step's slot only after the "
-                           "next step's wait, so the load warp fills one slot while "
-                           "the tensor cores may still read the other");
-    return false;
-  }
-  char why[512];
-  int bytes = choose_depths(&plan, stages, budget, why, sizeof why,
-                            plan.tmem.tile.ptr ? tmem_depth(&plan, tmem_budget) : 0);
-  if (bytes > budget) {
-    report_over_budget(&plan, bytes, budget, stages, target, from_option);
-    return false;
-  }
-  if (plan.tmem.tile.ptr) {
-    place_tmem_scales(&plan);
-    plan.tmem.allocated = tmem_allocation(&plan);
-    if (tmem_needed(&plan) > tmem_budget) {
-      report_tmem_over_budget(&plan, tmem_budget);
-      return false;
-    }
-  }
-  plan.smem_bytes = bytes;
-  ws_plan_write_rings(&plan);
-  ws_plan_write_channels(&plan);
-  ws_plan_write_kernel(&plan);
-  ws_plan_write_tmem(&plan);
-  if (ws_option_bool(opts, "explain"))
-    ws_explain_memory(&plan, why, budget, env);
-  if (ws_option_bool(opts, "explain") && plan.tmem.tile.ptr)
-    explain_tmem(&plan, tmem_budget, env);
-  return true;
+  bool ok =
+      ws_plan_check(&plan) && (plan.num_channels > 0 || /* already planned */
+                               plan_rings(&plan, loop, target, budget, from_option, opts, env));
+  ws_plan_release(&plan);
+  return ok;
 }
 
 static bool run_plan_memory(MlirOperation root, const ws_pass_options *opts,

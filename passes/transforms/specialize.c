@@ -144,6 +144,15 @@ MlirNamedAttribute spec_int_attr(MlirContext ctx, const char *name, int value) {
   return ws_named(ctx, name, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value));
 }
 
+/* A flag per channel of the plan, all false, which the caller frees: the
+ * channels a copy of the loop has touched. */
+bool *spec_channel_flags(const specializer *S) {
+  bool *flags = calloc((size_t)S->plan->num_channels + 1, sizeof *flags);
+  if (!flags)
+    abort(); /* out of memory: as MLIR itself does */
+  return flags;
+}
+
 MlirNamedAttribute spec_barrier_attr(MlirContext ctx, bool full) {
   return ws_named(ctx, "barrier",
                   mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(full ? "full" : "empty")));
@@ -458,6 +467,9 @@ bool ws_specialize(ws_plan *plan) {
     return false;
   specializer S = {.plan = plan, .ctx = mlirOperationGetContext(plan->loop)};
   S.i32 = mlirIntegerTypeGet(S.ctx, 32);
+  S.prologue_slot = calloc((size_t)plan->num_rings + 1, sizeof *S.prologue_slot);
+  if (!S.prologue_slot)
+    abort(); /* out of memory: as MLIR itself does */
   S.second = ws_plan_second_pass(plan);
   MlirOperation loop = plan->loop, tile = ws_plan_tile_loop(plan);
   ws_builder b = ws_builder_before(mlirOperationIsNull(tile) ? loop : tile);
@@ -473,6 +485,7 @@ bool ws_specialize(ws_plan *plan) {
   else if (ws_plan_cluster_size(plan) > 1) /* no CTA leaves while a peer may write to it */
     spec_sync_threads(&S, &b, false);
   spec_map_free(&S.map);
+  free(S.prologue_slot);
   if (S.failed)
     return false;
   if (mlirOperationIsNull(tile)) {
@@ -527,15 +540,16 @@ static bool specialize_loop(MlirOperation loop, const ws_pass_options *opts,
   ws_plan plan;
   if (!ws_plan_read(loop, &plan) || plan.num_channels == 0)
     return true; /* not scheduled or not planned */
-  if (!ws_plan_check(&plan))
-    return false;
-  if (!has_protocol(&plan)) {
+  bool ok = ws_plan_check(&plan);
+  if (ok && !has_protocol(&plan)) {
     ws_emit_op_error(loop, "has a memory plan but no protocol (its ws.channels lack "
                            "full_arrivals, or its ws.partitions registers); run "
                            "ws-insert-barriers before ws-specialize");
-    return false;
+    ok = false;
   }
-  return ws_specialize(&plan);
+  ok = ok && ws_specialize(&plan);
+  ws_plan_release(&plan);
+  return ok;
 }
 
 static bool run_specialize(MlirOperation root, const ws_pass_options *opts,

@@ -41,11 +41,11 @@ typedef struct value_map {
 
 typedef struct specializer {
   const ws_plan *plan;
-  value_map map; /* the partition being emitted's (spec_fresh_map); freed at the end */
-  MlirValue prologue_slot[WS_MAX_RINGS]; /* the consumers' slot of each prologue ring */
-  MlirValue pair_step;  /* a lagged K loop's step per iteration (two K steps), shared by
-                           every partition's copy; null when the loop has no lag */
-  MlirOperation second; /* a row kernel's second pass (ws_plan_second_pass), or null */
+  value_map map;            /* the partition being emitted's (spec_fresh_map); freed at the end */
+  MlirValue *prologue_slot; /* the consumers' slot of each prologue ring (num_rings) */
+  MlirValue pair_step;      /* a lagged K loop's step per iteration (two K steps), shared by
+                               every partition's copy; null when the loop has no lag */
+  MlirOperation second;     /* a row kernel's second pass (ws_plan_second_pass), or null */
   MlirContext ctx;
   MlirType i32;
   bool failed;
@@ -80,6 +80,7 @@ value_map *spec_fresh_map(specializer *S);
 void spec_map_free(value_map *m);
 MlirValue spec_map_get(const value_map *m, MlirValue v);
 MlirValue spec_c32(ws_builder *b, int64_t v);
+bool *spec_channel_flags(const specializer *S);
 
 MlirNamedAttribute spec_int_attr(MlirContext ctx, const char *name, int value);
 MlirNamedAttribute spec_barrier_attr(MlirContext ctx, bool full);

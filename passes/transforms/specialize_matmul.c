@@ -451,7 +451,7 @@ void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
  * drain before the warp exits. */
 void spec_emit_epilogue_store(specializer *S, ws_builder *b, int part) {
   value_map *m = spec_fresh_map(S);
-  bool started[WS_MAX_CHANNELS] = {false};
+  bool *started = spec_channel_flags(S);
   MlirValue n = spec_c32(b, 0);
   tile_nest t = spec_open_tile_loop(S, b, m, part, 1, &n);
   spec_emit_tma_ops(S, &t.at, m, n, spec_first_epilogue_op(S, &t.at, m, part), part, started);
@@ -464,4 +464,5 @@ void spec_emit_epilogue_store(specializer *S, ws_builder *b, int part) {
     spec_close_tile_loop(&t, 1, &next);
   }
   spec_bulk_wait(b, 0, false);
+  free(started);
 }

@@ -83,7 +83,9 @@ static void store_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n
 void spec_emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
                        int part, bool *started) {
   bool store = S->plan->parts[part].role == WS_ROLE_STORE;
-  MlirValue slot[WS_MAX_CHANNELS];
+  MlirValue *slot = calloc((size_t)S->plan->num_channels + 1, sizeof *slot);
+  if (!slot)
+    abort(); /* out of memory: as MLIR itself does */
   for (; !mlirOperationIsNull(op); op = spec_after(S, b, m, op, part)) {
     int num = (int)mlirOperationGetNumOperands(op);
     int r = ws_ring_of_value(S->plan, store ? mlirOperationGetOperand(op, num - 1)
@@ -93,7 +95,7 @@ void spec_emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n,
     if (r < 0) {
       ws_emit_op_error(op, "stores a tile that has no ring; run ws-plan-memory");
       S->failed = true;
-      return;
+      break;
     }
     int ch = S->plan->rings[r].channel;
     const ws_channel *c = &S->plan->channels[ch];
@@ -117,6 +119,7 @@ void spec_emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n,
     spec_tma_op(S, b, store ? "ws.tma_store" : "ws.tma_load", op, store ? num - 2 : num - 1, m, r,
                 slot[ch], 0);
   }
+  free(slot);
 }
 
 /* ---- a row kernel's second pass ---------------------------------------------- */
@@ -145,7 +148,7 @@ static bool has_tile_ops(const specializer *S, MlirOperation loop, int part) {
  * the loop (spec_emit_tma_ops), on the second pass's channels. */
 static void emit_tma_second_pass(specializer *S, ws_builder *outer, value_map *m, int part) {
   bool store = S->plan->parts[part].role == WS_ROLE_STORE;
-  bool started[WS_MAX_CHANNELS] = {false};
+  bool *started = spec_channel_flags(S);
   MlirValue n;
   MlirBlock body;
   ws_builder b = open_second_pass(S, outer, m, &n, &body);
@@ -156,6 +159,7 @@ static void emit_tma_second_pass(specializer *S, ws_builder *outer, value_map *m
   if (store)
     spec_release_stored_slots(S, &b, n, started);
   spec_close_loop(S, &b, body, n, m);
+  free(started);
 }
 
 /* What follows the loop in a TMA partition of a row kernel: its scalars,
@@ -230,6 +234,9 @@ static void await_last_releases(specializer *S, ws_builder *b, MlirValue end, co
   }
 }
 
+static void emit_tma_loops(specializer *S, ws_builder *outer, value_map *m, int part, bool store,
+                           bool epilogue, MlirValue counts[2], bool *started, bool *fetched);
+
 /* A TMA partition: its own copy of the loop (see spec_emit_tma_ops), inside its
  * copy of the tile loop when the kernel is persistent (the producer then
  * runs ahead into the next tile as far as the ring lets it); then the
@@ -240,8 +247,19 @@ void spec_emit_tma_partition(specializer *S, ws_builder *outer, int part) {
   bool store = S->plan->parts[part].role == WS_ROLE_STORE;
   bool epilogue = loads_epilogue(S, part);
   value_map *m = spec_fresh_map(S);
-  MlirValue counts[2] = {spec_c32(outer, 0), spec_c32(outer, 0)}, n; /* K steps, tiles */
-  bool started[WS_MAX_CHANNELS] = {false}, fetched[WS_MAX_CHANNELS] = {false};
+  MlirValue counts[2] = {spec_c32(outer, 0), spec_c32(outer, 0)}; /* K steps, tiles */
+  bool *started = spec_channel_flags(S), *fetched = spec_channel_flags(S);
+  emit_tma_loops(S, outer, m, part, store, epilogue, counts, started, fetched);
+  free(started);
+  free(fetched);
+}
+
+/* spec_emit_tma_partition's copies of the loops, `started` and `fetched`
+ * marking the channels of the loop's and the prologue's and epilogue's
+ * TMA ops that the partition has touched. */
+static void emit_tma_loops(specializer *S, ws_builder *outer, value_map *m, int part, bool store,
+                           bool epilogue, MlirValue counts[2], bool *started, bool *fetched) {
+  MlirValue n;
   if (!store && mlirOperationIsNull(ws_plan_tile_loop(S->plan)))
     spec_emit_tma_ops(S, outer, m, counts[0], spec_first_prologue_op(S, outer, m, part), part,
                       fetched);
@@ -260,7 +278,7 @@ void spec_emit_tma_partition(specializer *S, ws_builder *outer, int part) {
     spec_release_stored_slots(S, &b, n, started);
   if (!mlirValueIsNull(S->pair_step)) { /* a lagged loop: its second K step */
     n = spec_second_step(S, &b, m, n);
-    memset(started, 0, sizeof started);
+    memset(started, 0, (size_t)S->plan->num_channels * sizeof *started);
     spec_emit_tma_ops(S, &b, m, n, spec_first_tile_op(S, &b, m, part), part, started);
   }
   spec_close_loop(S, &b, body, n, m);

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""The combine of a 32-way split (33 rings a step), checked on a GPU.
+
+  combine_run.py compile DIR   (a machine with MLIR) DIR/combine_32.wsmod
+  combine_run.py run DIR       (a GPU) out = the sum of the 32 m x n parts
+                               stacked in one (32 m) x n tensor, at ragged
+                               and whole shapes against torch, with guard
+                               bytes around the output
+
+combine_32.mlir loads the 32 parts' tiles of a step (32 rings from the load
+warp to the compute warps), adds them and stores the sum (a 33rd ring)."""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE = os.path.join(HERE, "..", "..", "python")
+sys.path.insert(0, os.path.join(HERE, "..", "epilogue"))
+from epilogue_run import guarded, intact  # noqa: E402
+
+SPLITS, BLOCK_ROWS = 32, 8
+SHAPES = [(1000, 1000), (129, 260), (8, 64), (2048, 4096), (3, 4)]
+
+
+def compile_all(out):
+    os.makedirs(out, exist_ok=True)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE] + [p for p in [env.get("PYTHONPATH")] if p])
+    subprocess.check_call([sys.executable, "-m", "ws", "compile", "--chip", "sm_90a",
+                           "--out-dir", out, os.path.join(HERE, "combine_32.mlir")], env=env)
+
+
+def run_all(folder):
+    try:
+        import torch
+        gpu = torch.cuda.is_available()
+    except ImportError:
+        gpu = False
+    if not gpu:
+        print("skipped: no GPU")
+        return 0
+    sys.path.insert(0, PACKAGE)
+    import ws
+    kernel = ws.load(os.path.join(folder, "combine_32.wsmod")).kernels["combine_32"]
+    failed = 0
+    for m, n in SHAPES:
+        torch.manual_seed(m * 7 + n)
+        parts = torch.rand(SPLITS * m, n, device="cuda", dtype=torch.float32) * 2 - 1
+        big, out = guarded(torch, m, n, torch.float32)
+        kernel[(-(-m // BLOCK_ROWS),)](parts, out, m, n)
+        torch.cuda.synchronize()
+        want = parts.view(SPLITS, m, n).sum(0)
+        err = (out - want).abs().max().item()
+        guards = intact(torch, big, m, n)
+        ok = guards and err <= 1e-4
+        failed += not ok
+        print("combine_32 %5dx%5d  max err %.3g  guards %s  %s" % (
+            m, n, err, "intact" if guards else "BROKEN", "ok" if ok else "FAILED"))
+    print("combine: %d passed, %d failed" % (len(SHAPES) - failed, failed))
+    return 1 if failed else 0
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("compile", "run"):
+        sys.exit(__doc__)
+    if sys.argv[1] == "compile":
+        compile_all(sys.argv[2])
+        return 0
+    return run_all(sys.argv[2])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
