@@ -72,6 +72,20 @@ void ws_plan_release(ws_plan *plan) {
   plan->num_rings = plan->rings_cap = plan->num_channels = plan->channels_cap = 0;
 }
 
+int ws_op_stage(MlirOperation op) { return ws_int_attr(op, "ws.stage", 0); }
+
+void ws_set_op_stage(MlirOperation op, int stage) { ws_set_int_attr(op, "ws.stage", stage); }
+
+int ws_loop_stages(MlirOperation loop) {
+  int most = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    int s = ws_op_stage(op);
+    most = s > most ? s : most;
+  }
+  return most + 1;
+}
+
 /* The partition named `name`, or -1. */
 static int part_by_name(const ws_plan *plan, MlirStringRef name) {
   for (int i = 0; i < plan->num_parts; i++)
@@ -463,8 +477,6 @@ static void read_partitions(ws_plan *plan, MlirAttribute table) {
     p->first_warp = dict_int(e, "first_warp", 0);
     p->pingpong = dict_int(e, "pingpong", 0) != 0;
     p->turns = dict_int(e, "turns", 0) != 0;
-    p->lag = dict_int(e, "lag", 0);
-    p->pipelined = dict_int(e, "pipelined", 0) != 0;
   }
 }
 
@@ -812,10 +824,6 @@ void ws_plan_write_partitions(const ws_plan *plan) {
       ws_text_appendf(&t, ", pingpong = true");
     if (part->turns)
       ws_text_appendf(&t, ", turns = true");
-    if (part->lag)
-      ws_text_appendf(&t, ", lag = %d : i32", part->lag);
-    if (part->pipelined)
-      ws_text_appendf(&t, ", pipelined = true");
     ws_text_appendf(&t, "}");
   }
   ws_text_appendf(&t, "]");

@@ -61,18 +61,11 @@ typedef struct ws_partition {
   int num_warps;
   int registers; /* 0: not decided yet */
   int first_warp;
-  bool pingpong;  /* compute of a persistent matmul: its warpgroups take
-                     alternate tiles, each the whole tile (ws_pingpong) */
-  bool turns;     /* compute of a matmul loop with several ws.dot ops: its two
-                     warpgroups take turns issuing their wgmmas (each its own
-                     rows), so one's register math runs under the other's */
-  int lag;        /* compute of a matmul loop: 1 when the math on a K step's
-                     wgmma products runs a step late, under the next step's
-                     wgmmas (ws_choose_product_lag) */
-  bool pipelined; /* compute of a loop with two runs of ws.dot (attention):
-                     each warpgroup issues the next step's first run before
-                     this step's second, and runs the next step's math under
-                     the second (ws_choose_step_pipeline) */
+  bool pingpong; /* compute of a persistent matmul: its warpgroups take
+                    alternate tiles, each the whole tile (ws_pingpong) */
+  bool turns;    /* compute of a matmul loop with several ws.dot ops: its two
+                    warpgroups take turns issuing their wgmmas (each its own
+                    rows), so one's register math runs under the other's */
 } ws_partition;
 
 /* How a cluster kernel's CTAs share a ring whose tile every CTA of the
@@ -189,6 +182,19 @@ int ws_plan_mma_ctas(const ws_plan *plan);
  * in its ws.partition); 0 when unscheduled. */
 unsigned ws_op_partitions(const ws_plan *plan, MlirOperation op);
 void ws_set_op_partitions(const ws_plan *plan, MlirOperation op, unsigned mask);
+
+/* The stage of an op of the marked loop (ws.stage = S : i32, which
+ * ws-partition-schedule writes on every op of the loop's body): the
+ * partition's copy of the loop runs step n's op of stage S in the
+ * iteration of step n + S, so a stage-1 op runs a step behind the stage-0
+ * ops of its partition (the lagged math on a K step's wgmma products, or
+ * a pipelined step's late math and second run of ws.dot). 0 when unset. */
+int ws_op_stage(MlirOperation op);
+void ws_set_op_stage(MlirOperation op, int stage);
+
+/* How many stages the ops of the loop's body span: 1 + the most ws.stage
+ * of any of them (1 when every op runs in its own step). */
+int ws_loop_stages(MlirOperation loop);
 
 /* The role named `name`, or -1. */
 int ws_role_from_name(MlirStringRef name);

@@ -821,6 +821,8 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
       index_of[r] = 1u << ws_plan_add_partition(&plan, (ws_role)r, warps[r]);
   MlirOperation tile = ws_plan_tile_loop(&plan);
   int compute = ws_plan_find_role(&plan, WS_ROLE_COMPUTE);
+  for (int i = 0; i < n; i++) /* every op in its own step, until a decider says otherwise */
+    ws_set_op_stage(ops[i], 0);
   if (!mlirOperationIsNull(tile) && compute >= 0)
     plan.parts[compute].pingpong = ws_tile_loop_is_pingpong(tile);
   if (compute >= 0) {
@@ -842,9 +844,11 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
                 "as they come",
                 TURN_MAX_WIDTH);
     char why[512];
-    plan.parts[compute].lag = ws_choose_product_lag(&plan, compute, why, sizeof why);
+    int lag = ws_choose_product_lag(&plan, compute, why, sizeof why);
+    if (lag)
+      ws_stage_product_lag(loop);
     if (explain)
-      remark_choice(env, loc, plan.parts[compute].lag,
+      remark_choice(env, loc, lag,
                     "lag 1: the math on each K step's products runs one step late, after "
                     "the next step's wgmmas are issued, so the tensor cores run it in their "
                     "shadow instead of waiting for it; %s",
@@ -856,9 +860,10 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
       ws_emit_op_error(loop, "asks for ws.pipeline = true, but it cannot be pipelined: %s", why);
       return false;
     }
-    plan.parts[compute].pipelined = pipe == WS_PIPELINE_ON;
+    if (pipe == WS_PIPELINE_ON)
+      ws_stage_step_pipeline(loop);
     if (explain)
-      remark_choice(env, loc, plan.parts[compute].pipelined,
+      remark_choice(env, loc, pipe == WS_PIPELINE_ON,
                     "pipelined: each consumer warpgroup issues the next step's first "
                     "ws.dot run (S) before this step's second (P V), waits for S alone and "
                     "runs the next step's math while P V runs; the math that reads P V's "

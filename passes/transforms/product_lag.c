@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* product_lag.c: whether the consumers of a matmul's K loop run the math on
- * a step's wgmma products one step late (ws_partition.lag), for
+ * a step's wgmma products one step late (ws.stage = 1 on that math), for
  * ws-partition-schedule.
  *
  * A K loop that makes a fresh product each step (a ws.dot into
@@ -121,4 +121,13 @@ int ws_choose_product_lag(const ws_plan *plan, int compute, char *why, size_t ca
            "thread of %d",
            values, LAG_VALUE_BUDGET);
   return 1;
+}
+
+void ws_stage_product_lag(MlirOperation loop) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    bool issued = wsOperationIsA(op, "dot") || (ws_feeds_dot(op) && ws_is_splat_tile(op));
+    if (ws_is_step_tile_op(op) && !issued && !ws_op_is(op, "scf.yield"))
+      ws_set_op_stage(op, 1);
+  }
 }

@@ -153,6 +153,19 @@ bool *spec_channel_flags(const specializer *S) {
   return flags;
 }
 
+/* The loop's stages (ws.stage) say which K loop the consumers run: two
+ * stages over one run of ws.dot are the lagged loop (the math a step
+ * behind its wgmmas, specialize_lag.c), over two runs the pipelined one
+ * (the second run and the math on its product a step behind,
+ * specialize_pipeline.c). */
+bool spec_is_lagged(const ws_plan *plan) {
+  return ws_loop_stages(plan->loop) > 1 && ws_loop_dot_runs(plan->loop) == 1;
+}
+
+bool spec_is_pipelined(const ws_plan *plan) {
+  return ws_loop_stages(plan->loop) > 1 && ws_loop_dot_runs(plan->loop) == 2;
+}
+
 MlirNamedAttribute spec_barrier_attr(MlirContext ctx, bool full) {
   return ws_named(ctx, "barrier",
                   mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(full ? "full" : "empty")));
@@ -228,8 +241,8 @@ MlirOperation spec_clone_mapped(ws_builder *b, MlirOperation op, value_map *m) {
   MlirOperation copy = mlirOperationClone(op);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(copy); i++)
     mlirOperationSetOperand(copy, i, spec_map_get(m, mlirOperationGetOperand(op, i)));
-  static const char *const plan_attrs[] = {"ws.partition", "ws.ring"};
-  for (size_t a = 0; a < 2; a++)
+  static const char *const plan_attrs[] = {"ws.partition", "ws.stage", "ws.ring"};
+  for (size_t a = 0; a < sizeof plan_attrs / sizeof plan_attrs[0]; a++)
     mlirOperationRemoveDiscardableAttributeByName(copy,
                                                   mlirStringRefCreateFromCString(plan_attrs[a]));
   if (!mlirOperationIsNull(b->before))
@@ -477,7 +490,7 @@ bool ws_specialize(ws_plan *plan) {
   MlirValue warp = ws_arith(&b, "arith.divui", tid, spec_c32(&b, WARP_THREADS));
   init_barriers(&S, &b, tid, warp);
   int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
-  if (compute >= 0 && plan->parts[compute].lag) /* two K steps an iteration, in every copy */
+  if (compute >= 0 && spec_is_lagged(plan)) /* two K steps an iteration, in every copy */
     S.pair_step = ws_arith(&b, "arith.muli", mlirOperationGetOperand(loop, 2), spec_c32(&b, 2));
   emit_partitions(&S, &b, warp);
   if (plan->tmem.tile.ptr)

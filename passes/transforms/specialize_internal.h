@@ -81,6 +81,8 @@ void spec_map_free(value_map *m);
 MlirValue spec_map_get(const value_map *m, MlirValue v);
 MlirValue spec_c32(ws_builder *b, int64_t v);
 bool *spec_channel_flags(const specializer *S);
+bool spec_is_lagged(const ws_plan *plan);
+bool spec_is_pipelined(const ws_plan *plan);
 
 MlirNamedAttribute spec_int_attr(MlirContext ctx, const char *name, int value);
 MlirNamedAttribute spec_barrier_attr(MlirContext ctx, bool full);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* specialize_lag.c: a lagged K loop (ws_partition.lag): a step's math on fresh products
+/* specialize_lag.c: a lagged K loop (two stages, ws.stage): a step's math on fresh products
  * runs under the next step's wgmmas.
  * Part of ws-specialize (specialize.c). */
 #include "specialize_internal.h"
 
-/* ---- a lagged K loop (ws_partition.lag) ---------------------------------------
+/* ---- a lagged K loop (two stages, ws.stage) ---------------------------------------
  *
  * The consumers issue a step's wgmmas (into one of two products) and run
  * the math of the step before while the tensor cores run them. One

@@ -400,11 +400,10 @@ void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
     spec_take_turn_after(S, &t1, &turns, spec_turn_at(&t1, &turns, spec_c32(&t1, 0), 0));
   }
   MlirValue steps;
-  bool own_waits = S->plan->parts[part].lag || S->plan->parts[part].pipelined;
+  bool lagged = spec_is_lagged(S->plan), own_waits = lagged || spec_is_pipelined(S->plan);
   if (own_waits) { /* waits, releases and maps the results itself */
-    steps = S->plan->parts[part].lag
-                ? spec_emit_lagged_k_loop(S, at, m, part, in, counts[0])
-                : spec_emit_pipelined_k_loop(S, at, m, part, in, counts[0], &turns);
+    steps = lagged ? spec_emit_lagged_k_loop(S, at, m, part, in, counts[0])
+                   : spec_emit_pipelined_k_loop(S, at, m, part, in, counts[0], &turns);
     if (mlirValueIsNull(steps)) {
       S->failed = true;
       return;

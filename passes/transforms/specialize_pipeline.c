@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* specialize_pipeline.c: a pipelined loop (ws_partition.pipelined): the next step's first
+/* specialize_pipeline.c: a pipelined loop (two stages, ws.stage): the next step's first
  * ws.dot issued before this step's math.
  * Part of ws-specialize (specialize.c). */
 #include "specialize_internal.h"
 
-/* ---- a pipelined loop (ws_partition.pipelined) ------------------------------
+/* ---- a pipelined loop (two stages, ws.stage) ------------------------------
  *
  * A step with two runs of ws.dot (S = Q K^T; the math; O += P V) runs
  * rotated, so that a warpgroup's softmax of step n + 1 runs while the
@@ -102,49 +102,19 @@ static bool marked(const value_map *set, MlirValue v) {
   return set->cap && spec_map_find(set, v)->from.ptr;
 }
 
-/* True for math that is as cheap to redo where it is used as to carry:
- * a ws.broadcast of a row vector, an index tile, a splat. */
-static bool rebuilt_where_used(MlirOperation op) {
-  return wsOperationIsA(op, "broadcast") || wsOperationIsA(op, "iota") || ws_is_splat_tile(op);
-}
-
-/* Marks in `late` the math ops that read a carried tile the second run
- * yields (O), directly or through other math, and the cheap ops (a
- * ws.broadcast of the rescale factor) whose every user is late: each value
- * they make, and those carried tiles, map to themselves. */
-static void mark_late_math(const specializer *S, const step_runs *r, value_map *late) {
+/* The late values, from the stages ws-partition-schedule wrote
+ * (ws_stage_step_pipeline): the carried tiles the second run yields (O)
+ * and every result of a stage-1 op, each mapped to itself in `late`. */
+static void late_values(const specializer *S, const step_runs *r, value_map *late) {
   MlirBlock body = ws_loop_body(S->plan->loop);
   MlirOperation yield = mlirBlockGetTerminator(body);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(yield); i++)
     if (from_second_run(r, mlirOperationGetOperand(yield, i)))
       spec_map_put(late, mlirBlockGetArgument(body, 1 + i), mlirBlockGetArgument(body, 1 + i));
-  ws_op_list ops = {0};
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    ws_op_list_push(&ops, op);
-    bool reads = false;
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op) && !reads; i++)
-      reads = marked(late, mlirOperationGetOperand(op, i));
-    for (intptr_t i = 0; reads && i < mlirOperationGetNumResults(op); i++)
+       op = mlirOperationGetNextInBlock(op))
+    for (intptr_t i = 0; ws_op_stage(op) == 1 && i < mlirOperationGetNumResults(op); i++)
       spec_map_put(late, mlirOperationGetResult(op, i), mlirOperationGetResult(op, i));
-  }
-  for (long k = ops.len; k-- > 0;) { /* users come after: one backward pass */
-    MlirOperation op = ops.items[k];
-    if (mlirOperationGetNumResults(op) != 1 || !rebuilt_where_used(op) ||
-        marked(late, mlirOperationGetResult(op, 0)))
-      continue;
-    bool all_late = true, any = false;
-    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
-         !mlirOpOperandIsNull(u) && all_late; u = mlirOpOperandGetNextUse(u)) {
-      MlirOperation user = mlirOpOperandGetOwner(u);
-      any = true;
-      all_late = mlirOperationGetNumResults(user) && !wsOperationIsA(user, "dot") &&
-                 marked(late, mlirOperationGetResult(user, 0));
-    }
-    if (any && all_late)
-      spec_map_put(late, mlirOperationGetResult(op, 0), mlirOperationGetResult(op, 0));
-  }
-  ws_op_list_free(&ops);
 }
 
 static bool is_late(const value_map *late, MlirOperation op) {
@@ -238,7 +208,7 @@ MlirValue spec_emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map *
   MlirValue xs[WS_LAG_MAX_VALUES], vals[WS_LAG_MAX_VALUES + 1];
   bool ok = read_step_runs(loop, &r) && carried + 1 <= WS_LAG_MAX_VALUES;
   if (ok)
-    mark_late_math(S, &r, &late);
+    late_values(S, &r, &late);
   if (!ok || !collect_step_inputs(&r, &late, loop, xs, WS_LAG_MAX_VALUES - 1, &nx)) {
     spec_map_free(&late);
     ws_emit_op_error(loop,

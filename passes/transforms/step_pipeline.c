@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* step_pipeline.c: whether the consumers of a loop with two runs of
  * ws.dot (attention: S = Q K^T, the softmax, O += P V) issue the next
- * step's first run before this step's second (ws_partition.pipelined), for
+ * step's first run before this step's second (stage 1 for the second run and the math on
+ * its carried product), for
  * ws-partition-schedule.
  *
  * Without it a warpgroup issues S, waits for it, runs the softmax and
@@ -16,11 +17,13 @@
  * it. The price is registers: S of step n + 1 and its math are live
  * beside O and beside P of step n, which P V still reads. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "ws-c/Dialect.h"
 #include "../plan/ws_plan.h"
+#include "../support/ws_op_list.h"
 #include "../support/ws_pass.h"
 #include "../target/ws_target.h"
 #include "ws_step_pipeline.h"
@@ -67,7 +70,8 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
   int ask = asked(loop);
   ws_pipeline_choice no = ask == 1 ? WS_PIPELINE_REFUSED : WS_PIPELINE_OFF;
   snprintf(why, cap, "%s", "");
-  if (ws_mma_engine_of(loop)->accumulator != WS_ACC_REGISTERS || c->pingpong || c->lag ||
+  bool lag = ws_loop_stages(loop) > 1; /* the lag, decided first, staged its math */
+  if (ws_mma_engine_of(loop)->accumulator != WS_ACC_REGISTERS || c->pingpong || lag ||
       !mlirOperationIsNull(ws_plan_tile_loop(plan)) || ws_loop_dot_runs(loop) != 2) {
     if (ask == 1)
       snprintf(why, cap,
@@ -76,7 +80,7 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
                "has %d run(s)%s",
                ws_loop_dot_runs(loop),
                !mlirOperationIsNull(ws_plan_tile_loop(plan)) ? " in a persistent tile loop"
-               : c->lag                                      ? " and a lag"
+               : lag                                         ? " and a lag"
                : ws_mma_engine_of(loop)->accumulator != WS_ACC_REGISTERS
                    ? " accumulating in tensor memory"
                    : "");
@@ -159,4 +163,73 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
            head, fits ? "within" : "over", budget, registers,
            ask == 1 ? "; ws.pipeline = true asks for it" : "");
   return WS_PIPELINE_ON;
+}
+
+/* True for math that is as cheap to redo where it is used as to carry:
+ * a ws.broadcast of a row vector, an index tile, a splat. */
+static bool rebuilt_where_used(MlirOperation op) {
+  return wsOperationIsA(op, "broadcast") || wsOperationIsA(op, "iota") || ws_is_splat_tile(op);
+}
+
+/* True when v is late: a carried tile the second run makes (late_arg) or
+ * a result of a stage-1 op of the body. */
+static bool is_late_value(MlirValue v, MlirBlock body, const bool *late_arg) {
+  if (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    return mlirBlockEqual(mlirOperationGetBlock(def), body) && ws_op_stage(def) == 1;
+  }
+  intptr_t i = mlirBlockArgumentGetArgNumber(v);
+  return mlirBlockEqual(mlirBlockArgumentGetOwner(v), body) && i > 0 && late_arg[i - 1];
+}
+
+/* True when every user of op's one result is a late op with results
+ * (not a ws.dot), and it has one. */
+static bool only_late_users(MlirOperation op) {
+  bool any = false;
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    if (!mlirOperationGetNumResults(user) || wsOperationIsA(user, "dot") || ws_op_stage(user) != 1)
+      return false;
+    any = true;
+  }
+  return any;
+}
+
+void ws_stage_step_pipeline(MlirOperation loop) {
+  MlirBlock body = ws_loop_body(loop);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  intptr_t carried = mlirOperationGetNumOperands(yield);
+  bool *late_arg = calloc((size_t)carried + 1, sizeof *late_arg);
+  if (!late_arg)
+    abort(); /* out of memory: as MLIR itself does */
+  ws_op_list second = {0};
+  ws_step_walk w = ws_step_walk_begin(loop);
+  while (ws_step_next(&w))
+    if (w.dot && w.run == 2)
+      ws_op_list_push(&second, w.op);
+  for (intptr_t i = 0; i < carried; i++) {
+    MlirValue v = mlirOperationGetOperand(yield, i);
+    for (long k = 0; k < second.len && mlirValueIsAOpResult(v); k++)
+      late_arg[i] |= mlirOperationEqual(mlirOpResultGetOwner(v), second.items[k]);
+  }
+  ws_op_list ops = {0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, yield);
+       op = mlirOperationGetNextInBlock(op)) {
+    ws_op_list_push(&ops, op);
+    bool reads = false;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op) && !reads; i++)
+      reads = is_late_value(mlirOperationGetOperand(op, i), body, late_arg);
+    if (reads && mlirOperationGetNumResults(op))
+      ws_set_op_stage(op, 1);
+  }
+  for (long k = ops.len; k-- > 0;) { /* users come after: one backward pass */
+    MlirOperation op = ops.items[k];
+    if (mlirOperationGetNumResults(op) == 1 && rebuilt_where_used(op) && ws_op_stage(op) != 1 &&
+        only_late_users(op))
+      ws_set_op_stage(op, 1);
+  }
+  ws_op_list_free(&ops);
+  ws_op_list_free(&second);
+  free(late_arg);
 }

@@ -877,6 +877,23 @@ static bool check_kernel_int_attr(verify_state *st, MlirOperation op, MlirAttrib
                          ws_op_is(op, "gpu.func") && get_i32(a, &v) && v >= 0);
 }
 
+/* ws.stage on an op of a marked loop: 0, or 1 for an op that runs a step
+ * behind (the two stages ws-specialize builds loops of). */
+static bool check_stage(verify_state *st, MlirOperation op, MlirAttribute a) {
+  (void)st;
+  long long v;
+  if (!get_i32(a, &v))
+    return check_plan_attr(op, "ws.stage", false);
+  if (v < 0 || v > 1) {
+    ws_emit_op_error(op,
+                     "has ws.stage = %lld; ws-specialize builds loops of stages 0 and 1 "
+                     "(an op that runs in its own step, or one step behind)",
+                     v);
+    return false;
+  }
+  return true;
+}
+
 static bool check_row_scratch(verify_state *st, MlirOperation op, MlirAttribute a) {
   (void)st;
   return check_plan_attr(op, "ws.row_scratch",
@@ -914,6 +931,7 @@ static const attr_rule attr_rules[] = {
     {"ws.num_warps", check_num_warps, true},
     {"ws.cluster", check_cluster, true},
     {"ws.partition", check_array_attr, false},
+    {"ws.stage", check_stage, false},
     {"ws.partitions", check_array_attr, false},
     {"ws.channels", check_array_attr, false},
     {"ws.ring", check_dict_attr, false},

@@ -15,4 +15,9 @@
  * loop has nothing to lag). */
 int ws_choose_product_lag(const ws_plan *plan, int compute, char *why, size_t cap);
 
+/* Writes the lag's stages on the loop's ops: the step's math (every tile
+ * op but the ws.dot ops and the splats that feed them) runs in stage 1,
+ * a step behind the wgmmas. */
+void ws_stage_product_lag(MlirOperation loop);
+
 #endif

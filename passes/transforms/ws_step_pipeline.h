@@ -25,4 +25,11 @@ typedef enum ws_pipeline_choice {
  * pipeline for another mode: persistent, lagged). */
 ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, char *why, size_t cap);
 
+/* Writes the pipeline's stages on the loop's ops: the late math (what
+ * reads a tile the second run of ws.dot carries to the next step, O,
+ * directly or through other math, and the cheap ops, a ws.broadcast of the
+ * rescale factor, whose every user is late) and the second run run in
+ * stage 1, a step behind the first run and the early math (the softmax). */
+void ws_stage_step_pipeline(MlirOperation loop);
+
 #endif

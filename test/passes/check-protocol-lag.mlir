@@ -1,4 +1,4 @@
-// The lagged K loop's protocol (ws.partitions' lag = 1): integration/matmul/
+// The lagged K loop's protocol (ws.stage = 1 on its math): integration/matmul/
 // fp8.py's persistent block-scaled kernel (DeepGEMM's form), saved
 // specialized in Inputs/check-protocol-lag.mlir. Its consumers run two K
 // steps an iteration, each step's math a step after its wgmmas: proved by

@@ -1,6 +1,6 @@
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize)' | FileCheck %s
 // RUN: ws-opt --emit=ptx %s | FileCheck %s --check-prefix=PTX
-// A pipelined attention loop (head dim 64, ws.partitions' pipelined): the
+// A pipelined attention loop (head dim 64, staged by the step pipeline): the
 // consumers issue step 0's S and run its softmax before the loop, under
 // scf.if lb < ub; each iteration of the loop from lb + step issues S of
 // step n + 1 (slot n + 1), then step n's rescale of O and its P V (slot n,

@@ -31,10 +31,10 @@
 
 // SCHED: "ws.load"(%arg0, {{.*}}) {ws.partition = ["load"]}
 // SCHED: scf.for
-// SCHED: "ws.dot"({{.*}}) {transpose_b, ws.partition = ["compute"]}
-// SCHED: "ws.reduce"({{.*}}) {axis = 1 : i32, kind = "max", ws.partition = ["compute"]}
-// SCHED: "ws.broadcast"({{.*}}) {axis = 0 : i32, ws.partition = ["compute"]}
-// SCHED: "ws.dot"({{.*}}) {ws.partition = ["compute"]}
+// SCHED: "ws.dot"({{.*}}) {transpose_b, ws.partition = ["compute"], ws.stage = 0 : i32}
+// SCHED: "ws.reduce"({{.*}}) {axis = 1 : i32, kind = "max", ws.partition = ["compute"], ws.stage = 0 : i32}
+// SCHED: "ws.broadcast"({{.*}}) {axis = 0 : i32, ws.partition = ["compute"], ws.stage = 0 : i32}
+// SCHED: "ws.dot"({{.*}}) {ws.partition = ["compute"], ws.stage = 0 : i32}
 // SCHED: ws.partitions = [{name = "load", num_warps = 1 : i32, role = "load"}, {name = "compute", num_warps = 8 : i32, role = "compute", turns = true}, {name = "store", num_warps = 1 : i32, role = "store"}]
 
 // PLAN: remark: ring 0: tensor<128x128xf16> of 32768 bytes crosses from load to compute (channel 0); {{.*}} depth 1

@@ -9,14 +9,14 @@
 // added into the carried f32 accumulator with math.fma. The scale tiles
 // ride the K channel's rings with A and B.
 //
-// The consumers run the loop with a lag of 1 (ws.partitions' lag): two K
+// The consumers run the loop with a lag of 1 (ws.stage = 1 on its math): two K
 // steps an iteration, each product in registers of its own; step n's
 // wgmmas go out, then step n - 1's math runs (reading its scales from slot
 // n - 1, then giving that slot back, fenced: they read it with generic
 // loads) while the tensor cores run them; then step n + 1's wgmmas and
 // step n's math; every wgmma is retired before the iteration ends.
 // CHECK-LABEL: gpu.func @block_scaled
-// CHECK: lag = 1 : i32, name = "compute"
+// CHECK: name = "compute", num_warps = 8 : i32, registers = 240 : i32, role = "compute"}
 // CHECK: %[[LOOP:.*]]:5 = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[N:.*]] = %{{.*}}, %[[ACC:.*]] = %cst, %[[PB:.*]] = %cst, %[[KB:.*]] = %{{.*}}, %[[REAL:.*]] = %false) -> (i32, tensor<128x128xf32>, tensor<128x128xf32>, i32, i1)
 // CHECK: "ws.wait"(%[[SA:[0-9]+]]#0, %{{.*}}) {barrier = "full", channel = 0 : i32}
 // CHECK-NEXT: nvvm.wgmma.fence.aligned

@@ -8,8 +8,8 @@
 // Clusters along x, m from block x and n from block y: the pair shares B.
 // REMARK: remark: cluster 2x1 (ws.cluster): A at {{.*}} differs between them (each loads its own); B at {{.*}} is the same in each: each loads 128 of its 256 rows and multicasts them into every CTA's slot; the cluster's CTAs release each slot to one another, since each writes into the other's
 // CHECK-LABEL: gpu.func @along_x
-// CHECK: "ws.load"(%{{.*}}) {ws.partition = ["load"]} : (!ws.tensor_desc<tensor<128x64xf16>>
-// CHECK: "ws.load"(%{{.*}}) {ws.cluster_shared, ws.partition = ["load"]} : (!ws.tensor_desc<tensor<256x64xf16>>
+// CHECK: "ws.load"(%{{.*}}) {ws.partition = ["load"], ws.stage = 0 : i32} : (!ws.tensor_desc<tensor<128x64xf16>>
+// CHECK: "ws.load"(%{{.*}}) {ws.cluster_shared, ws.partition = ["load"], ws.stage = 0 : i32} : (!ws.tensor_desc<tensor<256x64xf16>>
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @along_x(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<256x64xf16>>,
@@ -44,8 +44,8 @@ module attributes {gpu.container_module} {
 // Clusters along y: the pair shares A (64 of its 128 rows each).
 // REMARK: remark: cluster 1x2 (ws.cluster): A at {{.*}} is the same in each: each loads 64 of its 128 rows and multicasts them into every CTA's slot; B at {{.*}} differs between them (each loads its own)
 // CHECK-LABEL: gpu.func @along_y
-// CHECK: "ws.load"(%{{.*}}) {ws.cluster_shared, ws.partition = ["load"]} : (!ws.tensor_desc<tensor<128x64xf16>>
-// CHECK: "ws.load"(%{{.*}}) {ws.partition = ["load"]} : (!ws.tensor_desc<tensor<256x64xf16>>
+// CHECK: "ws.load"(%{{.*}}) {ws.cluster_shared, ws.partition = ["load"], ws.stage = 0 : i32} : (!ws.tensor_desc<tensor<128x64xf16>>
+// CHECK: "ws.load"(%{{.*}}) {ws.partition = ["load"], ws.stage = 0 : i32} : (!ws.tensor_desc<tensor<256x64xf16>>
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @along_y(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<256x64xf16>>,
@@ -81,7 +81,7 @@ module attributes {gpu.container_module} {
 // both CTAs: n from it is shared too.
 // REMARK: remark: cluster 2x1 (ws.cluster): A at {{.*}} differs between them (each loads its own); B at {{.*}} is the same in each
 // CHECK-LABEL: gpu.func @pair_index
-// CHECK: {ws.cluster_shared, ws.partition = ["load"]} : (!ws.tensor_desc<tensor<256x64xf16>>
+// CHECK: {ws.cluster_shared, ws.partition = ["load"], ws.stage = 0 : i32} : (!ws.tensor_desc<tensor<256x64xf16>>
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @pair_index(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<256x64xf16>>,

@@ -1,16 +1,19 @@
 // RUN: ws-opt %s --split-input-file --pass-pipeline='builtin.module(ws-partition-schedule{explain=true})' -o %t 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s --input-file=%t
 // When the consumers of a K loop run the math on each step's products a
-// step late (ws.partitions' lag): a loop whose one run of wgmmas makes
+// step late (ws.stage = 1 on that math, 0 on the rest): a loop whose one run of wgmmas makes
 // fresh products that only the step's math reads, promoted into the
 // carried accumulator, where the registers hold two products beside it.
 
 // Promotion for accuracy (FP8 wgmma adds with reduced precision): each
 // K step's product added into the f32 accumulator. Two warpgroups share the
 // 128 x 128 tile: 64 + 2 x 64 f32 per thread.
-// REMARK: [[@LINE+10]]:{{[0-9]+}}: remark: lag 1: the math on each K step's products runs one step late, after the next step's wgmmas are issued, so the tensor cores run it in their shadow instead of waiting for it; the consumers hold two products and the accumulator, 192 f32 per thread of 192
+// REMARK: [[@LINE+13]]:{{[0-9]+}}: remark: lag 1: the math on each K step's products runs one step late, after the next step's wgmmas are issued, so the tensor cores run it in their shadow instead of waiting for it; the consumers hold two products and the accumulator, 192 f32 per thread of 192
 // CHECK-LABEL: gpu.func @promoted
-// CHECK: {lag = 1 : i32, name = "compute", num_warps = 8 : i32, role = "compute"}
+// CHECK: "ws.load"{{.*}}ws.stage = 0 : i32
+// CHECK: "ws.dot"{{.*}}ws.partition = ["compute"], ws.stage = 0 : i32
+// CHECK: arith.addf{{.*}}ws.partition = ["compute"], ws.stage = 1 : i32
+// CHECK: {name = "compute", num_warps = 8 : i32, role = "compute"}
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @promoted(%a: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>, %b: !ws.tensor_desc<tensor<128x128xf8E4M3FN>>,
@@ -36,8 +39,10 @@ module attributes {gpu.container_module} {
 
 // A 128 x 192 tile would hold 96 + 2 x 96 f32 per thread: no lag; the
 // step waits for its wgmmas before its math.
-// REMARK: [[@LINE+10]]:{{[0-9]+}}: remark: no lag: the math on each K step's products waits for its wgmmas, since two products and the accumulator would take 288 f32 per consumer thread, over the 192 a lag leaves them (a narrower N tile fits)
+// REMARK: [[@LINE+12]]:{{[0-9]+}}: remark: no lag: the math on each K step's products waits for its wgmmas, since two products and the accumulator would take 288 f32 per consumer thread, over the 192 a lag leaves them (a narrower N tile fits)
 // CHECK-LABEL: gpu.func @wide
+// CHECK-NOT: ws.stage = 1
+// CHECK: arith.addf{{.*}}ws.stage = 0 : i32
 // CHECK: {name = "compute", num_warps = 8 : i32, role = "compute"}
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
@@ -66,7 +71,7 @@ module attributes {gpu.container_module} {
 // read the registers this step's math rewrites.
 // REMARK: [[@LINE+10]]:{{[0-9]+}}: remark: no lag: the math on each K step's products waits for its wgmmas, since the step computes a tile its wgmmas read (an A in registers), which the next step's wgmmas would still read
 // CHECK-LABEL: gpu.func @register_a
-// CHECK-NOT: lag =
+// CHECK-NOT: ws.stage = 1
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @register_a(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,
@@ -94,7 +99,7 @@ module attributes {gpu.container_module} {
 // A plain matmul accumulates in wgmma: nothing to lag, nothing said.
 // REMARK-NOT: remark: {{(no )?}}lag
 // CHECK-LABEL: gpu.func @plain
-// CHECK-NOT: lag =
+// CHECK-NOT: ws.stage = 1
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @plain(%a: !ws.tensor_desc<tensor<128x64xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>,

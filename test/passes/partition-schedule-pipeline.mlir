@@ -2,14 +2,21 @@
 // RUN: FileCheck %s --input-file=%t
 // RUN: not ws-opt %S/Inputs/partition-schedule-pipeline-errors.mlir --split-input-file --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule)' 2>&1 | FileCheck %S/Inputs/partition-schedule-pipeline-errors.mlir --check-prefix=ERR --implicit-check-not=error:
 // When the consumers of a loop with two runs of ws.dot (attention: S,
-// the softmax, P V) pipeline its steps (ws.partitions' pipelined): where
+// the softmax, P V) pipeline its steps (ws.stage = 1 on the second run
+// and on the math that reads its carried product, O's rescale): where
 // the carried tiles, two S tiles and the P that P V reads from registers
 // fit in 192 registers per consumer thread, or ws.pipeline = true asks.
 
 // Head dim 64: O is 32 registers per thread, two S tiles 64 each and P 32.
-// REMARK: [[@LINE+24]]:{{[0-9]+}}: remark: pipelined: each consumer warpgroup issues the next step's first ws.dot run (S) before this step's second (P V), waits for S alone and runs the next step's math while P V runs; the math that reads P V's result (a rescale) runs under the following S; step 0's first run and math come before the loop, the last step's second run after it; the carried tiles (32 registers per consumer thread), two S tiles (64 each), the P its second run reads from registers (32) take 192, within the 192 of setmaxnreg's 240 that leave ptxas room to interleave the math
+// REMARK: [[@LINE+30]]:{{[0-9]+}}: remark: pipelined: each consumer warpgroup issues the next step's first ws.dot run (S) before this step's second (P V), waits for S alone and runs the next step's math while P V runs; the math that reads P V's result (a rescale) runs under the following S; step 0's first run and math come before the loop, the last step's second run after it; the carried tiles (32 registers per consumer thread), two S tiles (64 each), the P its second run reads from registers (32) take 192, within the 192 of setmaxnreg's 240 that leave ptxas room to interleave the math
 // CHECK-LABEL: gpu.func @d64
-// CHECK: {name = "compute", num_warps = 8 : i32, pipelined = true, role = "compute", turns = true}
+// CHECK: "ws.dot"{{.*}}ws.partition = ["compute"], ws.stage = 0 : i32
+// CHECK: math.exp2{{.*}}ws.stage = 0 : i32
+// CHECK: "ws.broadcast"{{.*}}ws.stage = 1 : i32
+// CHECK-NEXT: arith.mulf %arg7{{.*}}ws.stage = 1 : i32
+// CHECK-NEXT: arith.truncf{{.*}}ws.stage = 0 : i32
+// CHECK-NEXT: "ws.dot"{{.*}}ws.partition = ["compute"], ws.stage = 1 : i32
+// CHECK: {name = "compute", num_warps = 8 : i32, role = "compute", turns = true}
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @d64(%q: !ws.tensor_desc<tensor<128x64xf16>>, %k: !ws.tensor_desc<tensor<128x64xf16>>, %v: !ws.tensor_desc<tensor<128x64xf16>>, %o: !ws.tensor_desc<tensor<128x64xf16>>,
@@ -66,8 +73,9 @@ module attributes {gpu.container_module} {
 
 // Head dim 128: O takes 64 registers, 224 in all: not pipelined (on the
 // H100 it lost 2-3% there, where turns already overlap the warpgroups).
-// REMARK: [[@LINE+24]]:{{[0-9]+}}: remark: not pipelined: each step's math waits for its own first ws.dot run, since the carried tiles (64 registers per consumer thread), two S tiles (64 each), the P its second run reads from registers (32) take 224, over the 192 of setmaxnreg's 240 that leave ptxas room to interleave the math (ws.pipeline = true asks for it all the same)
+// REMARK: [[@LINE+25]]:{{[0-9]+}}: remark: not pipelined: each step's math waits for its own first ws.dot run, since the carried tiles (64 registers per consumer thread), two S tiles (64 each), the P its second run reads from registers (32) take 224, over the 192 of setmaxnreg's 240 that leave ptxas room to interleave the math (ws.pipeline = true asks for it all the same)
 // CHECK-LABEL: gpu.func @d128
+// CHECK-NOT: ws.stage = 1
 // CHECK: {name = "compute", num_warps = 8 : i32, role = "compute", turns = true}
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
@@ -124,9 +132,10 @@ module attributes {gpu.container_module} {
 // -----
 
 // The same, with ws.pipeline = true.
-// REMARK: [[@LINE+24]]:{{[0-9]+}}: remark: pipelined: {{.*}} take 224, over the 192 of setmaxnreg's 240 that leave ptxas room to interleave the math; ws.pipeline = true asks for it
+// REMARK: [[@LINE+25]]:{{[0-9]+}}: remark: pipelined: {{.*}} take 224, over the 192 of setmaxnreg's 240 that leave ptxas room to interleave the math; ws.pipeline = true asks for it
 // CHECK-LABEL: gpu.func @d128_forced
-// CHECK: {name = "compute", num_warps = 8 : i32, pipelined = true, role = "compute", turns = true}
+// CHECK: "ws.dot"{{.*}}ws.stage = 1 : i32
+// CHECK: {name = "compute", num_warps = 8 : i32, role = "compute", turns = true}
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @d128_forced(%q: !ws.tensor_desc<tensor<128x128xf16>>, %k: !ws.tensor_desc<tensor<128x128xf16>>, %v: !ws.tensor_desc<tensor<128x128xf16>>, %o: !ws.tensor_desc<tensor<128x128xf16>>,
@@ -182,8 +191,9 @@ module attributes {gpu.container_module} {
 // -----
 
 // Head dim 64 with ws.pipeline = false.
-// REMARK: [[@LINE+24]]:{{[0-9]+}}: remark: not pipelined: each step's math waits for its own first ws.dot run, since ws.pipeline = false asks for none
+// REMARK: [[@LINE+25]]:{{[0-9]+}}: remark: not pipelined: each step's math waits for its own first ws.dot run, since ws.pipeline = false asks for none
 // CHECK-LABEL: gpu.func @d64_off
+// CHECK-NOT: ws.stage = 1
 // CHECK: {name = "compute", num_warps = 8 : i32, role = "compute", turns = true}
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {

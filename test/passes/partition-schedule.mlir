@@ -4,10 +4,10 @@
 // to the store partition; the partition table sits on the loop.
 // CHECK-LABEL: gpu.func @add
 // CHECK: scf.for
-// CHECK-NEXT: "ws.load"{{.*}}{ws.partition = ["load"]}
-// CHECK-NEXT: "ws.load"{{.*}}{ws.partition = ["load"]}
-// CHECK-NEXT: arith.addf {{.*}}{ws.partition = ["compute"]}
-// CHECK-NEXT: "ws.store"{{.*}}{ws.partition = ["store"]}
+// CHECK-NEXT: "ws.load"{{.*}}{ws.partition = ["load"], ws.stage = 0 : i32}
+// CHECK-NEXT: "ws.load"{{.*}}{ws.partition = ["load"], ws.stage = 0 : i32}
+// CHECK-NEXT: arith.addf {{.*}}{ws.partition = ["compute"], ws.stage = 0 : i32}
+// CHECK-NEXT: "ws.store"{{.*}}{ws.partition = ["store"], ws.stage = 0 : i32}
 // CHECK-NEXT: } {ws.partitions = [{name = "load", num_warps = 1 : i32, role = "load"}, {name = "compute", num_warps = 4 : i32, role = "compute"}, {name = "store", num_warps = 1 : i32, role = "store"}], ws.warp_specialize}
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
@@ -33,13 +33,13 @@ module attributes {gpu.container_module} {
 // that use it: %row feeds the loads and the store, %yo only the store.
 // CHECK-LABEL: gpu.func @muladd
 // CHECK: scf.for
-// CHECK-NEXT: arith.muli {{.*}}{ws.partition = ["load", "store"]} : i32
-// CHECK-COUNT-3: "ws.load"{{.*}}{ws.partition = ["load"]}
-// CHECK-NEXT: arith.mulf {{.*}}{ws.partition = ["compute"]}
-// CHECK-NEXT: arith.addf {{.*}}{ws.partition = ["compute"]}
-// CHECK-NEXT: arith.mulf {{.*}}{ws.partition = ["compute"]}
-// CHECK-NEXT: arith.addi {{.*}}{ws.partition = ["store"]} : i32
-// CHECK-NEXT: "ws.store"{{.*}}{ws.partition = ["store"]}
+// CHECK-NEXT: arith.muli {{.*}}{ws.partition = ["load", "store"], ws.stage = 0 : i32} : i32
+// CHECK-COUNT-3: "ws.load"{{.*}}{ws.partition = ["load"], ws.stage = 0 : i32}
+// CHECK-NEXT: arith.mulf {{.*}}{ws.partition = ["compute"], ws.stage = 0 : i32}
+// CHECK-NEXT: arith.addf {{.*}}{ws.partition = ["compute"], ws.stage = 0 : i32}
+// CHECK-NEXT: arith.mulf {{.*}}{ws.partition = ["compute"], ws.stage = 0 : i32}
+// CHECK-NEXT: arith.addi {{.*}}{ws.partition = ["store"], ws.stage = 0 : i32} : i32
+// CHECK-NEXT: "ws.store"{{.*}}{ws.partition = ["store"], ws.stage = 0 : i32}
 // CHECK-NEXT: } {ws.partitions = [{{.*}}{name = "compute", num_warps = 8 : i32, role = "compute"}
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {

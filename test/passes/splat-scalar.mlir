@@ -9,8 +9,8 @@
 //
 // In the loop: the splat goes to the compute partition with its users.
 // SCHED-LABEL: gpu.func @axpy(
-// SCHED: tensor.splat %arg3 {ws.partition = ["compute"]} : tensor<32x64xf32>
-// SCHED: arith.mulf %splat, %{{.*}} {ws.partition = ["compute"]} : tensor<32x64xf32>
+// SCHED: tensor.splat %arg3 {ws.partition = ["compute"], ws.stage = 0 : i32} : tensor<32x64xf32>
+// SCHED: arith.mulf %splat, %{{.*}} {ws.partition = ["compute"], ws.stage = 0 : i32} : tensor<32x64xf32>
 // LOWER-LABEL: llvm.func @axpy(
 // LOWER: scf.for
 // LOWER: llvm.mlir.poison : vector<4xf32>
@@ -46,7 +46,7 @@ module attributes {gpu.container_module} {
 // SCHED-LABEL: gpu.func @axpy(
 // SCHED: %splat = tensor.splat %arg3 : tensor<32x64xf32>
 // SCHED: scf.for
-// SCHED: arith.mulf %splat, %{{.*}} {ws.partition = ["compute"]}
+// SCHED: arith.mulf %splat, %{{.*}} {ws.partition = ["compute"], ws.stage = 0 : i32}
 // LOWER-LABEL: llvm.func @axpy(
 // LOWER: nvvm.read.ptx.sreg.tid.x
 // LOWER: llvm.mlir.poison : vector<4xf32>
