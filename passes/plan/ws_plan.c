@@ -953,6 +953,32 @@ long long ws_ring_bytes(const ws_plan *plan, const ws_ring *ring) {
   return (long long)ring->slot_bytes * plan->channels[ring->channel].depth;
 }
 
+bool ws_op_name_starts(MlirOperation op, const char *prefix) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t k = strlen(prefix);
+  return n.length >= k && memcmp(n.data, prefix, k) == 0;
+}
+
+bool ws_touches_tiles(MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetOperand(op, i))))
+      return true;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
+    if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, i))))
+      return true;
+  return false;
+}
+
+bool ws_is_scalar_math(MlirOperation op) {
+  if ((ws_op_is(op, "memref.load") || ws_op_is(op, "memref.dim")) &&
+      wsTypeIsAKernelArray(mlirValueGetType(mlirOperationGetOperand(op, 0))))
+    return true; /* a read of a kernel array: any partition may repeat it */
+  if (wsOperationIsA(op, "stream_k_unit"))
+    return true; /* stream-K's unit: scalars every partition computes alike */
+  return ws_op_name_starts(op, "arith.") && mlirOperationGetNumRegions(op) == 0 &&
+         !ws_touches_tiles(op);
+}
+
 bool ws_is_splat_tile(MlirOperation def) {
   if (ws_op_is(def, "tensor.splat"))
     return mlirOperationGetNumOperands(def) == 1 && mlirOperationGetNumResults(def) == 1;

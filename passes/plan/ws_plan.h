@@ -425,6 +425,17 @@ bool ws_is_index_mask(MlirValue mask);
 /* True for an arith.constant splat of 0.0 (a matmul's fresh accumulator). */
 bool ws_is_zero_splat(MlirValue v);
 
+/* True when op's name starts with `prefix` ("arith."). */
+bool ws_op_name_starts(MlirOperation op, const char *prefix);
+
+/* True when an operand or a result of op is a tile (a ranked tensor). */
+bool ws_touches_tiles(MlirOperation op);
+
+/* Scalar index math every partition may repeat: arith ops on integers or
+ * index (no regions, no tiles), reads of kernel arrays, and stream-K's
+ * ws.stream_k_unit. */
+bool ws_is_scalar_math(MlirOperation op);
+
 /* True when some result of op is an operand of a ws.dot. */
 bool ws_feeds_dot(MlirOperation op);
 

@@ -41,30 +41,15 @@
 #include "ws_cluster_share.h"
 #include "ws_product_lag.h"
 #include "ws_step_pipeline.h"
+#include "ws_tile_loop.h"
 #include "../../dialect/ws_text.h"
 
-static bool name_starts(MlirOperation op, const char *prefix) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  size_t k = strlen(prefix);
-  return n.length >= k && memcmp(n.data, prefix, k) == 0;
-}
-
 static bool is_tile(MlirType t) { return mlirTypeIsARankedTensor(t); }
-
-static bool touches_tiles(MlirOperation op) {
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
-    if (is_tile(mlirValueGetType(mlirOperationGetOperand(op, i))))
-      return true;
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
-    if (is_tile(mlirValueGetType(mlirOperationGetResult(op, i))))
-      return true;
-  return false;
-}
 
 /* Elementwise on tiles: an arith or math op without regions whose tile
  * operands and results all have one shape. */
 static bool is_elementwise(MlirOperation op, MlirType *shape) {
-  if (!(name_starts(op, "arith.") || name_starts(op, "math.")) ||
+  if (!(ws_op_name_starts(op, "arith.") || ws_op_name_starts(op, "math.")) ||
       mlirOperationGetNumRegions(op) != 0 || mlirOperationGetNumResults(op) != 1)
     return false;
   MlirType first = mlirValueGetType(mlirOperationGetResult(op, 0));
@@ -81,17 +66,6 @@ static bool is_elementwise(MlirOperation op, MlirType *shape) {
   }
   *shape = first;
   return true;
-}
-
-/* Scalar index math: arith ops on integers or index, no regions, and
- * reads of kernel arrays. */
-static bool is_scalar_math(MlirOperation op) {
-  if ((ws_op_is(op, "memref.load") || ws_op_is(op, "memref.dim")) &&
-      wsTypeIsAKernelArray(mlirValueGetType(mlirOperationGetOperand(op, 0))))
-    return true; /* a read of a kernel array: any partition may repeat it */
-  if (wsOperationIsA(op, "stream_k_unit"))
-    return true; /* stream-K's unit: scalars every partition computes alike */
-  return name_starts(op, "arith.") && mlirOperationGetNumRegions(op) == 0 && !touches_tiles(op);
 }
 
 /* Tiles used in the loop but defined outside it must be splats (constant
@@ -369,7 +343,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, bool matmul, un
     if (!ws_mma_engine_of(loop)->check_dot(op, loop))
       return OP_ERROR;
     *mask = 1u << (own ? WS_ROLE_MMA : WS_ROLE_COMPUTE);
-  } else if (!ws_mma_engine_of(loop)->loop_math && matmul && touches_tiles(op)) {
+  } else if (!ws_mma_engine_of(loop)->loop_math && matmul && ws_touches_tiles(op)) {
     ws_emit_op_error(op, "is tile math inside a matmul loop on sm_100a, where the MMA "
                          "warp issues the loop's one ws.dot into tensor memory and no "
                          "warp holds its tiles in registers; math between dots "
@@ -388,7 +362,7 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, bool matmul, un
     if (!check_extract(op, loop, matmul))
       return OP_ERROR;
     *mask = 1u << WS_ROLE_COMPUTE;
-  } else if (is_scalar_math(op)) {
+  } else if (ws_is_scalar_math(op)) {
     *mask = 0;
   } else {
     ws_emit_op_error(op, "cannot be placed in a partition of a "
@@ -410,7 +384,7 @@ static unsigned users_mask(const ws_plan *plan, MlirOperation op, unsigned all) 
          !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
       MlirOperation user = mlirOpOperandGetOwner(u);
       unsigned m = ws_op_partitions(plan, user);
-      mask |= name_starts(user, "scf.yield") ? all : m;
+      mask |= ws_op_name_starts(user, "scf.yield") ? all : m;
     }
   return mask;
 }
@@ -506,7 +480,7 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
     } else if (!wsOperationIsA(op, "store") && !wsOperationIsA(op, "load") &&
                !wsOperationIsA(op, "broadcast") && !wsOperationIsA(op, "split_k_sum") &&
                !wsOperationIsA(op, "stream_k_sum") && !is_elementwise(op, &shape) &&
-               !ws_op_is(op, "tensor.splat") && !is_scalar_math(op)) {
+               !ws_op_is(op, "tensor.splat") && !ws_is_scalar_math(op)) {
       ws_emit_op_error(op, "cannot be in the epilogue of a warp-specialized "
                            "matmul; after the loop: elementwise arith/math on "
                            "its result, ws.load of an operand (a residual, or a "
@@ -529,7 +503,7 @@ static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
     MlirOperation op = ops.items[i];
     unsigned m = wsOperationIsA(op, "store")  ? index_of[WS_ROLE_STORE]
                  : wsOperationIsA(op, "load") ? index_of[WS_ROLE_LOAD]
-                 : is_scalar_math(op)         ? users_mask(plan, op, all)
+                 : ws_is_scalar_math(op)      ? users_mask(plan, op, all)
                                               : index_of[WS_ROLE_COMPUTE];
     ws_set_op_partitions(plan, op, m ? m : all);
   }
@@ -619,7 +593,7 @@ static bool schedule_row_epilogue(ws_plan *plan, unsigned *index_of) {
     bool row_math = (is_elementwise(op, &shape) || ws_op_is(op, "tensor.splat")) &&
                     ws_is_row_vector_type(mlirValueGetType(mlirOperationGetResult(op, 0)),
                                           ws_row_kernel_rows(op));
-    if (!row_math && !ws_store_is_row_vector(op) && !is_scalar_math(op)) {
+    if (!row_math && !ws_store_is_row_vector(op) && !ws_is_scalar_math(op)) {
       ws_emit_op_error(op, "cannot come after a warp-specialized elementwise loop; after a "
                            "row kernel's loop over a row's chunks come math on the 1 x R "
                            "row vectors it carries, ws.store of them, scalar arith and one "
@@ -630,8 +604,8 @@ static bool schedule_row_epilogue(ws_plan *plan, unsigned *index_of) {
   }
   unsigned all = (1u << plan->num_parts) - 1;
   for (size_t i = ops.len; ok && i-- > 0;) {
-    unsigned m = is_scalar_math(ops.items[i]) ? users_mask(plan, ops.items[i], all)
-                                              : index_of[WS_ROLE_COMPUTE];
+    unsigned m = ws_is_scalar_math(ops.items[i]) ? users_mask(plan, ops.items[i], all)
+                                                 : index_of[WS_ROLE_COMPUTE];
     ws_set_op_partitions(plan, ops.items[i], m ? m : all);
   }
   ws_op_list_free(&ops);
@@ -711,9 +685,6 @@ static bool schedule_prologue_loads(ws_plan *plan, const unsigned *index_of, boo
   return true;
 }
 
-static int fresh_products(MlirOperation k);
-static bool pingpong_starves_rings(MlirOperation tile, MlirOperation k);
-
 /* Why a persistent matmul's consumers run ping-pong or cooperatively. */
 static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pass_env *env) {
   const ws_partition *c = &plan->parts[ws_plan_find_role(plan, WS_ROLE_COMPUTE)];
@@ -742,10 +713,10 @@ static void explain_overlap(const ws_plan *plan, MlirOperation tile, const ws_pa
               "whole accumulator (8 warps, M = 128, N <= 128%s) and is chosen where it can "
               "be unless ws.overlap = \"cooperative\" asks for this%s",
               c->num_warps / 4, m, n, m * n / (c->num_warps * 32),
-              fresh_products(plan->loop) ? "; N <= 64 here, where each warpgroup would also "
-                                           "hold a product its K loop makes beside it"
-                                         : "",
-              pingpong_starves_rings(tile, plan->loop)
+              ws_fresh_products(plan->loop) ? "; N <= 64 here, where each warpgroup would also "
+                                              "hold a product its K loop makes beside it"
+                                            : "",
+              ws_pingpong_starves_rings(tile, plan->loop)
                   ? " or its second C tile would leave the K loop's rings 2 slots where "
                     "cooperative has 3 (the load warp would run one step ahead; "
                     "ws.overlap = \"pingpong\" still asks for it)"
@@ -938,222 +909,6 @@ static bool schedule_loop(MlirOperation loop, int compute_warps, bool explain,
   return ok;
 }
 
-static void set_unit_attr(MlirOperation op, const char *name, bool on) {
-  MlirStringRef ref = mlirStringRefCreateFromCString(name);
-  if (on)
-    mlirOperationSetDiscardableAttributeByName(op, ref,
-                                               mlirUnitAttrGet(mlirOperationGetContext(op)));
-  else
-    mlirOperationRemoveDiscardableAttributeByName(op, ref);
-}
-
-/* v is the same for every tile: defined before the tile loop; or scalar
- * arith in it on such values and the tile's ws.stream_k_unit (the K steps
- * of a stream-K unit, which the protocol proof takes from the runs it
- * checks), at most `depth` ops deep. */
-static bool fixed_or_from_unit(MlirValue v, MlirOperation tile, int depth) {
-  if (!ws_defined_within(v, tile))
-    return true;
-  if (!mlirValueIsAOpResult(v) || depth == 0)
-    return false;
-  MlirOperation op = mlirOpResultGetOwner(v);
-  if (wsOperationIsA(op, "stream_k_unit"))
-    return mlirOperationEqual(mlirOperationGetParentOperation(op), tile);
-  if (!name_starts(op, "arith.") || mlirOperationGetNumRegions(op) != 0)
-    return false;
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
-    if (!fixed_or_from_unit(mlirOperationGetOperand(op, i), tile, depth - 1))
-      return false;
-  return true;
-}
-
-/* The ws.dot ops of K loop k that do not accumulate into its carried
- * value: each result is a product the consumers hold next to it. */
-static int fresh_products(MlirOperation k) {
-  MlirBlock body = ws_loop_body(k);
-  int n = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!wsOperationIsA(op, "dot"))
-      continue;
-    MlirValue acc = mlirOperationGetOperand(op, 2);
-    n += !(mlirValueIsABlockArgument(acc) && mlirBlockEqual(mlirBlockArgumentGetOwner(acc), body));
-  }
-  return n;
-}
-
-/* Shared memory a slot of `tile` takes: its bytes, rounded up to the 1024
- * a swizzled TMA box is aligned to. */
-static long long slot_bytes(MlirType tile) { return (ws_tile_bytes(tile) + 1023) / 1024 * 1024; }
-
-/* Whether ping-pong's second C tile would leave the K loop's rings fewer
- * than 3 slots where one C tile (cooperative) leaves 3: with 2 slots the
- * load warp runs only one step ahead, and the kernel waits on memory (128
- * x 128 x 128 f16 tiles ran at 337-380 TFLOP/s ping-pong, 543-653
- * cooperative, on the H100). An estimate of ws-plan-memory's layout: each
- * K-loop load's slot, each epilogue tile's. */
-static bool pingpong_starves_rings(MlirOperation tile, MlirOperation k) {
-  const ws_target *target = ws_target_of(tile);
-  if (!target)
-    return false;
-  long long step = 0, epilogue = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(k)); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (wsOperationIsA(op, "load"))
-      step += slot_bytes(mlirValueGetType(mlirOperationGetResult(op, 0)));
-  for (MlirOperation op = mlirOperationGetNextInBlock(k); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (wsOperationIsA(op, "store"))
-      epilogue += slot_bytes(
-          mlirValueGetType(mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1)));
-    else if (wsOperationIsA(op, "load"))
-      epilogue += slot_bytes(mlirValueGetType(mlirOperationGetResult(op, 0)));
-  if (!step)
-    return false;
-  long long budget = target->smem_per_block;
-  return (budget - 2 * epilogue) / step < 3 && (budget - epilogue) / step >= 3;
-}
-
-/* How a persistent matmul overlaps a tile's epilogue with the next tile's
- * K loop, recorded as ws.overlap on the tile loop: "pingpong" (the two
- * consumer warpgroups take alternate tiles, each the whole accumulator,
- * so one's epilogue runs while the other's K loop does) where one
- * warpgroup can hold the accumulator (8 warps, M = 128, M x N / 128 at most
- * 128 f32 per thread); else "cooperative" (both warpgroups share each tile
- * and the store warp drains C while they go on). The user's ws.overlap
- * wins when it can be had; false after an error. */
-static bool choose_overlap(MlirOperation tile, MlirOperation k) {
-  MlirOperation dot;
-  ws_count_ops(ws_loop_body(k), "ws.dot", &dot);
-  MlirOperation func = ws_enclosing_kernel(tile);
-  int warps = ws_int_attr(func, "ws.num_warps", WS_DEFAULT_COMPUTE_WARPS);
-  int64_t m = mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 0);
-  int64_t n = mlirOperationIsNull(dot) ? 0 : dim(mlirOperationGetOperand(dot, 2), 1);
-  /* every accumulator the K loop carries (a SwiGLU's two) and each ws.dot
-   * into a fresh accumulator (a block-scaled product) is an M x N tile a
-   * warpgroup holds */
-  int64_t tiles = mlirOperationGetNumResults(k) + fresh_products(k);
-  bool can = warps == 8 && m == 128 && tiles * m * n / 128 <= 128;
-  bool starves = can && pingpong_starves_rings(tile, k);
-  MlirStringRef key = mlirStringRefCreateFromCString("ws.overlap");
-  MlirAttribute asked = mlirOperationGetDiscardableAttributeByName(tile, key);
-  bool pingpong = can && !starves;
-  if (ws_mma_engine_of(tile)->accumulator == WS_ACC_TENSOR_MEMORY) {
-    /* the accumulator lives in tensor memory, double-buffered by
-     * ws-plan-memory: the MMA warp fills one while the epilogue drains the
-     * other, whatever the epilogue warps do */
-    if (!mlirAttributeIsNull(asked) &&
-        !(mlirAttributeIsAString(asked) && ws_ref_eq(mlirStringAttrGetValue(asked), "tmem"))) {
-      ws_emit_op_error(tile, "has ws.overlap on sm_100a, where a persistent matmul overlaps "
-                             "its tiles through two tensor-memory accumulators (\"tmem\", "
-                             "the only choice there)");
-      return false;
-    }
-    mlirOperationSetDiscardableAttributeByName(
-        tile, key,
-        mlirStringAttrGet(mlirOperationGetContext(tile), mlirStringRefCreateFromCString("tmem")));
-    return true;
-  }
-  if (!mlirAttributeIsNull(asked)) {
-    MlirStringRef v = mlirAttributeIsAString(asked) ? mlirStringAttrGetValue(asked)
-                                                    : mlirStringRefCreateFromCString("");
-    if (!ws_ref_eq(v, "pingpong") && !ws_ref_eq(v, "cooperative")) {
-      ws_emit_op_error(tile,
-                       "has ws.overlap = %.*s; expected \"pingpong\" or "
-                       "\"cooperative\"",
-                       (int)v.length, v.data);
-      return false;
-    }
-    pingpong = ws_ref_eq(v, "pingpong");
-    if (pingpong && !can) {
-      char why[160];
-      if (warps != 8)
-        snprintf(why, sizeof why, "ws.num_warps is %d, not 8 (two warpgroups)", warps);
-      else if (m != 128)
-        snprintf(why, sizeof why, "M is %lld, not 128", (long long)m);
-      else
-        snprintf(why, sizeof why,
-                 "%lld tile(s) of N = %lld (%s), %lld f32 per thread where 128 fit",
-                 (long long)tiles, (long long)n,
-                 tiles > 1 ? "the K loop's accumulators and fresh products" : "the accumulator",
-                 (long long)(tiles * m * n / 128));
-      ws_emit_op_error(tile,
-                       "asks for ws.overlap = \"pingpong\", where each consumer "
-                       "warpgroup holds a whole %lldx%lld accumulator on its own; "
-                       "here %s (ping-pong needs 8 warps, M = 128 and N <= 128; "
-                       "\"cooperative\" has no such limit)",
-                       (long long)m, (long long)n, why);
-      return false;
-    }
-  }
-  mlirOperationSetDiscardableAttributeByName(
-      tile, key,
-      mlirStringAttrGet(mlirOperationGetContext(tile),
-                        mlirStringRefCreateFromCString(pingpong ? "pingpong" : "cooperative")));
-  return true;
-}
-
-/* A ws.warp_specialize loop whose body holds an scf.for is a persistent
- * matmul: the marked loop runs over tile ids, the loop inside it is the K
- * loop. Checks that shape and moves the mark: the tile loop becomes
- * ws.tile_loop and the K loop ws.warp_specialize (with ws.num_stages), so
- * that every later pass plans the K loop as it plans any matmul and finds
- * the tile loop around it. Returns the K loop, the loop itself when it
- * holds no loop, or a null op after an error. */
-static MlirOperation unnest_tile_loop(MlirOperation tile) {
-  MlirBlock body = ws_loop_body(tile);
-  MlirOperation k;
-  int loops = ws_count_ops(body, "scf.for", &k);
-  if (loops == 0)
-    return tile;
-  if (loops > 1 || mlirOperationGetNumResults(tile) != 0 || mlirOperationGetNumResults(k) == 0) {
-    ws_emit_op_error(tile,
-                     "is a persistent tile loop only if it carries nothing and "
-                     "holds one scf.for, a K loop carrying its ws.dot accumulators "
-                     "(it holds %d loop(s) and carries %d value(s); its K loop "
-                     "carries %d)",
-                     loops, (int)mlirOperationGetNumResults(tile),
-                     loops ? (int)mlirOperationGetNumResults(k) : 0);
-    return (MlirOperation){NULL};
-  }
-  for (int i = 0; i < 3; i++)
-    if (!fixed_or_from_unit(mlirOperationGetOperand(k, i), tile, 8)) {
-      ws_emit_op_error(k,
-                       "has its %s computed inside the tile loop; every tile runs "
-                       "the same K steps (only ws.split_k = \"stream\" varies "
-                       "them), so compute the K loop's bounds before the tile loop",
-                       (const char *[]){"lower bound", "upper bound", "step"}[i]);
-      return (MlirOperation){NULL};
-    }
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, k);
-       op = mlirOperationGetNextInBlock(op))
-    if (!is_scalar_math(op) && !ws_is_splat_tile(op)) {
-      ws_emit_op_error(op, "cannot come before the K loop of a persistent tile loop; "
-                           "there: scalar arith (the tile's coordinates) and splat "
-                           "tiles");
-      return (MlirOperation){NULL};
-    }
-  if (!choose_overlap(tile, k))
-    return (MlirOperation){NULL};
-  set_unit_attr(tile, "ws.warp_specialize", false);
-  set_unit_attr(tile, "ws.tile_loop", true);
-  set_unit_attr(k, "ws.warp_specialize", true);
-  static const char *const moved[] = {"ws.num_stages", "ws.store_boxes"};
-  for (int i = 0; i < 2; i++) {
-    MlirStringRef name = mlirStringRefCreateFromCString(moved[i]);
-    MlirAttribute attr = mlirOperationGetDiscardableAttributeByName(tile, name);
-    if (!mlirAttributeIsNull(attr)) {
-      mlirOperationSetDiscardableAttributeByName(k, name, attr);
-      mlirOperationRemoveDiscardableAttributeByName(tile, name);
-    }
-  }
-  return k;
-}
-
-/* A step known only at run time could be 0 or negative, and every
- * partition's copy of the loop would then never end. Such a loop runs to
- * `step > 0 ? ub : lb`: no iteration at all for a step that is not
- * positive. Constant steps are checked by ws-verify. */
 static void guard_step(MlirOperation loop) {
   MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1);
   MlirValue step = mlirOperationGetOperand(loop, 2);
@@ -1257,7 +1012,7 @@ static bool schedule(MlirOperation loop, const ws_pass_options *opts, const ws_p
   MlirOperation marked = loop;
   apply_knob_options(marked, opts, env);
   guard_step(marked);
-  loop = unnest_tile_loop(marked);
+  loop = ws_unnest_tile_loop(marked);
   if (mlirOperationIsNull(loop))
     return false;
   if (!mlirOperationEqual(loop, marked))
