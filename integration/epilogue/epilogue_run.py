@@ -11,7 +11,9 @@ loop's rings); three_stores.mlir carries two accumulators, A B^T and A E^T,
 and stores both and the second's negation (three 128x128 tiles);
 f32_store.mlir stores its f32 accumulator as it is; swiglu_persistent.mlir
 is a persistent kernel whose K loop carries two accumulators sharing A:
-relu(A B^T + bias) * (A U^T), on the resident grid."""
+relu(A B^T + bias) * (A U^T), on the resident grid. attention_lse.mlir is
+flash attention storing O and each query row's log-sum-exp (a row vector
+from the epilogue), checked against torch at ragged sequence lengths."""
 import os
 import subprocess
 import sys
@@ -20,6 +22,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = {"two_stores": (128, 256), "three_stores": (128, 128), "f32_store": (128, 128),
            "swiglu_persistent": (128, 128)}
 SHAPES = [(1000, 1000, 512), (256, 512, 64), (129, 257, 1000), (2048, 2048, 2048), (64, 64, 0)]
+ATTENTION = "attention_lse"
+SEQUENCES = [128, 1000, 2048, 64, 4092]  # S: a multiple of 4 (lse's rows on 16 bytes)
+HEAD_DIM = 128
 GUARD = 8  # rows and columns of sentinel around each output (16 bytes of f16)
 
 
@@ -30,7 +35,7 @@ def compile_all(out):
     os.makedirs(out, exist_ok=True)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([PACKAGE] + [p for p in [env.get("PYTHONPATH")] if p])
-    for name in KERNELS:
+    for name in list(KERNELS) + [ATTENTION]:
         subprocess.check_call([sys.executable, "-m", "ws", "compile", "--chip", "sm_90a",
                                "--out-dir", out, os.path.join(HERE, name + ".mlir")], env=env)
 
@@ -100,8 +105,38 @@ def run_all(folder):
             print("%-13s %5dx%5dx%5d  max err %s  guards %s  %s" % (
                 name, m, n, k, " ".join("%.3g" % x for x in errs),
                 "intact" if guards else "BROKEN", "ok" if ok else "FAILED"))
-    print("epilogue: %d passed, %d failed" % (len(KERNELS) * len(SHAPES) - failed, failed))
+    failed += check_attention_lse(torch, ws, folder)
+    total = len(KERNELS) * len(SHAPES) + len(SEQUENCES)
+    print("epilogue: %d passed, %d failed" % (total - failed, failed))
     return 1 if failed else 0
+
+
+def check_attention_lse(torch, ws, folder):
+    """O and lse of attention_lse at each sequence length, against torch in
+    f32 (lse in the log2 domain of the scaled scores); returns the failures."""
+    kernel = ws.load(os.path.join(folder, ATTENTION + ".wsmod")).kernels[ATTENTION]
+    failed = 0
+    for s in SEQUENCES:
+        torch.manual_seed(s)
+        q, k, v = (torch.rand(1, 1, s, HEAD_DIM, device="cuda", dtype=torch.float16) * 2 - 1
+                   for _ in range(3))
+        big_o, o = guarded(torch, s, HEAD_DIM, torch.float16)
+        big_l, lse = guarded(torch, 1, s, torch.float32)
+        scale = 1.4426950408889634 / HEAD_DIM ** 0.5
+        kernel[(-(-s // 128), 1, 1)](q, k, v, o[None, None], lse[None, None], s, scale)
+        torch.cuda.synchronize()
+        scores = (q.float() @ k.float().transpose(-1, -2))[0, 0] / HEAD_DIM ** 0.5
+        want_o = torch.softmax(scores, -1) @ v.float()[0, 0]
+        want_lse = torch.logsumexp(scores, -1) * 1.4426950408889634
+        err_o = (o.float() - want_o).abs().max().item()
+        err_l = (lse[0].float() - want_lse).abs().max().item()
+        guards = intact(torch, big_o, s, HEAD_DIM) and intact(torch, big_l, 1, s)
+        ok = guards and err_o <= 2e-2 and err_l <= 1e-3 * max(1.0, want_lse.abs().max().item())
+        failed += not ok
+        print("%-13s S = %5d        max err O %.3g lse %.3g  guards %s  %s" % (
+            ATTENTION, s, err_o, err_l, "intact" if guards else "BROKEN",
+            "ok" if ok else "FAILED"))
+    return failed
 
 
 def main():

@@ -16,6 +16,43 @@ static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, Mlir
                          mlirShapedTypeGetElementType(ring->tile), ring->swizzle, part, part_cols);
 }
 
+/* ws.write_slot of a 1 x M row vector the consumers computed (attention's
+ * log-sum-exp, for the store warp): the four threads of a row's quad hold
+ * its value alike, so the first of them writes it, at the row's place in
+ * the slot (ws_lower_fragment.h: value 2 p + h is row 64 p + 16 w + l / 4
+ * + 8 h). False after a located error. */
+static bool write_row_vector(lowering *L, ws_builder *b, MlirOperation op, const ws_ring *ring,
+                             const ws_fragment *f) {
+  MlirType e = mlirShapedTypeGetElementType(ring->tile);
+  if (ws_is_f8(e) || f->f8.ptr) {
+    ws_emit_op_error(op,
+                     "writes a 1 x %d row vector of FP8 for the store warp; a row vector "
+                     "the consumers store is f32, f16 or bf16",
+                     ws_shape_m(&L->frags.layout));
+    return false;
+  }
+  MlirValue slot =
+      lower_slot_ptr(L, b, ring->offset, mlirOperationGetOperand(op, 1), ring->slot_bytes);
+  ws_mma_shape s = ws_fragments_shape(&L->frags, 8);
+  MlirValue thread = lower_mma_thread(L, b), row0, col0;
+  ws_fragment_origin(b, &s, thread, &row0, &col0);
+  MlirValue lane_in_quad = ws_arith(b, "arith.andi", thread, lower_c32(b, 3));
+  MlirBlock then_block;
+  ws_build_if(b, ws_cmpi(b, "eq", lane_in_quad, lower_c32(b, 0)), &then_block, NULL);
+  ws_builder first = ws_builder_before(mlirBlockGetTerminator(then_block));
+  int eb = wsElementTypeByteWidth(e);
+  for (int p = 0; p < s.parts; p++)
+    for (int h = 0; h < 2; h++) {
+      MlirValue row =
+          ws_arith(&first, "arith.addi", row0, lower_c32(&first, p * s.part_rows + 8 * h));
+      MlirValue at =
+          ws_byte_ptr(&first, slot, ws_arith(&first, "arith.muli", row, lower_c32(&first, eb)));
+      MlirValue ops[2] = {f->values[2 * p + h], at};
+      ws_build_void(&first, "llvm.store", 2, ops, 0, NULL);
+    }
+  return true;
+}
+
 /* The only user of `v` when it is a ws.broadcast, else a null op. */
 static MlirOperation broadcast_user(MlirValue v) {
   MlirOpOperand u = mlirValueGetFirstUse(v);
@@ -252,7 +289,8 @@ bool lower_stream_k_unit(lowering *L, ws_builder *b, MlirOperation op) {
   return true;
 }
 
-/* ws.write_slot: a wgmma fragment, or this thread's chunks of a tile. */
+/* ws.write_slot: a wgmma fragment, a row vector of the consumers, or this
+ * thread's chunks of a tile. */
 bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
   int r = lower_ring_of(L, op);
   if (r < 0)
@@ -278,5 +316,7 @@ bool lower_write_slot(lowering *L, ws_builder *b, MlirOperation op) {
     write_fragment(L, b, ring, mlirOperationGetOperand(op, 1), f, 0);
     return true;
   }
+  if (f && !f->n && mlirTypeEqual(ring->tile, mlirValueGetType(tile)))
+    return write_row_vector(L, b, op, ring, f);
   return ws_tiles_write_slot(&L->tiles, b, op, ring, r);
 }

@@ -412,18 +412,6 @@ static bool ends_epilogue(MlirOperation op) {
   return mlirOperationIsNull(op) || ws_op_is(op, "gpu.return") || ws_op_is(op, "scf.yield");
 }
 
-/* Whether `op` is a ws.store of a 1 x m row vector the consumers computed
- * (m the ws.dot rows): a log-sum-exp, say. */
-static bool stores_row_vector(MlirOperation op, int64_t m) {
-  if (!wsOperationIsA(op, "store"))
-    return false;
-  MlirValue v = mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1);
-  MlirType t = mlirValueGetType(v);
-  bool loaded = mlirValueIsAOpResult(v) && wsOperationIsA(mlirOpResultGetOwner(v), "load");
-  return !loaded && m > 1 && mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 2 &&
-         mlirShapedTypeGetDimSize(t, 0) == 1 && mlirShapedTypeGetDimSize(t, 1) == m;
-}
-
 /* A ws.store of the matmul loop's accumulator itself (an f32 C): the
  * epilogue stages a tile the consumers compute from the accumulator, so
  * the store gets one, the accumulator times a splat of 1.0 (exact for
@@ -459,21 +447,9 @@ static void copy_stored_accumulators(const ws_plan *plan, bool explain, const ws
 static bool schedule_epilogue(ws_plan *plan, unsigned *index_of) {
   ws_op_list ops = {0};
   bool ok = true;
-  long long rows = dot_rows(plan->loop);
   for (MlirOperation op = mlirOperationGetNextInBlock(plan->loop); ok && !ends_epilogue(op);
        op = mlirOperationGetNextInBlock(op)) {
     MlirType shape;
-    if (stores_row_vector(op, rows)) {
-      ws_emit_op_error(op,
-                       "stores a 1 x %lld row vector from a matmul's epilogue; the consumer "
-                       "warpgroups hold a row vector as one value a row, repeated across "
-                       "the threads of the row's quad, and ws cannot yet stage that for "
-                       "the store warp: store it spread over a tile (ws.broadcast along "
-                       "axis 0 to %lld x 8, then a %lld x 8 box)",
-                       rows, rows, rows);
-      ok = false;
-      break;
-    }
     if (wsOperationIsA(op, "store") && !index_of[WS_ROLE_STORE]) {
       int p = ws_plan_add_partition(plan, WS_ROLE_STORE, 1);
       index_of[WS_ROLE_STORE] = 1u << p;

@@ -1,11 +1,25 @@
-// RUN: not ws-opt %s --emit=plan -o /dev/null 2>&1 | FileCheck %s
-// RUN: sed -e 's/%lse: !ws.tensor_desc<tensor<1x128xf32>>/%lse: !ws.tensor_desc<tensor<128x8xf32>>/' -e 's/^ *"ws.store"(%lse, %c0, %qoff, %lsev).*$/      %lseb = "ws.broadcast"(%lsev) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x8xf32>\n      "ws.store"(%lse, %qoff, %c0, %lseb) : (!ws.tensor_desc<tensor<128x8xf32>>, i32, i32, tensor<128x8xf32>) -> ()/' %s > %t.spread.mlir
-// RUN: ws-opt %t.spread.mlir --emit=ptx -o /dev/null
+// RUN: ws-opt %s --emit=plan | FileCheck %s --check-prefix=PLAN
+// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory, ws-insert-barriers, ws-specialize)' | FileCheck %s --check-prefix=SPEC
+// RUN: ws-opt %s --pass-pipeline='builtin.module(ws-partition-schedule, ws-plan-memory, ws-insert-barriers, ws-specialize, ws-lower-to-nvvm)' | FileCheck %s --check-prefix=LOWER
+// RUN: ws-opt %s --emit=ptx --ws-explain -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // A row vector (here the log-sum-exp, m + log l) stored from attention's
-// epilogue was planned, and its lowering then blamed an innocent op ('arith.addf'
-// op is a tile the compute partition cannot rebuild). ws-partition-schedule
-// refuses it at the store, with the form that works, which the second run
-// compiles: the row vector spread over a 128 x 8 tile.
+// epilogue, as a backward pass or a split-KV combine needs it: the
+// consumers stage it in a 1 x 128 ring of its own beside O's (both are
+// live at once), from the fragments' layout, where the first thread of
+// each row's quad writes the row's value, and the store warp stores it
+// with TMA like any epilogue tile.
+// PLAN: {"index": 3, "tile": "tensor<128x128xf16>", "channel": 2, "depth": 1, "offset": 0, "slot_bytes": 32768
+// PLAN: {"index": 4, "tile": "tensor<1x128xf32>", "channel": 2, "depth": 1, "offset": 32768, "slot_bytes": 512, "bytes": 512, "align": 128, "swizzle": 0}
+// SPEC: "ws.write_slot"(%{{.*}}, %[[SLOT:.*]]) {ring = 3 : i32} : (tensor<128x128xf16>, i32) -> ()
+// SPEC-NEXT: "ws.write_slot"(%{{.*}}, %[[SLOT]]) {ring = 4 : i32} : (tensor<1x128xf32>, i32) -> ()
+// SPEC: "ws.tma_store"(%arg4, %c0_i32, %{{.*}}) {ring = 4 : i32} : (!ws.tensor_desc<tensor<1x128xf32>>, i32, i32, i32) -> ()
+// LOWER: %[[LANE:.*]] = arith.andi %{{.*}}, %c3_i32{{.*}} : i32
+// LOWER-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+// LOWER-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %[[ZERO]] : i32
+// LOWER-NEXT: scf.if %[[FIRST]] {
+// LOWER-COUNT-2: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+// LOWER-NEXT: }
+// PROVED: remark: protocol proved: 4 channel(s), 5 ring(s)
 // Flash-attention forward, warp-specialized by ws: O = softmax(Q K^T / sqrt(D)) V
 // for one block of 128 query rows of one (batch, head) per thread block, head
 // dimension 128, f16 in and out, f32 accumulation, online softmax.
@@ -81,7 +95,6 @@ module attributes {gpu.container_module} {
       %ot = arith.truncf %out : tensor<128x128xf32> to tensor<128x128xf16>
       %lg = math.log %r#2 : tensor<1x128xf32>
       %lsev = arith.addf %r#1, %lg : tensor<1x128xf32>
-      // CHECK: :[[@LINE+1]]:7: error: 'ws.store' op stores a 1 x 128 row vector from a matmul's epilogue; {{.*}}: store it spread over a tile (ws.broadcast along axis 0 to 128 x 8, then a 128 x 8 box)
       "ws.store"(%lse, %c0, %qoff, %lsev) : (!ws.tensor_desc<tensor<1x128xf32>>, i32, i32, tensor<1x128xf32>) -> ()
       "ws.store"(%o, %bzi, %byi, %qoff, %c0, %ot) : (!ws.tensor_desc<tensor<1x1x128x128xf16>>, i32, i32, i32, i32, tensor<128x128xf16>) -> ()
       gpu.return
