@@ -2,7 +2,7 @@
 """The combine of a 32-way split (33 rings a step), checked on a GPU.
 
   combine_run.py compile DIR   (a machine with MLIR) DIR/combine_32.wsmod
-  combine_run.py run DIR       (a GPU) out = the sum of the 32 m x n parts
+  combine_run.py run DIR [small] (a GPU) out = the sum of the 32 m x n parts
                                stacked in one (32 m) x n tensor, at ragged
                                and whole shapes against torch, with guard
                                bytes around the output
@@ -61,8 +61,13 @@ def run_all(folder):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("compile", "run"):
+    if len(sys.argv) not in (3, 4) or sys.argv[1] not in ("compile", "run"):
         sys.exit(__doc__)
+    if len(sys.argv) == 4:  # run DIR small: the first two shapes (for compute-sanitizer)
+        if sys.argv[3] != "small":
+            sys.exit(__doc__)
+        global SHAPES
+        SHAPES = SHAPES[:2]
     if sys.argv[1] == "compile":
         compile_all(sys.argv[2])
         return 0

@@ -2,7 +2,7 @@
 """Matmuls whose epilogue stores several tiles, checked on a GPU.
 
   epilogue_run.py compile DIR   (a machine with MLIR) DIR/NAME.wsmod of each kernel
-  epilogue_run.py run DIR       (a GPU) each kernel at ragged and whole shapes
+  epilogue_run.py run DIR [small] (a GPU) each kernel at ragged and whole shapes
                                 against torch in f32, with guard bytes around
                                 every output
 
@@ -140,8 +140,13 @@ def check_attention_lse(torch, ws, folder):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("compile", "run"):
+    if len(sys.argv) not in (3, 4) or sys.argv[1] not in ("compile", "run"):
         sys.exit(__doc__)
+    if len(sys.argv) == 4:  # run DIR small: the first two shapes (for compute-sanitizer)
+        if sys.argv[3] != "small":
+            sys.exit(__doc__)
+        global SHAPES, SEQUENCES
+        SHAPES, SEQUENCES = SHAPES[:2], SEQUENCES[:2]
     if sys.argv[1] == "compile":
         compile_all(sys.argv[2])
         return 0
