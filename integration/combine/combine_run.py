@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""The combine of a 32-way split (33 rings a step), checked on a GPU.
+"""Kernels of many tiles, checked on a GPU: the combine of a 32-way split
+(33 rings a step) and a sum written to 12 outputs (12 stores a step).
 
-  combine_run.py compile DIR   (a machine with MLIR) DIR/combine_32.wsmod
+  combine_run.py compile DIR   (a machine with MLIR) DIR/NAME.wsmod of each
   combine_run.py run DIR [small] (a GPU) out = the sum of the 32 m x n parts
                                stacked in one (32 m) x n tensor, at ragged
                                and whole shapes against torch, with guard
                                bytes around the output
 
 combine_32.mlir loads the 32 parts' tiles of a step (32 rings from the load
-warp to the compute warps), adds them and stores the sum (a 33rd ring)."""
+warp to the compute warps), adds them and stores the sum (a 33rd ring).
+fanout_12.mlir stores a + b into 12 outputs, whose stores share one
+function for the ragged-edge element path (n not a multiple of 4 takes it:
+a partial 16-byte granule at each row's end)."""
 import os
 import subprocess
 import sys
@@ -20,14 +24,17 @@ from epilogue_run import guarded, intact  # noqa: E402
 
 SPLITS, BLOCK_ROWS = 32, 8
 SHAPES = [(1000, 1000), (129, 260), (8, 64), (2048, 4096), (3, 4)]
+FANOUT, OUTPUTS = "fanout_12", 12
+FANOUT_SHAPES = [(1000, 1001), (129, 259), (32, 64), (3, 3), (2048, 4096)]
 
 
 def compile_all(out):
     os.makedirs(out, exist_ok=True)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([PACKAGE] + [p for p in [env.get("PYTHONPATH")] if p])
-    subprocess.check_call([sys.executable, "-m", "ws", "compile", "--chip", "sm_90a",
-                           "--out-dir", out, os.path.join(HERE, "combine_32.mlir")], env=env)
+    for name in ("combine_32", FANOUT):
+        subprocess.check_call([sys.executable, "-m", "ws", "compile", "--chip", "sm_90a",
+                               "--out-dir", out, os.path.join(HERE, name + ".mlir")], env=env)
 
 
 def run_all(folder):
@@ -56,8 +63,35 @@ def run_all(folder):
         failed += not ok
         print("combine_32 %5dx%5d  max err %.3g  guards %s  %s" % (
             m, n, err, "intact" if guards else "BROKEN", "ok" if ok else "FAILED"))
-    print("combine: %d passed, %d failed" % (len(SHAPES) - failed, failed))
+    failed += check_fanout(torch, ws, folder)
+    total = len(SHAPES) + len(FANOUT_SHAPES)
+    print("combine: %d passed, %d failed" % (total - failed, failed))
     return 1 if failed else 0
+
+
+def check_fanout(torch, ws, folder):
+    """fanout_12 at each shape: every output a + b exactly, guards intact;
+    returns the failures."""
+    kernel = ws.load(os.path.join(folder, FANOUT + ".wsmod")).kernels[FANOUT]
+    failed = 0
+    for m, n in FANOUT_SHAPES:
+        torch.manual_seed(m * 5 + n)
+        a = torch.rand(m, n, device="cuda", dtype=torch.float32) * 2 - 1
+        b = torch.rand(m, n, device="cuda", dtype=torch.float32) * 2 - 1
+        outs = [guarded(torch, m, n, torch.float32) for _ in range(OUTPUTS)]
+        ins = [guarded(torch, m, n, torch.float32) for _ in range(2)]
+        ins[0][1].copy_(a)
+        ins[1][1].copy_(b)
+        kernel[(-(-m // 32),)](ins[0][1], ins[1][1], *[v for _, v in outs], n)
+        torch.cuda.synchronize()
+        exact = all(torch.equal(v, a + b) for _, v in outs)
+        guards = all(intact(torch, big, m, n) for big, _ in outs)
+        ok = exact and guards
+        failed += not ok
+        print("fanout_12  %5dx%5d  %s  guards %s  %s" % (
+            m, n, "exact" if exact else "WRONG", "intact" if guards else "BROKEN",
+            "ok" if ok else "FAILED"))
+    return failed
 
 
 def main():
@@ -66,8 +100,8 @@ def main():
     if len(sys.argv) == 4:  # run DIR small: the first two shapes (for compute-sanitizer)
         if sys.argv[3] != "small":
             sys.exit(__doc__)
-        global SHAPES
-        SHAPES = SHAPES[:2]
+        global SHAPES, FANOUT_SHAPES
+        SHAPES, FANOUT_SHAPES = SHAPES[:2], FANOUT_SHAPES[:2]
     if sys.argv[1] == "compile":
         compile_all(sys.argv[2])
         return 0

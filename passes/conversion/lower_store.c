@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
 static MlirType i64_type(ws_builder *b) { return mlirIntegerTypeGet(b->ctx, 64); }
@@ -147,6 +148,59 @@ static void emit_element_store(ws_builder *b, const ws_store_site *s) {
   copy_row(&body, &c, row);
 }
 
+/* llvm.call of the site's element path with its view, box and coordinates. */
+static void call_element_path(ws_builder *b, const ws_store_site *s) {
+  MlirValue ops[2 + 5] = {s->view, s->src};
+  for (int d = 0; d < s->rank; d++)
+    ops[2 + d] = s->coords[d];
+  MlirAttribute name =
+      mlirOperationGetAttributeByName(s->element_path, mlirStringRefCreateFromCString("sym_name"));
+  char callee[160], segments[64];
+  MlirStringRef n = mlirStringAttrGetValue(name);
+  snprintf(callee, sizeof callee, "@%.*s", (int)n.length, n.data);
+  snprintf(segments, sizeof segments, "array<i32: %d, 0>", 2 + s->rank);
+  MlirNamedAttribute attrs[3] = {ws_named_text(b->ctx, "callee", callee),
+                                 ws_named_text(b->ctx, "operandSegmentSizes", segments),
+                                 ws_named_text(b->ctx, "op_bundle_sizes", "array<i32>")};
+  ws_build_void(b, "llvm.call", 2 + s->rank, ops, 3, attrs);
+}
+
+bool ws_same_element_path(const ws_store_site *a, const ws_store_site *b) {
+  if (a->rank != b->rank || a->elem_bytes != b->elem_bytes || a->swizzle != b->swizzle)
+    return false;
+  for (int d = 0; d < a->rank; d++)
+    if (a->box[d] != b->box[d])
+      return false;
+  return true;
+}
+
+MlirOperation ws_build_element_path(MlirOperation after, const ws_store_site *s, const char *name) {
+  char text[512];
+  int n = snprintf(text, sizeof text,
+                   "llvm.func internal @%s(%%view: !llvm.ptr, %%src: !llvm.ptr<3>", name);
+  for (int d = 0; d < s->rank && n > 0 && (size_t)n < sizeof text; d++)
+    n += snprintf(text + n, sizeof text - (size_t)n, ", %%c%d: i32", d);
+  if (n > 0 && (size_t)n < sizeof text)
+    snprintf(text + n, sizeof text - (size_t)n,
+             ") attributes {passthrough = [\"noinline\"]} {\n  llvm.return\n}");
+  MlirContext ctx = mlirOperationGetContext(after);
+  MlirOperation fn = mlirOperationCreateParse(ctx, mlirStringRefCreateFromCString(text),
+                                              mlirStringRefCreateFromCString("element path"));
+  if (mlirOperationIsNull(fn))
+    return fn;
+  mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(after), after, fn);
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
+  ws_builder b = ws_builder_before(mlirBlockGetTerminator(entry));
+  ws_store_site site = *s;
+  site.view = mlirBlockGetArgument(entry, 0);
+  site.src = mlirBlockGetArgument(entry, 1);
+  for (int d = 0; d < s->rank; d++)
+    site.coords[d] = mlirBlockGetArgument(entry, 2 + d);
+  site.element_path = (MlirOperation){NULL};
+  emit_element_store(&b, &site);
+  return fn;
+}
+
 void ws_emit_exact_store(ws_builder *b, const ws_store_site *s) {
   MlirValue limit = view_word(b, s->view, 1);
   MlirValue end =
@@ -160,7 +214,10 @@ void ws_emit_exact_store(ws_builder *b, const ws_store_site *s) {
   MlirBlock edge, interior;
   ws_build_if(b, element_path, &edge, &interior);
   ws_builder e = ws_builder_before(mlirBlockGetTerminator(edge));
-  emit_element_store(&e, s);
+  if (mlirOperationIsNull(s->element_path))
+    emit_element_store(&e, s);
+  else
+    call_element_path(&e, s);
   ws_builder t = ws_builder_before(mlirBlockGetTerminator(interior));
   emit_tma_store(&t, s);
 }

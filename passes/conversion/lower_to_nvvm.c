@@ -343,6 +343,24 @@ MlirValue lower_store_view_of(lowering *L, MlirOperation op) {
   return (MlirValue){NULL};
 }
 
+/* The element path that stores shaped as `site` share in a kernel of many
+ * stores: the function made for the first of them. */
+static MlirOperation shared_element_path(lowering *L, const ws_store_site *site) {
+  for (int i = 0; i < L->num_paths; i++)
+    if (ws_same_element_path(&L->paths[i], site))
+      return L->paths[i].element_path;
+  MlirStringRef kernel = mlirStringAttrGetValue(
+      mlirOperationGetAttributeByName(L->old_func, mlirStringRefCreateFromCString("sym_name")));
+  char name[160];
+  snprintf(name, sizeof name, "%.*s_store_elements_%d", (int)kernel.length, kernel.data,
+           L->num_paths);
+  L->paths = ws_grow(L->paths, &L->paths_cap, L->num_paths + 1, sizeof *L->paths);
+  ws_store_site *p = &L->paths[L->num_paths++];
+  *p = *site;
+  p->element_path = ws_build_element_path(L->new_func, site, name);
+  return p->element_path;
+}
+
 /* The exact store of each box (ws_lower_store.h). */
 static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
   int r = lower_ring_of(L, op);
@@ -364,6 +382,13 @@ static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
   for (int d = 0; d < rank; d++)
     site.box[d] = tma_box_extent(ring, rank, d);
   site.box[rank - 1] = ws_ring_box_cols(ring);
+  if (L->store_sites > WS_INLINE_STORE_SITES) {
+    site.element_path = shared_element_path(L, &site);
+    if (mlirOperationIsNull(site.element_path)) {
+      ws_emit_op_error(op, "could not build the element path its stores share");
+      return false;
+    }
+  }
   /* a loop over the boxes, so that the element path is emitted once */
   MlirBlock body;
   ws_build_for(b, lower_c32(b, 0), lower_c32(b, ws_ring_boxes(ring)), lower_c32(b, 1), 0, NULL,
@@ -912,6 +937,8 @@ static bool lower_with(lowering *L, MlirOperation func) {
   L->ptr_cluster = ws_type(L->ctx, "!llvm.ptr<7>");
   mlirOperationWalk(func, collect_op, L, MlirWalkPreOrder);
   for (long i = 0; i < L->ops.len; i++)
+    L->store_sites += wsOperationIsA(L->ops.items[i], "tma_store");
+  for (long i = 0; i < L->ops.len; i++)
     if (wsOperationIsA(L->ops.items[i], "mma") &&
         !mma_shape(L, L->ops.items[i], &(ws_mma_shape){0}))
       return false;
@@ -962,6 +989,7 @@ static bool lower_kernel(MlirOperation func, const ws_pass_env *explain) {
   ws_op_list_free(&state->ops);
   ws_op_list_free(&state->dead);
   ws_plan_release(&state->plan);
+  free(state->paths);
   free(state);
   return ok;
 }

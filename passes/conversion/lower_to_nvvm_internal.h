@@ -33,7 +33,12 @@
 #include "../plan/ws_row_kernel.h"
 #include "../../dialect/ws_text.h"
 
-enum { WAIT_HINT_NS = 1000000, MAX_ARGS = 32 };
+/* WS_INLINE_STORE_SITES: a kernel of up to this many TMA stores inlines
+ * each store's element path (the ragged-edge loops); one of more stores
+ * calls one function per shape of store instead (ws_build_element_path),
+ * since LLVM's loop analyses take time quadratic in the loops of one
+ * function (200 stores took 17 s). The suites' kernels have at most 3. */
+enum { WAIT_HINT_NS = 1000000, MAX_ARGS = 32, WS_INLINE_STORE_SITES = 8 };
 
 /* Ops of the kernel in walk order: the rewrite visits them, then erases
  * the replaced ones last to first (uses before definitions). */
@@ -56,6 +61,12 @@ typedef struct lowering {
   bool matmul;
   ws_fragments frags;
   ws_op_list ops, dead;
+  /* the kernel's ws.tma_store ops, and past WS_INLINE_STORE_SITES the
+   * element paths they share: one site of each shape with its function */
+  int store_sites;
+  ws_store_site *paths;
+  int num_paths;
+  long paths_cap;
 } lowering;
 
 /* lower_to_nvvm.c */

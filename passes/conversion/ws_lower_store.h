@@ -42,10 +42,24 @@ typedef struct ws_store_site {
   int64_t box[5]; /* outermost first */
   int elem_bytes;
   int swizzle; /* the box's swizzle span in bytes, 0 for none */
+  /* the element path as a call of this llvm.func (ws_build_element_path),
+   * or a null op: the element path inline */
+  MlirOperation element_path;
 } ws_store_site;
 
 /* Emits the exact store of one TMA box at b (run by one thread). */
 void ws_emit_exact_store(ws_builder *b, const ws_store_site *s);
+
+/* An llvm.func @name (view, src, coords: the site's) that runs the element
+ * path of stores shaped as `s` (rank, box, element size, swizzle), put
+ * after `after` in its block, for a kernel of many stores to call instead
+ * of inlining one loop nest per store: LLVM's loop analyses grow with the
+ * square of the loops in one function. */
+MlirOperation ws_build_element_path(MlirOperation after, const ws_store_site *s, const char *name);
+
+/* True when two sites' element paths are the same code (one function serves
+ * both). */
+bool ws_same_element_path(const ws_store_site *a, const ws_store_site *b);
 
 /* Stores scalar `value` at element `coords` (rank i32 values, outermost
  * first) of the tensor behind store view `view`, when it lies inside it
