@@ -188,12 +188,17 @@ MlirOperation ws_build_if_values(ws_builder *b, MlirValue cond, intptr_t num, co
 
 MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub, MlirValue step,
                            intptr_t num_iter, const MlirValue *inits, MlirBlock *body) {
-  enum { max_iter = 16 };
-  MlirValue operands[3 + max_iter] = {lb, ub, step};
-  MlirType types[1 + max_iter] = {mlirValueGetType(lb)};
-  MlirLocation locs[1 + max_iter] = {b->loc};
-  if (num_iter > max_iter)
-    num_iter = max_iter;
+  /* as many iter args as the loop carries (a row kernel's row vectors) */
+  MlirValue *operands = malloc((size_t)(3 + num_iter) * sizeof *operands);
+  MlirType *types = malloc((size_t)(1 + num_iter) * sizeof *types);
+  MlirLocation *locs = malloc((size_t)(1 + num_iter) * sizeof *locs);
+  if (!operands || !types || !locs)
+    abort(); /* out of memory: as MLIR itself does */
+  operands[0] = lb;
+  operands[1] = ub;
+  operands[2] = step;
+  types[0] = mlirValueGetType(lb);
+  locs[0] = b->loc;
   for (intptr_t i = 0; i < num_iter; i++) {
     operands[3 + i] = inits[i];
     types[1 + i] = mlirValueGetType(inits[i]);
@@ -203,6 +208,9 @@ MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub, MlirValue 
       ws_build(b, "scf.for", 3 + num_iter, operands, num_iter, types + 1, 0, NULL, 1);
   *body = mlirBlockCreate(1 + num_iter, types, locs);
   mlirRegionAppendOwnedBlock(mlirOperationGetRegion(op, 0), *body);
+  free(operands);
+  free(types);
+  free(locs);
   return op;
 }
 

@@ -144,6 +144,15 @@ MlirNamedAttribute spec_int_attr(MlirContext ctx, const char *name, int value) {
   return ws_named(ctx, name, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value));
 }
 
+/* Room for n values (a loop's carried ones: as many as it has), which the
+ * caller frees. */
+MlirValue *spec_values(int n) {
+  MlirValue *v = calloc((size_t)n + 1, sizeof *v);
+  if (!v)
+    abort(); /* out of memory: as MLIR itself does */
+  return v;
+}
+
 /* A flag per channel of the plan, all false, which the caller frees: the
  * channels a copy of the loop has touched. */
 bool *spec_channel_flags(const specializer *S) {
@@ -187,17 +196,11 @@ ws_builder spec_at_loop_of(const ws_builder *b, MlirOperation loop) {
  * `carry` (an elementwise loop's compute partition) the copy also carries
  * the source loop's values after the count: a row kernel's row vectors,
  * which that partition alone computes. */
-MlirBlock spec_copy_loop(specializer *S, ws_builder *b, value_map *m, MlirOperation loop,
-                         MlirValue step, MlirValue start, bool carry, MlirValue *counter,
-                         MlirOperation *copy) {
+MlirBlock spec_copy_loop(ws_builder *b, value_map *m, MlirOperation loop, MlirValue step,
+                         MlirValue start, bool carry, MlirValue *counter, MlirOperation *copy) {
   MlirBlock src = ws_loop_body(loop), body;
   int carried = carry ? (int)mlirOperationGetNumResults(loop) : 0;
-  MlirValue inits[1 + WS_MAX_ROW_CARRIED];
-  if (carried > WS_MAX_ROW_CARRIED) {
-    ws_emit_op_error(loop, "carries %d row vectors; at most %d", carried, WS_MAX_ROW_CARRIED);
-    S->failed = true;
-    carried = 0;
-  }
+  MlirValue *inits = spec_values(1 + carried);
   inits[0] = start;
   for (int i = 0; i < carried; i++)
     inits[1 + i] = spec_map_get(m, mlirOperationGetOperand(loop, 3 + i));
@@ -205,6 +208,7 @@ MlirBlock spec_copy_loop(specializer *S, ws_builder *b, value_map *m, MlirOperat
   *copy = ws_build_for(&here, spec_map_get(m, mlirOperationGetOperand(loop, 0)),
                        spec_map_get(m, mlirOperationGetOperand(loop, 1)), step, 1 + carried, inits,
                        &body);
+  free(inits);
   spec_map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
   for (int i = 0; i < carried; i++)
     spec_map_put(m, mlirBlockGetArgument(src, 1 + i), mlirBlockGetArgument(body, 2 + i));
@@ -219,20 +223,21 @@ MlirBlock spec_open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue 
                          MlirValue *counter, MlirOperation *copy) {
   MlirOperation loop = S->plan->loop;
   MlirValue step = mlirValueIsNull(S->pair_step) ? mlirOperationGetOperand(loop, 2) : S->pair_step;
-  return spec_copy_loop(S, b, m, loop, step, start, carry, counter, copy);
+  return spec_copy_loop(b, m, loop, step, start, carry, counter, copy);
 }
 
 /* Ends the copy's body: the next count, and the values it carries (the
  * source loop's yield through the map). */
 void spec_close_loop(specializer *S, ws_builder *b, MlirBlock body, MlirValue counter,
                      value_map *m) {
-  MlirValue next[1 + WS_MAX_ROW_CARRIED];
   int carried = (int)mlirBlockGetNumArguments(body) - 2;
+  MlirValue *next = spec_values(1 + carried);
   MlirOperation yield = mlirBlockGetTerminator(ws_loop_body(S->plan->loop));
   next[0] = ws_arith(b, "arith.addi", counter, spec_c32(b, 1));
   for (int i = 0; i < carried; i++)
     next[1 + i] = spec_map_get(m, mlirOperationGetOperand(yield, i));
   ws_build_terminator(body, b->loc, "scf.yield", 1 + carried, next);
+  free(next);
 }
 
 /* Clones `op` at b with its operands through the map; the plan attributes

@@ -26,7 +26,7 @@
 #include "ws_specialize.h"
 #include "../../dialect/ws_text.h"
 
-enum { WARP_THREADS = 32, WS_LAG_MAX_VALUES = 16, WS_MAX_ROW_CARRIED = 16 };
+enum { WARP_THREADS = 32, WS_LAG_MAX_VALUES = 16 };
 
 /* What each value of the source loop became in a partition's copy: an
  * open-addressing hash table keyed by the value, so that a lookup costs
@@ -81,15 +81,15 @@ void spec_map_free(value_map *m);
 MlirValue spec_map_get(const value_map *m, MlirValue v);
 MlirValue spec_c32(ws_builder *b, int64_t v);
 bool *spec_channel_flags(const specializer *S);
+MlirValue *spec_values(int n);
 bool spec_is_lagged(const ws_plan *plan);
 bool spec_is_pipelined(const ws_plan *plan);
 
 MlirNamedAttribute spec_int_attr(MlirContext ctx, const char *name, int value);
 MlirNamedAttribute spec_barrier_attr(MlirContext ctx, bool full);
 ws_builder spec_at_loop_of(const ws_builder *b, MlirOperation loop);
-MlirBlock spec_copy_loop(specializer *S, ws_builder *b, value_map *m, MlirOperation loop,
-                         MlirValue step, MlirValue start, bool carry, MlirValue *counter,
-                         MlirOperation *copy);
+MlirBlock spec_copy_loop(ws_builder *b, value_map *m, MlirOperation loop, MlirValue step,
+                         MlirValue start, bool carry, MlirValue *counter, MlirOperation *copy);
 MlirBlock spec_open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start, bool carry,
                          MlirValue *counter, MlirOperation *copy);
 void spec_close_loop(specializer *S, ws_builder *b, MlirBlock body, MlirValue counter,

@@ -129,7 +129,7 @@ void spec_emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n,
 static ws_builder open_second_pass(specializer *S, ws_builder *b, value_map *m, MlirValue *n,
                                    MlirBlock *body) {
   MlirOperation copy;
-  *body = spec_copy_loop(S, b, m, S->second, mlirOperationGetOperand(S->second, 2), spec_c32(b, 0),
+  *body = spec_copy_loop(b, m, S->second, mlirOperationGetOperand(S->second, 2), spec_c32(b, 0),
                          false, n, &copy);
   return ws_builder_at_end(*body, b->loc);
 }
