@@ -400,8 +400,7 @@ static void emit_yield(ws_program *P, int code, MlirOperation yield, int dsts, i
 
 static bool compile_if(ws_program *P, MlirOperation op) {
   int n = (int)mlirOperationGetNumResults(op);
-  if (n > MAX_CARRIED)
-    return program_fail(P, op, "it yields more than 64 values");
+  P->most_carried = n > P->most_carried ? n : P->most_carried;
   int results = P->nargs;
   for (int k = 0; k < n; k++)
     push_arg(P, program_reg_of(P, result(op, k)));
@@ -470,8 +469,7 @@ static int loop_level(ws_program *P, MlirOperation op) {
 
 static bool compile_for(ws_program *P, MlirOperation op) {
   int iters = (int)mlirOperationGetNumResults(op);
-  if (iters > MAX_CARRIED)
-    return program_fail(P, op, "it carries more than 64 values");
+  P->most_carried = iters > P->most_carried ? iters : P->most_carried;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   bool protocol = holds_protocol(op);
   MlirValue lb = operand(op, 0), ub = operand(op, 1), step = operand(op, 2);
@@ -795,7 +793,10 @@ ws_program *ws_protocol_compile(MlirOperation func, const ws_plan *plan) {
   P->roundv = calloc((size_t)P->nregs + 1, sizeof *P->roundv);
   P->known = calloc((size_t)P->nregs + 1, 1);
   P->pinned = calloc((size_t)P->nregs + 1, 1);
-  if (!P->val || !P->iterv || !P->roundv || !P->known || !P->pinned)
+  P->carry_val = calloc((size_t)P->most_carried + 1, sizeof *P->carry_val);
+  P->carry_known = calloc((size_t)P->most_carried + 1, 1);
+  if (!P->val || !P->iterv || !P->roundv || !P->known || !P->pinned || !P->carry_val ||
+      !P->carry_known)
     abort();
   return P;
 }
@@ -814,6 +815,8 @@ void ws_protocol_free(ws_program *P) {
   free(P->known);
   free(P->pinned);
   free(P->scratch);
+  free(P->carry_val);
+  free(P->carry_known);
   free(P);
 }
 

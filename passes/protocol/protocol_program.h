@@ -17,9 +17,6 @@
 #include "../plan/ws_row_kernel.h"
 #include "../../dialect/ws_text.h"
 
-/* Values an scf.if or scf.for may yield; copies go through a stack buffer. */
-enum { MAX_CARRIED = 64 };
-
 enum code {
   C_CONST,
   C_BIN,
@@ -85,6 +82,11 @@ struct ws_program {
   long args_cap;
   int nregs;
   long regs_cap;
+  /* room for the most values an scf.if or scf.for of the kernel yields
+   * (most_carried), which a copy of them goes through */
+  int most_carried;
+  long long *carry_val;
+  unsigned char *carry_known;
   int *width; /* bits; 0: not an integer (always unknown) */
   uintptr_t *keys;
   int *vals;

@@ -171,9 +171,11 @@ static void record(ws_program *P, const insn *i) {
   }
 }
 
+/* Copies n values of one op's args to another's (at most most_carried:
+ * what an scf.if or scf.for yields), through the program's buffer. */
 static void copy_args(ws_program *P, int from, int to, int n) {
-  long long tmp[MAX_CARRIED];
-  unsigned char k[MAX_CARRIED];
+  long long *tmp = P->carry_val;
+  unsigned char *k = P->carry_known;
   for (int j = 0; j < n; j++) {
     tmp[j] = P->val[P->args[from + j]];
     k[j] = P->known[P->args[from + j]];
