@@ -26,7 +26,7 @@
 #include "ws_specialize.h"
 #include "../../dialect/ws_text.h"
 
-enum { WARP_THREADS = 32, WS_LAG_MAX_VALUES = 16 };
+enum { WARP_THREADS = 32 };
 
 /* What each value of the source loop became in a partition's copy: an
  * open-addressing hash table keyed by the value, so that a lookup costs

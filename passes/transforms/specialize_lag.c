@@ -142,15 +142,29 @@ void spec_release_slot(specializer *S, ws_builder *b, int in, MlirValue n) {
  * the else block already yielding accs; the caller ends the then block. */
 static MlirOperation if_accs(ws_builder *b, MlirValue cond, int num, const MlirValue *accs,
                              MlirBlock *then_block, ws_builder *then_b) {
-  MlirType types[WS_LAG_MAX_VALUES];
+  MlirType *types = malloc(((size_t)num + 1) * sizeof *types);
+  if (!types)
+    abort(); /* out of memory: as MLIR itself does */
   for (int i = 0; i < num; i++)
     types[i] = mlirValueGetType(accs[i]);
   MlirBlock else_block;
   MlirOperation op = ws_build_if_values(b, cond, num, types, then_block, &else_block);
+  free(types);
   ws_build_terminator(else_block, b->loc, "scf.yield", num, accs);
   *then_b = ws_builder_at_end(*then_block, b->loc);
   return op;
 }
+
+/* The values a lagged loop handles, as many as it carries and makes: its
+ * iter args (init, next: the count, the accumulators, the odd steps'
+ * products, their k, whether real), each step's products (prod_a, prod_b,
+ * ready) and accumulators (accs, step_accs). */
+typedef struct lag_values {
+  MlirValue *init, *next, *prod_a, *prod_b, *ready, *accs, *step_accs;
+} lag_values;
+
+static MlirValue lagged_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
+                               MlirValue start, int np, const lag_values *v);
 
 /* The lagged K loop of the consumers (see above), counting from `start`;
  * maps the source loop's results and returns the count after it, or null
@@ -158,17 +172,33 @@ static MlirOperation if_accs(ws_builder *b, MlirValue cond, int num, const MlirV
 MlirValue spec_emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
                                   MlirValue start) {
   MlirOperation loop = S->plan->loop;
+  int carried = (int)mlirOperationGetNumResults(loop);
+  int np = ws_count_ops(ws_loop_body(loop), "ws.dot", &(MlirOperation){NULL});
+  int args = 1 + carried + np + 2;
+  MlirValue *all = spec_values(2 * args + 3 * np + 2 * carried);
+  lag_values v = {all,
+                  all + args,
+                  all + 2 * args,
+                  all + 2 * args + np,
+                  all + 2 * args + 2 * np,
+                  all + 2 * args + 3 * np,
+                  all + 2 * args + 3 * np + carried};
+  MlirValue count = lagged_k_loop(S, at, m, part, in, start, np, &v);
+  free(all);
+  return count;
+}
+
+static MlirValue lagged_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
+                               MlirValue start, int np, const lag_values *v) {
+  MlirOperation loop = S->plan->loop;
   MlirBlock src = ws_loop_body(loop);
-  int carried = (int)mlirOperationGetNumResults(loop), np = 0;
-  MlirValue init[WS_LAG_MAX_VALUES], prod_a[WS_LAG_MAX_VALUES], prod_b[WS_LAG_MAX_VALUES];
+  int carried = (int)mlirOperationGetNumResults(loop);
+  MlirValue *init = v->init, *prod_a = v->prod_a, *prod_b = v->prod_b;
+  np = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (wsOperationIsA(op, "dot"))
       prod_b[np++] = spec_map_get(m, mlirOperationGetOperand(op, 2)); /* its zeros */
-  if (1 + carried + np + 2 > WS_LAG_MAX_VALUES) {
-    ws_emit_op_error(loop, "carries too many tiles for a lagged loop");
-    return (MlirValue){NULL};
-  }
   /* iter args: n, accs, the odd steps' products, their k, whether real */
   int nv = 0;
   init[nv++] = start;
@@ -185,7 +215,7 @@ MlirValue spec_emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m, 
                                     nv, init, &body);
   ws_builder b = ws_builder_at_end(body, at->loc);
   MlirValue k = mlirBlockGetArgument(body, 0), n = mlirBlockGetArgument(body, 1);
-  MlirValue accs[WS_LAG_MAX_VALUES];
+  MlirValue *accs = v->accs;
   for (int i = 0; i < carried; i++)
     accs[i] = mlirBlockGetArgument(body, 2 + i);
   for (int i = 0; i < np; i++)
@@ -204,7 +234,7 @@ MlirValue spec_emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m, 
   MlirValue prev = ws_arith(&t, "arith.subi", n, spec_c32(&t, 1)), prev_slot;
   spec_slot_phase(S, &t, prev, in, S->plan->channels[in].consumer_phase, &prev_slot, NULL);
   spec_forget_ring_reads(S, m);
-  MlirValue step_accs[WS_LAG_MAX_VALUES], ready[WS_LAG_MAX_VALUES];
+  MlirValue *step_accs = v->step_accs, *ready = v->ready;
   memcpy(step_accs, accs, sizeof(MlirValue) * (size_t)carried);
   products_done(&t, np, prod_b, ready);
   math_step(S, &t, m, part, in, k_b, prev_slot, ready, step_accs);
@@ -223,7 +253,7 @@ MlirValue spec_emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m, 
   math_step(S, &b, m, part, in, k, slot_a, ready, accs);
   spec_release_slot(S, &b, in, n);
   spec_wgmma_wait(&b, 0); /* nothing in flight across the back edge */
-  MlirValue next[WS_LAG_MAX_VALUES];
+  MlirValue *next = v->next;
   nv = 0;
   next[nv++] = ws_arith(&b, "arith.addi", n, spec_c32(&b, 2));
   for (int i = 0; i < carried; i++)

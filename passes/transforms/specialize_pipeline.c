@@ -34,11 +34,9 @@
  * late math and P V of step n one turn. Nothing is in flight across the
  * back edge. */
 
-enum { PIPE_MAX_DOTS = 8 };
-
-/* The ws.dot ops of a step's first and second run. */
+/* The ws.dot ops of a step's first and second run (as many as it has). */
 typedef struct step_runs {
-  MlirOperation first[PIPE_MAX_DOTS], second[PIPE_MAX_DOTS];
+  MlirOperation *first, *second;
   int num_first, num_second;
 } step_runs;
 
@@ -52,13 +50,18 @@ static bool in_ops(const MlirOperation *ops, int n, MlirOperation op) {
 /* Reads the two runs off the loop body (ws_loop_dot_runs's order). */
 static bool read_step_runs(MlirOperation loop, step_runs *r) {
   r->num_first = r->num_second = 0;
+  int dots = ws_count_ops(ws_loop_body(loop), "ws.dot", &(MlirOperation){NULL});
+  r->first = calloc((size_t)dots + 1, sizeof *r->first);
+  r->second = calloc((size_t)dots + 1, sizeof *r->second);
+  if (!r->first || !r->second)
+    abort(); /* out of memory: as MLIR itself does */
   ws_step_walk w = ws_step_walk_begin(loop);
   while (ws_step_next(&w)) {
     if (!w.dot)
       continue;
     MlirOperation op = w.op;
     int run = w.run;
-    if (run > 2 || (run == 1 ? r->num_first : r->num_second) == PIPE_MAX_DOTS)
+    if (run > 2)
       return false;
     if (run == 1)
       r->first[r->num_first++] = op;
@@ -194,35 +197,64 @@ static bool late_math_and_second_run(specializer *S, ws_builder *b, value_map *m
   return ok;
 }
 
+/* The values a pipelined loop handles, room for `cap` each (the loop's
+ * carried values and one per op of its body: every tile X may be): X
+ * (xs), the scf.if's values and types (vals, types), the loop's iter args
+ * (init, next). */
+typedef struct pipe_values {
+  MlirValue *xs, *vals, *init, *next;
+  MlirType *types;
+  int cap;
+} pipe_values;
+
+static MlirValue pipelined_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
+                                  MlirValue start, const turn_order *turns, const pipe_values *v);
+
 /* The pipelined loop of the consumers (see above), counting from `start`;
  * maps the source loop's results and returns the count after it, or null
  * after an error. */
 MlirValue spec_emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
                                      MlirValue start, const turn_order *turns) {
   MlirOperation loop = S->plan->loop;
+  int cap = (int)mlirOperationGetNumResults(loop) + 2;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    cap++;
+  MlirValue *all = spec_values(4 * cap);
+  MlirType *types = calloc((size_t)cap, sizeof *types);
+  if (!types)
+    abort(); /* out of memory: as MLIR itself does */
+  pipe_values v = {all, all + cap, all + 2 * cap, all + 3 * cap, types, cap};
+  MlirValue count = pipelined_k_loop(S, at, m, part, in, start, turns, &v);
+  free(all);
+  free(types);
+  return count;
+}
+
+static MlirValue pipelined_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
+                                  MlirValue start, const turn_order *turns, const pipe_values *v) {
+  MlirOperation loop = S->plan->loop;
   MlirBlock src = ws_loop_body(loop);
   MlirValue iv = mlirBlockGetArgument(src, 0);
   int carried = (int)mlirOperationGetNumResults(loop), nx = 0;
-  step_runs r;
+  step_runs r = {0};
   value_map late = {0};
-  MlirValue xs[WS_LAG_MAX_VALUES], vals[WS_LAG_MAX_VALUES + 1];
-  bool ok = read_step_runs(loop, &r) && carried + 1 <= WS_LAG_MAX_VALUES;
+  MlirValue *xs = v->xs, *vals = v->vals;
+  bool ok = read_step_runs(loop, &r);
   if (ok)
     late_values(S, &r, &late);
-  if (!ok || !collect_step_inputs(&r, &late, loop, xs, WS_LAG_MAX_VALUES - 1, &nx)) {
+  if (!ok || !collect_step_inputs(&r, &late, loop, xs, v->cap - 1, &nx)) {
     spec_map_free(&late);
-    ws_emit_op_error(loop,
-                     "cannot be pipelined: it needs two runs of at most %d ws.dot "
-                     "ops and carries at most %d tiles from one step's math to its "
-                     "second run",
-                     PIPE_MAX_DOTS, WS_LAG_MAX_VALUES - 1);
+    free(r.first);
+    free(r.second);
+    ws_emit_op_error(loop, "cannot be pipelined: it needs two runs of ws.dot a step");
     return (MlirValue){NULL};
   }
   MlirValue lb = spec_map_get(m, mlirOperationGetOperand(loop, 0));
   MlirValue ub = spec_map_get(m, mlirOperationGetOperand(loop, 1));
   MlirValue step = mlirOperationGetOperand(loop, 2);
   /* scf.if lb < ub -> (count, the loop's results) */
-  MlirType types[WS_LAG_MAX_VALUES + 1];
+  MlirType *types = v->types;
   types[0] = S->i32;
   vals[0] = start;
   for (int i = 0; i < carried; i++) {
@@ -252,7 +284,7 @@ MlirValue spec_emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map *
   emit_step_math(S, &t, m, part, in, slot, &late, false);
   /* the loop: S of step n + 1, step n's late math and P V, step n + 1's
    * early math */
-  MlirValue init[WS_LAG_MAX_VALUES];
+  MlirValue *init = v->init;
   init[0] = start;
   for (int i = 0; i < nx; i++)
     init[1 + i] = spec_map_get(m, xs[i]);
@@ -277,7 +309,7 @@ MlirValue spec_emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map *
   if (turns->ch >= 0)
     spec_end_turn(S, &b, turns, spec_turn_at(&b, turns, n1, 0));
   /* step n + 1's carried tiles: step n's yield (P V's products pending) */
-  MlirValue next[WS_LAG_MAX_VALUES];
+  MlirValue *next = v->next;
   step_results(S, m, next);
   spec_wgmma_wait(&b, 1);
   run_done(&b, m, r.first, r.num_first);
@@ -315,6 +347,8 @@ MlirValue spec_emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map *
   step_results(S, m, vals + 1);
   ws_build_terminator(then_block, at->loc, "scf.yield", 1 + carried, vals);
   spec_map_free(&late);
+  free(r.first);
+  free(r.second);
   for (int i = 0; i < carried; i++)
     spec_map_put(m, mlirOperationGetResult(loop, i), mlirOperationGetResult(any, 1 + i));
   return ok ? mlirOperationGetResult(any, 0) : (MlirValue){NULL};
