@@ -14,13 +14,11 @@ fanout_12.mlir stores a + b into 12 outputs, whose stores share one
 function for the ragged-edge element path (n not a multiple of 4 takes it:
 a partial 16-byte granule at each row's end)."""
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PACKAGE = os.path.join(HERE, "..", "..", "python")
-sys.path.insert(0, os.path.join(HERE, "..", "epilogue"))
-from epilogue_run import guarded, intact  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))
+from gpu_check import PACKAGE, command_line, compile_kernels, guarded, intact, torch_on_gpu  # noqa: E402
 
 SPLITS, BLOCK_ROWS = 32, 8
 SHAPES = [(1000, 1000), (129, 260), (8, 64), (2048, 4096), (3, 4)]
@@ -29,22 +27,12 @@ FANOUT_SHAPES = [(1000, 1001), (129, 259), (32, 64), (3, 3), (2048, 4096)]
 
 
 def compile_all(out):
-    os.makedirs(out, exist_ok=True)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([PACKAGE] + [p for p in [env.get("PYTHONPATH")] if p])
-    for name in ("combine_32", FANOUT):
-        subprocess.check_call([sys.executable, "-m", "ws", "compile", "--chip", "sm_90a",
-                               "--out-dir", out, os.path.join(HERE, name + ".mlir")], env=env)
+    compile_kernels(HERE, ["combine_32", FANOUT], out)
 
 
 def run_all(folder):
-    try:
-        import torch
-        gpu = torch.cuda.is_available()
-    except ImportError:
-        gpu = False
-    if not gpu:
-        print("skipped: no GPU")
+    torch = torch_on_gpu()
+    if torch is None:
         return 0
     sys.path.insert(0, PACKAGE)
     import ws
@@ -94,19 +82,10 @@ def check_fanout(torch, ws, folder):
     return failed
 
 
-def main():
-    if len(sys.argv) not in (3, 4) or sys.argv[1] not in ("compile", "run"):
-        sys.exit(__doc__)
-    if len(sys.argv) == 4:  # run DIR small: the first two shapes (for compute-sanitizer)
-        if sys.argv[3] != "small":
-            sys.exit(__doc__)
-        global SHAPES, FANOUT_SHAPES
-        SHAPES, FANOUT_SHAPES = SHAPES[:2], FANOUT_SHAPES[:2]
-    if sys.argv[1] == "compile":
-        compile_all(sys.argv[2])
-        return 0
-    return run_all(sys.argv[2])
+def shrink():
+    global SHAPES, FANOUT_SHAPES
+    SHAPES, FANOUT_SHAPES = SHAPES[:2], FANOUT_SHAPES[:2]
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command_line(__doc__, compile_all, run_all, shrink))

@@ -15,52 +15,27 @@ relu(A B^T + bias) * (A U^T), on the resident grid. attention_lse.mlir is
 flash attention storing O and each query row's log-sum-exp (a row vector
 from the epilogue), checked against torch at ragged sequence lengths."""
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from gpu_check import PACKAGE, command_line, compile_kernels, guarded, intact, torch_on_gpu  # noqa: E402
+
 KERNELS = {"two_stores": (128, 256), "three_stores": (128, 128), "f32_store": (128, 128),
            "swiglu_persistent": (128, 128)}
 SHAPES = [(1000, 1000, 512), (256, 512, 64), (129, 257, 1000), (2048, 2048, 2048), (64, 64, 0)]
 ATTENTION = "attention_lse"
 SEQUENCES = [128, 1000, 2048, 64, 4092]  # S: a multiple of 4 (lse's rows on 16 bytes)
 HEAD_DIM = 128
-GUARD = 8  # rows and columns of sentinel around each output (16 bytes of f16)
-
-
-PACKAGE = os.path.join(HERE, "..", "..", "python")
 
 
 def compile_all(out):
-    os.makedirs(out, exist_ok=True)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([PACKAGE] + [p for p in [env.get("PYTHONPATH")] if p])
-    for name in list(KERNELS) + [ATTENTION]:
-        subprocess.check_call([sys.executable, "-m", "ws", "compile", "--chip", "sm_90a",
-                               "--out-dir", out, os.path.join(HERE, name + ".mlir")], env=env)
-
-
-def guarded(torch, m, n, dtype):
-    """An m x n view inside a buffer of sentinels (its rows 16-byte aligned)."""
-    cols = -(-(n + 2 * GUARD) // 8) * 8  # rows and the view's start on 16 bytes
-    big = torch.full((m + 2 * GUARD, cols), 1234.0, device="cuda", dtype=dtype)
-    return big, big[GUARD:GUARD + m, GUARD:GUARD + n]
-
-
-def intact(torch, big, m, n):
-    mask = torch.ones_like(big, dtype=torch.bool)
-    mask[GUARD:GUARD + m, GUARD:GUARD + n] = False
-    return bool((big[mask] == 1234.0).all())
+    compile_kernels(HERE, list(KERNELS) + [ATTENTION], out)
 
 
 def run_all(folder):
-    try:
-        import torch
-        gpu = torch.cuda.is_available()
-    except ImportError:
-        gpu = False
-    if not gpu:
-        print("skipped: no GPU")
+    torch = torch_on_gpu()
+    if torch is None:
         return 0
     sys.path.insert(0, PACKAGE)
     import ws
@@ -139,19 +114,10 @@ def check_attention_lse(torch, ws, folder):
     return failed
 
 
-def main():
-    if len(sys.argv) not in (3, 4) or sys.argv[1] not in ("compile", "run"):
-        sys.exit(__doc__)
-    if len(sys.argv) == 4:  # run DIR small: the first two shapes (for compute-sanitizer)
-        if sys.argv[3] != "small":
-            sys.exit(__doc__)
-        global SHAPES, SEQUENCES
-        SHAPES, SEQUENCES = SHAPES[:2], SEQUENCES[:2]
-    if sys.argv[1] == "compile":
-        compile_all(sys.argv[2])
-        return 0
-    return run_all(sys.argv[2])
+def shrink():
+    global SHAPES, SEQUENCES
+    SHAPES, SEQUENCES = SHAPES[:2], SEQUENCES[:2]
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command_line(__doc__, compile_all, run_all, shrink))
