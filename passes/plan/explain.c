@@ -31,6 +31,9 @@ static bool has_tile_result(MlirOperation op) {
 
 /* Why an op is where ws-partition-schedule put it. */
 static const char *placement_reason(MlirOperation op) {
+  if (ws_load_is_row_vector(op))
+    return "a row vector, one value per row: the compute warps read it element by "
+           "element from global memory (no ring, no TMA)";
   if (wsOperationIsA(op, "load"))
     return "a TMA load: one elected lane of the load warp issues it, so no compute "
            "warp waits on global memory";
@@ -127,6 +130,10 @@ static void swizzle_reason(const ws_plan *plan, const ws_ring *r, char *buf, siz
     snprintf(buf, cap,
              "unswizzled (a bias row: each consumer thread reads the values "
              "its fragment's columns or rows meet)");
+  else if (!r->swizzle && ws_ring_is_epilogue(plan, r) && ws_plan_is_matmul(plan))
+    snprintf(buf, cap,
+             "unswizzled (the consumers write it from their fragments, each thread "
+             "its values, and the store warp stores it with TMA)");
   else if (!r->swizzle && ws_ring_is_read_in_registers(plan, r) && ws_plan_is_matmul(plan))
     snprintf(buf, cap,
              "unswizzled (the consumers read it into registers: each thread "

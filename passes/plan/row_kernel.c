@@ -9,8 +9,42 @@
 
 static int64_t dim(MlirType t, int d) { return mlirShapedTypeGetDimSize(t, d); }
 
-/* R of the R x C operand of a ws.reduce along the rows in `loop`'s body
- * (0 as ws_row_kernel_rows says). */
+/* R of a row kernel's R x C tiles, from an op of its loop: the operand of
+ * a ws.reduce along the rows, or the result of a ws.broadcast along them
+ * (a 1 x R row vector spread over R x C: a loop that only reads row
+ * vectors, such as a split-KV combine's log-sum-exps, is a row kernel
+ * too); 0 for neither, or for a square tile, whose rows and columns a
+ * 1 x R vector cannot tell apart. */
+static int64_t rows_of(MlirOperation op) {
+  MlirType t = {NULL};
+  if (wsOperationIsA(op, "reduce") && ws_int_attr(op, "axis", -1) == 1)
+    t = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  else if (wsOperationIsA(op, "broadcast") && ws_int_attr(op, "axis", -1) == 0 &&
+           mlirOperationGetNumResults(op) == 1)
+    t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!t.ptr || !mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != 2 ||
+      dim(t, 0) == dim(t, 1))
+    return 0;
+  return dim(t, 0);
+}
+
+/* A matmul's op: ws.dot, or what ws-specialize makes of it. */
+static bool is_matmul_op(MlirOperation op) {
+  return wsOperationIsA(op, "dot") || wsOperationIsA(op, "mma") || wsOperationIsA(op, "tc_mma");
+}
+
+/* True when `loop`'s body holds a matmul's op (a K loop). */
+static bool holds_matmul_op(MlirOperation loop) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (is_matmul_op(op))
+      return true;
+  return false;
+}
+
+/* R of the R x C tiles of the row kernel whose loop is `loop` (0 as
+ * ws_row_kernel_rows says). */
 static int64_t reduced_rows(MlirOperation loop) {
   if (mlirOperationIsNull(loop) || !ws_op_is(loop, "scf.for"))
     return 0;
@@ -18,13 +52,10 @@ static int64_t reduced_rows(MlirOperation loop) {
   int64_t rows = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (wsOperationIsA(op, "dot") || wsOperationIsA(op, "mma") || wsOperationIsA(op, "tc_mma"))
-      return 0;
-    if (rows || !wsOperationIsA(op, "reduce") || ws_int_attr(op, "axis", -1) != 1)
-      continue;
-    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
-    if (mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 2 && dim(t, 0) != dim(t, 1))
-      rows = dim(t, 0);
+    if (is_matmul_op(op) || (ws_op_is(op, "scf.for") && holds_matmul_op(op)))
+      return 0; /* a matmul, or a persistent one's tile loop around its K loop */
+    if (!rows)
+      rows = rows_of(op);
   }
   return rows;
 }

@@ -3,6 +3,7 @@
  * attributes are built as text and parsed, which keeps their printed form,
  * the thing tests check, in one place. */
 #include "ws_plan.h"
+#include "ws_row_kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,11 +207,12 @@ bool ws_plan_is_row_block_loop(const ws_plan *plan) {
   if (mlirOperationIsNull(plan->loop) || ws_loop_has_dot(plan->loop) ||
       mlirOperationGetNumResults(plan->loop) != 0)
     return false;
-  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(plan->loop));
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+  MlirOperation first = mlirBlockGetFirstOperation(ws_loop_body(plan->loop));
+  for (MlirOperation op = first; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (wsOperationIsA(op, "reduce"))
       return true;
-  return false;
+  /* a loop that spreads row vectors over its rows without reducing any */
+  return !mlirOperationIsNull(first) && ws_row_kernel_rows(first) > 0;
 }
 
 int ws_plan_tile_elements_per_thread(const ws_plan *plan) {

@@ -291,7 +291,8 @@ bool ws_tile_loop_is_pingpong(MlirOperation tile);
 bool ws_plan_carries_row_vectors(const ws_plan *plan);
 
 /* True when the plan's loop is a row kernel's loop over blocks of whole
- * rows: elementwise, carrying nothing, with a ws.reduce in its body. */
+ * rows: elementwise, carrying nothing, with a ws.reduce in its body or a
+ * ws.broadcast of a 1 x R row vector along its rows. */
 bool ws_plan_is_row_block_loop(const ws_plan *plan);
 
 /* The most elements of one tile of the plan's loop body that each compute

@@ -20,7 +20,8 @@
 #include "mlir-c/IR.h"
 
 /* The rows R of the row kernel `op` belongs to: the rows of the operand of
- * a ws.reduce along the rows in its parent loop's body, or else in the
+ * a ws.reduce along the rows (or of the result of a ws.broadcast of a
+ * 1 x R row vector along them) in its parent loop's body, or else in the
  * body of a loop beside it in its block (op before or after the loop);
  * the loop is the source loop or the compute partition's copy of it. 0
  * when there is none, when the loop holds a matmul, or when its tile is

@@ -274,11 +274,12 @@ static bool check_row_op(MlirOperation op) {
   }
   if (!reduce && axis == 0 && reads_a_load(op) &&
       !ws_load_is_row_vector(mlirOpResultGetOwner(mlirOperationGetOperand(op, 0)))) {
-    ws_emit_op_error(op, "spreads a loaded tile along the rows (axis = 0); in an "
-                         "elementwise loop a loaded 1 x N row spreads over every row "
-                         "(axis = 1, a value per column), and axis 0 spreads a 1 x M row "
-                         "vector the loop computed (a ws.reduce along axis 1, or math on "
-                         "one)");
+    ws_emit_op_error(op, "spreads a loaded tile along the rows (axis = 0) of a square tile; "
+                         "in an elementwise loop a loaded 1 x N row spreads over every row "
+                         "(axis = 1, a value per column), and axis 0 spreads a 1 x R row "
+                         "vector over R x C tiles (R != C, so that rows and columns are told "
+                         "apart): a ws.reduce along axis 1, math on one, or a 1 x R row "
+                         "vector loaded through its own box");
     return false;
   }
   return true;

@@ -21,19 +21,21 @@ module attributes {gpu.container_module} {
 }
 
 // -----
-// A ws.broadcast of a loaded 1 x M tile along the rows (axis 0) in an
-// elementwise loop: a loaded row spreads over the rows (axis 1), and axis 0
-// spreads row vectors the loop computed.
+// A ws.broadcast of a loaded 1 x M tile along the rows (axis 0) of a
+// square tile in an elementwise loop: a loaded row spreads over the rows
+// (axis 1); axis 0 spreads 1 x R row vectors over R x C tiles, R != C (a
+// loop that spreads a loaded one over 32 x 64 tiles is a row kernel:
+// partition-schedule-row-broadcast.mlir).
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
-    gpu.func @g(%in: !ws.tensor_desc<tensor<1x32xf32>>, %out: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
+    gpu.func @g(%in: !ws.tensor_desc<tensor<1x32xf32>>, %out: !ws.tensor_desc<tensor<32x32xf32>>, %n: i32) kernel {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
       scf.for %i = %c0 to %n step %c1 : i32 {
         %t = "ws.load"(%in, %i, %c0) : (!ws.tensor_desc<tensor<1x32xf32>>, i32, i32) -> tensor<1x32xf32>
-        // CHECK: verify-broadcast.mlir:[[@LINE+1]]:14: error: 'ws.broadcast' op spreads a loaded tile along the rows (axis = 0); in an elementwise loop a loaded 1 x N row spreads over every row (axis = 1, a value per column), and axis 0 spreads a 1 x M row vector the loop computed (a ws.reduce along axis 1, or math on one)
-        %b = "ws.broadcast"(%t) {axis = 0 : i32} : (tensor<1x32xf32>) -> tensor<32x64xf32>
-        "ws.store"(%out, %i, %c0, %b) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
+        // CHECK: verify-broadcast.mlir:[[@LINE+1]]:14: error: 'ws.broadcast' op spreads a loaded tile along the rows (axis = 0) of a square tile; in an elementwise loop a loaded 1 x N row spreads over every row (axis = 1, a value per column), and axis 0 spreads a 1 x R row vector over R x C tiles (R != C, so that rows and columns are told apart): a ws.reduce along axis 1, math on one, or a 1 x R row vector loaded through its own box
+        %b = "ws.broadcast"(%t) {axis = 0 : i32} : (tensor<1x32xf32>) -> tensor<32x32xf32>
+        "ws.store"(%out, %i, %c0, %b) : (!ws.tensor_desc<tensor<32x32xf32>>, i32, i32, tensor<32x32xf32>) -> ()
       } {ws.warp_specialize}
       gpu.return
     }
