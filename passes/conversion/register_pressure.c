@@ -8,6 +8,7 @@
 
 #include "mlir-c/BuiltinTypes.h"
 #include "../plan/ws_plan.h"
+#include "../support/ws_op_list.h"
 #include "../../dialect/ws_text.h"
 
 /* Registers a compute thread needs besides its tiles (slot addresses,
@@ -88,9 +89,14 @@ static tile_life *collect_lives(const ws_register_pressure *p, const op_index *x
   tile_life *lives = malloc((size_t)cap * sizeof *lives);
   if (!lives)
     abort();
+  long defs_cap = 0, at_cap = 0;
+  MlirValue *defs = NULL; /* an op's tiles: a loop's block arguments, its results */
+  long *at = NULL;
   for (size_t i = 0; i < n; i++) {
-    MlirValue defs[16];
-    long at[16];
+    long most = (long)mlirOperationGetNumResults(ops[i]) +
+                (ws_op_is(ops[i], "scf.for") ? mlirBlockGetNumArguments(ws_loop_body(ops[i])) : 0);
+    defs = ws_grow(defs, &defs_cap, most, sizeof *defs);
+    at = ws_grow(at, &at_cap, most, sizeof *at);
     int num = 0;
     /* the results of an op with regions (a loop, an scf.if) are defined
      * where its last region ends, at its last yield: what the regions read
@@ -103,13 +109,13 @@ static tile_life *collect_lives(const ws_register_pressure *p, const op_index *x
     }
     if (ws_op_is(ops[i], "scf.for")) {
       MlirBlock body = ws_loop_body(ops[i]);
-      for (intptr_t a = 0; a < mlirBlockGetNumArguments(body) && num < 16; a++, num++) {
+      for (intptr_t a = 0; a < mlirBlockGetNumArguments(body); a++, num++) {
         defs[num] = mlirBlockGetArgument(body, a);
         at[num] = (long)i;
       }
     }
     if (!ws_is_splat_tile(ops[i]))
-      for (intptr_t r = 0; r < mlirOperationGetNumResults(ops[i]) && num < 16; r++, num++) {
+      for (intptr_t r = 0; r < mlirOperationGetNumResults(ops[i]); r++, num++) {
         defs[num] = mlirOperationGetResult(ops[i], r);
         at[num] = results_at;
       }
@@ -126,6 +132,8 @@ static tile_life *collect_lives(const ws_register_pressure *p, const op_index *x
                                  p->registers_of(defs[d], p->ctx)};
     }
   }
+  free(defs);
+  free(at);
   *count = len;
   return lives;
 }
