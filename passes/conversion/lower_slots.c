@@ -16,11 +16,20 @@ static void write_fragment(lowering *L, ws_builder *b, const ws_ring *ring, Mlir
                          mlirShapedTypeGetElementType(ring->tile), ring->swizzle, part, part_cols);
 }
 
+/* The byte offset in a 1 x M slot of a row vector's value `value` of this
+ * thread (ws_lower_fragment.h: value 2 p + h is row 64 p + 16 w + l / 4 +
+ * 8 h, row0 the thread's first row), of `eb`-byte elements. */
+static MlirValue row_vector_offset(ws_builder *b, const ws_mma_shape *s, MlirValue row0, int value,
+                                   int eb) {
+  int p = value / 2, h = value % 2;
+  MlirValue row = ws_arith(b, "arith.addi", row0, lower_c32(b, p * s->part_rows + 8 * h));
+  return ws_arith(b, "arith.muli", row, lower_c32(b, eb));
+}
+
 /* ws.write_slot of a 1 x M row vector the consumers computed (attention's
  * log-sum-exp, for the store warp): the four threads of a row's quad hold
  * its value alike, so the first of them writes it, at the row's place in
- * the slot (ws_lower_fragment.h: value 2 p + h is row 64 p + 16 w + l / 4
- * + 8 h). False after a located error. */
+ * the slot. False after a located error. */
 static bool write_row_vector(lowering *L, ws_builder *b, MlirOperation op, const ws_ring *ring,
                              const ws_fragment *f) {
   MlirType e = mlirShapedTypeGetElementType(ring->tile);
@@ -41,15 +50,11 @@ static bool write_row_vector(lowering *L, ws_builder *b, MlirOperation op, const
   ws_build_if(b, ws_cmpi(b, "eq", lane_in_quad, lower_c32(b, 0)), &then_block, NULL);
   ws_builder first = ws_builder_before(mlirBlockGetTerminator(then_block));
   int eb = wsElementTypeByteWidth(e);
-  for (int p = 0; p < s.parts; p++)
-    for (int h = 0; h < 2; h++) {
-      MlirValue row =
-          ws_arith(&first, "arith.addi", row0, lower_c32(&first, p * s.part_rows + 8 * h));
-      MlirValue at =
-          ws_byte_ptr(&first, slot, ws_arith(&first, "arith.muli", row, lower_c32(&first, eb)));
-      MlirValue ops[2] = {f->values[2 * p + h], at};
-      ws_build_void(&first, "llvm.store", 2, ops, 0, NULL);
-    }
+  for (int v = 0; v < 2 * s.parts; v++) {
+    MlirValue ops[2] = {f->values[v],
+                        ws_byte_ptr(&first, slot, row_vector_offset(&first, &s, row0, v, eb))};
+    ws_build_void(&first, "llvm.store", 2, ops, 0, NULL);
+  }
   return true;
 }
 
@@ -96,12 +101,8 @@ static bool read_row_vector(lowering *L, ws_builder *b, MlirOperation op, const 
   MlirValue row0, col0;
   ws_fragment_origin(b, &s, lower_mma_thread(L, b), &row0, &col0);
   int eb = wsElementTypeByteWidth(e);
-  for (int p = 0; p < s.parts; p++)
-    for (int h = 0; h < 2; h++) {
-      MlirValue row = ws_arith(b, "arith.addi", row0, lower_c32(b, p * s.part_rows + 8 * h));
-      f->values[2 * p + h] =
-          ws_load_at(b, slot, ws_arith(b, "arith.muli", row, lower_c32(b, eb)), e, eb);
-    }
+  for (int v = 0; v < 2 * s.parts; v++)
+    f->values[v] = ws_load_at(b, slot, row_vector_offset(b, &s, row0, v, eb), e, eb);
   return true;
 }
 

@@ -47,22 +47,22 @@ int ws_plan_add_partition(ws_plan *plan, ws_role role, int num_warps) {
   return plan->num_parts++;
 }
 
+/* A zeroed row appended to a growing table of `size`-byte rows (*items,
+ * *num of them, room for *cap). */
+static void *add_row(void **items, int *num, long *cap, size_t size) {
+  *items = ws_grow(*items, cap, *num + 1, size);
+  char *row = (char *)*items + (size_t)(*num)++ * size;
+  memset(row, 0, size);
+  return row;
+}
+
 ws_ring *ws_plan_add_ring(ws_plan *plan) {
-  long cap = plan->rings_cap;
-  plan->rings = ws_grow(plan->rings, &cap, plan->num_rings + 1, sizeof *plan->rings);
-  plan->rings_cap = (int)cap;
-  ws_ring *r = &plan->rings[plan->num_rings++];
-  memset(r, 0, sizeof *r);
-  return r;
+  return add_row((void **)&plan->rings, &plan->num_rings, &plan->rings_cap, sizeof *plan->rings);
 }
 
 ws_channel *ws_plan_add_channel(ws_plan *plan) {
-  long cap = plan->channels_cap;
-  plan->channels = ws_grow(plan->channels, &cap, plan->num_channels + 1, sizeof *plan->channels);
-  plan->channels_cap = (int)cap;
-  ws_channel *c = &plan->channels[plan->num_channels++];
-  memset(c, 0, sizeof *c);
-  return c;
+  return add_row((void **)&plan->channels, &plan->num_channels, &plan->channels_cap,
+                 sizeof *plan->channels);
 }
 
 void ws_plan_release(ws_plan *plan) {
@@ -70,7 +70,8 @@ void ws_plan_release(ws_plan *plan) {
   free(plan->channels);
   plan->rings = NULL;
   plan->channels = NULL;
-  plan->num_rings = plan->rings_cap = plan->num_channels = plan->channels_cap = 0;
+  plan->num_rings = plan->num_channels = 0;
+  plan->rings_cap = plan->channels_cap = 0;
 }
 
 int ws_op_stage(MlirOperation op) { return ws_int_attr(op, "ws.stage", 0); }

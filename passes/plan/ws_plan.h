@@ -148,9 +148,11 @@ typedef struct ws_plan {
   /* The ring and channel tables, grown by ws_plan_add_ring and
    * ws_plan_add_channel (room for *_cap rows), freed by ws_plan_release. */
   ws_ring *rings;
-  int num_rings, rings_cap;
+  int num_rings;
+  long rings_cap;
   ws_channel *channels;
-  int num_channels, channels_cap;
+  int num_channels;
+  long channels_cap;
   int smem_bytes, maxnreg, block_threads, blocks_per_sm;
   /* An elementwise loop's row reductions (ws.reduce, axis 1): shared
    * memory where each warp leaves its part of a row that spans warps,

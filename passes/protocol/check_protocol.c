@@ -224,12 +224,11 @@ static bool prove_stream_k(ws_program *program, const ws_pass_options *opts, lon
 }
 
 /* Proves the kernel whose plan is read; false after a located error. */
-static bool check_plan(MlirOperation func, const ws_plan *plan_in, const ws_pass_options *opts,
+static bool check_plan(MlirOperation func, const ws_plan *plan, const ws_pass_options *opts,
                        const ws_pass_env *env) {
-  const ws_plan plan = *plan_in;
-  if (!ws_plan_check(&plan) || !ws_check_memory_map(&plan))
+  if (!ws_plan_check(plan) || !ws_check_memory_map(plan))
     return false;
-  ws_program *program = ws_protocol_compile(func, &plan);
+  ws_program *program = ws_protocol_compile(func, plan);
   if (!program)
     return false;
   bool nested = ws_protocol_is_nested(program);
@@ -260,10 +259,10 @@ static bool check_plan(MlirOperation func, const ws_plan *plan_in, const ws_pass
   int n = nested ? snprintf(counts, sizeof counts, "tile counts 0 to %lld, K trip counts 0 to %lld",
                             tiles, trips)
                  : snprintf(counts, sizeof counts, "trip counts 0 to %lld", trips);
-  if (ws_plan_cluster_size(&plan) > 1 && n > 0 && (size_t)n < sizeof counts)
+  if (ws_plan_cluster_size(plan) > 1 && n > 0 && (size_t)n < sizeof counts)
     n +=
         snprintf(counts + n, sizeof counts - (size_t)n, ", the %d CTAs of a %dx%d cluster together",
-                 ws_plan_cluster_size(&plan), plan.cluster[0], plan.cluster[1]);
+                 ws_plan_cluster_size(plan), plan->cluster[0], plan->cluster[1]);
   if (seqs && n > 0 && (size_t)n < sizeof counts)
     snprintf(counts + n, sizeof counts - (size_t)n,
              ", %lld stream-K runs (units of unequal K "
@@ -274,14 +273,14 @@ static bool check_plan(MlirOperation func, const ws_plan *plan_in, const ws_pass
               "protocol proved: %d channel(s), %d ring(s), %s, "
               "%ld states explored (every interleaving, state by state); no deadlock, "
               "race, miscount or register overrun",
-              plan.num_channels, plan.num_rings, counts, cost.states);
+              plan->num_channels, plan->num_rings, counts, cost.states);
   else
     ws_remark(env, mlirOperationGetLocation(func),
               "protocol proved: %d channel(s), %d ring(s), %s, "
               "%ld states explored (one interleaving per trip count%s) and %ld "
               "happens-before checks covering every other; no deadlock, race, miscount "
               "or register overrun",
-              plan.num_channels, plan.num_rings, counts, cost.states,
+              plan->num_channels, plan->num_rings, counts, cost.states,
               cost.explored ? ", every interleaving where its named barriers need it" : "",
               cost.checks);
   return ok;

@@ -196,31 +196,37 @@ static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
   return true;
 }
 
+/* Completes a checked plan's protocol (each channel's counts, phases,
+ * fences and drain; the warp layout and registers) and writes it into the
+ * loop's tables, where ws-specialize reads it; false after a located error. */
+static bool write_protocol(ws_plan *plan, int max_blocks, const ws_pass_options *opts,
+                           const ws_pass_env *env) {
+  for (int c = 0; c < plan->num_channels; c++)
+    plan_channel(plan, &plan->channels[c]);
+  ws_register_math m;
+  if (!plan_registers(plan, max_blocks, &m))
+    return false;
+  if (ws_option_bool(opts, "explain"))
+    ws_explain_protocol(plan, &m, env);
+  ws_plan_write_partitions(plan);
+  ws_plan_write_channels(plan);
+  ws_plan_write_kernel(plan);
+  return true;
+}
+
 static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
                             const ws_pass_env *env) {
   int max_blocks = (int)ws_option_int(opts, "max-blocks-per-sm");
   ws_plan plan;
-  if (!ws_plan_read(loop, &plan) || plan.num_channels == 0)
-    return true; /* not scheduled or not planned */
-  if (!ws_plan_check(&plan)) {
+  if (!ws_plan_read(loop, &plan))
+    return true; /* not scheduled */
+  if (plan.num_channels == 0) {
     ws_plan_release(&plan);
-    return false;
+    return true; /* not planned */
   }
-  for (int c = 0; c < plan.num_channels; c++)
-    plan_channel(&plan, &plan.channels[c]);
-  ws_register_math m;
-  if (!plan_registers(&plan, max_blocks, &m)) {
-    ws_plan_release(&plan);
-    return false;
-  }
-  if (ws_option_bool(opts, "explain"))
-    ws_explain_protocol(&plan, &m, env);
-  /* the completed tables stay on the loop, where ws-specialize reads them */
-  ws_plan_write_partitions(&plan);
-  ws_plan_write_channels(&plan);
-  ws_plan_write_kernel(&plan);
+  bool ok = ws_plan_check(&plan) && write_protocol(&plan, max_blocks, opts, env);
   ws_plan_release(&plan);
-  return true;
+  return ok;
 }
 
 static bool run_insert_barriers(MlirOperation root, const ws_pass_options *opts,

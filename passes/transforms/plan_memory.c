@@ -278,12 +278,10 @@ static void split_into_boxes(ws_plan *plan, bool explain, const ws_pass_env *env
  * warpgroup that finished a K loop and waited on by the other. Consumers
  * that take turns at their wgmmas (ws_partition.turns) pass the same kind
  * of channel back and forth once per turn. */
-static bool add_order_channel(ws_plan *plan) {
+static void add_order_channel(ws_plan *plan) {
   int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
-  if (compute < 0 || !(plan->parts[compute].pingpong || plan->parts[compute].turns))
-    return true;
-  channel_for(plan, compute, compute, STAGE_LOOP);
-  return true;
+  if (compute >= 0 && (plan->parts[compute].pingpong || plan->parts[compute].turns))
+    channel_for(plan, compute, compute, STAGE_LOOP);
 }
 
 /* Tensor memory (sm_100a): 128 lanes of 512 32-bit columns per SM,
@@ -673,7 +671,8 @@ static bool plan_rings(ws_plan *plan, MlirOperation loop, const ws_target *targe
                            "is used), so there is nothing to warp-specialize");
     return false;
   }
-  if (!add_order_channel(plan) || !add_tmem_channel(plan))
+  add_order_channel(plan);
+  if (!add_tmem_channel(plan))
     return false;
   split_into_boxes(plan, ws_option_bool(opts, "explain"), env);
   int tmem_budget = (int)ws_option_int(opts, "tmem-budget");

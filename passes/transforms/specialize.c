@@ -263,13 +263,7 @@ MlirOperation spec_clone_mapped(ws_builder *b, MlirOperation op, value_map *m) {
  * it. An op that reads a tile (tensor.extract of one element) is not: the
  * tile comes from its ring first. */
 bool spec_is_scalar(MlirOperation op) {
-  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-    if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, r))))
-      return false;
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
-    if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetOperand(op, i))))
-      return false;
-  return !wsOperationIsInDialect(op);
+  return !ws_touches_tiles(op) && !wsOperationIsInDialect(op);
 }
 
 bool spec_in_partition(const specializer *S, MlirOperation op, int part) {
@@ -556,8 +550,12 @@ static bool specialize_loop(MlirOperation loop, const ws_pass_options *opts,
   (void)opts;
   (void)env;
   ws_plan plan;
-  if (!ws_plan_read(loop, &plan) || plan.num_channels == 0)
-    return true; /* not scheduled or not planned */
+  if (!ws_plan_read(loop, &plan))
+    return true; /* not scheduled */
+  if (plan.num_channels == 0) {
+    ws_plan_release(&plan);
+    return true; /* not planned */
+  }
   bool ok = ws_plan_check(&plan);
   if (ok && !has_protocol(&plan)) {
     ws_emit_op_error(loop, "has a memory plan but no protocol (its ws.channels lack "
