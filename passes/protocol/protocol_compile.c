@@ -793,10 +793,9 @@ ws_program *ws_protocol_compile(MlirOperation func, const ws_plan *plan) {
   P->roundv = calloc((size_t)P->nregs + 1, sizeof *P->roundv);
   P->known = calloc((size_t)P->nregs + 1, 1);
   P->pinned = calloc((size_t)P->nregs + 1, 1);
-  P->carry_val = calloc((size_t)P->most_carried + 1, sizeof *P->carry_val);
-  P->carry_known = calloc((size_t)P->most_carried + 1, 1);
-  if (!P->val || !P->iterv || !P->roundv || !P->known || !P->pinned || !P->carry_val ||
-      !P->carry_known)
+  P->carry_val = ws_zalloc((size_t)P->most_carried, sizeof *P->carry_val);
+  P->carry_known = ws_zalloc((size_t)P->most_carried, 1);
+  if (!P->val || !P->iterv || !P->roundv || !P->known || !P->pinned)
     abort();
   return P;
 }

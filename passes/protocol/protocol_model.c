@@ -461,18 +461,10 @@ static void index_shared_accesses(ws_model *X) {
   }
 }
 
-/* A zeroed array of n items of `size` bytes. */
-static void *zeroed(size_t n, size_t size) {
-  void *p = calloc(n + 1, size);
-  if (!p)
-    abort(); /* out of memory: as MLIR itself does */
-  return p;
-}
-
 /* The most TMA copies the run makes onto one full barrier: room enough for
  * every copy that can be in flight on it, even in a broken protocol. */
 static int most_copies_per_barrier(const ws_model *X) {
-  int *copies = zeroed((size_t)X->num_bars, sizeof *copies), most = 1;
+  int *copies = ws_zalloc((size_t)X->num_bars, sizeof *copies), most = 1;
   for (int a = 0; a < X->run->num_agents; a++)
     for (int k = 0; k < X->run->agents[a].n; k++) {
       const ws_event *e = &X->run->agents[a].ev[k];
@@ -487,8 +479,8 @@ static int most_copies_per_barrier(const ws_model *X) {
 }
 
 void ws_model_state_alloc(const ws_model *X, ws_model_state *s) {
-  s->bar = zeroed((size_t)X->num_bars, sizeof *s->bar);
-  s->pool = zeroed((size_t)X->num_bars * (size_t)X->max_in, sizeof *s->pool);
+  s->bar = ws_zalloc((size_t)X->num_bars, sizeof *s->bar);
+  s->pool = ws_zalloc((size_t)X->num_bars * (size_t)X->max_in, sizeof *s->pool);
   for (int b = 0; b < X->num_bars; b++)
     s->bar[b].in = s->pool + (long)b * X->max_in;
 }
@@ -520,7 +512,7 @@ bool ws_model_init(ws_model *X, const ws_run *run, ws_model_state *s) {
   X->run = run;
   X->num_agents = run->num_agents;
   X->num_rings = plan->num_rings;
-  X->base = zeroed((size_t)plan->num_channels, sizeof *X->base);
+  X->base = ws_zalloc((size_t)plan->num_channels, sizeof *X->base);
   for (int c = 0; c < plan->num_channels; c++)
     for (int f = 0; f < 2; f++) {
       X->base[c][f] = X->per_cta;
@@ -541,7 +533,7 @@ bool ws_model_init(ws_model *X, const ws_run *run, ws_model_state *s) {
     s->pc[a] = -1;
     advance(X, s, a);
   }
-  X->shares = zeroed((size_t)plan->num_rings * (size_t)plan->num_rings, sizeof *X->shares);
+  X->shares = ws_zalloc((size_t)plan->num_rings * (size_t)plan->num_rings, sizeof *X->shares);
   for (int r = 0; r < plan->num_rings; r++)
     for (int q = 0; q < plan->num_rings; q++) {
       const ws_ring *x = &plan->rings[r], *y = &plan->rings[q];
@@ -551,7 +543,7 @@ bool ws_model_init(ws_model *X, const ws_run *run, ws_model_state *s) {
           x->channel != y->channel && x->offset < ye && y->offset < xe;
     }
   for (int a = 0; a < run->num_agents; a++)
-    X->reach[a] = zeroed((size_t)plan->num_rings, sizeof *X->reach[a]);
+    X->reach[a] = ws_zalloc((size_t)plan->num_rings, sizeof *X->reach[a]);
   index_shared_accesses(X);
   return true;
 }

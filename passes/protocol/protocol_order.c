@@ -532,13 +532,11 @@ int ws_order_check(const ws_run *run, unsigned seed, long *states, long *checks)
   if (!ws_model_init(&O->M, run, &O->s))
     goto out;
   size_t bars = (size_t)O->M.num_bars + 1, rings = (size_t)run->plan->num_rings + 1;
-  O->open = calloc(bars, sizeof *O->open);
-  O->done = calloc(bars, sizeof *O->done);
-  O->loads = calloc(rings, sizeof *O->loads);
-  O->num_loads = calloc(rings, sizeof *O->num_loads);
-  O->loads_cap = calloc(rings, sizeof *O->loads_cap);
-  if (!O->open || !O->done || !O->loads || !O->num_loads || !O->loads_cap)
-    abort(); /* out of memory: as MLIR itself does */
+  O->open = ws_zalloc(bars, sizeof *O->open);
+  O->done = ws_zalloc(bars, sizeof *O->done);
+  O->loads = ws_zalloc(rings, sizeof *O->loads);
+  O->num_loads = ws_zalloc(rings, sizeof *O->num_loads);
+  O->loads_cap = ws_zalloc(rings, sizeof *O->loads_cap);
   if (!named_barriers_regular(O)) {
     result = 0;
     goto out;

@@ -61,10 +61,7 @@ static bool check_spans(const ws_plan *plan, span *spans) {
 }
 
 bool ws_check_memory_map(const ws_plan *plan) {
-  span *spans =
-      malloc((2 * (size_t)plan->num_channels + (size_t)plan->num_rings + 1) * sizeof *spans);
-  if (!spans)
-    abort(); /* out of memory: as MLIR itself does */
+  span *spans = ws_zalloc(2 * (size_t)plan->num_channels + (size_t)plan->num_rings, sizeof *spans);
   bool ok = check_spans(plan, spans);
   free(spans);
   return ok;
@@ -134,20 +131,12 @@ typedef struct proxy_use {
   MlirOperation *writer, *reader; /* per channel */
 } proxy_use;
 
-/* A zeroed array of n items of `size` bytes. */
-static void *zeroed(size_t n, size_t size) {
-  void *p = calloc(n + 1, size);
-  if (!p)
-    abort(); /* out of memory: as MLIR itself does */
-  return p;
-}
-
 static void find_proxy_use(const ws_run *run, proxy_use *u) {
   size_t n = (size_t)run->plan->num_channels;
-  u->async_write = zeroed(n, sizeof *u->async_write);
-  u->async_read = zeroed(n, sizeof *u->async_read);
-  u->writer = zeroed(n, sizeof *u->writer);
-  u->reader = zeroed(n, sizeof *u->reader);
+  u->async_write = ws_zalloc(n, sizeof *u->async_write);
+  u->async_read = ws_zalloc(n, sizeof *u->async_read);
+  u->writer = ws_zalloc(n, sizeof *u->writer);
+  u->reader = ws_zalloc(n, sizeof *u->reader);
   for (int a = 0; a < run->num_agents; a++)
     for (int k = 0; k < run->agents[a].n; k++) {
       const ws_event *e = &run->agents[a].ev[k];
@@ -367,12 +356,12 @@ static bool check_release(ws_agent *A, agent_state *s, const ws_event *e, const 
 }
 
 static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
-  agent_state *s = zeroed(1, sizeof *s);
+  agent_state *s = ws_zalloc(1, sizeof *s);
   size_t channels = (size_t)run->plan->num_channels, rings = (size_t)run->plan->num_rings;
-  s->waits = zeroed(channels, sizeof *s->waits);
-  s->arrives = zeroed(channels, sizeof *s->arrives);
-  s->last_wait = zeroed(channels, sizeof *s->last_wait);
-  s->last_copy = zeroed(rings, sizeof *s->last_copy);
+  s->waits = ws_zalloc(channels, sizeof *s->waits);
+  s->arrives = ws_zalloc(channels, sizeof *s->arrives);
+  s->last_wait = ws_zalloc(channels, sizeof *s->last_wait);
+  s->last_copy = ws_zalloc(rings, sizeof *s->last_copy);
   for (size_t r = 0; r < rings; r++)
     s->last_copy[r] = -1;
   bool ok = true;

@@ -583,9 +583,7 @@ bool ws_protocol_run_sequence(ws_program *P, const long long *seq, int tiles, ws
 bool ws_protocol_run(ws_program *P, long long trips, long long tiles, ws_run *run) {
   memset(run, 0, sizeof *run);
   run->plan = P->plan;
-  run->init = calloc((size_t)P->plan->num_channels + 1, sizeof *run->init);
-  if (!run->init)
-    abort(); /* out of memory: as MLIR itself does */
+  run->init = ws_zalloc((size_t)P->plan->num_channels, sizeof *run->init);
   run->trips = trips;
   run->tiles = P->levels == 2 ? tiles : -1;
   P->trips[0] = P->levels == 2 ? tiles : trips;

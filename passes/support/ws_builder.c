@@ -8,6 +8,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "ws_op_list.h"
 #include "../../dialect/ws_text.h"
 
 ws_builder ws_builder_at_end(MlirBlock block, MlirLocation loc) {
@@ -189,11 +190,9 @@ MlirOperation ws_build_if_values(ws_builder *b, MlirValue cond, intptr_t num, co
 MlirOperation ws_build_for(ws_builder *b, MlirValue lb, MlirValue ub, MlirValue step,
                            intptr_t num_iter, const MlirValue *inits, MlirBlock *body) {
   /* as many iter args as the loop carries (a row kernel's row vectors) */
-  MlirValue *operands = malloc((size_t)(3 + num_iter) * sizeof *operands);
-  MlirType *types = malloc((size_t)(1 + num_iter) * sizeof *types);
-  MlirLocation *locs = malloc((size_t)(1 + num_iter) * sizeof *locs);
-  if (!operands || !types || !locs)
-    abort(); /* out of memory: as MLIR itself does */
+  MlirValue *operands = ws_zalloc((size_t)(3 + num_iter), sizeof *operands);
+  MlirType *types = ws_zalloc((size_t)(1 + num_iter), sizeof *types);
+  MlirLocation *locs = ws_zalloc((size_t)(1 + num_iter), sizeof *locs);
   operands[0] = lb;
   operands[1] = ub;
   operands[2] = step;

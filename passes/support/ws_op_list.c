@@ -17,6 +17,13 @@ void *ws_grow(void *p, long *cap, long need, size_t size) {
   return q;
 }
 
+void *ws_zalloc(size_t n, size_t size) {
+  void *p = calloc(n + 1, size);
+  if (!p)
+    abort(); /* out of memory: as MLIR itself does */
+  return p;
+}
+
 void ws_op_list_push(ws_op_list *l, MlirOperation op) {
   l->items = ws_grow(l->items, &l->cap, l->len + 1, sizeof *l->items);
   l->items[l->len++] = op;

@@ -19,6 +19,10 @@ typedef struct ws_op_list {
  * 64); aborts when memory runs out, as MLIR itself does. */
 void *ws_grow(void *p, long *cap, long need, size_t size);
 
+/* n zeroed items of `size` bytes (room for one more, so n may be 0);
+ * aborts when memory runs out, as ws_grow does. free() releases them. */
+void *ws_zalloc(size_t n, size_t size);
+
 /* Appends op. */
 void ws_op_list_push(ws_op_list *l, MlirOperation op);
 

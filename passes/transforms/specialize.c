@@ -146,20 +146,12 @@ MlirNamedAttribute spec_int_attr(MlirContext ctx, const char *name, int value) {
 
 /* Room for n values (a loop's carried ones: as many as it has), which the
  * caller frees. */
-MlirValue *spec_values(int n) {
-  MlirValue *v = calloc((size_t)n + 1, sizeof *v);
-  if (!v)
-    abort(); /* out of memory: as MLIR itself does */
-  return v;
-}
+MlirValue *spec_values(int n) { return ws_zalloc((size_t)n, sizeof(MlirValue)); }
 
 /* A flag per channel of the plan, all false, which the caller frees: the
  * channels a copy of the loop has touched. */
 bool *spec_channel_flags(const specializer *S) {
-  bool *flags = calloc((size_t)S->plan->num_channels + 1, sizeof *flags);
-  if (!flags)
-    abort(); /* out of memory: as MLIR itself does */
-  return flags;
+  return ws_zalloc((size_t)S->plan->num_channels, sizeof(bool));
 }
 
 /* The loop's stages (ws.stage) say which K loop the consumers run: two
@@ -479,9 +471,7 @@ bool ws_specialize(ws_plan *plan) {
     return false;
   specializer S = {.plan = plan, .ctx = mlirOperationGetContext(plan->loop)};
   S.i32 = mlirIntegerTypeGet(S.ctx, 32);
-  S.prologue_slot = calloc((size_t)plan->num_rings + 1, sizeof *S.prologue_slot);
-  if (!S.prologue_slot)
-    abort(); /* out of memory: as MLIR itself does */
+  S.prologue_slot = spec_values(plan->num_rings);
   S.second = ws_plan_second_pass(plan);
   MlirOperation loop = plan->loop, tile = ws_plan_tile_loop(plan);
   ws_builder b = ws_builder_before(mlirOperationIsNull(tile) ? loop : tile);

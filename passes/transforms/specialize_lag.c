@@ -142,9 +142,7 @@ void spec_release_slot(specializer *S, ws_builder *b, int in, MlirValue n) {
  * the else block already yielding accs; the caller ends the then block. */
 static MlirOperation if_accs(ws_builder *b, MlirValue cond, int num, const MlirValue *accs,
                              MlirBlock *then_block, ws_builder *then_b) {
-  MlirType *types = malloc(((size_t)num + 1) * sizeof *types);
-  if (!types)
-    abort(); /* out of memory: as MLIR itself does */
+  MlirType *types = ws_zalloc((size_t)num, sizeof *types);
   for (int i = 0; i < num; i++)
     types[i] = mlirValueGetType(accs[i]);
   MlirBlock else_block;

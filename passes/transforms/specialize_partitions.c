@@ -83,9 +83,7 @@ static void store_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n
 void spec_emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
                        int part, bool *started) {
   bool store = S->plan->parts[part].role == WS_ROLE_STORE;
-  MlirValue *slot = calloc((size_t)S->plan->num_channels + 1, sizeof *slot);
-  if (!slot)
-    abort(); /* out of memory: as MLIR itself does */
+  MlirValue *slot = spec_values(S->plan->num_channels);
   for (; !mlirOperationIsNull(op); op = spec_after(S, b, m, op, part)) {
     int num = (int)mlirOperationGetNumOperands(op);
     int r = ws_ring_of_value(S->plan, store ? mlirOperationGetOperand(op, num - 1)

@@ -51,10 +51,8 @@ static bool in_ops(const MlirOperation *ops, int n, MlirOperation op) {
 static bool read_step_runs(MlirOperation loop, step_runs *r) {
   r->num_first = r->num_second = 0;
   int dots = ws_count_ops(ws_loop_body(loop), "ws.dot", &(MlirOperation){NULL});
-  r->first = calloc((size_t)dots + 1, sizeof *r->first);
-  r->second = calloc((size_t)dots + 1, sizeof *r->second);
-  if (!r->first || !r->second)
-    abort(); /* out of memory: as MLIR itself does */
+  r->first = ws_zalloc((size_t)dots, sizeof *r->first);
+  r->second = ws_zalloc((size_t)dots, sizeof *r->second);
   ws_step_walk w = ws_step_walk_begin(loop);
   while (ws_step_next(&w)) {
     if (!w.dot)
@@ -221,9 +219,7 @@ MlirValue spec_emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map *
        op = mlirOperationGetNextInBlock(op))
     cap++;
   MlirValue *all = spec_values(4 * cap);
-  MlirType *types = calloc((size_t)cap, sizeof *types);
-  if (!types)
-    abort(); /* out of memory: as MLIR itself does */
+  MlirType *types = ws_zalloc((size_t)cap, sizeof *types);
   pipe_values v = {all, all + cap, all + 2 * cap, all + 3 * cap, types, cap};
   MlirValue count = pipelined_k_loop(S, at, m, part, in, start, turns, &v);
   free(all);

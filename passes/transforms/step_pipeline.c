@@ -200,9 +200,7 @@ void ws_stage_step_pipeline(MlirOperation loop) {
   MlirBlock body = ws_loop_body(loop);
   MlirOperation yield = mlirBlockGetTerminator(body);
   intptr_t carried = mlirOperationGetNumOperands(yield);
-  bool *late_arg = calloc((size_t)carried + 1, sizeof *late_arg);
-  if (!late_arg)
-    abort(); /* out of memory: as MLIR itself does */
+  bool *late_arg = ws_zalloc((size_t)carried, sizeof *late_arg);
   ws_op_list second = {0};
   ws_step_walk w = ws_step_walk_begin(loop);
   while (ws_step_next(&w))
