@@ -794,6 +794,15 @@ bool ws_plan_read(MlirOperation loop, ws_plan *plan) {
   return true;
 }
 
+bool ws_plan_read_planned(MlirOperation loop, ws_plan *plan) {
+  if (!ws_plan_read(loop, plan))
+    return false;
+  if (plan->num_channels > 0)
+    return true;
+  ws_plan_release(plan);
+  return false;
+}
+
 bool ws_is_specialized_kernel(MlirOperation func) {
   return !mlirAttributeIsNull(array_attr(func, "ws.rings"));
 }

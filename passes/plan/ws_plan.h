@@ -228,6 +228,11 @@ int ws_marked_loops(MlirOperation root, MlirOperation *loops, int max);
  * have been edited: check it before use. */
 bool ws_plan_read(MlirOperation loop, ws_plan *plan);
 
+/* ws_plan_read of a loop that ws-plan-memory planned (its plan has
+ * channels); false, holding nothing, when it is not scheduled or not
+ * planned. */
+bool ws_plan_read_planned(MlirOperation loop, ws_plan *plan);
+
 /* Reads the plan of a kernel that ws-specialize specialized (the
  * tables on the gpu.func). Returns false when it has none. */
 bool ws_plan_read_kernel(MlirOperation func, ws_plan *plan);

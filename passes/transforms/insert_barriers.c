@@ -218,12 +218,8 @@ static bool insert_barriers(MlirOperation loop, const ws_pass_options *opts,
                             const ws_pass_env *env) {
   int max_blocks = (int)ws_option_int(opts, "max-blocks-per-sm");
   ws_plan plan;
-  if (!ws_plan_read(loop, &plan))
-    return true; /* not scheduled */
-  if (plan.num_channels == 0) {
-    ws_plan_release(&plan);
-    return true; /* not planned */
-  }
+  if (!ws_plan_read_planned(loop, &plan))
+    return true; /* not scheduled or not planned */
   bool ok = ws_plan_check(&plan) && write_protocol(&plan, max_blocks, opts, env);
   ws_plan_release(&plan);
   return ok;

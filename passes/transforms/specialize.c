@@ -540,12 +540,8 @@ static bool specialize_loop(MlirOperation loop, const ws_pass_options *opts,
   (void)opts;
   (void)env;
   ws_plan plan;
-  if (!ws_plan_read(loop, &plan))
-    return true; /* not scheduled */
-  if (plan.num_channels == 0) {
-    ws_plan_release(&plan);
-    return true; /* not planned */
-  }
+  if (!ws_plan_read_planned(loop, &plan))
+    return true; /* not scheduled or not planned */
   bool ok = ws_plan_check(&plan);
   if (ok && !has_protocol(&plan)) {
     ws_emit_op_error(loop, "has a memory plan but no protocol (its ws.channels lack "
