@@ -71,12 +71,18 @@
  * ws.rings, so ws-lower-to-nvvm rewrites each op on its own. Structure is
  * scf and upstream nvvm wherever an op needs no plan table.
  *
+ * Elementwise and row kernels go through the one slicer: their crossings
+ * become tagged protocol ops in the loop (rewrite_crossings.c), then each
+ * partition's branch keeps its own ops (slice.c). A matmul's partitions
+ * still have emitters of their own.
+ *
  * This file holds the pass, the value map and the loop copies; the rest is
  * by concern: specialize_protocol.c (the protocol ops),
- * specialize_partitions.c (TMA and compute partitions), specialize_matmul.c
- * (wgmma consumers), specialize_lag.c and specialize_pipeline.c (the two
- * rotated K loops), specialize_tcgen05.c (the MMA warp), all through
- * specialize_internal.h. */
+ * specialize_partitions.c (a matmul's TMA partitions, the channel
+ * transfers), specialize_matmul.c (wgmma consumers), specialize_lag.c and
+ * specialize_pipeline.c (the two rotated K loops), specialize_tcgen05.c
+ * (the MMA warp), rewrite_crossings.c and slice.c (the one slicer), all
+ * through specialize_internal.h. */
 #include "specialize_internal.h"
 
 static size_t value_hash(MlirValue v) {
@@ -183,39 +189,21 @@ ws_builder spec_at_loop_of(const ws_builder *b, MlirOperation loop) {
   return copy;
 }
 
-/* A copy of `loop` (the plan's, or a row kernel's second pass) by `step`,
- * counting its iterations from `start`; *copy is the new loop. With
- * `carry` (an elementwise loop's compute partition) the copy also carries
- * the source loop's values after the count: a row kernel's row vectors,
- * which that partition alone computes. */
-MlirBlock spec_copy_loop(ws_builder *b, value_map *m, MlirOperation loop, MlirValue step,
-                         MlirValue start, bool carry, MlirValue *counter, MlirOperation *copy) {
-  MlirBlock src = ws_loop_body(loop), body;
-  int carried = carry ? (int)mlirOperationGetNumResults(loop) : 0;
-  MlirValue *inits = spec_values(1 + carried);
-  inits[0] = start;
-  for (int i = 0; i < carried; i++)
-    inits[1 + i] = spec_map_get(m, mlirOperationGetOperand(loop, 3 + i));
-  ws_builder here = spec_at_loop_of(b, loop);
-  *copy = ws_build_for(&here, spec_map_get(m, mlirOperationGetOperand(loop, 0)),
-                       spec_map_get(m, mlirOperationGetOperand(loop, 1)), step, 1 + carried, inits,
-                       &body);
-  free(inits);
-  spec_map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
-  for (int i = 0; i < carried; i++)
-    spec_map_put(m, mlirBlockGetArgument(src, 1 + i), mlirBlockGetArgument(body, 2 + i));
-  *counter = mlirBlockGetArgument(body, 1);
-  return body;
-}
-
-/* The partition's copy of the plan's loop, counting from `start` (0, or
- * where the previous tile's copy stopped), two K steps an iteration in a
- * lagged loop. */
-MlirBlock spec_open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start, bool carry,
+/* A TMA warp's or the MMA warp's copy of the plan's loop, counting its
+ * iterations from `start` (0, or where the previous tile's copy stopped),
+ * two K steps an iteration in a lagged loop; it carries the count alone.
+ * *copy is the new loop. */
+MlirBlock spec_open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start,
                          MlirValue *counter, MlirOperation *copy) {
   MlirOperation loop = S->plan->loop;
   MlirValue step = mlirValueIsNull(S->pair_step) ? mlirOperationGetOperand(loop, 2) : S->pair_step;
-  return spec_copy_loop(b, m, loop, step, start, carry, counter, copy);
+  MlirBlock src = ws_loop_body(loop), body;
+  ws_builder here = spec_at_loop_of(b, loop);
+  *copy = ws_build_for(&here, spec_map_get(m, mlirOperationGetOperand(loop, 0)),
+                       spec_map_get(m, mlirOperationGetOperand(loop, 1)), step, 1, &start, &body);
+  spec_map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
+  *counter = mlirBlockGetArgument(body, 1);
+  return body;
 }
 
 /* Ends the copy's body: the next count, and the values it carries (the
@@ -232,12 +220,28 @@ void spec_close_loop(specializer *S, ws_builder *b, MlirBlock body, MlirValue co
   free(next);
 }
 
-/* Clones `op` at b with its operands through the map; the plan attributes
- * stay behind (the tables on the kernel replace them). */
+/* Maps the operands of an op inside a clone's regions (the walk's
+ * userData is the map): an scf.if of the protocol reads the step's count
+ * from outside it. The clone's own values are no key of the map. */
+static MlirWalkResult map_nested_operands(MlirOperation op, void *data) {
+  const value_map *m = data;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+    MlirValue v = mlirOperationGetOperand(op, i), to = spec_map_get(m, v);
+    if (!mlirValueEqual(v, to))
+      mlirOperationSetOperand(op, i, to);
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Clones `op` at b with its operands through the map, and those of the
+ * ops in its regions; the plan attributes stay behind (the tables on the
+ * kernel replace them). */
 MlirOperation spec_clone_mapped(ws_builder *b, MlirOperation op, value_map *m) {
   MlirOperation copy = mlirOperationClone(op);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(copy); i++)
     mlirOperationSetOperand(copy, i, spec_map_get(m, mlirOperationGetOperand(op, i)));
+  if (mlirOperationGetNumRegions(copy) > 0 && m->cap > 0)
+    mlirOperationWalk(copy, map_nested_operands, m, MlirWalkPreOrder);
   static const char *const plan_attrs[] = {"ws.partition", "ws.stage", "ws.ring"};
   for (size_t a = 0; a < sizeof plan_attrs / sizeof plan_attrs[0]; a++)
     mlirOperationRemoveDiscardableAttributeByName(copy,
@@ -263,15 +267,15 @@ bool spec_in_partition(const specializer *S, MlirOperation op, int part) {
 }
 
 /* The partition's ops of the source loop, in order, one at a time: scalar
- * ops are cloned at b on the way; the next tile op (or a row kernel's
- * second pass, which the caller copies) is returned (null at the end). */
+ * ops are cloned at b on the way; the next tile op is returned (null at
+ * the end). */
 MlirOperation spec_next_tile_op(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
                                 int part) {
   for (; !mlirOperationIsNull(op) && !mlirOperationEqual(op, S->plan->loop);
        op = mlirOperationGetNextInBlock(op)) {
     if (!spec_in_partition(S, op, part))
       continue;
-    if (!spec_is_scalar(op) || mlirOperationEqual(op, S->second))
+    if (!spec_is_scalar(op))
       return op;
     spec_clone_mapped(b, op, m);
   }
@@ -415,9 +419,9 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
     ws_build_if(b, ws_cmpi(b, "ult", warp, spec_c32(b, p->num_warps)), &then_block, &else_block);
     ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
     spec_setmaxnreg(&t, true, p->registers);
-    (S->plan->tmem.tile.ptr       ? spec_emit_tmem_epilogue
-     : ws_plan_is_matmul(S->plan) ? spec_emit_wgmma_consumers
-                                  : spec_emit_compute_partition)(S, &t, compute);
+    (S->sliced                ? spec_slice_partition
+     : S->plan->tmem.tile.ptr ? spec_emit_tmem_epilogue
+                              : spec_emit_wgmma_consumers)(S, &t, compute);
     /* The TMA partitions share the warpgroup after the compute warps and
      * drop to one count. */
     workers = ws_builder_before(mlirBlockGetTerminator(else_block));
@@ -427,10 +431,13 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
         break;
       }
   }
-  emit_workers(S, &workers, warp, WS_ROLE_LOAD, spec_emit_tma_partition);
+  emit_workers(S, &workers, warp, WS_ROLE_LOAD,
+               S->sliced ? spec_slice_partition : spec_emit_tma_partition);
   emit_workers(S, &workers, warp, WS_ROLE_MMA, spec_emit_tcgen05_issuer);
   emit_workers(S, &workers, warp, WS_ROLE_STORE,
-               ws_plan_is_matmul(S->plan) ? spec_emit_epilogue_store : spec_emit_tma_partition);
+               S->sliced                    ? spec_slice_partition
+               : ws_plan_is_matmul(S->plan) ? spec_emit_epilogue_store
+                                            : spec_emit_tma_partition);
 }
 
 /* The loop must be the kernel's last op before gpu.return, at its top
@@ -466,13 +473,26 @@ static bool check_placement(const ws_plan *plan) {
   return true;
 }
 
-bool ws_specialize(ws_plan *plan) {
+bool ws_specialize(ws_plan *plan, bool crossings_only) {
   if (!check_placement(plan))
     return false;
   specializer S = {.plan = plan, .ctx = mlirOperationGetContext(plan->loop)};
   S.i32 = mlirIntegerTypeGet(S.ctx, 32);
   S.prologue_slot = spec_values(plan->num_rings);
   S.second = ws_plan_second_pass(plan);
+  S.sliced = spec_slices_generically(plan);
+  if (!S.sliced && !ws_plan_is_matmul(plan)) {
+    ws_emit_op_error(plan->loop, "is an elementwise loop with a tile loop, stages or a part "
+                                 "of a matmul's protocol, which ws-specialize cannot slice");
+    free(S.prologue_slot);
+    return false;
+  }
+  crossings *rewritten = S.sliced ? spec_rewrite_crossings(&S, plan) : NULL;
+  if (rewritten && (S.failed || crossings_only)) {
+    spec_keep_crossings(rewritten); /* the rewritten loop stays for the test to read */
+    free(S.prologue_slot);
+    return !S.failed;
+  }
   MlirOperation loop = plan->loop, tile = ws_plan_tile_loop(plan);
   ws_builder b = ws_builder_before(mlirOperationIsNull(tile) ? loop : tile);
   MlirValue tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, S.i32, 0, NULL);
@@ -488,8 +508,11 @@ bool ws_specialize(ws_plan *plan) {
     spec_sync_threads(&S, &b, false);
   spec_map_free(&S.map);
   free(S.prologue_slot);
-  if (S.failed)
+  if (S.failed) {
+    if (rewritten)
+      spec_keep_crossings(rewritten);
     return false;
+  }
   if (mlirOperationIsNull(tile)) {
     /* the epilogue after the loop, copied into its partitions: erased last
      * to first, then the loop */
@@ -510,6 +533,8 @@ bool ws_specialize(ws_plan *plan) {
   while (prologue.len > 0) /* the loads the loop read, copied into the load warp */
     mlirOperationDestroy(prologue.items[--prologue.len]);
   ws_op_list_free(&prologue);
+  if (rewritten) /* the protocol put before the loop, now in the partitions */
+    spec_erase_crossings(rewritten);
   plan->loop = (MlirOperation){NULL};
   for (int r = 0; r < plan->num_rings; r++)
     plan->rings[r].producer = (MlirOperation){NULL};
@@ -537,7 +562,6 @@ static bool has_protocol(const ws_plan *plan) {
 
 static bool specialize_loop(MlirOperation loop, const ws_pass_options *opts,
                             const ws_pass_env *env) {
-  (void)opts;
   (void)env;
   ws_plan plan;
   if (!ws_plan_read_planned(loop, &plan))
@@ -549,7 +573,7 @@ static bool specialize_loop(MlirOperation loop, const ws_pass_options *opts,
                            "ws-insert-barriers before ws-specialize");
     ok = false;
   }
-  ok = ok && ws_specialize(&plan);
+  ok = ok && ws_specialize(&plan, ws_option_bool(opts, "crossings-only"));
   ws_plan_release(&plan);
   return ok;
 }
@@ -562,8 +586,16 @@ static bool run_specialize(MlirOperation root, const ws_pass_options *opts,
 static MlirDialectHandle (*const protocol_dialects[])(void) = {
     mlirGetDialectHandle__arith__, mlirGetDialectHandle__nvvm__, mlirGetDialectHandle__scf__};
 
+static const ws_option_spec specialize_options[] = {
+    {"crossings-only", WS_OPTION_BOOL, "false",
+     "stop once the loop's crossings are protocol ops tagged with their partitions, before "
+     "slicing it (for tests; a kernel the one slicer does not take yet is specialized whole)",
+     NULL, 0, 0},
+};
+
 const ws_pass_def ws_specialize_pass_def = {
     .argument = "ws-specialize",
+    WS_PASS_OPTIONS(specialize_options),
     .summary = "Replace each planned loop by one branch per partition, each with its own "
                "copy of the loop, and write the protocol that ws-insert-barriers fixed as "
                "ops where they run (ws.wait, ws.spec_arrive, ws.tma_load, ws.read_slot...)",

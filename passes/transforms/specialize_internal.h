@@ -48,6 +48,7 @@ typedef struct specializer {
   MlirOperation second;     /* a row kernel's second pass (ws_plan_second_pass), or null */
   MlirContext ctx;
   MlirType i32;
+  bool sliced; /* the kernel goes through the one slicer (spec_slices_generically) */
   bool failed;
 } specializer;
 
@@ -88,9 +89,7 @@ bool spec_is_pipelined(const ws_plan *plan);
 MlirNamedAttribute spec_int_attr(MlirContext ctx, const char *name, int value);
 MlirNamedAttribute spec_barrier_attr(MlirContext ctx, bool full);
 ws_builder spec_at_loop_of(const ws_builder *b, MlirOperation loop);
-MlirBlock spec_copy_loop(ws_builder *b, value_map *m, MlirOperation loop, MlirValue step,
-                         MlirValue start, bool carry, MlirValue *counter, MlirOperation *copy);
-MlirBlock spec_open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start, bool carry,
+MlirBlock spec_open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start,
                          MlirValue *counter, MlirOperation *copy);
 void spec_close_loop(specializer *S, ws_builder *b, MlirBlock body, MlirValue counter,
                      value_map *m);
@@ -138,7 +137,6 @@ void spec_emit_tma_partition(specializer *S, ws_builder *outer, int part);
 void spec_read_ring(specializer *S, ws_builder *b, value_map *m, int r, MlirValue slot);
 void spec_transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, int part,
                    bool incoming, bool epilogue_only, bool second);
-void spec_emit_compute_partition(specializer *S, ws_builder *outer, int part);
 
 /* specialize_matmul.c */
 void spec_wgmma_wait(ws_builder *b, int pending);
@@ -163,6 +161,16 @@ MlirValue spec_emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m, 
 /* specialize_pipeline.c */
 MlirValue spec_emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
                                      MlirValue start, const turn_order *turns);
+
+/* rewrite_crossings.c */
+typedef struct crossings crossings;
+bool spec_slices_generically(const ws_plan *plan);
+crossings *spec_rewrite_crossings(specializer *S, ws_plan *plan);
+void spec_erase_crossings(crossings *R);
+void spec_keep_crossings(crossings *R);
+
+/* slice.c */
+void spec_slice_partition(specializer *S, ws_builder *outer, int part);
 
 /* specialize_tcgen05.c */
 void spec_tcgen05_fence(ws_builder *b, bool before);

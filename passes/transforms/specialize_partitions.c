@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* specialize_partitions.c: the TMA partitions (load and store warps) and the compute partition of
- * an elementwise or row kernel, with a row kernel's second pass and a
- * persistent kernel's tile loop around them.
- * Part of ws-specialize (specialize.c). */
+/* specialize_partitions.c: a matmul's TMA partitions (load and store
+ * warps), with a persistent kernel's tile loop around them, and the
+ * channel transfers that the one slicer's rewrite (rewrite_crossings.c)
+ * and a matmul's epilogue share. An elementwise or row kernel's
+ * partitions are sliced (slice.c). Part of ws-specialize (specialize.c). */
 #include "specialize_internal.h"
 
 /* ---- partitions ------------------------------------------------------------ */
@@ -120,55 +121,6 @@ void spec_emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n,
   free(slot);
 }
 
-/* ---- a row kernel's second pass ---------------------------------------------- */
-
-/* The partition's copy of the second pass, counting its own iterations
- * from 0 in *n (its channels are its own); the body's builder. */
-static ws_builder open_second_pass(specializer *S, ws_builder *b, value_map *m, MlirValue *n,
-                                   MlirBlock *body) {
-  MlirOperation copy;
-  *body = spec_copy_loop(b, m, S->second, mlirOperationGetOperand(S->second, 2), spec_c32(b, 0),
-                         false, n, &copy);
-  return ws_builder_at_end(*body, b->loc);
-}
-
-/* Whether the partition has a tile op in `loop`'s body: a store warp that
- * only the second pass feeds has no copy of the first loop to run. */
-static bool has_tile_ops(const specializer *S, MlirOperation loop, int part) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (spec_in_partition(S, op, part) && !spec_is_scalar(op))
-      return true;
-  return false;
-}
-
-/* A TMA partition's copy of the second pass: its loads or stores, as in
- * the loop (spec_emit_tma_ops), on the second pass's channels. */
-static void emit_tma_second_pass(specializer *S, ws_builder *outer, value_map *m, int part) {
-  bool store = S->plan->parts[part].role == WS_ROLE_STORE;
-  bool *started = spec_channel_flags(S);
-  MlirValue n;
-  MlirBlock body;
-  ws_builder b = open_second_pass(S, outer, m, &n, &body);
-  spec_emit_tma_ops(
-      S, &b, m, n,
-      spec_next_tile_op(S, &b, m, mlirBlockGetFirstOperation(ws_loop_body(S->second)), part), part,
-      started);
-  if (store)
-    spec_release_stored_slots(S, &b, n, started);
-  spec_close_loop(S, &b, body, n, m);
-  free(started);
-}
-
-/* What follows the loop in a TMA partition of a row kernel: its scalars,
- * and its copy of the second pass. */
-static void emit_tma_after_loop(specializer *S, ws_builder *outer, value_map *m, int part) {
-  for (MlirOperation op = spec_first_epilogue_op(S, outer, m, part); !mlirOperationIsNull(op);
-       op = spec_after(S, outer, m, op, part))
-    if (mlirOperationEqual(op, S->second))
-      emit_tma_second_pass(S, outer, m, part);
-}
-
 /* ---- a persistent kernel's tile loop ---------------------------------------- */
 
 tile_nest spec_open_tile_loop(specializer *S, ws_builder *outer, value_map *m, int part, int num,
@@ -261,15 +213,9 @@ static void emit_tma_loops(specializer *S, ws_builder *outer, value_map *m, int 
   if (!store && mlirOperationIsNull(ws_plan_tile_loop(S->plan)))
     spec_emit_tma_ops(S, outer, m, counts[0], spec_first_prologue_op(S, outer, m, part), part,
                       fetched);
-  if (!mlirOperationIsNull(S->second) && !has_tile_ops(S, S->plan->loop, part)) {
-    emit_tma_after_loop(S, outer, m, part); /* a partition the second pass alone needs */
-    if (store)
-      spec_bulk_wait(outer, 0, false); /* drain before exit */
-    return;
-  }
   tile_nest t = spec_open_tile_loop(S, outer, m, part, epilogue ? 2 : 1, counts);
   MlirOperation copy;
-  MlirBlock body = spec_open_loop(S, &t.at, m, counts[0], false, &n, &copy);
+  MlirBlock body = spec_open_loop(S, &t.at, m, counts[0], &n, &copy);
   ws_builder b = ws_builder_at_end(body, outer->loc);
   spec_emit_tma_ops(S, &b, m, n, spec_first_tile_op(S, &b, m, part), part, started);
   if (store)
@@ -283,8 +229,6 @@ static void emit_tma_loops(specializer *S, ws_builder *outer, value_map *m, int 
   if (epilogue)
     spec_emit_tma_ops(S, &t.at, m, counts[1], spec_first_epilogue_op(S, &t.at, m, part), part,
                       fetched);
-  if (!mlirOperationIsNull(S->second))
-    emit_tma_after_loop(S, outer, m, part);
   if (!mlirOperationIsNull(t.loop)) {
     MlirValue next[2] = {mlirOperationGetResult(copy, 0),
                          epilogue ? ws_arith(&t.at, "arith.addi", counts[1], spec_c32(&t.at, 1))
@@ -383,81 +327,4 @@ void spec_transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, int
       spec_fence_async_shared(b);
     spec_arrive(S, b, ch, !incoming, slot);
   }
-}
-
-/* Clones the compute partition's ops of an elementwise loop from `op` on
- * (its body, or what comes before or after it): math, and the row vectors
- * it loads or stores itself. False after a located error. */
-static bool clone_compute_ops(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
-                              int part);
-
-/* The compute partition's copy of a row kernel's second pass: its tiles in
- * from their rings, its math on them and on the first loop's row vectors,
- * its tiles out, on the second pass's channels. */
-static bool emit_compute_second_pass(specializer *S, ws_builder *outer, value_map *m, int part) {
-  MlirValue n;
-  MlirBlock body;
-  ws_builder b = open_second_pass(S, outer, m, &n, &body);
-  spec_transfer(S, &b, m, n, part, true, false, true);
-  bool ok = clone_compute_ops(
-      S, &b, m,
-      spec_next_tile_op(S, &b, m, mlirBlockGetFirstOperation(ws_loop_body(S->second)), part), part);
-  spec_transfer(S, &b, m, n, part, false, false, true);
-  spec_close_loop(S, &b, body, n, m);
-  return ok;
-}
-
-static bool clone_compute_ops(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
-                              int part) {
-  for (; !mlirOperationIsNull(op); op = spec_after(S, b, m, op, part)) {
-    if (mlirOperationEqual(op, S->second)) {
-      if (!emit_compute_second_pass(S, b, m, part))
-        return false;
-      continue;
-    }
-    if (wsOperationIsInDialect(op) && !wsOperationIsA(op, "iota") &&
-        !wsOperationIsA(op, "reduce") && !wsOperationIsA(op, "broadcast") &&
-        !ws_store_is_row_vector(op) && !ws_load_is_row_vector(op)) {
-      ws_emit_op_error(op, "cannot run in the compute partition of an "
-                           "elementwise loop");
-      return false;
-    }
-    spec_clone_mapped(b, op, m);
-  }
-  return true;
-}
-
-/* An elementwise loop's compute partition: the tiles loaded before the
- * loop read once into registers (a row kernel's weight from its slot, its
- * row vectors from global memory), then its copy of the loop (tiles in
- * from the rings, math, tiles out; a row vector it stores itself), with
- * the row vectors the loop carries, then what follows the loop (math on
- * those, their stores), then the prologue's slots released. */
-void spec_emit_compute_partition(specializer *S, ws_builder *outer, int part) {
-  value_map *m = spec_fresh_map(S);
-  spec_prologue_channels(S, outer, part, false);
-  for (int r = 0; r < S->plan->num_rings; r++)
-    if (S->plan->channels[S->plan->rings[r].channel].to == part &&
-        ws_ring_is_prologue(S->plan, &S->plan->rings[r]))
-      spec_read_ring(S, outer, m, r, S->prologue_slot[r]);
-  if (!clone_compute_ops(S, outer, m, spec_first_prologue_op(S, outer, m, part), part)) {
-    S->failed = true;
-    return;
-  }
-  MlirValue n;
-  MlirOperation copy;
-  MlirBlock body = spec_open_loop(S, outer, m, spec_c32(outer, 0), true, &n, &copy);
-  ws_builder b = ws_builder_at_end(body, outer->loc);
-  spec_transfer(S, &b, m, n, part, true, false, false);
-  if (!clone_compute_ops(S, &b, m, spec_first_tile_op(S, &b, m, part), part)) {
-    S->failed = true;
-    return;
-  }
-  spec_transfer(S, &b, m, n, part, false, false, false);
-  spec_close_loop(S, &b, body, n, m);
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(S->plan->loop); i++)
-    spec_map_put(m, mlirOperationGetResult(S->plan->loop, i), mlirOperationGetResult(copy, 1 + i));
-  if (!clone_compute_ops(S, outer, m, spec_first_epilogue_op(S, outer, m, part), part))
-    S->failed = true;
-  spec_prologue_channels(S, outer, part, true);
 }

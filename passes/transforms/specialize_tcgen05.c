@@ -49,7 +49,7 @@ void spec_emit_tcgen05_issuer(specializer *S, ws_builder *mma_warp, int part) {
   spec_tcgen05_fence(at, false);
   MlirValue n;
   MlirOperation copy;
-  MlirBlock body = spec_open_loop(S, at, m, counts[0], false, &n, &copy);
+  MlirBlock body = spec_open_loop(S, at, m, counts[0], &n, &copy);
   ws_builder b = ws_builder_at_end(body, at->loc);
   MlirValue slot;
   spec_slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);

@@ -11,7 +11,9 @@
 /* Builds one branch per partition in place of plan->loop, with the
  * protocol the plan's channels fix as explicit ops, erases the loop and
  * moves the plan's tables onto the kernel (plan->loop becomes null).
- * False after a located error. */
-bool ws_specialize(ws_plan *plan);
+ * With `crossings_only`, a kernel that the one slicer takes stops once
+ * its crossings are protocol ops in the loop (rewrite_crossings.c), for
+ * tests to read. False after a located error. */
+bool ws_specialize(ws_plan *plan, bool crossings_only);
 
 #endif

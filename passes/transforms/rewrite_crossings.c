@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* rewrite_crossings.c: the first half of the one slicer (slice.c is the
+ * second). In the planned loop itself, before any partition has a copy of
+ * it, every value that crosses partitions becomes protocol ops tagged with
+ * the partition that runs them (ws.partition), so that slicing needs to
+ * know nothing of kernels:
+ *
+ *   the loop counts its steps: %n, its first carried value, from 0
+ *   a TMA load warp, before the first ws.load of each channel in a step:
+ *     ws.slot_phase %n, ws.wait empty, ws.arrive_expect_tx; each ws.load
+ *     becomes ws.tma_load into the slot
+ *   the compute partition, at the start of a step: for each channel into
+ *     it, ws.slot_phase, ws.wait full, ws.read_slot of each ring (its ops
+ *     now read that instead of the ws.load), the fence, ws.arrive empty;
+ *     at the end of a step the same for each channel out of it, with
+ *     ws.write_slot; the prologue's slots waited for at the kernel's top
+ *     and released at its end
+ *   a TMA store warp: ws.slot_phase and ws.wait full before the first
+ *     ws.store of each channel, each ws.store a ws.tma_store from the
+ *     slot, the step's bulk group committed at its end and the slot
+ *     stored `drain` steps ago released; a drain before the kernel ends
+ *
+ * A row kernel's second pass is a loop of the epilogue like the first,
+ * with a count of its own. The protocol's numbers (barriers, counts,
+ * phases, fences, drains) are ws-insert-barriers's channel table: the
+ * rewrite decides nothing. `ws-specialize{crossings-only}` stops here, so
+ * that a test can read the rewritten loop.
+ *
+ * Kernels that ws-specialize slices this way: elementwise and row kernels
+ * (spec_slices_generically); a matmul's consumers still have their own
+ * emitters. Part of ws-specialize (specialize.c). */
+#include "specialize_internal.h"
+
+/* What the rewrite keeps while it works: a block to build each group of
+ * protocol ops in before they are moved to their place, and the ops it
+ * must erase. */
+typedef struct crossings {
+  specializer *S;
+  ws_plan *plan;
+  MlirBlock scratch;
+  MlirLocation loc;    /* the loop's: where the protocol ops point */
+  ws_op_list before;   /* ops put before the loop (erased once sliced) */
+  ws_op_list replaced; /* the ws.load and ws.store ops that became TMA copies */
+  unsigned every;      /* the mask of every partition */
+} crossings;
+
+bool spec_slices_generically(const ws_plan *plan) {
+  if (ws_plan_is_matmul(plan) || plan->tmem.tile.ptr ||
+      !mlirOperationIsNull(ws_plan_tile_loop(plan)) || ws_loop_stages(plan->loop) > 1)
+    return false;
+  for (int ch = 0; ch < plan->num_channels; ch++)
+    if (plan->channels[ch].full_to == WS_REACH_LEADER)
+      return false;
+  for (int r = 0; r < plan->num_rings; r++)
+    if (plan->rings[r].parts > 1)
+      return false;
+  return true;
+}
+
+static ws_builder scratch_builder(crossings *R) { return ws_builder_at_end(R->scratch, R->loc); }
+
+/* Moves the ops built in the scratch block before `anchor`, each tagged
+ * with the partitions of `mask`; `outside` notes them as ops before the
+ * loop, which go once every partition has its copy. */
+static void place(crossings *R, MlirOperation anchor, unsigned mask, bool outside) {
+  MlirOperation op;
+  while (!mlirOperationIsNull(op = mlirBlockGetFirstOperation(R->scratch))) {
+    mlirOperationMoveBefore(op, anchor);
+    ws_set_op_partitions(R->plan, op, mask);
+    if (outside)
+      ws_op_list_push(&R->before, op);
+  }
+}
+
+/* The op of the region that holds `op` and carries a partition tag: op
+ * itself, or the op around it. */
+static MlirOperation tagged_ancestor(const ws_plan *plan, MlirOperation op) {
+  while (!mlirOperationIsNull(op) && !ws_op_partitions(plan, op) &&
+         !mlirOperationEqual(op, plan->func))
+    op = mlirOperationGetParentOperation(op);
+  return op;
+}
+
+/* The partition's ops read `to` where they read `from` (a tile they now
+ * take from its slot); other partitions' uses stay. */
+static void replace_uses_in(crossings *R, MlirValue from, MlirValue to, int part) {
+  ws_op_list owners = {0};
+  long *operand = NULL;
+  long cap = 0;
+  for (MlirOpOperand u = mlirValueGetFirstUse(from); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    if (!((ws_op_partitions(R->plan, tagged_ancestor(R->plan, owner)) >> part) & 1))
+      continue;
+    operand = ws_grow(operand, &cap, owners.len + 1, sizeof *operand);
+    operand[owners.len] = (long)mlirOpOperandGetOperandNumber(u);
+    ws_op_list_push(&owners, owner);
+  }
+  for (long i = 0; i < owners.len; i++)
+    mlirOperationSetOperand(owners.items[i], operand[i], to);
+  free(operand);
+  ws_op_list_free(&owners);
+}
+
+/* Every tile the map took from a slot (a ws.read_slot that stands for a
+ * ws.load's result) is what the partition's ops read from now on. */
+static void read_from_slots(crossings *R, value_map *m, int part) {
+  for (long i = 0; i < m->cap; i++)
+    if (m->slots[i].from.ptr)
+      replace_uses_in(R, m->slots[i].from, m->slots[i].to, part);
+  spec_map_free(m);
+}
+
+/* ---- the count of a loop's steps --------------------------------------------- */
+
+/* Copies the plan attributes and marks of `from` onto `to`. */
+static void copy_marks(MlirOperation from, MlirOperation to) {
+  for (intptr_t i = 0; i < mlirOperationGetNumDiscardableAttributes(from); i++) {
+    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(from, i);
+    mlirOperationSetDiscardableAttributeByName(to, mlirIdentifierStr(a.name), a.attribute);
+  }
+}
+
+/* `loop` again, carrying first the count of its steps from `start`: the
+ * count each channel's slot and phase come from. Returns the new loop;
+ * *end is the op where a step's last protocol goes (before the count's
+ * increment, as a partition's copy ends its step). */
+static MlirOperation count_steps(crossings *R, MlirOperation loop, MlirValue start,
+                                 MlirOperation *end) {
+  int carried = (int)mlirOperationGetNumResults(loop);
+  MlirValue *inits = spec_values(1 + carried);
+  inits[0] = start;
+  for (int i = 0; i < carried; i++)
+    inits[1 + i] = mlirOperationGetOperand(loop, 3 + i);
+  ws_builder b = ws_builder_before(loop);
+  MlirBlock body;
+  MlirOperation copy =
+      ws_build_for(&b, mlirOperationGetOperand(loop, 0), mlirOperationGetOperand(loop, 1),
+                   mlirOperationGetOperand(loop, 2), 1 + carried, inits, &body);
+  copy_marks(loop, copy);
+  MlirBlock src = ws_loop_body(loop);
+  MlirOperation yield = mlirBlockGetTerminator(src);
+  ws_builder e = ws_builder_at_end(body, R->loc);
+  MlirValue one = spec_c32(&e, 1);
+  inits[0] = ws_arith(&e, "arith.addi", mlirBlockGetArgument(body, 1), one);
+  ws_set_op_partitions(R->plan, mlirOpResultGetOwner(one), R->every);
+  ws_set_op_partitions(R->plan, mlirOpResultGetOwner(inits[0]), R->every);
+  for (int i = 0; i < carried; i++)
+    inits[1 + i] = mlirOperationGetOperand(yield, i);
+  ws_build_terminator(body, R->loc, "scf.yield", 1 + carried, inits);
+  free(inits);
+  *end = mlirOpResultGetOwner(one);
+  for (MlirOperation op = mlirBlockGetFirstOperation(src), next; !mlirOperationEqual(op, yield);
+       op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    mlirOperationMoveBefore(op, *end);
+  }
+  mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
+  for (int i = 0; i < carried; i++) {
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(src, 1 + i),
+                                  mlirBlockGetArgument(body, 2 + i));
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(loop, i),
+                                  mlirOperationGetResult(copy, 1 + i));
+  }
+  mlirOperationDestroy(loop);
+  return copy;
+}
+
+/* A constant 0 before `anchor` that every partition may read: the first
+ * count of a loop, the iteration of a slot waited for once. */
+static MlirValue zero_before(crossings *R, MlirOperation anchor, bool outside) {
+  ws_builder b = scratch_builder(R);
+  MlirValue zero = spec_c32(&b, 0);
+  place(R, anchor, R->every, outside);
+  return zero;
+}
+
+/* ---- TMA partitions -------------------------------------------------------------- */
+
+/* The TMA partition's ws.load or ws.store ops among [op, stop) (one step of
+ * a loop, or the loads before it), iteration n: each becomes a TMA copy of
+ * its ring's slot; the first on a channel waits for that slot (empty for a
+ * load, which then expects the channel's bytes; full for a store). The
+ * second pass, a loop of its own, is left to its own rewrite. False after
+ * a located error. */
+static bool rewrite_tma_ops(crossings *R, MlirOperation op, MlirOperation stop, MlirValue n,
+                            int part, bool *started, bool outside) {
+  specializer *S = R->S;
+  bool store = R->plan->parts[part].role == WS_ROLE_STORE;
+  MlirValue *slot = spec_values(R->plan->num_channels);
+  value_map none = {0};
+  bool ok = true;
+  for (; ok && !mlirOperationEqual(op, stop); op = mlirOperationGetNextInBlock(op)) {
+    if (!spec_in_partition(S, op, part) || spec_is_scalar(op) || ws_op_is(op, "scf.for"))
+      continue;
+    int num = (int)mlirOperationGetNumOperands(op);
+    int r = ws_ring_of_value(R->plan, store ? mlirOperationGetOperand(op, num - 1)
+                                            : mlirOperationGetResult(op, 0));
+    if (r < 0 && store) {
+      ws_emit_op_error(op, "stores a tile that has no ring; run ws-plan-memory");
+      ok = false;
+      break;
+    }
+    ws_op_list_push(&R->replaced, op);
+    if (r < 0)
+      continue; /* nobody uses the tile: ws-plan-memory dropped the load */
+    int ch = R->plan->rings[r].channel;
+    const ws_channel *c = &R->plan->channels[ch];
+    ws_builder b = scratch_builder(R);
+    if (!started[ch]) {
+      MlirValue phase;
+      spec_slot_phase(S, &b, n, ch, store ? c->consumer_phase : c->producer_phase, &slot[ch],
+                      &phase);
+      spec_wait_barrier(S, &b, ch, store, slot[ch], phase);
+      if (!store) {
+        MlirNamedAttribute attrs[2] = {spec_int_attr(S->ctx, "channel", ch),
+                                       spec_int_attr(S->ctx, "bytes", c->expect_tx)};
+        ws_build_void(&b, "ws.arrive_expect_tx", 1, &slot[ch], 2, attrs);
+      }
+      started[ch] = true;
+    }
+    spec_tma_op(S, &b, store ? "ws.tma_store" : "ws.tma_load", op, store ? num - 2 : num - 1, &none,
+                r, slot[ch], 0);
+    place(R, op, 1u << part, outside);
+  }
+  free(slot);
+  return ok;
+}
+
+/* A TMA partition's side of one loop's step (the first loop's, or the
+ * second pass's): its copies, and for a store warp the step's bulk group
+ * and the release of the slot it stored `drain` steps ago. */
+static bool rewrite_tma_step(crossings *R, MlirOperation loop, MlirOperation end, int part) {
+  bool *started = spec_channel_flags(R->S);
+  MlirValue n = mlirBlockGetArgument(ws_loop_body(loop), 1);
+  bool ok = rewrite_tma_ops(R, mlirBlockGetFirstOperation(ws_loop_body(loop)), end, n, part,
+                            started, false);
+  if (ok && R->plan->parts[part].role == WS_ROLE_STORE) {
+    ws_builder b = scratch_builder(R);
+    spec_release_stored_slots(R->S, &b, n, started);
+    place(R, end, 1u << part, false);
+  }
+  free(started);
+  return ok;
+}
+
+/* ---- the compute partition ------------------------------------------------------- */
+
+/* The compute partition's side of a step's channels before `anchor`:
+ * incoming (their tiles read from the slots, which its ops read from
+ * then on) or outgoing (its tiles written into them), of the first loop
+ * or (`second`) of the second pass. */
+static void rewrite_transfers(crossings *R, MlirOperation anchor, MlirValue n, int part,
+                              bool incoming, bool second) {
+  value_map m = {0};
+  ws_builder b = scratch_builder(R);
+  spec_transfer(R->S, &b, &m, n, part, incoming, false, second);
+  place(R, anchor, 1u << part, false);
+  read_from_slots(R, &m, part);
+}
+
+/* The prologue's slots (a row kernel's weight): waited for and read at the
+ * kernel's top, before the partition's first op, and released at its
+ * end, before `end`. */
+static void rewrite_prologue_slots(crossings *R, MlirOperation top, MlirOperation end, int part) {
+  specializer *S = R->S;
+  value_map m = {0};
+  ws_builder b = scratch_builder(R);
+  spec_prologue_channels(S, &b, part, false);
+  for (int r = 0; r < R->plan->num_rings; r++)
+    if (R->plan->channels[R->plan->rings[r].channel].to == part &&
+        ws_ring_is_prologue(R->plan, &R->plan->rings[r]))
+      spec_read_ring(S, &b, &m, r, S->prologue_slot[r]);
+  place(R, top, 1u << part, true);
+  read_from_slots(R, &m, part);
+  b = scratch_builder(R);
+  spec_prologue_channels(S, &b, part, true);
+  place(R, end, 1u << part, false);
+}
+
+/* The ws ops an elementwise loop's compute partition can run: math on
+ * tiles, and the row vectors it loads or stores itself. */
+static bool check_compute_op(MlirOperation op) {
+  if (!wsOperationIsInDialect(op) || wsOperationIsA(op, "iota") || wsOperationIsA(op, "reduce") ||
+      wsOperationIsA(op, "broadcast") || ws_store_is_row_vector(op) || ws_load_is_row_vector(op))
+    return true;
+  ws_emit_op_error(op, "cannot run in the compute partition of an elementwise loop");
+  return false;
+}
+
+/* check_compute_op on the partition's ops in [op, stop) and the second
+ * pass's body. */
+static bool check_compute_ops(crossings *R, MlirOperation op, MlirOperation stop, int part) {
+  for (; !mlirOperationIsNull(op) && !mlirOperationEqual(op, stop);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (mlirOperationEqual(op, R->S->second)) {
+      if (!check_compute_ops(R, mlirBlockGetFirstOperation(ws_loop_body(op)), (MlirOperation){NULL},
+                             part))
+        return false;
+      continue;
+    }
+    if (spec_in_partition(R->S, op, part) && !mlirOperationEqual(op, R->plan->loop) &&
+        !check_compute_op(op))
+      return false;
+  }
+  return true;
+}
+
+/* ---- the rewrite ----------------------------------------------------------------- */
+
+/* The partitions' sides of every crossing of the plan's loop, its prologue
+ * and epilogue and its second pass, as described at the top. */
+static bool rewrite_all(crossings *R) {
+  specializer *S = R->S;
+  ws_plan *plan = R->plan;
+  MlirBlock block = mlirOperationGetBlock(plan->loop);
+  MlirOperation ret = mlirBlockGetTerminator(block);
+  MlirOperation loop_end, second_end = {NULL};
+  int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
+  if (compute >= 0 &&
+      !check_compute_ops(R, mlirBlockGetFirstOperation(block), (MlirOperation){NULL}, compute))
+    return false;
+  MlirOperation top = mlirBlockGetFirstOperation(block);
+  MlirValue zero = zero_before(R, top, true);
+  plan->loop = count_steps(R, plan->loop, zero, &loop_end);
+  if (!mlirOperationIsNull(S->second))
+    S->second = count_steps(R, S->second, zero_before(R, S->second, false), &second_end);
+  for (int part = 0; part < plan->num_parts; part++) {
+    ws_role role = plan->parts[part].role;
+    if (role != WS_ROLE_LOAD && role != WS_ROLE_STORE)
+      continue;
+    bool *fetched = spec_channel_flags(S);
+    bool ok = role == WS_ROLE_STORE || rewrite_tma_ops(R, mlirBlockGetFirstOperation(block),
+                                                       plan->loop, zero, part, fetched, true);
+    free(fetched);
+    ok = ok && rewrite_tma_step(R, plan->loop, loop_end, part);
+    if (ok && !mlirOperationIsNull(S->second))
+      ok = rewrite_tma_step(R, S->second, second_end, part);
+    if (!ok)
+      return false;
+    if (role == WS_ROLE_STORE) { /* drain before exit */
+      ws_builder b = scratch_builder(R);
+      spec_bulk_wait(&b, 0, false);
+      place(R, ret, 1u << part, false);
+    }
+  }
+  if (compute >= 0) {
+    MlirValue n = mlirBlockGetArgument(ws_loop_body(plan->loop), 1);
+    rewrite_prologue_slots(R, top, ret, compute);
+    rewrite_transfers(R, mlirBlockGetFirstOperation(ws_loop_body(plan->loop)), n, compute, true,
+                      false);
+    rewrite_transfers(R, loop_end, n, compute, false, false);
+    if (!mlirOperationIsNull(S->second)) {
+      MlirValue n2 = mlirBlockGetArgument(ws_loop_body(S->second), 1);
+      rewrite_transfers(R, mlirBlockGetFirstOperation(ws_loop_body(S->second)), n2, compute, true,
+                        true);
+      rewrite_transfers(R, second_end, n2, compute, false, true);
+    }
+  }
+  /* the stores first: a tile one partition loads and another stores
+   * from the same ring is read by both */
+  for (int with_results = 0; with_results < 2; with_results++)
+    for (long i = R->replaced.len - 1; i >= 0; i--) {
+      MlirOperation op = R->replaced.items[i];
+      if ((mlirOperationGetNumResults(op) > 0) != with_results)
+        continue;
+      if (with_results &&
+          !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0)))) {
+        ws_emit_op_error(op, "is read by a partition that has no channel from its own; "
+                             "ws-plan-memory should have given the tile a ring to it");
+        return false;
+      }
+      for (int r = 0; r < plan->num_rings; r++)
+        if (mlirOperationEqual(plan->rings[r].producer, op))
+          plan->rings[r].producer = (MlirOperation){NULL};
+      mlirOperationDestroy(op);
+    }
+  R->replaced.len = 0;
+  return true;
+}
+
+crossings *spec_rewrite_crossings(specializer *S, ws_plan *plan) {
+  crossings *R = ws_zalloc(1, sizeof *R);
+  R->S = S;
+  R->plan = plan;
+  R->scratch = mlirBlockCreate(0, NULL, NULL);
+  R->loc = mlirOperationGetLocation(plan->loop);
+  R->every = plan->num_parts >= 32 ? ~0u : (1u << plan->num_parts) - 1;
+  if (!rewrite_all(R))
+    S->failed = true;
+  return R;
+}
+
+void spec_erase_crossings(crossings *R) {
+  while (R->before.len > 0)
+    mlirOperationDestroy(R->before.items[--R->before.len]);
+  ws_op_list_free(&R->before);
+  ws_op_list_free(&R->replaced);
+  mlirBlockDestroy(R->scratch);
+  free(R);
+}
+
+void spec_keep_crossings(crossings *R) {
+  R->before.len = 0;
+  spec_erase_crossings(R);
+}
