@@ -31,38 +31,24 @@
  * emitters. Part of ws-specialize (specialize.c). */
 #include "specialize_internal.h"
 
-/* What the rewrite keeps while it works: a block to build each group of
- * protocol ops in before they are moved to their place, and the ops it
- * must erase. */
-typedef struct crossings {
-  specializer *S;
-  ws_plan *plan;
-  MlirBlock scratch;
-  MlirLocation loc;    /* the loop's: where the protocol ops point */
-  ws_op_list before;   /* ops put before the loop (erased once sliced) */
-  ws_op_list replaced; /* the ws.load and ws.store ops that became TMA copies */
-  unsigned every;      /* the mask of every partition */
-} crossings;
-
 bool spec_slices_generically(const ws_plan *plan) {
-  if (ws_plan_is_matmul(plan) || plan->tmem.tile.ptr ||
-      !mlirOperationIsNull(ws_plan_tile_loop(plan)) || ws_loop_stages(plan->loop) > 1)
+  if (plan->tmem.tile.ptr || ws_loop_stages(plan->loop) > 1)
     return false;
+  for (int p = 0; p < plan->num_parts; p++)
+    if (plan->parts[p].pingpong)
+      return false;
   for (int ch = 0; ch < plan->num_channels; ch++)
     if (plan->channels[ch].full_to == WS_REACH_LEADER)
-      return false;
-  for (int r = 0; r < plan->num_rings; r++)
-    if (plan->rings[r].parts > 1)
       return false;
   return true;
 }
 
-static ws_builder scratch_builder(crossings *R) { return ws_builder_at_end(R->scratch, R->loc); }
+ws_builder spec_scratch(crossings *R) { return ws_builder_at_end(R->scratch, R->loc); }
 
 /* Moves the ops built in the scratch block before `anchor`, each tagged
  * with the partitions of `mask`; `outside` notes them as ops before the
  * loop, which go once every partition has its copy. */
-static void place(crossings *R, MlirOperation anchor, unsigned mask, bool outside) {
+void spec_place(crossings *R, MlirOperation anchor, unsigned mask, bool outside) {
   MlirOperation op;
   while (!mlirOperationIsNull(op = mlirBlockGetFirstOperation(R->scratch))) {
     mlirOperationMoveBefore(op, anchor);
@@ -83,14 +69,16 @@ static MlirOperation tagged_ancestor(const ws_plan *plan, MlirOperation op) {
 
 /* The partition's ops read `to` where they read `from` (a tile they now
  * take from its slot); other partitions' uses stay. */
-static void replace_uses_in(crossings *R, MlirValue from, MlirValue to, int part) {
+void spec_replace_uses_in(crossings *R, MlirValue from, MlirValue to, int part) {
   ws_op_list owners = {0};
   long *operand = NULL;
   long cap = 0;
   for (MlirOpOperand u = mlirValueGetFirstUse(from); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation owner = mlirOpOperandGetOwner(u);
-    if (!((ws_op_partitions(R->plan, tagged_ancestor(R->plan, owner)) >> part) & 1))
+    /* a yield carries what the value's partition made: its own */
+    if (!ws_op_is(owner, "scf.yield") &&
+        !((ws_op_partitions(R->plan, tagged_ancestor(R->plan, owner)) >> part) & 1))
       continue;
     operand = ws_grow(operand, &cap, owners.len + 1, sizeof *operand);
     operand[owners.len] = (long)mlirOpOperandGetOperandNumber(u);
@@ -104,10 +92,10 @@ static void replace_uses_in(crossings *R, MlirValue from, MlirValue to, int part
 
 /* Every tile the map took from a slot (a ws.read_slot that stands for a
  * ws.load's result) is what the partition's ops read from now on. */
-static void read_from_slots(crossings *R, value_map *m, int part) {
+void spec_read_from_slots(crossings *R, value_map *m, int part) {
   for (long i = 0; i < m->cap; i++)
     if (m->slots[i].from.ptr)
-      replace_uses_in(R, m->slots[i].from, m->slots[i].to, part);
+      spec_replace_uses_in(R, m->slots[i].from, m->slots[i].to, part);
   spec_map_free(m);
 }
 
@@ -121,33 +109,44 @@ static void copy_marks(MlirOperation from, MlirOperation to) {
   }
 }
 
-/* `loop` again, carrying first the count of its steps from `start`: the
- * count each channel's slot and phase come from. Returns the new loop;
- * *end is the op where a step's last protocol goes (before the count's
- * increment, as a partition's copy ends its step). */
-static MlirOperation count_steps(crossings *R, MlirOperation loop, MlirValue start,
-                                 MlirOperation *end) {
+/* `loop` again, carrying first `num` counts from `starts`: the counts
+ * each channel's slot and phase come from. Count j steps by one in the
+ * partitions of masks[j] (the ops are theirs); with mask 0 the caller
+ * sets its yield (a tile loop's K count goes on where its K loop stopped).
+ * Returns the new loop; *end is the op where a step's last protocol goes
+ * (before the counts' increments, as a partition's copy ends its step). */
+static MlirOperation count_steps(crossings *R, MlirOperation loop, int num, const MlirValue *starts,
+                                 const unsigned *masks, MlirOperation *end) {
   int carried = (int)mlirOperationGetNumResults(loop);
-  MlirValue *inits = spec_values(1 + carried);
-  inits[0] = start;
+  MlirValue *inits = spec_values(num + carried);
+  unsigned any = 0;
+  for (int j = 0; j < num; j++) {
+    inits[j] = starts[j];
+    any |= masks[j];
+  }
   for (int i = 0; i < carried; i++)
-    inits[1 + i] = mlirOperationGetOperand(loop, 3 + i);
+    inits[num + i] = mlirOperationGetOperand(loop, 3 + i);
   ws_builder b = ws_builder_before(loop);
   MlirBlock body;
   MlirOperation copy =
       ws_build_for(&b, mlirOperationGetOperand(loop, 0), mlirOperationGetOperand(loop, 1),
-                   mlirOperationGetOperand(loop, 2), 1 + carried, inits, &body);
+                   mlirOperationGetOperand(loop, 2), num + carried, inits, &body);
   copy_marks(loop, copy);
   MlirBlock src = ws_loop_body(loop);
   MlirOperation yield = mlirBlockGetTerminator(src);
   ws_builder e = ws_builder_at_end(body, R->loc);
   MlirValue one = spec_c32(&e, 1);
-  inits[0] = ws_arith(&e, "arith.addi", mlirBlockGetArgument(body, 1), one);
-  ws_set_op_partitions(R->plan, mlirOpResultGetOwner(one), R->every);
-  ws_set_op_partitions(R->plan, mlirOpResultGetOwner(inits[0]), R->every);
+  ws_set_op_partitions(R->plan, mlirOpResultGetOwner(one), any);
+  for (int j = 0; j < num; j++) {
+    inits[j] = mlirBlockGetArgument(body, 1 + j);
+    if (!masks[j])
+      continue;
+    inits[j] = ws_arith(&e, "arith.addi", inits[j], one);
+    ws_set_op_partitions(R->plan, mlirOpResultGetOwner(inits[j]), masks[j]);
+  }
   for (int i = 0; i < carried; i++)
-    inits[1 + i] = mlirOperationGetOperand(yield, i);
-  ws_build_terminator(body, R->loc, "scf.yield", 1 + carried, inits);
+    inits[num + i] = mlirOperationGetOperand(yield, i);
+  ws_build_terminator(body, R->loc, "scf.yield", num + carried, inits);
   free(inits);
   *end = mlirOpResultGetOwner(one);
   for (MlirOperation op = mlirBlockGetFirstOperation(src), next; !mlirOperationEqual(op, yield);
@@ -158,9 +157,9 @@ static MlirOperation count_steps(crossings *R, MlirOperation loop, MlirValue sta
   mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
   for (int i = 0; i < carried; i++) {
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(src, 1 + i),
-                                  mlirBlockGetArgument(body, 2 + i));
+                                  mlirBlockGetArgument(body, 1 + num + i));
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(loop, i),
-                                  mlirOperationGetResult(copy, 1 + i));
+                                  mlirOperationGetResult(copy, num + i));
   }
   mlirOperationDestroy(loop);
   return copy;
@@ -169,9 +168,9 @@ static MlirOperation count_steps(crossings *R, MlirOperation loop, MlirValue sta
 /* A constant 0 before `anchor` that every partition may read: the first
  * count of a loop, the iteration of a slot waited for once. */
 static MlirValue zero_before(crossings *R, MlirOperation anchor, bool outside) {
-  ws_builder b = scratch_builder(R);
+  ws_builder b = spec_scratch(R);
   MlirValue zero = spec_c32(&b, 0);
-  place(R, anchor, R->every, outside);
+  spec_place(R, anchor, R->every, outside);
   return zero;
 }
 
@@ -206,7 +205,12 @@ static bool rewrite_tma_ops(crossings *R, MlirOperation op, MlirOperation stop, 
       continue; /* nobody uses the tile: ws-plan-memory dropped the load */
     int ch = R->plan->rings[r].channel;
     const ws_channel *c = &R->plan->channels[ch];
-    ws_builder b = scratch_builder(R);
+    ws_builder b = spec_scratch(R);
+    if (store && R->plan->rings[r].parts > 1) { /* each part its slot and bulk group */
+      spec_store_parts(S, &b, &none, n, op, r);
+      spec_place(R, op, 1u << part, outside);
+      continue;
+    }
     if (!started[ch]) {
       MlirValue phase;
       spec_slot_phase(S, &b, n, ch, store ? c->consumer_phase : c->producer_phase, &slot[ch],
@@ -221,7 +225,7 @@ static bool rewrite_tma_ops(crossings *R, MlirOperation op, MlirOperation stop, 
     }
     spec_tma_op(S, &b, store ? "ws.tma_store" : "ws.tma_load", op, store ? num - 2 : num - 1, &none,
                 r, slot[ch], 0);
-    place(R, op, 1u << part, outside);
+    spec_place(R, op, 1u << part, outside);
   }
   free(slot);
   return ok;
@@ -236,9 +240,9 @@ static bool rewrite_tma_step(crossings *R, MlirOperation loop, MlirOperation end
   bool ok = rewrite_tma_ops(R, mlirBlockGetFirstOperation(ws_loop_body(loop)), end, n, part,
                             started, false);
   if (ok && R->plan->parts[part].role == WS_ROLE_STORE) {
-    ws_builder b = scratch_builder(R);
+    ws_builder b = spec_scratch(R);
     spec_release_stored_slots(R->S, &b, n, started);
-    place(R, end, 1u << part, false);
+    spec_place(R, end, 1u << part, false);
   }
   free(started);
   return ok;
@@ -253,10 +257,10 @@ static bool rewrite_tma_step(crossings *R, MlirOperation loop, MlirOperation end
 static void rewrite_transfers(crossings *R, MlirOperation anchor, MlirValue n, int part,
                               bool incoming, bool second) {
   value_map m = {0};
-  ws_builder b = scratch_builder(R);
+  ws_builder b = spec_scratch(R);
   spec_transfer(R->S, &b, &m, n, part, incoming, false, second);
-  place(R, anchor, 1u << part, false);
-  read_from_slots(R, &m, part);
+  spec_place(R, anchor, 1u << part, false);
+  spec_read_from_slots(R, &m, part);
 }
 
 /* The prologue's slots (a row kernel's weight): waited for and read at the
@@ -265,17 +269,17 @@ static void rewrite_transfers(crossings *R, MlirOperation anchor, MlirValue n, i
 static void rewrite_prologue_slots(crossings *R, MlirOperation top, MlirOperation end, int part) {
   specializer *S = R->S;
   value_map m = {0};
-  ws_builder b = scratch_builder(R);
+  ws_builder b = spec_scratch(R);
   spec_prologue_channels(S, &b, part, false);
   for (int r = 0; r < R->plan->num_rings; r++)
     if (R->plan->channels[R->plan->rings[r].channel].to == part &&
         ws_ring_is_prologue(R->plan, &R->plan->rings[r]))
       spec_read_ring(S, &b, &m, r, S->prologue_slot[r]);
-  place(R, top, 1u << part, true);
-  read_from_slots(R, &m, part);
-  b = scratch_builder(R);
+  spec_place(R, top, 1u << part, true);
+  spec_read_from_slots(R, &m, part);
+  b = spec_scratch(R);
   spec_prologue_channels(S, &b, part, true);
-  place(R, end, 1u << part, false);
+  spec_place(R, end, 1u << part, false);
 }
 
 /* The ws ops an elementwise loop's compute partition can run: math on
@@ -308,74 +312,156 @@ static bool check_compute_ops(crossings *R, MlirOperation op, MlirOperation stop
 
 /* ---- the rewrite ----------------------------------------------------------------- */
 
+static bool erase_replaced(crossings *R);
+
+/* The partitions with work in the tile loop's body outside its K loop (a
+ * persistent matmul's epilogue): the ones that count tiles. */
+static unsigned tile_workers(const crossings *R, MlirOperation tile) {
+  unsigned mask = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(tile)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (!mlirOperationEqual(op, R->plan->loop) && !spec_is_scalar(op))
+      mask |= ws_op_partitions(R->plan, op);
+  return mask;
+}
+
+/* Gives the loops their counts: the K loop (or an elementwise loop) its
+ * steps from 0, or in a persistent kernel from where the tile loop's K
+ * count stands, which the tile loop carries with its count of tiles;
+ * a second pass its own steps from 0. */
+static void count_loops(crossings *R, MlirValue zero, spec_loops *at, MlirOperation *second_end) {
+  ws_plan *plan = R->plan;
+  MlirValue k_start = zero;
+  at->tiles = zero;
+  at->tile = ws_plan_tile_loop(plan);
+  if (!mlirOperationIsNull(at->tile)) {
+    MlirValue starts[2] = {zero, zero};
+    unsigned masks[2] = {0, tile_workers(R, at->tile)};
+    at->tile = count_steps(R, at->tile, 2, starts, masks, &at->epilogue_end);
+    k_start = mlirBlockGetArgument(ws_loop_body(at->tile), 1);
+    at->tiles = mlirBlockGetArgument(ws_loop_body(at->tile), 2);
+  }
+  plan->loop = count_steps(R, plan->loop, 1, &k_start, &R->every, &at->loop_end);
+  if (!mlirOperationIsNull(at->tile)) /* the next tile's K steps go on from this one's */
+    mlirOperationSetOperand(mlirBlockGetTerminator(ws_loop_body(at->tile)), 0,
+                            mlirOperationGetResult(plan->loop, 0));
+  else
+    at->epilogue_end = mlirBlockGetTerminator(mlirOperationGetBlock(plan->loop));
+  if (!mlirOperationIsNull(R->S->second)) {
+    MlirValue start = zero_before(R, R->S->second, false);
+    R->S->second = count_steps(R, R->S->second, 1, &start, &R->every, second_end);
+  }
+}
+
+/* A TMA partition's side of every crossing: the loads before the loop (at
+ * iteration 0), the K loop's or elementwise loop's steps, the epilogue's
+ * copies once per block or tile (a load warp's with the prologue's
+ * channels marked), a store warp's bulk groups, the second pass, and a
+ * store warp's drain before it exits. */
+static bool rewrite_tma_partition(crossings *R, const spec_loops *at, MlirValue zero,
+                                  MlirOperation second_end, int part) {
+  specializer *S = R->S;
+  ws_plan *plan = R->plan;
+  bool store = plan->parts[part].role == WS_ROLE_STORE, persistent = !mlirOperationIsNull(at->tile);
+  MlirOperation ret = mlirBlockGetTerminator(mlirOperationGetBlock(at->top));
+  bool *fetched = spec_channel_flags(S), *stored = spec_channel_flags(S);
+  bool ok =
+      store || persistent || rewrite_tma_ops(R, at->top, plan->loop, zero, part, fetched, true);
+  ok = ok && rewrite_tma_step(R, plan->loop, at->loop_end, part);
+  ok = ok && rewrite_tma_ops(R, mlirOperationGetNextInBlock(plan->loop), at->epilogue_end,
+                             at->tiles, part, store ? stored : fetched, false);
+  if (ok && store) {
+    ws_builder b = spec_scratch(R);
+    if (persistent) /* a tile's C slot released once its store has read it */
+      spec_release_stored_slots(S, &b, at->tiles, stored);
+    else if (spec_stored_whole(S, stored)) /* parts commit their own groups */
+      ws_build_void(&b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
+    spec_place(R, at->epilogue_end, 1u << part, false);
+  }
+  if (ok && !mlirOperationIsNull(S->second))
+    ok = rewrite_tma_step(R, S->second, second_end, part);
+  if (ok && store) { /* drain before exit */
+    ws_builder b = spec_scratch(R);
+    spec_bulk_wait(&b, 0, false);
+    spec_place(R, ret, 1u << part, false);
+  }
+  free(fetched);
+  free(stored);
+  return ok;
+}
+
+/* An elementwise or row kernel's compute partition: its side of the
+ * prologue's slots, of each step's channels and of the second pass's. */
+static void rewrite_elementwise_compute(crossings *R, const spec_loops *at,
+                                        MlirOperation second_end, int part) {
+  specializer *S = R->S;
+  MlirOperation loop = R->plan->loop;
+  MlirValue n = mlirBlockGetArgument(ws_loop_body(loop), 1);
+  rewrite_prologue_slots(R, at->top, at->epilogue_end, part);
+  rewrite_transfers(R, mlirBlockGetFirstOperation(ws_loop_body(loop)), n, part, true, false);
+  rewrite_transfers(R, at->loop_end, n, part, false, false);
+  if (!mlirOperationIsNull(S->second)) {
+    MlirValue n2 = mlirBlockGetArgument(ws_loop_body(S->second), 1);
+    rewrite_transfers(R, mlirBlockGetFirstOperation(ws_loop_body(S->second)), n2, part, true, true);
+    rewrite_transfers(R, second_end, n2, part, false, true);
+  }
+}
+
 /* The partitions' sides of every crossing of the plan's loop, its prologue
  * and epilogue and its second pass, as described at the top. */
 static bool rewrite_all(crossings *R) {
-  specializer *S = R->S;
   ws_plan *plan = R->plan;
-  MlirBlock block = mlirOperationGetBlock(plan->loop);
-  MlirOperation ret = mlirBlockGetTerminator(block);
-  MlirOperation loop_end, second_end = {NULL};
+  MlirBlock block = mlirOperationGetBlock(
+      mlirOperationIsNull(ws_plan_tile_loop(plan)) ? plan->loop : ws_plan_tile_loop(plan));
+  bool matmul = ws_plan_is_matmul(plan);
   int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
-  if (compute >= 0 &&
+  if (!matmul && compute >= 0 &&
       !check_compute_ops(R, mlirBlockGetFirstOperation(block), (MlirOperation){NULL}, compute))
     return false;
-  MlirOperation top = mlirBlockGetFirstOperation(block);
-  MlirValue zero = zero_before(R, top, true);
-  plan->loop = count_steps(R, plan->loop, zero, &loop_end);
-  if (!mlirOperationIsNull(S->second))
-    S->second = count_steps(R, S->second, zero_before(R, S->second, false), &second_end);
+  spec_loops at = {.top = mlirBlockGetFirstOperation(block)};
+  MlirValue zero = zero_before(R, at.top, true);
+  MlirOperation second_end = {NULL};
+  count_loops(R, zero, &at, &second_end);
   for (int part = 0; part < plan->num_parts; part++) {
     ws_role role = plan->parts[part].role;
-    if (role != WS_ROLE_LOAD && role != WS_ROLE_STORE)
-      continue;
-    bool *fetched = spec_channel_flags(S);
-    bool ok = role == WS_ROLE_STORE || rewrite_tma_ops(R, mlirBlockGetFirstOperation(block),
-                                                       plan->loop, zero, part, fetched, true);
-    free(fetched);
-    ok = ok && rewrite_tma_step(R, plan->loop, loop_end, part);
-    if (ok && !mlirOperationIsNull(S->second))
-      ok = rewrite_tma_step(R, S->second, second_end, part);
-    if (!ok)
+    if ((role == WS_ROLE_LOAD || role == WS_ROLE_STORE) &&
+        !rewrite_tma_partition(R, &at, zero, second_end, part))
       return false;
-    if (role == WS_ROLE_STORE) { /* drain before exit */
-      ws_builder b = scratch_builder(R);
-      spec_bulk_wait(&b, 0, false);
-      place(R, ret, 1u << part, false);
-    }
   }
-  if (compute >= 0) {
-    MlirValue n = mlirBlockGetArgument(ws_loop_body(plan->loop), 1);
-    rewrite_prologue_slots(R, top, ret, compute);
-    rewrite_transfers(R, mlirBlockGetFirstOperation(ws_loop_body(plan->loop)), n, compute, true,
-                      false);
-    rewrite_transfers(R, loop_end, n, compute, false, false);
-    if (!mlirOperationIsNull(S->second)) {
-      MlirValue n2 = mlirBlockGetArgument(ws_loop_body(S->second), 1);
-      rewrite_transfers(R, mlirBlockGetFirstOperation(ws_loop_body(S->second)), n2, compute, true,
-                        true);
-      rewrite_transfers(R, second_end, n2, compute, false, true);
-    }
-  }
-  /* the stores first: a tile one partition loads and another stores
-   * from the same ring is read by both */
-  for (int with_results = 0; with_results < 2; with_results++)
+  if (compute >= 0 && matmul && !spec_rewrite_wgmma_consumers(R, &at, compute))
+    return false;
+  if (compute >= 0 && !matmul)
+    rewrite_elementwise_compute(R, &at, second_end, compute);
+  return erase_replaced(R);
+}
+
+/* Erases the ops the protocol replaced, each once nothing reads it (a
+ * ws.dot's product is read by the next ws.dot, a tile by the ws.store of
+ * another partition); one still read is a crossing without a channel. */
+static bool erase_replaced(crossings *R) {
+  for (bool progress = true; progress && R->replaced.len > 0;) {
+    progress = false;
     for (long i = R->replaced.len - 1; i >= 0; i--) {
       MlirOperation op = R->replaced.items[i];
-      if ((mlirOperationGetNumResults(op) > 0) != with_results)
+      bool read = false;
+      for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+        read |= !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, r)));
+      if (read)
         continue;
-      if (with_results &&
-          !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0)))) {
-        ws_emit_op_error(op, "is read by a partition that has no channel from its own; "
-                             "ws-plan-memory should have given the tile a ring to it");
-        return false;
-      }
-      for (int r = 0; r < plan->num_rings; r++)
-        if (mlirOperationEqual(plan->rings[r].producer, op))
-          plan->rings[r].producer = (MlirOperation){NULL};
+      for (int r = 0; r < R->plan->num_rings; r++)
+        if (mlirOperationEqual(R->plan->rings[r].producer, op))
+          R->plan->rings[r].producer = (MlirOperation){NULL};
       mlirOperationDestroy(op);
+      R->replaced.items[i] = R->replaced.items[--R->replaced.len];
+      progress = true;
     }
-  R->replaced.len = 0;
+  }
+  if (R->replaced.len > 0) {
+    ws_emit_op_error(R->replaced.items[0],
+                     "is read by a partition that has no channel from its own; "
+                     "ws-plan-memory should have given the tile a ring to it");
+    return false;
+  }
   return true;
 }
 

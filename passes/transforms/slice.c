@@ -20,12 +20,14 @@
  * not copied). Part of ws-specialize (specialize.c). */
 #include "specialize_internal.h"
 
-/* Whether the partition has work in `loop`'s body: a TMA warp that only
- * a row kernel's second pass needs has no copy of the first loop. */
+/* Whether the partition has work in `loop`'s body or a loop in it: a TMA
+ * warp that only a row kernel's second pass needs has no copy of the
+ * first loop. */
 static bool has_work_in(const specializer *S, MlirOperation loop, int part) {
   for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    if (spec_in_partition(S, op, part) && !spec_is_scalar(op))
+    if (ws_op_is(op, "scf.for") ? has_work_in(S, op, part)
+                                : spec_in_partition(S, op, part) && !spec_is_scalar(op))
       return true;
   return false;
 }
@@ -43,14 +45,18 @@ static void slice_ops(specializer *S, ws_builder *b, value_map *m, MlirOperation
                       MlirOperation stop, int part);
 
 /* Whether the partition's copy of `loop` carries value i: its yield comes
- * from the partition's op in the body, or is the body's own argument that
- * the partition reads. */
+ * from the partition's op in the body (or from a loop in it whose copy
+ * carries it), or is the body's own argument that the partition reads. */
 static bool carries(const specializer *S, MlirOperation loop, intptr_t i, int part) {
   MlirBlock body = ws_loop_body(loop);
   MlirValue y = mlirOperationGetOperand(mlirBlockGetTerminator(body), i);
   if (mlirValueIsAOpResult(y)) {
     MlirOperation def = mlirOpResultGetOwner(y);
-    return mlirBlockEqual(mlirOperationGetBlock(def), body) && spec_in_partition(S, def, part);
+    if (!mlirBlockEqual(mlirOperationGetBlock(def), body))
+      return false;
+    if (ws_op_is(def, "scf.for")) /* a count an inner loop goes on with (a tile's K steps) */
+      return has_work_in(S, def, part) && carries(S, def, mlirOpResultGetResultNumber(y), part);
+    return spec_in_partition(S, def, part);
   }
   for (MlirOpOperand u = mlirValueGetFirstUse(y); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u))
@@ -118,6 +124,7 @@ static void slice_ops(specializer *S, ws_builder *b, value_map *m, MlirOperation
 
 void spec_slice_partition(specializer *S, ws_builder *outer, int part) {
   value_map *m = spec_fresh_map(S);
-  MlirBlock block = mlirOperationGetBlock(S->plan->loop);
+  MlirOperation tile = ws_plan_tile_loop(S->plan);
+  MlirBlock block = mlirOperationGetBlock(mlirOperationIsNull(tile) ? S->plan->loop : tile);
   slice_ops(S, outer, m, mlirBlockGetFirstOperation(block), mlirBlockGetTerminator(block), part);
 }

@@ -513,12 +513,13 @@ bool ws_specialize(ws_plan *plan, bool crossings_only) {
       spec_keep_crossings(rewritten);
     return false;
   }
-  if (mlirOperationIsNull(tile)) {
-    /* the epilogue after the loop, copied into its partitions: erased last
-     * to first, then the loop */
+  {
+    /* the epilogue after the loop (and what the one slicer's rewrite put
+     * after a tile loop), copied into its partitions: erased last to
+     * first, then the loop */
     ws_op_list epilogue = {0};
-    for (MlirOperation op = mlirOperationGetNextInBlock(loop); !ws_op_is(op, "gpu.return");
-         op = mlirOperationGetNextInBlock(op))
+    for (MlirOperation op = mlirOperationGetNextInBlock(mlirOperationIsNull(tile) ? loop : tile);
+         !ws_op_is(op, "gpu.return"); op = mlirOperationGetNextInBlock(op))
       ws_op_list_push(&epilogue, op);
     while (epilogue.len > 0)
       mlirOperationDestroy(epilogue.items[--epilogue.len]);

@@ -74,6 +74,18 @@ typedef struct turn_order {
   int warpgroups;
 } turn_order;
 
+/* The wgmma groups of one K step, read off the source loop: a ws.dot's
+ * result is pending from its issue until the next wait, and so is a
+ * carried tile the previous step yielded from a ws.dot, until the step's
+ * first wait. Math that reads a pending value commits and waits first. */
+typedef struct mma_groups {
+  MlirOperation loop;
+  ws_op_list issued; /* ws.dot ops issued since the last commit and wait */
+  bool fenced;       /* no register math since the last wgmma fence */
+  bool committed;    /* the issued wgmmas are committed (a turn was passed) */
+  bool released;     /* the step waited: the previous step's slot is free */
+} mma_groups;
+
 /* specialize.c */
 struct mapped *spec_map_find(const value_map *m, MlirValue v);
 void spec_map_put(value_map *m, MlirValue from, MlirValue to);
@@ -127,6 +139,8 @@ void spec_release_lagging(specializer *S, ws_builder *b, MlirValue n, int ch, in
                           MlirValue base);
 bool spec_stored_whole(const specializer *S, const bool *started);
 void spec_release_stored_slots(specializer *S, ws_builder *b, MlirValue n, const bool *started);
+void spec_store_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
+                      int r);
 void spec_emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
                        int part, bool *started);
 tile_nest spec_open_tile_loop(specializer *S, ws_builder *outer, value_map *m, int part, int num,
@@ -151,6 +165,9 @@ void spec_emit_epilogue(specializer *S, ws_builder *at, value_map *m, int part, 
 int spec_k_loop_channel(const specializer *S, int part);
 void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part);
 void spec_emit_epilogue_store(specializer *S, ws_builder *b, int part);
+bool spec_epilogue_reuses_rings(const specializer *S);
+int spec_turn_channel(const specializer *S, int part);
+MlirValue spec_own_warpgroup(specializer *S, ws_builder *b);
 
 /* specialize_lag.c */
 void spec_forget_ring_reads(specializer *S, value_map *m);
@@ -162,12 +179,48 @@ MlirValue spec_emit_lagged_k_loop(specializer *S, ws_builder *at, value_map *m, 
 MlirValue spec_emit_pipelined_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
                                      MlirValue start, const turn_order *turns);
 
-/* rewrite_crossings.c */
-typedef struct crossings crossings;
+/* rewrite_crossings.c: what the rewrite keeps while it works: a block to
+ * build each group of protocol ops in before they are moved to their
+ * place, and the ops it must erase. */
+typedef struct crossings {
+  specializer *S;
+  ws_plan *plan;
+  MlirBlock scratch;
+  MlirLocation loc;    /* the loop's: where the protocol ops point */
+  ws_op_list before;   /* ops put before the loop (erased once sliced) */
+  ws_op_list replaced; /* the ws.load, ws.store and ws.dot ops that became protocol */
+  unsigned every;      /* the mask of every partition */
+} crossings;
+ws_builder spec_scratch(crossings *R);
+void spec_place(crossings *R, MlirOperation anchor, unsigned mask, bool outside);
+void spec_replace_uses_in(crossings *R, MlirValue from, MlirValue to, int part);
+void spec_read_from_slots(crossings *R, value_map *m, int part);
 bool spec_slices_generically(const ws_plan *plan);
 crossings *spec_rewrite_crossings(specializer *S, ws_plan *plan);
 void spec_erase_crossings(crossings *R);
 void spec_keep_crossings(crossings *R);
+
+/* Where the rewrite puts a partition's protocol: the kernel's first op
+ * (what waits once goes before it), the tile loop (null: not
+ * persistent), the ends of a K step and of the epilogue (the tile body's,
+ * or the kernel's), and the count of tiles (0 when not persistent). */
+typedef struct spec_loops {
+  MlirOperation top, tile, loop_end, epilogue_end;
+  MlirValue tiles;
+} spec_loops;
+
+/* rewrite_wgmma.c */
+bool spec_uses_pending(const mma_groups *g, MlirOperation op);
+/* Commits the issued wgmmas and waits for all of them; the previous
+ * iteration's slot is then free (every wgmma that read it is done). */
+void spec_retire_groups(specializer *S, ws_builder *b, mma_groups *g, MlirValue n, int in,
+                        MlirValue base);
+/* True when op makes the A of a ws.dot in registers (wgmma's register
+ * form). wgmma reads those registers while it runs, so the previous step's
+ * wgmma, which read the same registers, must be done before op rewrites
+ * them: its slot reads may come first, its math not. */
+bool spec_feeds_register_a(MlirOperation op);
+bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part);
 
 /* slice.c */
 void spec_slice_partition(specializer *S, ws_builder *outer, int part);

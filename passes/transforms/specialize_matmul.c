@@ -7,7 +7,7 @@
 /* ---- a matmul --------------------------------------------------------------- */
 
 /* True when ws-plan-memory put the epilogue tile over the loop's rings. */
-static bool epilogue_reuses_rings(const specializer *S) {
+bool spec_epilogue_reuses_rings(const specializer *S) {
   long long end = 0;
   for (int r = 0; r < S->plan->num_rings; r++) {
     const ws_ring *ring = &S->plan->rings[r];
@@ -61,55 +61,6 @@ bool spec_emit_mma(specializer *S, ws_builder *b, value_map *m, MlirOperation do
   return true;
 }
 
-/* The wgmma groups of one K step, read off the source loop: a ws.dot's
- * result is pending from its issue until the next wait, and so is a
- * carried tile the previous step yielded from a ws.dot, until the step's
- * first wait. Math that reads a pending value commits and waits first. */
-typedef struct mma_groups {
-  MlirOperation loop;
-  ws_op_list issued; /* ws.dot ops issued since the last commit and wait */
-  bool fenced;       /* no register math since the last wgmma fence */
-  bool committed;    /* the issued wgmmas are committed (a turn was passed) */
-  bool released;     /* the step waited: the previous step's slot is free */
-} mma_groups;
-
-static bool is_pending(const mma_groups *g, MlirValue v) {
-  if (mlirValueIsAOpResult(v)) {
-    MlirOperation def = mlirOpResultGetOwner(v);
-    for (long k = 0; k < g->issued.len; k++)
-      if (mlirOperationEqual(g->issued.items[k], def))
-        return true;
-    return false;
-  }
-  MlirBlock body = ws_loop_body(g->loop);
-  intptr_t i = mlirBlockArgumentGetArgNumber(v);
-  if (g->released || !mlirBlockEqual(mlirBlockArgumentGetOwner(v), body) || i == 0)
-    return false;
-  MlirValue y = mlirOperationGetOperand(mlirBlockGetTerminator(body), i - 1);
-  return mlirValueIsAOpResult(y) && wsOperationIsA(mlirOpResultGetOwner(y), "dot");
-}
-
-static bool uses_pending(const mma_groups *g, MlirOperation op) {
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
-    if (is_pending(g, mlirOperationGetOperand(op, i)))
-      return true;
-  return false;
-}
-
-/* Commits the issued wgmmas and waits for all of them; the previous
- * iteration's slot is then free (every wgmma that read it is done). */
-static void retire_groups(specializer *S, ws_builder *b, mma_groups *g, MlirValue n, int in,
-                          MlirValue base) {
-  if (g->issued.len && !g->committed)
-    ws_build_void(b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
-  spec_wgmma_wait(b, 0);
-  if (!g->released)
-    spec_release_lagging(S, b, n, in, 1, base);
-  g->issued.len = 0;
-  g->committed = false;
-  g->released = true;
-}
-
 /* Wait for turn c - 1 to end: turn c may start. */
 void spec_take_turn_after(specializer *S, ws_builder *b, const turn_order *t, MlirValue c) {
   MlirValue slot, phase;
@@ -129,20 +80,6 @@ void spec_end_turn(specializer *S, ws_builder *b, const turn_order *t, MlirValue
 MlirValue spec_turn_at(ws_builder *b, const turn_order *t, MlirValue n, int offset) {
   return ws_arith(b, "arith.addi", ws_arith(b, "arith.muli", n, spec_c32(b, t->warpgroups)),
                   ws_arith(b, "arith.addi", t->warpgroup, spec_c32(b, offset)));
-}
-
-/* True when op makes the A of a ws.dot in registers (wgmma's register
- * form). wgmma reads those registers while it runs, so the previous step's
- * wgmma, which read the same registers, must be done before op rewrites
- * them: its slot reads may come first, its math not. */
-static bool feeds_register_a(MlirOperation op) {
-  if (mlirOperationGetNumResults(op) != 1)
-    return false;
-  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
-       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
-    if (wsOperationIsA(mlirOpOperandGetOwner(u), "dot") && mlirOpOperandGetOperandNumber(u) == 0)
-      return true;
-  return false;
 }
 
 /* Register math on a tile the loop loads (an A computed from it, read
@@ -215,11 +152,11 @@ static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, i
         spec_end_turn(S, &b, turns, spec_turn_at(&b, turns, n, 0));
       }
       in_run = false;
-      if (uses_pending(&g, op))
-        retire_groups(S, &b, &g, n, in, base);
+      if (spec_uses_pending(&g, op))
+        spec_retire_groups(S, &b, &g, n, in, base);
       spec_read_ring_operands(S, &b, m, op, in, slot);
-      if (feeds_register_a(op) && !g.released) /* the last step's wgmma may still read A */
-        retire_groups(S, &b, &g, n, in, base);
+      if (spec_feeds_register_a(op) && !g.released) /* the last step's wgmma may still read A */
+        spec_retire_groups(S, &b, &g, n, in, base);
       spec_clone_mapped(&b, op, m);
       g.fenced = false; /* register math: fence before the next wgmma */
       continue;
@@ -297,7 +234,7 @@ static bool k_steps_vary(const specializer *S) {
 }
 
 /* The ping-pong consumers' turn channel (from the partition to itself). */
-static int turn_channel(const specializer *S, int part) {
+int spec_turn_channel(const specializer *S, int part) {
   for (int ch = 0; ch < S->plan->num_channels; ch++)
     if (S->plan->channels[ch].from == part && S->plan->channels[ch].to == part)
       return ch;
@@ -317,7 +254,7 @@ static void take_turn(specializer *S, ws_builder *b, MlirValue tiles, int turn) 
 }
 
 /* The calling thread's warpgroup among the consumers (they are warps 0..). */
-static MlirValue own_warpgroup(specializer *S, ws_builder *b) {
+MlirValue spec_own_warpgroup(specializer *S, ws_builder *b) {
   MlirValue tid = ws_build_value(b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, S->i32, 0, NULL);
   return ws_arith(b, "arith.divui", tid, spec_c32(b, 4 * WARP_THREADS));
 }
@@ -370,7 +307,7 @@ void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
   bool pingpong = S->plan->parts[part].pingpong;
   bool per_tile = pingpong && k_steps_vary(S);
   MlirValue k_steps = pingpong && !per_tile ? count_k_steps(S, outer, m) : (MlirValue){NULL};
-  MlirValue warpgroup = pingpong ? own_warpgroup(S, outer) : (MlirValue){NULL};
+  MlirValue warpgroup = pingpong ? spec_own_warpgroup(S, outer) : (MlirValue){NULL};
   MlirValue counts[2] = {spec_c32(outer, 0), spec_c32(outer, 0)}; /* K steps, tiles */
   spec_prologue_channels(S, outer, part, false);
   tile_nest t = spec_open_tile_loop(S, outer, m, part, 2, counts);
@@ -386,13 +323,13 @@ void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
     mine = ws_builder_before(mlirBlockGetTerminator(then_block));
   }
   ws_builder *at = &mine;
-  int turn = pingpong ? turn_channel(S, part) : -1;
+  int turn = pingpong ? spec_turn_channel(S, part) : -1;
   if (turn >= 0) /* wait for the other warpgroup's tile before this one */
     take_turn(S, at, counts[1], turn);
   turn_order turns = {.ch = -1};
   if (S->plan->parts[part].turns && !persistent && ws_loop_dot_runs(S->plan->loop) > 1) {
-    turns.ch = turn_channel(S, part);
-    turns.warpgroup = own_warpgroup(S, at);
+    turns.ch = spec_turn_channel(S, part);
+    turns.warpgroup = spec_own_warpgroup(S, at);
     turns.warpgroups = S->plan->parts[part].num_warps / 4;
     MlirBlock then_block; /* warpgroup w's first turn follows w - 1's */
     ws_build_if(at, ws_cmpi(at, "ugt", turns.warpgroup, spec_c32(at, 0)), &then_block, NULL);
@@ -431,7 +368,7 @@ void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
     spec_release_lagging(S, at, steps, in, 1, base);
   }
   spec_prologue_channels(S, at, part, true);
-  if (epilogue_reuses_rings(S)) {
+  if (spec_epilogue_reuses_rings(S)) {
     MlirValue ops[2] = {spec_c32(at, 1), spec_c32(at, S->plan->parts[part].num_warps * 32)};
     MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
     ws_build_void(at, "nvvm.barrier", 2, ops, 1, &seg);

@@ -56,8 +56,8 @@ void spec_release_stored_slots(specializer *S, ws_builder *b, MlirValue n, const
  * part's slot waited for and stored (its columns: the tile's first column
  * plus the part's), in a bulk group of its own; in a persistent kernel
  * the slot stored `drain` parts ago is released once read. */
-static void store_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
-                        int r) {
+void spec_store_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
+                      int r) {
   const ws_ring *ring = &S->plan->rings[r];
   const ws_channel *c = &S->plan->channels[ring->channel];
   bool release = !mlirOperationIsNull(ws_plan_tile_loop(S->plan));
@@ -99,7 +99,7 @@ void spec_emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n,
     int ch = S->plan->rings[r].channel;
     const ws_channel *c = &S->plan->channels[ch];
     if (store && S->plan->rings[r].parts > 1) {
-      store_parts(S, b, m, n, op, r); /* releases its own slots */
+      spec_store_parts(S, b, m, n, op, r); /* releases its own slots */
       continue;
     }
     if (!started[ch]) {

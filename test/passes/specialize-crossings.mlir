@@ -1,4 +1,4 @@
-// ws-specialize's first half (rewrite_crossings.c), pinned on its own with
+// ws-specialize's first half (rewrite_crossings.c and rewrite_wgmma.c), pinned on its own with
 // crossings-only: before any partition has a copy of the loop, every value
 // that crosses partitions is protocol ops in the loop, each tagged with the
 // partition that runs it, and the loop counts its steps. The slicer then
@@ -8,6 +8,7 @@
 // RUN: ws-opt %S/insert-barriers-row-second-pass.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize{crossings-only=true})' | FileCheck %s --check-prefix=SECOND
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize{crossings-only=true})' | FileCheck %s --check-prefix=PROLOGUE
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize)' | FileCheck %s --check-prefix=SLICED
+// RUN: ws-opt %ws_src/integration/matmul.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize{crossings-only=true})' | FileCheck %s --check-prefix=MATMUL --implicit-check-not='"ws.dot"'
 
 // The elementwise add: the count from 0, the compute partition's side at
 // the step's start (wait, read both tiles, fence, release), the load warp's
@@ -48,6 +49,31 @@
 // ADD-NEXT: gpu.return
 // No ws.load or ws.store is left (implicit-check-not): each is a TMA copy
 // or a slot's read.
+
+// A tiled matmul: the consumers' side of the K step is the wgmma protocol
+// (wait, fence, ws.mma on the slot for the ws.dot, commit, wait until one
+// group is in flight, release the previous step's slot); after the loop
+// they wait for the last group and free its slot, meet at a named barrier
+// (the C slot lies over the rings) and hand the C tile to the store warp,
+// which stores it in one bulk group and drains.
+// MATMUL: scf.for {{.*}} iter_args(%[[N:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (i32, tensor<128x256xf32>)
+// MATMUL-NEXT: %[[S:.*]]:2 = "ws.slot_phase"(%[[N]]) {{{.*}}ws.partition = ["compute"]}
+// MATMUL-NEXT: "ws.wait"(%[[S]]#0, %[[S]]#1) {barrier = "full", channel = 0 : i32, ws.partition = ["compute"]}
+// MATMUL-NEXT: nvvm.wgmma.fence.aligned {ws.partition = ["compute"]}
+// MATMUL: "ws.tma_load"(%arg1, {{.*}}) {ring = 1 : i32, ws.partition = ["load"]}
+// MATMUL-NEXT: %[[D:.*]] = "ws.mma"(%[[S]]#0, %[[ACC]]) {ring_a = 0 : i32, ring_b = 1 : i32, transpose_b, ws.partition = ["compute"]}
+// MATMUL-NEXT: nvvm.wgmma.commit.group.sync.aligned {ws.partition = ["compute"]}
+// MATMUL-NEXT: nvvm.wgmma.wait.group.sync.aligned {ws.partition = ["compute"]} 1
+// MATMUL: } {ws.partition = ["compute"]}
+// MATMUL: scf.yield %{{.*}}, %[[D]] : i32, tensor<128x256xf32>
+// MATMUL: nvvm.wgmma.wait.group.sync.aligned {ws.partition = ["compute"]} 0
+// MATMUL: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}} {ws.partition = ["compute"]}
+// MATMUL: "ws.tma_store"(%arg2, {{.*}}) {ring = 2 : i32, ws.partition = ["store"]}
+// MATMUL-NEXT: nvvm.cp.async.bulk.commit.group {ws.partition = ["store"]}
+// MATMUL-NEXT: nvvm.cp.async.bulk.wait_group 0 {ws.partition = ["store"]}
+// MATMUL: "ws.write_slot"(%{{.*}}, %{{.*}}) {ring = 2 : i32, ws.partition = ["compute"]}
+// MATMUL: "ws.arrive"(%{{.*}}) {barrier = "full", channel = 1 : i32, ws.partition = ["compute"]}
+// MATMUL-NEXT: gpu.return
 
 // A row kernel with a second pass: both loops count their steps, each from
 // 0; the first carries the row vectors after the count; the store warp's

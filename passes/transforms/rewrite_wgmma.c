@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* rewrite_wgmma.c: the wgmma consumers' side of the one slicer's rewrite
+ * (rewrite_crossings.c): in a matmul's K loop itself, tagged with the
+ * consumers' partition,
+ *
+ *   at a step's start: ws.slot_phase %n, ws.wait full, wgmma fence
+ *   each ws.dot: a ws.mma on the slot (after a fence when register math
+ *     ran since the last one), which the consumers' ops read from then on
+ *   math that reads a wgmma's result: commit and wait for the group
+ *     first, which frees the previous step's slot; a tile it reads from a
+ *     ring (wgmma's register A) read from the slot where first used
+ *   at a step's end: commit, wait until one group is in flight, free the
+ *     previous step's slot
+ *   warpgroups that take turns (attention with 8 or 12 warps): the turn
+ *     channel's waits and arrivals around the step's runs of ws.dot
+ *
+ * and after the K loop: wait for the last group, free its slot and the
+ * prologue's, then the epilogue's operands from their slots, its math in
+ * place, and its C tile into the store warp's slot. In a persistent
+ * kernel all of that is in the tile loop, the slots of the epilogue
+ * counted by tiles. Part of ws-specialize (specialize.c). */
+#include "specialize_internal.h"
+
+/* ---- the wgmma groups of a step ----------------------------------------------- */
+
+static bool is_pending(const mma_groups *g, MlirValue v) {
+  if (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    for (long k = 0; k < g->issued.len; k++)
+      if (mlirOperationEqual(g->issued.items[k], def))
+        return true;
+    return false;
+  }
+  MlirBlock body = ws_loop_body(g->loop);
+  intptr_t i = mlirBlockArgumentGetArgNumber(v);
+  if (g->released || !mlirBlockEqual(mlirBlockArgumentGetOwner(v), body) || i == 0)
+    return false;
+  MlirValue y = mlirOperationGetOperand(mlirBlockGetTerminator(body), i - 1);
+  return mlirValueIsAOpResult(y) && wsOperationIsA(mlirOpResultGetOwner(y), "dot");
+}
+
+bool spec_uses_pending(const mma_groups *g, MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (is_pending(g, mlirOperationGetOperand(op, i)))
+      return true;
+  return false;
+}
+
+void spec_retire_groups(specializer *S, ws_builder *b, mma_groups *g, MlirValue n, int in,
+                        MlirValue base) {
+  if (g->issued.len && !g->committed)
+    ws_build_void(b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+  spec_wgmma_wait(b, 0);
+  if (!g->released)
+    spec_release_lagging(S, b, n, in, 1, base);
+  g->issued.len = 0;
+  g->committed = false;
+  g->released = true;
+}
+
+bool spec_feeds_register_a(MlirOperation op) {
+  if (mlirOperationGetNumResults(op) != 1)
+    return false;
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (wsOperationIsA(mlirOpOperandGetOwner(u), "dot") && mlirOpOperandGetOperandNumber(u) == 0)
+      return true;
+  return false;
+}
+
+/* ---- the K loop ----------------------------------------------------------------- */
+
+/* The consumers' side of the K loop's step, in place (see the top); `end`
+ * is where the step's last protocol goes, `base` the count this tile's
+ * steps start from (null: 0). The tiles read from slots and the products
+ * of the ws.mma ops are in `m`, for the caller to put in their readers. */
+static bool rewrite_k_step(crossings *R, MlirOperation loop, MlirOperation end, int part, int in,
+                           MlirValue base, const turn_order *turns, value_map *m) {
+  specializer *S = R->S;
+  unsigned mine = 1u << part;
+  MlirBlock body = ws_loop_body(loop);
+  MlirOperation first = mlirBlockGetFirstOperation(body);
+  MlirValue n = mlirBlockGetArgument(body, 1), slot, phase;
+  mma_groups g = {.loop = loop};
+  ws_builder b = spec_scratch(R);
+  spec_slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
+  spec_wait_barrier(S, &b, in, true, slot, phase);
+  ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
+  spec_place(R, first, mine, false);
+  g.fenced = true;
+  bool ok = true, in_run = false;
+  int runs = turns->ch >= 0 ? ws_loop_dot_runs(loop) : 0, run = -1;
+  for (MlirOperation op = first; ok && !mlirOperationEqual(op, end);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!spec_in_partition(S, op, part) || spec_is_scalar(op))
+      continue;
+    b = spec_scratch(R);
+    if (!wsOperationIsA(op, "dot")) {
+      if (in_run && run == 0 && runs > 1) { /* the turn's last wgmmas are issued */
+        ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+        g.committed = true;
+        spec_end_turn(S, &b, turns, spec_turn_at(&b, turns, n, 0));
+      }
+      in_run = false;
+      if (spec_uses_pending(&g, op))
+        spec_retire_groups(S, &b, &g, n, in, base);
+      spec_read_ring_operands(S, &b, m, op, in, slot);
+      if (spec_feeds_register_a(op) && !g.released) /* the last step's wgmma may still read A */
+        spec_retire_groups(S, &b, &g, n, in, base);
+      spec_place(R, op, mine, false);
+      g.fenced = false; /* register math: fence before the next wgmma */
+      continue;
+    }
+    if (!in_run && ++run == runs - 1 && runs > 1) /* the step's last run: the next turn */
+      spec_take_turn_after(S, &b, turns, spec_turn_at(&b, turns, n, turns->warpgroups));
+    in_run = true;
+    if (!g.fenced)
+      ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
+    g.fenced = true;
+    ok = spec_emit_mma(S, &b, m, op, slot);
+    spec_place(R, op, mine, false);
+    ws_op_list_push(&g.issued, op);
+    ws_op_list_push(&R->replaced, op);
+  }
+  b = spec_scratch(R);
+  if (ok && g.issued.len && !g.committed)
+    ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
+  ws_op_list_free(&g.issued);
+  if (ok && !g.released) {
+    spec_wgmma_wait(&b, 1);
+    spec_release_lagging(S, &b, n, in, 1, base); /* the previous step's wgmma is done */
+  }
+  spec_place(R, end, mine, false);
+  return ok;
+}
+
+/* The consumers' readers of what `m` maps (the products, the tiles read
+ * from slots) read the new values. */
+static void read_mapped(crossings *R, value_map *m, int part) {
+  for (long i = 0; i < m->cap; i++)
+    if (m->slots[i].from.ptr)
+      spec_replace_uses_in(R, m->slots[i].from, m->slots[i].to, part);
+  spec_map_free(m);
+}
+
+bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part) {
+  specializer *S = R->S;
+  const ws_plan *plan = R->plan;
+  unsigned mine = 1u << part;
+  int in = spec_k_loop_channel(S, part);
+  if (in < 0) {
+    ws_emit_op_error(plan->loop, "has no channel into its consumer warpgroups; run "
+                                 "ws-plan-memory");
+    return false;
+  }
+  MlirOperation loop = plan->loop, after = mlirOperationGetNextInBlock(loop);
+  bool persistent = !mlirOperationIsNull(at->tile);
+  MlirValue base = persistent ? mlirBlockGetArgument(ws_loop_body(at->tile), 1) : (MlirValue){NULL};
+  ws_builder b = spec_scratch(R);
+  spec_prologue_channels(S, &b, part, false);
+  spec_place(R, at->top, mine, true);
+  turn_order turns = {.ch = -1};
+  if (plan->parts[part].turns && !persistent && ws_loop_dot_runs(loop) > 1) {
+    b = spec_scratch(R);
+    turns.ch = spec_turn_channel(S, part);
+    turns.warpgroup = spec_own_warpgroup(S, &b);
+    turns.warpgroups = plan->parts[part].num_warps / 4;
+    MlirBlock then_block; /* warpgroup w's first turn follows w - 1's */
+    ws_build_if(&b, ws_cmpi(&b, "ugt", turns.warpgroup, spec_c32(&b, 0)), &then_block, NULL);
+    ws_builder t1 = ws_builder_before(mlirBlockGetTerminator(then_block));
+    spec_take_turn_after(S, &t1, &turns, spec_turn_at(&t1, &turns, spec_c32(&t1, 0), 0));
+    spec_place(R, loop, mine, true); /* before the loop: in the kernel's block */
+  }
+  value_map m = {0};
+  bool ok = rewrite_k_step(R, loop, at->loop_end, part, in, base, &turns, &m);
+  read_mapped(R, &m, part);
+  if (!ok)
+    return false;
+  b = spec_scratch(R);
+  MlirValue steps = mlirOperationGetResult(loop, 0);
+  if (turns.ch >= 0) /* the last turn: the last step's last run */
+    spec_end_turn(S, &b, &turns, spec_turn_at(&b, &turns, steps, 0));
+  spec_wgmma_wait(&b, 0);
+  spec_release_lagging(S, &b, steps, in, 1, base);
+  spec_prologue_channels(S, &b, part, true);
+  if (spec_epilogue_reuses_rings(S)) {
+    MlirValue ops[2] = {spec_c32(&b, 1), spec_c32(&b, plan->parts[part].num_warps * 32)};
+    MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
+    ws_build_void(&b, "nvvm.barrier", 2, ops, 1, &seg);
+  }
+  if (spec_takes_epilogue_operands(S, part))
+    spec_transfer(S, &b, &m, at->tiles, part, true, true, false);
+  spec_place(R, after, mine, false);
+  read_mapped(R, &m, part);
+  b = spec_scratch(R);
+  spec_transfer(S, &b, &m, at->tiles, part, false, false, false);
+  spec_place(R, at->epilogue_end, mine, false);
+  spec_map_free(&m);
+  return true;
+}
