@@ -35,7 +35,7 @@ bool spec_slices_generically(const ws_plan *plan) {
   if (plan->tmem.tile.ptr || ws_loop_stages(plan->loop) > 1)
     return false;
   for (int p = 0; p < plan->num_parts; p++)
-    if (plan->parts[p].pingpong)
+    if (plan->parts[p].pingpong && mlirOperationIsNull(ws_plan_tile_loop(plan)))
       return false;
   for (int ch = 0; ch < plan->num_channels; ch++)
     if (plan->channels[ch].full_to == WS_REACH_LEADER)
@@ -335,11 +335,19 @@ static void count_loops(crossings *R, MlirValue zero, spec_loops *at, MlirOperat
   at->tiles = zero;
   at->tile = ws_plan_tile_loop(plan);
   if (!mlirOperationIsNull(at->tile)) {
-    MlirValue starts[2] = {zero, zero};
-    unsigned masks[2] = {0, tile_workers(R, at->tile)};
-    at->tile = count_steps(R, at->tile, 2, starts, masks, &at->epilogue_end);
-    k_start = mlirBlockGetArgument(ws_loop_body(at->tile), 1);
-    at->tiles = mlirBlockGetArgument(ws_loop_body(at->tile), 2);
+    /* ping-pong consumers count K steps of their own (the second count,
+     * whose yield rewrite_wgmma.c sets) */
+    int own = 0;
+    for (int p = 0; p < plan->num_parts; p++)
+      own |= plan->parts[p].pingpong;
+    MlirValue starts[3] = {zero, zero, zero};
+    unsigned masks[3] = {0, 0, 0};
+    masks[1 + own] = tile_workers(R, at->tile);
+    at->tile = count_steps(R, at->tile, 2 + own, starts, masks, &at->epilogue_end);
+    MlirBlock body = ws_loop_body(at->tile);
+    k_start = mlirBlockGetArgument(body, 1);
+    at->own_k = own ? mlirBlockGetArgument(body, 2) : k_start;
+    at->tiles = mlirBlockGetArgument(body, 2 + own);
   }
   plan->loop = count_steps(R, plan->loop, 1, &k_start, &R->every, &at->loop_end);
   if (!mlirOperationIsNull(at->tile)) /* the next tile's K steps go on from this one's */

@@ -18,7 +18,10 @@
  * prologue's, then the epilogue's operands from their slots, its math in
  * place, and its C tile into the store warp's slot. In a persistent
  * kernel all of that is in the tile loop, the slots of the epilogue
- * counted by tiles. Part of ws-specialize (specialize.c). */
+ * counted by tiles. Ping-pong consumers (two warpgroups taking alternate
+ * tiles) then get their share of each tile under a parity guard, with a
+ * K loop and a K count of their own (guard_own_tiles). Part of
+ * ws-specialize (specialize.c). */
 #include "specialize_internal.h"
 
 /* ---- the wgmma groups of a step ----------------------------------------------- */
@@ -143,6 +146,110 @@ static void read_mapped(crossings *R, value_map *m, int part) {
   spec_map_free(m);
 }
 
+/* ---- ping-pong ------------------------------------------------------------------ */
+
+/* Moves the consumers' op `op` before `dest` (its operands through `m`),
+ * or, when other partitions share it (index math), puts a copy there and
+ * leaves them the original. */
+static void take_op(crossings *R, MlirOperation op, MlirOperation dest, value_map *m, int part) {
+  unsigned mask = ws_op_partitions(R->plan, op), mine = 1u << part;
+  if (mask == mine) {
+    mlirOperationMoveBefore(op, dest);
+    spec_remap_operands(op, m);
+    return;
+  }
+  MlirOperation copy = mlirOperationClone(op);
+  spec_remap_operands(copy, m);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(dest), dest, copy);
+  ws_set_op_partitions(R->plan, copy, mine);
+  ws_set_op_partitions(R->plan, op, mask & ~mine);
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    spec_map_put(m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
+}
+
+/* The consumers' own copy of the K loop before `dest`, counting from
+ * `start`: their ops taken out of the shared loop (take_op) with the
+ * values they carry (the count, their accumulators), which the shared
+ * loop then passes through unchanged for the others. Its results stand
+ * for the shared loop's in `m`. */
+static void split_k_loop(crossings *R, MlirOperation shared, MlirOperation dest, MlirValue start,
+                         value_map *m, int part) {
+  MlirBlock src = ws_loop_body(shared), body;
+  MlirOperation yield = mlirBlockGetTerminator(src);
+  intptr_t num = mlirOperationGetNumResults(shared), kept = 0;
+  intptr_t *which = ws_zalloc((size_t)num, sizeof *which);
+  MlirValue *values = spec_values((int)num);
+  for (intptr_t i = 0; i < num; i++) {
+    MlirValue y = mlirOperationGetOperand(yield, i);
+    if (i > 0 && !(mlirValueIsAOpResult(y) &&
+                   ((ws_op_partitions(R->plan, mlirOpResultGetOwner(y)) >> part) & 1)))
+      continue;
+    which[kept] = i;
+    values[kept++] = i == 0 ? start : spec_map_get(m, mlirOperationGetOperand(shared, 3 + i));
+  }
+  ws_builder b = ws_builder_before(dest);
+  MlirOperation copy =
+      ws_build_for(&b, spec_map_get(m, mlirOperationGetOperand(shared, 0)),
+                   spec_map_get(m, mlirOperationGetOperand(shared, 1)),
+                   spec_map_get(m, mlirOperationGetOperand(shared, 2)), kept, values, &body);
+  ws_set_op_partitions(R->plan, copy, 1u << part);
+  spec_map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
+  for (intptr_t k = 0; k < kept; k++) {
+    spec_map_put(m, mlirBlockGetArgument(src, 1 + which[k]), mlirBlockGetArgument(body, 1 + k));
+    values[k] = mlirBlockGetArgument(body, 1 + k);
+  }
+  ws_build_terminator(body, R->loc, "scf.yield", kept, values);
+  MlirOperation end = mlirBlockGetTerminator(body);
+  for (MlirOperation op = mlirBlockGetFirstOperation(src), next; !mlirOperationEqual(op, yield);
+       op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    if ((ws_op_partitions(R->plan, op) >> part) & 1)
+      take_op(R, op, end, m, part);
+  }
+  for (intptr_t k = 0; k < kept; k++) {
+    mlirOperationSetOperand(end, k, spec_map_get(m, mlirOperationGetOperand(yield, which[k])));
+    spec_map_put(m, mlirOperationGetResult(shared, which[k]), mlirOperationGetResult(copy, k));
+    if (which[k] > 0) /* the others pass it through */
+      mlirOperationSetOperand(yield, which[k], mlirBlockGetArgument(src, 1 + which[k]));
+  }
+  free(values);
+  free(which);
+}
+
+/* Ping-pong: the consumers' share of a tile, from `from` (the wait for the
+ * other warpgroup's turn) to the tile's end, runs only for the tiles
+ * whose count has the warpgroup's parity: it moves into an scf.if, the K
+ * loop as a copy of the consumers' own (split_k_loop). The tile's K steps
+ * (`k_steps`; null: counted here, per tile) advance their own count. */
+static void guard_own_tiles(crossings *R, const spec_loops *at, MlirOperation from,
+                            MlirValue warpgroup, MlirValue k_steps, int part) {
+  specializer *S = R->S;
+  unsigned mine = 1u << part;
+  value_map none = {0}, m = {0};
+  ws_builder b = spec_scratch(R);
+  if (mlirValueIsNull(k_steps)) /* both warpgroups count every unit's own steps */
+    k_steps = spec_count_k_steps(S, &b, &none);
+  MlirValue parity = ws_arith(&b, "arith.remui", at->tiles, spec_c32(&b, 2));
+  MlirBlock then_block;
+  ws_build_if(&b, ws_cmpi(&b, "eq", parity, warpgroup), &then_block, NULL);
+  spec_place(R, from, mine, false);
+  MlirOperation dest = mlirBlockGetTerminator(then_block);
+  for (MlirOperation op = from, next; !mlirOperationEqual(op, at->epilogue_end); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    if (mlirOperationEqual(op, R->plan->loop))
+      split_k_loop(R, op, dest, at->own_k, &m, part);
+    else if ((ws_op_partitions(R->plan, op) >> part) & 1)
+      take_op(R, op, dest, &m, part);
+  }
+  spec_map_free(&m);
+  b = spec_scratch(R); /* both warpgroups step past the tile's K steps */
+  MlirValue next_k = ws_arith(&b, "arith.addi", at->own_k, k_steps);
+  spec_place(R, at->epilogue_end, mine, false);
+  mlirOperationSetOperand(mlirBlockGetTerminator(ws_loop_body(at->tile)), 1, next_k);
+}
+
+/* ---- the consumers ------------------------------------------------------------- */
+
 bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part) {
   specializer *S = R->S;
   const ws_plan *plan = R->plan;
@@ -154,11 +261,27 @@ bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part) 
     return false;
   }
   MlirOperation loop = plan->loop, after = mlirOperationGetNextInBlock(loop);
-  bool persistent = !mlirOperationIsNull(at->tile);
-  MlirValue base = persistent ? mlirBlockGetArgument(ws_loop_body(at->tile), 1) : (MlirValue){NULL};
+  bool persistent = !mlirOperationIsNull(at->tile), pingpong = plan->parts[part].pingpong;
+  MlirValue base = persistent ? at->own_k : (MlirValue){NULL};
+  MlirValue k_steps = {NULL}, warpgroup = {NULL};
   ws_builder b = spec_scratch(R);
+  if (pingpong) { /* before the tile loop: the steps of every tile, and whose tiles are whose */
+    value_map none = {0};
+    if (!spec_k_steps_vary(S))
+      k_steps = spec_count_k_steps(S, &b, &none);
+    warpgroup = spec_own_warpgroup(S, &b);
+    spec_place(R, at->tile, mine, true);
+  }
   spec_prologue_channels(S, &b, part, false);
   spec_place(R, at->top, mine, true);
+  int turn = pingpong ? spec_turn_channel(S, part) : -1;
+  MlirOperation guard_from = loop;
+  if (turn >= 0) { /* wait for the other warpgroup's tile before this one */
+    b = spec_scratch(R);
+    spec_take_tile_turn(S, &b, at->tiles, turn);
+    guard_from = mlirBlockGetFirstOperation(R->scratch);
+    spec_place(R, loop, mine, false);
+  }
   turn_order turns = {.ch = -1};
   if (plan->parts[part].turns && !persistent && ws_loop_dot_runs(loop) > 1) {
     b = spec_scratch(R);
@@ -178,6 +301,11 @@ bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part) 
     return false;
   b = spec_scratch(R);
   MlirValue steps = mlirOperationGetResult(loop, 0);
+  if (turn >= 0) { /* every wait of this tile passed: the other may go on */
+    MlirValue slot;
+    spec_slot_phase(S, &b, at->tiles, turn, plan->channels[turn].producer_phase, &slot, NULL);
+    spec_arrive(S, &b, turn, true, slot);
+  }
   if (turns.ch >= 0) /* the last turn: the last step's last run */
     spec_end_turn(S, &b, &turns, spec_turn_at(&b, &turns, steps, 0));
   spec_wgmma_wait(&b, 0);
@@ -196,5 +324,7 @@ bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part) 
   spec_transfer(S, &b, &m, at->tiles, part, false, false, false);
   spec_place(R, at->epilogue_end, mine, false);
   spec_map_free(&m);
+  if (pingpong)
+    guard_own_tiles(R, at, guard_from, warpgroup, k_steps, part);
   return true;
 }

@@ -9,9 +9,11 @@
  *   - an op tagged with the partition: cloned, its operands through the
  *     partition's value map;
  *   - a loop in which the partition has work (an op that is not index
- *     math): copied with the values it carries that the partition makes
- *     (a carried value whose yield comes from one of its ops), its body
- *     sliced the same way;
+ *     math, or holds ops): copied with the values it carries that the
+ *     partition makes (a carried value whose yield comes from one of its
+ *     ops), its body sliced the same way; a loop the rewrite built for
+ *     one partition alone (no op in it tagged) is cloned whole like any
+ *     of its ops;
  *   - anything else: left out.
  *
  * It knows nothing of kernels. An op that reads a value another partition
@@ -27,7 +29,19 @@ static bool has_work_in(const specializer *S, MlirOperation loop, int part) {
   for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (ws_op_is(op, "scf.for") ? has_work_in(S, op, part)
-                                : spec_in_partition(S, op, part) && !spec_is_scalar(op))
+                                : spec_in_partition(S, op, part) &&
+                                      (!spec_is_scalar(op) || mlirOperationGetNumRegions(op) > 0))
+      return true;
+  return false;
+}
+
+/* Whether any op in `loop`'s body carries a partition tag: a loop of the
+ * kernel's, which the slicer cuts, rather than one the rewrite built for
+ * one partition, which it copies whole. */
+static bool holds_tagged(const specializer *S, MlirOperation loop) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ws_op_partitions(S->plan, op))
       return true;
   return false;
 }
@@ -102,11 +116,11 @@ static void slice_loop(specializer *S, ws_builder *b, value_map *m, MlirOperatio
 static void slice_ops(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
                       MlirOperation stop, int part) {
   for (; !S->failed && !mlirOperationEqual(op, stop); op = mlirOperationGetNextInBlock(op)) {
-    if (ws_op_is(op, "scf.for")) {
+    if (ws_op_is(op, "scf.for") && (has_work_in(S, op, part) || holds_tagged(S, op))) {
       if (has_work_in(S, op, part))
         slice_loop(S, b, m, op, part);
       continue;
-    }
+    } /* else a loop of one partition's own, tagged whole (ping-pong's count of K steps) */
     if (!spec_in_partition(S, op, part))
       continue;
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)

@@ -220,17 +220,33 @@ void spec_close_loop(specializer *S, ws_builder *b, MlirBlock body, MlirValue co
   free(next);
 }
 
-/* Maps the operands of an op inside a clone's regions (the walk's
- * userData is the map): an scf.if of the protocol reads the step's count
- * from outside it. The clone's own values are no key of the map. */
-static MlirWalkResult map_nested_operands(MlirOperation op, void *data) {
-  const value_map *m = data;
+static const char *const plan_attrs[] = {"ws.partition", "ws.stage", "ws.ring"};
+
+/* Maps the operands of an op (the walk's userData is the map) and, with
+ * `strip`, takes its plan attributes off: an op inside a clone's regions
+ * (an scf.if of the protocol reads the step's count from outside it). The
+ * clone's own values are no key of the map. */
+typedef struct remap {
+  const value_map *m;
+  bool strip;
+} remap;
+
+static MlirWalkResult remap_op(MlirOperation op, void *data) {
+  const remap *r = data;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-    MlirValue v = mlirOperationGetOperand(op, i), to = spec_map_get(m, v);
+    MlirValue v = mlirOperationGetOperand(op, i), to = spec_map_get(r->m, v);
     if (!mlirValueEqual(v, to))
       mlirOperationSetOperand(op, i, to);
   }
+  for (size_t a = 0; r->strip && a < sizeof plan_attrs / sizeof plan_attrs[0]; a++)
+    mlirOperationRemoveDiscardableAttributeByName(op,
+                                                  mlirStringRefCreateFromCString(plan_attrs[a]));
   return MlirWalkResultAdvance;
+}
+
+void spec_remap_operands(MlirOperation op, const value_map *m) {
+  remap how = {m, false};
+  mlirOperationWalk(op, remap_op, &how, MlirWalkPreOrder);
 }
 
 /* Clones `op` at b with its operands through the map, and those of the
@@ -238,14 +254,8 @@ static MlirWalkResult map_nested_operands(MlirOperation op, void *data) {
  * kernel replace them). */
 MlirOperation spec_clone_mapped(ws_builder *b, MlirOperation op, value_map *m) {
   MlirOperation copy = mlirOperationClone(op);
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(copy); i++)
-    mlirOperationSetOperand(copy, i, spec_map_get(m, mlirOperationGetOperand(op, i)));
-  if (mlirOperationGetNumRegions(copy) > 0 && m->cap > 0)
-    mlirOperationWalk(copy, map_nested_operands, m, MlirWalkPreOrder);
-  static const char *const plan_attrs[] = {"ws.partition", "ws.stage", "ws.ring"};
-  for (size_t a = 0; a < sizeof plan_attrs / sizeof plan_attrs[0]; a++)
-    mlirOperationRemoveDiscardableAttributeByName(copy,
-                                                  mlirStringRefCreateFromCString(plan_attrs[a]));
+  remap how = {m, true};
+  mlirOperationWalk(copy, remap_op, &how, MlirWalkPreOrder);
   if (!mlirOperationIsNull(b->before))
     mlirBlockInsertOwnedOperationBefore(b->block, b->before, copy);
   else

@@ -106,6 +106,9 @@ MlirBlock spec_open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue 
 void spec_close_loop(specializer *S, ws_builder *b, MlirBlock body, MlirValue counter,
                      value_map *m);
 MlirOperation spec_clone_mapped(ws_builder *b, MlirOperation op, value_map *m);
+/* Puts the map's values in op's operands and those of the ops in its
+ * regions, where the map has them. */
+void spec_remap_operands(MlirOperation op, const value_map *m);
 bool spec_is_scalar(MlirOperation op);
 bool spec_in_partition(const specializer *S, MlirOperation op, int part);
 MlirOperation spec_next_tile_op(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
@@ -167,6 +170,14 @@ void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part);
 void spec_emit_epilogue_store(specializer *S, ws_builder *b, int part);
 bool spec_epilogue_reuses_rings(const specializer *S);
 int spec_turn_channel(const specializer *S, int part);
+/* Ping-pong: the K steps of one tile, counted by a loop over the K loop's
+ * bounds as `m` maps them. */
+MlirValue spec_count_k_steps(specializer *S, ws_builder *b, const value_map *m);
+/* True when the K loop's bounds are computed in the tile loop (stream-K):
+ * each tile then runs K steps of its own. */
+bool spec_k_steps_vary(const specializer *S);
+/* if (tile count > 0) wait for the turn of tile count - 1. */
+void spec_take_tile_turn(specializer *S, ws_builder *b, MlirValue tiles, int turn);
 MlirValue spec_own_warpgroup(specializer *S, ws_builder *b);
 
 /* specialize_lag.c */
@@ -207,6 +218,8 @@ void spec_keep_crossings(crossings *R);
 typedef struct spec_loops {
   MlirOperation top, tile, loop_end, epilogue_end;
   MlirValue tiles;
+  MlirValue own_k; /* ping-pong: the consumers' K count at the tile's start, a
+                      count of their own (they skip the other's tiles) */
 } spec_loops;
 
 /* rewrite_wgmma.c */

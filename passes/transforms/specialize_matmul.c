@@ -101,90 +101,6 @@ void spec_read_ring_operands(specializer *S, ws_builder *b, value_map *m, MlirOp
   }
 }
 
-/* The consumer warpgroups' K loop: per K step, wait for the slot, then the
- * partition's ops in order. Each ws.dot is a wgmma (after a fence when
- * register math ran since the last one); math that reads a wgmma's result
- * first commits and waits for the group, which also frees the previous
- * step's slot. A plain matmul's step ends by committing and waiting until
- * at most one group is in flight, which frees the previous step's slot
- * (one this copy of the loop took: from `base` on). The loop carries the
- * step count and the source loop's carried tiles; a carried wgmma result
- * is pending at the next step's start. Counts from `start`; returns the
- * loop, or a null op after an error. */
-static MlirOperation emit_k_loop(specializer *S, ws_builder *at, value_map *m, int part, int in,
-                                 MlirValue start, MlirValue base, const turn_order *turns) {
-  MlirOperation loop = S->plan->loop;
-  MlirBlock src = ws_loop_body(loop);
-  MlirOperation yield = mlirBlockGetTerminator(src);
-  int carried = (int)mlirOperationGetNumResults(loop);
-  MlirValue *inits = malloc((size_t)(carried + 1) * 2 * sizeof *inits);
-  if (!inits)
-    abort();
-  MlirValue *next = inits + carried + 1;
-  inits[0] = start;
-  for (int i = 0; i < carried; i++)
-    inits[1 + i] = spec_map_get(m, mlirOperationGetOperand(loop, 3 + i));
-  MlirBlock body;
-  ws_builder here = spec_at_loop_of(at, loop);
-  MlirOperation copy = ws_build_for(&here, spec_map_get(m, mlirOperationGetOperand(loop, 0)),
-                                    spec_map_get(m, mlirOperationGetOperand(loop, 1)),
-                                    mlirOperationGetOperand(loop, 2), 1 + carried, inits, &body);
-  spec_map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
-  for (int i = 0; i < carried; i++)
-    spec_map_put(m, mlirBlockGetArgument(src, 1 + i), mlirBlockGetArgument(body, 2 + i));
-  mma_groups g = {.loop = loop};
-  MlirValue n = mlirBlockGetArgument(body, 1);
-  ws_builder b = ws_builder_at_end(body, at->loc);
-  MlirValue slot, phase;
-  spec_slot_phase(S, &b, n, in, S->plan->channels[in].consumer_phase, &slot, &phase);
-  spec_wait_barrier(S, &b, in, true, slot, phase);
-  ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
-  g.fenced = true;
-  bool ok = true;
-  int runs = turns->ch >= 0 ? ws_loop_dot_runs(loop) : 0, run = -1;
-  bool in_run = false;
-  for (MlirOperation op = spec_first_tile_op(S, &b, m, part); ok && !mlirOperationIsNull(op);
-       op = spec_after(S, &b, m, op, part)) {
-    if (!wsOperationIsA(op, "dot")) {
-      if (in_run && run == 0 && runs > 1) { /* the turn's last wgmmas are issued */
-        ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
-        g.committed = true;
-        spec_end_turn(S, &b, turns, spec_turn_at(&b, turns, n, 0));
-      }
-      in_run = false;
-      if (spec_uses_pending(&g, op))
-        spec_retire_groups(S, &b, &g, n, in, base);
-      spec_read_ring_operands(S, &b, m, op, in, slot);
-      if (spec_feeds_register_a(op) && !g.released) /* the last step's wgmma may still read A */
-        spec_retire_groups(S, &b, &g, n, in, base);
-      spec_clone_mapped(&b, op, m);
-      g.fenced = false; /* register math: fence before the next wgmma */
-      continue;
-    }
-    if (!in_run && ++run == runs - 1 && runs > 1) /* the step's last run: the next turn */
-      spec_take_turn_after(S, &b, turns, spec_turn_at(&b, turns, n, turns->warpgroups));
-    in_run = true;
-    if (!g.fenced)
-      ws_build_void(&b, "nvvm.wgmma.fence.aligned", 0, NULL, 0, NULL);
-    g.fenced = true;
-    ok = spec_emit_mma(S, &b, m, op, slot);
-    ws_op_list_push(&g.issued, op);
-  }
-  if (ok && g.issued.len && !g.committed)
-    ws_build_void(&b, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, 0, NULL);
-  ws_op_list_free(&g.issued);
-  if (ok && !g.released) {
-    spec_wgmma_wait(&b, 1);
-    spec_release_lagging(S, &b, n, in, 1, base); /* the previous step's wgmma is done */
-  }
-  next[0] = ws_arith(&b, "arith.addi", n, spec_c32(&b, 1));
-  for (int i = 0; i < carried; i++)
-    next[1 + i] = spec_map_get(m, mlirOperationGetOperand(yield, i));
-  ws_build_terminator(body, at->loc, "scf.yield", 1 + carried, next);
-  free(inits);
-  return ok ? copy : (MlirOperation){NULL};
-}
-
 /* The consumers' side of the prologue channels (an attention kernel's Q):
  * wait once for each slot before the loop and note it for the ws.mma ops
  * that read it; with `release`, free them once every wgmma is done. */
@@ -211,7 +127,7 @@ void spec_prologue_channels(specializer *S, ws_builder *b, int part, bool releas
 /* Ping-pong: the K steps of one tile, counted by a loop over the K loop's
  * bounds as `m` maps them (a warpgroup skipping the other's tile advances
  * its K count by as many steps as that tile takes from the ring). */
-static MlirValue count_k_steps(specializer *S, ws_builder *b, const value_map *m) {
+MlirValue spec_count_k_steps(specializer *S, ws_builder *b, const value_map *m) {
   MlirOperation loop = S->plan->loop;
   MlirValue zero = spec_c32(b, 0);
   MlirBlock body;
@@ -226,7 +142,7 @@ static MlirValue count_k_steps(specializer *S, ws_builder *b, const value_map *m
 
 /* True when the K loop's bounds are computed in the tile loop (stream-K's
  * units, ws.stream_k_unit): each tile then runs K steps of its own. */
-static bool k_steps_vary(const specializer *S) {
+bool spec_k_steps_vary(const specializer *S) {
   MlirOperation tile = ws_plan_tile_loop(S->plan);
   return !mlirOperationIsNull(tile) &&
          (ws_defined_within(mlirOperationGetOperand(S->plan->loop, 0), tile) ||
@@ -243,7 +159,7 @@ int spec_turn_channel(const specializer *S, int part) {
 
 /* if (tile count > 0) wait for the turn of tile count - 1: the other
  * warpgroup has passed every wait of its K loop. */
-static void take_turn(specializer *S, ws_builder *b, MlirValue tiles, int turn) {
+void spec_take_tile_turn(specializer *S, ws_builder *b, MlirValue tiles, int turn) {
   MlirBlock then_block;
   ws_build_if(b, ws_cmpi(b, "ugt", tiles, spec_c32(b, 0)), &then_block, NULL);
   ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
@@ -285,8 +201,10 @@ int spec_k_loop_channel(const specializer *S, int part) {
   return -1;
 }
 
-/* The consumer warpgroups of a matmul: the K loop (emit_k_loop); after it,
- * wait for the last group and free its slot. Then the epilogue: its math
+/* The consumer warpgroups of a matmul whose K loop has two stages (the
+ * lagged or the pipelined K loop, which wait for their last group and
+ * free its slot themselves; every other matmul goes through the one
+ * slicer, rewrite_wgmma.c). Then the epilogue: its math
  * on the accumulator and the write of the C tile into its slot (slot
  * `tile_n` of the channel) for the store warp, after a barrier of the
  * consumers when that slot lies over the rings they may still read. In a
@@ -305,16 +223,15 @@ void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
   }
   value_map *m = spec_fresh_map(S);
   bool pingpong = S->plan->parts[part].pingpong;
-  bool per_tile = pingpong && k_steps_vary(S);
-  MlirValue k_steps = pingpong && !per_tile ? count_k_steps(S, outer, m) : (MlirValue){NULL};
+  bool per_tile = pingpong && spec_k_steps_vary(S);
+  MlirValue k_steps = pingpong && !per_tile ? spec_count_k_steps(S, outer, m) : (MlirValue){NULL};
   MlirValue warpgroup = pingpong ? spec_own_warpgroup(S, outer) : (MlirValue){NULL};
   MlirValue counts[2] = {spec_c32(outer, 0), spec_c32(outer, 0)}; /* K steps, tiles */
   spec_prologue_channels(S, outer, part, false);
   tile_nest t = spec_open_tile_loop(S, outer, m, part, 2, counts);
   if (per_tile) /* both warpgroups count every unit's own steps */
-    k_steps = count_k_steps(S, &t.at, m);
+    k_steps = spec_count_k_steps(S, &t.at, m);
   bool persistent = !mlirOperationIsNull(t.loop);
-  MlirValue base = persistent ? counts[0] : (MlirValue){NULL};
   ws_builder mine = t.at;
   if (pingpong) { /* this warpgroup's tiles: every other one */
     MlirValue parity = ws_arith(&t.at, "arith.remui", counts[1], spec_c32(&t.at, 2));
@@ -325,7 +242,7 @@ void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
   ws_builder *at = &mine;
   int turn = pingpong ? spec_turn_channel(S, part) : -1;
   if (turn >= 0) /* wait for the other warpgroup's tile before this one */
-    take_turn(S, at, counts[1], turn);
+    spec_take_tile_turn(S, at, counts[1], turn);
   turn_order turns = {.ch = -1};
   if (S->plan->parts[part].turns && !persistent && ws_loop_dot_runs(S->plan->loop) > 1) {
     turns.ch = spec_turn_channel(S, part);
@@ -336,25 +253,12 @@ void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
     ws_builder t1 = ws_builder_before(mlirBlockGetTerminator(then_block));
     spec_take_turn_after(S, &t1, &turns, spec_turn_at(&t1, &turns, spec_c32(&t1, 0), 0));
   }
-  MlirValue steps;
-  bool lagged = spec_is_lagged(S->plan), own_waits = lagged || spec_is_pipelined(S->plan);
-  if (own_waits) { /* waits, releases and maps the results itself */
-    steps = lagged ? spec_emit_lagged_k_loop(S, at, m, part, in, counts[0])
-                   : spec_emit_pipelined_k_loop(S, at, m, part, in, counts[0], &turns);
-    if (mlirValueIsNull(steps)) {
-      S->failed = true;
-      return;
-    }
-  } else {
-    MlirOperation copy = emit_k_loop(S, at, m, part, in, counts[0], base, &turns);
-    if (mlirOperationIsNull(copy)) {
-      S->failed = true;
-      return;
-    }
-    steps = mlirOperationGetResult(copy, 0);
-    for (intptr_t i = 0; i < mlirOperationGetNumResults(S->plan->loop); i++)
-      spec_map_put(m, mlirOperationGetResult(S->plan->loop, i),
-                   mlirOperationGetResult(copy, 1 + i));
+  MlirValue steps = spec_is_lagged(S->plan)
+                        ? spec_emit_lagged_k_loop(S, at, m, part, in, counts[0])
+                        : spec_emit_pipelined_k_loop(S, at, m, part, in, counts[0], &turns);
+  if (mlirValueIsNull(steps)) { /* each waits, releases and maps the results itself */
+    S->failed = true;
+    return;
   }
   if (turn >= 0) { /* every wait of this tile passed: the other may go on */
     MlirValue slot;
@@ -363,10 +267,6 @@ void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
   }
   if (turns.ch >= 0) /* the last turn: the last step's last run */
     spec_end_turn(S, at, &turns, spec_turn_at(at, &turns, steps, 0));
-  if (!own_waits) {
-    spec_wgmma_wait(at, 0);
-    spec_release_lagging(S, at, steps, in, 1, base);
-  }
   spec_prologue_channels(S, at, part, true);
   if (spec_epilogue_reuses_rings(S)) {
     MlirValue ops[2] = {spec_c32(at, 1), spec_c32(at, S->plan->parts[part].num_warps * 32)};

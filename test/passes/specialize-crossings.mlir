@@ -8,6 +8,7 @@
 // RUN: ws-opt %S/insert-barriers-row-second-pass.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize{crossings-only=true})' | FileCheck %s --check-prefix=SECOND
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize{crossings-only=true})' | FileCheck %s --check-prefix=PROLOGUE
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize)' | FileCheck %s --check-prefix=SLICED
+// RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize{crossings-only=true})' | FileCheck %s --check-prefix=PINGPONG
 // RUN: ws-opt %ws_src/integration/matmul.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize{crossings-only=true})' | FileCheck %s --check-prefix=MATMUL --implicit-check-not='"ws.dot"'
 
 // The elementwise add: the count from 0, the compute partition's side at
@@ -74,6 +75,29 @@
 // MATMUL: "ws.write_slot"(%{{.*}}, %{{.*}}) {ring = 2 : i32, ws.partition = ["compute"]}
 // MATMUL: "ws.arrive"(%{{.*}}) {barrier = "full", channel = 1 : i32, ws.partition = ["compute"]}
 // MATMUL-NEXT: gpu.return
+
+// Ping-pong: the tile loop carries the load warp's K count, the
+// consumers' own K count and the tile count; the consumers count every
+// tile's K steps once (a loop of their own before the tile loop), and
+// their share of a tile sits under the parity guard with a K loop of
+// their own, while the shared K loop keeps the load warp's copies; both K
+// counts go on, the consumers' by the tile's steps.
+// PINGPONG: %[[STEPS:.*]] = scf.for {{.*}} -> (i32)
+// PINGPONG: } {ws.partition = ["compute"]}
+// PINGPONG-NEXT: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x {ws.partition = ["compute"]}
+// PINGPONG: scf.for {{.*}} iter_args(%[[KL:.*]] = %{{.*}}, %[[KC:.*]] = %{{.*}}, %[[T:.*]] = %{{.*}}) -> (i32, i32, i32)
+// PINGPONG: %[[PAR:.*]] = arith.remui %[[T]], %{{.*}} {ws.partition = ["compute"]}
+// PINGPONG: scf.if %{{.*}} {
+// PINGPONG: scf.for {{.*}} iter_args(%{{.*}} = %[[KC]], %{{.*}} = %{{.*}}) -> (i32, tensor<128x128xf32>)
+// PINGPONG: "ws.mma"
+// PINGPONG: } {ws.partition = ["compute"]}
+// PINGPONG: "ws.write_slot"
+// PINGPONG: } {ws.partition = ["compute"]}
+// PINGPONG-NEXT: %[[SHARED:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %[[KL]], %{{.*}} = %{{.*}}) -> (i32, tensor<128x128xf32>)
+// PINGPONG-NOT: ws.partition = ["compute"]
+// PINGPONG: "ws.tma_load"(%arg0, {{.*}}) {ring = 0 : i32, ws.partition = ["load"]}
+// PINGPONG: %[[NEXT:.*]] = arith.addi %[[KC]], %[[STEPS]] {ws.partition = ["compute"]}
+// PINGPONG: scf.yield %[[SHARED]]#0, %[[NEXT]], %{{.*}} : i32, i32, i32
 
 // A row kernel with a second pass: both loops count their steps, each from
 // 0; the first carries the row vectors after the count; the store warp's
