@@ -32,13 +32,10 @@
 #include "specialize_internal.h"
 
 bool spec_slices_generically(const ws_plan *plan) {
-  if (plan->tmem.tile.ptr || ws_loop_stages(plan->loop) > 1)
+  if (ws_loop_stages(plan->loop) > 1)
     return false;
   for (int p = 0; p < plan->num_parts; p++)
     if (plan->parts[p].pingpong && mlirOperationIsNull(ws_plan_tile_loop(plan)))
-      return false;
-  for (int ch = 0; ch < plan->num_channels; ch++)
-    if (plan->channels[ch].full_to == WS_REACH_LEADER)
       return false;
   return true;
 }
@@ -219,7 +216,8 @@ static bool rewrite_tma_ops(crossings *R, MlirOperation op, MlirOperation stop, 
       if (!store) {
         MlirNamedAttribute attrs[2] = {spec_int_attr(S->ctx, "channel", ch),
                                        spec_int_attr(S->ctx, "bytes", c->expect_tx)};
-        ws_build_void(&b, "ws.arrive_expect_tx", 1, &slot[ch], 2, attrs);
+        ws_builder expect = c->full_to == WS_REACH_LEADER ? spec_leader_only(S, &b) : b;
+        ws_build_void(&expect, "ws.arrive_expect_tx", 1, &slot[ch], 2, attrs);
       }
       started[ch] = true;
     }
@@ -234,8 +232,8 @@ static bool rewrite_tma_ops(crossings *R, MlirOperation op, MlirOperation stop, 
 /* A TMA partition's side of one loop's step (the first loop's, or the
  * second pass's): its copies, and for a store warp the step's bulk group
  * and the release of the slot it stored `drain` steps ago. */
-static bool rewrite_tma_step(crossings *R, MlirOperation loop, MlirOperation end, int part) {
-  bool *started = spec_channel_flags(R->S);
+static bool rewrite_tma_step(crossings *R, MlirOperation loop, MlirOperation end, int part,
+                             bool *started) {
   MlirValue n = mlirBlockGetArgument(ws_loop_body(loop), 1);
   bool ok = rewrite_tma_ops(R, mlirBlockGetFirstOperation(ws_loop_body(loop)), end, n, part,
                             started, false);
@@ -244,7 +242,6 @@ static bool rewrite_tma_step(crossings *R, MlirOperation loop, MlirOperation end
     spec_release_stored_slots(R->S, &b, n, started);
     spec_place(R, end, 1u << part, false);
   }
-  free(started);
   return ok;
 }
 
@@ -314,14 +311,15 @@ static bool check_compute_ops(crossings *R, MlirOperation op, MlirOperation stop
 
 static bool erase_replaced(crossings *R);
 
-/* The partitions with work in the tile loop's body outside its K loop (a
- * persistent matmul's epilogue): the ones that count tiles. */
-static unsigned tile_workers(const crossings *R, MlirOperation tile) {
+/* The partitions whose ops read `count` (a tile loop's count of tiles,
+ * which a partition's copy carries only if it reads it), but for its own
+ * increment `next`. */
+static unsigned count_readers(const crossings *R, MlirValue count, MlirOperation next) {
   unsigned mask = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(ws_loop_body(tile)); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (!mlirOperationEqual(op, R->plan->loop) && !spec_is_scalar(op))
-      mask |= ws_op_partitions(R->plan, op);
+  for (MlirOpOperand u = mlirValueGetFirstUse(count); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!mlirOperationEqual(mlirOpOperandGetOwner(u), next))
+      mask |= ws_op_partitions(R->plan, tagged_ancestor(R->plan, mlirOpOperandGetOwner(u)));
   return mask;
 }
 
@@ -342,7 +340,7 @@ static void count_loops(crossings *R, MlirValue zero, spec_loops *at, MlirOperat
       own |= plan->parts[p].pingpong;
     MlirValue starts[3] = {zero, zero, zero};
     unsigned masks[3] = {0, 0, 0};
-    masks[1 + own] = tile_workers(R, at->tile);
+    masks[1 + own] = R->every; /* narrowed to its readers once rewritten (count_readers) */
     at->tile = count_steps(R, at->tile, 2 + own, starts, masks, &at->epilogue_end);
     MlirBlock body = ws_loop_body(at->tile);
     k_start = mlirBlockGetArgument(body, 1);
@@ -373,9 +371,10 @@ static bool rewrite_tma_partition(crossings *R, const spec_loops *at, MlirValue 
   bool store = plan->parts[part].role == WS_ROLE_STORE, persistent = !mlirOperationIsNull(at->tile);
   MlirOperation ret = mlirBlockGetTerminator(mlirOperationGetBlock(at->top));
   bool *fetched = spec_channel_flags(S), *stored = spec_channel_flags(S);
+  bool *started = spec_channel_flags(S), *second = spec_channel_flags(S);
   bool ok =
       store || persistent || rewrite_tma_ops(R, at->top, plan->loop, zero, part, fetched, true);
-  ok = ok && rewrite_tma_step(R, plan->loop, at->loop_end, part);
+  ok = ok && rewrite_tma_step(R, plan->loop, at->loop_end, part, started);
   ok = ok && rewrite_tma_ops(R, mlirOperationGetNextInBlock(plan->loop), at->epilogue_end,
                              at->tiles, part, store ? stored : fetched, false);
   if (ok && store) {
@@ -387,14 +386,18 @@ static bool rewrite_tma_partition(crossings *R, const spec_loops *at, MlirValue 
     spec_place(R, at->epilogue_end, 1u << part, false);
   }
   if (ok && !mlirOperationIsNull(S->second))
-    ok = rewrite_tma_step(R, S->second, second_end, part);
-  if (ok && store) { /* drain before exit */
-    ws_builder b = spec_scratch(R);
+    ok = rewrite_tma_step(R, S->second, second_end, part, second);
+  ws_builder b = spec_scratch(R);
+  if (store) /* drain before exit */
     spec_bulk_wait(&b, 0, false);
-    spec_place(R, ret, 1u << part, false);
-  }
+  else /* a pair's: the leader's last releases before the CTA may exit */
+    spec_await_last_releases(S, &b, mlirOperationGetResult(persistent ? at->tile : plan->loop, 0),
+                             started);
+  spec_place(R, ret, 1u << part, false);
   free(fetched);
   free(stored);
+  free(started);
+  free(second);
   return ok;
 }
 
@@ -436,10 +439,21 @@ static bool rewrite_all(crossings *R) {
         !rewrite_tma_partition(R, &at, zero, second_end, part))
       return false;
   }
-  if (compute >= 0 && matmul && !spec_rewrite_wgmma_consumers(R, &at, compute))
+  int mma = ws_plan_find_role(plan, WS_ROLE_MMA);
+  if (mma >= 0 && !spec_rewrite_tcgen05(R, &at, mma, compute))
+    return false;
+  if (mma < 0 && compute >= 0 && matmul && !spec_rewrite_wgmma_consumers(R, &at, compute))
     return false;
   if (compute >= 0 && !matmul)
     rewrite_elementwise_compute(R, &at, second_end, compute);
+  if (!mlirOperationIsNull(at.tile)) { /* the count of tiles: carried by its readers */
+    MlirOperation yield = mlirBlockGetTerminator(ws_loop_body(at.tile));
+    intptr_t index = mlirBlockArgumentGetArgNumber(at.tiles) - 1;
+    MlirOperation next = mlirOpResultGetOwner(mlirOperationGetOperand(yield, index));
+    unsigned readers = count_readers(R, at.tiles, next);
+    ws_set_op_partitions(plan, next, readers);
+    ws_set_op_partitions(plan, at.epilogue_end, readers);
+  }
   return erase_replaced(R);
 }
 

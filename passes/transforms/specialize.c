@@ -420,6 +420,13 @@ static void emit_workers(specializer *S, ws_builder *b, MlirValue warp, ws_role 
   }
 }
 
+/* The MMA warp's slice; a pair's runs on the cluster's leader alone (its
+ * peer's MMA warp only allocates tensor memory). */
+static void slice_mma_warp(specializer *S, ws_builder *b, int part) {
+  ws_builder issuer = ws_plan_is_pair(S->plan) ? spec_leader_only(S, b) : *b;
+  spec_slice_partition(S, &issuer, part);
+}
+
 static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
   int compute = ws_plan_find_role(S->plan, WS_ROLE_COMPUTE);
   ws_builder workers = *b;
@@ -443,7 +450,8 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
   }
   emit_workers(S, &workers, warp, WS_ROLE_LOAD,
                S->sliced ? spec_slice_partition : spec_emit_tma_partition);
-  emit_workers(S, &workers, warp, WS_ROLE_MMA, spec_emit_tcgen05_issuer);
+  emit_workers(S, &workers, warp, WS_ROLE_MMA,
+               S->sliced ? slice_mma_warp : spec_emit_tcgen05_issuer);
   emit_workers(S, &workers, warp, WS_ROLE_STORE,
                S->sliced                    ? spec_slice_partition
                : ws_plan_is_matmul(S->plan) ? spec_emit_epilogue_store

@@ -142,6 +142,10 @@ void spec_release_lagging(specializer *S, ws_builder *b, MlirValue n, int ch, in
                           MlirValue base);
 bool spec_stored_whole(const specializer *S, const bool *started);
 void spec_release_stored_slots(specializer *S, ws_builder *b, MlirValue n, const bool *started);
+/* A pair's load warp, once its last copy is issued, waits for the release
+ * of every slot it filled (the leader's commits land whenever its MMAs
+ * are done): the empty phases of its next `depth` iterations from `end`. */
+void spec_await_last_releases(specializer *S, ws_builder *b, MlirValue end, const bool *started);
 void spec_store_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
                       int r);
 void spec_emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
@@ -234,6 +238,9 @@ void spec_retire_groups(specializer *S, ws_builder *b, mma_groups *g, MlirValue 
  * them: its slot reads may come first, its math not. */
 bool spec_feeds_register_a(MlirOperation op);
 bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part);
+
+/* rewrite_tcgen05.c */
+bool spec_rewrite_tcgen05(crossings *R, const spec_loops *at, int mma, int epilogue);
 
 /* slice.c */
 void spec_slice_partition(specializer *S, ws_builder *outer, int part);

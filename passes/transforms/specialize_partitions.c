@@ -170,7 +170,7 @@ bool spec_takes_epilogue_operands(const specializer *S, int part) {
  * releases its slots (an arrival that lands whenever the MMAs are done),
  * so before its CTA may exit it waits for the release of every slot it
  * filled: the empty phases of its next `depth` iterations from `end`. */
-static void await_last_releases(specializer *S, ws_builder *b, MlirValue end, const bool *started) {
+void spec_await_last_releases(specializer *S, ws_builder *b, MlirValue end, const bool *started) {
   for (int ch = 0; ch < S->plan->num_channels; ch++) {
     const ws_channel *c = &S->plan->channels[ch];
     if (!started[ch] || c->full_to != WS_REACH_LEADER)
@@ -238,7 +238,7 @@ static void emit_tma_loops(specializer *S, ws_builder *outer, value_map *m, int 
   if (store)
     spec_bulk_wait(outer, 0, false); /* drain before exit */
   else
-    await_last_releases(
+    spec_await_last_releases(
         S, outer, mlirOperationGetResult(mlirOperationIsNull(t.loop) ? copy : t.loop, 0), started);
 }
 
