@@ -436,9 +436,7 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
     ws_build_if(b, ws_cmpi(b, "ult", warp, spec_c32(b, p->num_warps)), &then_block, &else_block);
     ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
     spec_setmaxnreg(&t, true, p->registers);
-    (S->sliced                ? spec_slice_partition
-     : S->plan->tmem.tile.ptr ? spec_emit_tmem_epilogue
-                              : spec_emit_wgmma_consumers)(S, &t, compute);
+    (S->sliced ? spec_slice_partition : spec_emit_wgmma_consumers)(S, &t, compute);
     /* The TMA partitions share the warpgroup after the compute warps and
      * drop to one count. */
     workers = ws_builder_before(mlirBlockGetTerminator(else_block));
@@ -450,8 +448,7 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
   }
   emit_workers(S, &workers, warp, WS_ROLE_LOAD,
                S->sliced ? spec_slice_partition : spec_emit_tma_partition);
-  emit_workers(S, &workers, warp, WS_ROLE_MMA,
-               S->sliced ? slice_mma_warp : spec_emit_tcgen05_issuer);
+  emit_workers(S, &workers, warp, WS_ROLE_MMA, slice_mma_warp); /* never staged */
   emit_workers(S, &workers, warp, WS_ROLE_STORE,
                S->sliced                    ? spec_slice_partition
                : ws_plan_is_matmul(S->plan) ? spec_emit_epilogue_store

@@ -247,8 +247,6 @@ void spec_slice_partition(specializer *S, ws_builder *outer, int part);
 
 /* specialize_tcgen05.c */
 void spec_tcgen05_fence(ws_builder *b, bool before);
-void spec_emit_tcgen05_issuer(specializer *S, ws_builder *mma_warp, int part);
-void spec_emit_tmem_epilogue(specializer *S, ws_builder *outer, int part);
 void spec_alloc_tmem(specializer *S, ws_builder *b, MlirValue warp);
 void spec_dealloc_tmem(specializer *S, ws_builder *b, MlirValue warp);
 
