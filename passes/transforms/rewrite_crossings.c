@@ -32,8 +32,6 @@
 #include "specialize_internal.h"
 
 bool spec_slices_generically(const ws_plan *plan) {
-  if (ws_loop_stages(plan->loop) > 1)
-    return false;
   for (int p = 0; p < plan->num_parts; p++)
     if (plan->parts[p].pingpong && mlirOperationIsNull(ws_plan_tile_loop(plan)))
       return false;
@@ -327,15 +325,15 @@ static unsigned count_readers(const crossings *R, MlirValue count, MlirOperation
  * steps from 0, or in a persistent kernel from where the tile loop's K
  * count stands, which the tile loop carries with its count of tiles;
  * a second pass its own steps from 0. */
-static void count_loops(crossings *R, MlirValue zero, spec_loops *at, MlirOperation *second_end) {
+static void count_tile_loop(crossings *R, MlirValue zero, spec_loops *at) {
   ws_plan *plan = R->plan;
-  MlirValue k_start = zero;
   at->tiles = zero;
   at->tile = ws_plan_tile_loop(plan);
   if (!mlirOperationIsNull(at->tile)) {
-    /* ping-pong consumers count K steps of their own (the second count,
-     * whose yield rewrite_wgmma.c sets) */
-    int own = 0;
+    /* consumers that skip tiles (ping-pong) or run a K loop of their own
+     * (two stages) count K steps of their own: the second count, whose
+     * yield rewrite_wgmma.c sets */
+    bool own = ws_loop_stages(plan->loop) > 1;
     for (int p = 0; p < plan->num_parts; p++)
       own |= plan->parts[p].pingpong;
     MlirValue starts[3] = {zero, zero, zero};
@@ -343,20 +341,61 @@ static void count_loops(crossings *R, MlirValue zero, spec_loops *at, MlirOperat
     masks[1 + own] = R->every; /* narrowed to its readers once rewritten (count_readers) */
     at->tile = count_steps(R, at->tile, 2 + own, starts, masks, &at->epilogue_end);
     MlirBlock body = ws_loop_body(at->tile);
-    k_start = mlirBlockGetArgument(body, 1);
-    at->own_k = own ? mlirBlockGetArgument(body, 2) : k_start;
+    at->own_k = mlirBlockGetArgument(body, 1 + own);
     at->tiles = mlirBlockGetArgument(body, 2 + own);
+  } else {
+    at->epilogue_end = mlirBlockGetTerminator(mlirOperationGetBlock(plan->loop));
+    at->own_k = zero;
   }
+}
+
+static void count_k_loop(crossings *R, MlirValue zero, spec_loops *at, MlirOperation *second_end) {
+  ws_plan *plan = R->plan;
+  MlirValue k_start =
+      mlirOperationIsNull(at->tile) ? zero : mlirBlockGetArgument(ws_loop_body(at->tile), 1);
   plan->loop = count_steps(R, plan->loop, 1, &k_start, &R->every, &at->loop_end);
   if (!mlirOperationIsNull(at->tile)) /* the next tile's K steps go on from this one's */
     mlirOperationSetOperand(mlirBlockGetTerminator(ws_loop_body(at->tile)), 0,
                             mlirOperationGetResult(plan->loop, 0));
-  else
-    at->epilogue_end = mlirBlockGetTerminator(mlirOperationGetBlock(plan->loop));
   if (!mlirOperationIsNull(R->S->second)) {
     MlirValue start = zero_before(R, R->S->second, false);
     R->S->second = count_steps(R, R->S->second, 1, &start, &R->every, second_end);
   }
+}
+
+/* A lagged K loop's other partitions run two K steps an iteration, as its
+ * consumers do: the loop steps by two, and its ops (the load warp's) run
+ * again for the second step, at k + step and count n + 1 (a phantom past
+ * the loop's end when the steps are odd in number: its loads read zeros
+ * from past the tensor), the count going on from there. */
+static void run_second_step(crossings *R, const spec_loops *at) {
+  specializer *S = R->S;
+  MlirOperation loop = R->plan->loop;
+  MlirBlock body = ws_loop_body(loop);
+  MlirValue iv = mlirBlockGetArgument(body, 0), n = mlirBlockGetArgument(body, 1);
+  MlirOperation end = at->loop_end, last = mlirOperationGetNextInBlock(end); /* n + 1 */
+  ws_builder b = spec_scratch(R);
+  MlirValue iv2 = ws_arith(&b, "arith.addi", iv, mlirOperationGetOperand(loop, 2));
+  MlirValue n2 = ws_arith(&b, "arith.addi", n, spec_c32(&b, 1));
+  MlirOperation first = mlirBlockGetFirstOperation(body);
+  spec_place(R, end, R->every, false);
+  value_map m = {0};
+  spec_map_put(&m, iv, iv2);
+  spec_map_put(&m, n, n2);
+  for (MlirOperation op = first; !mlirOperationEqual(op, mlirOpResultGetOwner(iv2));
+       op = mlirOperationGetNextInBlock(op)) {
+    unsigned mask = ws_op_partitions(R->plan, op);
+    if (!mask)
+      continue;
+    MlirOperation copy = mlirOperationClone(op);
+    spec_remap_operands(copy, &m);
+    mlirBlockInsertOwnedOperationBefore(body, end, copy);
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+      spec_map_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
+  }
+  spec_map_free(&m);
+  mlirOperationSetOperand(last, 0, n2);
+  mlirOperationSetOperand(loop, 2, S->pair_step);
 }
 
 /* A TMA partition's side of every crossing: the loads before the loop (at
@@ -421,6 +460,7 @@ static void rewrite_elementwise_compute(crossings *R, const spec_loops *at,
 /* The partitions' sides of every crossing of the plan's loop, its prologue
  * and epilogue and its second pass, as described at the top. */
 static bool rewrite_all(crossings *R) {
+  specializer *S = R->S;
   ws_plan *plan = R->plan;
   MlirBlock block = mlirOperationGetBlock(
       mlirOperationIsNull(ws_plan_tile_loop(plan)) ? plan->loop : ws_plan_tile_loop(plan));
@@ -432,17 +472,30 @@ static bool rewrite_all(crossings *R) {
   spec_loops at = {.top = mlirBlockGetFirstOperation(block)};
   MlirValue zero = zero_before(R, at.top, true);
   MlirOperation second_end = {NULL};
-  count_loops(R, zero, &at, &second_end);
+  count_tile_loop(R, zero, &at);
+  bool staged = ws_loop_stages(plan->loop) > 1;
+  int mma = ws_plan_find_role(plan, WS_ROLE_MMA);
+  if (staged && compute >= 0) { /* the consumers' rotated loop, from the loop as it is */
+    if (spec_is_lagged(plan)) { /* two K steps an iteration, in every partition: a value of
+                                   the kernel's, before the partitions, which the proof reads */
+      ws_builder b = ws_builder_before(mlirOperationIsNull(at.tile) ? plan->loop : at.tile);
+      S->pair_step =
+          ws_arith(&b, "arith.muli", mlirOperationGetOperand(plan->loop, 2), spec_c32(&b, 2));
+    }
+    if (!spec_rewrite_wgmma_consumers(R, &at, compute))
+      return false;
+  }
+  count_k_loop(R, zero, &at, &second_end);
   for (int part = 0; part < plan->num_parts; part++) {
     ws_role role = plan->parts[part].role;
     if ((role == WS_ROLE_LOAD || role == WS_ROLE_STORE) &&
         !rewrite_tma_partition(R, &at, zero, second_end, part))
       return false;
   }
-  int mma = ws_plan_find_role(plan, WS_ROLE_MMA);
   if (mma >= 0 && !spec_rewrite_tcgen05(R, &at, mma, compute))
     return false;
-  if (mma < 0 && compute >= 0 && matmul && !spec_rewrite_wgmma_consumers(R, &at, compute))
+  if (mma < 0 && !staged && compute >= 0 && matmul &&
+      !spec_rewrite_wgmma_consumers(R, &at, compute))
     return false;
   if (compute >= 0 && !matmul)
     rewrite_elementwise_compute(R, &at, second_end, compute);
@@ -454,7 +507,11 @@ static bool rewrite_all(crossings *R) {
     ws_set_op_partitions(plan, next, readers);
     ws_set_op_partitions(plan, at.epilogue_end, readers);
   }
-  return erase_replaced(R);
+  if (!erase_replaced(R))
+    return false;
+  if (!mlirValueIsNull(S->pair_step)) /* once the ws.load ops are gone */
+    run_second_step(R, &at);
+  return true;
 }
 
 /* Erases the ops the protocol replaced, each once nothing reads it (a

@@ -248,6 +248,64 @@ static void guard_own_tiles(crossings *R, const spec_loops *at, MlirOperation fr
   mlirOperationSetOperand(mlirBlockGetTerminator(ws_loop_body(at->tile)), 1, next_k);
 }
 
+/* ---- two stages ----------------------------------------------------------------- */
+
+/* Takes the consumers' ops out of `loop`, which the others keep: what the
+ * consumers carry it passes through unchanged, their ops go, and index
+ * math they share stays for the others. */
+static void drop_partition_ops(crossings *R, MlirOperation loop, int part) {
+  MlirBlock body = ws_loop_body(loop);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  unsigned mine = 1u << part;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(yield); i++) {
+    MlirValue y = mlirOperationGetOperand(yield, i);
+    if (mlirValueIsAOpResult(y) && ws_op_partitions(R->plan, mlirOpResultGetOwner(y)) == mine)
+      mlirOperationSetOperand(yield, i, mlirBlockGetArgument(body, 1 + i));
+  }
+  ws_op_list gone = {0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, yield);
+       op = mlirOperationGetNextInBlock(op)) {
+    unsigned mask = ws_op_partitions(R->plan, op);
+    if (mask == mine)
+      ws_op_list_push(&gone, op);
+    else if (mask & mine)
+      ws_set_op_partitions(R->plan, op, mask & ~mine);
+  }
+  while (gone.len > 0)
+    mlirOperationDestroy(gone.items[--gone.len]);
+  ws_op_list_free(&gone);
+}
+
+/* A K loop with two stages (the lag or the step pipeline, ws.stage): the
+ * consumers' loop is rotated, a loop of their own built whole
+ * (specialize_lag.c, specialize_pipeline.c) before the shared one, whose
+ * results their ops then read instead; the shared loop keeps the other
+ * partitions' ops. Runs before the shared loop counts its steps; a tile
+ * loop's consumers' own K count goes on from theirs. Returns their count
+ * after it (null after an error). */
+static MlirValue rotated_k_loop(crossings *R, const spec_loops *at, int part, int in,
+                                const turn_order *turns) {
+  specializer *S = R->S;
+  MlirOperation loop = R->plan->loop;
+  bool persistent = !mlirOperationIsNull(at->tile);
+  value_map m = {0};
+  ws_builder b = spec_scratch(R);
+  MlirValue steps = spec_is_lagged(R->plan)
+                        ? spec_emit_lagged_k_loop(S, &b, &m, part, in, at->own_k)
+                        : spec_emit_pipelined_k_loop(S, &b, &m, part, in, at->own_k, turns);
+  spec_place(R, loop, 1u << part, !persistent);
+  if (!mlirValueIsNull(steps)) {
+    for (intptr_t i = 0; i < mlirOperationGetNumResults(loop); i++)
+      spec_replace_uses_in(R, mlirOperationGetResult(loop, i),
+                           spec_map_get(&m, mlirOperationGetResult(loop, i)), part);
+    drop_partition_ops(R, loop, part);
+    if (persistent)
+      mlirOperationSetOperand(mlirBlockGetTerminator(ws_loop_body(at->tile)), 1, steps);
+  }
+  spec_map_free(&m);
+  return steps;
+}
+
 /* ---- the consumers ------------------------------------------------------------- */
 
 bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part) {
@@ -295,12 +353,20 @@ bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part) 
     spec_place(R, loop, mine, true); /* before the loop: in the kernel's block */
   }
   value_map m = {0};
-  bool ok = rewrite_k_step(R, loop, at->loop_end, part, in, base, &turns, &m);
-  read_mapped(R, &m, part);
-  if (!ok)
-    return false;
+  bool staged = ws_loop_stages(loop) > 1;
+  MlirValue steps = {NULL};
+  if (staged) {
+    steps = rotated_k_loop(R, at, part, in, &turns);
+    if (mlirValueIsNull(steps))
+      return false;
+  } else {
+    bool ok = rewrite_k_step(R, loop, at->loop_end, part, in, base, &turns, &m);
+    read_mapped(R, &m, part);
+    if (!ok)
+      return false;
+    steps = mlirOperationGetResult(loop, 0);
+  }
   b = spec_scratch(R);
-  MlirValue steps = mlirOperationGetResult(loop, 0);
   if (turn >= 0) { /* every wait of this tile passed: the other may go on */
     MlirValue slot;
     spec_slot_phase(S, &b, at->tiles, turn, plan->channels[turn].producer_phase, &slot, NULL);
@@ -308,8 +374,10 @@ bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part) 
   }
   if (turns.ch >= 0) /* the last turn: the last step's last run */
     spec_end_turn(S, &b, &turns, spec_turn_at(&b, &turns, steps, 0));
-  spec_wgmma_wait(&b, 0);
-  spec_release_lagging(S, &b, steps, in, 1, base);
+  if (!staged) { /* a rotated loop waits and releases its own */
+    spec_wgmma_wait(&b, 0);
+    spec_release_lagging(S, &b, steps, in, 1, base);
+  }
   spec_prologue_channels(S, &b, part, true);
   if (spec_epilogue_reuses_rings(S)) {
     MlirValue ops[2] = {spec_c32(&b, 1), spec_c32(&b, plan->parts[part].num_warps * 32)};

@@ -35,6 +35,15 @@ static bool has_work_in(const specializer *S, MlirOperation loop, int part) {
   return false;
 }
 
+/* A value another partition makes, which the partition's copy of an op
+ * cannot read: the rewrite left a crossing without a channel. */
+static bool made_elsewhere(const specializer *S, const value_map *m, MlirValue v, int part) {
+  if (!mlirValueIsAOpResult(v) || !mlirValueEqual(spec_map_get(m, v), v))
+    return false;
+  unsigned mask = ws_op_partitions(S->plan, mlirOpResultGetOwner(v));
+  return mask && !((mask >> part) & 1);
+}
+
 /* Whether any op in `loop`'s body carries a partition tag: a loop of the
  * kernel's, which the slicer cuts, rather than one the rewrite built for
  * one partition, which it copies whole. */
@@ -44,15 +53,6 @@ static bool holds_tagged(const specializer *S, MlirOperation loop) {
     if (ws_op_partitions(S->plan, op))
       return true;
   return false;
-}
-
-/* A value another partition makes, which the partition's copy of an op
- * cannot read: the rewrite left a crossing without a channel. */
-static bool made_elsewhere(const specializer *S, const value_map *m, MlirValue v, int part) {
-  if (!mlirValueIsAOpResult(v) || !mlirValueEqual(spec_map_get(m, v), v))
-    return false;
-  unsigned mask = ws_op_partitions(S->plan, mlirOpResultGetOwner(v));
-  return mask && !((mask >> part) & 1);
 }
 
 static void slice_ops(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
@@ -68,7 +68,8 @@ static bool carries(const specializer *S, MlirOperation loop, intptr_t i, int pa
     MlirOperation def = mlirOpResultGetOwner(y);
     if (!mlirBlockEqual(mlirOperationGetBlock(def), body))
       return false;
-    if (ws_op_is(def, "scf.for")) /* a count an inner loop goes on with (a tile's K steps) */
+    if (ws_op_is(def, "scf.for") && holds_tagged(S, def)) /* a count an inner loop goes on
+                                                               with (a tile's K steps) */
       return has_work_in(S, def, part) && carries(S, def, mlirOpResultGetResultNumber(y), part);
     return spec_in_partition(S, def, part);
   }

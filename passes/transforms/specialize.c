@@ -513,8 +513,7 @@ bool ws_specialize(ws_plan *plan, bool crossings_only) {
   MlirValue tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, S.i32, 0, NULL);
   MlirValue warp = ws_arith(&b, "arith.divui", tid, spec_c32(&b, WARP_THREADS));
   init_barriers(&S, &b, tid, warp);
-  int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
-  if (compute >= 0 && spec_is_lagged(plan)) /* two K steps an iteration, in every copy */
+  if (!S.sliced && ws_plan_find_role(plan, WS_ROLE_COMPUTE) >= 0 && spec_is_lagged(plan))
     S.pair_step = ws_arith(&b, "arith.muli", mlirOperationGetOperand(loop, 2), spec_c32(&b, 2));
   emit_partitions(&S, &b, warp);
   if (plan->tmem.tile.ptr)
