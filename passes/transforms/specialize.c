@@ -71,18 +71,19 @@
  * ws.rings, so ws-lower-to-nvvm rewrites each op on its own. Structure is
  * scf and upstream nvvm wherever an op needs no plan table.
  *
- * Elementwise and row kernels go through the one slicer: their crossings
- * become tagged protocol ops in the loop (rewrite_crossings.c), then each
- * partition's branch keeps its own ops (slice.c). A matmul's partitions
- * still have emitters of their own.
+ * Every kernel goes through the one slicer: its crossings become tagged
+ * protocol ops in the loop (rewrite_crossings.c, with the wgmma consumers'
+ * side in rewrite_wgmma.c and tensor memory's in rewrite_tcgen05.c), then
+ * each partition's branch keeps its own ops (slice.c). A K loop with two
+ * stages gives its consumers a rotated loop of their own, built whole
+ * (specialize_lag.c, specialize_pipeline.c).
  *
- * This file holds the pass, the value map and the loop copies; the rest is
- * by concern: specialize_protocol.c (the protocol ops),
- * specialize_partitions.c (a matmul's TMA partitions, the channel
- * transfers), specialize_matmul.c (wgmma consumers), specialize_lag.c and
- * specialize_pipeline.c (the two rotated K loops), specialize_tcgen05.c
- * (the MMA warp), rewrite_crossings.c and slice.c (the one slicer), all
- * through specialize_internal.h. */
+ * This file holds the pass, the frame (barrier inits, the partitions'
+ * branches, the exit) and the value map; the rest is by concern:
+ * specialize_protocol.c (the protocol ops), specialize_partitions.c (the
+ * TMA warps' bulk groups, the channel transfers), specialize_matmul.c
+ * (the wgmma ops, turns, the prologue's slots), specialize_tcgen05.c
+ * (tensor memory's allocation), all through specialize_internal.h. */
 #include "specialize_internal.h"
 
 static size_t value_hash(MlirValue v) {
@@ -169,10 +170,6 @@ bool spec_is_lagged(const ws_plan *plan) {
   return ws_loop_stages(plan->loop) > 1 && ws_loop_dot_runs(plan->loop) == 1;
 }
 
-bool spec_is_pipelined(const ws_plan *plan) {
-  return ws_loop_stages(plan->loop) > 1 && ws_loop_dot_runs(plan->loop) == 2;
-}
-
 MlirNamedAttribute spec_barrier_attr(MlirContext ctx, bool full) {
   return ws_named(ctx, "barrier",
                   mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(full ? "full" : "empty")));
@@ -187,37 +184,6 @@ ws_builder spec_at_loop_of(const ws_builder *b, MlirOperation loop) {
   ws_builder copy = *b;
   copy.loc = mlirOperationGetLocation(loop);
   return copy;
-}
-
-/* A TMA warp's or the MMA warp's copy of the plan's loop, counting its
- * iterations from `start` (0, or where the previous tile's copy stopped),
- * two K steps an iteration in a lagged loop; it carries the count alone.
- * *copy is the new loop. */
-MlirBlock spec_open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start,
-                         MlirValue *counter, MlirOperation *copy) {
-  MlirOperation loop = S->plan->loop;
-  MlirValue step = mlirValueIsNull(S->pair_step) ? mlirOperationGetOperand(loop, 2) : S->pair_step;
-  MlirBlock src = ws_loop_body(loop), body;
-  ws_builder here = spec_at_loop_of(b, loop);
-  *copy = ws_build_for(&here, spec_map_get(m, mlirOperationGetOperand(loop, 0)),
-                       spec_map_get(m, mlirOperationGetOperand(loop, 1)), step, 1, &start, &body);
-  spec_map_put(m, mlirBlockGetArgument(src, 0), mlirBlockGetArgument(body, 0));
-  *counter = mlirBlockGetArgument(body, 1);
-  return body;
-}
-
-/* Ends the copy's body: the next count, and the values it carries (the
- * source loop's yield through the map). */
-void spec_close_loop(specializer *S, ws_builder *b, MlirBlock body, MlirValue counter,
-                     value_map *m) {
-  int carried = (int)mlirBlockGetNumArguments(body) - 2;
-  MlirValue *next = spec_values(1 + carried);
-  MlirOperation yield = mlirBlockGetTerminator(ws_loop_body(S->plan->loop));
-  next[0] = ws_arith(b, "arith.addi", counter, spec_c32(b, 1));
-  for (int i = 0; i < carried; i++)
-    next[1 + i] = spec_map_get(m, mlirOperationGetOperand(yield, i));
-  ws_build_terminator(body, b->loc, "scf.yield", 1 + carried, next);
-  free(next);
 }
 
 static const char *const plan_attrs[] = {"ws.partition", "ws.stage", "ws.ring"};
@@ -295,19 +261,6 @@ MlirOperation spec_next_tile_op(specializer *S, ws_builder *b, value_map *m, Mli
 
 MlirOperation spec_first_tile_op(specializer *S, ws_builder *b, value_map *m, int part) {
   return spec_next_tile_op(S, b, m, mlirBlockGetFirstOperation(ws_loop_body(S->plan->loop)), part);
-}
-
-/* The partition's ops before the loop in its block (the prologue's loads),
- * like first_tile_op. */
-MlirOperation spec_first_prologue_op(specializer *S, ws_builder *b, value_map *m, int part) {
-  return spec_next_tile_op(S, b, m,
-                           mlirBlockGetFirstOperation(mlirOperationGetBlock(S->plan->loop)), part);
-}
-
-/* The partition's ops after the loop (a matmul's epilogue), like
- * first_tile_op. */
-MlirOperation spec_first_epilogue_op(specializer *S, ws_builder *b, value_map *m, int part) {
-  return spec_next_tile_op(S, b, m, mlirOperationGetNextInBlock(S->plan->loop), part);
 }
 
 MlirOperation spec_after(specializer *S, ws_builder *b, value_map *m, MlirOperation op, int part) {
@@ -436,7 +389,7 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
     ws_build_if(b, ws_cmpi(b, "ult", warp, spec_c32(b, p->num_warps)), &then_block, &else_block);
     ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
     spec_setmaxnreg(&t, true, p->registers);
-    (S->sliced ? spec_slice_partition : spec_emit_wgmma_consumers)(S, &t, compute);
+    spec_slice_partition(S, &t, compute);
     /* The TMA partitions share the warpgroup after the compute warps and
      * drop to one count. */
     workers = ws_builder_before(mlirBlockGetTerminator(else_block));
@@ -446,13 +399,9 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
         break;
       }
   }
-  emit_workers(S, &workers, warp, WS_ROLE_LOAD,
-               S->sliced ? spec_slice_partition : spec_emit_tma_partition);
-  emit_workers(S, &workers, warp, WS_ROLE_MMA, slice_mma_warp); /* never staged */
-  emit_workers(S, &workers, warp, WS_ROLE_STORE,
-               S->sliced                    ? spec_slice_partition
-               : ws_plan_is_matmul(S->plan) ? spec_emit_epilogue_store
-                                            : spec_emit_tma_partition);
+  emit_workers(S, &workers, warp, WS_ROLE_LOAD, spec_slice_partition);
+  emit_workers(S, &workers, warp, WS_ROLE_MMA, slice_mma_warp);
+  emit_workers(S, &workers, warp, WS_ROLE_STORE, spec_slice_partition);
 }
 
 /* The loop must be the kernel's last op before gpu.return, at its top
@@ -495,15 +444,14 @@ bool ws_specialize(ws_plan *plan, bool crossings_only) {
   S.i32 = mlirIntegerTypeGet(S.ctx, 32);
   S.prologue_slot = spec_values(plan->num_rings);
   S.second = ws_plan_second_pass(plan);
-  S.sliced = spec_slices_generically(plan);
-  if (!S.sliced && !ws_plan_is_matmul(plan)) {
-    ws_emit_op_error(plan->loop, "is an elementwise loop with a tile loop, stages or a part "
-                                 "of a matmul's protocol, which ws-specialize cannot slice");
+  if (!spec_slices_generically(plan)) {
+    ws_emit_op_error(plan->loop, "takes turns with ping-pong consumers but is no persistent "
+                                 "tile loop; mark the loop over tiles around it");
     free(S.prologue_slot);
     return false;
   }
-  crossings *rewritten = S.sliced ? spec_rewrite_crossings(&S, plan) : NULL;
-  if (rewritten && (S.failed || crossings_only)) {
+  crossings *rewritten = spec_rewrite_crossings(&S, plan);
+  if (S.failed || crossings_only) {
     spec_keep_crossings(rewritten); /* the rewritten loop stays for the test to read */
     free(S.prologue_slot);
     return !S.failed;
@@ -513,8 +461,6 @@ bool ws_specialize(ws_plan *plan, bool crossings_only) {
   MlirValue tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, S.i32, 0, NULL);
   MlirValue warp = ws_arith(&b, "arith.divui", tid, spec_c32(&b, WARP_THREADS));
   init_barriers(&S, &b, tid, warp);
-  if (!S.sliced && ws_plan_find_role(plan, WS_ROLE_COMPUTE) >= 0 && spec_is_lagged(plan))
-    S.pair_step = ws_arith(&b, "arith.muli", mlirOperationGetOperand(loop, 2), spec_c32(&b, 2));
   emit_partitions(&S, &b, warp);
   if (plan->tmem.tile.ptr)
     spec_dealloc_tmem(&S, &b, warp);
@@ -523,8 +469,7 @@ bool ws_specialize(ws_plan *plan, bool crossings_only) {
   spec_map_free(&S.map);
   free(S.prologue_slot);
   if (S.failed) {
-    if (rewritten)
-      spec_keep_crossings(rewritten);
+    spec_keep_crossings(rewritten);
     return false;
   }
   {
@@ -548,8 +493,7 @@ bool ws_specialize(ws_plan *plan, bool crossings_only) {
   while (prologue.len > 0) /* the loads the loop read, copied into the load warp */
     mlirOperationDestroy(prologue.items[--prologue.len]);
   ws_op_list_free(&prologue);
-  if (rewritten) /* the protocol put before the loop, now in the partitions */
-    spec_erase_crossings(rewritten);
+  spec_erase_crossings(rewritten); /* the protocol put before the loop, now in the partitions */
   plan->loop = (MlirOperation){NULL};
   for (int r = 0; r < plan->num_rings; r++)
     plan->rings[r].producer = (MlirOperation){NULL};

@@ -48,20 +48,8 @@ typedef struct specializer {
   MlirOperation second;     /* a row kernel's second pass (ws_plan_second_pass), or null */
   MlirContext ctx;
   MlirType i32;
-  bool sliced; /* the kernel goes through the one slicer (spec_slices_generically) */
   bool failed;
 } specializer;
-
-/* A persistent kernel: the partition's copy of the tile loop, carrying
- * `num` counters from `inits` (the counts of the channels it uses, which
- * continue from tile to tile: phases are never reset), with the tile id
- * mapped and the partition's ops before the K loop (the tile's
- * coordinates) cloned. The tile's ops go before the returned body's end. */
-typedef struct tile_nest {
-  MlirOperation loop; /* null: not persistent, everything goes at `at` */
-  MlirBlock body;
-  ws_builder at;
-} tile_nest;
 
 /* Consumers that take turns at their wgmmas (ws_partition.turns): turn c
  * is warpgroup c mod W's (W warpgroups: 2 or 3), and turns run in order.
@@ -96,15 +84,10 @@ MlirValue spec_c32(ws_builder *b, int64_t v);
 bool *spec_channel_flags(const specializer *S);
 MlirValue *spec_values(int n);
 bool spec_is_lagged(const ws_plan *plan);
-bool spec_is_pipelined(const ws_plan *plan);
 
 MlirNamedAttribute spec_int_attr(MlirContext ctx, const char *name, int value);
 MlirNamedAttribute spec_barrier_attr(MlirContext ctx, bool full);
 ws_builder spec_at_loop_of(const ws_builder *b, MlirOperation loop);
-MlirBlock spec_open_loop(specializer *S, ws_builder *b, value_map *m, MlirValue start,
-                         MlirValue *counter, MlirOperation *copy);
-void spec_close_loop(specializer *S, ws_builder *b, MlirBlock body, MlirValue counter,
-                     value_map *m);
 MlirOperation spec_clone_mapped(ws_builder *b, MlirOperation op, value_map *m);
 /* Puts the map's values in op's operands and those of the ops in its
  * regions, where the map has them. */
@@ -114,8 +97,6 @@ bool spec_in_partition(const specializer *S, MlirOperation op, int part);
 MlirOperation spec_next_tile_op(specializer *S, ws_builder *b, value_map *m, MlirOperation op,
                                 int part);
 MlirOperation spec_first_tile_op(specializer *S, ws_builder *b, value_map *m, int part);
-MlirOperation spec_first_prologue_op(specializer *S, ws_builder *b, value_map *m, int part);
-MlirOperation spec_first_epilogue_op(specializer *S, ws_builder *b, value_map *m, int part);
 MlirOperation spec_after(specializer *S, ws_builder *b, value_map *m, MlirOperation op, int part);
 void spec_tma_op(specializer *S, ws_builder *b, const char *name, MlirOperation op, int num_coords,
                  value_map *m, int ring, MlirValue slot, int inner_shift);
@@ -148,13 +129,7 @@ void spec_release_stored_slots(specializer *S, ws_builder *b, MlirValue n, const
 void spec_await_last_releases(specializer *S, ws_builder *b, MlirValue end, const bool *started);
 void spec_store_parts(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
                       int r);
-void spec_emit_tma_ops(specializer *S, ws_builder *b, value_map *m, MlirValue n, MlirOperation op,
-                       int part, bool *started);
-tile_nest spec_open_tile_loop(specializer *S, ws_builder *outer, value_map *m, int part, int num,
-                              MlirValue *inits);
-void spec_close_tile_loop(tile_nest *t, int num, MlirValue *next);
 bool spec_takes_epilogue_operands(const specializer *S, int part);
-void spec_emit_tma_partition(specializer *S, ws_builder *outer, int part);
 void spec_read_ring(specializer *S, ws_builder *b, value_map *m, int r, MlirValue slot);
 void spec_transfer(specializer *S, ws_builder *b, value_map *m, MlirValue n, int part,
                    bool incoming, bool epilogue_only, bool second);
@@ -168,10 +143,7 @@ MlirValue spec_turn_at(ws_builder *b, const turn_order *t, MlirValue n, int offs
 void spec_read_ring_operands(specializer *S, ws_builder *b, value_map *m, MlirOperation op, int in,
                              MlirValue slot);
 void spec_prologue_channels(specializer *S, ws_builder *b, int part, bool release);
-void spec_emit_epilogue(specializer *S, ws_builder *at, value_map *m, int part, MlirValue tile_n);
 int spec_k_loop_channel(const specializer *S, int part);
-void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part);
-void spec_emit_epilogue_store(specializer *S, ws_builder *b, int part);
 bool spec_epilogue_reuses_rings(const specializer *S);
 int spec_turn_channel(const specializer *S, int part);
 /* Ping-pong: the K steps of one tile, counted by a loop over the K loop's

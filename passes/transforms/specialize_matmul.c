@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* specialize_matmul.c: a matmul's wgmma consumers: the K loop, its epilogue and the
- * warpgroups' turns and ping-pong.
+/* specialize_matmul.c: the wgmma consumers' protocol ops that the one
+ * slicer's rewrite (rewrite_wgmma.c) and the rotated K loops share: a
+ * ws.dot as ws.mma, wgmma waits, register A read from its slot, the
+ * warpgroups' turns and ping-pong's tile turns, the prologue's slots.
  * Part of ws-specialize (specialize.c). */
 #include "specialize_internal.h"
 
@@ -175,22 +177,6 @@ MlirValue spec_own_warpgroup(specializer *S, ws_builder *b) {
   return ws_arith(b, "arith.divui", tid, spec_c32(b, 4 * WARP_THREADS));
 }
 
-/* A matmul's epilogue, once the loop's results are mapped: its operands
- * (a bias, a residual) from their slots, its math, and the C tile into its
- * slot for the store warp; `tile_n` counts the tiles (null when not
- * persistent: tile 0, built where it is first used). */
-void spec_emit_epilogue(specializer *S, ws_builder *at, value_map *m, int part, MlirValue tile_n) {
-  if (spec_takes_epilogue_operands(S, part)) {
-    tile_n = mlirValueIsNull(tile_n) ? spec_c32(at, 0) : tile_n;
-    spec_transfer(S, at, m, tile_n, part, true, true, false);
-  }
-  for (MlirOperation op = spec_first_epilogue_op(S, at, m, part); !mlirOperationIsNull(op);
-       op = spec_after(S, at, m, op, part))
-    spec_clone_mapped(at, op, m);
-  spec_transfer(S, at, m, mlirValueIsNull(tile_n) ? spec_c32(at, 0) : tile_n, part, false, false,
-                false);
-}
-
 /* The channel into `part` that a matmul's K loop steps (the A and B
  * rings), or -1. */
 int spec_k_loop_channel(const specializer *S, int part) {
@@ -199,106 +185,4 @@ int spec_k_loop_channel(const specializer *S, int part) {
         !ws_channel_is_epilogue(S->plan, ch) && !ws_channel_is_prologue(S->plan, ch))
       return ch;
   return -1;
-}
-
-/* The consumer warpgroups of a matmul whose K loop has two stages (the
- * lagged or the pipelined K loop, which wait for their last group and
- * free its slot themselves; every other matmul goes through the one
- * slicer, rewrite_wgmma.c). Then the epilogue: its math
- * on the accumulator and the write of the C tile into its slot (slot
- * `tile_n` of the channel) for the store warp, after a barrier of the
- * consumers when that slot lies over the rings they may still read. In a
- * persistent kernel all of it runs per tile, in the partition's copy of the
- * tile loop, which carries the K step count and the tile count. Ping-pong:
- * each warpgroup runs it only for the tiles whose count has its parity,
- * with the whole accumulator, and both advance the K count by every tile's
- * steps (the ring is filled in tile order). */
-void spec_emit_wgmma_consumers(specializer *S, ws_builder *outer, int part) {
-  int in = spec_k_loop_channel(S, part);
-  if (in < 0) {
-    ws_emit_op_error(S->plan->loop, "has no channel into its consumer warpgroups; run "
-                                    "ws-plan-memory");
-    S->failed = true;
-    return;
-  }
-  value_map *m = spec_fresh_map(S);
-  bool pingpong = S->plan->parts[part].pingpong;
-  bool per_tile = pingpong && spec_k_steps_vary(S);
-  MlirValue k_steps = pingpong && !per_tile ? spec_count_k_steps(S, outer, m) : (MlirValue){NULL};
-  MlirValue warpgroup = pingpong ? spec_own_warpgroup(S, outer) : (MlirValue){NULL};
-  MlirValue counts[2] = {spec_c32(outer, 0), spec_c32(outer, 0)}; /* K steps, tiles */
-  spec_prologue_channels(S, outer, part, false);
-  tile_nest t = spec_open_tile_loop(S, outer, m, part, 2, counts);
-  if (per_tile) /* both warpgroups count every unit's own steps */
-    k_steps = spec_count_k_steps(S, &t.at, m);
-  bool persistent = !mlirOperationIsNull(t.loop);
-  ws_builder mine = t.at;
-  if (pingpong) { /* this warpgroup's tiles: every other one */
-    MlirValue parity = ws_arith(&t.at, "arith.remui", counts[1], spec_c32(&t.at, 2));
-    MlirBlock then_block;
-    ws_build_if(&t.at, ws_cmpi(&t.at, "eq", parity, warpgroup), &then_block, NULL);
-    mine = ws_builder_before(mlirBlockGetTerminator(then_block));
-  }
-  ws_builder *at = &mine;
-  int turn = pingpong ? spec_turn_channel(S, part) : -1;
-  if (turn >= 0) /* wait for the other warpgroup's tile before this one */
-    spec_take_tile_turn(S, at, counts[1], turn);
-  turn_order turns = {.ch = -1};
-  if (S->plan->parts[part].turns && !persistent && ws_loop_dot_runs(S->plan->loop) > 1) {
-    turns.ch = spec_turn_channel(S, part);
-    turns.warpgroup = spec_own_warpgroup(S, at);
-    turns.warpgroups = S->plan->parts[part].num_warps / 4;
-    MlirBlock then_block; /* warpgroup w's first turn follows w - 1's */
-    ws_build_if(at, ws_cmpi(at, "ugt", turns.warpgroup, spec_c32(at, 0)), &then_block, NULL);
-    ws_builder t1 = ws_builder_before(mlirBlockGetTerminator(then_block));
-    spec_take_turn_after(S, &t1, &turns, spec_turn_at(&t1, &turns, spec_c32(&t1, 0), 0));
-  }
-  MlirValue steps = spec_is_lagged(S->plan)
-                        ? spec_emit_lagged_k_loop(S, at, m, part, in, counts[0])
-                        : spec_emit_pipelined_k_loop(S, at, m, part, in, counts[0], &turns);
-  if (mlirValueIsNull(steps)) { /* each waits, releases and maps the results itself */
-    S->failed = true;
-    return;
-  }
-  if (turn >= 0) { /* every wait of this tile passed: the other may go on */
-    MlirValue slot;
-    spec_slot_phase(S, at, counts[1], turn, S->plan->channels[turn].producer_phase, &slot, NULL);
-    spec_arrive(S, at, turn, true, slot);
-  }
-  if (turns.ch >= 0) /* the last turn: the last step's last run */
-    spec_end_turn(S, at, &turns, spec_turn_at(at, &turns, steps, 0));
-  spec_prologue_channels(S, at, part, true);
-  if (spec_epilogue_reuses_rings(S)) {
-    MlirValue ops[2] = {spec_c32(at, 1), spec_c32(at, S->plan->parts[part].num_warps * 32)};
-    MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
-    ws_build_void(at, "nvvm.barrier", 2, ops, 1, &seg);
-  }
-  spec_emit_epilogue(S, at, m, part, persistent ? counts[1] : (MlirValue){NULL});
-  if (persistent) {
-    MlirValue next[2] = {pingpong ? ws_arith(&t.at, "arith.addi", counts[0], k_steps) : steps,
-                         ws_arith(&t.at, "arith.addi", counts[1], spec_c32(&t.at, 1))};
-    spec_close_tile_loop(&t, 2, next);
-  }
-}
-
-/* The store warp of a matmul: the epilogue's stores, once (iteration 0),
- * or per tile of a persistent kernel (its copy of the tile loop counts the
- * tiles, and releases each C slot once its store has read it); then a
- * drain before the warp exits. */
-void spec_emit_epilogue_store(specializer *S, ws_builder *b, int part) {
-  value_map *m = spec_fresh_map(S);
-  bool *started = spec_channel_flags(S);
-  MlirValue n = spec_c32(b, 0);
-  tile_nest t = spec_open_tile_loop(S, b, m, part, 1, &n);
-  spec_emit_tma_ops(S, &t.at, m, n, spec_first_epilogue_op(S, &t.at, m, part), part, started);
-  if (mlirOperationIsNull(t.loop)) {
-    if (spec_stored_whole(S, started)) /* parts commit their own groups */
-      ws_build_void(b, "nvvm.cp.async.bulk.commit.group", 0, NULL, 0, NULL);
-  } else {
-    spec_release_stored_slots(S, &t.at, n, started);
-    MlirValue next = ws_arith(&t.at, "arith.addi", n, spec_c32(&t.at, 1));
-    spec_close_tile_loop(&t, 1, &next);
-  }
-  spec_bulk_wait(b, 0, false);
-  free(started);
 }
