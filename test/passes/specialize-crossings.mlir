@@ -9,6 +9,7 @@
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize{crossings-only=true})' | FileCheck %s --check-prefix=PROLOGUE
 // RUN: ws-opt %s --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize)' | FileCheck %s --check-prefix=SLICED
 // RUN: ws-opt %S/partition-schedule-pingpong.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize{crossings-only=true})' | FileCheck %s --check-prefix=PINGPONG
+// RUN: ws-opt %S/partition-schedule-lag.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize{crossings-only=true})' | FileCheck %s --check-prefix=LAG
 // RUN: ws-opt %ws_src/integration/matmul.mlir --pass-pipeline='builtin.module(ws-verify,ws-partition-schedule,ws-plan-memory,ws-insert-barriers,ws-specialize{crossings-only=true})' | FileCheck %s --check-prefix=MATMUL --implicit-check-not='"ws.dot"'
 
 // The elementwise add: the count from 0, the compute partition's side at
@@ -98,6 +99,24 @@
 // PINGPONG: "ws.tma_load"(%arg0, {{.*}}) {ring = 0 : i32, ws.partition = ["load"]}
 // PINGPONG: %[[NEXT:.*]] = arith.addi %[[KC]], %[[STEPS]] {ws.partition = ["compute"]}
 // PINGPONG: scf.yield %[[SHARED]]#0, %[[NEXT]], %{{.*}} : i32, i32, i32
+
+// A lagged FP8 K loop (two stages): the consumers' loop is rotated, a loop
+// of their own built whole (two K steps an iteration, the math a step
+// behind) before the shared loop, which steps by two as well and runs the
+// load warp's copies again for the second step, at k + step and count
+// n + 1.
+// LAG: %[[PAIR:.*]] = arith.muli %{{.*}}, %c2_i32 : i32
+// LAG: scf.for {{.*}} step %[[PAIR]] iter_args({{.*}}) -> (i32, tensor<128x128xf32>, tensor<128x128xf32>, i32, i1)
+// LAG: "ws.mma_done"
+// LAG: } {ws.partition = ["compute"]}
+// LAG: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %[[PAIR]] iter_args(%[[N:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, tensor<128x128xf32>)
+// LAG: "ws.tma_load"(%arg0, %{{.*}}, %[[K]], %{{.*}}) {ring = 0 : i32, ws.partition = ["load"]}
+// LAG: %[[K2:.*]] = arith.addi %[[K]], %{{.*}} {ws.partition
+// LAG: %[[N2:.*]] = arith.addi %[[N]], %{{.*}} {ws.partition
+// LAG-NEXT: %[[S2:.*]]:2 = "ws.slot_phase"(%[[N2]])
+// LAG: "ws.tma_load"(%arg0, %{{.*}}, %[[K2]], %[[S2]]#0) {ring = 0 : i32, ws.partition = ["load"]}
+// LAG: %[[NEXT:.*]] = arith.addi %[[N2]], %{{.*}}
+// LAG-NEXT: scf.yield %[[NEXT]], %{{.*}} : i32, tensor<128x128xf32>
 
 // A row kernel with a second pass: both loops count their steps, each from
 // 0; the first carries the row vectors after the count; the store warp's
