@@ -354,7 +354,7 @@ void wsCompiledDestroy(WsCompiled compiled_handle) {
     free(c->diagnostics[i].message);
   }
   free(c->diagnostics);
-  wsKernelInfoFree(c->kernels);
+  wsKernelInfoFree(c->kernels, c->num_kernels);
   free(c->ptx);
   free(c->filename);
   free(c);

@@ -140,14 +140,14 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
                                   ? mlirIntegerAttrGetValueInt(ws_bytes)
                                   : 0;
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
-    if (i == WS_MAX_KERNEL_ARGS) {
-      char message[96];
-      snprintf(message, sizeof message, "a kernel may take at most %d arguments",
-               WS_MAX_KERNEL_ARGS);
-      refuse_kernel(c, func, message);
-      return;
-    }
+  intptr_t num = mlirBlockGetNumArguments(entry);
+  info->args = calloc((size_t)num + 1, sizeof *info->args); /* the parameter space bounds num */
+  if (!info->args) {
+    refuse_kernel(c, func, "out of memory describing the kernels");
+    return;
+  }
+  c->n++; /* its table is the collector's to free from here on */
+  for (intptr_t i = 0; i < num; i++) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
     MlirType t = mlirValueGetType(arg);
     WsKernelArg *a = &info->args[info->num_args++];
@@ -188,9 +188,8 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
       return;
     }
   }
-  if (info->workspace_per_block && !own_workspace_refused(c, func, info))
-    return;
-  c->n++;
+  if (info->workspace_per_block)
+    own_workspace_refused(c, func, info);
 }
 
 /* A kernel is launchable once ws-insert-barriers fixed its block size. */
@@ -209,11 +208,15 @@ intptr_t wsCollectKernelInfo(MlirOperation module, MlirStringRef source, WsKerne
   collector c = {source, NULL, 0, 0, false};
   mlirOperationWalk(module, visit, &c, MlirWalkPreOrder);
   if (c.failed) {
-    free(c.out);
+    wsKernelInfoFree(c.out, c.n);
     c.out = NULL;
   }
   *kernels = c.out;
   return c.failed ? -1 : c.n;
 }
 
-void wsKernelInfoFree(WsKernelInfo *kernels) { free(kernels); }
+void wsKernelInfoFree(WsKernelInfo *kernels, intptr_t count) {
+  for (intptr_t i = 0; kernels && i < count; i++)
+    free(kernels[i].args);
+  free(kernels);
+}

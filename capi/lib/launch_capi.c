@@ -17,14 +17,28 @@ static const char *dtype_name(int dtype) {
 
 #include "launch_rules.h"
 
+/* A launch's tables, as many as the kernel has arguments (slots hold
+ * 64-byte aligned tensor maps, so they come from aligned_alloc). */
 typedef struct launch {
-  WsKernelInfo kernel;
-  ws_arg_rule rules[WS_MAX_KERNEL_ARGS];
-  ws_arg_slot slots[WS_MAX_KERNEL_ARGS];
-  void *params[2 * WS_MAX_KERNEL_ARGS];
+  WsKernelInfo kernel; /* its args are the launch's own copy */
+  ws_arg_rule *rules;
+  ws_arg_slot *slots;
+  ws_value *values;
+  void **params; /* two per argument at most: a map and its view, or an array and its count */
   int num_params;
   char error[256];
 } launch;
+
+static void launch_free(launch *l) {
+  if (!l)
+    return;
+  free(l->kernel.args);
+  free(l->rules);
+  free(l->slots);
+  free(l->values);
+  free(l->params);
+  free(l);
+}
 
 /* CUDA's enumerator for the name ws-c/Dialect.h gives a dtype's TMA type:
  * the names are the enumerators' own, so cuda.h is the one table. */
@@ -89,20 +103,34 @@ static ws_arg_rule rule_of(const WsKernelArg *a) {
 }
 
 WsLaunch wsLaunchCreate(const WsKernelInfo *kernel) {
-  if (!kernel || kernel->num_args < 0 || kernel->num_args > WS_MAX_KERNEL_ARGS)
-    return (WsLaunch){NULL}; /* a table wsCompile never makes: args[] holds 32 */
-  /* its tensor maps are 128-byte aligned; sizeof is a multiple of that */
-  launch *l = aligned_alloc(_Alignof(launch), sizeof(launch));
+  if (!kernel || kernel->num_args < 0 || (kernel->num_args > 0 && !kernel->args))
+    return (WsLaunch){NULL}; /* a table wsCompile never makes */
+  size_t n = (size_t)kernel->num_args + 1;
+  /* a slot's tensor map is 64-byte aligned; sizeof is a multiple of that */
+  size_t slot_bytes = (n * sizeof(ws_arg_slot) + _Alignof(ws_arg_slot) - 1) /
+                      _Alignof(ws_arg_slot) * _Alignof(ws_arg_slot);
+  launch *l = calloc(1, sizeof *l);
   if (!l)
     return (WsLaunch){NULL};
-  memset(l, 0, sizeof *l);
   l->kernel = *kernel;
+  l->kernel.args = malloc(n * sizeof *l->kernel.args);
+  l->rules = calloc(n, sizeof *l->rules);
+  l->slots = aligned_alloc(_Alignof(ws_arg_slot), slot_bytes);
+  l->values = calloc(n, sizeof *l->values);
+  l->params = calloc(2 * n, sizeof *l->params);
+  if (!l->kernel.args || !l->rules || !l->slots || !l->values || !l->params) {
+    launch_free(l);
+    return (WsLaunch){NULL};
+  }
+  memset(l->slots, 0, slot_bytes);
+  if (kernel->num_args > 0)
+    memcpy(l->kernel.args, kernel->args, (size_t)kernel->num_args * sizeof *l->kernel.args);
   for (int i = 0; i < kernel->num_args; i++)
     l->rules[i] = rule_of(&l->kernel.args[i]);
   return (WsLaunch){l};
 }
 
-void wsLaunchDestroy(WsLaunch handle) { free(handle.ptr); }
+void wsLaunchDestroy(WsLaunch handle) { launch_free(handle.ptr); }
 
 MlirLogicalResult wsLaunchPrepare(WsLaunch handle, const WsLaunchArg *args, void *encode_tiled,
                                   uint64_t scratch, const unsigned grid[3],
@@ -119,7 +147,7 @@ MlirLogicalResult wsLaunchPrepare(WsLaunch handle, const WsLaunchArg *args, void
                                     "workspace_bytes", grid, resident_grid, "the resident grid"),
                    last, l->rules[last].name) != CUDA_SUCCESS)
     return mlirLogicalResultFailure();
-  ws_value values[WS_MAX_KERNEL_ARGS];
+  ws_value *values = l->values;
   for (int i = 0; i < l->kernel.num_args; i++) {
     const WsLaunchArg *a = &args[i];
     switch (l->rules[i].kind == WS_ARG_SCALAR ? l->rules[i].scalar : 0) {

@@ -613,6 +613,47 @@ static void pass_index_as_i64(lowering *L, MlirBlock entry, MlirValue arg) {
   mlirValueSetType(arg, mlirIntegerTypeGet(L->ctx, 64));
 }
 
+/* The bytes the kernel's parameters take, each at its alignment: a
+ * tensor map's 128 (64-aligned), a store view's 96, an array's address and
+ * count, a scalar's 4 or 8. False, after a located error with the
+ * arithmetic, when they pass the chip's budget. */
+static bool check_param_bytes(lowering *L, MlirBlock entry) {
+  long long bytes = 0;
+  int maps = 0, views = 0, arrays = 0, scalars = 0;
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) {
+    MlirValue arg = mlirBlockGetArgument(entry, i);
+    MlirType t = mlirValueGetType(arg);
+    int size = 8, align = 8;
+    if (wsTypeIsATensorDesc(t)) {
+      size = 128, align = 64, maps++;
+      if (ws_desc_has_view(arg)) {
+        bytes = (bytes + align - 1) / align * align + size;
+        size = 96, align = 8, views++;
+      }
+    } else if (wsTypeIsAKernelArray(t)) {
+      size = 16, arrays++;
+    } else {
+      scalars++;
+      if (mlirTypeIsAInteger(t) || mlirTypeIsAFloat(t))
+        size = align = mlirTypeIsAInteger(t) ? (int)mlirIntegerTypeGetWidth(t) / 8
+                                             : (int)mlirFloatTypeGetWidth(t) / 8;
+    }
+    bytes = (bytes + align - 1) / align * align + size;
+  }
+  const ws_target *target = ws_target_of(L->old_func);
+  int budget = target ? target->param_bytes : 4096;
+  if (bytes <= budget)
+    return true;
+  char chip[64];
+  ws_emit_op_error(L->old_func,
+                   "takes %lld bytes of parameters (%d tensor maps of 128 bytes, %d store views "
+                   "of 96, %d arrays of 16, %d scalars, each aligned), more than the %d a "
+                   "kernel's parameters may take on %s; pass fewer arguments",
+                   bytes, maps, views, arrays, scalars, budget,
+                   ws_target_chip(L->old_func, chip, sizeof chip));
+  return false;
+}
+
 /* Turns the gpu.func into an llvm.func that takes over its body: the entry
  * block's descriptor arguments become pointers, each stored one followed by
  * its store view. */
@@ -620,14 +661,14 @@ static bool create_function(lowering *L) {
   MlirRegion old_body = mlirOperationGetRegion(L->old_func, 0);
   MlirBlock entry = mlirRegionGetFirstBlock(old_body);
   intptr_t n = mlirBlockGetNumArguments(entry);
-  if (n > MAX_ARGS) {
-    ws_emit_op_error(L->old_func, "has more than %d arguments", MAX_ARGS);
+  if (!check_param_bytes(L, entry))
     return false;
-  }
-  char sig[2048], arg_attrs[8192], ty[64];
-  ws_text sig_t, attrs_t;
-  ws_text_init(&sig_t, sig, sizeof sig);
-  ws_text_init(&attrs_t, arg_attrs, sizeof arg_attrs);
+  L->descs = ws_zalloc((size_t)n, sizeof *L->descs);
+  L->views = ws_zalloc((size_t)n, sizeof *L->views);
+  char ty[64];
+  ws_text sig_t, attrs_t; /* as long as the kernel has arguments */
+  ws_text_grown(&sig_t);
+  ws_text_grown(&attrs_t);
   ws_text_appendf(&sig_t, "!llvm.func<void (");
   ws_text_appendf(&attrs_t, "[");
   for (intptr_t i = 0; i < n; i++) {
@@ -688,8 +729,8 @@ static bool create_function(lowering *L) {
   snprintf(maxnreg, sizeof maxnreg, "%d : i32", L->plan.maxnreg);
   MlirNamedAttribute attrs[9] = {
       ws_named(L->ctx, "sym_name", name),
-      ws_named_text(L->ctx, "function_type", sig),
-      ws_named_text(L->ctx, "arg_attrs", arg_attrs),
+      ws_named_text(L->ctx, "function_type", sig_t.buf),
+      ws_named_text(L->ctx, "arg_attrs", attrs_t.buf),
       ws_named_text(L->ctx, "linkage", "#llvm.linkage<external>"),
       ws_named_text(L->ctx, "CConv", "#llvm.cconv<ccc>"),
       ws_named(L->ctx, "nvvm.kernel", mlirUnitAttrGet(L->ctx)),
@@ -707,6 +748,8 @@ static bool create_function(lowering *L) {
   ws_builder before = ws_builder_before(L->old_func);
   L->new_func = ws_build(&before, "llvm.func", 0, NULL, 0, NULL, num_attrs, attrs, 1);
   mlirRegionTakeBody(mlirOperationGetRegion(L->new_func, 0), old_body);
+  ws_text_release(&sig_t);
+  ws_text_release(&attrs_t);
   return true;
 }
 
@@ -990,6 +1033,8 @@ static bool lower_kernel(MlirOperation func, const ws_pass_env *explain) {
   ws_op_list_free(&state->dead);
   ws_plan_release(&state->plan);
   free(state->paths);
+  free(state->descs);
+  free(state->views);
   free(state);
   return ok;
 }

@@ -38,7 +38,7 @@
  * calls one function per shape of store instead (ws_build_element_path),
  * since LLVM's loop analyses take time quadratic in the loops of one
  * function (200 stores took 17 s). The suites' kernels have at most 3. */
-enum { WAIT_HINT_NS = 1000000, MAX_ARGS = 32, WS_INLINE_STORE_SITES = 8 };
+enum { WAIT_HINT_NS = 1000000, WS_INLINE_STORE_SITES = 8 };
 
 /* Ops of the kernel in walk order: the rewrite visits them, then erases
  * the replaced ones last to first (uses before definitions). */
@@ -48,7 +48,7 @@ typedef struct lowering {
   MlirContext ctx;
   MlirLocation loc;
   MlirOperation old_func, new_func;
-  MlirValue descs[MAX_ARGS], views[MAX_ARGS]; /* stored descriptors' views */
+  MlirValue *descs, *views; /* stored descriptors' views (one per argument at most) */
   int num_views;
   MlirValue warpgroup; /* tid / 128, read from lane 0: see emit_entry */
   int compute;         /* index of the compute partition, or -1 */

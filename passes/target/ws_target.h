@@ -105,6 +105,8 @@ typedef struct ws_target {
                                   tile order plans for */
   int smem_reserved_per_block; /* of smem_per_sm, that the system keeps for
                                   each resident block */
+  int param_bytes;             /* the most bytes a kernel's parameters may take
+                                  (its tensor maps among them) */
 } ws_target;
 
 /* The row of `chip` ("sm_90a"), or NULL when ws does not target it. */

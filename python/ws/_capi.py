@@ -14,7 +14,6 @@ import ctypes
 import os
 from typing import Optional
 
-MAX_KERNEL_ARGS = 32
 MAX_KERNEL_NAME = 128
 MAX_ARG_NAME = 64
 
@@ -68,7 +67,7 @@ class KernelInfo(ctypes.Structure):
         ("pair", ctypes.c_bool),
         ("workspace_per_block", ctypes.c_int64),
         ("num_args", ctypes.c_int),
-        ("args", KernelArg * MAX_KERNEL_ARGS),
+        ("args", ctypes.POINTER(KernelArg)),
     ]
 
 

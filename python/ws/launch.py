@@ -71,9 +71,11 @@ class Kernel:
             info.cluster_x, info.cluster_y = s.cluster
             info.pair, info.workspace_per_block = s.pair, s.workspace_per_block
             info.num_args = len(s.args)
+            table = (_capi.KernelArg * max(1, len(s.args)))()  # kept with the info
+            info.args = ctypes.cast(table, ctypes.POINTER(_capi.KernelArg))
             kinds = {v: k for k, v in _capi.ARG_KINDS.items()}
             scalars = {v: k for k, v in _capi.SCALAR_TYPES.items()}
-            for a, c in zip(s.args, info.args):
+            for a, c in zip(s.args, table):
                 c.kind = kinds[a.kind]
                 c.scalar = scalars.get(a.scalar, 0)
                 c.divisor = a.divisor
@@ -83,7 +85,7 @@ class Kernel:
                     c.box[d] = b
                 c.swizzle, c.view, c.direct = a.swizzle, a.view, a.direct
                 c.name = (a.name or "").encode()
-            self._info = (info, numbers)
+            self._info = (info, numbers, table)
         return self._info
 
     def _refuse(self, message):
@@ -144,7 +146,7 @@ class Kernel:
 
     def _prepare(self, args, grid, encode, scratch, resident):
         """A WsLaunch with these arguments checked and encoded."""
-        info, numbers = self._kernel_info()
+        info, numbers, _ = self._kernel_info()
         lib = _capi.launch_lib()
         launch_args = (_capi.LaunchArg * max(1, len(self.signature.args)))()
         self._fill(args, launch_args, numbers)

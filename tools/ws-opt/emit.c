@@ -172,7 +172,7 @@ static bool emit_launcher(MlirModule module, MlirStringRef source, const char *w
                             keep_ptx ? assembled : (const unsigned char *)o.items[0].data,
                             keep_ptx ? len : o.items[0].length);
   free(assembled);
-  wsKernelInfoFree(kernels);
+  wsKernelInfoFree(kernels, n);
   return ok;
 }
 

@@ -216,6 +216,7 @@ static void write_header(FILE *f, const char *name, const WsKernelInfo *ks, int 
     launcher_params params;
     launcher_params_name(&ks[k], &params);
     write_params(f, &ks[k], &params);
+    launcher_params_free(&params);
     fprintf(f, ");\n\n");
     if (ks[k].persistent && ks[k].cluster_x * ks[k].cluster_y > 1)
       fprintf(f,
@@ -431,6 +432,7 @@ static void write_launch(FILE *f, const char *name, const WsKernelInfo *k) {
             "  return cuLaunchKernel(m->%s, grid_x, grid_y, grid_z, %d, 1, 1, %d, "
             "stream, params, NULL);\n}\n\n",
             k->name, k->block_threads, k->shared_memory_bytes);
+    launcher_params_free(&params);
     return;
   }
   fprintf(f,
@@ -448,6 +450,7 @@ static void write_launch(FILE *f, const char *name, const WsKernelInfo *k) {
           k->cluster_x, k->cluster_y, k->cluster_x - 1, k->cluster_x, k->cluster_x,
           k->cluster_y - 1, k->cluster_y, k->cluster_y, k->block_threads, k->shared_memory_bytes,
           k->name);
+  launcher_params_free(&params);
 }
 
 /* A cluster kernel's persistent grid: the clusters the device runs at

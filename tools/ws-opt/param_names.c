@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* C's keywords (C23's too), the names the generated launch function and
@@ -154,7 +155,10 @@ static bool usable(const char *s) {
 }
 
 void launcher_params_name(const WsKernelInfo *k, launcher_params *out) {
-  for (int i = 0; i < k->num_args && i < WS_MAX_KERNEL_ARGS; i++) {
+  out->name = calloc((size_t)k->num_args + 1, sizeof *out->name);
+  if (!out->name)
+    abort(); /* as MLIR does when memory runs out */
+  for (int i = 0; i < k->num_args; i++) {
     const char *name = k->args[i].name;
     bool ok = usable(name);
     for (int j = 0; ok && j < k->num_args; j++) /* MLIR refuses duplicates; be sure */
@@ -164,4 +168,9 @@ void launcher_params_name(const WsKernelInfo *k, launcher_params *out) {
     else
       snprintf(out->name[i], sizeof out->name[i], "arg%d", i);
   }
+}
+
+void launcher_params_free(launcher_params *p) {
+  free(p->name);
+  p->name = NULL;
 }

@@ -8,9 +8,9 @@
 #include "ws-c/Compile.h"
 
 /* The C parameter names of kernel `k`'s launch function, one per
- * argument. */
+ * argument (launcher_params_free releases them). */
 typedef struct launcher_params {
-  char name[WS_MAX_KERNEL_ARGS][WS_MAX_ARG_NAME + 8];
+  char (*name)[WS_MAX_ARG_NAME + 8];
 } launcher_params;
 
 /* Names each argument of `k`: its source name ("x" for %x) where that is
@@ -18,5 +18,6 @@ typedef struct launcher_params {
  * (not a keyword, a name the function declares, a CUDA or ws name, a
  * reserved or "argN" spelling), else "argN". */
 void launcher_params_name(const WsKernelInfo *k, launcher_params *out);
+void launcher_params_free(launcher_params *p);
 
 #endif

@@ -27,11 +27,13 @@
 extern "C" {
 #endif
 
-/* The most arguments a kernel may take, and the longest kernel name
- * (with its NUL). A kernel past either is refused with a located error.
- * An argument's source name longer than WS_MAX_ARG_NAME - 1 is not kept
- * (the argument is named by its number alone). */
-enum { WS_MAX_KERNEL_ARGS = 32, WS_MAX_KERNEL_NAME = 128, WS_MAX_ARG_NAME = 64 };
+/* The longest kernel name (with its NUL); a kernel past it is refused
+ * with a located error. An argument's source name longer than
+ * WS_MAX_ARG_NAME - 1 is not kept (the argument is named by its number
+ * alone). A kernel may take any number of arguments whose parameters fit
+ * the chip's parameter space (4096 bytes: a tensor map takes 128 of
+ * them); ws-lower-to-nvvm refuses one past it, with the arithmetic. */
+enum { WS_MAX_KERNEL_NAME = 128, WS_MAX_ARG_NAME = 64 };
 
 /* How an argument reaches the kernel. */
 typedef enum WsArgKind {
@@ -86,8 +88,9 @@ typedef struct WsKernelInfo {
   bool pair;                /* a pair of CTAs issuing one MMA (sm_100a's
                                cta_group::2); else a cluster multicasts */
   int64_t workspace_per_block;
-  int num_args; /* at most WS_MAX_KERNEL_ARGS */
-  WsKernelArg args[WS_MAX_KERNEL_ARGS];
+  int num_args;
+  WsKernelArg *args; /* num_args of them, owned with the table by whoever made
+                        it (wsCollectKernelInfo's: wsKernelInfoFree) */
 } WsKernelInfo;
 
 /* Describes every kernel of `module` that ws-insert-barriers planned (run
@@ -100,8 +103,9 @@ typedef struct WsKernelInfo {
  * described. */
 intptr_t wsCollectKernelInfo(MlirOperation module, MlirStringRef source, WsKernelInfo **kernels);
 
-/* Frees what wsCollectKernelInfo returned (NULL is ignored). */
-void wsKernelInfoFree(WsKernelInfo *kernels);
+/* Frees what wsCollectKernelInfo returned, its `count` kernels' argument
+ * tables with it (NULL is ignored). */
+void wsKernelInfoFree(WsKernelInfo *kernels, intptr_t count);
 
 /* Reduces a location to a file position: names and call sites to what they
  * wrap, a fused location to its first file position. Returns false when

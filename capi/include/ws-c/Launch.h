@@ -58,9 +58,9 @@ typedef struct WsLaunch {
   void *ptr;
 } WsLaunch;
 
-/* A launch of `kernel` (copied: the info need not outlive it); null when
- * memory ran out, or `kernel` is NULL or has more than WS_MAX_KERNEL_ARGS
- * arguments. */
+/* A launch of `kernel` (copied, its argument table with it: the info need
+ * not outlive it); null when memory ran out, or `kernel` is NULL or has
+ * arguments but no table of them. */
 WsLaunch wsLaunchCreate(const WsKernelInfo *kernel);
 
 /* Frees a launch (a null one is ignored). */
