@@ -128,6 +128,10 @@ typedef struct ws_channel {
  * K step's copied in (tcgen05.cp) over the last. Recorded as ws.tmem =
  * {tile, channel, columns, allocated, address[, scale_rings, scale_columns,
  * scale_a_atoms]} on the loop, then on the kernel. */
+/* The engine's shape rules bound the atoms (engine_checks.c): tcgen05
+ * takes M = 128 rows a CTA, N at most 256 and, block-scaled, a K tile of
+ * one atom (128), so a step has at most 128 / 128 of A's and 256 / 128 of
+ * B's: 3; the table keeps room for 4. */
 enum { WS_MAX_SCALE_ATOMS = 4 };
 
 /* Compute warps where the kernel sets no ws.num_warps. */

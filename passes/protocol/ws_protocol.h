@@ -76,7 +76,10 @@ typedef enum ws_ev_kind {
  * a remote arrival or a multicast copy). ws.arrive {cluster} is one event
  * per CTA of the cluster, each an arrival of every warp of the agent
  * (per_warp); a multicast ws.tma_load is one copy per CTA, each of the
- * loading CTA's part of the tile's bytes. */
+ * loading CTA's part of the tile's bytes. The proof models as many CTAs
+ * as ws builds a cluster of (the target table's max_cluster, 2 on both
+ * chips: ws-verify refuses a larger ws.cluster first); a chip row with a
+ * larger one raises this with it. */
 enum { WS_MAX_CLUSTER = 2 };
 
 typedef struct ws_event {

@@ -315,8 +315,9 @@ static bool find_tmem_scales(ws_plan *plan) {
       continue;
     if (n > WS_MAX_SCALE_ATOMS) {
       ws_emit_op_error(op,
-                       "has %lld MX atoms of scales; ws plans at most %d (a 128 x 256 "
-                       "tile at a K tile of 128 takes 3)",
+                       "has %lld MX atoms of scales, more than the %d tcgen05's shapes allow "
+                       "(M = 128, N at most 256, a K tile of one atom: 1 of A's and 2 of "
+                       "B's at most)",
                        (long long)n, WS_MAX_SCALE_ATOMS);
       return false;
     }
