@@ -26,17 +26,11 @@
  * rewrite decides nothing. `ws-specialize{crossings-only}` stops here, so
  * that a test can read the rewritten loop.
  *
- * Kernels that ws-specialize slices this way: elementwise and row kernels
- * (spec_slices_generically); a matmul's consumers still have their own
- * emitters. Part of ws-specialize (specialize.c). */
+ * A matmul's consumers have sides of their own: rewrite_wgmma.c (wgmma)
+ * and rewrite_tcgen05.c (the MMA warp and tensor memory), which end in
+ * the epilogue's channels (spec_rewrite_epilogue). Part of ws-specialize
+ * (specialize.c). */
 #include "specialize_internal.h"
-
-bool spec_slices_generically(const ws_plan *plan) {
-  for (int p = 0; p < plan->num_parts; p++)
-    if (plan->parts[p].pingpong && mlirOperationIsNull(ws_plan_tile_loop(plan)))
-      return false;
-  return true;
-}
 
 ws_builder spec_scratch(crossings *R) { return ws_builder_at_end(R->scratch, R->loc); }
 
@@ -85,13 +79,27 @@ void spec_replace_uses_in(crossings *R, MlirValue from, MlirValue to, int part) 
   ws_op_list_free(&owners);
 }
 
-/* Every tile the map took from a slot (a ws.read_slot that stands for a
- * ws.load's result) is what the partition's ops read from now on. */
-void spec_read_from_slots(crossings *R, value_map *m, int part) {
+/* What the map puts in each value's place (a ws.read_slot for a ws.load's
+ * tile, a ws.mma's product for a ws.dot's) is what the partition's ops
+ * read from now on; the map is emptied. */
+void spec_use_mapped(crossings *R, value_map *m, int part) {
   for (long i = 0; i < m->cap; i++)
     if (m->slots[i].from.ptr)
       spec_replace_uses_in(R, m->slots[i].from, m->slots[i].to, part);
   spec_map_free(m);
+}
+
+void spec_rewrite_epilogue(crossings *R, const spec_loops *at, ws_builder *b, MlirOperation after,
+                           int part) {
+  value_map m = {0};
+  if (spec_takes_epilogue_operands(R->S, part))
+    spec_transfer(R->S, b, &m, at->tiles, part, true, true, false);
+  spec_place(R, after, 1u << part, false);
+  spec_use_mapped(R, &m, part);
+  ws_builder out = spec_scratch(R);
+  spec_transfer(R->S, &out, &m, at->tiles, part, false, false, false);
+  spec_place(R, at->epilogue_end, 1u << part, false);
+  spec_map_free(&m);
 }
 
 /* ---- the count of a loop's steps --------------------------------------------- */
@@ -255,7 +263,7 @@ static void rewrite_transfers(crossings *R, MlirOperation anchor, MlirValue n, i
   ws_builder b = spec_scratch(R);
   spec_transfer(R->S, &b, &m, n, part, incoming, false, second);
   spec_place(R, anchor, 1u << part, false);
-  spec_read_from_slots(R, &m, part);
+  spec_use_mapped(R, &m, part);
 }
 
 /* The prologue's slots (a row kernel's weight): waited for and read at the
@@ -271,7 +279,7 @@ static void rewrite_prologue_slots(crossings *R, MlirOperation top, MlirOperatio
         ws_ring_is_prologue(R->plan, &R->plan->rings[r]))
       spec_read_ring(S, &b, &m, r, S->prologue_slot[r]);
   spec_place(R, top, 1u << part, true);
-  spec_read_from_slots(R, &m, part);
+  spec_use_mapped(R, &m, part);
   b = spec_scratch(R);
   spec_prologue_channels(S, &b, part, true);
   spec_place(R, end, 1u << part, false);

@@ -80,11 +80,9 @@ static bool rewrite_issuer(crossings *R, const spec_loops *at, int part, MlirVal
 static void rewrite_tmem_epilogue(crossings *R, const spec_loops *at, int part) {
   specializer *S = R->S;
   const ws_plan *plan = R->plan;
-  unsigned mine = 1u << part;
   int acc = plan->tmem.channel;
   MlirOperation loop = plan->loop, after = mlirOperationGetNextInBlock(loop);
   MlirValue buffer, phase;
-  value_map m = {0};
   ws_builder b = spec_scratch(R);
   spec_slot_phase(S, &b, at->tiles, acc, plan->channels[acc].consumer_phase, &buffer, &phase);
   spec_wait_barrier(S, &b, acc, true, buffer, phase);
@@ -95,15 +93,8 @@ static void rewrite_tmem_epilogue(crossings *R, const spec_loops *at, int part) 
   MlirValue tile = ws_build_value(&b, "ws.tmem_load", 2, load, mlirValueGetType(result), 0, NULL);
   spec_tcgen05_fence(&b, true);
   spec_arrive(S, &b, acc, false, buffer);
-  if (spec_takes_epilogue_operands(S, part))
-    spec_transfer(S, &b, &m, at->tiles, part, true, true, false);
-  spec_place(R, after, mine, false);
   spec_replace_uses_in(R, result, tile, part);
-  spec_read_from_slots(R, &m, part);
-  b = spec_scratch(R);
-  spec_transfer(S, &b, &m, at->tiles, part, false, false, false);
-  spec_place(R, at->epilogue_end, mine, false);
-  spec_map_free(&m);
+  spec_rewrite_epilogue(R, at, &b, after, part);
 }
 
 bool spec_rewrite_tcgen05(crossings *R, const spec_loops *at, int mma, int epilogue) {

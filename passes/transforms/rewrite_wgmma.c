@@ -137,16 +137,14 @@ static bool rewrite_k_step(crossings *R, MlirOperation loop, MlirOperation end, 
   return ok;
 }
 
-/* The consumers' readers of what `m` maps (the products, the tiles read
- * from slots) read the new values. */
-static void read_mapped(crossings *R, value_map *m, int part) {
-  for (long i = 0; i < m->cap; i++)
-    if (m->slots[i].from.ptr)
-      spec_replace_uses_in(R, m->slots[i].from, m->slots[i].to, part);
-  spec_map_free(m);
-}
-
 /* ---- ping-pong ------------------------------------------------------------------ */
+
+/* The next tile's start of the consumers' own K count (at->own_k, the tile
+ * loop's count that count_tile_loop left for this file to yield). */
+static void own_count_goes_on(const spec_loops *at, MlirValue next) {
+  mlirOperationSetOperand(mlirBlockGetTerminator(ws_loop_body(at->tile)),
+                          mlirBlockArgumentGetArgNumber(at->own_k) - 1, next);
+}
 
 /* Moves the consumers' op `op` before `dest` (its operands through `m`),
  * or, when other partitions share it (index math), puts a copy there and
@@ -245,7 +243,7 @@ static void guard_own_tiles(crossings *R, const spec_loops *at, MlirOperation fr
   b = spec_scratch(R); /* both warpgroups step past the tile's K steps */
   MlirValue next_k = ws_arith(&b, "arith.addi", at->own_k, k_steps);
   spec_place(R, at->epilogue_end, mine, false);
-  mlirOperationSetOperand(mlirBlockGetTerminator(ws_loop_body(at->tile)), 1, next_k);
+  own_count_goes_on(at, next_k);
 }
 
 /* ---- two stages ----------------------------------------------------------------- */
@@ -300,7 +298,7 @@ static MlirValue rotated_k_loop(crossings *R, const spec_loops *at, int part, in
                            spec_map_get(&m, mlirOperationGetResult(loop, i)), part);
     drop_partition_ops(R, loop, part);
     if (persistent)
-      mlirOperationSetOperand(mlirBlockGetTerminator(ws_loop_body(at->tile)), 1, steps);
+      own_count_goes_on(at, steps);
   }
   spec_map_free(&m);
   return steps;
@@ -361,7 +359,7 @@ bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part) 
       return false;
   } else {
     bool ok = rewrite_k_step(R, loop, at->loop_end, part, in, base, &turns, &m);
-    read_mapped(R, &m, part);
+    spec_use_mapped(R, &m, part);
     if (!ok)
       return false;
     steps = mlirOperationGetResult(loop, 0);
@@ -384,14 +382,7 @@ bool spec_rewrite_wgmma_consumers(crossings *R, const spec_loops *at, int part) 
     MlirNamedAttribute seg = ws_named_text(S->ctx, "operandSegmentSizes", "array<i32: 1, 1, 0>");
     ws_build_void(&b, "nvvm.barrier", 2, ops, 1, &seg);
   }
-  if (spec_takes_epilogue_operands(S, part))
-    spec_transfer(S, &b, &m, at->tiles, part, true, true, false);
-  spec_place(R, after, mine, false);
-  read_mapped(R, &m, part);
-  b = spec_scratch(R);
-  spec_transfer(S, &b, &m, at->tiles, part, false, false, false);
-  spec_place(R, at->epilogue_end, mine, false);
-  spec_map_free(&m);
+  spec_rewrite_epilogue(R, at, &b, after, part);
   if (pingpong)
     guard_own_tiles(R, at, guard_from, warpgroup, k_steps, part);
   return true;

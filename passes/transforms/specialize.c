@@ -405,9 +405,16 @@ static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
 }
 
 /* The loop must be the kernel's last op before gpu.return, at its top
- * level: the partitions replace it there. */
+ * level: the partitions replace it there. Ping-pong consumers need the
+ * tile loop they take turns at. */
 static bool check_placement(const ws_plan *plan) {
   MlirOperation tile = ws_plan_tile_loop(plan);
+  for (int p = 0; p < plan->num_parts && mlirOperationIsNull(tile); p++)
+    if (plan->parts[p].pingpong) { /* ping-pong takes turns at the tiles */
+      ws_emit_op_error(plan->loop, "has ping-pong consumers but no persistent tile loop "
+                                   "around it; mark the loop over tiles around it");
+      return false;
+    }
   MlirOperation top = mlirOperationIsNull(tile) ? plan->loop : tile;
   MlirBlock block = mlirOperationGetBlock(top);
   MlirOperation parent = mlirBlockGetParentOperation(block);
@@ -444,12 +451,6 @@ bool ws_specialize(ws_plan *plan, bool crossings_only) {
   S.i32 = mlirIntegerTypeGet(S.ctx, 32);
   S.prologue_slot = spec_values(plan->num_rings);
   S.second = ws_plan_second_pass(plan);
-  if (!spec_slices_generically(plan)) {
-    ws_emit_op_error(plan->loop, "takes turns with ping-pong consumers but is no persistent "
-                                 "tile loop; mark the loop over tiles around it");
-    free(S.prologue_slot);
-    return false;
-  }
   crossings *rewritten = spec_rewrite_crossings(&S, plan);
   if (S.failed || crossings_only) {
     spec_keep_crossings(rewritten); /* the rewritten loop stays for the test to read */

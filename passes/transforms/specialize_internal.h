@@ -181,8 +181,7 @@ typedef struct crossings {
 ws_builder spec_scratch(crossings *R);
 void spec_place(crossings *R, MlirOperation anchor, unsigned mask, bool outside);
 void spec_replace_uses_in(crossings *R, MlirValue from, MlirValue to, int part);
-void spec_read_from_slots(crossings *R, value_map *m, int part);
-bool spec_slices_generically(const ws_plan *plan);
+void spec_use_mapped(crossings *R, value_map *m, int part);
 crossings *spec_rewrite_crossings(specializer *S, ws_plan *plan);
 void spec_erase_crossings(crossings *R);
 void spec_keep_crossings(crossings *R);
@@ -197,6 +196,13 @@ typedef struct spec_loops {
   MlirValue own_k; /* ping-pong: the consumers' K count at the tile's start, a
                       count of their own (they skip the other's tiles) */
 } spec_loops;
+
+/* A matmul's epilogue on the consumers' side: the ops built at `b` (what
+ * follows their K loop) and the epilogue operands' slots go before
+ * `after`, the ops read those tiles, and the C tile goes into its slot at
+ * the epilogue's end. */
+void spec_rewrite_epilogue(crossings *R, const spec_loops *at, ws_builder *b, MlirOperation after,
+                           int part);
 
 /* rewrite_wgmma.c */
 bool spec_uses_pending(const mma_groups *g, MlirOperation op);
