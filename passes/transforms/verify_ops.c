@@ -518,9 +518,12 @@ bool verify_reduce(MlirOperation op) {
       !mlirTypeEqual(mlirShapedTypeGetElementType(v), mlirShapedTypeGetElementType(r))) {
     ws_emit_op_error(op,
                      "reduces %s along axis %lld to %s; expected a 1 x %lld tile of "
-                     "its element type",
+                     "its element type%s",
                      ws_type_str(v, vbuf, sizeof vbuf), axis, ws_type_str(r, rbuf, sizeof rbuf),
-                     (long long)other);
+                     (long long)other,
+                     axis == 0 ? " (axis = 0 reduces each column; a row's values reduce "
+                                 "along axis = 1)"
+                               : "");
     return false;
   }
   return true;

@@ -8,7 +8,7 @@ module attributes {gpu.container_module} {
       %b = "ws.reduce"(%s) {kind = "max"} : (tensor<64x128xf32>) -> tensor<1x64xf32>
       // CHECK: verify-reduce-iota-errors.mlir:[[@LINE+1]]:12: error: 'ws.reduce' op reduces tensor<64x128xf32> along axis 1 to tensor<1x128xf32>; expected a 1 x 64 tile of its element type
       %c = "ws.reduce"(%s) {kind = "max", axis = 1 : i32} : (tensor<64x128xf32>) -> tensor<1x128xf32>
-      // CHECK: verify-reduce-iota-errors.mlir:[[@LINE+1]]:12: error: 'ws.reduce' op reduces tensor<64x128xf32> along axis 0 to tensor<1x128xf16>; expected a 1 x 128 tile of its element type
+      // CHECK: verify-reduce-iota-errors.mlir:[[@LINE+1]]:12: error: 'ws.reduce' op reduces tensor<64x128xf32> along axis 0 to tensor<1x128xf16>; expected a 1 x 128 tile of its element type (axis = 0 reduces each column; a row's values reduce along axis = 1)
       %d = "ws.reduce"(%s) {kind = "sum", axis = 0 : i32} : (tensor<64x128xf32>) -> tensor<1x128xf16>
       // CHECK: verify-reduce-iota-errors.mlir:[[@LINE+1]]:12: error: 'ws.iota' op makes tensor<64x128xf32>; an index tile is i32
       %e = "ws.iota"() {axis = 0 : i32} : () -> tensor<64x128xf32>
