@@ -51,16 +51,21 @@ def run_all(folder):
         torch.cuda.synchronize()
         want = parts.view(SPLITS, m, n).sum(0)
         err = (out - want).abs().max().item()
-        guards = intact(torch, big, m, n)
-        ok = guards and err <= 1e-4
-        failed += not ok
-        print("combine_32 %5dx%5d  max err %.3g  guards %s  %s" % (
-            m, n, err, "intact" if guards else "BROKEN", "ok" if ok else "FAILED"))
+        failed += verdict("combine_32 %5dx%5d  max err %.3g" % (m, n, err),
+                          intact(torch, big, m, n), err <= 1e-4)
     failed += check_fanout(torch, ws, folder)
     failed += check_split_kv(torch, ws, folder)
     total = len(SHAPES) + len(FANOUT_SHAPES) + len(SPLIT_KV_ROWS)
     print("combine: %d passed, %d failed" % (total - failed, failed))
     return 1 if failed else 0
+
+
+def verdict(what, guards, right):
+    """Prints one check's line; 1 when it failed (wrong or a guard byte
+    changed), else 0."""
+    ok = guards and right
+    print("%s  guards %s  %s" % (what, "intact" if guards else "BROKEN", "ok" if ok else "FAILED"))
+    return 0 if ok else 1
 
 
 def check_fanout(torch, ws, folder):
@@ -79,12 +84,8 @@ def check_fanout(torch, ws, folder):
         kernel[(-(-m // 32),)](ins[0][1], ins[1][1], *[v for _, v in outs], n)
         torch.cuda.synchronize()
         exact = all(torch.equal(v, a + b) for _, v in outs)
-        guards = all(intact(torch, big, m, n) for big, _ in outs)
-        ok = exact and guards
-        failed += not ok
-        print("fanout_12  %5dx%5d  %s  guards %s  %s" % (
-            m, n, "exact" if exact else "WRONG", "intact" if guards else "BROKEN",
-            "ok" if ok else "FAILED"))
+        failed += verdict("fanout_12  %5dx%5d  %s" % (m, n, "exact" if exact else "WRONG"),
+                          all(intact(torch, big, m, n) for big, _ in outs), exact)
     return failed
 
 
@@ -103,11 +104,8 @@ def check_split_kv(torch, ws, folder):
         torch.cuda.synchronize()
         want = (torch.softmax(lse, 0)[:, :, None] * opart).sum(0)
         err = (out - want).abs().max().item()
-        guards = intact(torch, big, m, HEAD_DIM)
-        ok = guards and err <= 1e-5
-        failed += not ok
-        print("%s %5d rows  max err %.3g  guards %s  %s" % (
-            SPLIT_KV, m, err, "intact" if guards else "BROKEN", "ok" if ok else "FAILED"))
+        failed += verdict("%s %5d rows  max err %.3g" % (SPLIT_KV, m, err),
+                          intact(torch, big, m, HEAD_DIM), err <= 1e-5)
     return failed
 
 
