@@ -942,6 +942,9 @@ static void emit_entry(lowering *L) {
   MlirNamedAttribute global = ws_named_text(L->ctx, "global_name", "@ws_smem");
   L->tiles.smem = ws_build_value(&b, "llvm.mlir.addressof", 0, NULL, L->ptr_shared, 1, &global);
   L->tiles.tid = ws_build_value(&b, "nvvm.read.ptx.sreg.tid.x", 0, NULL, L->i32, 0, NULL);
+  if (L->compute_parts > 1) /* each compute partition's threads hold its tiles from 0 on */
+    L->tiles.tid = ws_arith(&b, "arith.remui", L->tiles.tid,
+                            lower_c32(&b, L->plan.parts[L->compute].num_warps * 32));
   bool pingpong = L->compute >= 0 && L->plan.parts[L->compute].pingpong;
   for (long i = 0; i < L->ops.len; i++)
     if (wsOperationIsA(L->ops.items[i], "mma") && ws_has_attr(L->ops.items[i], "ring_a")) {
@@ -953,6 +956,28 @@ static void emit_entry(lowering *L) {
       break;
     }
   ws_tiles_entry(&L->tiles, &b);
+}
+
+/* Every compute partition lays out its tiles as the first does (one
+ * layout for the kernel's tile ops), over its own threads from thread 0:
+ * so each has the first one's warps and starts at a multiple of them, as
+ * ws-insert-barriers lays them out. */
+static bool check_compute_parts(lowering *L) {
+  for (int p = 0; p < L->plan.num_parts; p++) {
+    const ws_partition *c = &L->plan.parts[p];
+    if (c->role != WS_ROLE_COMPUTE)
+      continue;
+    int warps = L->plan.parts[L->compute].num_warps;
+    if (c->num_warps != warps || c->first_warp % warps) {
+      ws_emit_op_error(L->plan.tables,
+                       "has compute partition \"%s\" of %d warps from warp %d; every compute "
+                       "partition has the first one's %d warps, from a multiple of them",
+                       c->name, c->num_warps, c->first_warp, warps);
+      return false;
+    }
+    L->compute_parts++;
+  }
+  return true;
 }
 
 static bool lower_with(lowering *L, MlirOperation func) {
@@ -973,6 +998,8 @@ static bool lower_with(lowering *L, MlirOperation func) {
   }
   L->old_func = func;
   L->compute = ws_plan_find_role(&L->plan, WS_ROLE_COMPUTE);
+  if (!check_compute_parts(L))
+    return false;
   L->loc = mlirOperationGetLocation(func);
   L->ctx = mlirOperationGetContext(func);
   L->i32 = mlirIntegerTypeGet(L->ctx, 32);

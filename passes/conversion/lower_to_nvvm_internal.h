@@ -51,7 +51,8 @@ typedef struct lowering {
   MlirValue *descs, *views; /* stored descriptors' views (one per argument at most) */
   int num_views;
   MlirValue warpgroup; /* tid / 128, read from lane 0: see emit_entry */
-  int compute;         /* index of the compute partition, or -1 */
+  int compute;         /* index of the (first) compute partition, or -1 */
+  int compute_parts;   /* how many compute partitions (a split elementwise loop: several) */
   MlirType i32, ptr_shared, ptr_cluster;
   /* the arena's base and the thread index (tiles.smem, tiles.tid), the
    * compute partition's tiles (ws_lower_tile.h) */

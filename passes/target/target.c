@@ -93,10 +93,10 @@ static const ws_mma_engine tcgen05 = {
  * MMA: its engine's pair_mma). SMs: 132 on the H100 SXM, 148 on the
  * B200. Parameters: 4096 bytes a kernel, as PTX ISA 8.0 allows (8.1
  * raised it to 32764 where the driver takes it; ws keeps to the bound
- * every driver of both chips takes). */
+ * every driver of both chips takes). A block runs at most 1024 threads. */
 static const ws_target targets[] = {
-    {"sm_90a", "+ptx80", 232448, 233472, 0, 65536, 256, &wgmma, 2, 132, 1024, 4096},
-    {"sm_100a", "+ptx88", 232448, 233472, 512, 65536, 256, &tcgen05, 2, 148, 1024, 4096},
+    {"sm_90a", "+ptx80", 232448, 233472, 0, 65536, 256, &wgmma, 2, 132, 1024, 4096, 1024},
+    {"sm_100a", "+ptx88", 232448, 233472, 512, 65536, 256, &tcgen05, 2, 148, 1024, 4096, 1024},
 };
 
 const ws_target *ws_target_find(const char *chip) {

@@ -107,6 +107,8 @@ typedef struct ws_target {
                                   each resident block */
   int param_bytes;             /* the most bytes a kernel's parameters may take
                                   (its tensor maps among them) */
+  int max_block_threads;       /* the most threads a block runs (every
+                                  partition's warps) */
 } ws_target;
 
 /* The row of `chip` ("sm_90a"), or NULL when ws does not target it. */

@@ -22,9 +22,10 @@
  *    cp.async.bulk.wait_group.read depth-1 before releasing the slot of the
  *    store issued depth-1 steps ago, and drains all at exit (drain).
  *
- * Registers: compute warps form warpgroups 0..; load and store warps share
- * the next warpgroup. The kernel gets a register cap at entry (.maxnreg) that
- * lets blocks_per_sm blocks fit; the block's pool is that cap times its
+ * Registers: compute warps form warpgroups 0.. (every compute partition's,
+ * in table order, where an elementwise loop's compute is split); load and
+ * store warps share the next warpgroup. The kernel gets a register cap at
+ * entry (.maxnreg) that lets blocks_per_sm blocks fit; the block's pool is that cap times its
  * threads. The producer warpgroup drops to 24 with setmaxnreg.dec and the
  * compute warpgroups take what it frees (setmaxnreg.inc), in multiples of 8,
  * at most 256, never more than the pool holds. Totals are checked against
@@ -131,16 +132,30 @@ static int kind_blocks(const ws_plan *plan, int threads) {
 }
 
 /* Warp layout and register budgets; false (after an error) when they cannot
- * fit the register file. */
+ * fit the register file or the block's threads. Compute partitions take
+ * whole warpgroups from warp 0 on, in table order (several where an
+ * elementwise loop's compute is split, ws.split_compute); the producers
+ * share the warpgroup after them. */
 static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
   const ws_target *target = ws_target_of(plan->loop);
   const int SM_REGISTERS = target->registers_per_sm, MAX_REGISTERS = target->max_registers;
-  int compute_index = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
-  ws_partition *compute = compute_index >= 0 ? &plan->parts[compute_index] : NULL;
-  int compute_warps = compute ? compute->num_warps : 0;
-  int producers = plan->num_parts - (compute != NULL);
+  int compute_warps = 0, computes = 0;
+  for (int p = 0; p < plan->num_parts; p++)
+    if (plan->parts[p].role == WS_ROLE_COMPUTE) {
+      compute_warps += plan->parts[p].num_warps;
+      computes++;
+    }
+  bool compute = computes > 0;
+  int producers = plan->num_parts - computes;
   int warps = compute_warps + (compute_warps ? 4 : producers);
   int threads = warps * 32;
+  if (threads > target->max_block_threads) {
+    ws_emit_op_error(plan->loop,
+                     "warp plan does not fit: %d compute partition(s) of %d warps in all and "
+                     "a producer warpgroup need %d threads; a block runs at most %d",
+                     computes, compute_warps, threads, target->max_block_threads);
+    return false;
+  }
   int fixed = kind_blocks(plan, threads);
   if (fixed)
     max_blocks = fixed;
@@ -153,12 +168,13 @@ static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
   if (cap > MAX_REGISTERS - 1)
     cap = MAX_REGISTERS - 8; /* .maxnreg takes at most 255 */
   int next = 0;
-  if (compute) {
-    compute->first_warp = 0;
-    next = compute_warps;
-  }
   for (int p = 0; p < plan->num_parts; p++)
-    if (p != compute_index)
+    if (plan->parts[p].role == WS_ROLE_COMPUTE) {
+      plan->parts[p].first_warp = next;
+      next += plan->parts[p].num_warps;
+    }
+  for (int p = 0; p < plan->num_parts; p++)
+    if (plan->parts[p].role != WS_ROLE_COMPUTE)
       plan->parts[p].first_warp = next++;
   /* setmaxnreg moves registers within the pool the block got at launch,
    * cap * threads; .inc waits until .dec has freed enough, so sizing it
@@ -172,9 +188,9 @@ static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
       compute_regs = MAX_REGISTERS;
   }
   for (int p = 0; p < plan->num_parts; p++)
-    plan->parts[p].registers = p == compute_index ? compute_regs
-                               : compute          ? PRODUCER_REGISTERS
-                                                  : cap;
+    plan->parts[p].registers = plan->parts[p].role == WS_ROLE_COMPUTE ? compute_regs
+                               : compute                              ? PRODUCER_REGISTERS
+                                                                      : cap;
   long total = compute ? (long)compute_regs * compute_warps * 32 +
                              (long)PRODUCER_REGISTERS * WARPGROUP_THREADS
                        : (long)cap * threads;

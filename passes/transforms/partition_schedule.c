@@ -4,7 +4,9 @@
  *
  *   load     ws.load (TMA issue): 1 warp
  *   compute  elementwise arith/math on tiles, ws.dot (wgmma): ws.num_warps
- *            warps (default 4), whole warpgroups
+ *            warps (default 4), whole warpgroups; one partition for each
+ *            part of an elementwise loop's math that shares no tile with
+ *            the rest where the loop asks (ws.split_compute, split_compute.c)
  *   store    ws.store (TMA store): 1 warp
  *   mma      on sm_100a, a matmul's ws.dot (tcgen05.mma into tensor memory,
  *            issued by one thread): 1 warp; the compute warps then run only
@@ -40,6 +42,7 @@
 #include "../target/ws_target.h"
 #include "ws_cluster_share.h"
 #include "ws_product_lag.h"
+#include "ws_split_compute.h"
 #include "ws_step_pipeline.h"
 #include "ws_tile_loop.h"
 #include "../../dialect/ws_text.h"
@@ -737,6 +740,26 @@ static bool takes_turns(const ws_plan *plan, const MlirOperation *ops, int n, in
   return mlirOperationIsNull(*wide);
 }
 
+/* An elementwise loop's compute as one partition or one for each part of
+ * its work (split_compute.c), with the remark that says why. */
+static bool split_compute(ws_plan *plan, int compute, const MlirOperation *ops,
+                          const unsigned *roles, int n, int *part_of, bool explain,
+                          const ws_pass_env *env) {
+  char why[512];
+  int parts = ws_split_compute(plan, compute, ops, roles, n, part_of, why, sizeof why);
+  if (!parts) {
+    ws_emit_op_error(plan->loop,
+                     "asks for ws.split_compute = true, but its compute cannot be "
+                     "split: %s",
+                     why);
+    return false;
+  }
+  if (explain && why[0])
+    ws_remark(env, mlirOperationGetLocation(plan->loop), "%s: %s",
+              parts > 1 ? "split compute" : "one compute partition", why);
+  return true;
+}
+
 /* The partition table and every op's partitions, from the ops' roles. */
 static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const unsigned *masks, int n,
                          int compute_warps, bool explain, const ws_pass_env *env) {
@@ -821,16 +844,24 @@ static bool schedule_ops(MlirOperation loop, const MlirOperation *ops, const uns
                     "since %s",
                     why);
   }
+  int *part_of = ws_zalloc((size_t)n, sizeof *part_of);
+  for (int i = 0; i < n; i++)
+    part_of[i] = -1; /* the partition of its role */
+  if (compute >= 0 && !split_compute(&plan, compute, ops, masks, n, part_of, explain, env)) {
+    free(part_of);
+    return false;
+  }
   unsigned present = (1u << plan.num_parts) - 1;
   /* Scalars, last to first, so each sees its users' partitions. */
   for (int i = n - 1; i >= 0; i--) {
-    unsigned m = role_partitions(masks[i], index_of);
+    unsigned m = part_of[i] >= 0 ? 1u << part_of[i] : role_partitions(masks[i], index_of);
     if (m == 0) {
       m = users_mask(&plan, ops[i], present);
       m = m ? m : present;
     }
     ws_set_op_partitions(&plan, ops[i], m);
   }
+  free(part_of);
   ws_set_op_partitions(&plan, term, present);
   if (matmul)
     copy_stored_accumulators(&plan, explain, env);

@@ -474,9 +474,10 @@ static bool rewrite_all(crossings *R) {
       mlirOperationIsNull(ws_plan_tile_loop(plan)) ? plan->loop : ws_plan_tile_loop(plan));
   bool matmul = ws_plan_is_matmul(plan);
   int compute = ws_plan_find_role(plan, WS_ROLE_COMPUTE);
-  if (!matmul && compute >= 0 &&
-      !check_compute_ops(R, mlirBlockGetFirstOperation(block), (MlirOperation){NULL}, compute))
-    return false;
+  for (int part = 0; part < plan->num_parts && !matmul; part++)
+    if (plan->parts[part].role == WS_ROLE_COMPUTE &&
+        !check_compute_ops(R, mlirBlockGetFirstOperation(block), (MlirOperation){NULL}, part))
+      return false;
   spec_loops at = {.top = mlirBlockGetFirstOperation(block)};
   MlirValue zero = zero_before(R, at.top, true);
   MlirOperation second_end = {NULL};
@@ -505,8 +506,9 @@ static bool rewrite_all(crossings *R) {
   if (mma < 0 && !staged && compute >= 0 && matmul &&
       !spec_rewrite_wgmma_consumers(R, &at, compute))
     return false;
-  if (compute >= 0 && !matmul)
-    rewrite_elementwise_compute(R, &at, second_end, compute);
+  for (int part = 0; part < plan->num_parts && !matmul; part++) /* one, or a split loop's parts */
+    if (plan->parts[part].role == WS_ROLE_COMPUTE)
+      rewrite_elementwise_compute(R, &at, second_end, part);
   if (!mlirOperationIsNull(at.tile)) { /* the count of tiles: carried by its readers */
     MlirOperation yield = mlirBlockGetTerminator(ws_loop_body(at.tile));
     intptr_t index = mlirBlockArgumentGetArgNumber(at.tiles) - 1;

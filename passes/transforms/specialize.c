@@ -380,25 +380,32 @@ static void slice_mma_warp(specializer *S, ws_builder *b, int part) {
   spec_slice_partition(S, &issuer, part);
 }
 
+/* The compute partitions' warps come first, one range after another
+ * (several where an elementwise loop's compute is split), each under its
+ * branch on the warp index and its setmaxnreg.inc; the TMA partitions
+ * share the warpgroup after them and drop to one count. */
 static void emit_partitions(specializer *S, ws_builder *b, MlirValue warp) {
-  int compute = ws_plan_find_role(S->plan, WS_ROLE_COMPUTE);
   ws_builder workers = *b;
-  if (compute >= 0) {
-    const ws_partition *p = &S->plan->parts[compute];
+  bool compute = false;
+  for (int c = 0; c < S->plan->num_parts; c++) {
+    const ws_partition *p = &S->plan->parts[c];
+    if (p->role != WS_ROLE_COMPUTE)
+      continue;
     MlirBlock then_block, else_block;
-    ws_build_if(b, ws_cmpi(b, "ult", warp, spec_c32(b, p->num_warps)), &then_block, &else_block);
+    ws_build_if(&workers,
+                ws_cmpi(&workers, "ult", warp, spec_c32(&workers, p->first_warp + p->num_warps)),
+                &then_block, &else_block);
     ws_builder t = ws_builder_before(mlirBlockGetTerminator(then_block));
     spec_setmaxnreg(&t, true, p->registers);
-    spec_slice_partition(S, &t, compute);
-    /* The TMA partitions share the warpgroup after the compute warps and
-     * drop to one count. */
+    spec_slice_partition(S, &t, c);
     workers = ws_builder_before(mlirBlockGetTerminator(else_block));
-    for (int q = 0; q < S->plan->num_parts; q++)
-      if (q != compute) {
-        spec_setmaxnreg(&workers, false, S->plan->parts[q].registers);
-        break;
-      }
+    compute = true;
   }
+  for (int q = 0; q < S->plan->num_parts && compute; q++)
+    if (S->plan->parts[q].role != WS_ROLE_COMPUTE) {
+      spec_setmaxnreg(&workers, false, S->plan->parts[q].registers);
+      break;
+    }
   emit_workers(S, &workers, warp, WS_ROLE_LOAD, spec_slice_partition);
   emit_workers(S, &workers, warp, WS_ROLE_MMA, slice_mma_warp);
   emit_workers(S, &workers, warp, WS_ROLE_STORE, spec_slice_partition);

@@ -163,6 +163,15 @@ static bool check_store_boxes(verify_state *st, MlirOperation op, MlirAttribute 
                                 "");
 }
 
+/* ws.split_compute = true | false on the loop marked ws.warp_specialize
+ * (an elementwise loop): whether each part of its math that shares no tile
+ * with the rest runs in a compute partition of its own. */
+static bool check_split_compute(verify_state *st, MlirOperation op, MlirAttribute attr) {
+  (void)st;
+  return check_marked_loop_bool(op, attr, "ws.split_compute",
+                                "the scf.for marked ws.warp_specialize", "");
+}
+
 static bool check_num_stages(verify_state *st, MlirOperation op, MlirAttribute attr) {
   (void)st;
   long long v;
@@ -301,6 +310,7 @@ static const attr_rule attr_rules[] = {
     {"ws.num_stages", check_num_stages, true},
     {"ws.split_k", check_split_k, true},
     {"ws.store_boxes", check_store_boxes, true},
+    {"ws.split_compute", check_split_compute, true},
     {"ws.tile_loop", check_tile_loop, false},
     {"ws.overlap", check_overlap, true},
     {"ws.pipeline", check_pipeline, true},
