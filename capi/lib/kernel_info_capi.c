@@ -118,14 +118,14 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
   MlirAttribute name =
       mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name"));
   MlirStringRef n = mlirStringAttrGetValue(name);
-  if (n.length >= sizeof info->name) {
-    char message[96];
-    snprintf(message, sizeof message, "a kernel's name may be at most %d characters long",
-             WS_MAX_KERNEL_NAME - 1);
-    refuse_kernel(c, func, message);
+  info->name = malloc(n.length + 1);
+  if (!info->name) {
+    refuse_kernel(c, func, "out of memory describing the kernels");
     return;
   }
-  snprintf(info->name, sizeof info->name, "%.*s", (int)n.length, n.data);
+  memcpy(info->name, n.data, n.length);
+  info->name[n.length] = '\0';
+  c->n++; /* owned by the table from here on, freed with it */
   WsPlanKernel k = wsPlanGetKernel(plan);
   info->block_threads = k.block_threads;
   info->shared_memory_bytes = k.shared_memory_bytes;
@@ -146,7 +146,6 @@ static void describe(collector *c, MlirOperation func, WsPlan plan) {
     refuse_kernel(c, func, "out of memory describing the kernels");
     return;
   }
-  c->n++; /* its table is the collector's to free from here on */
   for (intptr_t i = 0; i < num; i++) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
     MlirType t = mlirValueGetType(arg);
@@ -216,7 +215,9 @@ intptr_t wsCollectKernelInfo(MlirOperation module, MlirStringRef source, WsKerne
 }
 
 void wsKernelInfoFree(WsKernelInfo *kernels, intptr_t count) {
-  for (intptr_t i = 0; kernels && i < count; i++)
+  for (intptr_t i = 0; kernels && i < count; i++) {
+    free(kernels[i].name);
     free(kernels[i].args);
+  }
   free(kernels);
 }

@@ -113,6 +113,7 @@ WsLaunch wsLaunchCreate(const WsKernelInfo *kernel) {
   if (!l)
     return (WsLaunch){NULL};
   l->kernel = *kernel;
+  l->kernel.name = NULL; /* the caller's; the launch names arguments, not kernels */
   l->kernel.args = malloc(n * sizeof *l->kernel.args);
   l->rules = calloc(n, sizeof *l->rules);
   l->slots = aligned_alloc(_Alignof(ws_arg_slot), slot_bytes);

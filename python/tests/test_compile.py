@@ -46,6 +46,13 @@ def test_a_persistent_matmul_says_so():
     assert any(a.swizzle == 128 for a in descs)
 
 
+def test_a_kernel_name_is_as_long_as_it_is(add_source):
+    name = "add_" + "x" * 300
+    mod = ws.compile(add_source.replace("@add", "@" + name))
+    assert mod.kernels[name].signature.name == name
+    assert ".entry " + name in mod.ptx
+
+
 def test_an_index_argument_is_passed_as_i64(add_source):
     src = add_source.replace("%ynumel: i32) kernel", "%n: index) kernel").replace(
         "%pid = gpu.block_id x", "%ynumel = arith.index_cast %n : index to i32\n"

@@ -14,7 +14,6 @@ import ctypes
 import os
 from typing import Optional
 
-MAX_KERNEL_NAME = 128
 MAX_ARG_NAME = 64
 
 
@@ -57,7 +56,7 @@ class KernelArg(ctypes.Structure):
 
 class KernelInfo(ctypes.Structure):
     _fields_ = [
-        ("name", ctypes.c_char * MAX_KERNEL_NAME),
+        ("name", ctypes.c_char_p),
         ("block_threads", ctypes.c_int),
         ("shared_memory_bytes", ctypes.c_int),
         ("blocks_per_sm", ctypes.c_int),

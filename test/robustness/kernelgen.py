@@ -20,6 +20,7 @@ compile. Without it, some kernels are meant to be rejected (a step that is
 not a whole granule, an oversize box set).
 """
 import random
+import re
 
 FLOATS = ["f32", "f16", "bf16", "f8E4M3FN", "f8E5M2"]
 INTS = ["i8", "i32"]
@@ -50,6 +51,7 @@ class Kernel:
         self.start = 0        # int, or ("arg", divisibility)
         self.step = 0         # elements
         self.transcendental = False
+        self.split = False    # a second part of the same chain on inputs of its own
         self.text = ""
 
 
@@ -124,6 +126,8 @@ def make(rng, gpu=False, index=0):
     misaligned = not gpu and rng.random() < 0.05
     if misaligned:
         k.step = rng.choice([1, 2, 3, 6, 12])
+    # drawn last, so the rest of a seed's kernel stays as it was
+    k.split = not gpu and rng.random() < 0.2
     k.text = render(k)
     return k
 
@@ -203,6 +207,9 @@ def build_chain(rng, k, gpu):
 def render(k):
     descs = ["%%in%d: %s" % (i, desc(k, t)) for i, t in enumerate(k.inputs)]
     descs.append("%%out: %s" % desc(k, k.out_type))
+    if k.split:  # the second part's inputs and output
+        descs += ["%%jn%d: %s" % (i, desc(k, t)) for i, t in enumerate(k.inputs)]
+        descs.append("%%out2: %s" % desc(k, k.out_type))
     args = descs + ["%n: i32"]
     outer_args = []
     if isinstance(k.start, tuple):
@@ -247,6 +254,7 @@ def render(k):
     coords[-1] = "%y"
     cl = ", ".join(coords)
     ct = ", ".join(["i32"] * k.rank)
+    body_start = len(lines)
     for i, t in enumerate(k.inputs):
         w('        %%t%d = "ws.load"(%%in%d, %s) : (%s, %s) -> %s' % (i, i, cl, desc(k, t), ct, tile(k, t)))
     types = dict(("%%t%d" % i, t) for i, t in enumerate(k.inputs))
@@ -264,7 +272,12 @@ def render(k):
         else:
             w("        %s = %s %s : %s" % (name, op, ", ".join(operands), rt))
     w('        "ws.store"(%%out, %s, %s) : (%s, %s, %s) -> ()' % (cl, k.result, desc(k, k.out_type), ct, tile(k, k.out_type)))
+    if k.split:  # the same chain again, on %jn into %out2: a part that shares no tile
+        for line in lines[body_start:]:
+            line = re.sub(r"%t(\d+)", r"%u\1", re.sub(r"%v(\d+)", r"%w\1", line))
+            w(line.replace("%in", "%jn").replace("%out,", "%out2,"))
     stages = ", ws.num_stages = %d : i32" % k.stages if k.stages else ""
+    stages += ", ws.split_compute = true" if k.split else ""
     w("      } {ws.warp_specialize%s}" % stages)
     w("      gpu.return")
     w("    }")

@@ -27,13 +27,12 @@
 extern "C" {
 #endif
 
-/* The longest kernel name (with its NUL); a kernel past it is refused
- * with a located error. An argument's source name longer than
+/* A kernel's name is as long as it is. An argument's source name longer than
  * WS_MAX_ARG_NAME - 1 is not kept (the argument is named by its number
  * alone). A kernel may take any number of arguments whose parameters fit
  * the chip's parameter space (4096 bytes: a tensor map takes 128 of
  * them); ws-lower-to-nvvm refuses one past it, with the arithmetic. */
-enum { WS_MAX_KERNEL_NAME = 128, WS_MAX_ARG_NAME = 64 };
+enum { WS_MAX_ARG_NAME = 64 };
 
 /* How an argument reaches the kernel. */
 typedef enum WsArgKind {
@@ -78,7 +77,8 @@ typedef struct WsKernelArg {
  * when not 0, is a split-K kernel's: its last argument is the address of a
  * workspace of grid x this many bytes. */
 typedef struct WsKernelInfo {
-  char name[WS_MAX_KERNEL_NAME];
+  char *name;               /* the gpu.func's name, NUL-terminated, owned with
+                               the table (wsCollectKernelInfo's: wsKernelInfoFree) */
   int block_threads;        /* threads per block */
   int shared_memory_bytes;  /* dynamic shared memory per block */
   int blocks_per_sm;        /* blocks the plan fits on one SM (at least 1) */
