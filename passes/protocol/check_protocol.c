@@ -65,7 +65,9 @@
  *                TMA copies that complete on it in that phase
  *   proxy-fence  a fence.proxy.async separates a partition's generic
  *                accesses of a slot from the arrive that hands it to the
- *                async proxy (TMA, wgmma)
+ *                async proxy (TMA, wgmma); only a fence of shared memory
+ *                counts, of kind async (every state space) or async.shared
+ *                (of the CTA or the cluster), never async.global
  *   wgmma-wait   a slot wgmma reads is released only after a
  *                wgmma.wait_group that retires that wgmma
  *   mma-done     a product wgmma writes is read (ws.mma_done, a lagged

@@ -305,6 +305,29 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
   return true;
 }
 
+/* True when a fence.proxy orders the generic proxy's accesses of shared
+ * memory against the async proxy's (TMA, wgmma, bulk stores): the kind
+ * `async` (every state space) or `async.shared` (with space cta or
+ * cluster, both of which hold the CTA's slots). `async.global` orders
+ * global memory alone, and the other kinds (alias, tensormap) no async
+ * access at all: such a fence is no event, so a slot that needed one is
+ * refused by 'proxy-fence' at the op that hands it on. */
+static bool orders_shared_for_async(MlirOperation op) {
+  char kind[96], space[96];
+  MlirAttribute k = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
+  MlirAttribute s = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("space"));
+  if (mlirAttributeIsNull(k))
+    return false;
+  ws_attr_str(k, kind, sizeof kind);
+  if (strcmp(kind, "#nvvm.proxy_kind<async>") == 0)
+    return true;
+  if (strcmp(kind, "#nvvm.proxy_kind<async.shared>") != 0 || mlirAttributeIsNull(s))
+    return false;
+  ws_attr_str(s, space, sizeof space);
+  return strcmp(space, "#nvvm.shared_space<cta>") == 0 ||
+         strcmp(space, "#nvvm.shared_space<cluster>") == 0;
+}
+
 /* Which event an op is, or -1 for an op that is not part of the protocol. */
 static int event_kind(MlirOperation op, char *name) {
   static const struct {
@@ -343,13 +366,8 @@ static int event_kind(MlirOperation op, char *name) {
   for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
     if (strcmp(name, events[i].name) == 0)
       return events[i].kind;
-  if (strcmp(name, "nvvm.fence.proxy") == 0) {
-    char text[96];
-    MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
-    return !mlirAttributeIsNull(a) && strstr(ws_attr_str(a, text, sizeof text), "async")
-               ? EV_PROXY_FENCE
-               : -1;
-  }
+  if (strcmp(name, "nvvm.fence.proxy") == 0)
+    return orders_shared_for_async(op) ? EV_PROXY_FENCE : -1;
   return -1;
 }
 

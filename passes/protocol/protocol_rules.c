@@ -329,7 +329,7 @@ static bool check_release(ws_agent *A, agent_state *s, const ws_event *e, const 
           e->op, "proxy-fence",
           "hands slot %d of channel %d to the async "
           "proxy (%s at %s) after a generic-proxy %s of it (%s at %s) with "
-          "no fence.proxy.async in between",
+          "no fence.proxy.async of shared memory (kind async, or async.shared of the CTA or cluster) in between",
           e->slot, e->channel, e->full ? "its reader" : "the TMA refill",
           ws_op_where(e->full ? u->reader[e->channel] : u->writer[e->channel], loc, sizeof loc),
           g->kind == EV_READ ? "read" : "write",
