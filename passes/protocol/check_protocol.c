@@ -44,6 +44,12 @@
  *   memory       barrier arrays and rings lie inside the kernel's shared
  *                memory and apart (rings of two channels may share memory;
  *                'race' proves them apart in time)
+ *   align        every mbarrier on 8 bytes; every ring at its row's
+ *                alignment, a power of two covering its TMA boxes (128
+ *                bytes; 8 rows of a swizzled box's span), slots a multiple
+ *                of it apart; tensor memory allocated in a power of two of
+ *                32 to 512 columns holding its buffers, its address word on
+ *                4 bytes
  *   init         one thread initializes each barrier, fences the inits and
  *                the block-wide barrier publishes them before any use
  *   phases       slot = i mod depth with the channel's depth, the phase

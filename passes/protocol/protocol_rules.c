@@ -60,7 +60,70 @@ static bool check_spans(const ws_plan *plan, span *spans) {
   return true;
 }
 
+/* The alignment TMA needs of a ring's slots: 128 bytes, and a swizzled
+ * box's whole pattern (8 rows of the swizzle span: 1024 bytes for 128). */
+static int ring_alignment_need(const ws_ring *ring) {
+  int pattern = 8 * ring->swizzle;
+  return pattern > 128 ? pattern : 128;
+}
+
+/* The align rule: every mbarrier on 8 bytes; every ring at its row's
+ * alignment, a power of two that covers what its TMA boxes need, with
+ * slots a multiple of it apart; tensor memory allocated in a power of two
+ * of at least 32 columns that the SM has and the buffers fit, its address
+ * word on 4 bytes. A misaligned one faults on the GPU (or, for a swizzled
+ * box, reads the wrong bytes). */
+static bool check_alignment(const ws_plan *plan) {
+  for (int c = 0; c < plan->num_channels; c++) {
+    const ws_channel *ch = &plan->channels[c];
+    if (ch->full % 8 || ch->empty % 8)
+      return ws_rule_error(plan->func, "align",
+                           "the %s barriers of channel %d start at byte %d; an mbarrier is "
+                           "8 bytes on an 8-byte boundary",
+                           ch->full % 8 ? "full" : "empty", c, ch->full % 8 ? ch->full : ch->empty);
+  }
+  for (int r = 0; r < plan->num_rings; r++) {
+    const ws_ring *ring = &plan->rings[r];
+    int need = ring_alignment_need(ring);
+    if (ring->align < need || (ring->align & (ring->align - 1)))
+      return ws_rule_error(plan->func, "align",
+                           "ring %d is aligned to %d bytes; its TMA boxes (swizzle %d) need a "
+                           "power of two of at least %d",
+                           r, ring->align, ring->swizzle, need);
+    if (ring->offset % ring->align || ring->slot_bytes % ring->align)
+      return ws_rule_error(plan->func, "align",
+                           "ring %d starts at byte %d with slots %d bytes apart; both must be "
+                           "multiples of its alignment, %d",
+                           r, ring->offset, ring->slot_bytes, ring->align);
+  }
+  const ws_tmem *t = &plan->tmem;
+  if (!t->tile.ptr)
+    return true;
+  int columns = ws_target_of(plan->func) ? ws_target_of(plan->func)->tmem_columns : 0;
+  int used =
+      t->columns *
+      (t->channel >= 0 && t->channel < plan->num_channels ? plan->channels[t->channel].depth : 1);
+  const ws_mma_engine *engine = ws_mma_engine_of(plan->func);
+  for (int i = 0; i < t->num_scales && i < WS_MAX_SCALE_ATOMS && engine; i++)
+    if (t->scale_column[i] + engine->scale_atom_columns > used)
+      used = t->scale_column[i] + engine->scale_atom_columns;
+  if (t->allocated < 32 || (t->allocated & (t->allocated - 1)) || t->allocated > columns ||
+      used > t->allocated)
+    return ws_rule_error(plan->func, "align",
+                         "tensor memory is allocated %d columns for buffers of %d; tcgen05.alloc "
+                         "takes a power of two from 32 to the SM's %d, and the buffers must fit",
+                         t->allocated, used, columns);
+  if (t->address % 4)
+    return ws_rule_error(plan->func, "align",
+                         "tcgen05.alloc writes tensor memory's address at byte %d; the word is "
+                         "on a 4-byte boundary",
+                         t->address);
+  return true;
+}
+
 bool ws_check_memory_map(const ws_plan *plan) {
+  if (!check_alignment(plan))
+    return false;
   span *spans = ws_zalloc(2 * (size_t)plan->num_channels + (size_t)plan->num_rings, sizeof *spans);
   bool ok = check_spans(plan, spans);
   free(spans);
