@@ -67,6 +67,8 @@
  *                zero-trip loops)
  *   counts       the threads arriving on a barrier in a phase equal its init
  *                count, and every arrive lands in the phase of its iteration
+ *   boxes        every TMA copy moves the tile of the ring slot it fills or
+ *                reads, in shape and element type
  *   expect-tx    the bytes expected on a full barrier equal the bytes of the
  *                TMA copies that complete on it in that phase
  *   proxy-fence  a fence.proxy.async separates a partition's generic

@@ -192,6 +192,56 @@ static bool check_slot_source(ws_program *P, MlirOperation op, MlirValue slot, i
   return true;
 }
 
+/* The tile a TMA copy's descriptor moves into or out of one slot of
+ * `ring`: the descriptor's box, with its leading unit dimensions dropped
+ * (attention's 1 x 1 x S x D box of a B x H x S x D tensor fills an S x D
+ * slot), whose columns a ring held in parts divides (store-boxes: one
+ * part a slot). A split ring's row names the whole tile. */
+static bool box_fits_slot(MlirType box, const ws_ring *ring) {
+  MlirType tile = ring->tile;
+  intptr_t rank = mlirShapedTypeGetRank(box), tile_rank = mlirShapedTypeGetRank(tile);
+  intptr_t skip = rank - tile_rank;
+  if (skip < 0 ||
+      !mlirTypeEqual(mlirShapedTypeGetElementType(box), mlirShapedTypeGetElementType(tile)))
+    return false;
+  for (intptr_t d = 0; d < skip; d++)
+    if (mlirShapedTypeGetDimSize(box, d) != 1)
+      return false;
+  for (intptr_t d = 0; d < tile_rank; d++) {
+    long long want = mlirShapedTypeGetDimSize(box, skip + d);
+    if (d == tile_rank - 1 && ring->parts > 1)
+      want /= ring->parts;
+    if (want != mlirShapedTypeGetDimSize(tile, d))
+      return false;
+  }
+  return true;
+}
+
+/* The boxes rule: a TMA copy moves the tile of the ring slot it fills or
+ * reads, in shape and element type. A descriptor of another box (A's and
+ * B's swapped) would write past its slot or leave the barrier's bytes
+ * short, whatever the expected total says. */
+static bool check_box(ws_program *P, MlirOperation op, int ring) {
+  MlirType t = mlirValueGetType(operand(op, 0));
+  if (!wsTypeIsATensorDesc(t))
+    return program_fail(P, op, "its first operand is not a !ws.tensor_desc");
+  MlirType box = wsTensorDescTypeGetBox(t);
+  const ws_ring *r = &P->plan->rings[ring];
+  if (box_fits_slot(box, r))
+    return true;
+  char have[96], want[96];
+  char parts[64] = "";
+  if (r->parts > 1)
+    snprintf(parts, sizeof parts, " (a slot takes one of its %d column parts)", r->parts);
+  ws_emit_op_error(op,
+                   "breaks the protocol rule 'boxes': its descriptor moves %s boxes%s, but "
+                   "ring %d's slots hold %s",
+                   ws_type_str(box, have, sizeof have), parts, ring,
+                   ws_type_str(r->tile, want, sizeof want));
+  P->failed = true;
+  return false;
+}
+
 static bool compile_event(ws_program *P, MlirOperation op, int kind) {
   insn *i = emit(P, C_EVENT, op);
   ws_event *e = &i->ev;
@@ -263,6 +313,8 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
       e->aux = P->plan->rings[e->ring].parts > 1 ? ws_int_attr(op, "part", -1) : -1;
     slot_at = kind == EV_TMA_LOAD || kind == EV_TMA_STORE ? mlirOperationGetNumOperands(op) - 1
                                                           : kind == EV_WRITE;
+    if ((kind == EV_TMA_LOAD || kind == EV_TMA_STORE) && !check_box(P, op, e->ring))
+      return false;
     break;
   case EV_SETMAXNREG: {
     e->value = ws_int_attr(op, "regCount", -1);
