@@ -67,6 +67,12 @@
  *                zero-trip loops)
  *   counts       the threads arriving on a barrier in a phase equal its init
  *                count, and every arrive lands in the phase of its iteration
+ *   barrier      the block-wide barrier (bar.sync 0: nvvm.barrier0,
+ *                gpu.barrier) comes once, before the partitions; a named
+ *                barrier is a constant id from 1 to 15 for a constant
+ *                multiple of 32 threads; no other synchronizing op (an
+ *                mbarrier, bar.arrive, a raw TMA, wgmma or tcgen05 op)
+ *                appears but the ones the check models
  *   boxes        every TMA copy moves the tile of the ring slot it fills or
  *                reads, in shape and element type
  *   expect-tx    the bytes expected on a full barrier equal the bytes of the

@@ -242,6 +242,73 @@ static bool check_box(ws_program *P, MlirOperation op, int ring) {
   return false;
 }
 
+/* True when v is an arith.constant integer; its value in *out. */
+static bool constant_int(MlirValue v, long long *out) {
+  if (!mlirValueIsAOpResult(v) || !ws_op_is(mlirOpResultGetOwner(v), "arith.constant"))
+    return false;
+  MlirAttribute a = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v),
+                                                    mlirStringRefCreateFromCString("value"));
+  if (!mlirAttributeIsAInteger(a))
+    return false;
+  *out = mlirIntegerAttrGetValueInt(a);
+  return true;
+}
+
+/* The barrier rule on a named barrier (bar.sync id, count): the id a
+ * constant from 1 to 15 (id 0 is the block-wide barrier that
+ * nvvm.barrier0 and gpu.barrier use, and a block has 16), the count a
+ * constant multiple of a warp's 32 threads. Anything else would make two
+ * barriers one, or one barrier wait for threads the check cannot count. */
+static bool check_named_barrier(ws_program *P, MlirOperation op) {
+  long long id = -1, count = -1;
+  bool ok = mlirOperationGetNumOperands(op) == 2 && constant_int(operand(op, 0), &id) &&
+            constant_int(operand(op, 1), &count) && id >= 1 && id <= 15 && count > 0 &&
+            count % 32 == 0;
+  if (ok)
+    return true;
+  char what[96];
+  if (mlirOperationGetNumOperands(op) != 2)
+    snprintf(what, sizeof what, "it names no thread count");
+  else if (id < 0 || count < 0)
+    snprintf(what, sizeof what, "its id or thread count is not a constant");
+  else
+    snprintf(what, sizeof what, "it is barrier %lld for %lld threads", id, count);
+  ws_emit_op_error(op,
+                   "breaks the protocol rule 'barrier': %s; a partition's named barrier is a "
+                   "constant id from 1 to 15 (id 0 is the block-wide barrier of "
+                   "nvvm.barrier0 and gpu.barrier) for a constant multiple of 32 threads",
+                   what);
+  P->failed = true;
+  return false;
+}
+
+/* True for an op that synchronizes threads or moves data past the
+ * protocol's barriers but is none of the ops the check models: an
+ * mbarrier, bar.arrive, a raw TMA copy, wgmma or tcgen05 op, a cp.async
+ * group or a cluster barrier written by hand. A specialized kernel holds
+ * the ws protocol ops instead; one of these would go unchecked. */
+static bool synchronizes_unmodelled(const char *name) {
+  static const char *const refused[] = {"nvvm.mbarrier.", "nvvm.barrier.arrive",  "nvvm.cp.async.",
+                                        "nvvm.tcgen05.",  "nvvm.wgmma.mma_async", "nvvm.cluster.",
+                                        "nvvm.fence.",    "nvvm.stmatrix",        "nvvm.ldmatrix"};
+  static const char *const modelled[] = {"nvvm.cp.async.bulk.commit.group",
+                                         "nvvm.cp.async.bulk.wait_group",
+                                         "nvvm.tcgen05.fence",
+                                         "nvvm.cluster.arrive",
+                                         "nvvm.cluster.arrive.relaxed",
+                                         "nvvm.cluster.wait",
+                                         "nvvm.fence.proxy",
+                                         "nvvm.fence.mbarrier.init",
+                                         "nvvm.tcgen05.relinquish_alloc_permit"};
+  for (size_t i = 0; i < sizeof modelled / sizeof modelled[0]; i++)
+    if (strcmp(name, modelled[i]) == 0)
+      return false;
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+    if (strncmp(name, refused[i], strlen(refused[i])) == 0)
+      return true;
+  return false;
+}
+
 static bool compile_event(ws_program *P, MlirOperation op, int kind) {
   insn *i = emit(P, C_EVENT, op);
   ws_event *e = &i->ev;
@@ -324,10 +391,14 @@ static bool compile_event(ws_program *P, MlirOperation op, int kind) {
     break;
   }
   case EV_BAR_SYNC:
-    if (mlirOperationGetNumOperands(op) == 2) {
-      i->a = program_reg_of(P, operand(op, 0));
-      i->b = program_reg_of(P, operand(op, 1));
+    if (mlirOperationGetNumOperands(op) == 0) { /* bar.sync 0 for every thread */
+      e->kind = EV_CTA_SYNC;
+      break;
     }
+    if (!check_named_barrier(P, op))
+      return false;
+    i->a = program_reg_of(P, operand(op, 0));
+    i->b = program_reg_of(P, operand(op, 1));
     break;
   case EV_MMA_DONE:
     i->dst = program_reg_of(P, operand(op, 0)); /* read by record(), not a slot */
@@ -389,6 +460,7 @@ static int event_kind(MlirOperation op, char *name) {
       {"ws.init_barrier", EV_INIT},
       {"nvvm.fence.mbarrier.init", EV_INIT_FENCE},
       {"nvvm.barrier0", EV_CTA_SYNC},
+      {"gpu.barrier", EV_CTA_SYNC}, /* bar.sync 0 for every thread, as barrier0 */
       {"nvvm.barrier", EV_BAR_SYNC},
       {"nvvm.setmaxregister", EV_SETMAXNREG},
       {"ws.wait", EV_WAIT},
@@ -734,6 +806,14 @@ static bool compile_op(ws_program *P, MlirOperation op) {
   }
   if (wsOperationIsInDialect(op) && !computes_tiles(op))
     return program_fail(P, op, "it is not one of the protocol ops of a specialized kernel");
+  if (synchronizes_unmodelled(name)) {
+    ws_emit_op_error(op, "breaks the protocol rule 'barrier': it synchronizes threads or moves "
+                         "shared memory outside the ws protocol ops the check follows (ws.wait, "
+                         "ws.arrive, ws.tma_load and the others ws-specialize writes, "
+                         "nvvm.barrier0, named barriers); a specialized kernel takes none");
+    P->failed = true;
+    return false;
+  }
   if (mlirOperationGetNumRegions(op) > 0 && holds_protocol(op))
     return program_fail(P, op,
                         "protocol ops inside it are outside scf.if and scf.for, "

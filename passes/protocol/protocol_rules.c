@@ -440,9 +440,15 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
     ws_event *e = &A->ev[k];
     A->done_at[k] = k;
     switch (e->kind) {
+    case EV_CTA_SYNC:
+      ok = ws_rule_error(e->op, "barrier",
+                         "is a block-wide barrier (bar.sync 0: nvvm.barrier0, gpu.barrier) "
+                         "among the protocol's ops: it waits for every thread of the block, "
+                         "which the other partitions never bring; a specialized kernel has "
+                         "one, after the barrier inits, before the partitions");
+      break;
     case EV_INIT:
     case EV_INIT_FENCE:
-    case EV_CTA_SYNC:
       ok = ws_rule_error(e->op, "init",
                          "runs after other protocol ops or with no "
                          "block-wide barrier before them: barriers must be initialized, "
