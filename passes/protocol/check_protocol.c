@@ -15,10 +15,15 @@
  * The abstraction (protocol_compile.c, protocol_run.c): the kernel is run for every thread of
  * the block, with integer arithmetic, the thread index, elect.sync and
  * ws.slot_phase evaluated and every other value unknown. The partition
- * loops run T times, for every T from 0 to 2 x P + 2, where P is the
- * protocol's period (the lcm of the ring depths, at least the deepest
- * ring): every slot in both phases, the first uses, the steady state and
- * the drain. Threads of a warpgroup with equal events form one agent.
+ * loops run T times, for every T from 0 to max(2P + 2, S + E + Q + 2),
+ * where P is the protocol's period (the lcm of the ring depths): every
+ * slot in both phases, the first uses, the steady state and the drain.
+ * S, E and Q come from the program (protocol_horizon.c, which states why
+ * these runs cover every trip count): how far from the first and the last
+ * iteration a decision compares the iteration with constants, and the
+ * period its remainders add; a decision of no such form, or one that
+ * would need more than 64 more trips, is refused (rule 'trips'). Threads
+ * of a warpgroup with equal events form one agent.
  *
  * A persistent kernel nests its loops two deep: each partition's tile loop,
  * with the K loop inside (the consumers' and the load warp's). Both levels
@@ -73,6 +78,10 @@
  *                multiple of 32 threads; no other synchronizing op (an
  *                mbarrier, bar.arrive, a raw TMA, wgmma or tcgen05 op)
  *                appears but the ones the check models
+ *   trips        every decision that depends on the iteration repeats with
+ *                a period past a prefix and before a suffix that the runs
+ *                cover (no product, xor or shift of the iteration, no
+ *                threshold past 64 more trips)
  *   boxes        every TMA copy moves the tile of the ring slot it fills or
  *                reads, in shape and element type
  *   expect-tx    the bytes expected on a full barrier equal the bytes of the
@@ -239,6 +248,58 @@ static bool prove_stream_k(ws_program *program, const ws_pass_options *opts, lon
   return true;
 }
 
+/* The trip counts that cover every trip count (protocol_horizon.c): for
+ * each loop level, max(2P + 2, S + E + Q + 2), where the protocol's
+ * decisions repeat with period Q (a multiple of the level's ring period P)
+ * S iterations past the first and E before the last. In a nested kernel
+ * level 0 is the tile loops and level 1 the K loops; else level 0 is the
+ * one loop. False after a located error (no such form, or more trips than
+ * the proof runs). */
+static bool covering_trips(const ws_program *program, bool nested, long long *trips,
+                           long long *tiles) {
+  ws_horizon h;
+  if (!ws_protocol_horizon(program, WS_HORIZON_MAX, &h))
+    return false;
+  long long periods[2] = {nested ? ws_protocol_tile_period(program) : ws_protocol_period(program),
+                          ws_protocol_k_period(program)};
+  long long need[2];
+  for (int l = 0; l < 2; l++) {
+    long long q = periods[l];
+    while (q % h.period[l] && q <= WS_HORIZON_MAX) /* the lcm, by steps of the depth */
+      q += periods[l];
+    long long least = 2 * periods[l] + 2;
+    need[l] = h.start[l] + h.end[l] + q + 2;
+    need[l] = need[l] > least ? need[l] : least;
+    bool past = h.start[l] > WS_HORIZON_MAX || h.end[l] > WS_HORIZON_MAX ||
+                h.period[l] > WS_HORIZON_MAX || need[l] > WS_HORIZON_MAX + least;
+    if (past && (l == 0 || nested)) {
+      MlirOperation at = q > h.start[l] + h.end[l] ? h.period_op[l]
+                         : h.start[l] >= h.end[l]  ? h.start_op[l]
+                                                   : h.end_op[l];
+      char what[160];
+      if (q > h.start[l] + h.end[l])
+        snprintf(what, sizeof what, "its decisions repeat only every %s%lld iterations",
+                 h.period[l] > WS_HORIZON_MAX ? "more than " : "",
+                 h.period[l] > WS_HORIZON_MAX ? (long long)WS_HORIZON_MAX : q);
+      else
+        snprintf(what, sizeof what,
+                 "it compares the iteration with constants %s%lld from its first and %lld "
+                 "from its last",
+                 h.start[l] > WS_HORIZON_MAX ? "past " : "",
+                 h.start[l] > WS_HORIZON_MAX ? (long long)WS_HORIZON_MAX : h.start[l], h.end[l]);
+      ws_emit_op_error(at,
+                       "breaks the protocol rule 'trips': %s, so covering every trip count "
+                       "would take runs of more trips than the %lld the proof runs; ws's "
+                       "protocols repeat with their ring depths from the first iterations",
+                       what, WS_HORIZON_MAX + least);
+      return false;
+    }
+  }
+  *trips = nested ? need[1] : need[0];
+  *tiles = nested ? need[0] : 0;
+  return true;
+}
+
 /* Proves the kernel whose plan is read; false after a located error. */
 static bool check_plan(MlirOperation func, const ws_plan *plan, const ws_pass_options *opts,
                        const ws_pass_env *env) {
@@ -249,10 +310,12 @@ static bool check_plan(MlirOperation func, const ws_plan *plan, const ws_pass_op
     return false;
   bool nested = ws_protocol_is_nested(program);
   long long trips = ws_option_int(opts, "max-trips"), tiles = 0;
-  if (trips == 0)
-    trips = 2LL * (nested ? ws_protocol_k_period(program) : ws_protocol_period(program)) + 2;
-  if (nested)
-    tiles = ws_option_int(opts, "max-trips") ? trips : 2LL * ws_protocol_tile_period(program) + 2;
+  if (trips == 0 && !covering_trips(program, nested, &trips, &tiles)) {
+    ws_protocol_free(program);
+    return false;
+  }
+  if (ws_option_int(opts, "max-trips"))
+    tiles = nested ? trips : 0;
   bool ok = true;
   proof_cost cost = {0, 0, 0};
   ws_run *run = malloc(sizeof *run);

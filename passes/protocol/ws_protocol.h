@@ -179,6 +179,25 @@ void ws_protocol_free(ws_program *p);
 /* The period of the protocol in iterations (every slot at every phase). */
 int ws_protocol_period(const ws_program *p);
 
+/* What the protocol's decisions owe to the iteration of each loop level
+ * (protocol_horizon.c): they repeat with a multiple of `period` past
+ * `start` iterations from the first and before `end` from the last (the
+ * constants of comparisons with the trip count), so runs of up to
+ * start + end + Q + 2 trips cover every trip count, Q the lcm of `period`
+ * and the level's ring period. `*_op` is the op that set each (for the
+ * error when the count is past what the proof runs). False after a
+ * located error (a decision of no such form), with `failed` set. */
+typedef struct ws_horizon {
+  long long start[2], end[2], period[2];
+  MlirOperation start_op[2], end_op[2], period_op[2];
+  bool failed;
+} ws_horizon;
+
+/* The most trips the proof runs a level to cover every trip count. */
+enum { WS_HORIZON_MAX = 64 };
+
+bool ws_protocol_horizon(const ws_program *p, long long limit, ws_horizon *out);
+
 /* A persistent kernel: loops with protocol ops nest two deep (each
  * partition's tile loop, with its K loop inside). The periods of its two
  * kinds of channel: the lcm of the depths of those stepped inside the K

@@ -162,16 +162,6 @@
 // RUN:   | FileCheck %s --check-prefix=K30 --implicit-check-not=error: --implicit-check-not=Sanitizer
 // K30: <stdin>:97:11: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 3 of channel 1 to the async proxy
 
-// RUN: sed '132s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-stream-k-miscount.mlir \
-// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=K31 --implicit-check-not=error: --implicit-check-not=Sanitizer
-// K31: <stdin>:133:13: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 1 to the async proxy
-
-// RUN: sed '143s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-stream-k-miscount.mlir \
-// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=K32 --implicit-check-not=error: --implicit-check-not=Sanitizer
-// K32: <stdin>:144:13: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 2 to the async proxy
-
 // RUN: sed '63s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-tcgen05-persistent.mlir \
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=K33 --implicit-check-not=error: --implicit-check-not=Sanitizer

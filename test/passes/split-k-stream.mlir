@@ -89,9 +89,11 @@
 // A ping-pong plan (its consumers take every other unit) whose
 // consumers advance their K count by (units so far) x (this unit's steps)
 // instead of adding each unit's steps: the same count when every unit
-// runs as many steps, so the equal runs pass it; a stream-K run of units
-// of 1, 2 and 1 steps finds the miscount.
-// MISCOUNT: error: 'ws.wait' op breaks the protocol rule 'balance': {{.*}} (with units of 1, 2, 1 K steps)
+// runs as many steps, so the equal runs pass it (a stream-K run of units
+// of 1, 2 and 1 steps finds the miscount, rule 'balance'). A product of
+// two counts of the iteration repeats with no period, so rule 'trips'
+// refuses it before any run.
+// MISCOUNT: error: 'arith.muli' op breaks the protocol rule 'trips': it multiplies two values of the loop's iteration
 
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
