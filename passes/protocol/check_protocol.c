@@ -60,9 +60,12 @@
  *   phases       slot = i mod depth with the channel's depth, the phase
  *                flips every depth iterations, producers start at phase 1
  *                and consumers at 0, the n-th wait or arrive of a partition
- *                on a barrier is for iteration n, in every copy of the loop;
- *                in every interleaving a wait passes on the phase it is for,
- *                never on an older one of the same parity
+ *                on a barrier is for iteration n, in every copy of the loop
+ *                (a wait repeated for the phase it just waited for, with no
+ *                arrive, copy or commit of its own on the channel between,
+ *                passes at once and counts once); in every interleaving a
+ *                wait passes on the phase it is for, never on an older one
+ *                of the same parity
  *   parts        a ring held in parts (store-boxes) is written part j of a
  *                tile in iteration n * parts + j, the part its slot's store
  *                takes

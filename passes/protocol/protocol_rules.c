@@ -418,6 +418,26 @@ static bool check_release(ws_agent *A, agent_state *s, const ws_event *e, const 
   return true;
 }
 
+/* True when wait e (event k of agent A) waits again for the iteration the
+ * agent's last wait on that barrier was for, with no event of its own
+ * between that could let the barrier's phase move on (an arrive, an
+ * expected transfer, a copy or a commit on the channel): the phase it
+ * waited for is complete and stays so, and the wait passes at once. */
+static bool repeats_last_wait(const ws_agent *A, const agent_state *s, const ws_event *e, int k) {
+  int last = s->last_wait[e->channel][e->full];
+  if (last < 0 || A->ev[last].iter != e->iter || A->ev[last].cta != e->cta)
+    return false;
+  for (int j = last + 1; j < k; j++) {
+    const ws_event *x = &A->ev[j];
+    if (x->channel == e->channel &&
+        (x->kind == EV_ARRIVE || x->kind == EV_EXPECT_TX || x->kind == EV_TMA_LOAD ||
+         x->kind == EV_TMA_STORE || x->kind == EV_TC_COMMIT || x->kind == EV_TC_MMA ||
+         x->kind == EV_MMA))
+      return false;
+  }
+  return true;
+}
+
 static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
   agent_state *s = ws_zalloc(1, sizeof *s);
   size_t channels = (size_t)run->plan->num_channels, rings = (size_t)run->plan->num_rings;
@@ -460,7 +480,9 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
       ok = ws_rule_error(e->op, "cluster-sync",
                          "is a cluster barrier among the protocol's "
                          "other ops: a cluster kernel has two, after the barrier inits (both "
-                         "halves) and as every thread's last ops, and no other");
+                         "halves) and as every thread's last ops, and no other (a "
+                         "restriction of the check: one that every thread of every CTA "
+                         "reaches would not hang, but the check does not follow it)");
       break;
     case EV_WAIT:
     case EV_ARRIVE:
@@ -497,6 +519,8 @@ static bool check_agent(const ws_run *run, ws_agent *A, const proxy_use *u) {
                            ws_barrier_name(e->full), e->channel, e->iter);
         break;
       }
+      if (wait && repeats_last_wait(A, s, e, k))
+        break; /* its phase is complete and cannot move on before this agent frees it */
       if (e->iter != *count) {
         ok = ws_rule_error(e->op, "phases",
                            "is this partition's %s %s on the %s barrier of "

@@ -109,3 +109,11 @@
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT_PER_THREAD --implicit-check-not=error: --implicit-check-not=Sanitizer
 // PERSISTENT_PER_THREAD: <stdin>:103:15: error: 'ws.arrive' op breaks the protocol rule 'counts': 128 threads arrive on the empty barrier of channel 0 of CTA 0 for iteration 0, but it was initialized with count 8 (ws.init_barrier at 38:9): its phase completes early and the extra arrivals fall into the next one
+
+// Case EXTRA_SYNC, one more cluster barrier that every thread of both CTAs
+// reaches, before the last: it would not hang, but the check follows two
+// cluster barriers only, and says so (a restriction, named as one).
+// RUN: sed -e '104i\      nvvm.cluster.arrive {aligned}\n      nvvm.cluster.wait {aligned}' %S/Inputs/check-protocol-cluster.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EXTRA_SYNC --implicit-check-not=error: --implicit-check-not=Sanitizer
+// EXTRA_SYNC: <stdin>:104:7: error: 'nvvm.cluster.arrive' op breaks the protocol rule 'cluster-sync': is a cluster barrier among the protocol's other ops: a cluster kernel has two, after the barrier inits (both halves) and as every thread's last ops, and no other (a restriction of the check: one that every thread of every CTA reaches would not hang, but the check does not follow it)

@@ -32,3 +32,17 @@
 // WRONG_DEPTH: <stdin>:32:11: error: 'ws.wait' op breaks the protocol rule 'phases': its slot comes from a ws.slot_phase of depth 3 (at 31:18), but channel 0 has 4 slots, so slot = i mod depth differs between its sides
 // WRONG_CHANNEL: <stdin>:97:11: error: 'ws.wait' op breaks the protocol rule 'phases': its slot comes from a ws.slot_phase of depth 1 (at 96:19), but channel 0 has 4 slots, so slot = i mod depth differs between its sides
 // ZERO_TRIP_EXTRA_RELEASE: <stdin>:59:11: error: 'ws.arrive' op breaks the protocol rule 'phases': is this partition's first arrive on the empty barrier of channel 0 since the start (iteration 0), but its slot and phase are those of iteration 4294967295: slot = i mod depth and the phase flip every depth iterations do not hold
+
+// A wait repeated for the same phase, with nothing of the partition's own
+// between that could move the phase on, passes at once: valid.
+// RUN: sed '32p' %S/Inputs/check-protocol-add.mlir \
+// RUN:   | ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' -o /dev/null
+// RUN: sed '32p' %S/Inputs/check-protocol-add.mlir \
+// RUN:   | ws-opt --pass-pipeline='builtin.module(ws-check-protocol{method=states max-trips=4})' -o /dev/null
+
+// Case STALE_REWAIT, the same wait again after the slot was released: the
+// load warp may refill it for a lap later, whose phase has the same parity.
+// RUN: sed '36a\          "ws.wait"(%7#0, %7#1) {barrier = "full", channel = 0 : i32} : (i32, i32) -> ()' %S/Inputs/check-protocol-add.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STALE_REWAIT --implicit-check-not=error: --implicit-check-not=Sanitizer
+// STALE_REWAIT: <stdin>:37:11: error: 'ws.wait' op breaks the protocol rule 'phases': is this partition's next wait on the full barrier of channel 0 since the start (iteration 1), but its slot and phase are those of iteration 0
