@@ -46,6 +46,7 @@ quick = 2 if config.ws_sanitize else 1
 config.substitutions.append(("%pipeline_fuzz_count", "500" if full_fuzz else str(80 // quick)))
 config.substitutions.append(("%proof_fuzz_count", "150" if full_fuzz else str(40 // quick)))
 config.substitutions.append(("%proof_fuzz_cluster_count", "40" if full_fuzz else str(40 // quick)))
+config.substitutions.append(("%proof_mutation_count", "600" if full_fuzz else str(40 // quick)))
 config.substitutions.append(("%malformed_count", "360" if full_fuzz else str(240 // quick)))
 # CUDA's headers, for the generated launchers (compiled, not run, here).
 config.substitutions.append(

@@ -555,6 +555,27 @@ static bool consistent(const ws_plan *plan, char *why, size_t cap, MlirOperation
       return false;
     }
   }
+  /* once the warps are laid out (ws.block_threads): each partition's inside
+   * the block and apart from every other's */
+  for (int p = 0; p < plan->num_parts && plan->block_threads > 0; p++) {
+    const ws_partition *a = &plan->parts[p];
+    if (a->first_warp < 0 || (a->first_warp + a->num_warps) * 32 > plan->block_threads) {
+      snprintf(why, cap,
+               "ws.partitions: partition \"%s\" takes warps %d-%d of a block of %d threads",
+               a->name, a->first_warp, a->first_warp + a->num_warps - 1, plan->block_threads);
+      return false;
+    }
+    for (int q = 0; q < p; q++) {
+      const ws_partition *b = &plan->parts[q];
+      if (a->first_warp < b->first_warp + b->num_warps &&
+          b->first_warp < a->first_warp + a->num_warps) {
+        snprintf(why, cap, "ws.partitions: partition \"%s\" (warps %d-%d) overlaps \"%s\" (%d-%d)",
+                 a->name, a->first_warp, a->first_warp + a->num_warps - 1, b->name, b->first_warp,
+                 b->first_warp + b->num_warps - 1);
+        return false;
+      }
+    }
+  }
   for (int c = 0; c < plan->num_channels; c++) {
     const ws_channel *ch = &plan->channels[c];
     bool turns = ch->from == ch->to && ch->from >= 0 &&

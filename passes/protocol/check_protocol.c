@@ -28,10 +28,11 @@
  * A persistent kernel nests its loops two deep: each partition's tile loop,
  * with the K loop inside (the consumers' and the load warp's). Both levels
  * have runtime bounds, so the run takes two counts: K loops run T times for
- * T from 0 to 2 x Pk + 2 (Pk: the lcm of the depths of the channels stepped
- * inside the K loops, the A/B rings), tile loops N times for N from 0 to
- * 2 x Pt + 2 (Pt: the lcm of the depths of the channels stepped once per
- * tile, the C hand-off), every pair. The counts a channel carries go on
+ * T from 0 to at least 2 x Pk + 2 (Pk: the lcm of the depths of the
+ * channels stepped inside the K loops, the A/B rings), tile loops N times
+ * for N from 0 to at least 2 x Pt + 2 (Pt: the lcm of the depths of the
+ * channels stepped once per tile, the C hand-off), every pair; each level
+ * longer where its decisions ask (protocol_horizon.c). The counts a channel carries go on
  * from tile to tile, so tile i's K steps start at count i x T, and the
  * rules see the phase each wait and arrive is for across tile boundaries.
  * N need not reach the K rings' period: a tile boundary at another residue
@@ -409,7 +410,8 @@ static const ws_option_spec check_protocol_options[] = {
      "states the exploration may visit per trip count before it gives up "
      "(with an error: it never guesses)",
      NULL, 1000, 1LL << 31},
-    {"max-trips", WS_OPTION_INT, "0", "check trip counts 0..N (0: 2 x the protocol's period + 2)",
+    {"max-trips", WS_OPTION_INT, "0",
+     "check trip counts 0..N (0: what covers every trip count: 2 x the protocol's period + 2, longer where a decision compares the iteration with constants or takes a remainder)",
      NULL, 0, 4096},
     {"method", WS_OPTION_STRING, "order",
      "how every interleaving is decided: order (one interleaving per trip count "

@@ -4,7 +4,8 @@
 // cluster. Each RUN turns one fence of a saved plan (test/passes/Inputs/, every
 // kind of kernel that has one) into fence.proxy.async.global, which orders global
 // memory alone, and ws-check-protocol must refuse the arrive that hands the slot
-// on. The VALID runs give every fence of a plan the kind async, or the cluster's
+// on (row kernels, split-K, every matmul and attention form, clusters,
+// tcgen05 and pairs). The VALID runs give every fence of a plan the kind async, or the cluster's
 // space: both order the CTA's shared memory, and the plan is proved.
 
 // RUN: sed '35s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-add.mlir \
@@ -176,6 +177,46 @@
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=K35 --implicit-check-not=error: --implicit-check-not=Sanitizer
 // K35: <stdin>:56:9: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 1 to the async proxy
+
+// RUN: sed '38s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-rows.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=K100 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// K100: <stdin>:39:11: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 0 to the async proxy
+
+// RUN: sed '73s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-rows.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=K101 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// K101: <stdin>:74:11: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 1 to the async proxy
+
+// RUN: sed '87s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-rows.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=K102 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// K102: <stdin>:88:11: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 2 to the async proxy
+
+// RUN: sed '46s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-row-blocks.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=K103 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// K103: <stdin>:47:11: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 1 to the async proxy
+
+// RUN: sed '70s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-row-blocks.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=K104 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// K104: <stdin>:71:11: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 2 to the async proxy
+
+// RUN: sed '78s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-row-blocks.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=K105 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// K105: <stdin>:79:9: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 0 to the async proxy
+
+// RUN: sed '94s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-split-k.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=K106 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// K106: <stdin>:95:11: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 1 to the async proxy
+
+// RUN: sed '107s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-split-k.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=K107 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// K107: <stdin>:108:11: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 2 to the async proxy
 
 // RUN: sed 's/async.shared>, space = #nvvm.shared_space<cta>/async>/' %S/Inputs/check-protocol-add.mlir \
 // RUN:   | ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' -o /dev/null

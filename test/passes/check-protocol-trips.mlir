@@ -7,7 +7,7 @@
 // remainder or mask makes their period its multiple, and a product, an
 // xor or a threshold past the proof's 64 is refused (rule 'trips'). Each
 // RUN edits a saved plan (test/passes/Inputs/) by hand; each of the first
-// seven breaks only after the 2P + 2 trips the proof used to run, and was
+// nine breaks only after the 2P + 2 trips the proof used to run, and was
 // accepted then. The VALID runs show what does not count.
 
 // Case LT20, the compute partition releases its input slot only while n < 20: the load warp hangs at iteration 24, past the default 10 trips.
@@ -51,6 +51,18 @@
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=TURNS_7 --implicit-check-not=error: --implicit-check-not=Sanitizer
 // TURNS_7: <stdin>:92:13: error: 'ws.arrive' op breaks the protocol rule 'counts': with 8 tiles of 0 iterations, in the compute partition (warps 4-7), this arrive for iteration 7 (phase 7 of slot 0) may reach the full barrier of channel 3 before phase 6 completes (nothing orders it after 93:13): that phase gets more arrivals than its count
+
+// Case ROWS_LT20, a row kernel's compute partition releases a row chunk's slot only while n < 20.
+// RUN: sed '39s/.*/          %g = arith.constant 20 : i32\n          %gc = arith.cmpi ult, %arg4, %g : i32\n          scf.if %gc {\n            "ws.arrive"(%9#0) {barrier = "empty", channel = 0 : i32} : (i32) -> ()\n          }/' %S/Inputs/check-protocol-rows.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ROWS_LT20 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// ROWS_LT20: <stdin>:107:13: error: 'ws.wait' op breaks the protocol rule 'balance': the load partition (warp 4, 1 thread) waits on the empty barrier of channel 0 for iteration 22, which needs the arrivals of iteration 20, but no partition arrives on it then (with 23 iterations): an arrive is missing or skipped on this path
+
+// Case SPLIT_K_C_FIRST_3, a cooperative split-K matmul's consumers wait for the C slot only for their first 3 tiles.
+// RUN: sed '105s/.*/          %g = arith.constant 3 : i32\n          %gc = arith.cmpi ult, %arg12, %g : i32\n          scf.if %gc {\n            "ws.wait"(%39#0, %39#1) {barrier = "empty", channel = 2 : i32} : (i32, i32) -> ()\n          }/' %S/Inputs/check-protocol-split-k.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SPLIT_K_C_FIRST_3 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// SPLIT_K_C_FIRST_3: <stdin>:110:11: error: 'ws.write_slot' op breaks the protocol rule 'balance': writes slot 0 of ring 3 for iteration 3 without first waiting on the empty barrier of channel 2 for it
 
 // Case LT1000, the release only while n < 1000: covering it takes more trips than the proof runs.
 // RUN: sed '36s/.*/          %g = arith.constant 1000 : i32\n          %gc = arith.cmpi ult, %arg5, %g : i32\n          scf.if %gc {\n            "ws.arrive"(%7#0) {barrier = "empty", channel = 0 : i32} : (i32) -> ()\n          }/' %S/Inputs/check-protocol-add.mlir \

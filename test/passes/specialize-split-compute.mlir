@@ -58,3 +58,14 @@
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=HANDOFF --implicit-check-not=error:
 // HANDOFF: error: 'ws.wait' op breaks the protocol rule 'balance': the store partition (warp 9, 1 thread) waits on the full barrier of channel 3 for iteration 0
+
+// The table must say what the branches do: compute1's warps moved onto
+// compute's, or the store warp past the block, is a plan edited by hand.
+// RUN: sed 's/first_warp = 4 : i32, name = "compute1"/first_warp = 0 : i32, name = "compute1"/' %t \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OVERLAP --implicit-check-not=error:
+// OVERLAP: error: 'gpu.func' op ws.partitions: partition "compute1" (warps 0-3) overlaps "compute" (0-3); the plan is inconsistent (edited by hand?)
+// RUN: sed 's/first_warp = 9 : i32, name = "store"/first_warp = 12 : i32, name = "store"/' %t \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OUTSIDE --implicit-check-not=error:
+// OUTSIDE: error: 'gpu.func' op ws.partitions: partition "store" takes warps 12-12 of a block of 384 threads; the plan is inconsistent (edited by hand?)
