@@ -4,7 +4,7 @@
 // cluster. Each RUN turns one fence of a saved plan (test/passes/Inputs/, every
 // kind of kernel that has one) into fence.proxy.async.global, which orders global
 // memory alone, and ws-check-protocol must refuse the arrive that hands the slot
-// on (row kernels, split-K, every matmul and attention form, clusters,
+// on (row kernels, split-K and stream-K, every matmul and attention form, clusters,
 // tcgen05 and pairs). The VALID runs give every fence of a plan the kind async, or the cluster's
 // space: both order the CTA's shared memory, and the plan is proved.
 
@@ -217,6 +217,16 @@
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=K107 --implicit-check-not=error: --implicit-check-not=Sanitizer
 // K107: <stdin>:108:11: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 2 to the async proxy
+
+// RUN: sed '129s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-stream-k.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=K200 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// K200: <stdin>:130:13: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 1 to the async proxy
+
+// RUN: sed '140s/async.shared>, space = #nvvm.shared_space<cta>/async.global>/' %S/Inputs/check-protocol-stream-k.mlir \
+// RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=K201 --implicit-check-not=error: --implicit-check-not=Sanitizer
+// K201: <stdin>:141:13: error: 'ws.arrive' op breaks the protocol rule 'proxy-fence': hands slot 0 of channel 2 to the async proxy
 
 // RUN: sed 's/async.shared>, space = #nvvm.shared_space<cta>/async>/' %S/Inputs/check-protocol-add.mlir \
 // RUN:   | ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' -o /dev/null
