@@ -54,6 +54,13 @@ static void emit_tma_store(ws_builder *b, const ws_store_site *s) {
   for (int d = 0; d < s->rank; d++) /* TMA takes the innermost first */
     ops[2 + d] = s->coords[s->rank - 1 - d];
   char seg[64];
+  if (s->add) { /* cp.reduce.async.bulk.tensor .add: each element added atomically */
+    snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 0>", s->rank);
+    MlirNamedAttribute attrs[2] = {ws_named_text(b->ctx, "operandSegmentSizes", seg),
+                                   ws_named_text(b->ctx, "redKind", "#nvvm.tma_redux_kind<add>")};
+    ws_build_void(b, "nvvm.cp.async.bulk.tensor.reduce", 2 + s->rank, ops, 2, attrs);
+    return;
+  }
   snprintf(seg, sizeof seg, "array<i32: 1, 1, %d, 0, 0>", s->rank);
   MlirNamedAttribute attrs[1] = {ws_named_text(b->ctx, "operandSegmentSizes", seg)};
   ws_build_void(b, "nvvm.cp.async.bulk.tensor.global.shared.cta", 2 + s->rank, ops, 1, attrs);
@@ -110,7 +117,7 @@ static void copy_row(ws_builder *b, const element_copy *c, MlirValue row) {
   MlirValue from = ws_byte_ptr(
       &body, s->src,
       ws_slot_offset(&body, row, col32, c->rows, (int)s->box[inner], s->elem_bytes, s->swizzle));
-  MlirType word = mlirIntegerTypeGet(b->ctx, (unsigned)s->elem_bytes * 8);
+  MlirType word = s->add ? s->element : mlirIntegerTypeGet(b->ctx, (unsigned)s->elem_bytes * 8);
   MlirValue v = ws_build_value(&body, "llvm.load", 1, &from, word, 0, NULL);
   MlirValue column = ws_arith(&body, "arith.addi", c->coords[inner], col);
   MlirValue at = ws_arith(
@@ -118,6 +125,13 @@ static void copy_row(ws_builder *b, const element_copy *c, MlirValue row) {
       ws_arith(&body, "arith.addi", offset, ws_arith(&body, "arith.muli", column, c->elem_bytes)));
   MlirValue to =
       ws_build_value(&body, "llvm.inttoptr", 1, &at, ws_type(b->ctx, "!llvm.ptr<1>"), 0, NULL);
+  if (s->add) { /* the edge's elements added one by one, as TMA adds the interior's */
+    MlirValue ops[2] = {to, v};
+    MlirNamedAttribute attrs[2] = {ws_named_text(b->ctx, "bin_op", "11 : i64"),   /* fadd */
+                                   ws_named_text(b->ctx, "ordering", "2 : i64")}; /* monotonic */
+    ws_build_value(&body, "llvm.atomicrmw", 2, ops, s->element, 2, attrs);
+    return;
+  }
   MlirValue ops[2] = {v, to};
   ws_build_void(&body, "llvm.store", 2, ops, 0, NULL);
 }
@@ -166,7 +180,8 @@ static void call_element_path(ws_builder *b, const ws_store_site *s) {
 }
 
 bool ws_same_element_path(const ws_store_site *a, const ws_store_site *b) {
-  if (a->rank != b->rank || a->elem_bytes != b->elem_bytes || a->swizzle != b->swizzle)
+  if (a->rank != b->rank || a->elem_bytes != b->elem_bytes || a->swizzle != b->swizzle ||
+      a->add != b->add || (a->add && !mlirTypeEqual(a->element, b->element)))
     return false;
   for (int d = 0; d < a->rank; d++)
     if (a->box[d] != b->box[d])

@@ -378,6 +378,8 @@ static bool lower_tma_store(lowering *L, ws_builder *b, MlirOperation op) {
       .rank = rank,
       .elem_bytes = wsElementTypeByteWidth(mlirShapedTypeGetElementType(ring->tile)),
       .swizzle = ring->swizzle,
+      .element = mlirShapedTypeGetElementType(ring->tile),
+      .add = ws_string_attr_is(op, "reduce", "add"),
   };
   for (int d = 0; d < rank; d++)
     site.box[d] = tma_box_extent(ring, rank, d);

@@ -41,7 +41,9 @@ typedef struct ws_store_site {
   int rank;
   int64_t box[5]; /* outermost first */
   int elem_bytes;
-  int swizzle; /* the box's swizzle span in bytes, 0 for none */
+  int swizzle;      /* the box's swizzle span in bytes, 0 for none */
+  MlirType element; /* the tile's element type */
+  bool add;         /* reduce = "add": TMA's reduce-add, atomic adds on the edge */
   /* the element path as a call of this llvm.func (ws_build_element_path),
    * or a null op: the element path inline */
   MlirOperation element_path;

@@ -308,14 +308,18 @@ void spec_tma_op(specializer *S, ws_builder *b, const char *name, MlirOperation 
     ops[num_coords] = ws_arith(b, "arith.addi", ops[num_coords], spec_c32(b, inner_shift));
   ops[n++] = slot;
   const char *policy = l2_policy(S, op);
-  MlirNamedAttribute attrs[2] = {
-      spec_int_attr(S->ctx, "ring", ring),
-      ws_named(S->ctx, "l2",
-               policy ? mlirStringAttrGet(S->ctx, mlirStringRefCreateFromCString(policy))
-                      : mlirUnitAttrGet(S->ctx))};
+  MlirAttribute reduce =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("reduce"));
+  MlirNamedAttribute attrs[3] = {spec_int_attr(S->ctx, "ring", ring)};
+  int num_attrs = 1;
+  if (policy)
+    attrs[num_attrs++] =
+        ws_named(S->ctx, "l2", mlirStringAttrGet(S->ctx, mlirStringRefCreateFromCString(policy)));
+  if (!mlirAttributeIsNull(reduce)) /* a store that adds its tile (TMA's reduce-add) */
+    attrs[num_attrs++] = ws_named(S->ctx, "reduce", reduce);
   ws_builder at = *b;
   at.loc = mlirOperationGetLocation(op);
-  ws_build_void(&at, name, n, ops, policy ? 2 : 1, attrs);
+  ws_build_void(&at, name, n, ops, num_attrs, attrs);
 }
 
 /* A lagged loop's iteration runs two K steps: the second at k + step (a

@@ -295,11 +295,34 @@ bool verify_load(MlirOperation op) {
          (ws_load_is_row_vector(op) || check_inner_coordinate(op, n - 1)) && check_l2_policy(op);
 }
 
+/* reduce = "add" on a ws.store: the tile is added to the tensor (TMA's
+ * reduce-add, atomic per element) instead of written over it; TMA adds
+ * f32, f16 and bf16, and a row vector the compute warps store themselves
+ * takes no reduction. */
+static bool check_reduce(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("reduce"));
+  if (mlirAttributeIsNull(a))
+    return true;
+  MlirType t = mlirShapedTypeGetElementType(
+      mlirValueGetType(mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1)));
+  bool add = mlirAttributeIsAString(a) && ws_ref_eq(mlirStringAttrGetValue(a), "add");
+  if (!add || !(mlirTypeIsAF32(t) || mlirTypeIsAF16(t) || mlirTypeIsABF16(t)) ||
+      ws_store_is_row_vector(op)) {
+    char buf[96], type[64];
+    ws_emit_op_error(op,
+                     "carries reduce = %s on a store of %s; reduce = \"add\" adds an f32, f16 or "
+                     "bf16 tile into the tensor (TMA's reduce-add), not a row vector",
+                     ws_attr_str(a, buf, sizeof buf), ws_type_str(t, type, sizeof type));
+    return false;
+  }
+  return true;
+}
+
 bool verify_store(MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
   return check_access(op, n - 2, mlirValueGetType(mlirOperationGetOperand(op, n - 1)),
                       "stored value") &&
-         (ws_store_is_row_vector(op) || check_inner_coordinate(op, n - 2));
+         (ws_store_is_row_vector(op) || check_inner_coordinate(op, n - 2)) && check_reduce(op);
 }
 
 /* ---- ws.dot -------------------------------------------------------------- */
