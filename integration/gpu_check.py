@@ -59,3 +59,14 @@ def torch_on_gpu():
         pass
     print("skipped: no GPU")
     return None
+
+
+def torch_and_ws():
+    """(torch, the ws package) on a GPU, or (None, None) after printing
+    "skipped: no GPU" without one."""
+    torch = torch_on_gpu()
+    if torch is None:
+        return None, None
+    sys.path.insert(0, PACKAGE)
+    import ws
+    return torch, ws

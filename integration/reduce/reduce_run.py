@@ -16,7 +16,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from gpu_check import PACKAGE, command_line, compile_kernels, guarded, intact, torch_on_gpu  # noqa: E402
+from gpu_check import command_line, compile_kernels, guarded, intact, torch_and_ws  # noqa: E402
 
 SHAPES = [(1000, 1001), (129, 259), (32, 64), (3, 5), (2048, 4096)]
 KERNELS = [("reduce_add_f32", "float32", 32), ("reduce_add_bf16", "bfloat16", 8)]
@@ -27,11 +27,9 @@ def compile_all(out):
 
 
 def run_all(folder):
-    torch = torch_on_gpu()
+    torch, ws = torch_and_ws()
     if torch is None:
         return 0
-    sys.path.insert(0, PACKAGE)
-    import ws
     failed = 0
     for name, dtype_name, splits in KERNELS:
         dtype = getattr(torch, dtype_name)

@@ -21,7 +21,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from gpu_check import PACKAGE, command_line, compile_kernels, guarded, intact, torch_on_gpu  # noqa: E402
+from gpu_check import command_line, compile_kernels, guarded, intact, torch_and_ws  # noqa: E402
 
 SHAPES = [(1000, 1001), (129, 259), (32, 64), (3, 5), (4096, 4096)]
 
@@ -75,11 +75,9 @@ def check(torch, ws, folder, name, rows, dtype, ins, outs, want):
 
 
 def run_all(folder):
-    torch = torch_on_gpu()
+    torch, ws = torch_and_ws()
     if torch is None:
         return 0
-    sys.path.insert(0, PACKAGE)
-    import ws
     failed = check(torch, ws, folder, "two_parts", 32, torch.float32, 3, 2,
                    lambda t, v: ([v[0] + v[1], t.exp(v[2]) * 2], 1e-4))
     failed += check(torch, ws, folder, "three_parts", 64, torch.float16, 5, 3,
@@ -102,11 +100,9 @@ def kernel_args(name, ins, outs):
 def bench(folder):
     """Split against one partition at three shapes; prints each time, its
     bandwidth and the ratio (one / split: above 1, the split is faster)."""
-    torch = torch_on_gpu()
+    torch, ws = torch_and_ws()
     if torch is None:
         return 0
-    sys.path.insert(0, PACKAGE)
-    import ws
     from triton.testing import do_bench
     for name, rows, dtype, ins, outs in [("two_parts", 32, torch.float32, 3, 2),
                                          ("three_parts", 64, torch.float16, 5, 3)]:
