@@ -15,7 +15,9 @@ compute partition of its own.
 two_parts.mlir: c = a + b and e = exp(d) * 2 (f32, 32 x 64 tiles), two
 compute partitions of 4 warps. three_parts.mlir: p = a * b, q = c - d and
 r = max(f, 0) (f16, 64 x 64 tiles), three compute partitions of 8 warps
-(896 threads a block)."""
+(896 threads a block). test/passes/Inputs/compute-chain.sched.mlir: a
+schedule written by hand that cuts c = exp(a) * 2 between two compute
+partitions, the tile crossing from one to the other."""
 import os
 import sys
 
@@ -29,8 +31,15 @@ SHAPES = [(1000, 1001), (129, 259), (32, 64), (3, 5), (4096, 4096)]
 KERNELS = ["two_parts", "three_parts"]
 
 
+# A schedule written by hand that cuts c = exp(a) * 2 between two compute
+# partitions (a tile crossing from one to the other).
+CHAIN_DIR = os.path.join(HERE, "..", "..", "test", "passes", "Inputs")
+CHAIN = "compute-chain.sched"
+
+
 def compile_all(out):
     compile_kernels(HERE, KERNELS, out)
+    compile_kernels(CHAIN_DIR, [CHAIN], out)
     # the same kernels with one compute partition, for bench
     for name in KERNELS:
         with open(os.path.join(HERE, name + ".mlir")) as f:
@@ -82,9 +91,29 @@ def run_all(folder):
                    lambda t, v: ([v[0] + v[1], t.exp(v[2]) * 2], 1e-4))
     failed += check(torch, ws, folder, "three_parts", 64, torch.float16, 5, 3,
                     lambda t, v: ([v[0] * v[1], v[2] - v[3], t.clamp_min(v[4], 0)], 0.0))
-    total = 2 * len(SHAPES)
+    failed += check_chain(torch, ws, folder)
+    total = 3 * len(SHAPES)
     print("split compute: %d passed, %d failed" % (total - failed, failed))
     return 1 if failed else 0
+
+
+def check_chain(torch, ws, folder):
+    """The hand-cut chain at each shape: c = exp(a) * 2, guards intact;
+    returns the failures."""
+    kernel = ws.load(os.path.join(folder, CHAIN + ".wsmod")).kernels["chain"]
+    failed = 0
+    for m, n in SHAPES:
+        torch.manual_seed(m * 13 + n)
+        (a_big, a), (c_big, c) = inputs(torch, 1, m, n, torch.float32)[0], guarded(torch, m, n, torch.float32)
+        kernel[(-(-m // 32),)](a, c, n)
+        torch.cuda.synchronize()
+        err = (c - torch.exp(a) * 2).abs().max().item()
+        guards = intact(torch, c_big, m, n) and intact(torch, a_big, m, n)
+        ok = guards and err <= 1e-4
+        print("chain (compute -> compute1) %5dx%5d  max err %.3g  guards %s  %s" % (
+            m, n, err, "intact" if guards else "BROKEN", "ok" if ok else "FAILED"))
+        failed += 0 if ok else 1
+    return failed
 
 
 def kernel_args(name, ins, outs):
