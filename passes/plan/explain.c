@@ -40,6 +40,11 @@ static const char *placement_reason(MlirOperation op) {
   if (ws_store_is_row_vector(op))
     return "a row vector, one value per row: the compute warps store it element by "
            "element (no ring, no TMA), each from the thread holding the row's first chunk";
+  if (wsOperationIsA(op, "store") && ws_string_attr_is(op, "reduce", "add"))
+    return "a TMA reduce-add from a shared-memory slot (reduce = \"add\": each element "
+           "added into the tensor atomically; a tile reaching a partial 16-byte granule at "
+           "the tensor's edge adds element by element with atomic adds), issued by one lane "
+           "of the store warp";
   if (wsOperationIsA(op, "store"))
     return "a TMA store from a shared-memory slot, issued by one lane of the store "
            "warp, so no compute warp waits on global writes";

@@ -152,7 +152,8 @@ static bool plan_registers(ws_plan *plan, int max_blocks, ws_register_math *m) {
   if (threads > target->max_block_threads) {
     ws_emit_op_error(plan->loop,
                      "warp plan does not fit: %d compute partition(s) of %d warps in all and "
-                     "a producer warpgroup need %d threads; a block runs at most %d",
+                     "a producer warpgroup need %d threads; a block runs at most %d: give each "
+                     "compute partition fewer warps (ws.num_warps), or split fewer parts",
                      computes, compute_warps, threads, target->max_block_threads);
     return false;
   }

@@ -153,10 +153,10 @@ int ws_split_compute(ws_plan *plan, int compute, const MlirOperation *ops, const
   free(sorted);
   if (rule || parts < 2 || ask != 1) {
     if (ask == 1)
-      snprintf(why, cap, "%s",
+      snprintf(why, cap, "%s; drop ws.split_compute",
                rule ? rule
-                    : "every op of its math reaches every other through "
-                      "the tiles they share: it is one part");
+                    : "every op of its math reaches every other through the tiles they share "
+                      "(a tile that two outputs both read joins them): it is one part");
     else if (!rule && parts >= 2)
       snprintf(why, cap,
                "its math falls into %d parts that share no tile; ws.split_compute = true "

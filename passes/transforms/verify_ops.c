@@ -306,13 +306,19 @@ static bool check_reduce(MlirOperation op) {
   MlirType t = mlirShapedTypeGetElementType(
       mlirValueGetType(mlirOperationGetOperand(op, mlirOperationGetNumOperands(op) - 1)));
   bool add = mlirAttributeIsAString(a) && ws_ref_eq(mlirStringAttrGetValue(a), "add");
-  if (!add || !(mlirTypeIsAF32(t) || mlirTypeIsAF16(t) || mlirTypeIsABF16(t)) ||
-      ws_store_is_row_vector(op)) {
-    char buf[96], type[64];
+  char buf[96], type[64];
+  if (!add || !(mlirTypeIsAF32(t) || mlirTypeIsAF16(t) || mlirTypeIsABF16(t))) {
     ws_emit_op_error(op,
-                     "carries reduce = %s on a store of %s; reduce = \"add\" adds an f32, f16 or "
-                     "bf16 tile into the tensor (TMA's reduce-add), not a row vector",
+                     "carries reduce = %s on a store of %s; the one reduction is reduce = "
+                     "\"add\", which adds an f32, f16 or bf16 tile into the tensor (TMA's "
+                     "reduce-add)",
                      ws_attr_str(a, buf, sizeof buf), ws_type_str(t, type, sizeof type));
+    return false;
+  }
+  if (ws_store_is_row_vector(op)) {
+    ws_emit_op_error(op, "carries reduce = \"add\" on a row vector, which the compute warps "
+                         "store themselves, element by element; reduce-add takes a tile of a "
+                         "TMA box");
     return false;
   }
   return true;

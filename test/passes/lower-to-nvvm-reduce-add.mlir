@@ -13,6 +13,8 @@
 // BF16: atom.global.add.noftz.bf16
 // BF16: cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group
 // SPEC: "ws.tma_store"({{.*}}) {reduce = "add", ring = 1 : i32}
+// RUN: ws-opt %ws_src/integration/reduce/reduce_add_f32.mlir --ws-explain -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// EXPLAIN: remark: partition store: a TMA reduce-add from a shared-memory slot (reduce = "add": each element added into the tensor atomically; a tile reaching a partial 16-byte granule at the tensor's edge adds element by element with atomic adds), issued by one lane of the store warp
 
 // Only add, and only of floats TMA adds.
 module attributes {gpu.container_module} {
@@ -23,7 +25,7 @@ module attributes {gpu.container_module} {
       scf.for %y = %c0 to %n step %c64 : i32 {
         %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
         %e = math.exp %t : tensor<32x64xf32>
-        // CHECK: lower-to-nvvm-reduce-add.mlir:[[@LINE+1]]:9: error: 'ws.store' op carries reduce = "max" on a store of f32; reduce = "add" adds an f32, f16 or bf16 tile into the tensor (TMA's reduce-add), not a row vector
+        // CHECK: lower-to-nvvm-reduce-add.mlir:[[@LINE+1]]:9: error: 'ws.store' op carries reduce = "max" on a store of f32; the one reduction is reduce = "add", which adds an f32, f16 or bf16 tile into the tensor (TMA's reduce-add)
         "ws.store"(%a, %c0, %y, %e) {reduce = "max"} : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32, tensor<32x64xf32>) -> ()
       } {ws.warp_specialize}
       gpu.return
@@ -41,7 +43,7 @@ module attributes {gpu.container_module} {
       scf.for %y = %c0 to %n step %c64 : i32 {
         %t = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xi32>>, i32, i32) -> tensor<32x64xi32>
         %e = arith.addi %t, %t : tensor<32x64xi32>
-        // CHECK: lower-to-nvvm-reduce-add.mlir:[[@LINE+1]]:9: error: 'ws.store' op carries reduce = "add" on a store of i32; reduce = "add" adds an f32, f16 or bf16 tile into the tensor (TMA's reduce-add), not a row vector
+        // CHECK: lower-to-nvvm-reduce-add.mlir:[[@LINE+1]]:9: error: 'ws.store' op carries reduce = "add" on a store of i32; the one reduction is reduce = "add", which adds an f32, f16 or bf16 tile into the tensor (TMA's reduce-add)
         "ws.store"(%a, %c0, %y, %e) {reduce = "add"} : (!ws.tensor_desc<tensor<32x64xi32>>, i32, i32, tensor<32x64xi32>) -> ()
       } {ws.warp_specialize}
       gpu.return

@@ -35,7 +35,7 @@ module attributes {gpu.container_module} {
     gpu.func @f(%a: !ws.tensor_desc<tensor<32x64xf32>>, %b: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
       %c0 = arith.constant 0 : i32
       %c64 = arith.constant 64 : i32
-      // CHECK: partition-schedule-split-compute.mlir:[[@LINE+1]]:7: error: 'scf.for' op asks for ws.split_compute = true, but its compute cannot be split: every op of its math reaches every other through the tiles they share: it is one part
+      // CHECK: partition-schedule-split-compute.mlir:[[@LINE+1]]:7: error: 'scf.for' op asks for ws.split_compute = true, but its compute cannot be split: every op of its math reaches every other through the tiles they share (a tile that two outputs both read joins them): it is one part; drop ws.split_compute
       scf.for %y = %c0 to %n step %c64 : i32 {
         %ta = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
         %tb = "ws.load"(%b, %c0, %y) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
@@ -56,7 +56,7 @@ module attributes {gpu.container_module} {
     gpu.func @f(%a: !ws.tensor_desc<tensor<32x64xf32>>, %b: !ws.tensor_desc<tensor<32x64xf32>>, %n: i32) kernel {
       %c0 = arith.constant 0 : i32
       %c32 = arith.constant 32 : i32
-      // CHECK: partition-schedule-split-compute.mlir:[[@LINE+1]]:7: error: 'scf.for' op asks for ws.split_compute = true, but its compute cannot be split: its loop works on rows (ws.reduce, ws.broadcast or row vectors), whose warps share each row
+      // CHECK: partition-schedule-split-compute.mlir:[[@LINE+1]]:7: error: 'scf.for' op asks for ws.split_compute = true, but its compute cannot be split: its loop works on rows (ws.reduce, ws.broadcast or row vectors), whose warps share each row; drop ws.split_compute
       scf.for %y = %c0 to %n step %c32 : i32 {
         %ta = "ws.load"(%a, %y, %c0) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
         %tb = "ws.load"(%b, %y, %c0) : (!ws.tensor_desc<tensor<32x64xf32>>, i32, i32) -> tensor<32x64xf32>
@@ -81,7 +81,7 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : i32
       %c64 = arith.constant 64 : i32
       %zero = arith.constant dense<0.0> : tensor<64x64xf32>
-      // CHECK: partition-schedule-split-compute.mlir:[[@LINE+1]]:14: error: 'scf.for' op asks for ws.split_compute = true, but its compute cannot be split: its loop is a matmul loop, whose consumer warpgroups share the accumulator
+      // CHECK: partition-schedule-split-compute.mlir:[[@LINE+1]]:14: error: 'scf.for' op asks for ws.split_compute = true, but its compute cannot be split: its loop is a matmul loop, whose consumer warpgroups share the accumulator; drop ws.split_compute
       %acc = scf.for %kk = %c0 to %k step %c64 iter_args(%x = %zero) -> (tensor<64x64xf32>) : i32 {
         %ta = "ws.load"(%a, %c0, %kk) : (!ws.tensor_desc<tensor<64x64xf16>>, i32, i32) -> tensor<64x64xf16>
         %tb = "ws.load"(%b, %kk, %c0) : (!ws.tensor_desc<tensor<64x64xf16>>, i32, i32) -> tensor<64x64xf16>
@@ -104,7 +104,7 @@ module attributes {gpu.container_module} {
     gpu.func @f(%a: !ws.tensor_desc<tensor<64x64xf16>>, %b: !ws.tensor_desc<tensor<64x64xf16>>, %c: !ws.tensor_desc<tensor<64x64xf16>>, %d: !ws.tensor_desc<tensor<64x64xf16>>, %n: i32) kernel attributes {ws.num_warps = 8 : i32} {
       %c0 = arith.constant 0 : i32
       %c64 = arith.constant 64 : i32
-      // CHECK: partition-schedule-split-compute.mlir:[[@LINE+1]]:7: error: 'scf.for' op warp plan does not fit: 4 compute partition(s) of 32 warps in all and a producer warpgroup need 1152 threads; a block runs at most 1024
+      // CHECK: partition-schedule-split-compute.mlir:[[@LINE+1]]:7: error: 'scf.for' op warp plan does not fit: 4 compute partition(s) of 32 warps in all and a producer warpgroup need 1152 threads; a block runs at most 1024: give each compute partition fewer warps (ws.num_warps), or split fewer parts
       scf.for %y = %c0 to %n step %c64 : i32 {
         %ta = "ws.load"(%a, %c0, %y) : (!ws.tensor_desc<tensor<64x64xf16>>, i32, i32) -> tensor<64x64xf16>
         %tb = "ws.load"(%b, %c0, %y) : (!ws.tensor_desc<tensor<64x64xf16>>, i32, i32) -> tensor<64x64xf16>
