@@ -194,6 +194,13 @@ static void mark_loop(horizon_state *S, const insn *f) {
   }
 }
 
+/* A value that depends on `levels` but repeats with the iteration (a
+ * remainder, a mask, a comparison's outcome, a slot and phase): bounded,
+ * so no comparison with it moves S or E. */
+static reg_dep periodic_of(unsigned levels) {
+  return (reg_dep){.levels = levels, .periodic = true, .u = 1, .k = 1};
+}
+
 /* Two dependent values into one (a sum, a min, a select): the slower
  * growth, the coarser step and both constants, which only ever overstate
  * a comparison's threshold. */
@@ -255,7 +262,7 @@ static bool visit_bin(horizon_state *S, const insn *i) {
                     b.levels ? "it takes a remainder by a value"
                              : "it takes a remainder by a value not known");
     raise_period(S, a.levels, cap(S, vb * a.k), i->op);
-    *d = (reg_dep){.levels = a.levels, .periodic = true, .u = 1, .k = 1};
+    *d = periodic_of(a.levels);
     return true;
   case B_AND:
     if (!wide)
@@ -265,7 +272,7 @@ static bool visit_bin(horizon_state *S, const insn *i) {
     raise_period(S, d->levels,
                  cap(S, mask_period(S->is_const[i->a] ? magnitude(S->const_val[i->a]) : vb) * d->k),
                  i->op);
-    *d = (reg_dep){.levels = d->levels, .periodic = true, .u = 1, .k = 1};
+    *d = periodic_of(d->levels);
     return true;
   case B_OR:
   case B_XOR:
@@ -281,7 +288,7 @@ static bool visit_bin(horizon_state *S, const insn *i) {
  * changes (a periodic value's comparison is periodic itself). */
 static void visit_cmp(horizon_state *S, const insn *i) {
   reg_dep a = dep_of(S, i->a), b = dep_of(S, i->b), m = merge(a, b);
-  S->dep[i->dst] = (reg_dep){.levels = m.levels, .periodic = true, .u = 1, .k = 1};
+  S->dep[i->dst] = periodic_of(m.levels);
   if (!m.levels || !S->relevant[i->dst] || m.periodic)
     return;
   /* a level both sides grow with alike cancels: the K count against the
@@ -321,7 +328,7 @@ static bool visit(horizon_state *S, const insn *i) {
     reg_dep a = S->dep[i->a];
     if (a.levels && a.k > 1) /* its slots turn every k iterations: at the deepest level */
       raise_period(S, a.levels & 2u ? 2u : a.levels, cap(S, i->imm * a.k), i->op);
-    S->dep[i->dst] = S->dep[i->b] = (reg_dep){.levels = a.levels, .periodic = true, .u = 1, .k = 1};
+    S->dep[i->dst] = S->dep[i->b] = periodic_of(a.levels);
     return true;
   }
   default:

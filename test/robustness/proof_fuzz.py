@@ -121,28 +121,36 @@ def run_case(args, plans, seed, index):
     return index, "accepted" if states[0] == "ok" else "rejected", states[0], ""
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def campaign_parser(doc, count):
+    """The arguments every mutation campaign of the proof takes (this one's
+    and proof_mutation.py's): ws-opt, how many mutants, the seed, where
+    failures are saved, the jobs; the plans come last."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--ws-opt", required=True)
-    ap.add_argument("--count", type=int, default=150)
+    ap.add_argument("--count", type=int, default=count)
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("--max-trips", type=int, default=0,
-                    help="bound the trip counts of both methods (a cluster's plans: the "
-                         "state-by-state search grows with the CTAs)")
-    ap.add_argument("plans", nargs="+", help="saved plans (ws-pipeline{stage=plan}) to mutate")
-    args = ap.parse_args()
-    seed = args.seed if args.seed is not None else int(os.environ.get("WS_FUZZ_SEED", time.time_ns() % 1000000007))
+    return ap
+
+
+def campaign_seed(args):
+    """The run's seed (given, WS_FUZZ_SEED, or time-based), with the workdir made."""
     os.makedirs(args.workdir, exist_ok=True)
-    plans = [(os.path.basename(p), open(p).read().split("\n")) for p in args.plans]
-    print("proof fuzz: seed %d, %d mutants of %d plans (replay: --seed %d)" % (
-        seed, args.count, len(plans), seed))
+    if args.seed is not None:
+        return args.seed
+    return int(os.environ.get("WS_FUZZ_SEED", time.time_ns() % 1000000007))
+
+
+def run_mutants(args, case):
+    """case(i) for each mutant i over a pool of args.jobs: counts its
+    outcomes (and the rules of the rejected), prints and saves each failure
+    (workdir/mutantI.mlir) and each case of other rules; returns (counts,
+    rules)."""
     counts = {"accepted": 0, "rejected": 0, "other rule": 0, "skip": 0, "fail": 0}
     rules = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for index, outcome, why, text in pool.map(lambda i: run_case(args, plans, seed, i),
-                                                   range(args.count)):
+        for index, outcome, why, text in pool.map(case, range(args.count)):
             counts[outcome] += 1
             if outcome == "rejected":
                 rules[why] = rules.get(why, 0) + 1
@@ -153,6 +161,21 @@ def main():
                 with open(path, "w") as f:
                     f.write(text)
                 print("FAIL case %d: %s; saved %s" % (index, why, path))
+    return counts, rules
+
+
+def main():
+    ap = campaign_parser(__doc__, 150)
+    ap.add_argument("--max-trips", type=int, default=0,
+                    help="bound the trip counts of both methods (a cluster's plans: the "
+                         "state-by-state search grows with the CTAs)")
+    ap.add_argument("plans", nargs="+", help="saved plans (ws-pipeline{stage=plan}) to mutate")
+    args = ap.parse_args()
+    seed = campaign_seed(args)
+    plans = [(os.path.basename(p), open(p).read().split("\n")) for p in args.plans]
+    print("proof fuzz: seed %d, %d mutants of %d plans (replay: --seed %d)" % (
+        seed, args.count, len(plans), seed))
+    counts, rules = run_mutants(args, lambda i: run_case(args, plans, seed, i))
     print("proof fuzz: %d accepted by both methods, %d rejected by both (%s), %d with other "
           "rules, %d skipped (no edit or past the state bound)" % (
               counts["accepted"], counts["rejected"],

@@ -14,16 +14,13 @@ refused, on every mutant; a disagreement fails the run and is saved.
 Thresholds and moduli are drawn within the long run's reach.
 
 The seed changes per run (time-based) and is printed; replay with --seed S."""
-import argparse
-import concurrent.futures
 import os
 import random
 import re
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from proof_fuzz import verdict  # noqa: E402
+from proof_fuzz import campaign_parser, campaign_seed, run_mutants, verdict  # noqa: E402
 
 LONG_TRIPS, NESTED_LONG_TRIPS = 150, 20
 LOOP = re.compile(r"scf\.for (%[\w]+) = .* iter_args\((%[\w]+) = ")
@@ -168,42 +165,22 @@ def run_case(args, plans, seed, index):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ws-opt", required=True)
-    ap.add_argument("--count", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap = campaign_parser(__doc__, 200)
     ap.add_argument("plans", nargs="+", help="saved plans (ws-pipeline{stage=plan}) to mutate")
     args = ap.parse_args()
-    seed = args.seed if args.seed is not None else int(os.environ.get("WS_FUZZ_SEED", time.time_ns() % 1000000007))
-    os.makedirs(args.workdir, exist_ok=True)
+    seed = campaign_seed(args)
     plans = []
     for p in args.plans:
         text = open(p).read()
         plans.append((os.path.basename(p), text.split("\n"), "ws.persistent" in text))
     print("proof mutation: seed %d, %d mutants of %d plans (replay: --seed %d)" % (
         seed, args.count, len(plans), seed))
-    counts, rules, failures = {}, {}, []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for index, status, detail, text in pool.map(lambda i: run_case(args, plans, seed, i),
-                                                    range(args.count)):
-            counts[status] = counts.get(status, 0) + 1
-            if status == "rejected":
-                rules[detail] = rules.get(detail, 0) + 1
-            if status == "fail":
-                path = os.path.join(args.workdir, "mutant%d.mlir" % index)
-                with open(path, "w") as f:
-                    f.write(text)
-                failures.append("FAIL %d: %s (saved %s)" % (index, detail, path))
-    for line in failures:
-        print(line)
+    counts, rules = run_mutants(args, lambda i: run_case(args, plans, seed, i))
     print("  " + ", ".join("%s %d" % kv for kv in sorted(rules.items())))
     print("proof mutation: %d accepted by both, %d refused by both, %d skipped" % (
-        counts.get("accepted", 0), counts.get("rejected", 0), counts.get("skip", 0)))
-    failed = counts.get("fail", 0)
-    print("%d passed, %d failed" % (args.count - failed, failed))
-    return 1 if failed else 0
+        counts["accepted"], counts["rejected"], counts["skip"]))
+    print("%d passed, %d failed" % (args.count - counts["fail"], counts["fail"]))
+    return 1 if counts["fail"] else 0
 
 
 if __name__ == "__main__":
