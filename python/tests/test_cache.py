@@ -89,3 +89,29 @@ def test_a_refusal_is_cached_too(monkeypatch):
     with pytest.raises(ws.CompileError) as second:
         ws.compile(bad, filename="two.mlir")
     assert str(second.value) == str(first.value).replace("one.mlir", "two.mlir")
+
+
+def test_cache_check_lists_what_a_model_needs_and_fill_compiles_it(capsys):
+    """check compiles nothing and says what is missing; fill compiles
+    exactly that; a kernel the op compiled itself counts as cached."""
+    from ws.cache import _main as cache_main
+    from ws.families import attention_kernel, needed_kernels
+    needs = needed_kernels(("f16",), (64,), (True,), padded=True, matmul=False)
+    assert [str(n) for n in needs] == [
+        "attention.mlir f16 @attention BN=128 BOUNDED=0 CAUSAL=1 D=64 SOFTCAP=0",
+        "attention.mlir f16 @attention BN=128 BOUNDED=1 CAUSAL=1 D=64 SOFTCAP=0"]
+    args = ["--dtype", "f16", "--head-dim", "64", "--mask", "causal", "--padded",
+            "--no-matmul"]
+    assert cache_main(["check"] + args) == 1
+    out = capsys.readouterr().out
+    assert out.count("missing  attention.mlir") == 2 and "0 of 2 kernels cached" in out
+    attention_kernel(64, "f16", causal=True)  # as torch.ops.ws.attention compiles it
+    assert [n.cached() for n in needs] == [True, False]
+    assert cache_main(["fill"] + args) == 0
+    assert "1 kernels compiled, 1 were cached" in capsys.readouterr().out
+    assert cache_main(["check"] + args) == 0
+    assert "2 of 2 kernels cached" in capsys.readouterr().out
+    # the matmul family: every member the autotuner times, per element type
+    assert len(needed_kernels(("bf16",))) == len(ws.families.MATMUL_CONFIGS)
+    assert cache_main(["check", "--head-dim", "96"]) == 2
+    assert "head dimension is one of 64, 128, 256" in capsys.readouterr().err

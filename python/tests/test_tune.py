@@ -379,3 +379,68 @@ def test_torch_ops_need_a_recent_torch():
     else:
         with pytest.raises(ImportError, match="needs torch.library.register_fake"):
             import ws.torch_ops  # noqa: F401
+
+
+def test_a_line_condition_keeps_or_empties_its_line():
+    family = ws.Template("a\n${?X and not Y}  keep ${Z}\n  ${?X or Y} %v = ${Z + 1}\nb\n",
+                         filename="f.mlir")
+    assert family.render({"X": 1, "Y": 0, "Z": 7}) == "a\n  keep 7\n   %v = 8\nb\n"
+    # a false condition empties its line (its lines keep their numbers), and
+    # its other fields are not evaluated: Z needs no value there
+    assert family.render({"X": 0, "Y": 0}) == "a\n\n\nb\n"
+    with pytest.raises(ws.TemplateError, match=r"f.mlir:1:3: field \$\{\?X\} is not an "
+                                               "expression that begins its line"):
+        ws.Template("a ${?X} b\n", filename="f.mlir").render({"X": 1})
+
+
+def test_a_field_joins_a_string_and_an_integer():
+    family = ws.Template('x : tensor<128x${BN}xf32> ${"%t" + BN if BN > 64 else "%u"}\n',
+                         filename="f.mlir")
+    assert family.render({"BN": 128}) == "x : tensor<128x128xf32> %t128\n"
+    assert family.render({"BN": 64}) == "x : tensor<128x64xf32> %u\n"
+
+
+def test_a_budget_bounds_the_tuning_and_keeps_the_first_choice():
+    """Members are timed in order until the budget is spent; the ones left
+    are skipped with that reason and no run-off is held."""
+    configs = [{"BM": 128, "BN": 256, "BK": 64}, {"BM": 128, "BN": 128, "BK": 64},
+               {"BM": 256, "BN": 128, "BK": 64}]
+    figures = {(128, 256): 1.00, (128, 128): 0.99, (256, 128): 0.5}
+    for budget, timed_count, want in ((dict(budget_configs=1), 1, 256),
+                                      (dict(budget_configs=2), 2, 128),
+                                      (dict(budget_s=10.0), 2, 128)):
+        log, now, log_config = [], [0.0], [None]
+
+        def bench(launch):
+            launch()
+            now[0] += 6.0  # each figure takes 6 s of the clock
+            log.append(log_config[0])
+            return figures[(log_config[0]["BM"], log_config[0]["BN"])]
+
+        tuned = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a", bench=bench,
+                            **budget)
+        tuned.clock = lambda: now[0]  # no GPU: a clock that the timer moves
+        tuned._launch = lambda kernel, config, args, stream=None: log_config.__setitem__(0, config)
+        best = tuned.tune(*matmul_args(512, 4096, 4096))
+        assert best.config["BN"] == want and len(log) == timed_count  # no run-off rounds
+        results = tuned.results[ws.tune.default_key(*matmul_args(512, 4096, 4096))]
+        assert [c.skipped for c in results[timed_count:]] == \
+            ["not timed: the tuning budget ran out"] * (3 - timed_count)
+    with pytest.raises(ValueError, match="budget_s must be positive"):
+        ws.autotune(family(), configs, kernel="matmul", budget_s=0)
+
+
+def test_matmul_buckets_and_the_budget_knobs():
+    from ws.families import m_bucket, matmul_key, tuning_budget
+    assert [m_bucket(m) for m in (1, 128, 129, 256, 257, 1000, 8192, 8193)] == \
+        [128, 128, 256, 256, 512, 1024, 8192, 16384]
+    a = torch.empty(0, dtype=torch.float16)
+    # a new batch size within a bucket is the same key: no new tuning
+    assert matmul_key(a, a, a, 4 * 2048, 4096, 4096) == matmul_key(a, a, a, 7000, 4096, 4096)
+    assert matmul_key(a, a, a, 300, 4096, 4096) != matmul_key(a, a, a, 600, 4096, 4096)
+    assert tuning_budget({}) == (None, None)
+    assert tuning_budget({"WS_TUNE_BUDGET": "2.5", "WS_TUNE_CONFIGS": "4"}) == (2.5, 4)
+    for env, name in (({"WS_TUNE_BUDGET": "0"}, "WS_TUNE_BUDGET"),
+                      ({"WS_TUNE_CONFIGS": "x"}, "WS_TUNE_CONFIGS")):
+        with pytest.raises(ValueError, match=name + " must be a positive"):
+            tuning_budget(env)

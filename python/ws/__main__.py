@@ -5,6 +5,11 @@ python -m ws families: every member of the shipped families the PyTorch
 ops run, compiled into the cache (ws.families.compile_all).
 python -m ws cache clear|dir: empties the module cache (and the
 autotuner's winners), or prints where it is.
+python -m ws cache check|fill [--dtype T] [--head-dim D] [--mask M]
+[--softcap] [--padded] [--no-matmul]: lists the kernels torch.ops.ws needs
+for a model of those element types, head dimensions and masks, and which
+are missing from the cache, compiling none (exit status 1 when some are);
+fill compiles the missing ones (on a machine with MLIR).
 
     python -m ws compile [--chip C] [--linker L] [-o OUT | --out-dir DIR]
                          [OPTION=VALUE...] FILE.mlir...
@@ -108,7 +113,8 @@ def main(argv=None) -> int:
         print(__doc__ if asked else
               "usage: python -m ws compile [-h] [--chip C] [--linker L] [-o OUT | --out-dir DIR] "
               "[OPTION=VALUE...] FILE.mlir...\n       python -m ws families\n"
-              "       python -m ws cache clear|dir\n       python -m ws --help",
+              "       python -m ws cache clear|dir|check|fill [options]\n"
+              "       python -m ws --help",
               file=sys.stdout if asked else sys.stderr)
         return 0 if asked else 2
     return compile_files(_parser().parse_intermixed_args(argv[1:]))

@@ -133,13 +133,73 @@ def clear() -> int:
     return count
 
 
+def _needs_parser(command: str):
+    import argparse
+    parser = argparse.ArgumentParser(
+        prog="python -m ws cache " + command,
+        description="%s the kernels torch.ops.ws needs for a model: the matmul family's "
+                    "members and the attention members of its head dimensions and masks"
+                    % ("List, without compiling," if command == "check" else "Compile"))
+    parser.add_argument("--dtype", action="append", choices=("f16", "bf16"),
+                        help="an element type (repeatable; default both)")
+    parser.add_argument("--head-dim", action="append", type=int, default=[],
+                        help="an attention head dimension: 64, 128 or 256 (repeatable; "
+                             "default none: no attention)")
+    parser.add_argument("--mask", choices=("causal", "full", "both"), default="both",
+                        help="the attention masks (default both)")
+    parser.add_argument("--softcap", action="store_true", help="attention with a soft cap")
+    parser.add_argument("--padded", action="store_true",
+                        help="padded batches too (kv_start/kv_end, or a top-left causal "
+                             "mask with more queries than keys)")
+    parser.add_argument("--no-matmul", action="store_true", help="no matmul family")
+    parser.add_argument("--missing", action="store_true",
+                        help="list only what is missing (check)")
+    return parser
+
+
+def _needs(args):
+    from .families import needed_kernels
+    causal = {"causal": (True,), "full": (False,), "both": (False, True)}[args.mask]
+    return needed_kernels(tuple(args.dtype or ("f16", "bf16")), tuple(args.head_dim), causal,
+                          args.softcap, args.padded, not args.no_matmul)
+
+
+def check_needs(needs):
+    """(need, cached) for each of `needs` (ws.families.needed_kernels),
+    compiling nothing."""
+    return [(n, n.cached()) for n in needs]
+
+
 def _main(argv) -> int:
-    usage = "usage: python -m ws cache clear|dir"
+    usage = "usage: python -m ws cache clear|dir|check|fill [options] (check --help)"
     if argv == ["clear"]:
         print("ws: removed %d cached module(s) from %s" % (clear(), directory()))
         return 0
     if argv == ["dir"]:
         print(directory())
+        return 0
+    if argv and argv[0] in ("check", "fill"):
+        try:
+            args = _needs_parser(argv[0]).parse_args(argv[1:])
+            status = check_needs(_needs(args))
+        except ValueError as e:
+            print("ws: %s" % e, file=sys.stderr)
+            return 2
+        missing = [n for n, here in status if not here]
+        if argv[0] == "check":
+            for n, here in status:
+                if not here or not args.missing:
+                    print("%-8s %s" % ("cached" if here else "missing", n))
+            print("ws: %d of %d kernels cached in %s, %d missing%s"
+                  % (len(status) - len(missing), len(status), directory(), len(missing),
+                     " (python -m ws cache fill with the same options compiles them)"
+                     if missing else ""))
+            return 1 if missing else 0
+        for i, n in enumerate(missing):
+            n.compile()
+            print("compiled (%d/%d) %s" % (i + 1, len(missing), n), flush=True)
+        print("ws: %d kernels compiled, %d were cached, in %s"
+              % (len(missing), len(status) - len(missing), directory()))
         return 0
     print(usage, file=sys.stderr)
     return 2

@@ -305,6 +305,34 @@ def _entry(filename: str, signatures: List[Signature], diagnostics: List[Diagnos
             "refused": refused, "diagnostics": [dataclasses.asdict(d) for d in diagnostics]}
 
 
+def _cache_entry(source, chip, explain, filename, linker, options):
+    """(the source's text, its name, the option text, its cache key) of a
+    compile, its arguments checked as ws.compile checks them."""
+    if linker not in LINKERS:
+        raise ValueError("ws.compile: linker must be one of %s (got %r)"
+                         % (", ".join(LINKERS), linker))
+    for key in options:
+        unknown = unknown_option(key)
+        if unknown:
+            raise TypeError("ws.compile: unknown option %r%s" % (key, unknown))
+    text, name = _read_source(source, filename)
+    opts = _option_text(chip, explain, options)
+    problem = _option_value_error(opts)
+    if problem:
+        raise ValueError("ws.compile: " + problem)
+    return text, name, opts, cache.key(text, opts, version(), build_id(), linker,
+                                       _RECORD_FORMAT)
+
+
+def cached(source, *, chip: Optional[str] = None, explain: bool = False,
+           filename: Optional[str] = None, linker: str = "driver", **options) -> bool:
+    """Whether ws.compile with these arguments would come from the disk
+    cache (a module, or a refusal kept as one), compiling nothing: what a
+    machine without MLIR can run."""
+    return cache.load(_cache_entry(source, chip, explain, filename, linker, options)[3]) \
+        is not None
+
+
 def compile(source, *, chip: Optional[str] = None, explain: bool = False,
             filename: Optional[str] = None, linker: str = "driver",
             use_cache: bool = True, **options) -> Module:
@@ -326,19 +354,7 @@ def compile(source, *, chip: Optional[str] = None, explain: bool = False,
     options, chip, linker, ws version and build (build_id()) comes from
     the disk cache (ws.cache) unless `use_cache` is False.
     """
-    if linker not in LINKERS:
-        raise ValueError("ws.compile: linker must be one of %s (got %r)"
-                         % (", ".join(LINKERS), linker))
-    for key in options:
-        unknown = unknown_option(key)
-        if unknown:
-            raise TypeError("ws.compile: unknown option %r%s" % (key, unknown))
-    text, name = _read_source(source, filename)
-    opts = _option_text(chip, explain, options)
-    problem = _option_value_error(opts)
-    if problem:
-        raise ValueError("ws.compile: " + problem)
-    k = cache.key(text, opts, version(), build_id(), linker, _RECORD_FORMAT)
+    text, name, opts, k = _cache_entry(source, chip, explain, filename, linker, options)
     if use_cache:
         hit = cache.load(k)
         if hit is not None:

@@ -1,13 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The kernel families the package ships (ws/kernels) as torch.ops.ws runs
-them: the matmul family tuned over MATMUL_CONFIGS, and one attention kernel
-per head dimension, element type and mask. No torch needed to compile
+them: the matmul family tuned over MATMUL_CONFIGS, and attention.mlir's
+members: one per head dimension, element type, soft cap, causal mask and
+key bounds (with or without each). No torch needed to compile
 them: ``python -m ws families`` compiles every member into the cache, for
 a GPU machine without MLIR."""
 
+import dataclasses
 import functools
+import itertools
+import os
 import sys
 
+from .compiler import CompileError
 from .template import Template, kernel_source
 from .tune import autotune
 
@@ -39,7 +44,7 @@ STORE_BOXES = ({}, {"store_boxes": True})
 MATMUL_CONFIGS = [dict(member, **l2, **boxes) for member in MATMUL_MEMBERS
                   for l2 in L2_POLICIES
                   for boxes in (STORE_BOXES if member["kernel"] == "matmul_tiled" else ({},))]
-ATTENTION_HEAD_DIMS = (64, 128)
+ATTENTION_HEAD_DIMS = (64, 128, 256)
 ATTENTION_BLOCK = 128  # query rows per block
 
 
@@ -55,18 +60,135 @@ def tile_count(config, a, b, c, m, n, k):
     return x * y
 
 
+def m_bucket(m: int) -> int:
+    """The M a tuned matmul choice is kept under: M's 128-row tiles rounded
+    up to a power of two (1-128 is 128, 129-256 256, 257-512 512...), so
+    that a model's new batch size or sequence length reuses the winner of
+    its bucket, whose tile count, and so wave count, is alike."""
+    tiles = max(1, -(-m // 128))
+    return 128 * (1 << (tiles - 1).bit_length())
+
+
+def matmul_key(a, b, c, m, n, k) -> tuple:
+    """What torch.ops.ws.matmul's choice depends on: M's bucket, N, K and
+    the element type (N and K are a model's weights: fixed)."""
+    return (m_bucket(m), n, k, str(a.dtype))
+
+
+def tuning_budget(environ=os.environ):
+    """(seconds, configs) per key from WS_TUNE_BUDGET (seconds of timing)
+    and WS_TUNE_CONFIGS (members timed), each None when unset; a value
+    that is not a positive number is refused with its name."""
+    budget = []
+    for name, kind in (("WS_TUNE_BUDGET", float), ("WS_TUNE_CONFIGS", int)):
+        text = environ.get(name, "").strip()
+        try:
+            value = kind(text) if text else None
+        except ValueError:
+            value = 0
+        if value is not None and not value > 0:
+            raise ValueError("ws: %s must be a positive %s (got %r)"
+                             % (name, "number of seconds" if kind is float else "integer", text))
+        budget.append(value)
+    return tuple(budget)
+
+
 @functools.lru_cache(maxsize=None)
 def matmul_family(dtype: str):
-    """The tuned matmul family of one element type ("f16" or "bf16")."""
+    """The tuned matmul family of one element type ("f16" or "bf16"), keyed
+    by matmul_key, its tuning bounded by tuning_budget()."""
+    seconds, configs = tuning_budget()
     return autotune(Template(kernel_source("matmul.mlir"), defaults={"DTYPE": dtype}),
-                    MATMUL_CONFIGS, grid=tile_grid, tiles=tile_count, chip="sm_90a")
+                    MATMUL_CONFIGS, grid=tile_grid, tiles=tile_count, key=matmul_key,
+                    budget_s=seconds, budget_configs=configs, chip="sm_90a")
+
+
+def attention_block_keys(head_dim: int) -> int:
+    """The keys of one K/V block of attention.mlir: 128, or 64 at D = 256,
+    where a 128 x 128 score tile beside the 128 x 256 accumulator does not
+    fit the registers."""
+    return 64 if head_dim > 128 else 128
 
 
 @functools.lru_cache(maxsize=None)
-def attention_kernel(head_dim: int, dtype: str, causal: bool):
-    """The attention kernel for one head dimension, element type and mask."""
-    family = Template(kernel_source("attention_causal.mlir" if causal else "attention.mlir"))
-    return family.compile({"D": head_dim, "DTYPE": dtype}, chip="sm_90a").attention
+def attention_kernel(head_dim: int, dtype: str, softcap: bool = False, causal: bool = False,
+                     bounded: bool = False):
+    """The member of attention.mlir for one head dimension and element type,
+    with or without the soft cap, the causal mask and per-batch key bounds
+    (the alignment, the bounds' values and grouped heads are runtime
+    arguments)."""
+    family = Template(kernel_source("attention.mlir"))
+    config = {"D": head_dim, "DTYPE": dtype, "BN": attention_block_keys(head_dim),
+              "SOFTCAP": int(softcap), "CAUSAL": int(causal), "BOUNDED": int(bounded)}
+    return family.compile(config, chip="sm_90a").attention
+
+
+@dataclasses.dataclass(frozen=True)
+class Need:
+    """One kernel torch.ops.ws can launch: a shipped family (its file and
+    element type), a member's config (fields and pipeline options) and the
+    kernel it runs."""
+    family: str
+    dtype: str
+    config: tuple  # the config's items, sorted
+    kernel: str
+
+    def template(self) -> Template:
+        return Template(kernel_source(self.family), defaults={"DTYPE": self.dtype})
+
+    def options(self) -> dict:
+        """The config and the compile's options, as the op compiles them."""
+        fields = dict(self.config)
+        if self.family == "matmul.mlir":  # each member alone, as ws.autotune compiles it
+            return dict(fields, chip="sm_90a", kernel=self.kernel)
+        return dict(fields, chip="sm_90a")
+
+    def cached(self) -> bool:
+        options = self.options()
+        config = {k: options.pop(k) for k in list(options) if k not in ("chip", "kernel")}
+        return self.template().cached(config, **options)
+
+    def compile(self):
+        options = self.options()
+        config = {k: options.pop(k) for k in list(options) if k not in ("chip", "kernel")}
+        try:
+            return self.template().compile(config, **options)
+        except CompileError:
+            return None  # a member ws refuses: its refusal is cached as well
+
+    def __str__(self):
+        fields = " ".join("%s=%s" % kv for kv in self.config)
+        return "%s %s @%s %s" % (self.family, self.dtype, self.kernel, fields)
+
+
+def needed_kernels(dtypes=("f16", "bf16"), head_dims=(), causal=(False, True),
+                   softcap: bool = False, padded: bool = False,
+                   matmul: bool = True) -> list:
+    """The kernels torch.ops.ws needs for a model of these element types:
+    every member of the matmul family (the autotuner times them all
+    unless WS_TUNE_CONFIGS bounds it) when `matmul`, and the attention
+    members of each head dimension, mask in `causal`, with the soft cap
+    when `softcap`, with key bounds as well when `padded`."""
+    needs = []
+    for dtype in dtypes:
+        if dtype not in ("f16", "bf16"):
+            raise ValueError("ws: the element type is f16 or bf16 (got %r)" % (dtype,))
+        if matmul:
+            for config in MATMUL_CONFIGS:
+                fields = tuple(sorted((k, v) for k, v in config.items() if k != "kernel"))
+                needs.append(Need("matmul.mlir", dtype, fields, config["kernel"]))
+        for dim in head_dims:
+            if dim not in ATTENTION_HEAD_DIMS:
+                raise ValueError("ws: the attention head dimension is one of %s (got %r)"
+                                 % (", ".join(map(str, ATTENTION_HEAD_DIMS)), dim))
+            for c in causal:
+                for bounded in (False, True) if padded else (False,):
+                    config = {"D": dim, "BN": attention_block_keys(dim),
+                              "SOFTCAP": int(softcap), "CAUSAL": int(c),
+                              "BOUNDED": int(bounded)}
+                    needs.append(Need("attention.mlir", dtype, tuple(sorted(config.items())),
+                                      "attention"))
+    return needs
 
 
 def compile_all() -> int:
@@ -76,8 +198,8 @@ def compile_all() -> int:
     for dtype in ("f16", "bf16"):
         count += sum(1 for c in matmul_family(dtype).candidates() if c.kernel)
         for dim in ATTENTION_HEAD_DIMS:
-            for causal in (False, True):
-                attention_kernel(dim, dtype, causal)
+            for flags in itertools.product((False, True), repeat=3):
+                attention_kernel(dim, dtype, *flags)
                 count += 1
     return count
 

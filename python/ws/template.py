@@ -2,12 +2,16 @@
 """Kernel families: one MLIR source with its tunable constants marked.
 
 A field is ``${NAME}`` or ``${expression}`` over names, integers and
-strings with ``+ - * // %`` and parentheses (``+`` also joins strings), one
-comparison (``== != < <= > >=``) and ``X if C else Y`` (``${BM - 1}``,
-``${BM * BN // 128}``). MLIR itself never uses ``$``, so a field cannot be
-mistaken for kernel text. Rendering replaces each field by its value; a
-field's value holds no newline, so a diagnostic's line in the rendered text
-is the line in the template.
+strings with ``+ - * // %`` and parentheses (``+`` also joins strings, and
+a string with an integer's digits), one comparison (``== != < <= > >=``),
+``and``, ``or``, ``not`` and ``X if C else Y`` (``${BM - 1}``,
+``${BM * BN // 128}``). A field ``${?EXPRESSION}`` that begins a line is
+that line's condition: the line is kept (the field rendering as nothing)
+when the expression is true, and left empty, its other fields not
+evaluated, when it is false. MLIR itself never uses ``$``, so a field
+cannot be mistaken for kernel text. Rendering replaces each field by its
+value; a field's value holds no newline, so a diagnostic's line in the
+rendered text is the line in the template.
 
     family = ws.Template(ws.kernel_source("matmul.mlir"), defaults={"DTYPE": "f16"})
     module = family.compile({"BM": 128, "BN": 256, "BK": 64}, chip="sm_90a")
@@ -19,7 +23,8 @@ import os
 import re
 from typing import Dict, Optional
 
-from .compiler import CompileError, _read_source, compile as _compile, unknown_option
+from .compiler import CompileError, _read_source, cached as _cached, compile as _compile, \
+    unknown_option
 
 _FIELD = re.compile(r"\$\{([^{}\n]*)\}")
 _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
@@ -29,8 +34,8 @@ _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
 
 def kernel_source(name: str) -> str:
     """The path of a kernel family the package ships (ws/kernels): the
-    matmul (matmul.mlir) and attention (attention.mlir,
-    attention_causal.mlir) families that torch.ops.ws runs."""
+    matmul (matmul.mlir) and attention (attention.mlir) families that
+    torch.ops.ws runs."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels", name)
     if not os.path.exists(path):
         raise FileNotFoundError("ws ships no kernel family %r (it has %s)" % (
@@ -73,17 +78,29 @@ def _evaluate(node, values: Dict[str, object]):
                                            _evaluate(node.comparators[0], values))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -_evaluate(node.operand, values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return int(not _evaluate(node.operand, values))
+    if isinstance(node, ast.BoolOp):  # and, or: as Python's, on values
+        value = _evaluate(node.values[0], values)
+        for operand in node.values[1:]:
+            if bool(value) == isinstance(node.op, ast.Or):
+                break
+            value = _evaluate(operand, values)
+        return value
     if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
         left, right = _evaluate(node.left, values), _evaluate(node.right, values)
-        if isinstance(node.op, ast.Add) and isinstance(left, str) and isinstance(right, str):
-            return left + right
+        if isinstance(node.op, ast.Add) and str in (type(left), type(right)):
+            if not all(isinstance(x, (int, str)) for x in (left, right)):
+                raise ValueError("+ joins strings and integers (got %r and %r)" % (left, right))
+            return "%s%s" % (left, right)  # an integer joins as its digits
         if not (isinstance(left, int) and isinstance(right, int)):
-            raise ValueError("arithmetic takes integers, + also two strings (got %r and %r)" % (left, right))
+            raise ValueError("arithmetic takes integers, + also strings and integers "
+                             "(got %r and %r)" % (left, right))
         if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and right == 0:
             raise ValueError("division by zero")
         return _OPS[type(node.op)](left, right)
     raise ValueError("only names, integers, strings, + - * // %, one comparison, "
-                     "'X if C else Y' and parentheses may appear in a field")
+                     "and, or, not, 'X if C else Y' and parentheses may appear in a field")
 
 
 class Template:
@@ -95,16 +112,22 @@ class Template:
                  defaults: Optional[Dict[str, object]] = None):
         self.text, self.filename = _read_source(source, filename)
         self.defaults = dict(defaults or {})
-        self._fields = []  # (match, parsed expression or error, line, column)
+        # (match, parsed expression or None, line, column, a line's condition?)
+        self._fields = []
         for match in _FIELD.finditer(self.text):
             line = self.text.count("\n", 0, match.start()) + 1
-            column = match.start() - (self.text.rfind("\n", 0, match.start()) + 1) + 1
+            line_start = self.text.rfind("\n", 0, match.start()) + 1
+            column = match.start() - line_start + 1
+            expression = match.group(1).strip()
+            condition = expression.startswith("?")
             try:
-                parsed = ast.parse(match.group(1).strip(), mode="eval")
+                parsed = ast.parse(expression[1:] if condition else expression, mode="eval")
             except SyntaxError:
                 parsed = None
-            self._fields.append((match, parsed, line, column))
-        self.fields = frozenset(n for _, p, _, _ in self._fields if p for n in _names(p))
+            if condition and self.text[line_start:match.start()].strip():
+                parsed = None  # a line's condition comes first on its line
+            self._fields.append((match, parsed, line, column, condition))
+        self.fields = frozenset(n for _, p, _, _, _ in self._fields if p for n in _names(p))
 
     def _error(self, line: int, column: int, why: str) -> TemplateError:
         return TemplateError("%s:%d:%d: %s" % (self.filename, line, column, why))
@@ -124,10 +147,14 @@ class Template:
         the field, its value))."""
         values = dict(self.defaults, **(config or {}))
         out, last, spans, shift, shift_line = [], 0, [], 0, 0
-        for match, parsed, line, column in self._fields:
+        dropped = -1  # the end of a line whose condition is false
+        for match, parsed, line, column, condition in self._fields:
+            if match.start() < dropped:
+                continue
             if parsed is None:
-                raise self._error(line, column, "field ${%s} is not an expression"
-                                  % match.group(1))
+                raise self._error(line, column, "field ${%s} is not an expression%s"
+                                  % (match.group(1), " that begins its line" if condition
+                                     else ""))
             try:
                 value = _evaluate(parsed, values)
             except (ValueError, TypeError) as e:  # TypeError: a value of the wrong type
@@ -138,7 +165,12 @@ class Template:
                             "would go to the pipeline as an option" % (
                                 ", ".join(repr(k) for k in others), ", ".join(sorted(self.fields))))
                 raise self._error(line, column, "field ${%s}: %s" % (match.group(1), why))
-            text = str(value)
+            if condition and not value:  # the line stays, empty: lines keep their numbers
+                out.append(self.text[last:match.start() - column + 1])
+                end = self.text.find("\n", match.end())
+                last = dropped = len(self.text) if end < 0 else end
+                continue
+            text = "" if condition else str(value)
             if "\n" in text or "${" in text:
                 raise self._error(line, column, "field ${%s}: its value %r holds a newline "
                                   "or a field" % (match.group(1), text))
@@ -175,6 +207,13 @@ class Template:
         ws-pipeline options such as num_stages and overlap."""
         fields = {k: v for k, v in config.items() if k in self.fields}
         return fields, {k: v for k, v in config.items() if k not in self.fields}
+
+    def cached(self, config: Optional[Dict[str, object]] = None, **options) -> bool:
+        """Whether compile(config, **options) would come from the disk cache,
+        compiling nothing (ws.compiler.cached)."""
+        fields, rest = self.split(config or {})
+        return _cached(self.render(fields, unused=rest), filename=self.filename,
+                       **dict(rest, **options))
 
     def compile(self, config: Optional[Dict[str, object]] = None, **options):
         """Compiles one member: the config's fields rendered, its other keys

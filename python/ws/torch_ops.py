@@ -17,17 +17,37 @@ machine without MLIR needs them compiled elsewhere, see docs/python.md).
 torch.ops.ws.matmul(a, b): a (M x K) and b (N x K), both f16 or both bf16 on
 one CUDA device; returns a @ b.T (M x N, same dtype), f32 accumulation. The
 matmul family (matmul.mlir) is tuned over ws.families.MATMUL_CONFIGS per
-(M, N, K, dtype) with ws.autotune, the winners kept on disk; its persistent
+bucket of shapes (ws.families.matmul_key: M's tile count rounded up to a
+power of two, N, K, the dtype), bounded by WS_TUNE_BUDGET seconds and
+WS_TUNE_CONFIGS members when set, the winners kept on disk; its persistent
 members run on their balanced grid (Kernel.balanced_grid). TMA reads rows
 of 16-byte multiples, so a K that is not a multiple of 8 is padded with
 zeros (a copy of both operands). It has a backward, built from the op
 itself: dA = dC @ B and dB = dC^T @ A, each a ws.matmul.
 
-torch.ops.ws.attention(q, k, v, causal=False, scale=None): q, k, v of shape
-B x H x S x D (any strides TMA can take), D 64 or 128, f16 or bf16; returns
-softmax(q k^T * scale) v (scale defaults to 1/sqrt(D)), B x H x S x D.
-Forward only: ws has no attention backward kernel yet, and a backward
-through it raises NotImplementedError.
+torch.ops.ws.attention(q, k, v, causal=False, scale=None, softcap=None,
+causal_align="top_left", kv_start=None, kv_end=None): flash attention
+forward, softmax(q k^T * scale) v, on the model's tensors as they are:
+- q is B x Hq x Sq x D, k and v B x Hkv x Skv x D: grouped-query and
+  multi-query heads read K/V head h // (Hq / Hkv), nothing repeated;
+- any strides TMA can read (B x S x H x D storage seen through
+  .transpose(1, 2), a slice of a fused QKV projection); the output takes
+  q's layout (dense, its dimensions in the order of q's strides), so that
+  transposing it back costs no copy; torch.ops.ws.attention_out(q, k, v,
+  out, ...) writes into a tensor of the caller's instead;
+- D 64, 128 or 256, f16 or bf16; scale defaults to 1/sqrt(D);
+- softcap: the logit soft cap, softcap * tanh(s / softcap) on the scaled
+  scores (Gemma 2's);
+- causal with causal_align "top_left" (query i sees keys 0..i) or
+  "bottom_right" (keys 0..i + Skv - Sq: a chunk of new queries against a
+  cache, as chunked prefill and a speculative verify step need);
+- kv_start, kv_end: per-batch int32 key bounds, key j of batch b seen when
+  kv_start[b] <= j < kv_end[b] (left or right padding: a padded batch
+  exact without a mask tensor). A query row that sees no key gets zeros.
+The rules (ws.attention_args) hold for fake tensors too, so torch.compile
+refuses at trace time what a launch would. Forward only: ws has no
+attention backward kernel yet, and a backward through it raises
+NotImplementedError.
 """
 
 import math
@@ -36,7 +56,9 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from .families import ATTENTION_BLOCK, ATTENTION_HEAD_DIMS, attention_kernel, matmul_family
+from .attention_args import attention_shapes, check_out, dense_like, kernel_scalars, \
+    needs_bounds
+from .families import ATTENTION_BLOCK, attention_kernel, matmul_family
 
 try:
     from torch.library import register_autograd, register_fake
@@ -45,7 +67,6 @@ except ImportError as e:  # torch before 2.4
                       "(PyTorch 2.4 or later; this is %s)" % torch.__version__) from e
 
 DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16"}
-LOG2E = math.log2(math.e)
 
 # the ops live as long as this library: the module keeps it. Their tags
 # are custom_op's: Inductor keeps the strides the caller gave (attention
@@ -54,9 +75,14 @@ LOG2E = math.log2(math.e)
 _TAGS = tuple(getattr(torch.Tag, t) for t in ("needs_fixed_stride_order", "pt2_compliant_tag")
               if hasattr(torch.Tag, t))
 _LIB = torch.library.Library("ws", "DEF")
+_NO_ARRAY = {}  # an empty i32 array per device: no padding bound given
 _LIB.define("matmul(Tensor a, Tensor b) -> Tensor", tags=_TAGS)
-_LIB.define("attention(Tensor q, Tensor k, Tensor v, bool causal=False, float? scale=None) "
-            "-> Tensor", tags=_TAGS)
+_ATTENTION_ARGS = ("bool causal=False, float? scale=None, float? softcap=None, "
+                   "str causal_align=\"top_left\", Tensor? kv_start=None, Tensor? kv_end=None")
+_LIB.define("attention(Tensor q, Tensor k, Tensor v, %s) -> Tensor" % _ATTENTION_ARGS,
+            tags=_TAGS)
+_LIB.define("attention_out(Tensor q, Tensor k, Tensor v, Tensor(a!) out, %s) -> ()"
+            % _ATTENTION_ARGS, tags=_TAGS)
 
 
 def _dtype_of(op, *tensors):
@@ -109,28 +135,59 @@ def _matmul_backward(ctx, grad):
     return grad_a, grad_b
 
 
+def _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end):
+    """Runs attention.mlir into `o` (B x Hq x Sq x D, any strides TMA can
+    write); the operands' rules are checked."""
+    batch, heads, kv_heads, qlen, kvlen, dim = attention_shapes(
+        q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+    check_out(q, o)
+    if not (batch and heads and qlen):
+        return
+    if not kvlen:  # no key: every row sees none, and stores zeros
+        o.zero_()
+        return
+    _dtype_of("attention", q, k, v)  # on CUDA
+    none = _NO_ARRAY.get(q.device)
+    if none is None:
+        none = _NO_ARRAY.setdefault(q.device, torch.empty(0, dtype=torch.int32, device=q.device))
+    diag, factor, cap = kernel_scalars(qlen, kvlen, dim, causal, causal_align, scale, softcap)
+    bounded = needs_bounds(qlen, kvlen, causal, causal_align, kv_start, kv_end)
+    attention_kernel(dim, DTYPES[q.dtype], bool(softcap), bool(causal), bounded).launch(
+        (-(-qlen // ATTENTION_BLOCK), heads, batch), q, k, v, o, qlen, kvlen,
+        none if kv_start is None else kv_start, none if kv_end is None else kv_end,
+        diag, heads // kv_heads, factor, cap)
+
+
 def attention(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
-              scale: Optional[float] = None) -> Tensor:
-    """Flash-attention forward with ws's kernel (see the module)."""
-    dtype = _dtype_of("attention", q, k, v)
-    shape = q.shape
-    if len(shape) != 4 or k.shape != shape or v.shape != shape:
-        raise ValueError("ws.attention: q, k and v are B x H x S x D, all one shape (got %s, "
-                         "%s, %s)" % (tuple(q.shape), tuple(k.shape), tuple(v.shape)))
-    batch, heads, seq, dim = shape
-    if dim not in ATTENTION_HEAD_DIMS:
-        raise ValueError("ws.attention: the head dimension must be one of %s (got %d)"
-                         % (", ".join(map(str, ATTENTION_HEAD_DIMS)), dim))
-    o = q.new_empty(shape)
-    if batch and heads and seq:
-        scale = 1.0 / math.sqrt(dim) if scale is None else scale
-        attention_kernel(dim, dtype, causal).launch(
-            (-(-seq // ATTENTION_BLOCK), heads, batch), q, k, v, o, seq, scale * LOG2E)
+              scale: Optional[float] = None, softcap: Optional[float] = None,
+              causal_align: str = "top_left", kv_start: Optional[Tensor] = None,
+              kv_end: Optional[Tensor] = None) -> Tensor:
+    """Flash-attention forward with ws's kernel (see the module); returns a
+    new tensor in q's layout."""
+    o = dense_like(q)
+    _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end)
     return o
 
 
-def _attention_fake(q, k, v, causal=False, scale=None):
-    return q.new_empty(q.shape)
+def attention_out(q: Tensor, k: Tensor, v: Tensor, out: Tensor, causal: bool = False,
+                  scale: Optional[float] = None, softcap: Optional[float] = None,
+                  causal_align: str = "top_left", kv_start: Optional[Tensor] = None,
+                  kv_end: Optional[Tensor] = None) -> None:
+    """torch.ops.ws.attention writing into `out` (B x Hq x Sq x D, any
+    strides TMA can write); no gradient."""
+    _attention_launch(q, k, v, out, causal, scale, softcap, causal_align, kv_start, kv_end)
+
+
+def _attention_fake(q, k, v, causal=False, scale=None, softcap=None, causal_align="top_left",
+                    kv_start=None, kv_end=None):
+    attention_shapes(q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+    return dense_like(q)
+
+
+def _attention_out_fake(q, k, v, out, causal=False, scale=None, softcap=None,
+                        causal_align="top_left", kv_start=None, kv_end=None):
+    attention_shapes(q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+    check_out(q, out)
 
 
 def _attention_backward(ctx, grad):
@@ -148,3 +205,5 @@ for _name, _kernel, _fake, _backward, _setup in (
     _LIB.impl(_name, _kernel, "CompositeExplicitAutograd")
     register_fake("ws::" + _name, _fake, lib=_LIB)
     register_autograd("ws::" + _name, _backward, setup_context=_setup, lib=_LIB)
+_LIB.impl("attention_out", attention_out, "CompositeExplicitAutograd")
+register_fake("ws::attention_out", _attention_out_fake, lib=_LIB)

@@ -23,6 +23,7 @@ import difflib
 import itertools
 import json
 import re
+import time
 from typing import Callable, Dict, List, Optional, Sequence
 
 from . import cache
@@ -140,7 +141,8 @@ class Autotuned:
     def __init__(self, template: Template, configs: Sequence[Dict[str, object]],
                  kernel: Optional[str], key: Callable, grid: Optional[Callable],
                  compile_options: Dict[str, object], bench: Callable,
-                 tiles: Optional[Callable] = None):
+                 tiles: Optional[Callable] = None, budget_s: Optional[float] = None,
+                 budget_configs: Optional[int] = None, clock: Callable = time.monotonic):
         self.template = template
         self.configs = [dict(c) for c in configs]
         self.kernel_name = kernel
@@ -149,6 +151,9 @@ class Autotuned:
         self.tiles = tiles
         self.compile_options = compile_options
         self.bench = bench
+        self.budget_s = budget_s
+        self.budget_configs = budget_configs
+        self.clock = clock
         self._candidates = None
         self.results = {}  # key -> [Candidate], tuned in this process
         self._chosen = {}  # key -> the winning Candidate, once known here
@@ -283,9 +288,12 @@ class Autotuned:
         for c in self.candidates():  # before any timing: the first launch would refuse
             if c.kernel is not None and not c.kernel.signature.persistent:
                 self._require_grid(c.kernel, c.config)
-        timed = []
+        timed, started, spent = [], self.clock(), False
         for c in self.candidates():
             c = dataclasses.replace(c)
+            if c.kernel is not None and any(t.ms is not None for t in timed) \
+                    and self._over_budget(started, sum(t.ms is not None for t in timed)):
+                c.skipped, c.kernel, spent = "not timed: the tuning budget ran out", None, True
             if c.kernel is not None:
                 try:
                     c.kernel.check(*args, grid=(1, 1, 1))
@@ -298,12 +306,21 @@ class Autotuned:
         if not ran:
             raise ValueError("ws.autotune: no candidate runs these arguments:\n  "
                              + "\n  ".join(c.describe() for c in timed))
-        best = self._runoff(ran, args)
+        best = min(ran, key=lambda c: c.ms) if spent else self._runoff(ran, args)
         self.results[key] = timed
         self._chosen[key] = best
         self._store_winner(repr(key), {"config": best.config, "ms": best.ms,
                                       "timed": {config_text(c.config): c.ms for c in ran}})
         return best
+
+    def _over_budget(self, started: float, count: int) -> bool:
+        """Whether the tuning budget is spent after `count` members timed
+        since `started`: then the members left are not timed, and the
+        first ones (the configs' order: the planner's first choice leads a
+        family that has one) keep the fastest of what ran."""
+        if self.budget_configs is not None and count >= self.budget_configs:
+            return True
+        return self.budget_s is not None and self.clock() - started >= self.budget_s
 
     def _runoff(self, ran: List[Candidate], args) -> Candidate:
         """The fastest of `ran`: the ones close to the first figures' best
@@ -346,7 +363,8 @@ class Autotuned:
 def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
              kernel: Optional[str] = None, key: Optional[Callable] = None,
              grid: Optional[Callable] = None, bench: Optional[Callable] = None,
-             tiles: Optional[Callable] = None, **compile_options) -> Autotuned:
+             tiles: Optional[Callable] = None, budget_s: Optional[float] = None,
+             budget_configs: Optional[int] = None, **compile_options) -> Autotuned:
     """A kernel family tuned per key of its arguments.
 
     `template` is a ws.Template (or a source ws.Template reads). Each
@@ -363,9 +381,16 @@ def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
     number of tiles its tile loop runs, on Kernel.balanced_grid(tiles):
     the fewest blocks that keep the busiest block's tile count. `bench`
     times a no-argument launch in ms (default: the benchmarks'
-    triton.testing.do_bench). Other keyword arguments go to ws.compile
-    (chip, smem_budget...).
+    triton.testing.do_bench). `budget_s` (seconds of timing per key) and
+    `budget_configs` (members timed per key) bound a tuning: the configs are
+    timed in order until either is spent (the first one always), the rest
+    skipped with that reason and no run-off held, so put the likeliest
+    winner first. Other keyword arguments go to ws.compile (chip,
+    smem_budget...).
     """
+    for name, value in (("budget_s", budget_s), ("budget_configs", budget_configs)):
+        if value is not None and not value > 0:
+            raise ValueError("ws.autotune: %s must be positive (got %r)" % (name, value))
     if not isinstance(template, Template):
         template = Template(template)
     if configs is None:
@@ -385,5 +410,5 @@ def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
         fields, rest = template.split(c)
         template.render(fields, unused=rest)  # a TemplateError now, not at the call
     return Autotuned(template, configs, kernel, key or default_key, grid, compile_options,
-                     bench or _bench, tiles)
+                     bench or _bench, tiles, budget_s, budget_configs)
 

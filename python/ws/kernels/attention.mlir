@@ -1,63 +1,139 @@
 // Flash-attention forward, the family torch.ops.ws.attention runs:
 // O = softmax(Q K^T * scale) V for one block of 128 query rows of one
-// (batch, head) per thread block, online softmax, f32 accumulation.
-// Fields (ws.Template): ${D}, the head dimension (64 or 128), and ${DTYPE},
-// f16 or bf16. Q, K, V and O are B x H x S x D tensors of any strides, read
-// through 1 x 1 x 128 x D boxes: TMA clips each head at S, and the last
-// KV block's columns at or past S are masked. Grid (ceil(S / 128), H, B);
-// %seq = S, %scale = the softmax scale times log2(e).
+// (batch, query head) per thread block, online softmax, f32 accumulation.
+//
+// Fields (ws.Template): ${D}, the head dimension (64, 128 or 256); ${DTYPE},
+// f16 or bf16; ${SOFTCAP}, 1 for the logit soft cap (cap * tanh(s / cap));
+// ${CAUSAL}, 1 for a causal mask; ${BOUNDED}, 1 when each batch's keys have
+// bounds of their own (padding) or the diagonal does not hide the keys past
+// Skv. A line that begins with a condition field (ws.Template) is kept only
+// when it holds, so that each member has just the masks it needs: every
+// mask is a select, and even one the lowering skips per tile costs its
+// tests (three in every member cost 7-20%, measured on the H200). K/V
+// blocks are ${BN} keys (128, or 64 at D = 256, where two 128-key tiles do
+// not fit the registers).
+
+// Q and O are B x Hq x Sq x D, K and V B x Hkv x Skv x D, of any strides
+// (a B x S x H x D tensor's transposed view is one), read through
+// 1 x 1 x rows x D boxes: TMA clips each head at its length, filling zeros,
+// and clips O's store. Grid (ceil(Sq / 128), Hq, B).
+//
+// Which keys a query sees, runtime arguments of every member:
+// - key j of batch b is seen when %starts[b] <= j < %ends[b], clamped to
+//   0..Skv (the pads at the start or the end of each sequence; a member
+//   that is not BOUNDED sees 0 <= j < Skv). An empty %starts means 0 (an
+//   index past an array's length reads 0), an empty %ends Skv (memref.dim
+//   tells);
+// - and, when CAUSAL, query i sees key j when j <= i + %diag: %diag = 0 is
+//   top-left, Skv - Sq bottom-right.
+// Each condition is a select on ws.iota tiles, which the lowering tests
+// once per tile, so only the blocks a condition cuts pay for it per
+// element. The KV loop runs from the block holding the first key seen to
+// the last one (the diagonal's when causal).
+
+// A query row that sees no key stores zeros: the running max starts at
+// -1e30, not -inf, so that exp2 of a fully masked row is 0 (never NaN),
+// and the row sum is clamped away from 0 before the division (a row that
+// sees a key has a sum of at least 1).
+//
+// %qlen = Sq, %kvlen = Skv, %group = Hq / Hkv (query head y reads K/V head
+// y / %group), %scale = the softmax scale times log2(e); with the soft cap,
+// the scores are cap * tanh(s * scale / cap): %scale = scale / cap (tanh's
+// argument is s * %scale) and %cap = cap * log2(e). Either factor is
+// positive, so the row max commutes with it and s * factor - max is one
+// fused multiply-add, as FlashAttention-3 does.
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
-    gpu.func @attention(%q: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, %k: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, %v: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, %o: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>,
-                        %seq: i32, %scale: f32) kernel
+    gpu.func @attention(%q: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, %k: !ws.tensor_desc<tensor<1x1x${BN}x${D}x${DTYPE}>>, %v: !ws.tensor_desc<tensor<1x1x${BN}x${D}x${DTYPE}>>, %o: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>,
+                        %qlen: i32, %kvlen: i32, %starts: memref<?xi32>, %ends: memref<?xi32>,
+                        %diag: i32, %group: i32, %scale: f32, %cap: f32) kernel
         attributes {ws.num_warps = 8 : i32} {
       %c0 = arith.constant 0 : i32
       %cbm = arith.constant 128 : i32
-      %cbn = arith.constant 128 : i32
+      %cbn = arith.constant ${BN} : i32
       %bx = gpu.block_id x
       %by = gpu.block_id y
+      %bz = gpu.block_id z
       %bxi = arith.index_cast %bx : index to i32
       %byi = arith.index_cast %by : index to i32
-      %bz = gpu.block_id z
       %bzi = arith.index_cast %bz : index to i32
+      %kvh = arith.divui %byi, %group : i32
       %qoff = arith.muli %bxi, %cbm : i32
+      // the keys this batch's queries may see: lo <= j < hi, clamped to 0..Skv
+      %i0 = arith.constant 0 : index
+      %first_key = memref.load %starts[%bz] : memref<?xi32>
+      %last_key = memref.load %ends[%bz] : memref<?xi32>
+      %nends = memref.dim %ends, %i0 : memref<?xi32>
+      %ends_given = arith.cmpi ugt, %nends, %i0 : index
+      %lo0 = arith.maxsi %first_key, %c0 : i32
+      %lo = arith.minsi %lo0, %kvlen : i32
+      %hi0 = arith.select %ends_given, %last_key, %kvlen : i32
+      %hi1 = arith.minsi %hi0, %kvlen : i32
+      %hi = arith.maxsi %hi1, %lo : i32
+      // the loop: from lo's block to hi, or to the last diagonal key
+      %first = arith.divui %lo, %cbn : i32
+      %start = arith.muli %first, %cbn : i32
+      %qend = arith.addi %qoff, %cbm : i32
+      %dend = arith.addi %qend, %diag : i32
+      %end0 = arith.minsi %dend, %hi : i32
+      %end = arith.maxsi %end0, %start : i32
+      %qdiag = arith.addi %qoff, %diag : i32
       %tq = "ws.load"(%q, %bzi, %byi, %qoff, %c0) : (!ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, i32, i32, i32, i32) -> tensor<128x${D}x${DTYPE}>
-      %zs = arith.constant dense<0.0> : tensor<128x128xf32>
+      %zs = arith.constant dense<0.0> : tensor<128x${BN}xf32>
       %zo = arith.constant dense<0.0> : tensor<128x${D}xf32>
-      %m0 = arith.constant dense<0xFF800000> : tensor<1x128xf32>
+      %m0 = arith.constant dense<-1.0e+30> : tensor<1x128xf32>
       %l0 = arith.constant dense<0.0> : tensor<1x128xf32>
-      %r:3 = scf.for %kv = %c0 to %seq step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
+      %r:3 = scf.for %kv = ${"%start" if BOUNDED else "%c0"} to %end step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
           -> (tensor<128x${D}xf32>, tensor<1x128xf32>, tensor<1x128xf32>) : i32 {
-        %tk = "ws.load"(%k, %bzi, %byi, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, i32, i32, i32, i32) -> tensor<128x${D}x${DTYPE}>
-        %tv = "ws.load"(%v, %bzi, %byi, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, i32, i32, i32, i32) -> tensor<128x${D}x${DTYPE}>
-        %s = "ws.dot"(%tq, %tk, %zs) {transpose_b} : (tensor<128x${D}x${DTYPE}>, tensor<128x${D}x${DTYPE}>, tensor<128x128xf32>) -> tensor<128x128xf32>
-        %cols = "ws.iota"() {axis = 1 : i32} : () -> tensor<128x128xi32>
-        %left = arith.subi %seq, %kv : i32
-        %lefts = tensor.splat %left : tensor<128x128xi32>
-        %inside = arith.cmpi slt, %cols, %lefts : tensor<128x128xi32>
-        %ninf = arith.constant dense<0xFF800000> : tensor<128x128xf32>
-        %sm = arith.select %inside, %s, %ninf : tensor<128x128xi1>, tensor<128x128xf32>
-        %mx = "ws.reduce"(%sm) {kind = "max", axis = 1 : i32} : (tensor<128x128xf32>) -> tensor<1x128xf32>
-        %scr = tensor.splat %scale : tensor<1x128xf32>
+        %tk = "ws.load"(%k, %bzi, %kvh, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x${BN}x${D}x${DTYPE}>>, i32, i32, i32, i32) -> tensor<${BN}x${D}x${DTYPE}>
+        %tv = "ws.load"(%v, %bzi, %kvh, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x${BN}x${D}x${DTYPE}>>, i32, i32, i32, i32) -> tensor<${BN}x${D}x${DTYPE}>
+        %s = "ws.dot"(%tq, %tk, %zs) {transpose_b} : (tensor<128x${D}x${DTYPE}>, tensor<${BN}x${D}x${DTYPE}>, tensor<128x${BN}xf32>) -> tensor<128x${BN}xf32>
+${?SOFTCAP}        %qs = tensor.splat %scale : tensor<128x${BN}xf32>
+${?SOFTCAP}        %sx = arith.mulf %s, %qs : tensor<128x${BN}xf32>
+${?SOFTCAP}        %th = math.tanh %sx fastmath<afn> : tensor<128x${BN}xf32>
+        %cols = "ws.iota"() {axis = 1 : i32} : () -> tensor<128x${BN}xi32>
+        %ninf = arith.constant dense<0xFF800000> : tensor<128x${BN}xf32>
+        // keys before lo (only a bounded member's first block has them)
+${?BOUNDED}        %before = arith.subi %lo, %kv : i32
+${?BOUNDED}        %befores = tensor.splat %before : tensor<128x${BN}xi32>
+${?BOUNDED}        %seen = arith.cmpi sge, %cols, %befores : tensor<128x${BN}xi32>
+${?BOUNDED}        %sb = arith.select %seen, ${"%th" if SOFTCAP else "%s"}, %ninf : tensor<128x${BN}xi1>, tensor<128x${BN}xf32>
+        // keys at or past hi (the last block's; a causal member's diagonal
+        // hides them unless it is bounded)
+${?BOUNDED or not CAUSAL}        %left = arith.subi %hi, %kv : i32
+${?BOUNDED or not CAUSAL}        %lefts = tensor.splat %left : tensor<128x${BN}xi32>
+${?BOUNDED or not CAUSAL}        %inside = arith.cmpi slt, %cols, %lefts : tensor<128x${BN}xi32>
+${?BOUNDED or not CAUSAL}        %sh = arith.select %inside, ${"%sb" if BOUNDED else ("%th" if SOFTCAP else "%s")}, %ninf : tensor<128x${BN}xi1>, tensor<128x${BN}xf32>
+        // keys past the diagonal: kv + col > qoff + row + diag
+${?CAUSAL}        %rows = "ws.iota"() {axis = 0 : i32} : () -> tensor<128x${BN}xi32>
+${?CAUSAL}        %kvrel = arith.subi %kv, %qdiag : i32
+${?CAUSAL}        %kvs = tensor.splat %kvrel : tensor<128x${BN}xi32>
+${?CAUSAL}        %kcol = arith.addi %cols, %kvs : tensor<128x${BN}xi32>
+${?CAUSAL}        %above = arith.cmpi sgt, %kcol, %rows : tensor<128x${BN}xi32>
+${?CAUSAL}        %sm = arith.select %above, %ninf, ${"%sh" if BOUNDED else ("%th" if SOFTCAP else "%s")} : tensor<128x${BN}xi1>, tensor<128x${BN}xf32>
+        %mx = "ws.reduce"(${"%sm" if CAUSAL else "%sh"}) {kind = "max", axis = 1 : i32} : (tensor<128x${BN}xf32>) -> tensor<1x128xf32>
+        %scr = tensor.splat ${"%cap" if SOFTCAP else "%scale"} : tensor<1x128xf32>
         %mxs = arith.mulf %mx, %scr : tensor<1x128xf32>
         %mn = arith.maximumf %m, %mxs : tensor<1x128xf32>
-        %mb = "ws.broadcast"(%mn) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x128xf32>
-        %sc = tensor.splat %scale : tensor<128x128xf32>
-        %ss = arith.mulf %sm, %sc fastmath<contract> : tensor<128x128xf32>
-        %sd = arith.subf %ss, %mb fastmath<contract> : tensor<128x128xf32>
-        %p = math.exp2 %sd fastmath<afn> : tensor<128x128xf32>
-        %ls = "ws.reduce"(%p) {kind = "sum", axis = 1 : i32} : (tensor<128x128xf32>) -> tensor<1x128xf32>
+        %mb = "ws.broadcast"(%mn) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x${BN}xf32>
+        %sc = tensor.splat ${"%cap" if SOFTCAP else "%scale"} : tensor<128x${BN}xf32>
+        %ss = arith.mulf ${"%sm" if CAUSAL else "%sh"}, %sc fastmath<contract> : tensor<128x${BN}xf32>
+        %sd = arith.subf %ss, %mb fastmath<contract> : tensor<128x${BN}xf32>
+        %p = math.exp2 %sd fastmath<afn> : tensor<128x${BN}xf32>
+        %ls = "ws.reduce"(%p) {kind = "sum", axis = 1 : i32} : (tensor<128x${BN}xf32>) -> tensor<1x128xf32>
         %dm = arith.subf %m, %mn : tensor<1x128xf32>
         %alpha = math.exp2 %dm fastmath<afn> : tensor<1x128xf32>
         %la = arith.mulf %l, %alpha : tensor<1x128xf32>
         %ln = arith.addf %la, %ls : tensor<1x128xf32>
         %ab = "ws.broadcast"(%alpha) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x${D}xf32>
         %accs = arith.mulf %acc, %ab : tensor<128x${D}xf32>
-        %pt = arith.truncf %p : tensor<128x128xf32> to tensor<128x128x${DTYPE}>
-        %o2 = "ws.dot"(%pt, %tv, %accs) : (tensor<128x128x${DTYPE}>, tensor<128x${D}x${DTYPE}>, tensor<128x${D}xf32>) -> tensor<128x${D}xf32>
+        %pt = arith.truncf %p : tensor<128x${BN}xf32> to tensor<128x${BN}x${DTYPE}>
+        %o2 = "ws.dot"(%pt, %tv, %accs) : (tensor<128x${BN}x${DTYPE}>, tensor<${BN}x${D}x${DTYPE}>, tensor<128x${D}xf32>) -> tensor<128x${D}xf32>
         scf.yield %o2, %mn, %ln : tensor<128x${D}xf32>, tensor<1x128xf32>, tensor<1x128xf32>
       } {ws.warp_specialize}
-      %lb = "ws.broadcast"(%r#2) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x${D}xf32>
+      %tiny = arith.constant dense<1.0e-30> : tensor<1x128xf32>
+      %lsafe = arith.maximumf %r#2, %tiny : tensor<1x128xf32>
+      %lb = "ws.broadcast"(%lsafe) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x${D}xf32>
       %out = arith.divf %r#0, %lb : tensor<128x${D}xf32>
       %ot = arith.truncf %out : tensor<128x${D}xf32> to tensor<128x${D}x${DTYPE}>
       "ws.store"(%o, %bzi, %byi, %qoff, %c0, %ot) : (!ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, i32, i32, i32, i32, tensor<128x${D}x${DTYPE}>) -> ()

@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""torch.ops.ws.attention on the GPU, each case against an f32 reference
+with the same mask: grouped-query heads, B x S x H x D views in and out,
+out= with guard bytes around it, both causal alignments, key padding, the
+soft cap, D = 256, and the edges (S = 1, no key, one head). Says "skipped:
+no GPU" without one; the rules alone are test_attention_args.py's."""
+
+import math
+
+import pytest
+
+torch = pytest.importorskip("torch")
+if not torch.cuda.is_available():
+    pytest.skip("skipped: no GPU", allow_module_level=True)
+if not hasattr(torch.library, "register_fake"):
+    pytest.skip("skipped: ws.torch_ops needs PyTorch 2.4", allow_module_level=True)
+try:
+    import cuda.bindings.driver  # noqa: F401
+except ImportError:
+    pytest.skip("skipped: no CUDA Python bindings (pip install cuda-python)",
+                allow_module_level=True)
+
+import ws.torch_ops  # noqa: E402,F401  registers torch.ops.ws
+
+GUARD = -77.0  # what no attention output holds: each output lies in [-1, 1]
+
+
+def bshd(batch, seq, heads, dim, dtype):
+    """Uniform B x H x S x D views of B x S x H x D storage."""
+    return torch.empty(batch, seq, heads, dim, device="cuda", dtype=dtype).uniform_(-1, 1) \
+        .transpose(1, 2)
+
+
+def reference(q, k, v, causal=False, align="top_left", start=None, end=None, scale=None,
+              softcap=None):
+    """The same attention in f32 with an explicit mask; a row that sees no
+    key is zeros, as ws's."""
+    batch, heads, qlen, dim = q.shape
+    kv_heads, kvlen = k.shape[1], k.shape[2]
+    k, v = (t.float().repeat_interleave(heads // kv_heads, dim=1) for t in (k, v))
+    s = q.float() @ k.transpose(-1, -2) * (1 / math.sqrt(dim) if scale is None else scale)
+    if softcap:
+        s = softcap * torch.tanh(s / softcap)
+    j = torch.arange(kvlen, device="cuda")
+    seen = torch.ones(batch, 1, qlen, kvlen, dtype=torch.bool, device="cuda")
+    if start is not None:
+        seen &= (j >= start.long()[:, None]).view(batch, 1, 1, kvlen)
+    if end is not None:
+        seen &= (j < end.long()[:, None]).view(batch, 1, 1, kvlen)
+    if causal:
+        diag = kvlen - qlen if align == "bottom_right" else 0
+        i = torch.arange(qlen, device="cuda")
+        seen &= (j[None, :] <= i[:, None] + diag).view(1, 1, qlen, kvlen)
+    p = torch.softmax(s.masked_fill(~seen, float("-inf")), dim=-1).nan_to_num(0.0)
+    return p @ v
+
+
+def close(got, want):
+    err = (got.float() - want).abs().max().item()
+    assert err < 2e-2, err
+
+
+CASES = [  # batch, Hq, Hkv, Sq, Skv, D, dtype, options
+    (2, 8, 2, 300, 300, 128, torch.bfloat16, dict(causal=True)),
+    (2, 8, 1, 200, 200, 64, torch.float16, {}),
+    (1, 4, 4, 1000, 1000, 256, torch.bfloat16, dict(causal=True)),
+    (2, 4, 2, 130, 700, 128, torch.float16, dict(causal=True, causal_align="bottom_right")),
+    (3, 2, 2, 1, 517, 64, torch.bfloat16, dict(causal=True, causal_align="bottom_right")),
+    (2, 4, 4, 256, 256, 128, torch.bfloat16, dict(softcap=30.0, scale=0.05)),
+    (1, 1, 1, 1, 1, 64, torch.float16, dict(causal=True)),
+    (1, 1, 1, 129, 5, 128, torch.float16, {}),
+]
+
+
+@pytest.mark.parametrize("batch,heads,kv_heads,qlen,kvlen,dim,dtype,options", CASES)
+def test_against_the_reference(batch, heads, kv_heads, qlen, kvlen, dim, dtype, options):
+    q = bshd(batch, qlen, heads, dim, dtype)
+    k, v = bshd(batch, kvlen, kv_heads, dim, dtype), bshd(batch, kvlen, kv_heads, dim, dtype)
+    o = torch.ops.ws.attention(q, k, v, **options)
+    assert o.transpose(1, 2).is_contiguous()  # q's layout: back to B x S x H x D, no copy
+    want = reference(q, k, v, options.get("causal", False),
+                     options.get("causal_align", "top_left"), None, None,
+                     options.get("scale"), options.get("softcap"))
+    close(o, want)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_key_padding_left_and_right(causal):
+    """A padded batch: each sequence's keys between kv_start and kv_end
+    (left padding for one, right for another, none, a single key, and an
+    empty one whose rows are zeros); only the rows that see a key count."""
+    batch, heads, seq, dim = 5, 4, 333, 128
+    q, k, v = (bshd(batch, seq, heads, dim, torch.bfloat16) for _ in range(3))
+    start = torch.tensor([100, 0, 0, 332, 200], dtype=torch.int32, device="cuda")
+    end = torch.tensor([333, 250, 333, 333, 200], dtype=torch.int32, device="cuda")
+    o = torch.ops.ws.attention(q, k, v, causal, kv_start=start, kv_end=end)
+    close(o, reference(q, k, v, causal, "top_left", start, end))
+    assert o[4].abs().max().item() == 0.0  # no key seen: zeros, not NaN
+    only_start = torch.ops.ws.attention(q, k, v, causal, kv_start=start)
+    close(only_start, reference(q, k, v, causal, "top_left", start, None))
+
+
+def test_out_writes_only_its_tensor():
+    """attention_out into a B x S x H x D tensor with a padded row pitch,
+    in a buffer of guard values: every byte outside `out` stays put."""
+    batch, heads, seq, dim = 2, 6, 257, 64
+    q, k, v = (bshd(batch, seq, heads, dim, torch.float16) for _ in range(3))
+    buffer = torch.full((batch * seq * heads * (dim + 8) + 64,), GUARD, device="cuda",
+                        dtype=torch.float16)
+    body = buffer[32:32 + batch * seq * heads * (dim + 8)].view(batch, seq, heads, dim + 8)
+    out = body[..., :dim].transpose(1, 2)
+    torch.ops.ws.attention_out(q, k, v, out, True)
+    close(out, reference(q, k, v, True))
+    assert (buffer[:32] == GUARD).all() and (buffer[-32:] == GUARD).all()
+    assert (body[..., dim:] == GUARD).all()
+
+
+def test_compiled_with_grouped_heads_and_views():
+    """torch.compile(fullgraph=True) traces the op through its fake rules,
+    the output's layout included, and refuses at trace time what the op
+    refuses."""
+    q = bshd(2, 256, 8, 128, torch.bfloat16)
+    k, v = bshd(2, 256, 2, 128, torch.bfloat16), bshd(2, 256, 2, 128, torch.bfloat16)
+
+    def layer(q, k, v):
+        o = torch.ops.ws.attention(q, k, v, True)
+        return o.transpose(1, 2).reshape(2, 256, 8 * 128)
+
+    got = torch.compile(layer, fullgraph=True)(q, k, v)
+    close(got.view(2, 256, 8, 128).transpose(1, 2), reference(q, k, v, True))
+    bad = bshd(2, 256, 3, 128, torch.bfloat16)
+    with pytest.raises(Exception, match="must divide the query heads"):
+        torch.compile(layer, fullgraph=True)(q, bad, bad)
