@@ -131,3 +131,76 @@ def test_compiled_with_grouped_heads_and_views():
     bad = bshd(2, 256, 3, 128, torch.bfloat16)
     with pytest.raises(Exception, match="must divide the query heads"):
         torch.compile(layer, fullgraph=True)(q, bad, bad)
+
+
+def tiny_llama(implementation):
+    """A 2-layer Llama-style model, random weights (seeded), 8 query heads
+    over 2 K/V heads, D = 128, bf16, nothing downloaded."""
+    transformers = pytest.importorskip("transformers")
+    config = transformers.LlamaConfig(vocab_size=512, hidden_size=1024, intermediate_size=2048,
+                                      num_hidden_layers=2, num_attention_heads=8,
+                                      num_key_value_heads=2, max_position_embeddings=1024)
+    torch.manual_seed(0)
+    return transformers.AutoModelForCausalLM.from_config(
+        config, attn_implementation=implementation, dtype=torch.bfloat16).cuda().eval()
+
+
+def models():
+    from ws import hf_attention
+    hf_attention.register()
+    return tiny_llama("ws"), tiny_llama("sdpa"), hf_attention
+
+
+def agree(got, want, rows):
+    """Logits within bf16 tolerance of SDPA's model, and the same top-1 at
+    99% of the positions whose top-1 SDPA's model decides by more than 1%
+    of the logits' scale (a random model's logits are flat: where its top
+    two are closer than that, bf16 rounding alone picks either)."""
+    got, want = got[rows].float(), want[rows].float()
+    scale = want.abs().max().item()
+    assert (got - want).abs().max().item() <= 3e-2 * scale
+    top2 = want.topk(2, dim=-1).values
+    decided = (top2[..., 0] - top2[..., 1]) > 1e-2 * scale
+    assert decided.float().mean().item() >= 0.25, "too few decided positions to judge"
+    same = got.argmax(-1) == want.argmax(-1)
+    assert same[decided].float().mean().item() >= 0.99
+
+
+def test_transformers_model_eager_and_compiled():
+    ws_model, sdpa_model, hf = models()
+    ids = torch.randint(0, 512, (2, 300), device="cuda")
+    with torch.no_grad():
+        want = sdpa_model(ids).logits
+        hf.calls.clear()
+        agree(ws_model(ids).logits, want, slice(None))
+        assert hf.calls == {"ws": 2}  # each layer on ws, no fallback
+        compiled = torch.compile(ws_model, fullgraph=True)
+        agree(compiled(ids).logits, want, slice(None))
+
+
+def test_transformers_model_left_padded_batch():
+    """A left-padded batch: the real tokens' logits match SDPA's model with
+    the same mask; the pads never reach a real token."""
+    ws_model, sdpa_model, hf = models()
+    ids = torch.randint(0, 512, (3, 257), device="cuda")
+    mask = torch.ones_like(ids)
+    mask[0, :100] = 0
+    mask[2, :256] = 0
+    with torch.no_grad():
+        want = sdpa_model(ids, attention_mask=mask).logits
+        hf.calls.clear()
+        got = ws_model(ids, attention_mask=mask).logits
+    assert hf.calls == {"ws": 2}
+    agree(got, want, mask.bool())
+
+
+def test_transformers_generate_prefill_on_ws_decode_said():
+    ws_model, sdpa_model, hf = models()
+    ids = torch.randint(0, 512, (2, 200), device="cuda")
+    hf.calls.clear()
+    hf._SAID.clear()
+    with torch.no_grad(), pytest.warns(UserWarning, match="query length of 1"):
+        got = ws_model.generate(ids, max_new_tokens=4, do_sample=False)
+    want = sdpa_model.generate(ids, max_new_tokens=4, do_sample=False)
+    assert hf.calls["ws"] == 2 and hf.calls["sdpa"] == 2 * 3  # prefill, then 3 decode steps
+    assert (got[:, 200] == want[:, 200]).all()  # the prefill's token

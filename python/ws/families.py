@@ -111,8 +111,8 @@ def attention_block_keys(head_dim: int) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def attention_kernel(head_dim: int, dtype: str, softcap: bool = False, causal: bool = False,
-                     bounded: bool = False):
+def attention_kernel(head_dim: int, dtype: str, *, softcap: bool = False,
+                     causal: bool = False, bounded: bool = False):
     """The member of attention.mlir for one head dimension and element type,
     with or without the soft cap, the causal mask and per-batch key bounds
     (the alignment, the bounds' values and grouped heads are runtime
@@ -198,8 +198,8 @@ def compile_all() -> int:
     for dtype in ("f16", "bf16"):
         count += sum(1 for c in matmul_family(dtype).candidates() if c.kernel)
         for dim in ATTENTION_HEAD_DIMS:
-            for flags in itertools.product((False, True), repeat=3):
-                attention_kernel(dim, dtype, *flags)
+            for softcap, causal, bounded in itertools.product((False, True), repeat=3):
+                attention_kernel(dim, dtype, softcap=softcap, causal=causal, bounded=bounded)
                 count += 1
     return count
 

@@ -152,7 +152,8 @@ def _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start
         none = _NO_ARRAY.setdefault(q.device, torch.empty(0, dtype=torch.int32, device=q.device))
     diag, factor, cap = kernel_scalars(qlen, kvlen, dim, causal, causal_align, scale, softcap)
     bounded = needs_bounds(qlen, kvlen, causal, causal_align, kv_start, kv_end)
-    attention_kernel(dim, DTYPES[q.dtype], bool(softcap), bool(causal), bounded).launch(
+    attention_kernel(dim, DTYPES[q.dtype], softcap=bool(softcap), causal=bool(causal),
+                     bounded=bounded).launch(
         (-(-qlen // ATTENTION_BLOCK), heads, batch), q, k, v, o, qlen, kvlen,
         none if kv_start is None else kv_start, none if kv_end is None else kv_end,
         diag, heads // kv_heads, factor, cap)

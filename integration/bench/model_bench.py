@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""A Llama-style transformers model with ws's attention against the same
+model on SDPA, in one process on the same inputs: random weights (seeded,
+nothing downloaded), bf16, a batch of random tokens; forward only (ws's
+attention has no backward yet). Eager and torch.compile'd, each timed with
+triton.testing.do_bench; prints each time and SDPA's over ws's, and the
+attention function's own time against the kernel's (the op's overhead).
+
+Models: "311m" (4 layers, hidden 2048, 16 query heads over 4 K/V heads,
+D = 128, batch 4 x 2048) and "8l-4096" (8 layers, hidden 4096, 32 over 8
+heads, D = 128, batch 2 x 2048). The linear layers are torch's in both.
+
+Usage: model_bench.py [311m|8l-4096 ...]"""
+import sys
+
+import torch
+import transformers
+import triton.testing
+
+from ws import hf_attention
+
+MODELS = {
+    "311m": (dict(hidden_size=2048, intermediate_size=8192, num_hidden_layers=4,
+                  num_attention_heads=16, num_key_value_heads=4), 4, 2048),
+    "8l-4096": (dict(hidden_size=4096, intermediate_size=14336, num_hidden_layers=8,
+                     num_attention_heads=32, num_key_value_heads=8), 2, 2048),
+}
+
+
+def build(sizes, implementation):
+    config = transformers.LlamaConfig(vocab_size=32000, max_position_embeddings=4096, **sizes)
+    torch.manual_seed(0)
+    return transformers.AutoModelForCausalLM.from_config(
+        config, attn_implementation=implementation, dtype=torch.bfloat16).cuda().eval()
+
+
+def attention_call_times(model, batch, seq):
+    """(the attention function's ms, torch.ops.ws.attention_out's ms) on
+    one layer's shapes, as the model calls them."""
+    cfg = model.config
+    heads, kv_heads = cfg.num_attention_heads, cfg.num_key_value_heads
+    dim = cfg.hidden_size // heads
+    q = torch.empty(batch, seq, heads, dim, device="cuda", dtype=torch.bfloat16).uniform_(-1, 1)
+    k, v = (torch.empty(batch, seq, kv_heads, dim, device="cuda",
+                        dtype=torch.bfloat16).uniform_(-1, 1) for _ in range(2))
+    q, k, v = (t.transpose(1, 2) for t in (q, k, v))
+    layer = model.model.layers[0].self_attn
+    out = torch.empty(batch, seq, heads, dim, device="cuda", dtype=torch.bfloat16)
+    function = triton.testing.do_bench(
+        lambda: hf_attention.attention_forward(layer, q, k, v, None, scaling=dim ** -0.5))
+    kernel = triton.testing.do_bench(
+        lambda: torch.ops.ws.attention_out(q, k, v, out.transpose(1, 2), True, dim ** -0.5,
+                                           None, "bottom_right", None, None))
+    return function, kernel
+
+
+def main():
+    hf_attention.register()
+    names = sys.argv[1:] or list(MODELS)
+    for name in names:
+        sizes, batch, seq = MODELS[name]
+        ids = torch.randint(0, 32000, (batch, seq), device="cuda")
+        models = {impl: build(sizes, impl) for impl in ("ws", "sdpa")}
+        with torch.no_grad():
+            want = models["sdpa"](ids).logits.float()
+            got = models["ws"](ids).logits.float()
+            err = (got - want).abs().max().item() / want.abs().max().item()
+            times = {}
+            for impl, model in models.items():
+                times[impl, "eager"] = triton.testing.do_bench(lambda: model(ids))
+                compiled = torch.compile(model, fullgraph=True)
+                compiled(ids)
+                times[impl, "compiled"] = triton.testing.do_bench(lambda: compiled(ids))
+        print("%s: batch %d x %d, logits' max error relative to SDPA's model %.2e"
+              % (name, batch, seq, err))
+        for mode in ("eager", "compiled"):
+            print("  %-9s ws %8.3f ms  sdpa %8.3f ms  sdpa/ws %.3f"
+                  % (mode, times["ws", mode], times["sdpa", mode],
+                     times["sdpa", mode] / times["ws", mode]))
+        function, kernel = attention_call_times(models["ws"], batch, seq)
+        print("  attention function %.4f ms, the op alone %.4f ms (%.1f%% over)"
+              % (function, kernel, 100 * (function / kernel - 1)), flush=True)
+        del models
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""The transformers drop-in's decisions (ws.hf_attention), without
+transformers or a GPU: which calls run on ws, the key bounds a padding
+mask gives, the SDPA mask of a fallback, and the fallback said once. The
+model itself runs in test_gpu_attention.py."""
+
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from ws import hf_attention  # noqa: E402
+
+
+def test_importing_it_imports_neither_transformers_nor_the_ops():
+    code = ("import sys, ws.hf_attention; "
+            "print('transformers' in sys.modules, 'ws.torch_ops' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["False", "False"]
+
+
+def test_which_calls_run_on_ws():
+    q, k = (2, 16, 300, 128), (2, 4, 300, 128)
+    assert hf_attention.plan_call(q, k, True, None, 0.0, False, None) is None
+    assert hf_attention.plan_call(q, k, True, 2, 0.1, False, None) is None  # eval: no dropout
+    assert hf_attention.plan_call((2, 16, 100, 128), (2, 4, 300, 128), True, 2, 0.0, True,
+                                  None) is None  # a chunk against a cache
+    for why, args in (("decode", ((2, 16, 1, 128), k, True, None, 0.0, False, None)),
+                      ("head dimension 96", ((2, 16, 300, 96), k, False, None, 0.0, False,
+                                             None)),
+                      ("4-D attention mask", (q, k, True, 4, 0.0, False, None)),
+                      ("sliding window", (q, k, True, None, 0.0, False, 4096)),
+                      ("dropout", (q, k, True, None, 0.1, True, None)),
+                      ("more queries", ((2, 16, 400, 128), k, True, None, 0.0, False, None))):
+        assert why in hf_attention.plan_call(*args)
+
+
+def test_key_bounds_of_left_and_right_padding():
+    mask = torch.tensor([[0, 0, 1, 1, 1], [1, 1, 1, 0, 0], [1, 1, 1, 1, 1], [0, 0, 0, 0, 0]])
+    start, end = hf_attention.key_bounds(mask)
+    assert start.dtype == torch.int32 and start.tolist() == [2, 0, 0, 5]
+    assert end.tolist() == [5, 3, 5, 5]  # an empty row: start == end, no key
+    assert hf_attention.check_run(mask, start, end)
+    holes = torch.tensor([[1, 0, 1, 1, 1]])
+    assert not hf_attention.check_run(holes, *hf_attention.key_bounds(holes))
+
+
+def test_a_fallback_gets_the_same_mask_as_sdpa_needs():
+    padding = torch.tensor([[0, 1, 1, 1], [1, 1, 1, 1]])
+    seen = hf_attention.padding_to_sdpa_mask(padding, 2, 4, causal=True)
+    assert seen.shape == (2, 1, 2, 4)
+    # bottom-right: query 0 is key 2's position, query 1 key 3's
+    assert seen[0, 0].tolist() == [[False, True, True, False], [False, True, True, True]]
+    assert seen[1, 0].tolist() == [[True, True, True, False], [True, True, True, True]]
+
+
+def test_a_fallback_is_said_once_per_reason():
+    hf_attention._SAID.clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            hf_attention.say_once("a reason")
+        hf_attention.say_once("another")
+    assert [str(w.message) for w in caught] == [
+        "ws.hf_attention: running SDPA, not ws: a reason (said once)",
+        "ws.hf_attention: running SDPA, not ws: another (said once)"]
