@@ -98,8 +98,8 @@ def test_cache_check_lists_what_a_model_needs_and_fill_compiles_it(capsys):
     from ws.families import attention_kernel, needed_kernels
     needs = needed_kernels(("f16",), (64,), (True,), padded=True, matmul=False)
     assert [str(n) for n in needs] == [
-        "attention.mlir f16 @attention BN=128 BOUNDED=0 CAUSAL=1 D=64 SOFTCAP=0",
-        "attention.mlir f16 @attention BN=128 BOUNDED=1 CAUSAL=1 D=64 SOFTCAP=0"]
+        "attention.mlir f16 @attention BN=128 BOUNDED=0 CAUSAL=1 D=64 LSE=0 SOFTCAP=0",
+        "attention.mlir f16 @attention BN=128 BOUNDED=1 CAUSAL=1 D=64 LSE=0 SOFTCAP=0"]
     args = ["--dtype", "f16", "--head-dim", "64", "--mask", "causal", "--padded",
             "--no-matmul"]
     assert cache_main(["check"] + args) == 1

@@ -204,3 +204,29 @@ def test_transformers_generate_prefill_on_ws_decode_said():
     want = sdpa_model.generate(ids, max_new_tokens=4, do_sample=False)
     assert hf.calls["ws"] == 2 and hf.calls["sdpa"] == 2 * 3  # prefill, then 3 decode steps
     assert (got[:, 200] == want[:, 200]).all()  # the prefill's token
+
+
+@pytest.mark.parametrize("batch,heads,kv_heads,qlen,kvlen,dim,dtype,options", [
+    (2, 8, 2, 300, 300, 128, torch.bfloat16, dict(causal=True)),
+    (2, 4, 2, 130, 701, 64, torch.float16, dict(causal=True, causal_align="bottom_right")),
+    (1, 2, 2, 257, 257, 256, torch.bfloat16, dict(softcap=20.0)),
+])
+def test_the_log_sum_exp(batch, heads, kv_heads, qlen, kvlen, dim, dtype, options):
+    """attention_lse's second output: log2 of each row's sum of
+    exp(score * scale), the scores masked and capped as the output's."""
+    q = bshd(batch, qlen, heads, dim, dtype)
+    k, v = bshd(batch, kvlen, kv_heads, dim, dtype), bshd(batch, kvlen, kv_heads, dim, dtype)
+    o, lse = torch.ops.ws.attention_lse(q, k, v, **options)
+    causal, align = options.get("causal", False), options.get("causal_align", "top_left")
+    close(o, reference(q, k, v, causal, align, None, None, None, options.get("softcap")))
+    kk = k.float().repeat_interleave(heads // kv_heads, dim=1)
+    s = q.float() @ kk.transpose(-1, -2) / math.sqrt(dim)
+    if options.get("softcap"):
+        s = options["softcap"] * torch.tanh(s / options["softcap"])
+    if causal:
+        diag = kvlen - qlen if align == "bottom_right" else 0
+        i, j = torch.arange(qlen, device="cuda")[:, None], torch.arange(kvlen, device="cuda")
+        s = s.masked_fill(j[None, :] > i + diag, float("-inf"))
+    want = torch.logsumexp(s, dim=-1) / math.log(2)
+    assert lse.shape == (batch, heads, qlen) and lse.dtype == torch.float32
+    assert (lse - want).abs().max().item() < 1e-2

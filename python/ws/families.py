@@ -112,14 +112,15 @@ def attention_block_keys(head_dim: int) -> int:
 
 @functools.lru_cache(maxsize=None)
 def attention_kernel(head_dim: int, dtype: str, *, softcap: bool = False,
-                     causal: bool = False, bounded: bool = False):
+                     causal: bool = False, bounded: bool = False, lse: bool = False):
     """The member of attention.mlir for one head dimension and element type,
-    with or without the soft cap, the causal mask and per-batch key bounds
-    (the alignment, the bounds' values and grouped heads are runtime
-    arguments)."""
+    with or without the soft cap, the causal mask, per-batch key bounds and
+    the log-sum-exp output (the alignment, the bounds' values and grouped
+    heads are runtime arguments)."""
     family = Template(kernel_source("attention.mlir"))
     config = {"D": head_dim, "DTYPE": dtype, "BN": attention_block_keys(head_dim),
-              "SOFTCAP": int(softcap), "CAUSAL": int(causal), "BOUNDED": int(bounded)}
+              "SOFTCAP": int(softcap), "CAUSAL": int(causal), "BOUNDED": int(bounded),
+              "LSE": int(lse)}
     return family.compile(config, chip="sm_90a").attention
 
 
@@ -185,7 +186,7 @@ def needed_kernels(dtypes=("f16", "bf16"), head_dims=(), causal=(False, True),
                 for bounded in (False, True) if padded else (False,):
                     config = {"D": dim, "BN": attention_block_keys(dim),
                               "SOFTCAP": int(softcap), "CAUSAL": int(c),
-                              "BOUNDED": int(bounded)}
+                              "BOUNDED": int(bounded), "LSE": 0}
                     needs.append(Need("attention.mlir", dtype, tuple(sorted(config.items())),
                                       "attention"))
     return needs
@@ -198,8 +199,9 @@ def compile_all() -> int:
     for dtype in ("f16", "bf16"):
         count += sum(1 for c in matmul_family(dtype).candidates() if c.kernel)
         for dim in ATTENTION_HEAD_DIMS:
-            for softcap, causal, bounded in itertools.product((False, True), repeat=3):
-                attention_kernel(dim, dtype, softcap=softcap, causal=causal, bounded=bounded)
+            for softcap, causal, bounded, lse in itertools.product((False, True), repeat=4):
+                attention_kernel(dim, dtype, softcap=softcap, causal=causal, bounded=bounded,
+                                 lse=lse)
                 count += 1
     return count
 

@@ -44,6 +44,8 @@ forward, softmax(q k^T * scale) v, on the model's tensors as they are:
 - kv_start, kv_end: per-batch int32 key bounds, key j of batch b seen when
   kv_start[b] <= j < kv_end[b] (left or right padding: a padded batch
   exact without a mask tensor). A query row that sees no key gets zeros.
+torch.ops.ws.attention_lse(...) also returns each query row's log-sum-exp
+(B x Hq x Sq f32, log2 domain), what a backward recomputes P from.
 The rules (ws.attention_args) hold for fake tensors too, so torch.compile
 refuses at trace time what a launch would. Forward only: ws has no
 attention backward kernel yet, and a backward through it raises
@@ -82,6 +84,8 @@ _ATTENTION_ARGS = ("bool causal=False, float? scale=None, float? softcap=None, "
 _LIB.define("attention(Tensor q, Tensor k, Tensor v, %s) -> Tensor" % _ATTENTION_ARGS,
             tags=_TAGS)
 _LIB.define("attention_out(Tensor q, Tensor k, Tensor v, Tensor(a!) out, %s) -> ()"
+            % _ATTENTION_ARGS, tags=_TAGS)
+_LIB.define("attention_lse(Tensor q, Tensor k, Tensor v, %s) -> (Tensor, Tensor)"
             % _ATTENTION_ARGS, tags=_TAGS)
 
 
@@ -135,9 +139,11 @@ def _matmul_backward(ctx, grad):
     return grad_a, grad_b
 
 
-def _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end):
+def _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end,
+                      lse=None):
     """Runs attention.mlir into `o` (B x Hq x Sq x D, any strides TMA can
-    write); the operands' rules are checked."""
+    write), and each row's log-sum-exp into `lse` (B x Hq x 1 x Sq f32)
+    when given; the operands' rules are checked."""
     batch, heads, kv_heads, qlen, kvlen, dim = attention_shapes(
         q, k, v, causal_align, kv_start, kv_end, scale, softcap)
     check_out(q, o)
@@ -145,6 +151,8 @@ def _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start
         return
     if not kvlen:  # no key: every row sees none, and stores zeros
         o.zero_()
+        if lse is not None:
+            lse.fill_(-1e30)
         return
     _dtype_of("attention", q, k, v)  # on CUDA
     none = _NO_ARRAY.get(q.device)
@@ -153,8 +161,9 @@ def _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start
     diag, factor, cap = kernel_scalars(qlen, kvlen, dim, causal, causal_align, scale, softcap)
     bounded = needs_bounds(qlen, kvlen, causal, causal_align, kv_start, kv_end)
     attention_kernel(dim, DTYPES[q.dtype], softcap=bool(softcap), causal=bool(causal),
-                     bounded=bounded).launch(
-        (-(-qlen // ATTENTION_BLOCK), heads, batch), q, k, v, o, qlen, kvlen,
+                     bounded=bounded, lse=lse is not None).launch(
+        (-(-qlen // ATTENTION_BLOCK), heads, batch), q, k, v, o,
+        *(() if lse is None else (lse,)), qlen, kvlen,
         none if kv_start is None else kv_start, none if kv_end is None else kv_end,
         diag, heads // kv_heads, factor, cap)
 
@@ -177,6 +186,34 @@ def attention_out(q: Tensor, k: Tensor, v: Tensor, out: Tensor, causal: bool = F
     """torch.ops.ws.attention writing into `out` (B x Hq x Sq x D, any
     strides TMA can write); no gradient."""
     _attention_launch(q, k, v, out, causal, scale, softcap, causal_align, kv_start, kv_end)
+
+
+def _lse_like(q):
+    """B x Hq x Sq f32 for the log-sum-exp, a view of B x Hq x 1 x Sq' whose
+    rows TMA stores (Sq' = Sq rounded up to 4: 16-byte rows); returns
+    (the B x Hq x 1 x Sq view the kernel writes, the B x Hq x Sq one)."""
+    batch, heads, qlen = q.shape[:3]
+    rows = q.new_empty((batch, heads, 1, -(-qlen // 4) * 4), dtype=torch.float32)[..., :qlen]
+    return rows, rows[:, :, 0]
+
+
+def attention_lse(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
+                  scale: Optional[float] = None, softcap: Optional[float] = None,
+                  causal_align: str = "top_left", kv_start: Optional[Tensor] = None,
+                  kv_end: Optional[Tensor] = None):
+    """torch.ops.ws.attention that also returns each query row's
+    log-sum-exp (B x Hq x Sq f32, in the log2 domain: log2 of the sum of
+    exp(score * scale)), what a backward recomputes P from."""
+    o = dense_like(q)
+    rows, lse = _lse_like(q)
+    _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end, rows)
+    return o, lse
+
+
+def _attention_lse_fake(q, k, v, causal=False, scale=None, softcap=None,
+                        causal_align="top_left", kv_start=None, kv_end=None):
+    attention_shapes(q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+    return dense_like(q), _lse_like(q)[1]
 
 
 def _attention_fake(q, k, v, causal=False, scale=None, softcap=None, causal_align="top_left",
@@ -208,3 +245,5 @@ for _name, _kernel, _fake, _backward, _setup in (
     register_autograd("ws::" + _name, _backward, setup_context=_setup, lib=_LIB)
 _LIB.impl("attention_out", attention_out, "CompositeExplicitAutograd")
 register_fake("ws::attention_out", _attention_out_fake, lib=_LIB)
+_LIB.impl("attention_lse", attention_lse, "CompositeExplicitAutograd")
+register_fake("ws::attention_lse", _attention_lse_fake, lib=_LIB)

@@ -9,8 +9,12 @@
 // Skv. A line that begins with a condition field (ws.Template) is kept only
 // when it holds, so that each member has just the masks it needs: every
 // mask is a select, and even one the lowering skips per tile costs its
-// tests (three in every member cost 7-20%, measured on the H200). K/V
-// blocks are ${BN} keys (128, or 64 at D = 256, where two 128-key tiles do
+// tests (three in every member cost 7-20%, measured on the H200).
+// ${LSE}, 1 to store each query row's log-sum-exp as well (%lse, B x Hq x
+// 1 x Sq f32 in the log2 domain of the scaled scores: m + log2(l), what a
+// backward recomputes P from; a row that sees no key stores about -1e30),
+// a row vector of the epilogue beside O. K/V blocks are ${BN} keys (128,
+// or 64 at D = 256, where two 128-key tiles do
 // not fit the registers).
 
 // Q and O are B x Hq x Sq x D, K and V B x Hkv x Skv x D, of any strides
@@ -45,6 +49,7 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @attention(%q: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, %k: !ws.tensor_desc<tensor<1x1x${BN}x${D}x${DTYPE}>>, %v: !ws.tensor_desc<tensor<1x1x${BN}x${D}x${DTYPE}>>, %o: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>,
+${?LSE}                        %lse: !ws.tensor_desc<tensor<1x1x1x128xf32>>,
                         %qlen: i32, %kvlen: i32, %starts: memref<?xi32>, %ends: memref<?xi32>,
                         %diag: i32, %group: i32, %scale: f32, %cap: f32) kernel
         attributes {ws.num_warps = 8 : i32} {
@@ -137,6 +142,10 @@ ${?CAUSAL}        %sm = arith.select %above, %ninf, ${"%sh" if BOUNDED else ("%t
       %out = arith.divf %r#0, %lb : tensor<128x${D}xf32>
       %ot = arith.truncf %out : tensor<128x${D}xf32> to tensor<128x${D}x${DTYPE}>
       "ws.store"(%o, %bzi, %byi, %qoff, %c0, %ot) : (!ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, i32, i32, i32, i32, tensor<128x${D}x${DTYPE}>) -> ()
+      // the row's log-sum-exp in the log2 domain, m + log2(l), for a backward
+${?LSE}      %lg = math.log2 %lsafe : tensor<1x128xf32>
+${?LSE}      %lsev = arith.addf %r#1, %lg : tensor<1x128xf32>
+${?LSE}      "ws.store"(%lse, %bzi, %byi, %c0, %qoff, %lsev) : (!ws.tensor_desc<tensor<1x1x1x128xf32>>, i32, i32, i32, i32, tensor<1x128xf32>) -> ()
       gpu.return
     }
   }
