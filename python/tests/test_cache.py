@@ -111,6 +111,8 @@ def test_cache_check_lists_what_a_model_needs_and_fill_compiles_it(capsys):
     assert "1 kernels compiled, 1 were cached" in capsys.readouterr().out
     assert cache_main(["check"] + args) == 0
     assert "2 of 2 kernels cached" in capsys.readouterr().out
+    with_lse = needed_kernels(("bf16",), (128,), (False,), lse=True, matmul=False)
+    assert [dict(n.config)["LSE"] for n in with_lse] == [0, 1]
     # the matmul family: every member the autotuner times, per element type
     assert len(needed_kernels(("bf16",))) == len(ws.families.MATMUL_CONFIGS)
     assert cache_main(["check", "--head-dim", "96"]) == 2

@@ -164,12 +164,13 @@ class Need:
 
 def needed_kernels(dtypes=("f16", "bf16"), head_dims=(), causal=(False, True),
                    softcap: bool = False, padded: bool = False,
-                   matmul: bool = True) -> list:
+                   matmul: bool = True, lse: bool = False) -> list:
     """The kernels torch.ops.ws needs for a model of these element types:
     every member of the matmul family (the autotuner times them all
     unless WS_TUNE_CONFIGS bounds it) when `matmul`, and the attention
     members of each head dimension, mask in `causal`, with the soft cap
-    when `softcap`, with key bounds as well when `padded`."""
+    when `softcap`, with key bounds as well when `padded`, and with the
+    log-sum-exp output as well (torch.ops.ws.attention_lse) when `lse`."""
     needs = []
     for dtype in dtypes:
         if dtype not in ("f16", "bf16"):
@@ -182,13 +183,13 @@ def needed_kernels(dtypes=("f16", "bf16"), head_dims=(), causal=(False, True),
             if dim not in ATTENTION_HEAD_DIMS:
                 raise ValueError("ws: the attention head dimension is one of %s (got %r)"
                                  % (", ".join(map(str, ATTENTION_HEAD_DIMS)), dim))
-            for c in causal:
-                for bounded in (False, True) if padded else (False,):
-                    config = {"D": dim, "BN": attention_block_keys(dim),
-                              "SOFTCAP": int(softcap), "CAUSAL": int(c),
-                              "BOUNDED": int(bounded), "LSE": 0}
-                    needs.append(Need("attention.mlir", dtype, tuple(sorted(config.items())),
-                                      "attention"))
+            for c, bounded, with_lse in itertools.product(
+                    causal, (False, True) if padded else (False,), (False, True) if lse else
+                    (False,)):
+                config = {"D": dim, "BN": attention_block_keys(dim), "SOFTCAP": int(softcap),
+                          "CAUSAL": int(c), "BOUNDED": int(bounded), "LSE": int(with_lse)}
+                needs.append(Need("attention.mlir", dtype, tuple(sorted(config.items())),
+                                  "attention"))
     return needs
 
 
