@@ -25,17 +25,17 @@ def test_importing_it_imports_neither_transformers_nor_the_ops():
 
 def test_which_calls_run_on_ws():
     q, k = (2, 16, 300, 128), (2, 4, 300, 128)
-    assert hf_attention.plan_call(q, k, True, None, 0.0, False, None) is None
-    assert hf_attention.plan_call(q, k, True, 2, 0.1, False, None) is None  # eval: no dropout
-    assert hf_attention.plan_call((2, 16, 100, 128), (2, 4, 300, 128), True, 2, 0.0, True,
+    assert hf_attention.plan_call(q, k, None, 0.0, False, None) is None
+    assert hf_attention.plan_call(q, k, (2, 300), 0.1, False, None) is None  # eval: no dropout
+    assert hf_attention.plan_call((2, 16, 100, 128), (2, 4, 300, 128), (2, 300), 0.0, True,
                                   None) is None  # a chunk against a cache
-    for why, args in (("decode", ((2, 16, 1, 128), k, True, None, 0.0, False, None)),
-                      ("head dimension 96", ((2, 16, 300, 96), k, False, None, 0.0, False,
-                                             None)),
-                      ("4-D attention mask", (q, k, True, 4, 0.0, False, None)),
-                      ("sliding window", (q, k, True, None, 0.0, False, 4096)),
-                      ("dropout", (q, k, True, None, 0.1, True, None)),
-                      ("more queries", ((2, 16, 400, 128), k, True, None, 0.0, False, None))):
+    for why, args in (("decode", ((2, 16, 1, 128), k, None, 0.0, False, None)),
+                      ("head dimension 96", ((2, 16, 300, 96), k, None, 0.0, False, None)),
+                      ("4-D attention mask", (q, k, (2, 1, 300, 300), 0.0, False, None)),
+                      ("padding mask of 200 keys for 300", (q, k, (2, 200), 0.0, False, None)),
+                      ("sliding window", (q, k, None, 0.0, False, 4096)),
+                      ("dropout", (q, k, None, 0.1, True, None)),
+                      ("more queries", ((2, 16, 400, 128), k, None, 0.0, False, None))):
         assert why in hf_attention.plan_call(*args)
 
 

@@ -90,16 +90,21 @@ def check_out(q, out):
                             out.device, tuple(out.stride())))
 
 
+def diagonal(qlen: int, kvlen: int, causal: bool, causal_align: str) -> int:
+    """attention.mlir's %diag: query i sees key j when j <= i + diag (0
+    top-left, Skv - Sq bottom-right, Skv when not causal: no key is past
+    it)."""
+    if not causal:
+        return kvlen
+    return kvlen - qlen if causal_align == "bottom_right" else 0
+
+
 def kernel_scalars(qlen: int, kvlen: int, dim: int, causal: bool, causal_align: str,
                    scale: Optional[float], softcap: Optional[float]):
-    """attention.mlir's %diag, %scale and %cap for these options: query i
-    sees key j when j <= i + diag (0 top-left, Skv - Sq bottom-right, Skv
-    when not causal: no key is past it); the scores' factor in the log2
-    domain, or with the soft cap tanh's factor and the cap's."""
-    if not causal:
-        diag = kvlen
-    else:
-        diag = kvlen - qlen if causal_align == "bottom_right" else 0
+    """attention.mlir's %diag, %scale and %cap for these options: the
+    diagonal; the scores' factor in the log2 domain, or with the soft cap
+    tanh's factor and the cap's."""
+    diag = diagonal(qlen, kvlen, causal, causal_align)
     scale = 1.0 / math.sqrt(dim) if scale is None else scale
     if softcap:  # cap * tanh(s * scale / cap)
         return diag, scale / softcap, softcap * LOG2E
@@ -113,8 +118,7 @@ def needs_bounds(qlen: int, kvlen: int, causal: bool, causal_align: str, kv_star
     keys past Skv (top-left with Sq > Skv)."""
     if kv_start is not None or kv_end is not None:
         return True
-    diag = kernel_scalars(qlen, kvlen, 64, causal, causal_align, None, None)[0]
-    return causal and qlen + diag > kvlen
+    return causal and qlen + diagonal(qlen, kvlen, causal, causal_align) > kvlen
 
 
 def dense_like(q):

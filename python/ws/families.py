@@ -137,21 +137,20 @@ class Need:
     def template(self) -> Template:
         return Template(kernel_source(self.family), defaults={"DTYPE": self.dtype})
 
-    def options(self) -> dict:
-        """The config and the compile's options, as the op compiles them."""
-        fields = dict(self.config)
-        if self.family == "matmul.mlir":  # each member alone, as ws.autotune compiles it
-            return dict(fields, chip="sm_90a", kernel=self.kernel)
-        return dict(fields, chip="sm_90a")
+    def _compile_args(self):
+        """(the config, the compile's options), as the op compiles it: a
+        matmul member alone, as ws.autotune compiles it."""
+        options = {"chip": "sm_90a"}
+        if self.family == "matmul.mlir":
+            options["kernel"] = self.kernel
+        return dict(self.config), options
 
     def cached(self) -> bool:
-        options = self.options()
-        config = {k: options.pop(k) for k in list(options) if k not in ("chip", "kernel")}
+        config, options = self._compile_args()
         return self.template().cached(config, **options)
 
     def compile(self):
-        options = self.options()
-        config = {k: options.pop(k) for k in list(options) if k not in ("chip", "kernel")}
+        config, options = self._compile_args()
         try:
             return self.template().compile(config, **options)
         except CompileError:

@@ -47,19 +47,22 @@ def say_once(reason: str) -> None:
                       stacklevel=3)
 
 
-def plan_call(query_shape, key_shape, head_dim_ok: bool, mask_dim: Optional[int],
-              dropout: float, training: bool, sliding_window) -> Optional[str]:
-    """Why this call cannot run on ws (None: it can). `mask_dim` is the
-    attention mask's rank (None: no mask; 2: a padding mask ws takes)."""
+def plan_call(query_shape, key_shape, mask_shape, dropout: float, training: bool,
+              sliding_window) -> Optional[str]:
+    """Why this call cannot run on ws (None: it can). `mask_shape` is the
+    attention mask's (None: no mask; B x Skv: a padding mask ws takes)."""
+    mask_dim = None if mask_shape is None else len(mask_shape)
     if query_shape[2] == 1:
         return "a query length of 1 (decode): ws's decode attention is not yet shipped"
-    if not head_dim_ok:
+    if query_shape[3] not in ATTENTION_HEAD_DIMS:
         return "head dimension %d (ws takes 64, 128 and 256)" % query_shape[3]
     if query_shape[2] > key_shape[2]:
         return "more queries (%d) than keys (%d)" % (query_shape[2], key_shape[2])
     if mask_dim not in (None, 2):
         return "a %d-D attention mask (a bias, a sliding window, chunked or packed " \
                "sequences)" % mask_dim
+    if mask_dim == 2 and mask_shape[-1] != key_shape[2]:
+        return "a padding mask of %d keys for %d" % (mask_shape[-1], key_shape[2])
     if sliding_window:
         return "a sliding window"
     if dropout and training:
@@ -92,27 +95,22 @@ def attention_forward(module, query, key, value, attention_mask, scaling=None, d
     output, None)."""
     import torch
     causal = getattr(module, "is_causal", True) if is_causal is None else is_causal
-    mask_dim = None if attention_mask is None else attention_mask.dim()
-    why = plan_call(tuple(query.shape), tuple(key.shape), query.shape[3] in ATTENTION_HEAD_DIMS,
-                    mask_dim, dropout, getattr(module, "training", False), sliding_window)
+    why = plan_call(tuple(query.shape), tuple(key.shape),
+                    None if attention_mask is None else tuple(attention_mask.shape), dropout,
+                    getattr(module, "training", False), sliding_window)
     start = end = None
-    if why is None and mask_dim == 2:
-        skv = key.shape[2]
-        padding = attention_mask[:, -skv:] if attention_mask.shape[-1] >= skv else None
-        if padding is None:
-            why = "a padding mask shorter than the keys"
-        else:
-            start, end = key_bounds(padding)
-            if not _compiling() and not check_run(padding, start, end):
-                why = "a padding mask whose real keys are not one run per sequence"
+    if why is None and attention_mask is not None:  # B x Skv: mask_forward's padding
+        start, end = key_bounds(attention_mask)
+        if not _compiling() and not check_run(attention_mask, start, end):
+            why = "a padding mask whose real keys are not one run per sequence"
     if why is not None:
         say_once(why)
         _count("sdpa")
         if softcap:
             raise ValueError("ws.hf_attention: %s needs SDPA, which has no soft cap; load "
                              "the model with attn_implementation=\"eager\"" % why)
-        return _sdpa(module, query, key, value, attention_mask, scaling, dropout, softcap,
-                     causal, **kwargs)
+        return _sdpa(module, query, key, value, attention_mask, scaling, dropout, causal,
+                     **kwargs)
     _count("ws")
     batch, heads, qlen, dim = query.shape
     out = query.new_empty(batch, qlen, heads, dim)
@@ -121,8 +119,7 @@ def attention_forward(module, query, key, value, attention_mask, scaling=None, d
     return out, None
 
 
-def _sdpa(module, query, key, value, attention_mask, scaling, dropout, softcap, causal,
-          **kwargs):
+def _sdpa(module, query, key, value, attention_mask, scaling, dropout, causal, **kwargs):
     """transformers' own SDPA function; a 2-D padding mask (what this mask
     function hands over) made the 4-D boolean mask SDPA takes first."""
     sdpa_attention_forward = _transformers["sdpa_attention_forward"]
