@@ -124,3 +124,21 @@ def test_which_member_needs_key_bounds():
     assert not needs_bounds(300, 100, False, "top_left", None, None)
     assert needs_bounds(100, 100, False, "top_left", ones, None)
     assert needs_bounds(100, 100, True, "top_left", None, ones)
+
+
+def test_the_backwards_operands():
+    """attention_bwd's grad and o take q's shape and dtype, lse is
+    B x Hq x Sq float32; the rows the kernels read are 16 bytes apart."""
+    from ws.attention_args import check_grad_args, lse_rows, softmax_scale
+    q = torch.empty(2, 4, 37, 64, dtype=torch.bfloat16)
+    lse = torch.empty(2, 4, 37)
+    check_grad_args(q, torch.empty_like(q), torch.empty_like(q), lse)
+    with pytest.raises(ValueError, match="backward's grad must be"):
+        check_grad_args(q, torch.empty(2, 4, 36, 64, dtype=torch.bfloat16), q, lse)
+    with pytest.raises(ValueError, match="backward's o must be"):
+        check_grad_args(q, q, q.float(), lse)
+    with pytest.raises(ValueError, match=r"lse must be a float32 tensor of shape \(2, 4, 37\)"):
+        check_grad_args(q, q, q, lse.double())
+    rows = lse_rows(q)
+    assert rows.shape == (2, 4, 1, 37) and rows.stride() == (160, 40, 40, 1)
+    assert softmax_scale(64, None) == 0.125 and softmax_scale(64, 0.5) == 0.5

@@ -113,6 +113,16 @@ def test_cache_check_lists_what_a_model_needs_and_fill_compiles_it(capsys):
     assert "2 of 2 kernels cached" in capsys.readouterr().out
     with_lse = needed_kernels(("bf16",), (128,), (False,), lse=True, matmul=False)
     assert [dict(n.config)["LSE"] for n in with_lse] == [0, 1]
+    training = needed_kernels(("bf16",), (64,), (True,), matmul=False, backward=True)
+    assert [str(n) for n in training] == [
+        "attention.mlir bf16 @attention BN=128 BOUNDED=0 CAUSAL=1 D=64 LSE=0 SOFTCAP=0",
+        "attention.mlir bf16 @attention BN=128 BOUNDED=0 CAUSAL=1 D=64 LSE=1 SOFTCAP=0",
+        "attention_bwd.mlir bf16 @attention_{delta,dkdv,dq} BMQ=128 BOUNDED=0 CAUSAL=1 D=64 "
+        "SOFTCAP=0"]
+    ws.families.attention_bwd_kernels(64, "bf16", causal=True)  # as the backward compiles it
+    assert training[2].cached()
+    with pytest.raises(ValueError, match="backward takes the head dimensions 64, 128"):
+        needed_kernels(("bf16",), (256,), matmul=False, backward=True)
     # the matmul family: every member the autotuner times, per element type
     assert len(needed_kernels(("bf16",))) == len(ws.families.MATMUL_CONFIGS)
     assert cache_main(["check", "--head-dim", "96"]) == 2

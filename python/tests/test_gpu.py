@@ -202,11 +202,13 @@ def test_torch_ops_matmul_backward(m, n, k, dtype):
         assert torch.allclose(got.float(), want, rtol=2e-2, atol=1e-1)
 
 
-def test_torch_ops_attention_has_no_backward_yet():
+def test_torch_ops_attention_backward_at_d256_says_why_not():
+    """D = 256 runs forward; its backward is refused with the reason (the
+    gradients themselves: test_gpu_attention_bwd.py)."""
     torch_ops()
-    q = uniform(1, 2, 128, 64, grad=True)
+    q = uniform(1, 2, 128, 256, grad=True)
     o = torch.ops.ws.attention(q, q.detach(), q.detach())
-    with pytest.raises(NotImplementedError, match="forward only"):
+    with pytest.raises(ValueError, match="backward takes the head dimensions 64, 128"):
         o.float().sum().backward()
 
 
@@ -279,7 +281,7 @@ def test_torch_compile_of_a_small_model():
     block = TinyAttentionBlock().cuda().half()
     x = torch.empty(2, 384, 256, device="cuda", dtype=torch.float16).uniform_(-1, 1)
     compiled = torch.compile(lambda x: block(x, torch.ops.ws), fullgraph=True)
-    with torch.no_grad():  # the ops are forward only
+    with torch.no_grad():  # the block's forward, as a model serves it
         got = compiled(x)
         want = block(x, TorchReference)
     assert got.shape == want.shape

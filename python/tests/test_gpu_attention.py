@@ -32,13 +32,15 @@ def bshd(batch, seq, heads, dim, dtype):
 
 
 def reference(q, k, v, causal=False, align="top_left", start=None, end=None, scale=None,
-              softcap=None):
+              softcap=None, low=False):
     """The same attention in f32 with an explicit mask; a row that sees no
-    key is zeros, as ws's."""
+    key is zeros, as ws's. `low`: the products in q's dtype instead (the
+    softmax in f32), as PyTorch's own low-precision attention runs."""
     batch, heads, qlen, dim = q.shape
     kv_heads, kvlen = k.shape[1], k.shape[2]
-    k, v = (t.float().repeat_interleave(heads // kv_heads, dim=1) for t in (k, v))
-    s = q.float() @ k.transpose(-1, -2) * (1 / math.sqrt(dim) if scale is None else scale)
+    q, k, v = (t if low else t.float() for t in (q, k, v))
+    k, v = (t.repeat_interleave(heads // kv_heads, dim=1) for t in (k, v))
+    s = (q @ k.transpose(-1, -2)).float() * (1 / math.sqrt(dim) if scale is None else scale)
     if softcap:
         s = softcap * torch.tanh(s / softcap)
     j = torch.arange(kvlen, device="cuda")
@@ -52,7 +54,7 @@ def reference(q, k, v, causal=False, align="top_left", start=None, end=None, sca
         i = torch.arange(qlen, device="cuda")
         seen &= (j[None, :] <= i[:, None] + diag).view(1, 1, qlen, kvlen)
     p = torch.softmax(s.masked_fill(~seen, float("-inf")), dim=-1).nan_to_num(0.0)
-    return p @ v
+    return p.to(v.dtype) @ v
 
 
 def close(got, want):

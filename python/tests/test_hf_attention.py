@@ -29,13 +29,18 @@ def test_which_calls_run_on_ws():
     assert hf_attention.plan_call(q, k, (2, 300), 0.1, False, None) is None  # eval: no dropout
     assert hf_attention.plan_call((2, 16, 100, 128), (2, 4, 300, 128), (2, 300), 0.0, True,
                                   None) is None  # a chunk against a cache
+    assert hf_attention.plan_call(q, k, None, 0.0, True, None, True) is None  # training, D 128
+    assert hf_attention.plan_call((2, 16, 300, 256), (2, 4, 300, 256), None, 0.0, False, None,
+                                  False) is None  # D = 256 without a gradient
     for why, args in (("decode", ((2, 16, 1, 128), k, None, 0.0, False, None)),
                       ("head dimension 96", ((2, 16, 300, 96), k, None, 0.0, False, None)),
                       ("4-D attention mask", (q, k, (2, 1, 300, 300), 0.0, False, None)),
                       ("padding mask of 200 keys for 300", (q, k, (2, 200), 0.0, False, None)),
                       ("sliding window", (q, k, None, 0.0, False, 4096)),
                       ("dropout", (q, k, None, 0.1, True, None)),
-                      ("more queries", ((2, 16, 400, 128), k, None, 0.0, False, None))):
+                      ("more queries", ((2, 16, 400, 128), k, None, 0.0, False, None)),
+                      ("a gradient at head dimension 256",
+                       ((2, 16, 300, 256), (2, 4, 300, 256), None, 0.0, True, None, True))):
         assert why in hf_attention.plan_call(*args)
 
 

@@ -6,7 +6,7 @@ ops run, compiled into the cache (ws.families.compile_all).
 python -m ws cache clear|dir: empties the module cache (and the
 autotuner's winners), or prints where it is.
 python -m ws cache check|fill [--dtype T] [--head-dim D] [--mask M]
-[--softcap] [--padded] [--lse] [--no-matmul]: lists the kernels torch.ops.ws needs
+[--softcap] [--padded] [--lse] [--backward] [--no-matmul]: lists the kernels torch.ops.ws needs
 for a model of those element types, head dimensions and masks, and which
 are missing from the cache, compiling none (exit status 1 when some are);
 fill compiles the missing ones (on a machine with MLIR).

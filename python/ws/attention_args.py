@@ -90,6 +90,36 @@ def check_out(q, out):
                             out.device, tuple(out.stride())))
 
 
+def check_grad_args(q, grad, o, lse):
+    """Checks attention_bwd's grad and o (q's shape and dtype) and lse
+    (B x Hq x Sq float32), all on q's device."""
+    for name, t in (("grad", grad), ("o", o)):
+        if tuple(t.shape) != tuple(q.shape) or t.dtype != q.dtype or t.device != q.device:
+            raise ValueError("ws.attention: the backward's %s must be a %s tensor of q's shape "
+                             "%s on %s (got %s of %s on %s)"
+                             % (name, q.dtype, tuple(q.shape), q.device, tuple(t.shape),
+                                t.dtype, t.device))
+    if tuple(lse.shape) != tuple(q.shape[:3]) or lse.dtype != torch.float32 \
+            or lse.device != q.device:
+        raise ValueError("ws.attention: the backward's lse must be a float32 tensor of shape "
+                         "%s (B x Hq x Sq) on %s (got %s of %s on %s)"
+                         % (tuple(q.shape[:3]), q.device, tuple(lse.shape), lse.dtype,
+                            lse.device))
+
+
+def lse_rows(q):
+    """An empty B x Hq x 1 x Sq f32 tensor, a view of B x Hq x 1 x Sq' with
+    Sq' = Sq rounded up to 4, so that TMA's rows are 16 bytes apart: the
+    log-sum-exp's and Delta's rows."""
+    batch, heads, qlen = q.shape[:3]
+    return q.new_empty((batch, heads, 1, -(-qlen // 4) * 4), dtype=torch.float32)[..., :qlen]
+
+
+def softmax_scale(dim: int, scale: Optional[float]) -> float:
+    """The softmax scale: the one given, or 1/sqrt(D)."""
+    return 1.0 / math.sqrt(dim) if scale is None else scale
+
+
 def diagonal(qlen: int, kvlen: int, causal: bool, causal_align: str) -> int:
     """attention.mlir's %diag: query i sees key j when j <= i + diag (0
     top-left, Skv - Sq bottom-right, Skv when not causal: no key is past
@@ -105,7 +135,7 @@ def kernel_scalars(qlen: int, kvlen: int, dim: int, causal: bool, causal_align: 
     diagonal; the scores' factor in the log2 domain, or with the soft cap
     tanh's factor and the cap's."""
     diag = diagonal(qlen, kvlen, causal, causal_align)
-    scale = 1.0 / math.sqrt(dim) if scale is None else scale
+    scale = softmax_scale(dim, scale)
     if softcap:  # cap * tanh(s * scale / cap)
         return diag, scale / softcap, softcap * LOG2E
     return diag, scale * LOG2E, 0.0

@@ -154,6 +154,9 @@ def _needs_parser(command: str):
     parser.add_argument("--lse", action="store_true",
                         help="the attention members that store the log-sum-exp too "
                              "(torch.ops.ws.attention_lse)")
+    parser.add_argument("--backward", action="store_true",
+                        help="training as well: the log-sum-exp forward and attention's "
+                             "backward (torch.ops.ws.attention_bwd)")
     parser.add_argument("--no-matmul", action="store_true", help="no matmul family")
     parser.add_argument("--missing", action="store_true",
                         help="list only what is missing (check)")
@@ -164,7 +167,8 @@ def _needs(args):
     from .families import needed_kernels
     causal = {"causal": (True,), "full": (False,), "both": (False, True)}[args.mask]
     return needed_kernels(tuple(args.dtype or ("f16", "bf16")), tuple(args.head_dim), causal,
-                          args.softcap, args.padded, not args.no_matmul, args.lse)
+                          args.softcap, args.padded, not args.no_matmul, args.lse,
+                          args.backward)
 
 
 def check_needs(needs):

@@ -124,6 +124,35 @@ def attention_kernel(head_dim: int, dtype: str, *, softcap: bool = False,
     return family.compile(config, chip="sm_90a").attention
 
 
+ATTENTION_BWD_HEAD_DIMS = (64, 128)  # D = 256's dK and dV do not fit the registers
+ATTENTION_BWD_QUERY_ROWS = 128  # the dQ kernel's query rows per block
+
+
+def attention_bwd_config(head_dim: int, dtype: str, *, softcap: bool = False,
+                         causal: bool = False, bounded: bool = False) -> dict:
+    """attention_bwd.mlir's fields for one member."""
+    return {"D": head_dim, "DTYPE": dtype, "BMQ": ATTENTION_BWD_QUERY_ROWS,
+            "SOFTCAP": int(softcap), "CAUSAL": int(causal), "BOUNDED": int(bounded)}
+
+
+@functools.lru_cache(maxsize=None)
+def attention_bwd_kernels(head_dim: int, dtype: str, *, softcap: bool = False,
+                          causal: bool = False, bounded: bool = False):
+    """The member of attention_bwd.mlir (a module of three kernels:
+    attention_delta, attention_dkdv, attention_dq) for one head dimension
+    and element type, with or without the soft cap, the causal mask and
+    key bounds: the forward member's masks, so that the backward sees the
+    keys the forward saw."""
+    if head_dim not in ATTENTION_BWD_HEAD_DIMS:
+        raise ValueError("ws: the attention backward takes the head dimensions %s (got %d): "
+                         "at D = 256 a block's dK and dV (128 keys x 256 in f32, twice) "
+                         "need twice the registers a warpgroup has"
+                         % (", ".join(map(str, ATTENTION_BWD_HEAD_DIMS)), head_dim))
+    family = Template(kernel_source("attention_bwd.mlir"))
+    return family.compile(attention_bwd_config(head_dim, dtype, softcap=softcap, causal=causal,
+                                               bounded=bounded), chip="sm_90a")
+
+
 @dataclasses.dataclass(frozen=True)
 class Need:
     """One kernel torch.ops.ws can launch: a shipped family (its file and
@@ -163,13 +192,16 @@ class Need:
 
 def needed_kernels(dtypes=("f16", "bf16"), head_dims=(), causal=(False, True),
                    softcap: bool = False, padded: bool = False,
-                   matmul: bool = True, lse: bool = False) -> list:
+                   matmul: bool = True, lse: bool = False, backward: bool = False) -> list:
     """The kernels torch.ops.ws needs for a model of these element types:
     every member of the matmul family (the autotuner times them all
     unless WS_TUNE_CONFIGS bounds it) when `matmul`, and the attention
     members of each head dimension, mask in `causal`, with the soft cap
     when `softcap`, with key bounds as well when `padded`, and with the
-    log-sum-exp output as well (torch.ops.ws.attention_lse) when `lse`."""
+    log-sum-exp output as well (torch.ops.ws.attention_lse) when `lse`;
+    `backward` (training) adds the log-sum-exp members and the backward's
+    (attention_bwd.mlir's three kernels a member)."""
+    lse = lse or backward
     needs = []
     for dtype in dtypes:
         if dtype not in ("f16", "bf16"):
@@ -189,6 +221,18 @@ def needed_kernels(dtypes=("f16", "bf16"), head_dims=(), causal=(False, True),
                           "CAUSAL": int(c), "BOUNDED": int(bounded), "LSE": int(with_lse)}
                 needs.append(Need("attention.mlir", dtype, tuple(sorted(config.items())),
                                   "attention"))
+            if backward:
+                if dim not in ATTENTION_BWD_HEAD_DIMS:
+                    raise ValueError("ws: the attention backward takes the head dimensions "
+                                     "%s (got %d)" % (", ".join(map(str, ATTENTION_BWD_HEAD_DIMS)),
+                                                      dim))
+                for c, bounded in itertools.product(causal, (False, True) if padded
+                                                    else (False,)):
+                    config = attention_bwd_config(dim, dtype, softcap=softcap, causal=c,
+                                                  bounded=bounded)
+                    del config["DTYPE"]  # the Need's own
+                    needs.append(Need("attention_bwd.mlir", dtype, tuple(sorted(config.items())),
+                                      "attention_{delta,dkdv,dq}"))
     return needs
 
 
@@ -203,6 +247,11 @@ def compile_all() -> int:
                 attention_kernel(dim, dtype, softcap=softcap, causal=causal, bounded=bounded,
                                  lse=lse)
                 count += 1
+            for softcap, causal, bounded in itertools.product((False, True), repeat=3):
+                if dim in ATTENTION_BWD_HEAD_DIMS:
+                    attention_bwd_kernels(dim, dtype, softcap=softcap, causal=causal,
+                                          bounded=bounded)
+                    count += 3
     return count
 
 

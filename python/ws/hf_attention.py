@@ -29,6 +29,7 @@ import warnings
 from typing import Optional
 
 from .attention_args import ATTENTION_HEAD_DIMS
+from .families import ATTENTION_BWD_HEAD_DIMS
 
 _SAID = set()  # the fallback reasons already said in this process
 # the eager calls each path ran in this process ("ws", "sdpa"): a test
@@ -48,14 +49,19 @@ def say_once(reason: str) -> None:
 
 
 def plan_call(query_shape, key_shape, mask_shape, dropout: float, training: bool,
-              sliding_window) -> Optional[str]:
+              sliding_window, needs_grad: bool = False) -> Optional[str]:
     """Why this call cannot run on ws (None: it can). `mask_shape` is the
-    attention mask's (None: no mask; B x Skv: a padding mask ws takes)."""
+    attention mask's (None: no mask; B x Skv: a padding mask ws takes);
+    `needs_grad`: a gradient may be asked for (ws's backward takes fewer
+    head dimensions than its forward)."""
     mask_dim = None if mask_shape is None else len(mask_shape)
     if query_shape[2] == 1:
         return "a query length of 1 (decode): ws's decode attention is not yet shipped"
     if query_shape[3] not in ATTENTION_HEAD_DIMS:
         return "head dimension %d (ws takes 64, 128 and 256)" % query_shape[3]
+    if needs_grad and query_shape[3] not in ATTENTION_BWD_HEAD_DIMS:
+        return "a gradient at head dimension %d (ws's backward takes %s)" % (
+            query_shape[3], " and ".join(map(str, ATTENTION_BWD_HEAD_DIMS)))
     if query_shape[2] > key_shape[2]:
         return "more queries (%d) than keys (%d)" % (query_shape[2], key_shape[2])
     if mask_dim not in (None, 2):
@@ -95,9 +101,11 @@ def attention_forward(module, query, key, value, attention_mask, scaling=None, d
     output, None)."""
     import torch
     causal = getattr(module, "is_causal", True) if is_causal is None else is_causal
+    needs_grad = torch.is_grad_enabled() and (query.requires_grad or key.requires_grad
+                                              or value.requires_grad)
     why = plan_call(tuple(query.shape), tuple(key.shape),
                     None if attention_mask is None else tuple(attention_mask.shape), dropout,
-                    getattr(module, "training", False), sliding_window)
+                    getattr(module, "training", False), sliding_window, needs_grad)
     start = end = None
     if why is None and attention_mask is not None:  # B x Skv: mask_forward's padding
         start, end = key_bounds(attention_mask)
@@ -112,6 +120,12 @@ def attention_forward(module, query, key, value, attention_mask, scaling=None, d
         return _sdpa(module, query, key, value, attention_mask, scaling, dropout, causal,
                      **kwargs)
     _count("ws")
+    if needs_grad:
+        # training: the differentiable op, its output in query's layout
+        # (B x S x H x D storage, so that the transpose back is free)
+        out = torch.ops.ws.attention(query, key, value, bool(causal), scaling, softcap,
+                                     "bottom_right", start, end)
+        return out.transpose(1, 2), None
     batch, heads, qlen, dim = query.shape
     out = query.new_empty(batch, qlen, heads, dim)
     torch.ops.ws.attention_out(query, key, value, out.transpose(1, 2), bool(causal), scaling,

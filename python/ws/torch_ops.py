@@ -47,9 +47,15 @@ forward, softmax(q k^T * scale) v, on the model's tensors as they are:
 torch.ops.ws.attention_lse(...) also returns each query row's log-sum-exp
 (B x Hq x Sq f32, log2 domain), what a backward recomputes P from.
 The rules (ws.attention_args) hold for fake tensors too, so torch.compile
-refuses at trace time what a launch would. Forward only: ws has no
-attention backward kernel yet, and a backward through it raises
-NotImplementedError.
+refuses at trace time what a launch would.
+
+It has a backward (D 64 and 128): where a gradient may be asked for,
+torch.ops.ws.attention runs attention_lse, whose autograd formula is
+torch.ops.ws.attention_bwd(grad, q, k, v, o, lse, ...) -> (dq, dk, dv):
+attention_bwd.mlir's three kernels (Delta = rowsum(dO * O); dK and dV, a
+block per 128 keys, grouped-query heads summed in the block; dQ, a block
+per 128 queries), every sum in a fixed order (deterministic). Without a
+gradient it runs attention_fwd, the forward alone.
 """
 
 import math
@@ -58,9 +64,9 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from .attention_args import attention_shapes, check_out, dense_like, kernel_scalars, \
-    needs_bounds
-from .families import ATTENTION_BLOCK, attention_kernel, matmul_family
+from .attention_args import attention_shapes, check_grad_args, check_out, dense_like, \
+    kernel_scalars, lse_rows, needs_bounds, softmax_scale, tma_strides_ok
+from .families import ATTENTION_BLOCK, attention_bwd_kernels, attention_kernel, matmul_family
 
 try:
     from torch.library import register_autograd, register_fake
@@ -83,6 +89,10 @@ _ATTENTION_ARGS = ("bool causal=False, float? scale=None, float? softcap=None, "
                    "str causal_align=\"top_left\", Tensor? kv_start=None, Tensor? kv_end=None")
 _LIB.define("attention(Tensor q, Tensor k, Tensor v, %s) -> Tensor" % _ATTENTION_ARGS,
             tags=_TAGS)
+_LIB.define("attention_fwd(Tensor q, Tensor k, Tensor v, %s) -> Tensor" % _ATTENTION_ARGS,
+            tags=_TAGS)
+_LIB.define("attention_bwd(Tensor grad, Tensor q, Tensor k, Tensor v, Tensor o, Tensor lse, "
+            "%s) -> (Tensor, Tensor, Tensor)" % _ATTENTION_ARGS, tags=_TAGS)
 _LIB.define("attention_out(Tensor q, Tensor k, Tensor v, Tensor(a!) out, %s) -> ()"
             % _ATTENTION_ARGS, tags=_TAGS)
 _LIB.define("attention_lse(Tensor q, Tensor k, Tensor v, %s) -> (Tensor, Tensor)"
@@ -172,8 +182,25 @@ def attention(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
               scale: Optional[float] = None, softcap: Optional[float] = None,
               causal_align: str = "top_left", kv_start: Optional[Tensor] = None,
               kv_end: Optional[Tensor] = None) -> Tensor:
-    """Flash-attention forward with ws's kernel (see the module); returns a
-    new tensor in q's layout."""
+    """Flash attention with ws's kernels (see the module); returns a new
+    tensor in q's layout. Where a gradient may be asked for, the forward
+    keeps the row log-sum-exp for the backward (attention_lse, whose
+    autograd formula is ws's backward); elsewhere it runs the forward
+    alone (attention_fwd). A composite op, so that autograd and
+    torch.compile see whichever of the two runs."""
+    if torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad):
+        return torch.ops.ws.attention_lse(q, k, v, causal, scale, softcap, causal_align,
+                                          kv_start, kv_end)[0]
+    return torch.ops.ws.attention_fwd(q, k, v, causal, scale, softcap, causal_align, kv_start,
+                                      kv_end)
+
+
+def attention_fwd(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
+                  scale: Optional[float] = None, softcap: Optional[float] = None,
+                  causal_align: str = "top_left", kv_start: Optional[Tensor] = None,
+                  kv_end: Optional[Tensor] = None) -> Tensor:
+    """The forward alone, saving nothing for a backward (torch.ops.ws.attention
+    without a gradient)."""
     o = dense_like(q)
     _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end)
     return o
@@ -192,8 +219,7 @@ def _lse_like(q):
     """B x Hq x Sq f32 for the log-sum-exp, a view of B x Hq x 1 x Sq' whose
     rows TMA stores (Sq' = Sq rounded up to 4: 16-byte rows); returns
     (the B x Hq x 1 x Sq view the kernel writes, the B x Hq x Sq one)."""
-    batch, heads, qlen = q.shape[:3]
-    rows = q.new_empty((batch, heads, 1, -(-qlen // 4) * 4), dtype=torch.float32)[..., :qlen]
+    rows = lse_rows(q)
     return rows, rows[:, :, 0]
 
 
@@ -228,22 +254,98 @@ def _attention_out_fake(q, k, v, out, causal=False, scale=None, softcap=None,
     check_out(q, out)
 
 
-def _attention_backward(ctx, grad):
-    raise NotImplementedError("ws.attention is forward only: ws has no attention backward "
-                              "kernel yet (call it under torch.no_grad(), or on tensors that "
-                              "need no gradient)")
+# the options after q, k and v, with their defaults (autograd's inputs may
+# stop at the last one given)
+_OPTION_DEFAULTS = (False, None, None, "top_left", None, None)
+_DELTA_ROWS = 32  # attention_delta's rows a step
+_BWD_KEYS = 128  # attention_dkdv's keys a block
+
+
+def attention_bwd(grad: Tensor, q: Tensor, k: Tensor, v: Tensor, o: Tensor, lse: Tensor,
+                  causal: bool = False, scale: Optional[float] = None,
+                  softcap: Optional[float] = None, causal_align: str = "top_left",
+                  kv_start: Optional[Tensor] = None, kv_end: Optional[Tensor] = None):
+    """The gradients (dq, dk, dv) of attention(q, k, v, ...) = o, given the
+    output's gradient and attention_lse's log-sum-exp: attention_bwd.mlir's
+    three kernels (Delta, then dK and dV, then dQ), each sum in a fixed
+    order, so that the same inputs give the same bits. Each gradient takes
+    its operand's layout."""
+    batch, heads, kv_heads, qlen, kvlen, dim = attention_shapes(
+        q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+    check_grad_args(q, grad, o, lse)
+    dq, dk, dv = dense_like(q), dense_like(k), dense_like(v)
+    if not (batch and heads and qlen and kvlen):  # no score: no gradient
+        for t in (dq, dk, dv):
+            t.zero_()
+        return dq, dk, dv
+    dtype = _dtype_of("attention", q, k, v, grad, o)
+    grad, o = (t if tma_strides_ok(t) else t.contiguous() for t in (grad, o))
+    # the log-sum-exp as the B x Hq x 1 x Sq rows the kernels read
+    lse4 = lse.as_strided((batch, heads, 1, qlen), (lse.stride(0), lse.stride(1),
+                                                     lse.stride(1), lse.stride(2)))
+    if not tma_strides_ok(lse4):
+        lse4 = lse_rows(q)
+        lse4.copy_(lse.unsqueeze(2))
+    delta = lse_rows(q)
+    none = _NO_ARRAY.get(q.device)
+    if none is None:
+        none = _NO_ARRAY.setdefault(q.device, torch.empty(0, dtype=torch.int32, device=q.device))
+    diag, factor, cap = kernel_scalars(qlen, kvlen, dim, causal, causal_align, scale, softcap)
+    bounded = needs_bounds(qlen, kvlen, causal, causal_align, kv_start, kv_end)
+    kernels = attention_bwd_kernels(dim, dtype, softcap=bool(softcap), causal=bool(causal),
+                                    bounded=bounded)
+    starts = none if kv_start is None else kv_start
+    ends = none if kv_end is None else kv_end
+    dscale = softmax_scale(dim, scale)
+    # Delta's blocks: about four waves of 132 SMs over all heads
+    row_blocks = max(1, min(-(-qlen // _DELTA_ROWS), -(-528 // (batch * heads))))
+    kernels.attention_delta.launch((row_blocks, heads, batch), o, grad, delta, qlen)
+    kernels.attention_dkdv.launch((-(-kvlen // _BWD_KEYS), kv_heads, batch), q, k, v, grad,
+                                  lse4, delta, dk, dv, qlen, kvlen, starts, ends, diag,
+                                  heads // kv_heads, factor, cap, dscale)
+    kernels.attention_dq.launch((-(-qlen // ATTENTION_BLOCK), heads, batch), q, k, v, grad,
+                                lse4, delta, dq, qlen, kvlen, starts, ends, diag,
+                                heads // kv_heads, factor, cap, dscale)
+    return dq, dk, dv
+
+
+def _attention_bwd_fake(grad, q, k, v, o, lse, causal=False, scale=None, softcap=None,
+                        causal_align="top_left", kv_start=None, kv_end=None):
+    attention_shapes(q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+    check_grad_args(q, grad, o, lse)
+    return dense_like(q), dense_like(k), dense_like(v)
+
+
+def _attention_lse_setup(ctx, inputs, output):
+    """Keeps what attention_bwd needs: q, k, v, o, the log-sum-exp and the
+    options."""
+    inputs = tuple(inputs) + _OPTION_DEFAULTS[len(inputs) - 3:]
+    q, k, v = inputs[:3]
+    ctx.options = inputs[3:7]
+    starts, ends = inputs[7:9]
+    ctx.save_for_backward(q, k, v, output[0], output[1], starts, ends)
+
+
+def _attention_lse_backward(ctx, grad, grad_lse):
+    """ws's attention backward; the log-sum-exp is a constant to autograd
+    (as SDPA's own is): a gradient reaching it is not propagated."""
+    q, k, v, o, lse, starts, ends = ctx.saved_tensors
+    dq, dk, dv = torch.ops.ws.attention_bwd(grad, q, k, v, o, lse, *ctx.options, starts, ends)
+    return dq, dk, dv, None, None, None, None, None, None
 
 
 # each op's kernel for every device (the op refuses one that is not CUDA
 # itself, with its own words), its fake function and its autograd formula
 for _name, _kernel, _fake, _backward, _setup in (
         ("matmul", matmul, _matmul_fake, _matmul_backward, _matmul_setup),
-        ("attention", attention, _attention_fake, _attention_backward,
-         lambda ctx, inputs, output: None)):
+        ("attention_lse", attention_lse, _attention_lse_fake, _attention_lse_backward,
+         _attention_lse_setup)):
     _LIB.impl(_name, _kernel, "CompositeExplicitAutograd")
     register_fake("ws::" + _name, _fake, lib=_LIB)
     register_autograd("ws::" + _name, _backward, setup_context=_setup, lib=_LIB)
-_LIB.impl("attention_out", attention_out, "CompositeExplicitAutograd")
-register_fake("ws::attention_out", _attention_out_fake, lib=_LIB)
-_LIB.impl("attention_lse", attention_lse, "CompositeExplicitAutograd")
-register_fake("ws::attention_lse", _attention_lse_fake, lib=_LIB)
+_LIB.impl("attention", attention, "CompositeImplicitAutograd")
+for _name, _kernel, _fake in (("attention_fwd", attention_fwd, _attention_fake),
+                              ("attention_out", attention_out, _attention_out_fake),
+                              ("attention_bwd", attention_bwd, _attention_bwd_fake)):
+    _LIB.impl(_name, _kernel, "CompositeExplicitAutograd")
+    register_fake("ws::" + _name, _fake, lib=_LIB)
