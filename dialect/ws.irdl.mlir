@@ -35,7 +35,7 @@ irdl.dialect @ws {
   }
 
   // %d = ws.dot %a, %b, %acc: acc + a @ b (a @ b^T with the unit attribute
-  // transpose_b). The accumulator and the result share one constraint value,
+  // transpose_b; a^T @ b with transpose_a, a given K x M). The accumulator and the result share one constraint value,
   // so they always have the same type.
   // %d = ws.dot %a, %b, %acc, %scales...: block-scaled (MX): each 32
   // values of K of a row of a (and of a row of b, given N x K) are
@@ -191,8 +191,9 @@ irdl.dialect @ws {
     irdl.results()
   }
 
-  // %acc2 = ws.mma %slot, %acc[, %a] {ring_a?, ring_b, transpose_b?}: the
-  // calling warpgroups' wgmma of A (M x K) by ring_b's slot (B, N x K with
+  // %acc2 = ws.mma %slot, %acc[, %a] {ring_a?, ring_b, transpose_a?,
+  // transpose_b?}: the calling warpgroups' wgmma of A (M x K, or K x M read
+  // M-major with transpose_a) by ring_b's slot (B, N x K with
   // transpose_b, else K x N) into the accumulator: acc + A @ B^T, or
   // acc + A @ B. A is ring_a's slot %slot (no third operand), ring_a's
   // slot %a (an i32: a ring of another channel, such as a tile loaded once

@@ -42,8 +42,9 @@ static MlirValue regroup(ws_builder *b, MlirValue from, int first, int count, Ml
  * stride byte offset >> 4 in 32-45, swizzle mode in 62-63 (1: 128B, 2: 64B,
  * 3: 32B). K-major (A, and B with transpose_b): the leading offset is
  * unused when K fits one span (1), the stride is one 8-row atom. N-major
- * (B given K x N): the leading offset is the distance between boxes of one
- * span of N (k rows of span bytes), the stride one 8-row atom of K. */
+ * (B given K x N) and M-major (A given K x M): the leading offset is the
+ * distance between boxes of one span of N or M (k rows of span bytes),
+ * the stride one 8-row atom of K. */
 static MlirValue descriptor(ws_builder *b, int span, int leading, MlirValue addr) {
   int mode = span == 128 ? 1 : span == 64 ? 2 : 3;
   uint64_t fixed =
@@ -70,8 +71,10 @@ static MlirValue wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue acc, Mlir
                     zero_acc ? "#nvvm.wgmma_scale_out<zero>" : "#nvvm.wgmma_scale_out<one>"),
       ws_named_text(b->ctx, "scaleA", "#nvvm.wgmma_scale_in<one>"),
       ws_named_text(b->ctx, "scaleB", "#nvvm.wgmma_scale_in<one>"),
-      /* row A: K-major; col B: K-major, row B: N-major (transposed) */
-      ws_named_text(b->ctx, "layoutA", "#nvvm.mma_layout<row>"),
+      /* row A: K-major, col A: M-major (transposed); col B: K-major, row
+       * B: N-major (transposed) */
+      ws_named_text(b->ctx, "layoutA",
+                    s->a_m_major ? "#nvvm.mma_layout<col>" : "#nvvm.mma_layout<row>"),
       ws_named_text(b->ctx, "layoutB",
                     s->b_n_major ? "#nvvm.mma_layout<row>" : "#nvvm.mma_layout<col>"),
   };
@@ -104,10 +107,12 @@ MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgrou
                         MlirValue b_addr, MlirValue acc, bool zero_acc) {
   int eb = wsElementTypeByteWidth(s->element);
   int k_step = s->form->k, step_bytes = k_step * eb, m = s->rows * s->warpgroups;
-  /* within a box, row r of A lies at r x span */
-  MlirValue mine = ws_arith(b, "arith.addi", a_addr,
-                            ws_arith(b, "arith.muli", warpgroup, c32(b, s->rows * s->swizzle)));
-  MlirValue da0 = descriptor(b, s->swizzle, 16, mine);
+  /* K-major: within a box, row r of A lies at r x span; M-major: the m64
+   * part j of the tile (its columns 64 j..) is box j, k rows of span */
+  int wg_bytes = s->a_m_major ? s->parts * s->k * s->swizzle : s->rows * s->swizzle;
+  MlirValue mine =
+      ws_arith(b, "arith.addi", a_addr, ws_arith(b, "arith.muli", warpgroup, c32(b, wg_bytes)));
+  MlirValue da0 = descriptor(b, s->swizzle, s->a_m_major ? s->k * s->swizzle : 16, mine);
   MlirValue db0 = descriptor(b, s->b_swizzle, s->b_n_major ? s->k * s->b_swizzle : 16, b_addr);
   int per_part = s->n / 2;
   MlirType part_type = struct_of_f32(b->ctx, per_part);
@@ -116,8 +121,10 @@ MlirValue ws_emit_wgmma(ws_builder *b, const ws_mma_shape *s, MlirValue warpgrou
     MlirValue d = s->parts == 1 ? acc : regroup(b, acc, p * per_part, per_part, part_type);
     for (int kk = 0; kk < s->k / k_step; kk++) {
       /* within a swizzled row, a K step is a plain address advance; an
-       * N-major B advances by 16 rows */
-      int a_at = p * MMA_M * s->swizzle + ws_mma_k_step_offset(kk, step_bytes, s->swizzle, m);
+       * M-major A and an N-major B advance by 16 rows */
+      int a_at = s->a_m_major
+                     ? p * s->k * s->swizzle + kk * k_step * s->swizzle
+                     : p * MMA_M * s->swizzle + ws_mma_k_step_offset(kk, step_bytes, s->swizzle, m);
       int b_at = s->b_n_major ? kk * k_step * s->b_swizzle
                               : ws_mma_k_step_offset(kk, step_bytes, s->b_swizzle, s->n);
       MlirValue da = ws_arith(b, "arith.addi", da0, c64(b, a_at >> 4));

@@ -441,16 +441,18 @@ static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
   }
   const ws_ring *b = &L->plan.rings[rb];
   MlirType acc = mlirValueGetType(mlirOperationGetResult(op, 0));
+  bool a_m_major = !registers && ws_has_attr(op, "transpose_a");
   ws_mma_shape s = {
       .warpgroups = L->compute < 0                       ? 0
                     : L->plan.parts[L->compute].pingpong ? 1 /* each holds the whole tile */
                                                          : L->plan.parts[L->compute].num_warps / 4,
       .n = (int)mlirShapedTypeGetDimSize(acc, 1),
-      .k = (int)mlirShapedTypeGetDimSize(a_tile, 1),
+      .k = (int)mlirShapedTypeGetDimSize(a_tile, a_m_major ? 0 : 1),
       .element = mlirShapedTypeGetElementType(a_tile),
       .form = ws_mma_find_form(ws_mma_engine_of(op), mlirShapedTypeGetElementType(a_tile),
                                mlirShapedTypeGetElementType(b->tile)),
       .swizzle = registers ? 0 : L->plan.rings[ra].swizzle,
+      .a_m_major = a_m_major,
       .b_n_major = !ws_has_attr(op, "transpose_b"),
       .b_swizzle = b->swizzle,
       .warp_rows = 16,
@@ -463,16 +465,20 @@ static bool mma_shape(lowering *L, MlirOperation op, ws_mma_shape *out) {
   s.parts = s.rows / 64;
   s.per_thread = s.parts * s.n / 2;
   int b_rows = s.b_n_major ? s.k : s.n, b_cols = s.b_n_major ? s.n : s.k;
+  /* an M-major A: each m64 part is one 128-byte box (16-bit) */
+  bool a_fits = registers || (a_m_major ? s.swizzle == 128 && 64 * eb == 128 &&
+                                              mlirShapedTypeGetDimSize(a_tile, 1) == m
+                                        : s.swizzle == ws_swizzle_span(s.k * eb));
   bool fits = s.form && s.warpgroups && s.rows * s.warpgroups == m && s.rows % 64 == 0 &&
-              s.per_thread <= WS_MAX_FRAGMENT &&
-              (registers || s.swizzle == ws_swizzle_span(s.k * eb)) &&
+              s.per_thread <= WS_MAX_FRAGMENT && a_fits &&
               b->swizzle == (s.b_n_major ? ws_swizzle_span(s.n * eb) : ws_swizzle_span(s.k * eb)) &&
               b->swizzle && mlirShapedTypeGetDimSize(b->tile, 0) == b_rows &&
               mlirShapedTypeGetDimSize(b->tile, 1) == b_cols;
   if (!fits) {
     ws_emit_op_error(op, "does not match its rings and warpgroups: wgmma needs "
                          "A and B of one of its forms, "
-                         "A (M x K) swizzled by its K row or in registers, B (N x K with "
+                         "A (M x K, or K x M with transpose_a) swizzled by its K row (M "
+                         "boxes of 128 bytes) or in registers, B (N x K with "
                          "transpose_b, else K x N) swizzled by its K row or N boxes, and "
                          "64 or 128 rows of M per consumer warpgroup");
     return false;

@@ -43,6 +43,8 @@ typedef struct ws_mma_shape {
   MlirType element;        /* f16 or bf16 */
   const ws_mma_form *form; /* A and B's form of the engine (passes/target) */
   int swizzle;             /* A's span: the widest of 128, 64, 32 dividing its K row */
+  bool a_m_major;          /* A given K x M (transpose_a), read M-major: each
+                              m64 part one 128-byte box of its K rows */
   bool b_n_major;          /* B given K x N */
   int b_swizzle;           /* B's span: its K row's, or its N boxes' when N-major */
 } ws_mma_shape;

@@ -100,6 +100,15 @@ bool ws_has_attr(MlirOperation op, const char *name) {
   return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, ref(name)));
 }
 
+void ws_dot_mnk(MlirOperation dot, int64_t *m, int64_t *n, int64_t *k) {
+  MlirType a = mlirValueGetType(mlirOperationGetOperand(dot, 0));
+  MlirType b = mlirValueGetType(mlirOperationGetOperand(dot, 1));
+  bool ta = ws_has_attr(dot, "transpose_a"), tb = ws_has_attr(dot, "transpose_b");
+  *m = mlirShapedTypeGetDimSize(a, ta ? 1 : 0);
+  *k = mlirShapedTypeGetDimSize(a, ta ? 0 : 1);
+  *n = mlirShapedTypeGetDimSize(b, tb ? 0 : 1);
+}
+
 bool ws_string_attr_is(MlirOperation op, const char *name, const char *value) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, ref(name));
   return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&

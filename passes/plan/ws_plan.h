@@ -266,6 +266,10 @@ void ws_plan_write_tmem(const ws_plan *plan);
 int ws_int_attr(MlirOperation op, const char *name, int fallback);
 void ws_set_int_attr(MlirOperation op, const char *name, long long value);
 bool ws_has_attr(MlirOperation op, const char *name);
+/* A ws.dot's M, N and K from its operands' types: A is M x K, or K x M
+ * with transpose_a (read M-major, transposed); B is K x N, or N x K with
+ * transpose_b. */
+void ws_dot_mnk(MlirOperation dot, int64_t *m, int64_t *n, int64_t *k);
 /* True when op's attribute `name` is the string `value`. */
 bool ws_string_attr_is(MlirOperation op, const char *name, const char *value);
 /* The kernel's ws.cluster = array<i32: X, Y> into cluster (1, 1 without

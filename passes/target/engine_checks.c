@@ -8,7 +8,9 @@
  * M / warpgroups rows, which must be 64 or 128 (one or two m64
  * instructions); N a multiple of 8 up to 256; K a multiple of the form's.
  * B is given N x K (transpose_b, read K-major) or K x N (read N-major, so
- * its N row must be a multiple of 32 bytes). */
+ * its N row must be a multiple of 32 bytes); A M x K (K-major), or K x M
+ * (transpose_a, a ws.load read M-major: 16-bit forms, whose 64 rows of M
+ * per instruction are one 128-byte swizzle span). */
 #include <stdio.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -31,6 +33,13 @@ bool ws_check_wgmma_operands(MlirOperation dot, MlirOperation loop) {
     ws_emit_op_error(dot, "operand a must be a ws.load of the same loop or of the code "
                           "before it, or a tile the loop computes: wgmma reads A from "
                           "the shared-memory rings TMA fills, or from registers");
+    return false;
+  }
+  if (ws_has_attr(dot, "transpose_a") && !ws_is_prologue_load(a, loop) &&
+      !wsOperationIsA(mlirOpResultGetOwner(a), "load")) {
+    ws_emit_op_error(dot, "reads A transposed (transpose_a), which wgmma takes from shared "
+                          "memory only: A must be a ws.load (of the loop or before it), not "
+                          "a tile the loop computes");
     return false;
   }
   if (!ws_value_in_loop(b, loop) || !wsOperationIsA(mlirOpResultGetOwner(b), "load")) {
@@ -77,7 +86,8 @@ bool ws_check_dot_for_wgmma(MlirOperation dot, MlirOperation loop) {
     warpgroups = 1; /* each warpgroup holds the whole accumulator */
   MlirValue a = mlirOperationGetOperand(dot, 0), b = mlirOperationGetOperand(dot, 1);
   bool k_major_b = ws_has_attr(dot, "transpose_b");
-  int64_t m = dim(a, 0), k = dim(a, 1), n = dim(b, k_major_b ? 0 : 1);
+  int64_t m, n, k;
+  ws_dot_mnk(dot, &m, &n, &k);
   /* ws-verify made A and B a form of the engine, of one K */
   MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(a));
   int eb = wsElementTypeByteWidth(et);

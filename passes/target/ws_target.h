@@ -47,6 +47,8 @@ typedef struct ws_mma_engine {
   ws_accumulator_home accumulator;
   bool mma_partition;    /* issued by a warp of its own, not by the consumers */
   bool a_from_registers; /* A may be a tile the loop computes (register form) */
+  bool a_m_major;        /* A may be given K x M (transpose_a), read M-major from
+                            shared memory (its 16-bit forms) */
   bool loop_math;        /* tile math may run in the K loop (attention) */
   int n_multiple, n_max; /* N: a multiple of n_multiple up to n_max */
   /* A pair of CTAs (a cluster of 2 along M) may issue one MMA of 2 x M

@@ -48,13 +48,15 @@ bool spec_emit_mma(specializer *S, ws_builder *b, value_map *m, MlirOperation do
     ops[num_ops++] = spec_map_get(m, a); /* A in registers */
   else if (ws_ring_is_prologue(S->plan, &S->plan->rings[ra]))
     ops[num_ops++] = S->prologue_slot[ra];
-  MlirNamedAttribute attrs[3];
+  MlirNamedAttribute attrs[4];
   int num_attrs = 0;
   if (ra >= 0)
     attrs[num_attrs++] = spec_int_attr(S->ctx, "ring_a", ra);
   attrs[num_attrs++] = spec_int_attr(S->ctx, "ring_b", rb);
-  if (ws_has_attr(dot, "transpose_b"))
-    attrs[num_attrs++] = ws_named(S->ctx, "transpose_b", mlirUnitAttrGet(S->ctx));
+  static const char *const transposes[2] = {"transpose_a", "transpose_b"};
+  for (int i = 0; i < 2; i++)
+    if (ws_has_attr(dot, transposes[i]))
+      attrs[num_attrs++] = ws_named(S->ctx, transposes[i], mlirUnitAttrGet(S->ctx));
   ws_builder at = *b;
   at.loc = mlirOperationGetLocation(dot);
   MlirValue d = ws_build_value(&at, "ws.mma", num_ops, ops,

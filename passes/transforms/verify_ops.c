@@ -423,6 +423,31 @@ static bool check_dot_scales(MlirOperation op, MlirType a, MlirType b, bool tran
   return true;
 }
 
+/* transpose_a: A given K x M, which the engine reads M-major from shared
+ * memory, where its row (the engine's a_m_major) and the form (16-bit:
+ * FP8 forms read both operands K-major) allow it; a block-scaled dot
+ * reads A K-major. */
+static bool check_dot_transpose_a(MlirOperation op, const ws_mma_engine *engine, MlirType ea,
+                                  MlirType eb, intptr_t operands) {
+  const ws_mma_form *form = engine ? ws_mma_find_form(engine, ea, eb) : NULL;
+  if (operands > 3 || (form && form->k_major_only)) {
+    ws_emit_op_error(op,
+                     "has transpose_a, but %s reads A K-major only: give A as M x K "
+                     "(a ws.load of the transposed tensor)",
+                     operands > 3 ? "a block-scaled dot" : "an FP8 dot");
+    return false;
+  }
+  if (engine && !engine->a_m_major) {
+    char chip[64];
+    ws_emit_op_error(op,
+                     "has transpose_a, but on %s ws.dot runs on %s, which ws lowers for A "
+                     "M x K only: give A as M x K",
+                     ws_target_chip(op, chip, sizeof chip), engine->name);
+    return false;
+  }
+  return true;
+}
+
 bool verify_dot(MlirOperation op) {
   char abuf[256], bbuf[256], cbuf[256];
   intptr_t operands = mlirOperationGetNumOperands(op);
@@ -431,14 +456,18 @@ bool verify_dot(MlirOperation op) {
   MlirType acc = mlirValueGetType(mlirOperationGetOperand(op, 2));
   if (!is_matrix(op, a, "a") || !is_matrix(op, b, "b") || !is_matrix(op, acc, "acc"))
     return false;
-  MlirAttribute tb =
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("transpose_b"));
-  if (!mlirAttributeIsNull(tb) && !mlirAttributeIsAUnit(tb)) {
-    ws_emit_op_error(op, "attribute transpose_b must be a unit attribute, got %s",
-                     ws_attr_str(tb, abuf, sizeof abuf));
-    return false;
+  static const char *const transposes[2] = {"transpose_a", "transpose_b"};
+  for (int i = 0; i < 2; i++) {
+    MlirAttribute t =
+        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(transposes[i]));
+    if (!mlirAttributeIsNull(t) && !mlirAttributeIsAUnit(t)) {
+      ws_emit_op_error(op, "attribute %s must be a unit attribute, got %s", transposes[i],
+                       ws_attr_str(t, abuf, sizeof abuf));
+      return false;
+    }
   }
-  bool transpose_b = !mlirAttributeIsNull(tb);
+  bool transpose_a = ws_has_attr(op, "transpose_a");
+  bool transpose_b = ws_has_attr(op, "transpose_b");
   MlirType ea = mlirShapedTypeGetElementType(a);
   MlirType eb = mlirShapedTypeGetElementType(b);
   const ws_mma_engine *engine = ws_mma_engine_of(op); /* NULL: no target, refused below */
@@ -467,16 +496,18 @@ bool verify_dot(MlirOperation op) {
                      ws_type_str(acc, cbuf, sizeof cbuf));
     return false;
   }
-  int64_t m = mlirShapedTypeGetDimSize(a, 0), k = mlirShapedTypeGetDimSize(a, 1);
+  if (transpose_a && !check_dot_transpose_a(op, engine, ea, eb, operands))
+    return false;
+  int64_t m, n, k;
+  ws_dot_mnk(op, &m, &n, &k);
   int64_t kb = mlirShapedTypeGetDimSize(b, transpose_b ? 1 : 0);
-  int64_t n = mlirShapedTypeGetDimSize(b, transpose_b ? 0 : 1);
   if (k != kb) {
     ws_emit_op_error(op,
-                     "a is %s (K = %lld) but b is %s%s (K = %lld); "
+                     "a is %s%s (K = %lld) but b is %s%s (K = %lld); "
                      "expected the same K",
-                     ws_type_str(a, abuf, sizeof abuf), (long long)k,
-                     ws_type_str(b, bbuf, sizeof bbuf), transpose_b ? " with transpose_b" : "",
-                     (long long)kb);
+                     ws_type_str(a, abuf, sizeof abuf), transpose_a ? " with transpose_a" : "",
+                     (long long)k, ws_type_str(b, bbuf, sizeof bbuf),
+                     transpose_b ? " with transpose_b" : "", (long long)kb);
     return false;
   }
   if (mlirShapedTypeGetDimSize(acc, 0) != m || mlirShapedTypeGetDimSize(acc, 1) != n) {

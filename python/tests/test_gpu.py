@@ -125,6 +125,26 @@ def test_stream_k_on_two_streams():
         assert torch.allclose(c.float(), (a.float() @ b.float().t()), rtol=1e-2, atol=5e-2)
 
 
+@pytest.mark.parametrize("kernel,dtype", [("matmul_ta_w8", torch.float16),
+                                           ("matmul_ta_w4", torch.bfloat16)])
+def test_a_transposed_a_from_shared_memory(kernel, dtype):
+    """ws.dot's transpose_a: A given K x M (a view of a wider buffer, with
+    guard columns), read M-major by wgmma; ragged M, N and K; C exact
+    against torch and its guard bytes intact."""
+    kern = ws.compile(kernel_path("matmul/matmul_ta.mlir"), chip="sm_90a").kernels[kernel]
+    m, n, k = 300, 200, 136
+    a_t = torch.empty(k, m + 20, device="cuda", dtype=dtype).uniform_(-1, 1)[:, :m]
+    b = torch.empty(n, k, device="cuda", dtype=dtype).uniform_(-1, 1)
+    guarded = torch.full((m + 2, n + 8), -7.0, device="cuda", dtype=dtype)
+    c = guarded[1:m + 1, :n]
+    kern[(-(-m // 128), -(-n // 128), 1)](a_t, b, c, k)
+    torch.cuda.synchronize()
+    want = a_t.float().t() @ b.float().t()
+    assert torch.allclose(c.float(), want, rtol=2e-2, atol=5e-2)
+    c.fill_(-7.0)
+    assert (guarded == -7.0).all()
+
+
 # the two members of the matmul family whose ranks swap between the shapes
 # (integration/bench/matmul_autotune.py on the H100: 128x256 tiles win at
 # 4096^3, 128x128 tiles with a deep cooperative ring at 256x8192x8192)

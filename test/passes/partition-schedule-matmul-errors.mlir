@@ -204,3 +204,26 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+// transpose_a on a tile the loop computes: wgmma reads an M-major A from
+// shared memory only.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @ta_registers(%a: !ws.tensor_desc<tensor<64x128xf16>>, %b: !ws.tensor_desc<tensor<128x64xf16>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %cbk = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+      %two = arith.constant dense<2.0> : tensor<64x128xf16>
+      %acc = scf.for %k = %c0 to %K step %cbk iter_args(%acc0 = %zero) -> (tensor<128x128xf32>) : i32 {
+        %ta = "ws.load"(%a, %k, %c0) : (!ws.tensor_desc<tensor<64x128xf16>>, i32, i32) -> tensor<64x128xf16>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16>
+        %ta2 = arith.mulf %ta, %two : tensor<64x128xf16>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:14: error: 'ws.dot' op reads A transposed (transpose_a), which wgmma takes from shared memory only: A must be a ws.load (of the loop or before it), not a tile the loop computes
+        %d = "ws.dot"(%ta2, %tb, %acc0) {transpose_a, transpose_b} : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
