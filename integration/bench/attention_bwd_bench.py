@@ -9,8 +9,13 @@ dQ kernels). TFLOP/s count the backward as 2.5x the forward's FLOPs
 (4 * B * Hq * S^2 * D, halved when causal). Prints each shape's times,
 TFLOP/s and ws's speed over each backend's; the weakest ratios last.
 
-Usage: attention_bwd_bench.py   (needs ws's kernels in the cache:
-python -m ws families on a machine with MLIR)"""
+--kernels also prints how ws's backward time splits over its three
+kernels (torch.profiler's CUDA times of one backward).
+
+Usage: attention_bwd_bench.py [--kernels]   (needs ws's kernels in the
+cache: python -m ws families on a machine with MLIR)"""
+import sys
+
 import torch
 import triton.testing
 from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -38,6 +43,21 @@ def backward_of(out, inputs, grad):
     return lambda: torch.autograd.grad(out, inputs, grad, retain_graph=True)
 
 
+def kernel_split(run):
+    """{kernel name: share of the CUDA time} of one run of ws's backward."""
+    run()
+    torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        run()
+        torch.cuda.synchronize()
+    times = {}
+    for event in prof.events():
+        if event.device_type == torch.autograd.DeviceType.CUDA and "attention" in event.name:
+            times[event.name] = times.get(event.name, 0.0) + event.device_time
+    total = sum(times.values())
+    return {name: t / total for name, t in sorted(times.items())}
+
+
 def main():
     print("%-12s %8s %8s %8s %8s %8s %8s %9s %9s" % (
         "shape", "ws ms", "cudnn ms", "fa2 ms", "ws TF/s", "cudnn", "fa2", "ws/cudnn",
@@ -49,6 +69,10 @@ def main():
         grad = torch.empty(batch, hq, seq, dim, device="cuda", dtype=dtype).uniform_(-1, 1)
         out = torch.ops.ws.attention(q, k, v, causal)
         times = {"ws": triton.testing.do_bench(backward_of(out, (q, k, v), grad))}
+        if "--kernels" in sys.argv[1:]:
+            split = kernel_split(backward_of(out, (q, k, v), grad))
+            print("%-12s %s" % (name, ", ".join("%s %.0f%%" % (n, 100 * f)
+                                               for n, f in split.items())))
         mine = torch.autograd.grad(out, (q, k, v), grad)
         for label, backend in BACKENDS:
             # FA2 and cuDNN take grouped heads repeated (as a model without

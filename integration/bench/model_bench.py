@@ -2,16 +2,18 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """A Llama-style transformers model with ws's attention against the same
 model on SDPA, in one process on the same inputs: random weights (seeded,
-nothing downloaded), bf16, a batch of random tokens; forward only (ws's
-attention has no backward yet). Eager and torch.compile'd, each timed with
-triton.testing.do_bench; prints each time and SDPA's over ws's, and the
-attention function's own time against the kernel's (the op's overhead).
+nothing downloaded), bf16, a batch of random tokens. Eager and
+torch.compile'd, each timed with triton.testing.do_bench; prints each
+time and SDPA's over ws's, and the attention function's own time against
+the kernel's (the op's overhead). --train also times a training step
+(the loss of the tokens as their own labels, and its backward through
+every weight: ws's attention backward against SDPA's).
 
 Models: "311m" (4 layers, hidden 2048, 16 query heads over 4 K/V heads,
 D = 128, batch 4 x 2048) and "8l-4096" (8 layers, hidden 4096, 32 over 8
 heads, D = 128, batch 2 x 2048). The linear layers are torch's in both.
 
-Usage: model_bench.py [311m|8l-4096 ...]"""
+Usage: model_bench.py [--train] [311m|8l-4096 ...]"""
 import sys
 
 import torch
@@ -55,9 +57,34 @@ def attention_call_times(model, batch, seq):
     return function, kernel
 
 
+def training_step_times(models, ids):
+    """{(impl, mode): ms} of one training step (forward with the tokens as
+    labels, backward into every weight's gradient), eager and compiled, and
+    the losses' difference relative to SDPA's."""
+    times, losses = {}, {}
+    for impl, model in models.items():
+        model.train()
+
+        def step(run=model):
+            model.zero_grad(set_to_none=True)
+            loss = run(ids, labels=ids).loss
+            loss.backward()
+            return loss
+
+        losses[impl] = step().item()
+        times[impl, "eager"] = triton.testing.do_bench(step)
+        compiled = torch.compile(model, fullgraph=True)
+        step(compiled)
+        times[impl, "compiled"] = triton.testing.do_bench(lambda: step(compiled))
+        model.eval()
+        model.zero_grad(set_to_none=True)
+    return times, abs(losses["ws"] - losses["sdpa"]) / abs(losses["sdpa"])
+
+
 def main():
     hf_attention.register()
-    names = sys.argv[1:] or list(MODELS)
+    train = "--train" in sys.argv[1:]
+    names = [a for a in sys.argv[1:] if a != "--train"] or list(MODELS)
     for name in names:
         sizes, batch, seq = MODELS[name]
         ids = torch.randint(0, 32000, (batch, seq), device="cuda")
@@ -81,6 +108,13 @@ def main():
         function, kernel = attention_call_times(models["ws"], batch, seq)
         print("  attention function %.4f ms, the op alone %.4f ms (%.1f%% over)"
               % (function, kernel, 100 * (function / kernel - 1)), flush=True)
+        if train:
+            step, loss_err = training_step_times(models, ids)
+            print("  training step: losses differ by %.2e of SDPA's" % loss_err)
+            for mode in ("eager", "compiled"):
+                print("  train %-9s ws %8.3f ms  sdpa %8.3f ms  sdpa/ws %.3f"
+                      % (mode, step["ws", mode], step["sdpa", mode],
+                         step["sdpa", mode] / step["ws", mode]), flush=True)
         del models
 
 
