@@ -63,7 +63,17 @@ ${?LSE}                        %lse: !ws.tensor_desc<tensor<1x1x1x128xf32>>,
       %byi = arith.index_cast %by : index to i32
       %bzi = arith.index_cast %bz : index to i32
       %kvh = arith.divui %byi, %group : i32
-      %qoff = arith.muli %bxi, %cbm : i32
+${?CAUSAL}      // a causal member's blocks take a head's query blocks from its last
+${?CAUSAL}      // (the longest: it sees the most keys) to its first, so that the
+${?CAUSAL}      // short ones fill the grid's last wave; the blocks of a head still
+${?CAUSAL}      // run together, sharing its K/V in L2
+${?CAUSAL}      %cbm1 = arith.constant 127 : i32
+${?CAUSAL}      %qpad = arith.addi %qlen, %cbm1 : i32
+${?CAUSAL}      %nqb = arith.divui %qpad, %cbm : i32
+${?CAUSAL}      %qlast = arith.subi %nqb, %bxi : i32
+${?CAUSAL}      %c1 = arith.constant 1 : i32
+${?CAUSAL}      %qb = arith.subi %qlast, %c1 : i32
+      %qoff = arith.muli ${"%qb" if CAUSAL else "%bxi"}, %cbm : i32
       // the keys this batch's queries may see: lo <= j < hi, clamped to 0..Skv
       %i0 = arith.constant 0 : index
       %first_key = memref.load %starts[%bz] : memref<?xi32>

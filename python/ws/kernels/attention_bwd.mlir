@@ -182,7 +182,15 @@ ${?SOFTCAP}        %ds = arith.mulf %ds0, %dth : tensor<128x64xf32>
       %byi = arith.index_cast %by : index to i32
       %bzi = arith.index_cast %bz : index to i32
       %kvh = arith.divui %byi, %group : i32
-      %qoff = arith.muli %bxi, %cbm : i32
+${?CAUSAL}      // the query blocks from a head's last (the most keys) to its first,
+${?CAUSAL}      // as the forward's
+${?CAUSAL}      %cbm1 = arith.constant ${BMQ - 1} : i32
+${?CAUSAL}      %qpad = arith.addi %qlen, %cbm1 : i32
+${?CAUSAL}      %nqb = arith.divui %qpad, %cbm : i32
+${?CAUSAL}      %qlast = arith.subi %nqb, %bxi : i32
+${?CAUSAL}      %c1 = arith.constant 1 : i32
+${?CAUSAL}      %qb = arith.subi %qlast, %c1 : i32
+      %qoff = arith.muli ${"%qb" if CAUSAL else "%bxi"}, %cbm : i32
       // the keys this batch's queries see, as the forward's loop runs
       %i0 = arith.constant 0 : index
       %first_key = memref.load %starts[%bz] : memref<?xi32>
