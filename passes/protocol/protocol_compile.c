@@ -744,10 +744,61 @@ static bool at_leader(ws_program *P, MlirOperation op, int kind) {
   return true;
 }
 
+/* Whether v may hold a product a ws.mma writes asynchronously: its
+ * result, or a value a loop or an scf.if carries (a loop's accumulator) or
+ * a select picks, which the run's registers follow to the ws.mma that made
+ * it. Splats, slots and the results of math are never one. */
+static bool may_hold_product(MlirValue v) {
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(v)))
+    return false;
+  if (mlirValueIsABlockArgument(v))
+    return true;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  return wsOperationIsA(def, "mma") || ws_op_is(def, "scf.for") || ws_op_is(def, "scf.if") ||
+         ws_op_is(def, "arith.select");
+}
+
+/* A read of tile v in registers by op (math, a register A, a slot write):
+ * a check that the wgmma of the ws.mma that made v, if one did, is retired
+ * first (EV_MMA_DONE, aux 1), once per value and block. A ws.mma's own
+ * accumulator chains onto the wgmma before it and is no such read. */
+static void check_product_read(ws_program *P, MlirOperation op, MlirValue v) {
+  if (!may_hold_product(v))
+    return;
+  for (int k = 0; k < P->num_checked; k++)
+    if (mlirValueEqual(P->checked[k], v))
+      return;
+  P->checked = ws_grow(P->checked, &P->checked_cap, P->num_checked + 1, sizeof *P->checked);
+  P->checked[P->num_checked++] = v;
+  insn *i = emit(P, C_EVENT, op);
+  i->ev =
+      (ws_event){.op = op, .kind = EV_MMA_DONE, .ring = -1, .ring_b = -1, .channel = -1, .aux = 1};
+  i->dst = program_reg_of(P, v);
+}
+
+/* The reads of op that check_product_read covers: every tile operand of
+ * math, a ws.mma's A in registers, a slot write's tile. */
+static void check_product_reads(ws_program *P, MlirOperation op, const char *name, int kind) {
+  if (kind == EV_MMA) {
+    if (mlirOperationGetNumOperands(op) > 2)
+      check_product_read(P, op, operand(op, 2));
+    return;
+  }
+  if (kind == EV_WRITE) {
+    check_product_read(P, op, operand(op, 0));
+    return;
+  }
+  if (kind >= 0 || strncmp(name, "scf.", 4) == 0 || wsOperationIsA(op, "mma_done"))
+    return;
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++)
+    check_product_read(P, op, operand(op, k));
+}
+
 static bool compile_op(ws_program *P, MlirOperation op) {
   char name[64];
   ws_op_name(op, name, sizeof name);
   int kind = event_kind(op, name);
+  check_product_reads(P, op, name, kind);
   if (kind == EV_ARRIVE && ws_has_attr(op, "cluster"))
     return spread_over_cluster(P, op, kind, false);
   if (kind == EV_ARRIVE && ws_has_attr(op, "leader"))
@@ -891,12 +942,16 @@ static bool compile_op(ws_program *P, MlirOperation op) {
   return true;
 }
 
+/* A block's reads are checked once each (check_product_read): the checks
+ * of the blocks around it, made before it, cover it; its own end with it. */
 static bool compile_block(ws_program *P, MlirBlock block) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+  int outer = P->num_checked;
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); ok && !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    if (!compile_op(P, op))
-      return false;
-  return true;
+    ok = compile_op(P, op);
+  P->num_checked = outer;
+  return ok;
 }
 
 static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
@@ -955,6 +1010,7 @@ void ws_protocol_free(ws_program *P) {
     return;
   free(P->code);
   free(P->args);
+  free(P->checked);
   free(P->width);
   free(P->keys);
   free(P->vals);

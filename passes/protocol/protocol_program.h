@@ -112,6 +112,11 @@ struct ws_program {
   long long seq_len;
   unsigned stepped_per_k; /* channels with events inside a level-1 loop */
   bool failed;
+  /* tiles whose reads are checked already (check_product_read): those of
+   * the blocks compiling, outermost first */
+  MlirValue *checked;
+  int num_checked;
+  long checked_cap;
   int period;
   /* run state */
   long long *val, *iterv, *roundv;

@@ -8,12 +8,13 @@
 // PROVED: remark: protocol proved: 3 channel(s), 4 ring(s), trip counts 0 to 8
 // STATES: remark: protocol proved: 3 channel(s), 4 ring(s), trip counts 0 to 8, {{[0-9]+}} states explored (every interleaving, state by state)
 
-// Case S_NOT_WAITED, the K slot is released (and refilled) before the
-// wgmma of S that reads it was waited for: the wait before the softmax is gone.
+// Case S_NOT_WAITED, the wait before the softmax is gone: the softmax reads
+// S in registers while its wgmma may still write it (and the K slot is
+// released before that wgmma was waited for, found later).
 // RUN: sed -e '50d' %S/Inputs/check-protocol-attention.mlir \
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=S_NOT_WAITED --implicit-check-not=error: --implicit-check-not=Sanitizer
-// S_NOT_WAITED: <stdin>:55:13: error: 'ws.arrive' op breaks the protocol rule 'wgmma-wait': releases slot 0 of channel 1 (iteration 0) while the ws.mma at 47:17 that reads it may still run
+// S_NOT_WAITED: <stdin>:57:17: error: 'arith.mulf' op breaks the protocol rule 'wgmma-wait': reads in registers the product of the ws.mma at 47:17 while its wgmma may still write it
 
 // Case PV_NOT_WAITED, the last V slot (and Q) are released while the P V
 // wgmma may still read it: the wait after the loop is gone.

@@ -26,10 +26,10 @@
 // SCALE_AFTER_RELEASE: <stdin>:51:17: error: 'ws.read_slot' op breaks the protocol rule 'balance': reads slot 0 of ring 3 for iteration 0 after this partition already released it with an arrive on the empty barrier
 
 // Case PROMOTION_IN_FLIGHT, the promotion does not wait for the block's
-// wgmma (its wait_group 0 is gone): the previous slot is given back while
-// the wgmma that reads it may still run, and the product it scales is not
-// there yet.
+// wgmma (its wait_group 0 is gone): the product it scales is not there yet
+// (and the previous slot is given back while the wgmma that reads it may
+// still run).
 // RUN: sed -e '44d' %S/Inputs/check-protocol-block-scales.mlir \
 // RUN:   | not ws-opt --pass-pipeline='builtin.module(ws-check-protocol)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PROMOTION_IN_FLIGHT --implicit-check-not=error: --implicit-check-not=Sanitizer
-// PROMOTION_IN_FLIGHT: <stdin>:50:13: error: 'ws.arrive' op breaks the protocol rule 'wgmma-wait': releases slot 0 of channel 0 (iteration 0) while the ws.mma at 38:17 that reads it may still run: no wgmma.wait_group covers it before this arrive
+// PROMOTION_IN_FLIGHT: <stdin>:52:17: error: 'arith.mulf' op breaks the protocol rule 'wgmma-wait': reads in registers the product of the ws.mma at 38:17 while its wgmma may still write it: no wgmma.wait_group retires that wgmma's group before this read
