@@ -337,6 +337,14 @@ static op_verdict classify(MlirOperation op, MlirOperation loop, bool matmul, un
                            "loop; load or compute it inside the loop");
       return OP_ERROR;
     }
+    if (matmul) {
+      ws_emit_op_error(op, "stores a tile inside a matmul loop; ws stores a matmul loop's "
+                           "tiles after it, from its epilogue (the accumulator the loop "
+                           "carries and yields, or math on it): a store each step (a "
+                           "gradient added into global memory as the loop runs) is not "
+                           "supported yet");
+      return OP_ERROR;
+    }
     if (ws_store_is_row_vector(op)) { /* written by the compute warps themselves */
       *mask = 1u << WS_ROLE_COMPUTE;
       return OP_OK;

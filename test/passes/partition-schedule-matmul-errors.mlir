@@ -227,3 +227,24 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+// A ws.store inside a matmul loop (a product added into global memory each
+// step): refused at the store, not left to the later passes.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @store_in_loop(%a: !ws.tensor_desc<tensor<128x64xbf16>>, %b: !ws.tensor_desc<tensor<64x64xbf16>>, %c: !ws.tensor_desc<tensor<128x64xf32>>, %K: i32) kernel attributes {ws.num_warps = 8 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c64 = arith.constant 64 : i32
+      %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+      scf.for %k = %c0 to %K step %c64 : i32 {
+        %ta = "ws.load"(%a, %c0, %k) : (!ws.tensor_desc<tensor<128x64xbf16>>, i32, i32) -> tensor<128x64xbf16>
+        %tb = "ws.load"(%b, %c0, %k) : (!ws.tensor_desc<tensor<64x64xbf16>>, i32, i32) -> tensor<64x64xbf16>
+        %d = "ws.dot"(%ta, %tb, %zero) {transpose_b} : (tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>) -> tensor<128x64xf32>
+        // CHECK: partition-schedule-matmul-errors.mlir:[[@LINE+1]]:9: error: 'ws.store' op stores a tile inside a matmul loop; ws stores a matmul loop's tiles after it, from its epilogue
+        "ws.store"(%c, %c0, %c0, %d) {reduce = "add"} : (!ws.tensor_desc<tensor<128x64xf32>>, i32, i32, tensor<128x64xf32>) -> ()
+      } {ws.warp_specialize}
+      gpu.return
+    }
+  }
+}
