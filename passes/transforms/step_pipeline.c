@@ -73,7 +73,9 @@ ws_pipeline_choice ws_choose_step_pipeline(const ws_plan *plan, int compute, cha
   bool lag = ws_loop_stages(loop) > 1; /* the lag, decided first, staged its math */
   if (ws_mma_engine_of(loop)->accumulator != WS_ACC_REGISTERS || c->pingpong || lag ||
       !mlirOperationIsNull(ws_plan_tile_loop(plan)) || ws_loop_dot_runs(loop) != 2) {
-    if (ask == 1)
+    /* said when asked, and for a loop of more runs (an attention
+     * backward's), which --ws-explain's remark then names */
+    if (ask == 1 || ws_loop_dot_runs(loop) > 2)
       snprintf(why, cap,
                "a pipelined loop has two runs of ws.dot accumulating in registers "
                "(wgmma), outside a persistent tile loop and without a lag; this one "
