@@ -142,3 +142,12 @@ def test_the_backwards_operands():
     rows = lse_rows(q)
     assert rows.shape == (2, 4, 1, 37) and rows.stride() == (160, 40, 40, 1)
     assert softmax_scale(64, None) == 0.125 and softmax_scale(64, 0.5) == 0.5
+
+
+def test_the_backward_refuses_d256_with_the_reason():
+    """The rule the backward's fake function applies at trace time."""
+    from ws.attention_args import check_backward_head_dim
+    check_backward_head_dim(64)
+    check_backward_head_dim(128)
+    with pytest.raises(ValueError, match="D = 256 a block's dK and dV"):
+        check_backward_head_dim(256)

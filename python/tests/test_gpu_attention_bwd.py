@@ -93,6 +93,20 @@ def test_gradients_with_key_padding(causal):
                         start, end)
 
 
+def test_very_negative_scores_past_the_last_key_stay_finite():
+    """Keys past Skv (zero-filled) in the last block of a full member: with
+    every score near -18 nats, 2^-lse on them is past f16's range, so dQ
+    masks them as the forward does instead of multiplying inf by K's
+    zeros (a review of the kernel found the mask missing)."""
+    torch.manual_seed(11)
+    q = (1.5 + 0.3 * torch.randn(1, 2, 128, 64, device="cuda")).half().requires_grad_()
+    k = (-1.5 + 0.3 * torch.randn(1, 2, 100, 64, device="cuda")).half().requires_grad_()
+    v = torch.empty(1, 2, 100, 64, device="cuda", dtype=torch.float16).uniform_(-1, 1) \
+        .requires_grad_()
+    grad = torch.empty(1, 2, 128, 64, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+    check_against_torch({}, q, k, v, grad)
+
+
 def test_gradients_are_bit_identical_run_to_run():
     torch.manual_seed(9)
     q, k, v, grad = leaves(2, 8, 2, 1000, 1000, 128, torch.bfloat16)

@@ -14,7 +14,7 @@ from typing import Optional
 
 import torch
 
-from .families import ATTENTION_HEAD_DIMS
+from .families import ATTENTION_BWD_HEAD_DIMS, ATTENTION_HEAD_DIMS, backward_head_dim_error
 
 CAUSAL_ALIGNS = ("top_left", "bottom_right")
 LOG2E = math.log2(math.e)
@@ -105,6 +105,13 @@ def check_grad_args(q, grad, o, lse):
                          "%s (B x Hq x Sq) on %s (got %s of %s on %s)"
                          % (tuple(q.shape[:3]), q.device, tuple(lse.shape), lse.dtype,
                             lse.device))
+
+
+def check_backward_head_dim(dim: int):
+    """Refuses a head dimension the backward lacks (ws.families'
+    ATTENTION_BWD_HEAD_DIMS), with the reason."""
+    if dim not in ATTENTION_BWD_HEAD_DIMS:
+        raise ValueError(backward_head_dim_error(dim))
 
 
 def lse_rows(q):

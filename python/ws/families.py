@@ -128,6 +128,13 @@ ATTENTION_BWD_HEAD_DIMS = (64, 128)  # D = 256's dK and dV do not fit the regist
 ATTENTION_BWD_QUERY_ROWS = 128  # the dQ kernel's query rows per block
 
 
+def backward_head_dim_error(head_dim: int) -> str:
+    """Why the attention backward refuses a head dimension."""
+    return ("ws: the attention backward takes the head dimensions %s (got %d): at D = 256 a "
+            "block's dK and dV (128 keys x 256 in f32, twice) need twice the registers a "
+            "warpgroup has" % (", ".join(map(str, ATTENTION_BWD_HEAD_DIMS)), head_dim))
+
+
 def attention_bwd_config(head_dim: int, dtype: str, *, softcap: bool = False,
                          causal: bool = False, bounded: bool = False) -> dict:
     """attention_bwd.mlir's fields for one member."""
@@ -144,10 +151,7 @@ def attention_bwd_kernels(head_dim: int, dtype: str, *, softcap: bool = False,
     key bounds: the forward member's masks, so that the backward sees the
     keys the forward saw."""
     if head_dim not in ATTENTION_BWD_HEAD_DIMS:
-        raise ValueError("ws: the attention backward takes the head dimensions %s (got %d): "
-                         "at D = 256 a block's dK and dV (128 keys x 256 in f32, twice) "
-                         "need twice the registers a warpgroup has"
-                         % (", ".join(map(str, ATTENTION_BWD_HEAD_DIMS)), head_dim))
+        raise ValueError(backward_head_dim_error(head_dim))
     family = Template(kernel_source("attention_bwd.mlir"))
     return family.compile(attention_bwd_config(head_dim, dtype, softcap=softcap, causal=causal,
                                                bounded=bounded), chip="sm_90a")
@@ -223,9 +227,7 @@ def needed_kernels(dtypes=("f16", "bf16"), head_dims=(), causal=(False, True),
                                   "attention"))
             if backward:
                 if dim not in ATTENTION_BWD_HEAD_DIMS:
-                    raise ValueError("ws: the attention backward takes the head dimensions "
-                                     "%s (got %d)" % (", ".join(map(str, ATTENTION_BWD_HEAD_DIMS)),
-                                                      dim))
+                    raise ValueError(backward_head_dim_error(dim))
                 for c, bounded in itertools.product(causal, (False, True) if padded
                                                     else (False,)):
                     config = attention_bwd_config(dim, dtype, softcap=softcap, causal=c,

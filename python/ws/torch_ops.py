@@ -64,9 +64,11 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from .attention_args import attention_shapes, check_grad_args, check_out, dense_like, \
+from .attention_args import attention_shapes, check_backward_head_dim, check_grad_args, \
+    check_out, dense_like, \
     kernel_scalars, lse_rows, needs_bounds, softmax_scale, tma_strides_ok
-from .families import ATTENTION_BLOCK, attention_bwd_kernels, attention_kernel, matmul_family
+from .families import ATTENTION_BLOCK, ATTENTION_BWD_QUERY_ROWS, attention_bwd_kernels, \
+    attention_kernel, matmul_family
 
 try:
     from torch.library import register_autograd, register_fake
@@ -303,7 +305,7 @@ def attention_bwd(grad: Tensor, q: Tensor, k: Tensor, v: Tensor, o: Tensor, lse:
     kernels.attention_dkdv.launch((-(-kvlen // _BWD_KEYS), kv_heads, batch), q, k, v, grad,
                                   lse4, delta, dk, dv, qlen, kvlen, starts, ends, diag,
                                   heads // kv_heads, factor, cap, dscale)
-    kernels.attention_dq.launch((-(-qlen // ATTENTION_BLOCK), heads, batch), q, k, v, grad,
+    kernels.attention_dq.launch((-(-qlen // ATTENTION_BWD_QUERY_ROWS), heads, batch), q, k, v, grad,
                                 lse4, delta, dq, qlen, kvlen, starts, ends, diag,
                                 heads // kv_heads, factor, cap, dscale)
     return dq, dk, dv
@@ -313,6 +315,7 @@ def _attention_bwd_fake(grad, q, k, v, o, lse, causal=False, scale=None, softcap
                         causal_align="top_left", kv_start=None, kv_end=None):
     attention_shapes(q, k, v, causal_align, kv_start, kv_end, scale, softcap)
     check_grad_args(q, grad, o, lse)
+    check_backward_head_dim(q.shape[-1])  # at trace time, as a launch would
     return dense_like(q), dense_like(k), dense_like(v)
 
 

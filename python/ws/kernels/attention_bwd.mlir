@@ -225,15 +225,19 @@ ${?SOFTCAP}        %qs = tensor.splat %scale : tensor<${BMQ}x64xf32>
 ${?SOFTCAP}        %sx = arith.mulf %s, %qs : tensor<${BMQ}x64xf32>
 ${?SOFTCAP}        %th = math.tanh %sx fastmath<afn> : tensor<${BMQ}x64xf32>
         %ninf = arith.constant dense<0xFF800000> : tensor<${BMQ}x64xf32>
-${?BOUNDED or CAUSAL}        %cols = "ws.iota"() {axis = 1 : i32} : () -> tensor<${BMQ}x64xi32>
+        %cols = "ws.iota"() {axis = 1 : i32} : () -> tensor<${BMQ}x64xi32>
 ${?BOUNDED}        %before = arith.subi %lo, %kv : i32
 ${?BOUNDED}        %befores = tensor.splat %before : tensor<${BMQ}x64xi32>
 ${?BOUNDED}        %seen = arith.cmpi sge, %cols, %befores : tensor<${BMQ}x64xi32>
 ${?BOUNDED}        %sb0 = arith.select %seen, ${"%th" if SOFTCAP else "%s"}, %ninf : tensor<${BMQ}x64xi1>, tensor<${BMQ}x64xf32>
-${?BOUNDED}        %left = arith.subi %hi, %kv : i32
-${?BOUNDED}        %lefts = tensor.splat %left : tensor<${BMQ}x64xi32>
-${?BOUNDED}        %inside = arith.cmpi slt, %cols, %lefts : tensor<${BMQ}x64xi32>
-${?BOUNDED}        %sb = arith.select %inside, %sb0, %ninf : tensor<${BMQ}x64xi1>, tensor<${BMQ}x64xf32>
+        // keys at or past hi, as the forward's: zero-filled past Skv, their
+        // P = 2^-lse would reach inf where lse is very negative, and inf
+        // times K's zeros is NaN (a causal member's diagonal hides them
+        // unless it is bounded)
+${?BOUNDED or not CAUSAL}        %left = arith.subi %hi, %kv : i32
+${?BOUNDED or not CAUSAL}        %lefts = tensor.splat %left : tensor<${BMQ}x64xi32>
+${?BOUNDED or not CAUSAL}        %inside = arith.cmpi slt, %cols, %lefts : tensor<${BMQ}x64xi32>
+${?BOUNDED or not CAUSAL}        %sb = arith.select %inside, ${"%sb0" if BOUNDED else ("%th" if SOFTCAP else "%s")}, %ninf : tensor<${BMQ}x64xi1>, tensor<${BMQ}x64xf32>
 ${?CAUSAL}        %rows = "ws.iota"() {axis = 0 : i32} : () -> tensor<${BMQ}x64xi32>
 ${?CAUSAL}        %kvrel = arith.subi %kv, %qdiag : i32
 ${?CAUSAL}        %kvs = tensor.splat %kvrel : tensor<${BMQ}x64xi32>
@@ -241,7 +245,7 @@ ${?CAUSAL}        %kcol = arith.addi %cols, %kvs : tensor<${BMQ}x64xi32>
 ${?CAUSAL}        %above = arith.cmpi sgt, %kcol, %rows : tensor<${BMQ}x64xi32>
 ${?CAUSAL}        %sm = arith.select %above, %ninf, ${"%sb" if BOUNDED else ("%th" if SOFTCAP else "%s")} : tensor<${BMQ}x64xi1>, tensor<${BMQ}x64xf32>
         %sc = tensor.splat ${"%cap" if SOFTCAP else "%scale"} : tensor<${BMQ}x64xf32>
-        %ss = arith.mulf ${"%sm" if CAUSAL else ("%sb" if BOUNDED else ("%th" if SOFTCAP else "%s"))}, %sc fastmath<contract> : tensor<${BMQ}x64xf32>
+        %ss = arith.mulf ${"%sm" if CAUSAL else "%sb"}, %sc fastmath<contract> : tensor<${BMQ}x64xf32>
         %lb = "ws.broadcast"(%tl) {axis = 0 : i32} : (tensor<1x${BMQ}xf32>) -> tensor<${BMQ}x64xf32>
         %sd = arith.subf %ss, %lb fastmath<contract> : tensor<${BMQ}x64xf32>
         %p = math.exp2 %sd fastmath<afn> : tensor<${BMQ}x64xf32>
