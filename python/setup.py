@@ -83,7 +83,7 @@ setup(
     description="ws: automatic warp specialization for MLIR, from Python",
     license="Apache-2.0 WITH LLVM-exception",
     packages=["ws"],
-    package_data={"ws": ["kernels/*.mlir"]},
+    package_data={"ws": ["kernels/*.mlir", "tuned/*.json"]},
     python_requires=">=3.9",
     cmdclass={"build_py": BuildWithLibrary},
     distclass=BinaryDistribution,

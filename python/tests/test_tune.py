@@ -444,3 +444,41 @@ def test_matmul_buckets_and_the_budget_knobs():
                       ({"WS_TUNE_CONFIGS": "x"}, "WS_TUNE_CONFIGS")):
         with pytest.raises(ValueError, match=name + " must be a positive"):
             tuning_budget(env)
+
+
+def test_a_warm_start_picks_the_tables_winner_without_timing(monkeypatch, tmp_path):
+    """A key this machine has not tuned takes the warm start's winner for
+    its GPU (a member that compiled), untimed and not written to disk; a
+    key or a GPU the table lacks is tuned; winners() gives a machine's own
+    in the table's form, and the table merges them per GPU."""
+    from ws import tuning_table
+    configs = [{"BM": 128, "BN": 128, "BK": 64}, {"BM": 128, "BN": 256, "BK": 64}]
+    key = repr(ws.tune.default_key(*matmul_args(256, 8192, 8192)))
+    monkeypatch.setattr(ws.tune, "gpu_name", lambda: "NVIDIA H200")
+    warm = {"NVIDIA H200": {key: configs[1]}, "NVIDIA H100": {key: configs[0]}}
+    timed = []
+    tuned = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a", warm_start=warm,
+                        bench=lambda launch: timed.append(1) or 1.0)
+    tuned._launch = lambda kernel, config, args, stream=None: None
+    assert tuned.choose(*matmul_args(256, 8192, 8192)).config == configs[1]
+    assert timed == [] and tuned.winners() == {}
+    tuned.choose(*matmul_args(4096, 8192, 8192))  # not in the table: tuned
+    assert len(timed) >= 2 and list(tuned.winners()) == [
+        repr(ws.tune.default_key(*matmul_args(4096, 8192, 8192)))]
+    monkeypatch.setattr(ws.tune, "gpu_name", lambda: "another GPU")
+    other = ws.autotune(family(), configs, kernel="matmul", chip="sm_90a", warm_start=warm,
+                        bench=lambda launch: 1.0)
+    other._launch = lambda kernel, config, args, stream=None: None
+    assert other._warm(ws.tune.default_key(*matmul_args(256, 8192, 8192))) is None
+    path = str(tmp_path / "table.json")
+    tuning_table.merge(path, "NVIDIA H200", {key: configs[1]})
+    tuning_table.merge(path, "NVIDIA H100", {key: configs[0]})
+    assert tuning_table.load(path) == warm
+    assert tuning_table.load(str(tmp_path / "none.json")) == {}
+
+
+def test_the_shipped_table_loads_and_names_its_shapes():
+    from ws import tuning_table
+    assert isinstance(tuning_table.load(), dict)  # the package's own file
+    assert (2048, 2048) in tuning_table.linear_shapes(2048)
+    assert (4096, 14336) in tuning_table.linear_shapes(4096)

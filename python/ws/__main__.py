@@ -10,6 +10,10 @@ python -m ws cache check|fill [--dtype T] [--head-dim D] [--mask M]
 for a model of those element types, head dimensions and masks, and which
 are missing from the cache, compiling none (exit status 1 when some are);
 fill compiles the missing ones (on a machine with MLIR).
+python -m ws tune-table [--dtype T] [--hidden H] [-o FILE]: tunes
+torch.ops.ws.matmul over the common shapes of Llama-style models on this
+GPU and writes the winners into the shipped table (ws/tuned/matmul.json),
+the warm start of a machine that has not tuned a shape itself.
 
     python -m ws compile [--chip C] [--linker L] [-o OUT | --out-dir DIR]
                          [OPTION=VALUE...] FILE.mlir...
@@ -108,12 +112,16 @@ def main(argv=None) -> int:
     if argv[:1] == ["cache"]:
         from .cache import _main as cache_main
         return cache_main(argv[1:])
+    if argv[:1] == ["tune-table"]:
+        from .tuning_table import main as table_main
+        return table_main(argv[1:])
     if argv[:1] != ["compile"]:
         asked = argv[:1] in (["-h"], ["--help"])
         print(__doc__ if asked else
               "usage: python -m ws compile [-h] [--chip C] [--linker L] [-o OUT | --out-dir DIR] "
               "[OPTION=VALUE...] FILE.mlir...\n       python -m ws families\n"
               "       python -m ws cache clear|dir|check|fill [options]\n"
+              "       python -m ws tune-table [--dtype T] [--hidden H] [-o FILE]\n"
               "       python -m ws --help",
               file=sys.stdout if asked else sys.stderr)
         return 0 if asked else 2

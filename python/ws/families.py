@@ -96,11 +96,14 @@ def tuning_budget(environ=os.environ):
 @functools.lru_cache(maxsize=None)
 def matmul_family(dtype: str):
     """The tuned matmul family of one element type ("f16" or "bf16"), keyed
-    by matmul_key, its tuning bounded by tuning_budget()."""
+    by matmul_key, its tuning bounded by tuning_budget(), warm-started from
+    the shipped table of winners (ws.tuning_table)."""
+    from .tuning_table import load
     seconds, configs = tuning_budget()
     return autotune(Template(kernel_source("matmul.mlir"), defaults={"DTYPE": dtype}),
                     MATMUL_CONFIGS, grid=tile_grid, tiles=tile_count, key=matmul_key,
-                    budget_s=seconds, budget_configs=configs, chip="sm_90a")
+                    budget_s=seconds, budget_configs=configs, warm_start=load(),
+                    chip="sm_90a")
 
 
 def attention_block_keys(head_dim: int) -> int:

@@ -142,8 +142,10 @@ class Autotuned:
                  kernel: Optional[str], key: Callable, grid: Optional[Callable],
                  compile_options: Dict[str, object], bench: Callable,
                  tiles: Optional[Callable] = None, budget_s: Optional[float] = None,
-                 budget_configs: Optional[int] = None, clock: Callable = time.monotonic):
+                 budget_configs: Optional[int] = None, clock: Callable = time.monotonic,
+                 warm_start: Optional[Dict[str, Dict[str, dict]]] = None):
         self.template = template
+        self.warm_start = warm_start or {}
         self.configs = [dict(c) for c in configs]
         self.kernel_name = kernel
         self.key = key
@@ -224,8 +226,7 @@ class Autotuned:
         defaults, configs, options, kernel, the grid its persistent members
         run on, ws's version and build, and the GPU."""
         if self._record is None:
-            import torch
-            name = torch.cuda.get_device_name() if torch.cuda.is_available() else "no-gpu"
+            name = gpu_name()
             self._record = cache.key(
                 self.template.text, json.dumps(self.template.defaults, sort_keys=True),
                 json.dumps(self.configs, sort_keys=True),
@@ -342,15 +343,29 @@ class Autotuned:
 
     def choose(self, *args) -> Candidate:
         """The winner for the arguments' key: known in this process, read
-        from disk, or tuned now."""
+        from disk, taken from the warm start (the shipped table's winner
+        on this GPU), or tuned now."""
         key = self.key(*args)
         best = self._chosen.get(key)
         if best is None:
             stored = self._load_winners().get(repr(key))
             best = next((dataclasses.replace(c, ms=stored["ms"]) for c in self.candidates()
                          if stored and c.kernel and c.config == stored["config"]), None)
-            best = self._chosen[key] = best or self.tune(*args)
+            best = self._chosen[key] = best or self._warm(key) or self.tune(*args)
         return best
+
+    def _warm(self, key) -> Optional[Candidate]:
+        """The warm start's winner for `key` on this GPU, when it is one of
+        the family's members that compiled (a table from another build
+        may name one that no longer is): chosen without timing."""
+        config = self.warm_start.get(gpu_name(), {}).get(repr(key))
+        return next((dataclasses.replace(c) for c in self.candidates()
+                     if config is not None and c.kernel and c.config == config), None)
+
+    def winners(self) -> Dict[str, dict]:
+        """Every key's winner this machine has tuned and kept on disk:
+        repr(key) -> its config, the form a warm start takes."""
+        return {key: entry["config"] for key, entry in sorted(self._load_winners().items())}
 
     def __call__(self, *args, stream=None):
         best = self.choose(*args)
@@ -360,11 +375,21 @@ class Autotuned:
         return "<ws.Autotuned %s over %d configs>" % (self.template, len(self.configs))
 
 
+def gpu_name() -> str:
+    """The GPU a choice is made for (torch's name of the current device),
+    or "no-gpu": what the records of winners and a warm start are kept
+    under."""
+    import torch
+    return torch.cuda.get_device_name() if torch.cuda.is_available() else "no-gpu"
+
+
 def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
              kernel: Optional[str] = None, key: Optional[Callable] = None,
              grid: Optional[Callable] = None, bench: Optional[Callable] = None,
              tiles: Optional[Callable] = None, budget_s: Optional[float] = None,
-             budget_configs: Optional[int] = None, **compile_options) -> Autotuned:
+             budget_configs: Optional[int] = None,
+             warm_start: Optional[Dict[str, Dict[str, dict]]] = None,
+             **compile_options) -> Autotuned:
     """A kernel family tuned per key of its arguments.
 
     `template` is a ws.Template (or a source ws.Template reads). Each
@@ -385,8 +410,11 @@ def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
     `budget_configs` (members timed per key) bound a tuning: the configs are
     timed in order until either is spent (the first one always), the rest
     skipped with that reason and no run-off held, so put the likeliest
-    winner first. Other keyword arguments go to ws.compile (chip,
-    smem_budget...).
+    winner first. `warm_start` maps a GPU's name (ws.tune.gpu_name()) to
+    {repr(key): config}: a key this machine has not tuned takes that
+    winner without timing (the shipped table of torch.ops.ws.matmul;
+    Autotuned.winners() gives a machine's own in that form). Other keyword
+    arguments go to ws.compile (chip, smem_budget...).
     """
     for name, value in (("budget_s", budget_s), ("budget_configs", budget_configs)):
         if value is not None and not value > 0:
@@ -410,5 +438,5 @@ def autotune(template, configs: Optional[Sequence[Dict[str, object]]] = None, *,
         fields, rest = template.split(c)
         template.render(fields, unused=rest)  # a TemplateError now, not at the call
     return Autotuned(template, configs, kernel, key or default_key, grid, compile_options,
-                     bench or _bench, tiles, budget_s, budget_configs)
+                     bench or _bench, tiles, budget_s, budget_configs, warm_start=warm_start)
 
