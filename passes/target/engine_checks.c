@@ -36,7 +36,7 @@ bool ws_check_wgmma_operands(MlirOperation dot, MlirOperation loop) {
     return false;
   }
   if (ws_has_attr(dot, "transpose_a") && !ws_is_prologue_load(a, loop) &&
-      !wsOperationIsA(mlirOpResultGetOwner(a), "load")) {
+      !(mlirValueIsAOpResult(a) && wsOperationIsA(mlirOpResultGetOwner(a), "load"))) {
     ws_emit_op_error(dot, "reads A transposed (transpose_a), which wgmma takes from shared "
                           "memory only: A must be a ws.load (of the loop or before it), not "
                           "a tile the loop computes");

@@ -90,6 +90,13 @@ def check_out(q, out):
                             out.device, tuple(out.stride())))
 
 
+def needs_grad(q, k, v) -> bool:
+    """Whether a gradient may be asked for of attention on q, k and v:
+    grad mode is on and one of them requires one (then the forward keeps
+    the log-sum-exp for the backward)."""
+    return torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad)
+
+
 def check_grad_args(q, grad, o, lse):
     """Checks attention_bwd's grad and o (q's shape and dtype) and lse
     (B x Hq x Sq float32), all on q's device."""

@@ -127,8 +127,13 @@ def attention_kernel(head_dim: int, dtype: str, *, softcap: bool = False,
     return family.compile(config, chip="sm_90a").attention
 
 
-ATTENTION_BWD_HEAD_DIMS = (64, 128)  # D = 256's dK and dV do not fit the registers
-ATTENTION_BWD_QUERY_ROWS = 128  # the dQ kernel's query rows per block
+# attention_bwd.mlir's shapes: its head dimensions (D = 256's dK and dV do
+# not fit the registers), the dQ kernel's query rows a block (its BMQ),
+# the dK/dV kernel's keys a block and the Delta kernel's rows a step
+ATTENTION_BWD_HEAD_DIMS = (64, 128)
+ATTENTION_BWD_QUERY_ROWS = 128
+ATTENTION_BWD_KEYS = 128
+ATTENTION_DELTA_ROWS = 32
 
 
 def backward_head_dim_error(head_dim: int) -> str:
@@ -138,11 +143,11 @@ def backward_head_dim_error(head_dim: int) -> str:
             "warpgroup has" % (", ".join(map(str, ATTENTION_BWD_HEAD_DIMS)), head_dim))
 
 
-def attention_bwd_config(head_dim: int, dtype: str, *, softcap: bool = False,
-                         causal: bool = False, bounded: bool = False) -> dict:
-    """attention_bwd.mlir's fields for one member."""
-    return {"D": head_dim, "DTYPE": dtype, "BMQ": ATTENTION_BWD_QUERY_ROWS,
-            "SOFTCAP": int(softcap), "CAUSAL": int(causal), "BOUNDED": int(bounded)}
+def attention_bwd_config(head_dim: int, *, softcap: bool = False, causal: bool = False,
+                         bounded: bool = False) -> dict:
+    """attention_bwd.mlir's fields for one member, but its element type."""
+    return {"D": head_dim, "BMQ": ATTENTION_BWD_QUERY_ROWS, "SOFTCAP": int(softcap),
+            "CAUSAL": int(causal), "BOUNDED": int(bounded)}
 
 
 @functools.lru_cache(maxsize=None)
@@ -156,8 +161,8 @@ def attention_bwd_kernels(head_dim: int, dtype: str, *, softcap: bool = False,
     if head_dim not in ATTENTION_BWD_HEAD_DIMS:
         raise ValueError(backward_head_dim_error(head_dim))
     family = Template(kernel_source("attention_bwd.mlir"))
-    return family.compile(attention_bwd_config(head_dim, dtype, softcap=softcap, causal=causal,
-                                               bounded=bounded), chip="sm_90a")
+    config = attention_bwd_config(head_dim, softcap=softcap, causal=causal, bounded=bounded)
+    return family.compile(dict(config, DTYPE=dtype), chip="sm_90a")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -233,9 +238,8 @@ def needed_kernels(dtypes=("f16", "bf16"), head_dims=(), causal=(False, True),
                     raise ValueError(backward_head_dim_error(dim))
                 for c, bounded in itertools.product(causal, (False, True) if padded
                                                     else (False,)):
-                    config = attention_bwd_config(dim, dtype, softcap=softcap, causal=c,
+                    config = attention_bwd_config(dim, softcap=softcap, causal=c,
                                                   bounded=bounded)
-                    del config["DTYPE"]  # the Need's own
                     needs.append(Need("attention_bwd.mlir", dtype, tuple(sorted(config.items())),
                                       "attention_{delta,dkdv,dq}"))
     return needs
@@ -252,11 +256,11 @@ def compile_all() -> int:
                 attention_kernel(dim, dtype, softcap=softcap, causal=causal, bounded=bounded,
                                  lse=lse)
                 count += 1
+            if dim not in ATTENTION_BWD_HEAD_DIMS:
+                continue
             for softcap, causal, bounded in itertools.product((False, True), repeat=3):
-                if dim in ATTENTION_BWD_HEAD_DIMS:
-                    attention_bwd_kernels(dim, dtype, softcap=softcap, causal=causal,
-                                          bounded=bounded)
-                    count += 3
+                attention_bwd_kernels(dim, dtype, softcap=softcap, causal=causal, bounded=bounded)
+                count += 3
     return count
 
 

@@ -28,7 +28,7 @@ import collections
 import warnings
 from typing import Optional
 
-from .attention_args import ATTENTION_HEAD_DIMS
+from .attention_args import ATTENTION_HEAD_DIMS, needs_grad as _needs_grad
 from .families import ATTENTION_BWD_HEAD_DIMS
 
 _SAID = set()  # the fallback reasons already said in this process
@@ -101,8 +101,7 @@ def attention_forward(module, query, key, value, attention_mask, scaling=None, d
     output, None)."""
     import torch
     causal = getattr(module, "is_causal", True) if is_causal is None else is_causal
-    needs_grad = torch.is_grad_enabled() and (query.requires_grad or key.requires_grad
-                                              or value.requires_grad)
+    needs_grad = _needs_grad(query, key, value)
     why = plan_call(tuple(query.shape), tuple(key.shape),
                     None if attention_mask is None else tuple(attention_mask.shape), dropout,
                     getattr(module, "training", False), sliding_window, needs_grad)

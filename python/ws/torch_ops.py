@@ -58,17 +58,16 @@ per 128 queries), every sum in a fixed order (deterministic). Without a
 gradient it runs attention_fwd, the forward alone.
 """
 
-import math
 from typing import Optional
 
 import torch
 from torch import Tensor
 
 from .attention_args import attention_shapes, check_backward_head_dim, check_grad_args, \
-    check_out, dense_like, \
-    kernel_scalars, lse_rows, needs_bounds, softmax_scale, tma_strides_ok
-from .families import ATTENTION_BLOCK, ATTENTION_BWD_QUERY_ROWS, attention_bwd_kernels, \
-    attention_kernel, matmul_family
+    check_out, dense_like, kernel_scalars, lse_rows, needs_bounds, needs_grad, softmax_scale, \
+    tma_strides_ok
+from .families import ATTENTION_BLOCK, ATTENTION_BWD_KEYS, ATTENTION_BWD_QUERY_ROWS, \
+    ATTENTION_DELTA_ROWS, attention_bwd_kernels, attention_kernel, matmul_family
 
 try:
     from torch.library import register_autograd, register_fake
@@ -151,6 +150,15 @@ def _matmul_backward(ctx, grad):
     return grad_a, grad_b
 
 
+def _key_bound_arrays(device, kv_start, kv_end):
+    """The kernels' %starts and %ends: the tensors given, or an empty i32
+    array (one per device, kept) for a bound not given."""
+    none = _NO_ARRAY.get(device)
+    if none is None:
+        none = _NO_ARRAY.setdefault(device, torch.empty(0, dtype=torch.int32, device=device))
+    return (none if kv_start is None else kv_start), (none if kv_end is None else kv_end)
+
+
 def _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end,
                       lse=None):
     """Runs attention.mlir into `o` (B x Hq x Sq x D, any strides TMA can
@@ -167,17 +175,14 @@ def _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start
             lse.fill_(-1e30)
         return
     _dtype_of("attention", q, k, v)  # on CUDA
-    none = _NO_ARRAY.get(q.device)
-    if none is None:
-        none = _NO_ARRAY.setdefault(q.device, torch.empty(0, dtype=torch.int32, device=q.device))
+    starts, ends = _key_bound_arrays(q.device, kv_start, kv_end)
     diag, factor, cap = kernel_scalars(qlen, kvlen, dim, causal, causal_align, scale, softcap)
     bounded = needs_bounds(qlen, kvlen, causal, causal_align, kv_start, kv_end)
     attention_kernel(dim, DTYPES[q.dtype], softcap=bool(softcap), causal=bool(causal),
                      bounded=bounded, lse=lse is not None).launch(
         (-(-qlen // ATTENTION_BLOCK), heads, batch), q, k, v, o,
-        *(() if lse is None else (lse,)), qlen, kvlen,
-        none if kv_start is None else kv_start, none if kv_end is None else kv_end,
-        diag, heads // kv_heads, factor, cap)
+        *(() if lse is None else (lse,)), qlen, kvlen, starts, ends, diag, heads // kv_heads,
+        factor, cap)
 
 
 def attention(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
@@ -190,7 +195,7 @@ def attention(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
     autograd formula is ws's backward); elsewhere it runs the forward
     alone (attention_fwd). A composite op, so that autograd and
     torch.compile see whichever of the two runs."""
-    if torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad):
+    if needs_grad(q, k, v):
         return torch.ops.ws.attention_lse(q, k, v, causal, scale, softcap, causal_align,
                                           kv_start, kv_end)[0]
     return torch.ops.ws.attention_fwd(q, k, v, causal, scale, softcap, causal_align, kv_start,
@@ -259,8 +264,6 @@ def _attention_out_fake(q, k, v, out, causal=False, scale=None, softcap=None,
 # the options after q, k and v, with their defaults (autograd's inputs may
 # stop at the last one given)
 _OPTION_DEFAULTS = (False, None, None, "top_left", None, None)
-_DELTA_ROWS = 32  # attention_delta's rows a step
-_BWD_KEYS = 128  # attention_dkdv's keys a block
 
 
 def attention_bwd(grad: Tensor, q: Tensor, k: Tensor, v: Tensor, o: Tensor, lse: Tensor,
@@ -289,24 +292,20 @@ def attention_bwd(grad: Tensor, q: Tensor, k: Tensor, v: Tensor, o: Tensor, lse:
         lse4 = lse_rows(q)
         lse4.copy_(lse.unsqueeze(2))
     delta = lse_rows(q)
-    none = _NO_ARRAY.get(q.device)
-    if none is None:
-        none = _NO_ARRAY.setdefault(q.device, torch.empty(0, dtype=torch.int32, device=q.device))
+    starts, ends = _key_bound_arrays(q.device, kv_start, kv_end)
     diag, factor, cap = kernel_scalars(qlen, kvlen, dim, causal, causal_align, scale, softcap)
     bounded = needs_bounds(qlen, kvlen, causal, causal_align, kv_start, kv_end)
     kernels = attention_bwd_kernels(dim, dtype, softcap=bool(softcap), causal=bool(causal),
                                     bounded=bounded)
-    starts = none if kv_start is None else kv_start
-    ends = none if kv_end is None else kv_end
     dscale = softmax_scale(dim, scale)
     # Delta's blocks: about four waves of 132 SMs over all heads
-    row_blocks = max(1, min(-(-qlen // _DELTA_ROWS), -(-528 // (batch * heads))))
+    row_blocks = max(1, min(-(-qlen // ATTENTION_DELTA_ROWS), -(-528 // (batch * heads))))
     kernels.attention_delta.launch((row_blocks, heads, batch), o, grad, delta, qlen)
-    kernels.attention_dkdv.launch((-(-kvlen // _BWD_KEYS), kv_heads, batch), q, k, v, grad,
-                                  lse4, delta, dk, dv, qlen, kvlen, starts, ends, diag,
+    kernels.attention_dkdv.launch((-(-kvlen // ATTENTION_BWD_KEYS), kv_heads, batch), q, k, v,
+                                  grad, lse4, delta, dk, dv, qlen, kvlen, starts, ends, diag,
                                   heads // kv_heads, factor, cap, dscale)
-    kernels.attention_dq.launch((-(-qlen // ATTENTION_BWD_QUERY_ROWS), heads, batch), q, k, v, grad,
-                                lse4, delta, dq, qlen, kvlen, starts, ends, diag,
+    kernels.attention_dq.launch((-(-qlen // ATTENTION_BWD_QUERY_ROWS), heads, batch), q, k, v,
+                                grad, lse4, delta, dq, qlen, kvlen, starts, ends, diag,
                                 heads // kv_heads, factor, cap, dscale)
     return dq, dk, dv
 

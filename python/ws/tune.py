@@ -359,8 +359,10 @@ class Autotuned:
         the family's members that compiled (a table from another build
         may name one that no longer is): chosen without timing."""
         config = self.warm_start.get(gpu_name(), {}).get(repr(key))
+        if config is None:
+            return None
         return next((dataclasses.replace(c) for c in self.candidates()
-                     if config is not None and c.kernel and c.config == config), None)
+                     if c.kernel and c.config == config), None)
 
     def winners(self) -> Dict[str, dict]:
         """Every key's winner this machine has tuned and kept on disk:
