@@ -258,18 +258,14 @@ static bool check_mma_done(ws_agent *A, agent_state *s, int k) {
   int made = k - e->value;
   char loc[64];
   for (int i = 0; i < s->wgmma.n; i++)
-    if (s->wgmma.items[i].index == made && e->aux)
-      return ws_rule_error(e->op, "wgmma-wait",
-                           "reads in registers the product of the ws.mma at %s while its "
-                           "wgmma may still write it: no wgmma.wait_group retires that "
-                           "wgmma's group before this read",
-                           ws_op_where(A->ev[made].op, loc, sizeof loc));
-    else if (s->wgmma.items[i].index == made)
-      return ws_rule_error(e->op, "mma-done",
-                           "reads the product of the ws.mma at %s while "
-                           "its wgmma may still write it: no wgmma.wait_group retires that "
-                           "wgmma's group before this ws.mma_done",
-                           ws_op_where(A->ev[made].op, loc, sizeof loc));
+    if (s->wgmma.items[i].index == made) /* aux: a tile op's read, else ws.mma_done */
+      return ws_rule_error(e->op, e->aux ? "wgmma-wait" : "mma-done",
+                           "reads %sthe product of the ws.mma at %s while its wgmma may "
+                           "still write it: no wgmma.wait_group retires that wgmma's group "
+                           "before this %s",
+                           e->aux ? "in registers " : "",
+                           ws_op_where(A->ev[made].op, loc, sizeof loc),
+                           e->aux ? "read" : "ws.mma_done");
   return true;
 }
 
