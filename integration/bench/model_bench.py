@@ -7,14 +7,20 @@ torch.compile'd, each timed with triton.testing.do_bench; prints each
 time and SDPA's over ws's, and the attention function's own time against
 the kernel's (the op's overhead). --train also times a training step
 (the loss of the tokens as their own labels, and its backward through
-every weight: ws's attention backward against SDPA's).
+every weight: ws's attention backward against SDPA's). --matmul routes
+every linear layer of the ws model to torch.ops.ws.matmul as well, and
+first times its first forward (the matmuls tuned, warm-started from the
+shipped table of winners, ws/tuned/matmul.json) and a forward at a new
+sequence length in the same M buckets (nothing to tune).
 
 Models: "311m" (4 layers, hidden 2048, 16 query heads over 4 K/V heads,
 D = 128, batch 4 x 2048) and "8l-4096" (8 layers, hidden 4096, 32 over 8
 heads, D = 128, batch 2 x 2048). The linear layers are torch's in both.
 
-Usage: model_bench.py [--train] [311m|8l-4096 ...]"""
+Usage: model_bench.py [--train] [--matmul] [311m|8l-4096 ...]"""
+import functools
 import sys
+import time
 
 import torch
 import transformers
@@ -35,6 +41,32 @@ def build(sizes, implementation):
     torch.manual_seed(0)
     return transformers.AutoModelForCausalLM.from_config(
         config, attn_implementation=implementation, dtype=torch.bfloat16).cuda().eval()
+
+
+def ws_linear(module, x):
+    """A linear layer on torch.ops.ws.matmul (x @ W^T, W N x K as stored)."""
+    y = torch.ops.ws.matmul(x.reshape(-1, x.shape[-1]), module.weight)
+    if module.bias is not None:
+        y = y + module.bias
+    return y.view(*x.shape[:-1], y.shape[-1])
+
+
+def route_linears(model):
+    """Every nn.Linear of `model` on ws_linear."""
+    for module in model.modules():
+        if isinstance(module, torch.nn.Linear):
+            module.forward = functools.partial(ws_linear, module)
+
+
+def first_forward_seconds(model, ids):
+    """(wall seconds, matmul keys tuned) of one forward, tuning included."""
+    from ws.families import matmul_family
+    tuned = len(matmul_family("bf16").results)
+    start = time.perf_counter()
+    with torch.no_grad():
+        model(ids)
+    torch.cuda.synchronize()
+    return time.perf_counter() - start, len(matmul_family("bf16").results) - tuned
 
 
 def attention_call_times(model, batch, seq):
@@ -84,11 +116,19 @@ def training_step_times(models, ids):
 def main():
     hf_attention.register()
     train = "--train" in sys.argv[1:]
-    names = [a for a in sys.argv[1:] if a != "--train"] or list(MODELS)
+    matmul = "--matmul" in sys.argv[1:]
+    names = [a for a in sys.argv[1:] if a not in ("--train", "--matmul")] or list(MODELS)
     for name in names:
         sizes, batch, seq = MODELS[name]
         ids = torch.randint(0, 32000, (batch, seq), device="cuda")
         models = {impl: build(sizes, impl) for impl in ("ws", "sdpa")}
+        if matmul:
+            route_linears(models["ws"])
+            first, tuned = first_forward_seconds(models["ws"], ids)
+            again, retuned = first_forward_seconds(models["ws"], ids[:, :seq - 128])
+            print("%s with ws.matmul: first forward %.2f s (%d matmul shapes tuned); at "
+                  "%d tokens a sequence %.2f s (%d tuned)"
+                  % (name, first, tuned, seq - 128, again, retuned), flush=True)
         with torch.no_grad():
             want = models["sdpa"](ids).logits.float()
             got = models["ws"](ids).logits.float()

@@ -151,3 +151,30 @@ def test_the_backward_refuses_d256_with_the_reason():
     check_backward_head_dim(128)
     with pytest.raises(ValueError, match="D = 256 a block's dK and dV"):
         check_backward_head_dim(256)
+
+
+def test_a_packed_batchs_sequence_starts():
+    """seq_start from sequence ids (transformers' packed-sequence indices),
+    the rows the kernels read, and the rules of the argument."""
+    from ws.attention_args import check_packed, packed_starts, sequence_starts
+    ids = torch.tensor([[0, 0, 1, 1, 1, 2], [4, 4, 4, 4, 4, 4]])
+    starts = sequence_starts(ids)
+    assert starts.dtype == torch.int32
+    assert starts.tolist() == [[0, 0, 2, 2, 2, 5], [0, 0, 0, 0, 0, 0]]
+    flat, rows = packed_starts(starts)
+    assert flat.tolist() == [0, 0, 2, 2, 2, 5, 0, 0, 0, 0, 0, 0]
+    assert rows.shape == (2, 1, 1, 6) and rows.dtype == torch.float32
+    assert rows.stride()[0] * 4 % 16 == 0 and rows[:, 0, 0].tolist() == starts.tolist()
+    q = bshd(2, 6, 4, 64)
+    check_packed(q, q, True, None, None, starts)
+    check_packed(q, q, False, None, None, None)  # no packed batch: nothing to check
+    with pytest.raises(ValueError, match="seq_start must be a B x Sq int32 tensor"):
+        check_packed(q, q, True, None, None, starts.long())
+    with pytest.raises(ValueError, match="seq_start must be a B x Sq int32 tensor"):
+        check_packed(q, q, True, None, None, starts[:, :5])
+    with pytest.raises(ValueError, match="takes causal attention with as many keys"):
+        check_packed(q, q, False, None, None, starts)
+    with pytest.raises(ValueError, match="takes causal attention with as many keys"):
+        check_packed(q, bshd(2, 7, 4, 64), True, None, None, starts)
+    with pytest.raises(ValueError, match="no kv_start or kv_end"):
+        check_packed(q, q, True, torch.zeros(2, dtype=torch.int32), None, starts)

@@ -98,8 +98,8 @@ def test_cache_check_lists_what_a_model_needs_and_fill_compiles_it(capsys):
     from ws.families import attention_kernel, needed_kernels
     needs = needed_kernels(("f16",), (64,), (True,), padded=True, matmul=False)
     assert [str(n) for n in needs] == [
-        "attention.mlir f16 @attention BN=128 BOUNDED=0 CAUSAL=1 D=64 LSE=0 SOFTCAP=0",
-        "attention.mlir f16 @attention BN=128 BOUNDED=1 CAUSAL=1 D=64 LSE=0 SOFTCAP=0"]
+        "attention.mlir f16 @attention BN=128 BOUNDED=0 CAUSAL=1 D=64 LSE=0 PACKED=0 SOFTCAP=0",
+        "attention.mlir f16 @attention BN=128 BOUNDED=1 CAUSAL=1 D=64 LSE=0 PACKED=0 SOFTCAP=0"]
     args = ["--dtype", "f16", "--head-dim", "64", "--mask", "causal", "--padded",
             "--no-matmul"]
     assert cache_main(["check"] + args) == 1
@@ -115,12 +115,23 @@ def test_cache_check_lists_what_a_model_needs_and_fill_compiles_it(capsys):
     assert [dict(n.config)["LSE"] for n in with_lse] == [0, 1]
     training = needed_kernels(("bf16",), (64,), (True,), matmul=False, backward=True)
     assert [str(n) for n in training] == [
-        "attention.mlir bf16 @attention BN=128 BOUNDED=0 CAUSAL=1 D=64 LSE=0 SOFTCAP=0",
-        "attention.mlir bf16 @attention BN=128 BOUNDED=0 CAUSAL=1 D=64 LSE=1 SOFTCAP=0",
+        "attention.mlir bf16 @attention BN=128 BOUNDED=0 CAUSAL=1 D=64 LSE=0 PACKED=0 SOFTCAP=0",
+        "attention.mlir bf16 @attention BN=128 BOUNDED=0 CAUSAL=1 D=64 LSE=1 PACKED=0 SOFTCAP=0",
         "attention_bwd.mlir bf16 @attention_{delta,dkdv,dq} BMQ=128 BOUNDED=0 CAUSAL=1 D=64 "
-        "SOFTCAP=0"]
+        "PACKED=0 SOFTCAP=0"]
     ws.families.attention_bwd_kernels(64, "bf16", causal=True)  # as the backward compiles it
     assert training[2].cached()
+    # packed batches: the causal packed member (forward, and backward when
+    # training) beside the others; a full mask has none
+    packed = needed_kernels(("bf16",), (64,), (True,), matmul=False, backward=True,
+                            packed=True)
+    assert [(n.family, dict(n.config)["PACKED"], dict(n.config)["CAUSAL"]) for n in packed] == [
+        ("attention.mlir", 0, 1), ("attention.mlir", 0, 1), ("attention.mlir", 1, 1),
+        ("attention.mlir", 1, 1), ("attention_bwd.mlir", 0, 1), ("attention_bwd.mlir", 1, 1)]
+    assert not any(dict(n.config)["PACKED"] for n in
+                   needed_kernels(("bf16",), (64,), (False,), matmul=False, packed=True))
+    with pytest.raises(ValueError, match="packed batch's attention member is causal"):
+        ws.families.attention_config(64, packed=True)
     with pytest.raises(ValueError, match="backward takes the head dimensions 64, 128"):
         needed_kernels(("bf16",), (256,), matmul=False, backward=True)
     # the matmul family: every member the autotuner times, per element type

@@ -32,10 +32,12 @@ def bshd(batch, seq, heads, dim, dtype):
 
 
 def reference(q, k, v, causal=False, align="top_left", start=None, end=None, scale=None,
-              softcap=None, low=False):
+              softcap=None, low=False, seq_start=None):
     """The same attention in f32 with an explicit mask; a row that sees no
     key is zeros, as ws's. `low`: the products in q's dtype instead (the
-    softmax in f32), as PyTorch's own low-precision attention runs."""
+    softmax in f32), as PyTorch's own low-precision attention runs;
+    `seq_start`: a packed batch's (query i sees no key before
+    seq_start[b, i])."""
     batch, heads, qlen, dim = q.shape
     kv_heads, kvlen = k.shape[1], k.shape[2]
     q, k, v = (t if low else t.float() for t in (q, k, v))
@@ -49,6 +51,9 @@ def reference(q, k, v, causal=False, align="top_left", start=None, end=None, sca
         seen &= (j >= start.long()[:, None]).view(batch, 1, 1, kvlen)
     if end is not None:
         seen &= (j < end.long()[:, None]).view(batch, 1, 1, kvlen)
+    if seq_start is not None:
+        seen = seen & (j[None, None, :] >= seq_start.long()[:, :, None]).view(
+            batch, 1, qlen, kvlen)
     if causal:
         diag = kvlen - qlen if align == "bottom_right" else 0
         i = torch.arange(qlen, device="cuda")
@@ -100,6 +105,39 @@ def test_key_padding_left_and_right(causal):
     assert o[4].abs().max().item() == 0.0  # no key seen: zeros, not NaN
     only_start = torch.ops.ws.attention(q, k, v, causal, kv_start=start)
     close(only_start, reference(q, k, v, causal, "top_left", start, None))
+
+
+def packed_ids(lengths, device="cuda"):
+    """The sequence ids of a row that packs sequences of these lengths."""
+    return torch.cat([torch.full((n,), i) for i, n in enumerate(lengths)]).to(device)
+
+
+PACKED_CASES = [  # Hq, Hkv, D, dtype, options, each row's sequence lengths
+    (8, 2, 128, torch.bfloat16, {}, ([1, 130, 5, 300, 264], [700])),
+    (4, 4, 64, torch.float16, {}, ([128, 128, 64, 380], [300, 1, 399])),
+    (4, 1, 256, torch.bfloat16, {}, ([200, 500], [699, 1])),
+    (4, 2, 128, torch.bfloat16, dict(softcap=20.0), ([129, 127, 444], [350, 350])),
+]
+
+
+@pytest.mark.parametrize("heads,kv_heads,dim,dtype,options,lengths", PACKED_CASES)
+def test_a_packed_batch(heads, kv_heads, dim, dtype, options, lengths):
+    """seq_start: several causal sequences a row, of lengths that end inside
+    a block, on a block's edge, of one token, and a row of one sequence;
+    each query sees its own sequence's keys only."""
+    from ws.attention_args import sequence_starts
+    seq = sum(lengths[0])
+    starts = sequence_starts(torch.stack([packed_ids(n) for n in lengths]))
+    q = bshd(len(lengths), seq, heads, dim, dtype)
+    k, v = bshd(len(lengths), seq, kv_heads, dim, dtype), bshd(len(lengths), seq, kv_heads, dim,
+                                                               dtype)
+    o = torch.ops.ws.attention(q, k, v, True, seq_start=starts, **options)
+    close(o, reference(q, k, v, True, softcap=options.get("softcap"), seq_start=starts))
+    o2, lse = torch.ops.ws.attention_lse(q, k, v, True, None, options.get("softcap"),
+                                         seq_start=starts)
+    assert torch.equal(o, o2) and torch.isfinite(lse).all()
+    with pytest.raises(ValueError, match="seq_start"):
+        torch.ops.ws.attention(q, k, v, False, seq_start=starts)
 
 
 def test_out_writes_only_its_tensor():
@@ -194,6 +232,23 @@ def test_transformers_model_left_padded_batch():
         got = ws_model(ids, attention_mask=mask).logits
     assert hf.calls == {"ws": 2}
     agree(got, want, mask.bool())
+
+
+def test_transformers_model_packed_batch():
+    """Sequences packed in each row, told by position_ids alone (no mask):
+    transformers' packed-sequence mask reaches ws as each token's sequence
+    start, eager and compiled, and the logits match SDPA's model."""
+    ws_model, sdpa_model, hf = models()
+    lengths = ([100, 29, 128, 43], [300])
+    ids = torch.randint(0, 512, (2, 300), device="cuda")
+    positions = torch.stack([torch.cat([torch.arange(n) for n in row]) for row in lengths]).cuda()
+    with torch.no_grad():
+        want = sdpa_model(ids, position_ids=positions, use_cache=False).logits
+        hf.calls.clear()
+        agree(ws_model(ids, position_ids=positions, use_cache=False).logits, want, slice(None))
+        assert hf.calls == {"ws": 2}
+        compiled = torch.compile(ws_model, fullgraph=True)
+        agree(compiled(ids, position_ids=positions, use_cache=False).logits, want, slice(None))
 
 
 def test_transformers_generate_prefill_on_ws_decode_said():

@@ -39,22 +39,25 @@ def error(got, want):
     return (got.float() - want).abs().max().item() / max(want.abs().max().item(), 1e-6)
 
 
-def check_against_torch(options, q, k, v, grad, start=None, end=None):
+def check_against_torch(options, q, k, v, grad, start=None, end=None, seq_start=None):
     """ws's gradients within twice the error of PyTorch's own in q's dtype
     (the reference run in that dtype), against the reference in f32."""
     causal, align = options.get("causal", False), options.get("causal_align", "top_left")
     scale, softcap = options.get("scale"), options.get("softcap")
 
     def ref(a, b, c):
-        return reference(a, b, c, causal, align, start, end, scale, softcap)
+        return reference(a, b, c, causal, align, start, end, scale, softcap,
+                         seq_start=seq_start)
 
     def ref_low(a, b, c):  # the reference's products in the operands' dtype
-        return reference(a, b, c, causal, align, start, end, scale, softcap, low=True)
+        return reference(a, b, c, causal, align, start, end, scale, softcap, low=True,
+                         seq_start=seq_start)
 
     want = grads_of(ref, *(t.float() for t in (q, k, v)), grad.float())
     torch_own = grads_of(ref_low, q, k, v, grad)
     got = grads_of(lambda a, b, c: torch.ops.ws.attention(a, b, c, kv_start=start, kv_end=end,
-                                                          **options), q, k, v, grad)
+                                                          seq_start=seq_start, **options),
+                   q, k, v, grad)
     for name, g, t, w in zip(("o", "dq", "dk", "dv"), got, torch_own, want):
         assert g.shape == w.shape and g.dtype == q.dtype, name
         assert torch.isfinite(g).all(), name
@@ -91,6 +94,21 @@ def test_gradients_with_key_padding(causal):
     end = torch.tensor([200, 200, 121], dtype=torch.int32, device="cuda")
     check_against_torch(dict(causal=causal, causal_align="bottom_right"), q, k, v, grad,
                         start, end)
+
+
+@pytest.mark.parametrize("dim,softcap", [(64, None), (128, None), (128, 20.0)])
+def test_gradients_of_a_packed_batch(dim, softcap):
+    """seq_start: sequences packed in each row (ending inside a block, on
+    its edge, of one token), each query's gradient from its own sequence's
+    keys only, grouped heads summed."""
+    from ws.attention_args import sequence_starts
+    torch.manual_seed(dim)
+    lengths = ([1, 130, 5, 200, 64], [128, 272])
+    ids = torch.stack([torch.cat([torch.full((n,), i) for i, n in enumerate(row)])
+                       for row in lengths]).cuda()
+    q, k, v, grad = leaves(2, 4, 2, 400, 400, dim, torch.bfloat16)
+    check_against_torch(dict(causal=True, softcap=softcap), q, k, v, grad,
+                        seq_start=sequence_starts(ids))
 
 
 def test_very_negative_scores_past_the_last_key_stay_finite():

@@ -73,3 +73,62 @@ def test_a_fallback_is_said_once_per_reason():
     assert [str(w.message) for w in caught] == [
         "ws.hf_attention: running SDPA, not ws: a reason (said once)",
         "ws.hf_attention: running SDPA, not ws: another (said once)"]
+
+
+# mask functions built as transformers' masking_utils builds them (the
+# closures hf_attention.mask_parts reads): the real ones run in
+# test_gpu_attention.py's packed model
+def causal_mask_function(batch_idx, head_idx, q_idx, kv_idx):
+    return kv_idx <= q_idx
+
+
+def and_masks(*mask_functions):
+    def and_mask(batch_idx, head_idx, q_idx, kv_idx):
+        return all(f(batch_idx, head_idx, q_idx, kv_idx) for f in mask_functions)
+    return and_mask
+
+
+def packed_sequence_mask_function(packed_sequence_mask):
+    def inner_mask(batch_idx, head_idx, q_idx, kv_idx):
+        return packed_sequence_mask[batch_idx, q_idx] == packed_sequence_mask[batch_idx, kv_idx]
+    return inner_mask
+
+
+def sliding_window_overlay(sliding_window):
+    def inner_mask(batch_idx, head_idx, q_idx, kv_idx):
+        return kv_idx > q_idx - sliding_window
+    return inner_mask
+
+
+def test_a_packed_batch_is_read_from_its_mask_function():
+    ids = torch.tensor([[0, 0, 1, 1, 1, 2]])
+    packed = and_masks(causal_mask_function, packed_sequence_mask_function(ids))
+    starts = hf_attention.packed_batch_starts(packed, causal_mask_function, None)
+    assert starts.shape == (1, 1, 6) and starts.dtype == torch.int32
+    assert starts[0, 0].tolist() == [0, 0, 2, 2, 2, 5]
+    assert hf_attention.is_packed_starts(starts)
+    assert not hf_attention.is_packed_starts(torch.ones(1, 6, dtype=torch.int32))  # padding
+    # and the SDPA mask of a fallback: each query sees its own sequence's
+    # keys up to itself
+    seen = hf_attention.packed_to_sdpa_mask(starts[:, 0])
+    assert seen.shape == (1, 1, 6, 6)
+    assert seen[0, 0, 3].tolist() == [False, False, True, True, False, False]
+    assert seen[0, 0, 5].tolist() == [False] * 5 + [True]
+    # what ws cannot take stays SDPA's: a window beside the packing, a
+    # padding mask given, a mask function of unknown parts, causal alone
+    window = and_masks(causal_mask_function, packed_sequence_mask_function(ids),
+                       sliding_window_overlay(2))
+    for function, mask in ((window, None), (packed, torch.ones(1, 6)),
+                           (lambda *a: True, None),
+                           (and_masks(causal_mask_function), None)):
+        assert hf_attention.packed_batch_starts(function, causal_mask_function, mask) is None
+
+
+def test_which_packed_calls_run_on_ws():
+    q = (2, 16, 300, 128)
+    assert hf_attention.plan_call(q, (2, 4, 300, 128), (2, 1, 300), 0.0, False, None,
+                                  packed=True) is None
+    assert "packed batch without a causal mask" in hf_attention.plan_call(
+        q, (2, 4, 300, 128), (2, 1, 300), 0.0, False, None, causal=False, packed=True)
+    assert "packed batch without a causal mask" in hf_attention.plan_call(
+        q, (2, 4, 400, 128), (2, 1, 300), 0.0, False, None, packed=True)

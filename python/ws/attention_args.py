@@ -79,6 +79,49 @@ def attention_shapes(q, k, v, causal_align: str = "top_left", kv_start=None, kv_
     return batch, heads, kv_heads, qlen, kvlen, dim
 
 
+def check_packed(q, k, causal: bool, kv_start, kv_end, seq_start):
+    """Checks seq_start, a packed batch's (several sequences one after
+    another in each row): None, or B x Sq int32 on q's device, token i of
+    row b starting its sequence at key seq_start[b, i]; it needs causal
+    attention over as many keys as queries, and no per-batch key bounds
+    beside it."""
+    if seq_start is None:
+        return
+    batch, qlen = q.shape[0], q.shape[2]
+    if seq_start.dim() != 2 or tuple(seq_start.shape) != (batch, qlen) \
+            or seq_start.dtype != torch.int32 or seq_start.device != q.device:
+        raise ValueError("ws.attention: seq_start must be a B x Sq int32 tensor (%d x %d) on "
+                         "q's device (got %s of %s on %s)"
+                         % (batch, qlen, tuple(seq_start.shape), seq_start.dtype,
+                            seq_start.device))
+    if not causal or k.shape[2] != qlen or kv_start is not None or kv_end is not None:
+        raise ValueError("ws.attention: seq_start (a packed batch) takes causal attention "
+                         "with as many keys as queries (%d and %d) and no kv_start or kv_end"
+                         % (k.shape[2], qlen))
+
+
+def sequence_starts(sequence_ids):
+    """seq_start from a packed batch's sequence ids (B x S integers, a run
+    of equal ids a sequence, as transformers' find_packed_sequence_indices
+    gives them): each token's first token of its run, as B x S int32,
+    computed on the device without a sync."""
+    ids = sequence_ids
+    first = torch.ones_like(ids, dtype=torch.bool)
+    first[:, 1:] = ids[:, 1:] != ids[:, :-1]
+    index = torch.arange(ids.shape[-1], device=ids.device, dtype=torch.int32).expand_as(ids)
+    marks = torch.where(first, index, torch.zeros_like(index))
+    return marks.cummax(dim=-1).values.to(torch.int32)
+
+
+def packed_starts(seq_start):
+    """A packed batch's starts as the kernels read them: the int32 array
+    (B * Sq, dense) and the f32 rows (B x 1 x 1 x Sq, rows 16 bytes apart)."""
+    dense = seq_start.contiguous()
+    rows = row_vector(seq_start, seq_start.shape[0], 1, seq_start.shape[1])
+    rows[:, 0, 0].copy_(dense)
+    return dense.view(-1), rows
+
+
 def check_out(q, out):
     """Checks attention_out's `out`: q's shape, dtype and device, strides TMA
     can write (a B x S x H x D tensor's transposed view, say)."""
@@ -121,12 +164,18 @@ def check_backward_head_dim(dim: int):
         raise ValueError(backward_head_dim_error(dim))
 
 
+def row_vector(like, batch: int, heads: int, length: int):
+    """An empty B x H x 1 x S f32 tensor on like's device, a view of
+    B x H x 1 x S' with S' = S rounded up to 4, so that TMA's rows are 16
+    bytes apart."""
+    return like.new_empty((batch, heads, 1, -(-length // 4) * 4),
+                          dtype=torch.float32)[..., :length]
+
+
 def lse_rows(q):
-    """An empty B x Hq x 1 x Sq f32 tensor, a view of B x Hq x 1 x Sq' with
-    Sq' = Sq rounded up to 4, so that TMA's rows are 16 bytes apart: the
-    log-sum-exp's and Delta's rows."""
+    """The log-sum-exp's and Delta's rows: row_vector(B, Hq, Sq)."""
     batch, heads, qlen = q.shape[:3]
-    return q.new_empty((batch, heads, 1, -(-qlen // 4) * 4), dtype=torch.float32)[..., :qlen]
+    return row_vector(q, batch, heads, qlen)
 
 
 def softmax_scale(dim: int, scale: Optional[float]) -> float:

@@ -151,6 +151,9 @@ def _needs_parser(command: str):
     parser.add_argument("--padded", action="store_true",
                         help="padded batches too (kv_start/kv_end, or a top-left causal "
                              "mask with more queries than keys)")
+    parser.add_argument("--packed", action="store_true",
+                        help="packed batches too (seq_start: several causal sequences a "
+                             "row, as transformers packs them by position_ids)")
     parser.add_argument("--lse", action="store_true",
                         help="the attention members that store the log-sum-exp too "
                              "(torch.ops.ws.attention_lse)")
@@ -168,7 +171,7 @@ def _needs(args):
     causal = {"causal": (True,), "full": (False,), "both": (False, True)}[args.mask]
     return needed_kernels(tuple(args.dtype or ("f16", "bf16")), tuple(args.head_dim), causal,
                           args.softcap, args.padded, not args.no_matmul, args.lse,
-                          args.backward)
+                          args.backward, args.packed)
 
 
 def check_needs(needs):

@@ -2,7 +2,8 @@
 """The kernel families the package ships (ws/kernels) as torch.ops.ws runs
 them: the matmul family tuned over MATMUL_CONFIGS, and attention.mlir's
 members: one per head dimension, element type, soft cap, causal mask and
-key bounds (with or without each). No torch needed to compile
+key bounds (with or without each), and the packed-batch members (causal,
+each token's sequence start). No torch needed to compile
 them: ``python -m ws families`` compiles every member into the cache, for
 a GPU machine without MLIR."""
 
@@ -114,17 +115,30 @@ def attention_block_keys(head_dim: int) -> int:
 
 
 @functools.lru_cache(maxsize=None)
+def attention_config(head_dim: int, *, softcap: bool = False, causal: bool = False,
+                     bounded: bool = False, lse: bool = False, packed: bool = False) -> dict:
+    """attention.mlir's fields for one member, but its element type; a
+    packed member is causal and has no per-batch bounds."""
+    if packed and (bounded or not causal):
+        raise ValueError("ws: a packed batch's attention member is causal, without per-batch "
+                         "key bounds")
+    return {"D": head_dim, "BN": attention_block_keys(head_dim), "SOFTCAP": int(softcap),
+            "CAUSAL": int(causal), "BOUNDED": int(bounded), "LSE": int(lse),
+            "PACKED": int(packed)}
+
+
+@functools.lru_cache(maxsize=None)
 def attention_kernel(head_dim: int, dtype: str, *, softcap: bool = False,
-                     causal: bool = False, bounded: bool = False, lse: bool = False):
+                     causal: bool = False, bounded: bool = False, lse: bool = False,
+                     packed: bool = False):
     """The member of attention.mlir for one head dimension and element type,
-    with or without the soft cap, the causal mask, per-batch key bounds and
-    the log-sum-exp output (the alignment, the bounds' values and grouped
-    heads are runtime arguments)."""
+    with or without the soft cap, the causal mask, per-batch key bounds,
+    the log-sum-exp output and packed sequences (the alignment, the
+    bounds' values and grouped heads are runtime arguments)."""
     family = Template(kernel_source("attention.mlir"))
-    config = {"D": head_dim, "DTYPE": dtype, "BN": attention_block_keys(head_dim),
-              "SOFTCAP": int(softcap), "CAUSAL": int(causal), "BOUNDED": int(bounded),
-              "LSE": int(lse)}
-    return family.compile(config, chip="sm_90a").attention
+    config = attention_config(head_dim, softcap=softcap, causal=causal, bounded=bounded,
+                              lse=lse, packed=packed)
+    return family.compile(dict(config, DTYPE=dtype), chip="sm_90a").attention
 
 
 # attention_bwd.mlir's shapes: its head dimensions (D = 256's dK and dV do
@@ -144,15 +158,17 @@ def backward_head_dim_error(head_dim: int) -> str:
 
 
 def attention_bwd_config(head_dim: int, *, softcap: bool = False, causal: bool = False,
-                         bounded: bool = False) -> dict:
+                         bounded: bool = False, packed: bool = False) -> dict:
     """attention_bwd.mlir's fields for one member, but its element type."""
-    return {"D": head_dim, "BMQ": ATTENTION_BWD_QUERY_ROWS, "SOFTCAP": int(softcap),
-            "CAUSAL": int(causal), "BOUNDED": int(bounded)}
+    fields = attention_config(head_dim, softcap=softcap, causal=causal, bounded=bounded,
+                              packed=packed)
+    return {"D": head_dim, "BMQ": ATTENTION_BWD_QUERY_ROWS, "SOFTCAP": fields["SOFTCAP"],
+            "CAUSAL": fields["CAUSAL"], "BOUNDED": fields["BOUNDED"], "PACKED": fields["PACKED"]}
 
 
 @functools.lru_cache(maxsize=None)
 def attention_bwd_kernels(head_dim: int, dtype: str, *, softcap: bool = False,
-                          causal: bool = False, bounded: bool = False):
+                          causal: bool = False, bounded: bool = False, packed: bool = False):
     """The member of attention_bwd.mlir (a module of three kernels:
     attention_delta, attention_dkdv, attention_dq) for one head dimension
     and element type, with or without the soft cap, the causal mask and
@@ -161,7 +177,8 @@ def attention_bwd_kernels(head_dim: int, dtype: str, *, softcap: bool = False,
     if head_dim not in ATTENTION_BWD_HEAD_DIMS:
         raise ValueError(backward_head_dim_error(head_dim))
     family = Template(kernel_source("attention_bwd.mlir"))
-    config = attention_bwd_config(head_dim, softcap=softcap, causal=causal, bounded=bounded)
+    config = attention_bwd_config(head_dim, softcap=softcap, causal=causal, bounded=bounded,
+                                  packed=packed)
     return family.compile(dict(config, DTYPE=dtype), chip="sm_90a")
 
 
@@ -202,17 +219,28 @@ class Need:
         return "%s %s @%s %s" % (self.family, self.dtype, self.kernel, fields)
 
 
+def mask_forms(causal=(False, True), padded: bool = False, packed: bool = False):
+    """The (causal, bounded, packed) members a model of these masks runs:
+    each mask in `causal`, with key bounds as well when `padded`, and the
+    packed-batch member (causal) as well when `packed`."""
+    forms = [(c, bounded, False) for c in causal for bounded in
+             ((False, True) if padded else (False,))]
+    return forms + ([(True, False, True)] if packed and True in causal else [])
+
+
 def needed_kernels(dtypes=("f16", "bf16"), head_dims=(), causal=(False, True),
                    softcap: bool = False, padded: bool = False,
-                   matmul: bool = True, lse: bool = False, backward: bool = False) -> list:
+                   matmul: bool = True, lse: bool = False, backward: bool = False,
+                   packed: bool = False) -> list:
     """The kernels torch.ops.ws needs for a model of these element types:
     every member of the matmul family (the autotuner times them all
     unless WS_TUNE_CONFIGS bounds it) when `matmul`, and the attention
     members of each head dimension, mask in `causal`, with the soft cap
-    when `softcap`, with key bounds as well when `padded`, and with the
-    log-sum-exp output as well (torch.ops.ws.attention_lse) when `lse`;
-    `backward` (training) adds the log-sum-exp members and the backward's
-    (attention_bwd.mlir's three kernels a member)."""
+    when `softcap`, with key bounds as well when `padded`, packed batches
+    (seq_start) as well when `packed`, and with the log-sum-exp output as
+    well (torch.ops.ws.attention_lse) when `lse`; `backward` (training)
+    adds the log-sum-exp members and the backward's (attention_bwd.mlir's
+    three kernels a member)."""
     lse = lse or backward
     needs = []
     for dtype in dtypes:
@@ -226,20 +254,19 @@ def needed_kernels(dtypes=("f16", "bf16"), head_dims=(), causal=(False, True),
             if dim not in ATTENTION_HEAD_DIMS:
                 raise ValueError("ws: the attention head dimension is one of %s (got %r)"
                                  % (", ".join(map(str, ATTENTION_HEAD_DIMS)), dim))
-            for c, bounded, with_lse in itertools.product(
-                    causal, (False, True) if padded else (False,), (False, True) if lse else
-                    (False,)):
-                config = {"D": dim, "BN": attention_block_keys(dim), "SOFTCAP": int(softcap),
-                          "CAUSAL": int(c), "BOUNDED": int(bounded), "LSE": int(with_lse)}
+            forms = mask_forms(causal, padded, packed)
+            for (c, bounded, pk), with_lse in itertools.product(
+                    forms, (False, True) if lse else (False,)):
+                config = attention_config(dim, softcap=softcap, causal=c, bounded=bounded,
+                                          lse=with_lse, packed=pk)
                 needs.append(Need("attention.mlir", dtype, tuple(sorted(config.items())),
                                   "attention"))
             if backward:
                 if dim not in ATTENTION_BWD_HEAD_DIMS:
                     raise ValueError(backward_head_dim_error(dim))
-                for c, bounded in itertools.product(causal, (False, True) if padded
-                                                    else (False,)):
+                for c, bounded, pk in forms:
                     config = attention_bwd_config(dim, softcap=softcap, causal=c,
-                                                  bounded=bounded)
+                                                  bounded=bounded, packed=pk)
                     needs.append(Need("attention_bwd.mlir", dtype, tuple(sorted(config.items())),
                                       "attention_{delta,dkdv,dq}"))
     return needs
@@ -252,14 +279,17 @@ def compile_all() -> int:
     for dtype in ("f16", "bf16"):
         count += sum(1 for c in matmul_family(dtype).candidates() if c.kernel)
         for dim in ATTENTION_HEAD_DIMS:
-            for softcap, causal, bounded, lse in itertools.product((False, True), repeat=4):
+            forms = mask_forms(padded=True, packed=True)
+            for softcap, lse, (causal, bounded, packed) in itertools.product(
+                    (False, True), (False, True), forms):
                 attention_kernel(dim, dtype, softcap=softcap, causal=causal, bounded=bounded,
-                                 lse=lse)
+                                 lse=lse, packed=packed)
                 count += 1
             if dim not in ATTENTION_BWD_HEAD_DIMS:
                 continue
-            for softcap, causal, bounded in itertools.product((False, True), repeat=3):
-                attention_bwd_kernels(dim, dtype, softcap=softcap, causal=causal, bounded=bounded)
+            for softcap, (causal, bounded, packed) in itertools.product((False, True), forms):
+                attention_bwd_kernels(dim, dtype, softcap=softcap, causal=causal, bounded=bounded,
+                                      packed=packed)
                 count += 3
     return count
 

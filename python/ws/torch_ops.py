@@ -43,7 +43,11 @@ forward, softmax(q k^T * scale) v, on the model's tensors as they are:
   cache, as chunked prefill and a speculative verify step need);
 - kv_start, kv_end: per-batch int32 key bounds, key j of batch b seen when
   kv_start[b] <= j < kv_end[b] (left or right padding: a padded batch
-  exact without a mask tensor). A query row that sees no key gets zeros.
+  exact without a mask tensor). A query row that sees no key gets zeros;
+- seq_start: a packed batch (several sequences one after another in each
+  row, causal, Sq = Skv): B x Sq int32, token i of row b starting its
+  sequence at seq_start[b, i]; query i sees the keys seq_start[b, i]..i
+  (ws.attention_args.sequence_starts makes it from sequence ids).
 torch.ops.ws.attention_lse(...) also returns each query row's log-sum-exp
 (B x Hq x Sq f32, log2 domain), what a backward recomputes P from.
 The rules (ws.attention_args) hold for fake tensors too, so torch.compile
@@ -64,8 +68,8 @@ import torch
 from torch import Tensor
 
 from .attention_args import attention_shapes, check_backward_head_dim, check_grad_args, \
-    check_out, dense_like, kernel_scalars, lse_rows, needs_bounds, needs_grad, softmax_scale, \
-    tma_strides_ok
+    check_out, check_packed, dense_like, kernel_scalars, lse_rows, needs_bounds, needs_grad, \
+    packed_starts, softmax_scale, tma_strides_ok
 from .families import ATTENTION_BLOCK, ATTENTION_BWD_KEYS, ATTENTION_BWD_QUERY_ROWS, \
     ATTENTION_DELTA_ROWS, attention_bwd_kernels, attention_kernel, matmul_family
 
@@ -87,7 +91,8 @@ _LIB = torch.library.Library("ws", "DEF")
 _NO_ARRAY = {}  # an empty i32 array per device: no padding bound given
 _LIB.define("matmul(Tensor a, Tensor b) -> Tensor", tags=_TAGS)
 _ATTENTION_ARGS = ("bool causal=False, float? scale=None, float? softcap=None, "
-                   "str causal_align=\"top_left\", Tensor? kv_start=None, Tensor? kv_end=None")
+                   "str causal_align=\"top_left\", Tensor? kv_start=None, Tensor? kv_end=None, "
+                   "Tensor? seq_start=None")
 _LIB.define("attention(Tensor q, Tensor k, Tensor v, %s) -> Tensor" % _ATTENTION_ARGS,
             tags=_TAGS)
 _LIB.define("attention_fwd(Tensor q, Tensor k, Tensor v, %s) -> Tensor" % _ATTENTION_ARGS,
@@ -150,22 +155,28 @@ def _matmul_backward(ctx, grad):
     return grad_a, grad_b
 
 
-def _key_bound_arrays(device, kv_start, kv_end):
-    """The kernels' %starts and %ends: the tensors given, or an empty i32
-    array (one per device, kept) for a bound not given."""
+def _mask_arrays(device, kv_start, kv_end, seq_start):
+    """The kernels' %starts and %ends (the tensors given, or an empty i32
+    array, one per device, kept, for a bound not given) and a packed
+    member's %seqf (None when seq_start is): a packed batch's %starts is
+    seq_start, each token's (ws.attention_args.packed_starts)."""
     none = _NO_ARRAY.get(device)
     if none is None:
         none = _NO_ARRAY.setdefault(device, torch.empty(0, dtype=torch.int32, device=device))
-    return (none if kv_start is None else kv_start), (none if kv_end is None else kv_end)
+    if seq_start is not None:
+        starts, seqf = packed_starts(seq_start)
+        return starts, none, seqf
+    return (none if kv_start is None else kv_start), (none if kv_end is None else kv_end), None
 
 
 def _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end,
-                      lse=None):
+                      seq_start, lse=None):
     """Runs attention.mlir into `o` (B x Hq x Sq x D, any strides TMA can
     write), and each row's log-sum-exp into `lse` (B x Hq x 1 x Sq f32)
     when given; the operands' rules are checked."""
     batch, heads, kv_heads, qlen, kvlen, dim = attention_shapes(
         q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+    check_packed(q, k, causal, kv_start, kv_end, seq_start)
     check_out(q, o)
     if not (batch and heads and qlen):
         return
@@ -175,20 +186,20 @@ def _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start
             lse.fill_(-1e30)
         return
     _dtype_of("attention", q, k, v)  # on CUDA
-    starts, ends = _key_bound_arrays(q.device, kv_start, kv_end)
+    starts, ends, seqf = _mask_arrays(q.device, kv_start, kv_end, seq_start)
     diag, factor, cap = kernel_scalars(qlen, kvlen, dim, causal, causal_align, scale, softcap)
     bounded = needs_bounds(qlen, kvlen, causal, causal_align, kv_start, kv_end)
     attention_kernel(dim, DTYPES[q.dtype], softcap=bool(softcap), causal=bool(causal),
-                     bounded=bounded, lse=lse is not None).launch(
+                     bounded=bounded, lse=lse is not None, packed=seqf is not None).launch(
         (-(-qlen // ATTENTION_BLOCK), heads, batch), q, k, v, o,
-        *(() if lse is None else (lse,)), qlen, kvlen, starts, ends, diag, heads // kv_heads,
-        factor, cap)
+        *(() if lse is None else (lse,)), *(() if seqf is None else (seqf,)), qlen, kvlen,
+        starts, ends, diag, heads // kv_heads, factor, cap)
 
 
 def attention(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
               scale: Optional[float] = None, softcap: Optional[float] = None,
               causal_align: str = "top_left", kv_start: Optional[Tensor] = None,
-              kv_end: Optional[Tensor] = None) -> Tensor:
+              kv_end: Optional[Tensor] = None, seq_start: Optional[Tensor] = None) -> Tensor:
     """Flash attention with ws's kernels (see the module); returns a new
     tensor in q's layout. Where a gradient may be asked for, the forward
     keeps the row log-sum-exp for the backward (attention_lse, whose
@@ -197,29 +208,31 @@ def attention(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
     torch.compile see whichever of the two runs."""
     if needs_grad(q, k, v):
         return torch.ops.ws.attention_lse(q, k, v, causal, scale, softcap, causal_align,
-                                          kv_start, kv_end)[0]
+                                          kv_start, kv_end, seq_start)[0]
     return torch.ops.ws.attention_fwd(q, k, v, causal, scale, softcap, causal_align, kv_start,
-                                      kv_end)
+                                      kv_end, seq_start)
 
 
 def attention_fwd(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
                   scale: Optional[float] = None, softcap: Optional[float] = None,
                   causal_align: str = "top_left", kv_start: Optional[Tensor] = None,
-                  kv_end: Optional[Tensor] = None) -> Tensor:
+                  kv_end: Optional[Tensor] = None, seq_start: Optional[Tensor] = None) -> Tensor:
     """The forward alone, saving nothing for a backward (torch.ops.ws.attention
     without a gradient)."""
     o = dense_like(q)
-    _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end)
+    _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end,
+                      seq_start)
     return o
 
 
 def attention_out(q: Tensor, k: Tensor, v: Tensor, out: Tensor, causal: bool = False,
                   scale: Optional[float] = None, softcap: Optional[float] = None,
                   causal_align: str = "top_left", kv_start: Optional[Tensor] = None,
-                  kv_end: Optional[Tensor] = None) -> None:
+                  kv_end: Optional[Tensor] = None, seq_start: Optional[Tensor] = None) -> None:
     """torch.ops.ws.attention writing into `out` (B x Hq x Sq x D, any
     strides TMA can write); no gradient."""
-    _attention_launch(q, k, v, out, causal, scale, softcap, causal_align, kv_start, kv_end)
+    _attention_launch(q, k, v, out, causal, scale, softcap, causal_align, kv_start, kv_end,
+                      seq_start)
 
 
 def _lse_like(q):
@@ -233,43 +246,51 @@ def _lse_like(q):
 def attention_lse(q: Tensor, k: Tensor, v: Tensor, causal: bool = False,
                   scale: Optional[float] = None, softcap: Optional[float] = None,
                   causal_align: str = "top_left", kv_start: Optional[Tensor] = None,
-                  kv_end: Optional[Tensor] = None):
+                  kv_end: Optional[Tensor] = None, seq_start: Optional[Tensor] = None):
     """torch.ops.ws.attention that also returns each query row's
     log-sum-exp (B x Hq x Sq f32, in the log2 domain: log2 of the sum of
     exp(score * scale)), what a backward recomputes P from."""
     o = dense_like(q)
     rows, lse = _lse_like(q)
-    _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end, rows)
+    _attention_launch(q, k, v, o, causal, scale, softcap, causal_align, kv_start, kv_end,
+                      seq_start, rows)
     return o, lse
 
 
 def _attention_lse_fake(q, k, v, causal=False, scale=None, softcap=None,
-                        causal_align="top_left", kv_start=None, kv_end=None):
-    attention_shapes(q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+                        causal_align="top_left", kv_start=None, kv_end=None, seq_start=None):
+    _fake_rules(q, k, v, causal, scale, softcap, causal_align, kv_start, kv_end, seq_start)
     return dense_like(q), _lse_like(q)[1]
 
 
-def _attention_fake(q, k, v, causal=False, scale=None, softcap=None, causal_align="top_left",
-                    kv_start=None, kv_end=None):
+def _fake_rules(q, k, v, causal, scale, softcap, causal_align, kv_start, kv_end, seq_start):
+    """The rules a launch checks, at trace time."""
     attention_shapes(q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+    check_packed(q, k, causal, kv_start, kv_end, seq_start)
+
+
+def _attention_fake(q, k, v, causal=False, scale=None, softcap=None, causal_align="top_left",
+                    kv_start=None, kv_end=None, seq_start=None):
+    _fake_rules(q, k, v, causal, scale, softcap, causal_align, kv_start, kv_end, seq_start)
     return dense_like(q)
 
 
 def _attention_out_fake(q, k, v, out, causal=False, scale=None, softcap=None,
-                        causal_align="top_left", kv_start=None, kv_end=None):
-    attention_shapes(q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+                        causal_align="top_left", kv_start=None, kv_end=None, seq_start=None):
+    _fake_rules(q, k, v, causal, scale, softcap, causal_align, kv_start, kv_end, seq_start)
     check_out(q, out)
 
 
 # the options after q, k and v, with their defaults (autograd's inputs may
 # stop at the last one given)
-_OPTION_DEFAULTS = (False, None, None, "top_left", None, None)
+_OPTION_DEFAULTS = (False, None, None, "top_left", None, None, None)
 
 
 def attention_bwd(grad: Tensor, q: Tensor, k: Tensor, v: Tensor, o: Tensor, lse: Tensor,
                   causal: bool = False, scale: Optional[float] = None,
                   softcap: Optional[float] = None, causal_align: str = "top_left",
-                  kv_start: Optional[Tensor] = None, kv_end: Optional[Tensor] = None):
+                  kv_start: Optional[Tensor] = None, kv_end: Optional[Tensor] = None,
+                  seq_start: Optional[Tensor] = None):
     """The gradients (dq, dk, dv) of attention(q, k, v, ...) = o, given the
     output's gradient and attention_lse's log-sum-exp: attention_bwd.mlir's
     three kernels (Delta, then dK and dV, then dQ), each sum in a fixed
@@ -277,6 +298,7 @@ def attention_bwd(grad: Tensor, q: Tensor, k: Tensor, v: Tensor, o: Tensor, lse:
     its operand's layout."""
     batch, heads, kv_heads, qlen, kvlen, dim = attention_shapes(
         q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+    check_packed(q, k, causal, kv_start, kv_end, seq_start)
     check_grad_args(q, grad, o, lse)
     dq, dk, dv = dense_like(q), dense_like(k), dense_like(v)
     if not (batch and heads and qlen and kvlen):  # no score: no gradient
@@ -292,27 +314,29 @@ def attention_bwd(grad: Tensor, q: Tensor, k: Tensor, v: Tensor, o: Tensor, lse:
         lse4 = lse_rows(q)
         lse4.copy_(lse.unsqueeze(2))
     delta = lse_rows(q)
-    starts, ends = _key_bound_arrays(q.device, kv_start, kv_end)
+    starts, ends, seqf = _mask_arrays(q.device, kv_start, kv_end, seq_start)
+    packed = () if seqf is None else (seqf,)
     diag, factor, cap = kernel_scalars(qlen, kvlen, dim, causal, causal_align, scale, softcap)
     bounded = needs_bounds(qlen, kvlen, causal, causal_align, kv_start, kv_end)
     kernels = attention_bwd_kernels(dim, dtype, softcap=bool(softcap), causal=bool(causal),
-                                    bounded=bounded)
+                                    bounded=bounded, packed=seqf is not None)
     dscale = softmax_scale(dim, scale)
     # Delta's blocks: about four waves of 132 SMs over all heads
     row_blocks = max(1, min(-(-qlen // ATTENTION_DELTA_ROWS), -(-528 // (batch * heads))))
     kernels.attention_delta.launch((row_blocks, heads, batch), o, grad, delta, qlen)
     kernels.attention_dkdv.launch((-(-kvlen // ATTENTION_BWD_KEYS), kv_heads, batch), q, k, v,
-                                  grad, lse4, delta, dk, dv, qlen, kvlen, starts, ends, diag,
+                                  grad, lse4, delta, dk, dv, *packed, qlen, kvlen, starts, ends,
+                                  diag,
                                   heads // kv_heads, factor, cap, dscale)
     kernels.attention_dq.launch((-(-qlen // ATTENTION_BWD_QUERY_ROWS), heads, batch), q, k, v,
-                                grad, lse4, delta, dq, qlen, kvlen, starts, ends, diag,
+                                grad, lse4, delta, dq, *packed, qlen, kvlen, starts, ends, diag,
                                 heads // kv_heads, factor, cap, dscale)
     return dq, dk, dv
 
 
 def _attention_bwd_fake(grad, q, k, v, o, lse, causal=False, scale=None, softcap=None,
-                        causal_align="top_left", kv_start=None, kv_end=None):
-    attention_shapes(q, k, v, causal_align, kv_start, kv_end, scale, softcap)
+                        causal_align="top_left", kv_start=None, kv_end=None, seq_start=None):
+    _fake_rules(q, k, v, causal, scale, softcap, causal_align, kv_start, kv_end, seq_start)
     check_grad_args(q, grad, o, lse)
     check_backward_head_dim(q.shape[-1])  # at trace time, as a launch would
     return dense_like(q), dense_like(k), dense_like(v)
@@ -324,16 +348,17 @@ def _attention_lse_setup(ctx, inputs, output):
     inputs = tuple(inputs) + _OPTION_DEFAULTS[len(inputs) - 3:]
     q, k, v = inputs[:3]
     ctx.options = inputs[3:7]
-    starts, ends = inputs[7:9]
-    ctx.save_for_backward(q, k, v, output[0], output[1], starts, ends)
+    starts, ends, seq_start = inputs[7:10]
+    ctx.save_for_backward(q, k, v, output[0], output[1], starts, ends, seq_start)
 
 
 def _attention_lse_backward(ctx, grad, grad_lse):
     """ws's attention backward; the log-sum-exp is a constant to autograd
     (as SDPA's own is): a gradient reaching it is not propagated."""
-    q, k, v, o, lse, starts, ends = ctx.saved_tensors
-    dq, dk, dv = torch.ops.ws.attention_bwd(grad, q, k, v, o, lse, *ctx.options, starts, ends)
-    return dq, dk, dv, None, None, None, None, None, None
+    q, k, v, o, lse, starts, ends, seq_start = ctx.saved_tensors
+    dq, dk, dv = torch.ops.ws.attention_bwd(grad, q, k, v, o, lse, *ctx.options, starts, ends,
+                                            seq_start)
+    return dq, dk, dv, None, None, None, None, None, None, None
 
 
 # each op's kernel for every device (the op refuses one that is not CUDA

@@ -10,6 +10,9 @@
 // when it holds, so that each member has just the masks it needs: every
 // mask is a select, and even one the lowering skips per tile costs its
 // tests (three in every member cost 7-20%, measured on the H200).
+// ${PACKED}, 1 for a packed batch (causal, Sq = Skv, not BOUNDED): each row
+// of a batch holds several sequences one after another, and query i sees
+// key j only when j is in i's own sequence (see below).
 // ${LSE}, 1 to store each query row's log-sum-exp as well (%lse, B x Hq x
 // 1 x Sq f32 in the log2 domain of the scaled scores: m + log2(l), what a
 // backward recomputes P from; a row that sees no key stores about -1e30),
@@ -30,6 +33,12 @@
 //   tells);
 // - and, when CAUSAL, query i sees key j when j <= i + %diag: %diag = 0 is
 //   top-left, Skv - Sq bottom-right.
+// - and, when PACKED, key j is seen by query i only when j >= the first
+//   token of i's sequence: %starts holds it for every token (B x Sq int32,
+//   dense: token i of batch b at b * Sq + i), and %seqf is the same as f32
+//   rows (B x 1 x 1 x Sq, rows 16 bytes apart), which each KV step loads
+//   for its block's rows (exact below 2^24 tokens; the diagonal keeps
+//   the keys of the sequences after i's).
 // Each condition is a select on ws.iota tiles, which the lowering tests
 // once per tile, so only the blocks a condition cuts pay for it per
 // element. The KV loop runs from the block holding the first key seen to
@@ -50,6 +59,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.func @attention(%q: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, %k: !ws.tensor_desc<tensor<1x1x${BN}x${D}x${DTYPE}>>, %v: !ws.tensor_desc<tensor<1x1x${BN}x${D}x${DTYPE}>>, %o: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>,
 ${?LSE}                        %lse: !ws.tensor_desc<tensor<1x1x1x128xf32>>,
+${?PACKED}                        %seqf: !ws.tensor_desc<tensor<1x1x1x128xf32>>,
                         %qlen: i32, %kvlen: i32, %starts: memref<?xi32>, %ends: memref<?xi32>,
                         %diag: i32, %group: i32, %scale: f32, %cap: f32) kernel
         attributes {ws.num_warps = 8 : i32} {
@@ -76,7 +86,13 @@ ${?CAUSAL}      %qb = arith.subi %qlast, %c1 : i32
       %qoff = arith.muli ${"%qb" if CAUSAL else "%bxi"}, %cbm : i32
       // the keys this batch's queries may see: lo <= j < hi, clamped to 0..Skv
       %i0 = arith.constant 0 : index
-      %first_key = memref.load %starts[%bz] : memref<?xi32>
+${?not PACKED}      %first_key = memref.load %starts[%bz] : memref<?xi32>
+${?PACKED}      // a packed batch's: from the first key of the block's first row's
+${?PACKED}      // sequence (no later row's sequence starts before it)
+${?PACKED}      %bzq = arith.muli %bzi, %qlen : i32
+${?PACKED}      %tok = arith.addi %bzq, %qoff : i32
+${?PACKED}      %toki = arith.index_cast %tok : i32 to index
+${?PACKED}      %first_key = memref.load %starts[%toki] : memref<?xi32>
       %last_key = memref.load %ends[%bz] : memref<?xi32>
       %nends = memref.dim %ends, %i0 : memref<?xi32>
       %ends_given = arith.cmpi ugt, %nends, %i0 : index
@@ -98,7 +114,7 @@ ${?CAUSAL}      %qb = arith.subi %qlast, %c1 : i32
       %zo = arith.constant dense<0.0> : tensor<128x${D}xf32>
       %m0 = arith.constant dense<-1.0e+30> : tensor<1x128xf32>
       %l0 = arith.constant dense<0.0> : tensor<1x128xf32>
-      %r:3 = scf.for %kv = ${"%start" if BOUNDED else "%c0"} to %end step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
+      %r:3 = scf.for %kv = ${"%start" if BOUNDED or PACKED else "%c0"} to %end step %cbn iter_args(%acc = %zo, %m = %m0, %l = %l0)
           -> (tensor<128x${D}xf32>, tensor<1x128xf32>, tensor<1x128xf32>) : i32 {
         %tk = "ws.load"(%k, %bzi, %kvh, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x${BN}x${D}x${DTYPE}>>, i32, i32, i32, i32) -> tensor<${BN}x${D}x${DTYPE}>
         %tv = "ws.load"(%v, %bzi, %kvh, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x${BN}x${D}x${DTYPE}>>, i32, i32, i32, i32) -> tensor<${BN}x${D}x${DTYPE}>
@@ -113,6 +129,16 @@ ${?BOUNDED}        %before = arith.subi %lo, %kv : i32
 ${?BOUNDED}        %befores = tensor.splat %before : tensor<128x${BN}xi32>
 ${?BOUNDED}        %seen = arith.cmpi sge, %cols, %befores : tensor<128x${BN}xi32>
 ${?BOUNDED}        %sb = arith.select %seen, ${"%th" if SOFTCAP else "%s"}, %ninf : tensor<128x${BN}xi1>, tensor<128x${BN}xf32>
+        // keys before each row's own sequence (a packed batch's): key
+        // kv + col is seen when col >= the row's first key - kv
+${?PACKED}        %rs = "ws.load"(%seqf, %bzi, %c0, %c0, %qoff) : (!ws.tensor_desc<tensor<1x1x1x128xf32>>, i32, i32, i32, i32) -> tensor<1x128xf32>
+${?PACKED}        %kvf = arith.sitofp %kv : i32 to f32
+${?PACKED}        %kvfs = tensor.splat %kvf : tensor<1x128xf32>
+${?PACKED}        %rel = arith.subf %rs, %kvfs : tensor<1x128xf32>
+${?PACKED}        %relb = "ws.broadcast"(%rel) {axis = 0 : i32} : (tensor<1x128xf32>) -> tensor<128x${BN}xf32>
+${?PACKED}        %colsf = arith.sitofp %cols : tensor<128x${BN}xi32> to tensor<128x${BN}xf32>
+${?PACKED}        %own = arith.cmpf oge, %colsf, %relb : tensor<128x${BN}xf32>
+${?PACKED}        %sb = arith.select %own, ${"%th" if SOFTCAP else "%s"}, %ninf : tensor<128x${BN}xi1>, tensor<128x${BN}xf32>
         // keys at or past hi (the last block's; a causal member's diagonal
         // hides them unless it is bounded)
 ${?BOUNDED or not CAUSAL}        %left = arith.subi %hi, %kv : i32
@@ -125,7 +151,7 @@ ${?CAUSAL}        %kvrel = arith.subi %kv, %qdiag : i32
 ${?CAUSAL}        %kvs = tensor.splat %kvrel : tensor<128x${BN}xi32>
 ${?CAUSAL}        %kcol = arith.addi %cols, %kvs : tensor<128x${BN}xi32>
 ${?CAUSAL}        %above = arith.cmpi sgt, %kcol, %rows : tensor<128x${BN}xi32>
-${?CAUSAL}        %sm = arith.select %above, %ninf, ${"%sh" if BOUNDED else ("%th" if SOFTCAP else "%s")} : tensor<128x${BN}xi1>, tensor<128x${BN}xf32>
+${?CAUSAL}        %sm = arith.select %above, %ninf, ${"%sh" if BOUNDED else ("%sb" if PACKED else ("%th" if SOFTCAP else "%s"))} : tensor<128x${BN}xi1>, tensor<128x${BN}xf32>
         %mx = "ws.reduce"(${"%sm" if CAUSAL else "%sh"}) {kind = "max", axis = 1 : i32} : (tensor<128x${BN}xf32>) -> tensor<1x128xf32>
         %scr = tensor.splat ${"%cap" if SOFTCAP else "%scale"} : tensor<1x128xf32>
         %mxs = arith.mulf %mx, %scr : tensor<1x128xf32>

@@ -18,8 +18,9 @@
 // gradients run to run.
 //
 // Fields (ws.Template): ${D} (64 or 128), ${DTYPE} (f16 or bf16),
-// ${SOFTCAP}, ${CAUSAL}, ${BOUNDED} as attention.mlir's (the same masks,
-// in the same runtime arguments), ${BMQ} the dQ kernel's query rows (128).
+// ${SOFTCAP}, ${CAUSAL}, ${BOUNDED}, ${PACKED} as attention.mlir's (the
+// same masks, in the same runtime arguments: a PACKED member's %starts
+// and %seqf are each token's first key), ${BMQ} the dQ kernel's query rows (128).
 //
 // Tensors as the forward's: Q, dO, dQ B x Hq x Sq x D; K, V, dK, dV
 // B x Hkv x Skv x D, of any strides TMA can read; lse and Delta
@@ -62,6 +63,7 @@ module attributes {gpu.container_module} {
     gpu.func @attention_dkdv(%q: !ws.tensor_desc<tensor<1x1x64x${D}x${DTYPE}>>, %k: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, %v: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>,
                              %do: !ws.tensor_desc<tensor<1x1x64x${D}x${DTYPE}>>, %lse: !ws.tensor_desc<tensor<1x1x1x64xf32>>, %dlt: !ws.tensor_desc<tensor<1x1x1x64xf32>>,
                              %dk: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>, %dv: !ws.tensor_desc<tensor<1x1x128x${D}x${DTYPE}>>,
+${?PACKED}                             %seqf: !ws.tensor_desc<tensor<1x1x1x64xf32>>,
                              %qlen: i32, %kvlen: i32, %starts: memref<?xi32>, %ends: memref<?xi32>,
                              %diag: i32, %group: i32, %scale: f32, %cap: f32, %dscale: f32) kernel
         attributes {ws.num_warps = 8 : i32} {
@@ -123,6 +125,16 @@ ${?SOFTCAP}        %sx = arith.mulf %st, %qs : tensor<128x64xf32>
 ${?SOFTCAP}        %th = math.tanh %sx fastmath<afn> : tensor<128x64xf32>
         %ninf = arith.constant dense<0xFF800000> : tensor<128x64xf32>
 ${?BOUNDED or CAUSAL}        %rows = "ws.iota"() {axis = 0 : i32} : () -> tensor<128x64xi32>
+        // keys before a query's own sequence (a packed batch's): key
+        // koff + row is seen by query column c when it is >= c's first key
+${?PACKED}        %rs = "ws.load"(%seqf, %bzi, %c0, %c0, %qi) : (!ws.tensor_desc<tensor<1x1x1x64xf32>>, i32, i32, i32, i32) -> tensor<1x64xf32>
+${?PACKED}        %rsb = "ws.broadcast"(%rs) {axis = 1 : i32} : (tensor<1x64xf32>) -> tensor<128x64xf32>
+${?PACKED}        %kf = arith.sitofp %koff : i32 to f32
+${?PACKED}        %kfs = tensor.splat %kf : tensor<128x64xf32>
+${?PACKED}        %rowsf = arith.sitofp %rows : tensor<128x64xi32> to tensor<128x64xf32>
+${?PACKED}        %keyf = arith.addf %rowsf, %kfs : tensor<128x64xf32>
+${?PACKED}        %own = arith.cmpf oge, %keyf, %rsb : tensor<128x64xf32>
+${?PACKED}        %sb = arith.select %own, ${"%th" if SOFTCAP else "%st"}, %ninf : tensor<128x64xi1>, tensor<128x64xf32>
         // keys outside this batch's bounds see no query
 ${?BOUNDED}        %befores = tensor.splat %before : tensor<128x64xi32>
 ${?BOUNDED}        %lefts = tensor.splat %left : tensor<128x64xi32>
@@ -136,7 +148,7 @@ ${?CAUSAL}        %krel = arith.addi %qi, %kdiag : i32
 ${?CAUSAL}        %krels = tensor.splat %krel : tensor<128x64xi32>
 ${?CAUSAL}        %kcol = arith.addi %cols, %krels : tensor<128x64xi32>
 ${?CAUSAL}        %above = arith.cmpi sgt, %rows, %kcol : tensor<128x64xi32>
-${?CAUSAL}        %sm = arith.select %above, %ninf, ${"%sb" if BOUNDED else ("%th" if SOFTCAP else "%st")} : tensor<128x64xi1>, tensor<128x64xf32>
+${?CAUSAL}        %sm = arith.select %above, %ninf, ${"%sb" if BOUNDED or PACKED else ("%th" if SOFTCAP else "%st")} : tensor<128x64xi1>, tensor<128x64xf32>
         %sc = tensor.splat ${"%cap" if SOFTCAP else "%scale"} : tensor<128x64xf32>
         %ss = arith.mulf ${"%sm" if CAUSAL else ("%sb" if BOUNDED else ("%th" if SOFTCAP else "%st"))}, %sc fastmath<contract> : tensor<128x64xf32>
         %lb = "ws.broadcast"(%tl) {axis = 1 : i32} : (tensor<1x64xf32>) -> tensor<128x64xf32>
@@ -169,6 +181,7 @@ ${?SOFTCAP}        %ds = arith.mulf %ds0, %dth : tensor<128x64xf32>
     gpu.func @attention_dq(%q: !ws.tensor_desc<tensor<1x1x${BMQ}x${D}x${DTYPE}>>, %k: !ws.tensor_desc<tensor<1x1x64x${D}x${DTYPE}>>, %v: !ws.tensor_desc<tensor<1x1x64x${D}x${DTYPE}>>,
                            %do: !ws.tensor_desc<tensor<1x1x${BMQ}x${D}x${DTYPE}>>, %lse: !ws.tensor_desc<tensor<1x1x1x${BMQ}xf32>>, %dlt: !ws.tensor_desc<tensor<1x1x1x${BMQ}xf32>>,
                            %dq: !ws.tensor_desc<tensor<1x1x${BMQ}x${D}x${DTYPE}>>,
+${?PACKED}                           %seqf: !ws.tensor_desc<tensor<1x1x1x${BMQ}xf32>>,
                            %qlen: i32, %kvlen: i32, %starts: memref<?xi32>, %ends: memref<?xi32>,
                            %diag: i32, %group: i32, %scale: f32, %cap: f32, %dscale: f32) kernel
         attributes {ws.num_warps = ${BMQ // 16} : i32} {
@@ -193,7 +206,11 @@ ${?CAUSAL}      %qb = arith.subi %qlast, %c1 : i32
       %qoff = arith.muli ${"%qb" if CAUSAL else "%bxi"}, %cbm : i32
       // the keys this batch's queries see, as the forward's loop runs
       %i0 = arith.constant 0 : index
-      %first_key = memref.load %starts[%bz] : memref<?xi32>
+${?not PACKED}      %first_key = memref.load %starts[%bz] : memref<?xi32>
+${?PACKED}      %bzq = arith.muli %bzi, %qlen : i32
+${?PACKED}      %tok = arith.addi %bzq, %qoff : i32
+${?PACKED}      %toki = arith.index_cast %tok : i32 to index
+${?PACKED}      %first_key = memref.load %starts[%toki] : memref<?xi32>
       %last_key = memref.load %ends[%bz] : memref<?xi32>
       %nends = memref.dim %ends, %i0 : memref<?xi32>
       %ends_given = arith.cmpi ugt, %nends, %i0 : index
@@ -213,7 +230,7 @@ ${?CAUSAL}      %qb = arith.subi %qlast, %c1 : i32
       %tdo = "ws.load"(%do, %bzi, %byi, %qoff, %c0) : (!ws.tensor_desc<tensor<1x1x${BMQ}x${D}x${DTYPE}>>, i32, i32, i32, i32) -> tensor<${BMQ}x${D}x${DTYPE}>
       %zs = arith.constant dense<0.0> : tensor<${BMQ}x64xf32>
       %zq = arith.constant dense<0.0> : tensor<${BMQ}x${D}xf32>
-      %r = scf.for %kv = ${"%start" if BOUNDED else "%c0"} to %end step %cbn iter_args(%adq = %zq) -> (tensor<${BMQ}x${D}xf32>) : i32 {
+      %r = scf.for %kv = ${"%start" if BOUNDED or PACKED else "%c0"} to %end step %cbn iter_args(%adq = %zq) -> (tensor<${BMQ}x${D}xf32>) : i32 {
         %tk = "ws.load"(%k, %bzi, %kvh, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x64x${D}x${DTYPE}>>, i32, i32, i32, i32) -> tensor<64x${D}x${DTYPE}>
         %tv = "ws.load"(%v, %bzi, %kvh, %kv, %c0) : (!ws.tensor_desc<tensor<1x1x64x${D}x${DTYPE}>>, i32, i32, i32, i32) -> tensor<64x${D}x${DTYPE}>
         // the rows' log-sum-exp and Delta, read again each step (a row vector
@@ -238,12 +255,21 @@ ${?BOUNDED or not CAUSAL}        %left = arith.subi %hi, %kv : i32
 ${?BOUNDED or not CAUSAL}        %lefts = tensor.splat %left : tensor<${BMQ}x64xi32>
 ${?BOUNDED or not CAUSAL}        %inside = arith.cmpi slt, %cols, %lefts : tensor<${BMQ}x64xi32>
 ${?BOUNDED or not CAUSAL}        %sb = arith.select %inside, ${"%sb0" if BOUNDED else ("%th" if SOFTCAP else "%s")}, %ninf : tensor<${BMQ}x64xi1>, tensor<${BMQ}x64xf32>
+        // keys before each row's own sequence (a packed batch's), as the forward's
+${?PACKED}        %rs = "ws.load"(%seqf, %bzi, %c0, %c0, %qoff) : (!ws.tensor_desc<tensor<1x1x1x${BMQ}xf32>>, i32, i32, i32, i32) -> tensor<1x${BMQ}xf32>
+${?PACKED}        %kvf = arith.sitofp %kv : i32 to f32
+${?PACKED}        %kvfs = tensor.splat %kvf : tensor<1x${BMQ}xf32>
+${?PACKED}        %rel = arith.subf %rs, %kvfs : tensor<1x${BMQ}xf32>
+${?PACKED}        %relb = "ws.broadcast"(%rel) {axis = 0 : i32} : (tensor<1x${BMQ}xf32>) -> tensor<${BMQ}x64xf32>
+${?PACKED}        %colsf = arith.sitofp %cols : tensor<${BMQ}x64xi32> to tensor<${BMQ}x64xf32>
+${?PACKED}        %own = arith.cmpf oge, %colsf, %relb : tensor<${BMQ}x64xf32>
+${?PACKED}        %sb = arith.select %own, ${"%th" if SOFTCAP else "%s"}, %ninf : tensor<${BMQ}x64xi1>, tensor<${BMQ}x64xf32>
 ${?CAUSAL}        %rows = "ws.iota"() {axis = 0 : i32} : () -> tensor<${BMQ}x64xi32>
 ${?CAUSAL}        %kvrel = arith.subi %kv, %qdiag : i32
 ${?CAUSAL}        %kvs = tensor.splat %kvrel : tensor<${BMQ}x64xi32>
 ${?CAUSAL}        %kcol = arith.addi %cols, %kvs : tensor<${BMQ}x64xi32>
 ${?CAUSAL}        %above = arith.cmpi sgt, %kcol, %rows : tensor<${BMQ}x64xi32>
-${?CAUSAL}        %sm = arith.select %above, %ninf, ${"%sb" if BOUNDED else ("%th" if SOFTCAP else "%s")} : tensor<${BMQ}x64xi1>, tensor<${BMQ}x64xf32>
+${?CAUSAL}        %sm = arith.select %above, %ninf, ${"%sb" if BOUNDED or PACKED else ("%th" if SOFTCAP else "%s")} : tensor<${BMQ}x64xi1>, tensor<${BMQ}x64xf32>
         %sc = tensor.splat ${"%cap" if SOFTCAP else "%scale"} : tensor<${BMQ}x64xf32>
         %ss = arith.mulf ${"%sm" if CAUSAL else "%sb"}, %sc fastmath<contract> : tensor<${BMQ}x64xf32>
         %lb = "ws.broadcast"(%tl) {axis = 0 : i32} : (tensor<1x${BMQ}xf32>) -> tensor<${BMQ}x64xf32>
